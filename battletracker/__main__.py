@@ -1,0 +1,5 @@
+"""Allow ``python -m battletracker``."""
+
+from battletracker.app import main
+
+raise SystemExit(main())

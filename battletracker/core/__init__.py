@@ -1,0 +1,1 @@
+"""Pure Python building blocks: dice, exact odds and table geometry (no Qt)."""

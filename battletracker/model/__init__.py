@@ -1,0 +1,1 @@
+"""Game state, the effects that change it, and save files (no Qt)."""

@@ -1,0 +1,434 @@
+"""Effects: the only changes the game knows, each with an exact inverse.
+
+A procedure returns Effects, the session applies them, the undo stack keeps
+their inverses, and the battle log records them. `Effect.apply` checks
+everything first and raises `GameError` before touching anything, so a
+refused effect leaves the game as it was. `touches` is the small record of
+what changed (Anki's OpChanges) so views refresh only what they show.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from battletracker.model.game import (
+    PROFILE_STATES,
+    Game,
+    GameError,
+    LogEntry,
+    Marker,
+    Scalar,
+    Side,
+    Unit,
+)
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What an effect touched; views refresh only for the flags they care about."""
+
+    units: frozenset[str] = frozenset()
+    roster: bool = False
+    markers: bool = False
+    log: bool = False
+    clock: bool = False
+    sides: bool = False
+    settings: bool = False
+    everything: bool = False
+
+    def __or__(self, other: Changes) -> Changes:
+        return Changes(
+            units=self.units | other.units,
+            roster=self.roster or other.roster,
+            markers=self.markers or other.markers,
+            log=self.log or other.log,
+            clock=self.clock or other.clock,
+            sides=self.sides or other.sides,
+            settings=self.settings or other.settings,
+            everything=self.everything or other.everything,
+        )
+
+    def unit(self, unit_id: str) -> bool:
+        return self.everything or self.roster or unit_id in self.units
+
+
+class Effect:
+    """Base class: `apply` validates, mutates and returns the inverse."""
+
+    def apply(self, game: Game) -> Effect:
+        raise NotImplementedError
+
+    @property
+    def touches(self) -> Changes:
+        raise NotImplementedError
+
+
+def _finite(*values: float) -> None:
+    for v in values:
+        if not math.isfinite(v):
+            raise GameError(f"{v} is not a position on the table")
+
+
+@dataclass(frozen=True)
+class ChangeCounter(Effect):
+    """Add `delta` to a unit counter (shock, suppression, ...); never below zero."""
+
+    unit_id: str
+    counter: str
+    delta: int
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        now = unit.counters.get(self.counter, 0)
+        if now + self.delta < 0:
+            raise GameError(f"{unit.name} has {now} {self.counter}; cannot remove {-self.delta}")
+        unit.counters[self.counter] = now + self.delta
+        return ChangeCounter(self.unit_id, self.counter, -self.delta)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+def add_shock(unit_id: str, amount: int) -> ChangeCounter:
+    return ChangeCounter(unit_id, "shock", amount)
+
+
+@dataclass(frozen=True)
+class ChangeFigures(Effect):
+    """Figures lost (negative) or returned; between zero and the unit's full strength."""
+
+    unit_id: str
+    delta: int
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        after = unit.figures + self.delta
+        if after < 0:
+            raise GameError(f"{unit.name} has {unit.figures} figures; cannot lose {-self.delta}")
+        if after > unit.figures_max:
+            raise GameError(f"{unit.name} cannot have more than {unit.figures_max} figures")
+        unit.figures = after
+        return ChangeFigures(self.unit_id, -self.delta)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+@dataclass(frozen=True)
+class SpendAmmo(Effect):
+    """Spend rounds (or fuel) from one weapon; negative `rounds` puts them back."""
+
+    unit_id: str
+    weapon: int
+    rounds: int = 1
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        weapon = unit.weapon(self.weapon)
+        if weapon.ammo is None:
+            raise GameError(f"{unit.name}'s {weapon.name} has unlimited ammunition")
+        after = weapon.ammo - self.rounds
+        if after < 0:
+            raise GameError(f"{unit.name}'s {weapon.name} has no {weapon.ammo_label} left")
+        if weapon.ammo_max is not None and after > weapon.ammo_max:
+            raise GameError(f"{unit.name}'s {weapon.name} holds at most {weapon.ammo_max} {weapon.ammo_label}")
+        weapon.ammo = after
+        return SpendAmmo(self.unit_id, self.weapon, -self.rounds)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+@dataclass(frozen=True)
+class SetCondition(Effect):
+    """Put a condition (pinned, broken, wreck, ...) on a unit or take it off."""
+
+    unit_id: str
+    condition: str
+    present: bool = True
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        if not self.condition:
+            raise GameError("a condition needs a name")
+        was = self.condition in unit.conditions
+        if self.present and not was:
+            unit.conditions.append(self.condition)
+            unit.conditions.sort()
+        elif not self.present and was:
+            unit.conditions.remove(self.condition)
+        return SetCondition(self.unit_id, self.condition, was)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+@dataclass(frozen=True)
+class SetDamage(Effect):
+    """Record vehicle damage (engine_damage, immobilised, ...) or repair it."""
+
+    unit_id: str
+    damage: str
+    present: bool = True
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        if unit.vehicle is None:
+            raise GameError(f"{unit.name} is not a vehicle")
+        damage = unit.vehicle.damage
+        was = self.damage in damage
+        if self.present and not was:
+            damage.append(self.damage)
+            damage.sort()
+        elif not self.present and was:
+            damage.remove(self.damage)
+        return SetDamage(self.unit_id, self.damage, was)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+@dataclass(frozen=True)
+class SetProfileState(Effect):
+    """A weapon profile becomes ok, Out of Ammo or jammed."""
+
+    unit_id: str
+    weapon: int
+    profile: int
+    state: str
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        weapon = unit.weapon(self.weapon)
+        if not 0 <= self.profile < len(weapon.profiles):
+            raise GameError(f"{weapon.name} has no profile number {self.profile + 1}")
+        if self.state not in PROFILE_STATES:
+            raise GameError(f"{self.state!r} is not a profile state ({', '.join(PROFILE_STATES)})")
+        profile = weapon.profiles[self.profile]
+        was = profile.state
+        profile.state = self.state
+        return SetProfileState(self.unit_id, self.weapon, self.profile, was)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+@dataclass(frozen=True)
+class MoveUnit(Effect):
+    """Put a unit at a position and facing (degrees clockwise from the top edge)."""
+
+    unit_id: str
+    x: float
+    y: float
+    facing: float
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        _finite(self.x, self.y, self.facing)
+        old = MoveUnit(self.unit_id, unit.x, unit.y, unit.facing)
+        unit.x, unit.y, unit.facing = self.x, self.y, self.facing % 360.0
+        return old
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+@dataclass(frozen=True)
+class AddUnit(Effect):
+    """Put a new unit on the table (at `index` in the roster, or last)."""
+
+    unit: Unit
+    index: int | None = None
+
+    def apply(self, game: Game) -> Effect:
+        u = self.unit
+        if u.id in game.units:
+            raise GameError(f"a unit with id {u.id!r} is already in the game")
+        game.side(u.side)
+        _finite(u.x, u.y, u.facing)
+        items = list(game.units.items())
+        at = len(items) if self.index is None else max(0, min(self.index, len(items)))
+        items.insert(at, (u.id, copy.deepcopy(u)))
+        game.units.clear()
+        game.units.update(items)
+        return RemoveUnit(u.id)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit.id}), roster=True)
+
+
+@dataclass(frozen=True)
+class RemoveUnit(Effect):
+    unit_id: str
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        index = list(game.units).index(self.unit_id)
+        del game.units[self.unit_id]
+        return AddUnit(unit, index)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}), roster=True)
+
+
+@dataclass(frozen=True)
+class ReplaceUnit(Effect):
+    """Swap in an edited copy of a unit (the edit dialog); the id stays the same."""
+
+    unit: Unit
+
+    def apply(self, game: Game) -> Effect:
+        old = game.unit(self.unit.id)
+        game.side(self.unit.side)
+        _finite(self.unit.x, self.unit.y, self.unit.facing)
+        game.units[self.unit.id] = copy.deepcopy(self.unit)
+        return ReplaceUnit(old)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit.id}), roster=True)
+
+
+@dataclass(frozen=True)
+class PlaceMarker(Effect):
+    """Place a marker, or replace the one with the same id (moved, relabelled)."""
+
+    marker: Marker
+
+    def apply(self, game: Game) -> Effect:
+        _finite(self.marker.x, self.marker.y, self.marker.radius)
+        if self.marker.radius < 0:
+            raise GameError(f"a marker radius cannot be negative ({self.marker.radius})")
+        old = game.markers.get(self.marker.id)
+        game.markers[self.marker.id] = copy.deepcopy(self.marker)
+        return PlaceMarker(old) if old is not None else RemoveMarker(self.marker.id)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(markers=True)
+
+
+@dataclass(frozen=True)
+class RemoveMarker(Effect):
+    marker_id: str
+
+    def apply(self, game: Game) -> Effect:
+        marker = game.marker(self.marker_id)
+        del game.markers[self.marker_id]
+        return PlaceMarker(marker)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(markers=True)
+
+
+@dataclass(frozen=True)
+class AppendLog(Effect):
+    entry: LogEntry
+
+    @classmethod
+    def now(cls, game: Game, text: str, kind: str = "note") -> AppendLog:
+        """A log line stamped with the wall clock and the game's turn and phase."""
+        stamp = datetime.now().isoformat(timespec="seconds")
+        return cls(LogEntry(stamp, game.turn, game.phase, text, kind))
+
+    def apply(self, game: Game) -> Effect:
+        if not self.entry.text:
+            raise GameError("a log entry needs text")
+        game.log.append(self.entry)
+        return PopLog(self.entry)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(log=True)
+
+
+@dataclass(frozen=True)
+class PopLog(Effect):
+    """Remove the newest log entry, which must be `entry` (undo of AppendLog)."""
+
+    entry: LogEntry
+
+    def apply(self, game: Game) -> Effect:
+        if not game.log or game.log[-1] != self.entry:
+            raise GameError("the newest log entry is not the one to remove")
+        game.log.pop()
+        return AppendLog(self.entry)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(log=True)
+
+
+@dataclass(frozen=True)
+class SetClock(Effect):
+    """Set turn, phase and the side whose Phase it is."""
+
+    turn: int
+    phase: int
+    active_side: int
+
+    def apply(self, game: Game) -> Effect:
+        if self.turn < 1 or self.phase < 1:
+            raise GameError("turns and phases count from 1")
+        game.side(self.active_side)
+        old = SetClock(game.turn, game.phase, game.active_side)
+        game.turn, game.phase, game.active_side = self.turn, self.phase, self.active_side
+        return old
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(clock=True)
+
+
+@dataclass(frozen=True)
+class ChangeSide(Effect):
+    """Replace a side's record (name, colour, Force Morale, CoC points)."""
+
+    index: int
+    side: Side
+
+    def apply(self, game: Game) -> Effect:
+        old = game.side(self.index)
+        if self.side.force_morale < 0 or self.side.coc_points < 0:
+            raise GameError(f"{self.side.name}: Force Morale and Chain of Command points cannot be negative")
+        game.sides[self.index] = copy.deepcopy(self.side)
+        return ChangeSide(self.index, old)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(sides=True, everything=True)
+
+
+@dataclass(frozen=True)
+class SetSetting(Effect):
+    """Set a game setting (a ruleset option); None removes it, back to the default."""
+
+    key: str
+    value: Scalar | None
+
+    def apply(self, game: Game) -> Effect:
+        if not self.key:
+            raise GameError("a setting needs a name")
+        old = game.settings.get(self.key)
+        if self.value is None:
+            game.settings.pop(self.key, None)
+        else:
+            game.settings[self.key] = self.value
+        return SetSetting(self.key, old)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(settings=True)

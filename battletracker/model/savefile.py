@@ -1,0 +1,385 @@
+"""Save files: versioned JSON, written atomically, validated field by field.
+
+Loading never trusts the file: every value is checked for type and range and
+anything wrong is refused with a `SaveFileError` naming the place in the file,
+so a broken or foreign file can never half-load or run anything.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TypeVar
+
+from battletracker.model.game import (
+    ARMOUR_FACES,
+    PROFILE_STATES,
+    UNIT_KINDS,
+    VEHICLE_CATEGORIES,
+    Game,
+    LogEntry,
+    Marker,
+    Scalar,
+    Side,
+    Unit,
+    Vehicle,
+    Weapon,
+    WeaponProfile,
+)
+
+FORMAT = "battletracker"
+VERSION = 1
+
+T = TypeVar("T")
+
+
+class SaveFileError(ValueError):
+    """A file that cannot be loaded; the message names the problem and where."""
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    data = asdict(game)
+    data["units"] = list(data["units"].values())
+    data["markers"] = list(data["markers"].values())
+    return {"format": FORMAT, "version": VERSION, "game": data}
+
+
+def dumps(game: Game) -> bytes:
+    return json.dumps(game_to_dict(game), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def loads(raw: bytes) -> Game:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SaveFileError(f"not a BattleTracker save file: not UTF-8 text (byte {exc.start})") from None
+    try:
+        doc = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise SaveFileError("not a BattleTracker save file: nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise SaveFileError(
+            f"not a BattleTracker save file: broken JSON at line {exc.lineno}, column {exc.colno} ({exc.msg})"
+        ) from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SaveFileError("not a BattleTracker save file: the \"format\" field is missing or wrong")
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SaveFileError("the save file has no version number")
+    if version > VERSION:
+        raise SaveFileError(
+            f"the save file is version {version}, newer than this BattleTracker understands (up to {VERSION})"
+        )
+    doc = migrate(doc)
+    return _game(_Path("game"), doc.get("game"))
+
+
+def migrate(doc: dict[str, Any]) -> dict[str, Any]:
+    """Bring an older document up to VERSION, one step at a time."""
+    version = doc["version"]
+    if version < 1:
+        raise SaveFileError(f"save file version {version} is not one BattleTracker ever wrote")
+    return doc
+
+
+def save(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write atomically: a temp file beside the target, fsynced, then renamed over it."""
+    target = Path(path)
+    data = dumps(game)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load(path: str | os.PathLike[str]) -> Game:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise SaveFileError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    return loads(raw)
+
+
+def _refuse_constant(name: str) -> None:
+    raise SaveFileError(f"the save file contains {name}, which is not a number BattleTracker accepts")
+
+
+# -- validation ---------------------------------------------------------------------
+
+
+class _Path:
+    """Where in the document a value sits, for messages like game.units[3].shock."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def key(self, name: str) -> _Path:
+        return _Path(f"{self.text}.{name}")
+
+    def index(self, i: int) -> _Path:
+        return _Path(f"{self.text}[{i}]")
+
+    def fail(self, message: str) -> SaveFileError:
+        return SaveFileError(f"{self.text}: {message}")
+
+
+def _obj(path: _Path, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise path.fail("missing or not an object")
+    return value
+
+
+def _field(path: _Path, obj: dict[str, Any], name: str, check: Callable[[_Path, Any], T], default: Any = ...) -> T:
+    if name not in obj:
+        if default is ...:
+            raise path.key(name).fail("missing")
+        return default  # type: ignore[no-any-return]
+    return check(path.key(name), obj[name])
+
+
+def _str(path: _Path, v: Any) -> str:
+    if not isinstance(v, str):
+        raise path.fail("must be text")
+    return v
+
+
+def _int(path: _Path, v: Any, minimum: int | None = None) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise path.fail("must be a whole number")
+    if minimum is not None and v < minimum:
+        raise path.fail(f"must be at least {minimum}, not {v}")
+    return v
+
+
+def _count(path: _Path, v: Any) -> int:
+    return _int(path, v, 0)
+
+
+def _positive(path: _Path, v: Any) -> int:
+    return _int(path, v, 1)
+
+
+def _num(path: _Path, v: Any) -> float:
+    if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
+        raise path.fail("must be a number")
+    return float(v)
+
+
+def _bool(path: _Path, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise path.fail("must be true or false")
+    return v
+
+
+def _opt(check: Callable[[_Path, Any], T]) -> Callable[[_Path, Any], T | None]:
+    def inner(path: _Path, v: Any) -> T | None:
+        return None if v is None else check(path, v)
+
+    return inner
+
+
+def _list(check: Callable[[_Path, Any], T]) -> Callable[[_Path, Any], list[T]]:
+    def inner(path: _Path, v: Any) -> list[T]:
+        if not isinstance(v, list):
+            raise path.fail("must be a list")
+        return [check(path.index(i), item) for i, item in enumerate(v)]
+
+    return inner
+
+
+def _one_of(options: tuple[str, ...]) -> Callable[[_Path, Any], str]:
+    def inner(path: _Path, v: Any) -> str:
+        if v not in options:
+            raise path.fail(f"must be one of {', '.join(options)}, not {v!r}")
+        return str(v)
+
+    return inner
+
+
+def _scalar(path: _Path, v: Any) -> Scalar:
+    if isinstance(v, bool | str | int):
+        return v
+    if isinstance(v, float) and math.isfinite(v):
+        return v
+    raise path.fail("must be text, a number or true/false")
+
+
+def _scalars(path: _Path, v: Any) -> dict[str, Scalar]:
+    obj = _obj(path, v)
+    return {k: _scalar(path.key(k), item) for k, item in obj.items()}
+
+
+def _counters(path: _Path, v: Any) -> dict[str, int]:
+    obj = _obj(path, v)
+    return {k: _count(path.key(k), item) for k, item in obj.items()}
+
+
+def _names(path: _Path, v: Any) -> list[str]:
+    names = _list(_str)(path, v)
+    if len(set(names)) != len(names):
+        raise path.fail("lists the same name twice")
+    return sorted(names)
+
+
+def _profile(path: _Path, v: Any) -> WeaponProfile:
+    o = _obj(path, v)
+    return WeaponProfile(
+        name=_field(path, o, "name", _str),
+        stats=_field(path, o, "stats", _scalars, {}),
+        traits=_field(path, o, "traits", _list(_str), []),
+        state=_field(path, o, "state", _one_of(PROFILE_STATES), "ok"),
+    )
+
+
+def _weapon(path: _Path, v: Any) -> Weapon:
+    o = _obj(path, v)
+    weapon = Weapon(
+        name=_field(path, o, "name", _str),
+        kind=_field(path, o, "kind", _str, "small_arms"),
+        arc=_field(path, o, "arc", _opt(_num), None),
+        ranges=_field(path, o, "ranges", _list(_num), []),
+        ammo=_field(path, o, "ammo", _opt(_count), None),
+        ammo_max=_field(path, o, "ammo_max", _opt(_count), None),
+        ammo_label=_field(path, o, "ammo_label", _str, "rounds"),
+        stats=_field(path, o, "stats", _scalars, {}),
+        profiles=_field(path, o, "profiles", _list(_profile), []),
+    )
+    if weapon.arc is not None and not 0 < weapon.arc <= 180:
+        raise path.key("arc").fail(f"must be a half-angle between 0 and 180 degrees, not {weapon.arc:g}")
+    if weapon.ammo is not None and weapon.ammo_max is not None and weapon.ammo > weapon.ammo_max:
+        raise path.key("ammo").fail(f"{weapon.ammo} is more than the maximum of {weapon.ammo_max}")
+    return weapon
+
+
+def _vehicle(path: _Path, v: Any) -> Vehicle:
+    o = _obj(path, v)
+    armour_path = path.key("armour")
+    armour_obj = _field(path, o, "armour", _obj)
+    armour = {face: _field(armour_path, armour_obj, face, _count) for face in ARMOUR_FACES}
+    return Vehicle(
+        category=_field(path, o, "category", _one_of(VEHICLE_CATEGORIES)),
+        armour=armour,
+        open_topped=_field(path, o, "open_topped", _bool, False),
+        damage=_field(path, o, "damage", _names, []),
+    )
+
+
+def _unit(path: _Path, v: Any) -> Unit:
+    o = _obj(path, v)
+    unit = Unit(
+        id=_field(path, o, "id", _str),
+        name=_field(path, o, "name", _str),
+        kind=_field(path, o, "kind", _one_of(UNIT_KINDS)),
+        side=_field(path, o, "side", _count),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        facing=_field(path, o, "facing", _num, 0.0) % 360.0,
+        figures=_field(path, o, "figures", _count, 1),
+        figures_max=_field(path, o, "figures_max", _count, 1),
+        counters=_field(path, o, "counters", _counters, {"shock": 0}),
+        conditions=_field(path, o, "conditions", _names, []),
+        weapons=_field(path, o, "weapons", _list(_weapon), []),
+        vehicle=_field(path, o, "vehicle", _opt(_vehicle), None),
+        stats=_field(path, o, "stats", _scalars, {}),
+        level=_field(path, o, "level", _int, 0),
+        notes=_field(path, o, "notes", _str, ""),
+    )
+    if not unit.id:
+        raise path.key("id").fail("must not be empty")
+    if unit.figures > unit.figures_max:
+        raise path.key("figures").fail(f"{unit.figures} is more than the unit's {unit.figures_max}")
+    return unit
+
+
+def _side(path: _Path, v: Any) -> Side:
+    o = _obj(path, v)
+    return Side(
+        name=_field(path, o, "name", _str),
+        colour=_field(path, o, "colour", _colour),
+        force_morale=_field(path, o, "force_morale", _count, 10),
+        coc_points=_field(path, o, "coc_points", _count, 0),
+    )
+
+
+def _colour(path: _Path, v: Any) -> str:
+    text = _str(path, v)
+    if len(text) != 7 or text[0] != "#" or any(c not in "0123456789abcdefABCDEF" for c in text[1:]):
+        raise path.fail(f"must be a colour like #3366cc, not {text!r}")
+    return text
+
+
+def _marker(path: _Path, v: Any) -> Marker:
+    o = _obj(path, v)
+    marker = Marker(
+        id=_field(path, o, "id", _str),
+        kind=_field(path, o, "kind", _str),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        radius=_field(path, o, "radius", _num, 0.0),
+        label=_field(path, o, "label", _str, ""),
+        side=_field(path, o, "side", _opt(_count), None),
+        data=_field(path, o, "data", _scalars, {}),
+    )
+    if marker.radius < 0:
+        raise path.key("radius").fail("cannot be negative")
+    return marker
+
+
+def _entry(path: _Path, v: Any) -> LogEntry:
+    o = _obj(path, v)
+    return LogEntry(
+        time=_field(path, o, "time", _str),
+        turn=_field(path, o, "turn", _positive),
+        phase=_field(path, o, "phase", _positive),
+        text=_field(path, o, "text", _str),
+        kind=_field(path, o, "kind", _str, "note"),
+    )
+
+
+def _game(path: _Path, v: Any) -> Game:
+    o = _obj(path, v)
+    sides = _field(path, o, "sides", _list(_side))
+    if not sides:
+        raise path.key("sides").fail("a game needs at least one side")
+    units = _field(path, o, "units", _list(_unit), [])
+    markers = _field(path, o, "markers", _list(_marker), [])
+    game = Game(
+        title=_field(path, o, "title", _str),
+        ruleset=_field(path, o, "ruleset", _str),
+        table_width=_field(path, o, "table_width", _num),
+        table_height=_field(path, o, "table_height", _num),
+        turn=_field(path, o, "turn", _positive, 1),
+        phase=_field(path, o, "phase", _positive, 1),
+        active_side=_field(path, o, "active_side", _count, 0),
+        sides=sides,
+        units={},
+        markers={},
+        log=_field(path, o, "log", _list(_entry), []),
+        settings=_field(path, o, "settings", _scalars, {}),
+    )
+    if not (0 < game.table_width <= 1000 and 0 < game.table_height <= 1000):
+        raise path.fail(f"table size {game.table_width:g}\" x {game.table_height:g}\" is not a table")
+    if game.active_side >= len(sides):
+        raise path.key("active_side").fail(f"there is no side number {game.active_side + 1}")
+    for i, unit in enumerate(units):
+        if unit.id in game.units:
+            raise path.key("units").index(i).fail(f"the id {unit.id!r} is used twice")
+        if unit.side >= len(sides):
+            raise path.key("units").index(i).key("side").fail(f"there is no side number {unit.side + 1}")
+        game.units[unit.id] = unit
+    for i, marker in enumerate(markers):
+        if marker.id in game.markers:
+            raise path.key("markers").index(i).fail(f"the id {marker.id!r} is used twice")
+        game.markers[marker.id] = marker
+    return game

@@ -1,0 +1,85 @@
+"""The rules API: every procedure by its stable name.
+
+    procedures()                       -> names, e.g. "coc.at_fire"
+    resolve(name, inputs, dice)        -> Resolution
+    odds(name, inputs)                 -> exact Distribution over outcome keys
+
+Ruleset packages register their procedures when imported; the registry imports
+them all on first use, so callers never need to.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from battletracker.core.dice import Dice
+from battletracker.core.odds import Distribution
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+)
+
+__all__ = [
+    "InputReader",
+    "Inputs",
+    "Procedure",
+    "Resolution",
+    "Roller",
+    "RulesInputError",
+    "get",
+    "odds",
+    "procedures",
+    "register",
+    "resolve",
+]
+
+RULESET_PACKAGES = (
+    "battletracker.rules.generic",
+    "battletracker.rules.chain_of_command",
+    "battletracker.rules.armour_battles",
+    "battletracker.rules.necromunda",
+)
+
+_registry: dict[str, Procedure] = {}
+_loaded = False
+
+
+def register(procedure: Procedure) -> Procedure:
+    """Add a procedure; a second one under the same name is a programming error."""
+    if procedure.name in _registry and _registry[procedure.name] is not procedure:
+        raise ValueError(f"procedure {procedure.name!r} is registered twice")
+    _registry[procedure.name] = procedure
+    return procedure
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for package in RULESET_PACKAGES:
+            importlib.import_module(package)
+
+
+def procedures(ruleset: str | None = None) -> list[str]:
+    _load()
+    return sorted(n for n, p in _registry.items() if ruleset is None or p.ruleset == ruleset)
+
+
+def get(name: str) -> Procedure:
+    _load()
+    try:
+        return _registry[name]
+    except KeyError:
+        raise RulesInputError("procedure", f"no procedure called {name!r}") from None
+
+
+def resolve(name: str, inputs: Inputs, dice: Dice) -> Resolution:
+    return get(name).resolve(inputs, dice)
+
+
+def odds(name: str, inputs: Inputs) -> Distribution[str]:
+    return get(name).odds(inputs)

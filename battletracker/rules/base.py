@@ -1,0 +1,195 @@
+"""What every procedure shares: its inputs, its record of rolls, its result.
+
+A procedure is a pair of pure functions over the same parsed inputs:
+`resolve(inputs, dice) -> Resolution` and `odds(inputs) -> Distribution` over
+the same outcome keys. Neither touches the game; the Resolution carries the
+Effects the session applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from battletracker.core.dice import Dice, Die, Face
+from battletracker.core.odds import Distribution
+from battletracker.model.effects import Effect
+
+InputValue = str | int | float | bool
+Inputs = Mapping[str, InputValue]
+
+
+class RulesInputError(ValueError):
+    """An input a procedure cannot take; `field` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+@dataclass
+class Resolution:
+    """Everything one run of a procedure produced, in roll order."""
+
+    procedure: str
+    outcome: str
+    values: dict[str, Any] = field(default_factory=dict)
+    rolls: list[tuple[str, tuple[Face, ...]]] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+
+class Roller:
+    """Wraps the dice a procedure was given and records each labelled roll."""
+
+    def __init__(self, dice: Dice) -> None:
+        self._dice = dice
+        self.rolls: list[tuple[str, tuple[Face, ...]]] = []
+
+    def roll(self, label: str, die: Die, count: int = 1) -> tuple[Face, ...]:
+        if count <= 0:
+            return ()
+        values = self._dice.roll(die, count, label)
+        self.rolls.append((label, values))
+        return values
+
+    def roll_ints(self, label: str, die: Die, count: int = 1) -> tuple[int, ...]:
+        values = self.roll(label, die, count)
+        return tuple(int(v) for v in values)
+
+    def one(self, label: str, die: Die) -> Face:
+        return self.roll(label, die, 1)[0]
+
+
+class InputReader:
+    """Typed access to a procedure's inputs that names the field on any error.
+
+    Every key read is remembered; `finish()` refuses keys nobody read, so a
+    misspelt input is an error rather than a silently ignored option.
+    """
+
+    def __init__(self, inputs: Inputs) -> None:
+        if not isinstance(inputs, Mapping):
+            raise RulesInputError("inputs", "must be a mapping of names to values")
+        self._inputs = inputs
+        self._read: set[str] = set()
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._inputs and self._inputs[key] is not None
+
+    def _raw(self, key: str) -> InputValue | None:
+        self._read.add(key)
+        value = self._inputs.get(key)
+        return value
+
+    def int(self, key: str, default: int | None = None, *, minimum: int | None = None,
+            maximum: int | None = None) -> int:
+        raw = self._raw(key)
+        if raw is None or raw == "":
+            if default is None:
+                raise RulesInputError(key, "is required")
+            value = default
+        elif isinstance(raw, bool):
+            raise RulesInputError(key, f"must be a whole number, not {raw}")
+        elif isinstance(raw, int):
+            value = raw
+        elif isinstance(raw, float) and raw.is_integer():
+            value = int(raw)
+        elif isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+            value = int(raw.strip())
+        else:
+            raise RulesInputError(key, f"must be a whole number, not {raw!r}")
+        if minimum is not None and value < minimum:
+            raise RulesInputError(key, f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise RulesInputError(key, f"must be at most {maximum}, not {value}")
+        return value
+
+    def float(self, key: str, default: float | None = None, *, minimum: float | None = None,
+              maximum: float | None = None) -> float:
+        raw = self._raw(key)
+        if raw is None or raw == "":
+            if default is None:
+                raise RulesInputError(key, "is required")
+            value = default
+        elif isinstance(raw, bool):
+            raise RulesInputError(key, f"must be a number, not {raw}")
+        elif isinstance(raw, int | float):
+            value = float(raw)
+        else:
+            try:
+                value = float(str(raw))
+            except ValueError:
+                raise RulesInputError(key, f"must be a number, not {raw!r}") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise RulesInputError(key, f"must be a finite number, not {raw!r}")
+        if minimum is not None and value < minimum:
+            raise RulesInputError(key, f"must be at least {minimum:g}, not {value:g}")
+        if maximum is not None and value > maximum:
+            raise RulesInputError(key, f"must be at most {maximum:g}, not {value:g}")
+        return value
+
+    def optional_float(self, key: str, **bounds: float) -> float | None:
+        if key not in self:
+            self._read.add(key)
+            return None
+        return self.float(key, **bounds)
+
+    def bool(self, key: str, default: bool = False) -> bool:
+        raw = self._raw(key)
+        if raw is None or raw == "":
+            return default
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, int) and raw in (0, 1):
+            return bool(raw)
+        if isinstance(raw, str) and raw.strip().lower() in ("true", "yes", "1", "on"):
+            return True
+        if isinstance(raw, str) and raw.strip().lower() in ("false", "no", "0", "off"):
+            return False
+        raise RulesInputError(key, f"must be true or false, not {raw!r}")
+
+    def choice(self, key: str, options: tuple[str, ...], default: str | None = None) -> str:
+        raw = self._raw(key)
+        if raw is None or raw == "":
+            if default is None:
+                raise RulesInputError(key, f"is required (one of {', '.join(options)})")
+            return default
+        value = str(raw).strip()
+        if value not in options:
+            raise RulesInputError(key, f"must be one of {', '.join(options)}, not {raw!r}")
+        return value
+
+    def str(self, key: str, default: str | None = None) -> str:
+        raw = self._raw(key)
+        if raw is None or raw == "":
+            if default is None:
+                raise RulesInputError(key, "is required")
+            return default
+        return str(raw)
+
+    def finish(self) -> None:
+        unknown = sorted(set(self._inputs) - self._read)
+        if unknown:
+            raise RulesInputError(unknown[0], "is not an input of this procedure")
+
+
+ResolveFn = Callable[[Inputs, Dice], Resolution]
+OddsFn = Callable[[Inputs], Distribution[str]]
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """A registered procedure: its stable name, a title for menus, its two functions.
+
+    `settings` names the ruleset settings (see tables.py) it takes as optional
+    inputs; the app passes the game's overrides for exactly those.
+    """
+
+    name: str
+    title: str
+    resolve: ResolveFn
+    odds: OddsFn
+    ruleset: str = "generic"
+    settings: tuple[str, ...] = ()
