@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
+from math import comb, gcd, lcm
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
@@ -19,33 +19,50 @@ Prob = Fraction
 
 
 class Distribution(Generic[T]):
-    """Outcome -> exact probability. Outcomes with probability 0 are dropped."""
+    """Outcome -> exact probability. Outcomes with probability 0 are dropped.
 
-    __slots__ = ("_p",)
+    Stored as integer weights over one common denominator, so convolution and
+    mixing are integer arithmetic; `p()` hands out `Fraction`s.
+    """
+
+    __slots__ = ("_w", "_den")
 
     def __init__(self, probabilities: Mapping[T, Fraction | int] | Iterable[tuple[T, Fraction | int]]) -> None:
-        items = probabilities.items() if isinstance(probabilities, Mapping) else probabilities
-        p: dict[T, Fraction] = {}
-        for outcome, prob in items:
-            prob = Fraction(prob)
-            if prob < 0:
-                raise ValueError(f"negative probability for {outcome!r}")
-            if prob:
-                p[outcome] = p.get(outcome, Fraction(0)) + prob
-        self._p = p
+        items = list(probabilities.items() if isinstance(probabilities, Mapping) else probabilities)
+        fractions = [(o, Fraction(p)) for o, p in items]
+        den = 1
+        for _o, p in fractions:
+            if p < 0:
+                raise ValueError(f"negative probability for {_o!r}")
+            den = lcm(den, p.denominator)
+        w: dict[T, int] = {}
+        for o, p in fractions:
+            if p:
+                w[o] = w.get(o, 0) + p.numerator * (den // p.denominator)
+        self._w = w
+        self._den = den
+
+    @classmethod
+    def _weights(cls, weights: dict[T, int], den: int) -> Distribution[T]:
+        d: Distribution[T] = cls.__new__(cls)
+        d._w = {o: n for o, n in weights.items() if n}
+        d._den = den
+        return d
 
     # construction -----------------------------------------------------------
     @classmethod
     def certain(cls, outcome: T) -> Distribution[T]:
-        return cls({outcome: 1})
+        return cls._weights({outcome: 1}, 1)
 
     @classmethod
     def uniform(cls, outcomes: Iterable[T]) -> Distribution[T]:
         listed = list(outcomes)
         if not listed:
             raise ValueError("a uniform distribution needs at least one outcome")
-        share = Fraction(1, len(listed))
-        return cls((o, share) for o in listed)
+        w: dict[T, int] = {}
+        for o in listed:
+            w[o] = w.get(o, 0) + 1
+        return cls._weights(w, len(listed))
 
     @classmethod
     def die(cls, sides: int = 6) -> Distribution[int]:
@@ -58,93 +75,110 @@ class Distribution(Generic[T]):
     @classmethod
     def mix(cls, weighted: Iterable[tuple[Fraction | int, Distribution[T]]]) -> Distribution[T]:
         """Weighted mixture: sum of weight * distribution (weights should sum to 1)."""
-        out: dict[T, Fraction] = {}
-        for weight, dist in weighted:
-            w = Fraction(weight)
-            for o, p in dist._p.items():
-                out[o] = out.get(o, Fraction(0)) + w * p
-        return Distribution(out)
+        parts = [(Fraction(w), d) for w, d in weighted]
+        den = 1
+        for w, d in parts:
+            den = lcm(den, w.denominator * d._den)
+        out: dict[T, int] = {}
+        for w, d in parts:
+            scale = w.numerator * (den // (w.denominator * d._den))
+            for o, n in d._w.items():
+                out[o] = out.get(o, 0) + n * scale
+        return Distribution._weights(out, den)
 
     # queries ------------------------------------------------------------------
     def p(self, outcome: T) -> Fraction:
-        return self._p.get(outcome, Fraction(0))
+        return Fraction(self._w.get(outcome, 0), self._den)
 
     def items(self) -> Iterator[tuple[T, Fraction]]:
-        return iter(self._p.items())
+        return ((o, Fraction(n, self._den)) for o, n in self._w.items())
 
     @property
     def outcomes(self) -> list[T]:
-        return list(self._p)
+        return list(self._w)
 
     def total(self) -> Fraction:
-        return sum(self._p.values(), Fraction(0))
+        return Fraction(sum(self._w.values()), self._den)
 
     def probability(self, predicate: Callable[[T], bool]) -> Fraction:
-        return sum((p for o, p in self._p.items() if predicate(o)), Fraction(0))
+        return Fraction(sum(n for o, n in self._w.items() if predicate(o)), self._den)
 
     def at_least(self, n: Any) -> Fraction:
-        return self.probability(lambda o: o >= n)  # type: ignore[operator]
+        return self.probability(lambda o: bool(o >= n))
 
     def at_most(self, n: Any) -> Fraction:
-        return self.probability(lambda o: o <= n)  # type: ignore[operator]
+        return self.probability(lambda o: bool(o <= n))
 
     def mean(self) -> Fraction:
-        return sum((Fraction(o) * p for o, p in self._p.items()), Fraction(0))  # type: ignore[arg-type]
+        total = Fraction(0)
+        for o, n in self._w.items():
+            if not isinstance(o, int | Fraction):
+                raise TypeError(f"the mean needs numeric outcomes, not {o!r}")
+            total += o * n
+        return total / self._den
 
     def as_floats(self) -> dict[T, float]:
-        return {o: float(p) for o, p in self._p.items()}
+        return {o: n / self._den for o, n in self._w.items()}
 
     # transformation -------------------------------------------------------------
     def map(self, f: Callable[[T], U]) -> Distribution[U]:
-        out: dict[U, Fraction] = {}
-        for o, p in self._p.items():
+        out: dict[U, int] = {}
+        for o, n in self._w.items():
             k = f(o)
-            out[k] = out.get(k, Fraction(0)) + p
-        return Distribution(out)
+            out[k] = out.get(k, 0) + n
+        return Distribution._weights(out, self._den)
 
     def bind(self, f: Callable[[T], Distribution[U]]) -> Distribution[U]:
         """Chain a dependent step: for each outcome, the distribution that follows it."""
-        out: dict[U, Fraction] = {}
-        for o, p in self._p.items():
-            for k, q in f(o)._p.items():
-                out[k] = out.get(k, Fraction(0)) + p * q
-        return Distribution(out)
+        return Distribution.mix((Fraction(n, self._den), f(o)) for o, n in self._w.items())
 
-    def convolve(self, other: Distribution[U], combine: Callable[[T, U], Any] = lambda a, b: a + b) -> Distribution[Any]:  # type: ignore[operator]
+    def convolve(self, other: Distribution[U],
+                 combine: Callable[[T, U], Any] = lambda a, b: a + b,  # type: ignore[operator]
+                 ) -> Distribution[Any]:
         """Independent combination of two outcomes (sum by default)."""
-        out: dict[Any, Fraction] = {}
-        for a, p in self._p.items():
-            for b, q in other._p.items():
+        out: dict[Any, int] = {}
+        for a, n in self._w.items():
+            for b, m in other._w.items():
                 k = combine(a, b)
-                out[k] = out.get(k, Fraction(0)) + p * q
-        return Distribution(out)
+                out[k] = out.get(k, 0) + n * m
+        return Distribution._weights(out, self._den * other._den)
 
     def __add__(self, other: Distribution[Any]) -> Distribution[Any]:
         return self.convolve(other)
 
-    def repeat(self, count: int) -> Distribution[Any]:
-        """Sum of `count` independent copies (0 copies is certainly 0)."""
-        result: Distribution[Any] = Distribution.certain(0)
+    def repeat(self, count: int, combine: Callable[[Any, T], Any] = lambda a, b: a + b,
+               zero: Any = 0) -> Distribution[Any]:
+        """Combination (sum by default) of `count` independent copies; 0 copies is `zero`."""
+        result: Distribution[Any] = Distribution.certain(zero)
         for _ in range(count):
-            result = result + self
-        return result
+            result = result.convolve(self, combine)
+        return result.reduced()
+
+    def reduced(self) -> Distribution[T]:
+        """The same distribution with its weights in lowest terms (keeps numbers small)."""
+        g = self._den
+        for n in self._w.values():
+            g = gcd(g, n)
+            if g == 1:
+                return self
+        return Distribution._weights({o: n // g for o, n in self._w.items()}, self._den // g)
 
     def condition(self, predicate: Callable[[T], bool]) -> Distribution[T]:
         """The distribution given that `predicate` holds (renormalised)."""
-        kept = {o: p for o, p in self._p.items() if predicate(o)}
-        total = sum(kept.values(), Fraction(0))
+        kept = {o: n for o, n in self._w.items() if predicate(o)}
+        total = sum(kept.values())
         if not total:
             raise ValueError("conditioning on an impossible event")
-        return Distribution({o: p / total for o, p in kept.items()})
+        return Distribution._weights(kept, total).reduced()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Distribution) and self._p == other._p
+        return isinstance(other, Distribution) and dict(self.items()) == dict(other.items())
 
     def __hash__(self) -> int:
-        return hash(frozenset(self._p.items()))
+        return hash(frozenset(self.items()))
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{o!r}: {p}" for o, p in self._p.items())
+        inner = ", ".join(f"{o!r}: {p}" for o, p in self.items())
         return f"Distribution({{{inner}}})"
 
 
@@ -188,4 +222,4 @@ def categorical_counts(count: int, faces: Mapping[U, Fraction]) -> Distribution[
     result = start
     for _ in range(count):
         result = result.convolve(one, lambda acc, i: acc[:i] + (acc[i] + 1,) + acc[i + 1 :])
-    return result.map(lambda counts: tuple((c, n) for c, n in zip(cats, counts)))
+    return result.map(lambda counts: tuple((c, n) for c, n in zip(cats, counts, strict=True)))

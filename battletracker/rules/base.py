@@ -8,6 +8,7 @@ Effects the session applies.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,16 +76,16 @@ class InputReader:
         self._inputs = inputs
         self._read: set[str] = set()
 
-    def __contains__(self, key: str) -> bool:
+    def __contains__(self, key: builtins.str) -> builtins.bool:
         return key in self._inputs and self._inputs[key] is not None
 
-    def _raw(self, key: str) -> InputValue | None:
+    def _raw(self, key: builtins.str) -> InputValue | None:
         self._read.add(key)
         value = self._inputs.get(key)
         return value
 
-    def int(self, key: str, default: int | None = None, *, minimum: int | None = None,
-            maximum: int | None = None) -> int:
+    def int(self, key: builtins.str, default: builtins.int | None = None, *, minimum: builtins.int | None = None,
+            maximum: builtins.int | None = None) -> builtins.int:
         raw = self._raw(key)
         if raw is None or raw == "":
             if default is None:
@@ -106,8 +107,8 @@ class InputReader:
             raise RulesInputError(key, f"must be at most {maximum}, not {value}")
         return value
 
-    def float(self, key: str, default: float | None = None, *, minimum: float | None = None,
-              maximum: float | None = None) -> float:
+    def float(self, key: builtins.str, default: builtins.float | None = None, *, minimum: builtins.float | None = None,
+              maximum: builtins.float | None = None) -> builtins.float:
         raw = self._raw(key)
         if raw is None or raw == "":
             if default is None:
@@ -115,7 +116,7 @@ class InputReader:
             value = default
         elif isinstance(raw, bool):
             raise RulesInputError(key, f"must be a number, not {raw}")
-        elif isinstance(raw, int | float):
+        elif isinstance(raw, int | builtins.float):
             value = float(raw)
         else:
             try:
@@ -130,13 +131,13 @@ class InputReader:
             raise RulesInputError(key, f"must be at most {maximum:g}, not {value:g}")
         return value
 
-    def optional_float(self, key: str, **bounds: float) -> float | None:
+    def optional_float(self, key: builtins.str, **bounds: builtins.float) -> builtins.float | None:
         if key not in self:
             self._read.add(key)
             return None
         return self.float(key, **bounds)
 
-    def bool(self, key: str, default: bool = False) -> bool:
+    def bool(self, key: builtins.str, default: builtins.bool = False) -> builtins.bool:
         raw = self._raw(key)
         if raw is None or raw == "":
             return default
@@ -150,7 +151,8 @@ class InputReader:
             return False
         raise RulesInputError(key, f"must be true or false, not {raw!r}")
 
-    def choice(self, key: str, options: tuple[str, ...], default: str | None = None) -> str:
+    def choice(self, key: builtins.str, options: tuple[builtins.str, ...],
+               default: builtins.str | None = None) -> builtins.str:
         raw = self._raw(key)
         if raw is None or raw == "":
             if default is None:
@@ -161,7 +163,7 @@ class InputReader:
             raise RulesInputError(key, f"must be one of {', '.join(options)}, not {raw!r}")
         return value
 
-    def str(self, key: str, default: str | None = None) -> str:
+    def str(self, key: builtins.str, default: builtins.str | None = None) -> builtins.str:
         raw = self._raw(key)
         if raw is None or raw == "":
             if default is None:

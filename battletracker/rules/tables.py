@@ -9,6 +9,7 @@ Every problem in a file is reported with the file, table and key.
 
 from __future__ import annotations
 
+import builtins
 import os
 import tomllib
 from collections.abc import Mapping
@@ -57,22 +58,23 @@ def clear_cache() -> None:
 class Table:
     """One TOML table with typed getters whose errors name file, table and key."""
 
-    def __init__(self, where: str, data: Mapping[str, Any]) -> None:
+    def __init__(self, where: builtins.str, data: Mapping[str, Any]) -> None:
         self.where = where
         self.data = data
 
-    def _fail(self, key: str, message: str) -> TableError:
+    def _fail(self, key: builtins.str, message: builtins.str) -> TableError:
         return TableError(f"{self.where}: key {key!r}: {message}")
 
-    def keys(self) -> list[str]:
+    def keys(self) -> builtins.list[builtins.str]:
         return list(self.data)
 
-    def _get(self, key: str) -> Any:
+    def _get(self, key: builtins.str) -> Any:
         if key not in self.data:
             raise self._fail(key, "missing")
         return self.data[key]
 
-    def int(self, key: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    def int(self, key: builtins.str, minimum: builtins.int | None = None,
+            maximum: builtins.int | None = None) -> builtins.int:
         v = self._get(key)
         if not isinstance(v, int) or isinstance(v, bool):
             raise self._fail(key, f"must be a whole number, not {v!r}")
@@ -82,15 +84,15 @@ class Table:
             raise self._fail(key, f"must be at most {maximum}, not {v}")
         return v
 
-    def float(self, key: str, minimum: float | None = None) -> float:
+    def float(self, key: builtins.str, minimum: builtins.float | None = None) -> builtins.float:
         v = self._get(key)
-        if not isinstance(v, int | float) or isinstance(v, bool):
+        if not isinstance(v, int | builtins.float) or isinstance(v, bool):
             raise self._fail(key, f"must be a number, not {v!r}")
         if minimum is not None and v < minimum:
             raise self._fail(key, f"must be at least {minimum:g}, not {v:g}")
         return float(v)
 
-    def str(self, key: str, choices: tuple[str, ...] | None = None) -> str:
+    def str(self, key: builtins.str, choices: tuple[builtins.str, ...] | None = None) -> builtins.str:
         v = self._get(key)
         if not isinstance(v, str):
             raise self._fail(key, f"must be text, not {v!r}")
@@ -98,25 +100,25 @@ class Table:
             raise self._fail(key, f"must be one of {', '.join(choices)}, not {v!r}")
         return v
 
-    def bool(self, key: str) -> bool:
+    def bool(self, key: builtins.str) -> builtins.bool:
         v = self._get(key)
         if not isinstance(v, bool):
             raise self._fail(key, f"must be true or false, not {v!r}")
         return v
 
-    def list(self, key: str) -> list[Any]:
+    def list(self, key: builtins.str) -> builtins.list[Any]:
         v = self._get(key)
         if not isinstance(v, list):
             raise self._fail(key, f"must be a list, not {v!r}")
         return v
 
-    def table(self, key: str) -> Table:
+    def table(self, key: builtins.str) -> Table:
         v = self._get(key)
         if not isinstance(v, dict):
             raise self._fail(key, "must be a table")
         return Table(f"{self.where}.{key}", v)
 
-    def tables(self) -> list[tuple[str, Table]]:
+    def tables(self) -> builtins.list[tuple[builtins.str, Table]]:
         """Every sub-table, in file order (e.g. one per weapon)."""
         return [(k, self.table(k)) for k, v in self.data.items() if isinstance(v, dict)]
 

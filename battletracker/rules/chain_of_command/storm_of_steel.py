@@ -1,0 +1,103 @@
+"""The Storm of Steel Bonus: extra dice for the 6s a weapon rolls.
+
+The documents name the bonus but do not define it, so its two knobs are
+ruleset settings (settings.toml): how many extra dice each 6 earns, and
+whether 6s on extra dice earn more (at most `MAX_ROUNDS` rounds of extras,
+so the exact odds stay finite and agree with the dice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from battletracker.core.dice import D6
+from battletracker.core.odds import Distribution, success_chance
+from battletracker.rules.base import InputReader, Roller
+from battletracker.rules.tables import setting
+
+MAX_ROUNDS = 3
+SETTINGS = ("storm_of_steel_per_six", "storm_of_steel_chains")
+
+
+@dataclass(frozen=True)
+class StormOfSteel:
+    per_six: int = 1
+    chains: bool = False
+
+    @classmethod
+    def read(cls, r: InputReader) -> StormOfSteel:
+        """The setting as given in a procedure's inputs, else the ruleset default."""
+        per_six = setting("chain_of_command", "storm_of_steel_per_six")
+        chains = setting("chain_of_command", "storm_of_steel_chains")
+        assert isinstance(per_six, int) and isinstance(chains, bool)
+        return cls(
+            per_six=r.int("storm_of_steel_per_six", per_six, minimum=0, maximum=3),
+            chains=r.bool("storm_of_steel_chains", chains),
+        )
+
+    @property
+    def rounds(self) -> int:
+        return MAX_ROUNDS if self.chains else 1
+
+
+@dataclass(frozen=True)
+class StormRoll:
+    """The dice of one roll with its Storm of Steel extras, and what they scored."""
+
+    base: tuple[int, ...]
+    extra: tuple[int, ...]
+    hits: int
+    sixes: int
+
+    @property
+    def all_dice(self) -> tuple[int, ...]:
+        return self.base + self.extra
+
+
+def roll(roller: Roller, label: str, count: int, target: int, storm: StormOfSteel | None) -> StormRoll:
+    """Roll `count` D6 needing `target`+, then the Storm of Steel dice their 6s earn."""
+    base = roller.roll_ints(label, D6, count)
+    dice = list(base)
+    extra: list[int] = []
+    new_sixes = sum(1 for v in base if v == 6)
+    if storm is not None:
+        for round_no in range(storm.rounds):
+            earned = new_sixes * storm.per_six
+            if not earned:
+                break
+            suffix = "" if round_no == 0 else f" (round {round_no + 1})"
+            more = roller.roll_ints(f"Storm of Steel dice{suffix}", D6, earned)
+            extra.extend(more)
+            dice.extend(more)
+            new_sixes = sum(1 for v in more if v == 6)
+    hits = sum(1 for v in dice if v >= target)
+    sixes = sum(1 for v in dice if v == 6)
+    return StormRoll(tuple(base), tuple(extra), hits, sixes)
+
+
+def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return (a[0] + b[0], a[1] + b[1])
+
+
+@lru_cache(maxsize=4096)
+def hits_and_sixes(count: int, target: int, storm: StormOfSteel | None) -> Distribution[tuple[int, int]]:
+    """Exact joint distribution of (hits, sixes) for `roll` with the same arguments.
+
+    Each die and the extras its 6 earns are independent of the other dice, so
+    the joint distribution is one die's (with its extras) combined `count` times.
+    """
+    return _one_die(target, storm, storm.rounds if storm is not None else 0).repeat(count, _add_pairs, (0, 0))
+
+
+@lru_cache(maxsize=256)
+def _one_die(target: int, storm: StormOfSteel | None, rounds_left: int) -> Distribution[tuple[int, int]]:
+    p_six = Fraction(1, 6)
+    p_hit_not_six = max(success_chance(target) - p_six, Fraction(0))
+    six: Distribution[tuple[int, int]] = Distribution.certain((1, 1))
+    if storm is not None and rounds_left and storm.per_six:
+        extras = _one_die(target, storm, rounds_left - 1).repeat(storm.per_six, _add_pairs, (0, 0))
+        six = six.convolve(extras, _add_pairs)
+    not_six = {(1, 0): p_hit_not_six, (0, 0): 1 - p_six - p_hit_not_six}
+    return Distribution.mix([(p_six, six), (1, Distribution(not_six))])
