@@ -79,6 +79,11 @@ def loads(raw: bytes) -> Game:
     return _game(_Path("game"), doc.get("game"))
 
 
+def unit_from_dict(data: Any, where: str = "unit") -> Unit:
+    """A unit from plain data (a preset or a pasted unit), validated like a save file's."""
+    return _unit(_Path(where), data)
+
+
 def migrate(doc: dict[str, Any]) -> dict[str, Any]:
     """Bring an older document up to VERSION, one step at a time."""
     version = doc["version"]

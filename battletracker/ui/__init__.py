@@ -1,0 +1,1 @@
+"""The PySide6 user interface: session, main window, map, cards, dialogs."""
