@@ -1,0 +1,400 @@
+"""Firepower Dice against infantry (`coc.fire`) and the pieces every such roll shares.
+
+Support weapons, snipers, flamethrowers, guns firing H.E., grenades and
+bombardments all end the same way: Firepower Dice (with any Storm of Steel
+dice) score hits, the hits are divided between the target Teams, and each hit
+rolls one effect die read against the target's cover. This module owns that
+sequence so every procedure rolls it in the same order and computes its exact
+odds the same way: per Firepower Die (its hit, its effect die, the Storm of
+Steel dice its 6 earns), combined with `Distribution.repeat`.
+
+The to-hit table, the cover levels and the effect of a hit by cover are data
+(fire.toml); the documents use them without printing them, so the file marks
+them as defaults to check.
+
+Hits are divided between Teams as evenly as possible; when they do not divide
+evenly the Teams listed first take one more (the firer lists the Team that
+should take an odd hit first). Effect dice are rolled Team by Team in that
+order. Kills beyond the figures a Team has are not removed when the app says
+how many figures each Team has (`target_figures`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from battletracker.core.dice import D6, Dice
+from battletracker.core.odds import Distribution, success_chance
+from battletracker.model.effects import ChangeFigures, Effect, add_shock
+from battletracker.rules import register
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.chain_of_command import storm_of_steel
+from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, StormRoll
+from battletracker.rules.tables import TableError, ruleset_table
+
+RULESET = "chain_of_command"
+MAX_DICE = 60
+MAX_TEAMS = 12
+RANGE_BANDS = ("close", "effective")
+QUALITIES = ("green", "regular", "elite")
+HIT_RESULTS = ("none", "shock", "kill")
+
+Counts = tuple[int, int, int]
+"""(kills, shock, sixes) summed over a roll; sixes are capped where only a threshold matters."""
+
+
+# ruleset data ------------------------------------------------------------------------------------
+
+def cover_levels() -> tuple[str, ...]:
+    """Cover from least to most protection, as fire.toml lists it."""
+    table = ruleset_table(RULESET, "fire", "cover")
+    levels = table.list("levels")
+    if len(levels) < 2 or not all(isinstance(v, str) and v for v in levels) or len(set(levels)) != len(levels):
+        raise TableError(f"{table.where}: key 'levels': must list at least two different cover names")
+    return tuple(levels)
+
+
+def reduce_cover(cover: str, levels: int) -> str:
+    """Cover `levels` steps less protective, never below the first level (the Open)."""
+    order = cover_levels()
+    return order[max(0, order.index(cover) - levels)]
+
+
+def raise_cover(cover: str, levels: int) -> str:
+    """Cover `levels` steps more protective, never past the last level (Hard Cover)."""
+    order = cover_levels()
+    return order[min(len(order) - 1, order.index(cover) + levels)]
+
+
+def to_hit_number(range_band: str, quality: str) -> int:
+    """The score each Firepower Die needs at this range band against a target of this quality."""
+    band = ruleset_table(RULESET, "fire", "to_hit").table(range_band)
+    return band.int(quality, minimum=2, maximum=6)
+
+
+def hit_effect_faces(cover: str) -> tuple[str, ...]:
+    """What faces 1-6 of one effect die do to a target in `cover`: none, shock or kill."""
+    table = ruleset_table(RULESET, "fire", "hit_effect")
+    faces = table.list(cover)
+    if len(faces) != 6 or any(f not in HIT_RESULTS for f in faces):
+        raise TableError(f"{table.where}: key {cover!r}: must list six results, each one of "
+                         f"{', '.join(HIT_RESULTS)}")
+    return tuple(faces)
+
+
+# the effect of hits ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HitEffect:
+    """How one hit is read: the six faces for the target's cover, and the Shock multiplier."""
+
+    cover: str
+    faces: tuple[str, ...]
+    shock_multiplier: int = 1
+
+    @classmethod
+    def for_cover(cls, cover: str, shock_multiplier: int = 1) -> HitEffect:
+        return cls(cover, hit_effect_faces(cover), shock_multiplier)
+
+    def read(self, face: int) -> tuple[int, int]:
+        """(kills, shock) from one effect die."""
+        result = self.faces[face - 1]
+        if result == "kill":
+            return (1, 0)
+        if result == "shock":
+            return (0, self.shock_multiplier)
+        return (0, 0)
+
+    def kill_chance(self) -> Fraction:
+        return Fraction(sum(1 for f in self.faces if f == "kill"), 6)
+
+    def shock_chance(self) -> Fraction:
+        return Fraction(sum(1 for f in self.faces if f == "shock"), 6)
+
+
+def split_hits(hits: int, teams: int) -> tuple[int, ...]:
+    """Hits divided between `teams` as evenly as possible, the first Teams taking any odd hits."""
+    base, extra = divmod(hits, teams)
+    return tuple(base + (1 if i < extra else 0) for i in range(teams))
+
+
+# one volley: resolve ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Volley:
+    """A roll of Firepower Dice at infantry, as the dice see it."""
+
+    dice: int
+    to_hit: int
+    storm: StormOfSteel | None
+    effect: HitEffect
+    teams: int = 1
+
+
+@dataclass(frozen=True)
+class VolleyResult:
+    fire: StormRoll
+    team_hits: tuple[int, ...]
+    team_kills: tuple[int, ...]
+    team_shock: tuple[int, ...]
+    effect_dice: tuple[tuple[int, ...], ...]
+
+    @property
+    def hits(self) -> int:
+        return self.fire.hits
+
+    @property
+    def sixes(self) -> int:
+        return self.fire.sixes
+
+    @property
+    def kills(self) -> int:
+        return sum(self.team_kills)
+
+    @property
+    def shock(self) -> int:
+        return sum(self.team_shock)
+
+    @property
+    def dice_rolled(self) -> int:
+        return len(self.fire.all_dice)
+
+    def values(self) -> dict[str, object]:
+        """The numbers every fire procedure reports, under the same names."""
+        return {
+            "hits": self.hits,
+            "kills": self.kills,
+            "shock": self.shock,
+            "sixes": self.sixes,
+            "dice_rolled": self.dice_rolled,
+            "storm_dice": len(self.fire.extra),
+            "team_hits": list(self.team_hits),
+            "team_kills": list(self.team_kills),
+            "team_shock": list(self.team_shock),
+        }
+
+
+def roll_volley(roller: Roller, volley: Volley, label: str = "Firepower Dice") -> VolleyResult:
+    """Roll the Firepower Dice (then their Storm of Steel dice), then one effect die per hit, Team by Team."""
+    fire = storm_of_steel.roll(roller, label, volley.dice, volley.to_hit, volley.storm)
+    return roll_effects(roller, fire, volley.effect, volley.teams)
+
+
+def roll_effects(roller: Roller, fire: StormRoll, effect: HitEffect, teams: int) -> VolleyResult:
+    """One effect die per hit of `fire`, divided between `teams` (dice rolled for the first Team first)."""
+    team_hits = split_hits(fire.hits, teams)
+    kills: list[int] = []
+    shock: list[int] = []
+    faces: list[tuple[int, ...]] = []
+    for i, n in enumerate(team_hits):
+        label = "Effect dice" if teams == 1 else f"Effect dice, team {i + 1}"
+        rolled = roller.roll_ints(label, D6, n)
+        read = [effect.read(f) for f in rolled]
+        kills.append(sum(k for k, _ in read))
+        shock.append(sum(s for _, s in read))
+        faces.append(rolled)
+    return VolleyResult(fire, team_hits, tuple(kills), tuple(shock), tuple(faces))
+
+
+# one volley: exact odds ------------------------------------------------------------------------------
+
+def _add(cap: int) -> Callable[[Counts, Counts], Counts]:
+    def add(a: Counts, b: Counts) -> Counts:
+        return (a[0] + b[0], a[1] + b[1], min(cap, a[2] + b[2]))
+    return add
+
+
+@lru_cache(maxsize=256)
+def _one_hit(effect: HitEffect) -> Distribution[Counts]:
+    return Distribution.uniform(range(1, 7)).map(lambda f: (*effect.read(f), 0))
+
+
+@lru_cache(maxsize=1024)
+def _one_die(to_hit: int, storm: StormOfSteel | None, rounds_left: int, effect: HitEffect,
+             cap: int) -> Distribution[Counts]:
+    """One Firepower Die with its effect die and the Storm of Steel dice its 6 earns."""
+    add = _add(cap)
+    hit = _one_hit(effect)
+    six = hit.map(lambda c: (c[0], c[1], min(cap, 1)))
+    if storm is not None and rounds_left and storm.per_six:
+        extras = _one_die(to_hit, storm, rounds_left - 1, effect, cap).repeat(storm.per_six, add, (0, 0, 0))
+        six = six.convolve(extras, add)
+    p_six = Fraction(1, 6)
+    p_hit = max(success_chance(to_hit) - p_six, Fraction(0))
+    miss: Distribution[Counts] = Distribution.certain((0, 0, 0))
+    return Distribution.mix([(p_six, six), (p_hit, hit), (1 - p_six - p_hit, miss)]).reduced()
+
+
+@lru_cache(maxsize=4096)
+def volley_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
+    """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) for `roll_volley`.
+
+    Each Firepower Die, its effect die and its Storm of Steel dice are
+    independent of the other dice, and the Team split only partitions hits,
+    so the totals are one die's distribution combined `dice` times.
+    """
+    rounds = volley.storm.rounds if volley.storm is not None else 0
+    one = _one_die(volley.to_hit, volley.storm, rounds, volley.effect, sixes_cap)
+    return one.repeat(volley.dice, _add(sixes_cap), (0, 0, 0))
+
+
+def kills_shock_key(kills: int, shock: int) -> str:
+    return f"kills={kills} shock={shock}"
+
+
+# reading inputs shared by the fire procedures ------------------------------------------------------
+
+def read_to_hit(r: InputReader) -> int:
+    """`to_hit`, or `range_band` with `target_quality` looked up in fire.toml (not both)."""
+    band = r.choice("range_band", RANGE_BANDS, "")
+    quality = r.choice("target_quality", QUALITIES, "")
+    if "to_hit" in r:
+        if band or quality:
+            raise RulesInputError("to_hit", "give to_hit or range_band with target_quality, not both")
+        return r.int("to_hit", minimum=2, maximum=6)
+    r.str("to_hit", "")
+    if not band and not quality:
+        raise RulesInputError("to_hit", "is required (or range_band with target_quality)")
+    if not band:
+        raise RulesInputError("range_band", f"is required with target_quality (one of {', '.join(RANGE_BANDS)})")
+    if not quality:
+        raise RulesInputError("target_quality", f"is required with range_band (one of {', '.join(QUALITIES)})")
+    return to_hit_number(band, quality)
+
+
+def read_cover(r: InputReader, key: str = "cover", default: str | None = None) -> str:
+    return r.choice(key, cover_levels(), default)
+
+
+def read_storm(r: InputReader, enabled: bool) -> StormOfSteel | None:
+    """The Storm of Steel setting (always read, so the app can pass it to every procedure)."""
+    storm = StormOfSteel.read(r)
+    return storm if enabled else None
+
+
+def _id_list(r: InputReader, key: str) -> tuple[str, ...]:
+    if key not in r:
+        r.str(key, "")
+        return ()
+    parts = tuple(p.strip() for p in r.str(key).split(","))
+    if any(not p for p in parts):
+        raise RulesInputError(key, f"must be unit ids separated by commas, not {r.str(key)!r}")
+    return parts
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The target Teams' unit ids (empty: compute only) and, if known, the figures each has."""
+
+    ids: tuple[str, ...] = ()
+    figures: tuple[int, ...] = ()
+
+
+def read_targets(r: InputReader, teams: int) -> Targets:
+    """`target_id` (one Team) or `target_ids` (comma separated, one per Team), and `target_figures`."""
+    one = _id_list(r, "target_id")
+    many = _id_list(r, "target_ids")
+    if one and many:
+        raise RulesInputError("target_id", "give target_id or target_ids, not both")
+    if len(one) > 1:
+        raise RulesInputError("target_id", f"names one unit; use target_ids for {len(one)} teams")
+    ids = one or many
+    field = "target_id" if one else "target_ids"
+    if ids and len(ids) != teams:
+        raise RulesInputError(field, f"names {len(ids)} unit(s) but the hits are shared by {teams} team(s)")
+    if len(set(ids)) != len(ids):
+        raise RulesInputError(field, "names the same unit twice")
+    figures_text = _id_list(r, "target_figures")
+    figures: list[int] = []
+    for text in figures_text:
+        if not text.isdigit():
+            raise RulesInputError("target_figures", f"must be whole numbers separated by commas, not {text!r}")
+        figures.append(int(text))
+    if figures and not ids:
+        raise RulesInputError("target_figures", "needs target_id or target_ids")
+    if figures and len(figures) != len(ids):
+        raise RulesInputError("target_figures", f"gives {len(figures)} number(s) for {len(ids)} team(s)")
+    return Targets(ids, tuple(figures))
+
+
+def target_effects(targets: Targets, team_kills: Sequence[int], team_shock: Sequence[int]) -> list[Effect]:
+    """Shock added and figures removed on each target Team (none without ids)."""
+    effects: list[Effect] = []
+    for i, unit_id in enumerate(targets.ids):
+        kills = team_kills[i]
+        if targets.figures:
+            kills = min(kills, targets.figures[i])
+        if kills:
+            effects.append(ChangeFigures(unit_id, -kills))
+        if team_shock[i]:
+            effects.append(add_shock(unit_id, team_shock[i]))
+    return effects
+
+
+def describe_volley(v: VolleyResult, volley: Volley) -> list[str]:
+    """Log lines for a volley, in roll order."""
+    lines = [f"{volley.dice} Firepower Dice needing {volley.to_hit}+: "
+             f"{' '.join(map(str, v.fire.base)) or 'none'}"]
+    if v.fire.extra:
+        lines.append(f"Storm of Steel dice: {' '.join(map(str, v.fire.extra))}")
+    lines.append(f"{v.hits} hit(s), {v.sixes} six(es); effect rolled as {volley.effect.cover}")
+    for i, faces in enumerate(v.effect_dice):
+        who = "Target" if volley.teams == 1 else f"Team {i + 1}"
+        if faces:
+            lines.append(f"{who}: effect dice {' '.join(map(str, faces))} -> "
+                         f"{v.team_kills[i]} kill(s), {v.team_shock[i]} Shock")
+    return lines
+
+
+# coc.fire ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FireInputs:
+    volley: Volley
+    targets: Targets
+
+
+def read_fire(r: InputReader, dice: int, extra_cover_reduction: int = 0) -> tuple[Volley, Targets]:
+    """The coc.fire inputs other than the dice count: to-hit, cover, Shock, Storm of Steel, Teams, ids."""
+    to_hit = read_to_hit(r)
+    cover = read_cover(r)
+    reduce_by = r.int("reduce_cover", 0, minimum=0, maximum=len(cover_levels()))
+    multiplier = r.int("shock_multiplier", 1, minimum=1, maximum=2)
+    storm = read_storm(r, r.bool("storm_of_steel"))
+    teams = r.int("teams", 1, minimum=1, maximum=MAX_TEAMS)
+    targets = read_targets(r, teams)
+    effect = HitEffect.for_cover(reduce_cover(cover, reduce_by + extra_cover_reduction), multiplier)
+    return Volley(dice, to_hit, storm, effect, teams), targets
+
+
+def _parse(inputs: Inputs) -> FireInputs:
+    r = InputReader(inputs)
+    dice = r.int("firepower_dice", minimum=0, maximum=MAX_DICE)
+    volley, targets = read_fire(r, dice)
+    r.finish()
+    return FireInputs(volley, targets)
+
+
+def fire_resolve(inputs: Inputs, dice: Dice) -> Resolution:
+    p = _parse(inputs)
+    roller = Roller(dice)
+    v = roll_volley(roller, p.volley)
+    values = {**v.values(), "to_hit": p.volley.to_hit, "cover": p.volley.effect.cover}
+    return Resolution("coc.fire", kills_shock_key(v.kills, v.shock), values, roller.rolls,
+                      target_effects(p.targets, v.team_kills, v.team_shock), describe_volley(v, p.volley))
+
+
+@lru_cache(maxsize=1024)
+def _fire_odds(p: FireInputs) -> Distribution[str]:
+    return volley_counts(p.volley).map(lambda c: kills_shock_key(c[0], c[1]))
+
+
+def fire_odds(inputs: Inputs) -> Distribution[str]:
+    return _fire_odds(_parse(inputs))
+
+
+register(Procedure("coc.fire", "Fire", fire_resolve, fire_odds,
+                   ruleset=RULESET, settings=storm_of_steel.SETTINGS))
