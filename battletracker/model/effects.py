@@ -244,6 +244,25 @@ class MoveUnit(Effect):
 
 
 @dataclass(frozen=True)
+class TurnUnit(Effect):
+    """Face a unit another way without moving it (a tripod MG or gun turning onto its target)."""
+
+    unit_id: str
+    facing: float
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        _finite(self.facing)
+        old = TurnUnit(self.unit_id, unit.facing)
+        unit.facing = self.facing % 360.0
+        return old
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+@dataclass(frozen=True)
 class AddUnit(Effect):
     """Put a new unit on the table (at `index` in the roster, or last)."""
 
@@ -328,6 +347,30 @@ class RemoveMarker(Effect):
         marker = game.marker(self.marker_id)
         del game.markers[self.marker_id]
         return PlaceMarker(marker)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(markers=True)
+
+
+@dataclass(frozen=True)
+class SetMarkerData(Effect):
+    """Set one entry of a marker's data (a building on fire, unstable, ...); None removes it."""
+
+    marker_id: str
+    key: str
+    value: Scalar | None
+
+    def apply(self, game: Game) -> Effect:
+        marker = game.marker(self.marker_id)
+        if not self.key:
+            raise GameError("marker data needs a name")
+        old = marker.data.get(self.key)
+        if self.value is None:
+            marker.data.pop(self.key, None)
+        else:
+            marker.data[self.key] = self.value
+        return SetMarkerData(self.marker_id, self.key, old)
 
     @property
     def touches(self) -> Changes:
