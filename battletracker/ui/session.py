@@ -56,7 +56,10 @@ class Session(QObject):
         self._path: Path | None = None
         self._selected: str | None = None
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.modified_changed.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.modified_changed.emit(not clean)
 
     # -- state ---------------------------------------------------------------
     @property

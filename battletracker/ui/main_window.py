@@ -1,0 +1,356 @@
+"""The main window: the map in the centre, cards, log and undo history in docks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QUndoStack
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QToolBar,
+    QUndoView,
+    QWidget,
+)
+
+from battletracker.model import savefile
+from battletracker.model.effects import Changes, RemoveUnit
+from battletracker.model.game import GameError
+from battletracker.ui.cards import CardsPanel
+from battletracker.ui.dice_dialog import DiceDialog
+from battletracker.ui.files import SaveError, save_game
+from battletracker.ui.log_view import LogPanel
+from battletracker.ui.map.view import MapView
+from battletracker.ui.new_game_dialog import NewGameDialog
+from battletracker.ui.recovery import Recovery
+from battletracker.ui.session import Session
+from battletracker.ui.settings_dialog import SettingsDialog
+from battletracker.ui.unit_dialog import UnitDialog
+
+FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
+MAX_RECENT = 8
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: Session, recovery: Recovery | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.recovery = recovery if recovery is not None else Recovery(session, parent=self)
+        self.settings = QSettings()
+        self.painted = False
+        self.setWindowIcon(QIcon.fromTheme("applications-games"))
+        self.setMinimumSize(900, 600)
+
+        self.map = MapView(session, self)
+        self.setCentralWidget(self.map)
+        self.cards = CardsPanel(session, self)
+        self.log = LogPanel(session, self)
+        self.history = QUndoView(session.undo_stack, self)
+        self.history.setEmptyLabel("Game start")
+        self.cards_dock = self._dock("Units", "units", self.cards, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.log_dock = self._dock("Battle log", "log", self.log, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.history_dock = self._dock("History", "history", self.history, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.log_dock, self.history_dock)
+        self.log_dock.raise_()
+        self.resizeDocks([self.cards_dock, self.log_dock], [330, 360], Qt.Orientation.Horizontal)
+
+        self.clock_label = QLabel(self)
+        self.clock_label.setObjectName("clock")
+        self.clock_label.setMargin(6)
+        self._build_actions()
+        self._build_menus_and_toolbar()
+
+        session.changed.connect(self._on_changed)
+        session.modified_changed.connect(self.setWindowModified)
+        session.path_changed.connect(lambda _p: self._update_title())
+        session.game_replaced.connect(self._update_title)
+        session.selection_changed.connect(self._on_selection)
+        self._update_title()
+        self._update_clock()
+        self._on_selection(session.selected)
+        self._restore_settings()
+
+    # -- construction -------------------------------------------------------------
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{name}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None,
+                icon: str | None = None, tip: str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if icon:
+            action.setIcon(QIcon.fromTheme(icon))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        key = QKeySequence.StandardKey
+        stack: QUndoStack = self.session.undo_stack
+        self.new_action = self._action("&New game...", self.new_game, key.New, "document-new", "Start a new game")
+        self.open_action = self._action("&Open...", self.open_dialog, key.Open, "document-open", "Open a saved game")
+        self.save_action = self._action("&Save", self.save, key.Save, "document-save", "Save the game")
+        self.save_as_action = self._action("Save &As...", self.save_as, key.SaveAs, "document-save-as")
+        self.quit_action = self._action("&Quit", self.close, key.Quit, "application-exit")
+        self.undo_action = stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(key.Undo)
+        self.undo_action.setIcon(QIcon.fromTheme("edit-undo"))
+        self.redo_action = stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcut(key.Redo)
+        self.redo_action.setIcon(QIcon.fromTheme("edit-redo"))
+        self.add_unit_action = self._action("&Add unit...", self.add_unit, "Ctrl+Shift+A", "list-add",
+                                            "Add a unit or vehicle from the ruleset's presets")
+        self.edit_unit_action = self._action("&Edit unit...", self.edit_unit, "Ctrl+E", "document-properties",
+                                             "Edit the selected unit")
+        self.remove_unit_action = self._action("&Remove unit", self.remove_unit, key.Delete, "list-remove",
+                                               "Remove the selected unit")
+        self.end_phase_action = self._action("End &Phase", self.end_phase, "Ctrl+Return", None,
+                                             "End this Phase: the other side's Phase begins")
+        self.end_turn_action = self._action("End &Turn", self.end_turn, "Ctrl+Shift+Return", None,
+                                            "End the Turn: everything due at the Turn end happens")
+        self.dice_action = self._action("&Dice...", self.open_dice, "Ctrl+D", None,
+                                        "Roll dice with the exact odds shown first")
+        self.settings_action = self._action("Ruleset &settings...", self.open_settings, None, None,
+                                            "Rules the documents do not state: defaults to check")
+        self.fit_action = self._action("&Fit table", self.map.fit_table, "Ctrl+0", "zoom-fit-best",
+                                       "Show the whole table")
+        self.measure_action = self._action("&Measure", lambda on: self.map.set_measure_mode(bool(on)), "M",
+                                           None, "Click and drag on the map to measure in inches")
+        self.measure_action.setCheckable(True)
+
+    def _build_menus_and_toolbar(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addActions([self.new_action, self.open_action])
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file_menu.addSeparator()
+        file_menu.addActions([self.save_action, self.save_as_action])
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        edit = bar.addMenu("&Edit")
+        edit.addActions([self.undo_action, self.redo_action])
+        edit.addSeparator()
+        edit.addActions([self.add_unit_action, self.edit_unit_action, self.remove_unit_action])
+        game = bar.addMenu("&Game")
+        game.addActions([self.end_phase_action, self.end_turn_action])
+        game.addSeparator()
+        game.addActions([self.dice_action, self.settings_action])
+        view = bar.addMenu("&View")
+        view.addActions([self.fit_action, self.measure_action])
+        view.addSeparator()
+        for dock in (self.cards_dock, self.log_dock, self.history_dock):
+            view.addAction(dock.toggleViewAction())
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self._action("&About BattleTracker", self.about))
+
+        tools = QToolBar("Main", self)
+        tools.setObjectName("toolbar-main")
+        tools.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        tools.addActions([self.new_action, self.open_action, self.save_action])
+        tools.addSeparator()
+        tools.addActions([self.undo_action, self.redo_action])
+        tools.addSeparator()
+        tools.addActions([self.add_unit_action, self.dice_action, self.measure_action, self.fit_action])
+        tools.addSeparator()
+        tools.addWidget(self.clock_label)
+        tools.addActions([self.end_phase_action, self.end_turn_action])
+        self.addToolBar(tools)
+        self.statusBar()
+
+    # -- refresh ---------------------------------------------------------------------
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.everything or changes.clock or changes.sides:
+            self._update_clock()
+        if changes.everything:
+            self._update_title()
+
+    def _update_clock(self) -> None:
+        g = self.session.game
+        side = g.sides[g.active_side].name if g.sides else ""
+        self.clock_label.setText(f"Turn <b>{g.turn}</b> · Phase <b>{g.phase}</b> · {side}")
+
+    def _update_title(self) -> None:
+        path = self.session.path
+        where = path.name if path else "not saved"
+        self.setWindowTitle(f"{self.session.game.title} ({where})[*] - BattleTracker")
+        self.setWindowModified(self.session.modified)
+
+    def _on_selection(self, unit_id: str | None) -> None:
+        self.edit_unit_action.setEnabled(unit_id is not None)
+        self.remove_unit_action.setEnabled(unit_id is not None)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        self.painted = True
+
+    # -- messages --------------------------------------------------------------------
+    def show_error(self, title: str, text: str) -> None:
+        QMessageBox.critical(self, title, text)
+
+    # -- files ----------------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        """Ask before losing changes; False means the player cancelled."""
+        if not self.session.modified:
+            return True
+        answer = QMessageBox.warning(
+            self, "Unsaved changes", f"Save the changes to \"{self.session.game.title}\"?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_game(self) -> None:
+        if not self.maybe_save():
+            return
+        dialog = NewGameDialog(self)
+        if dialog.exec():
+            self.session.replace_game(dialog.game(), None)
+            self.map.fit_table()
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        start = str(self.session.path.parent) if self.session.path else ""
+        name, _ = QFileDialog.getOpenFileName(self, "Open game", start, FILE_FILTER)
+        if name:
+            self.open_path(Path(name))
+
+    def open_path(self, path: Path) -> bool:
+        """Open a save file; a broken one is refused with its reason and the game stays."""
+        try:
+            self.session.open(path)
+        except savefile.SaveFileError as exc:
+            self.show_error("Cannot open game", f"{path.name} was not opened:\n\n{exc}")
+            return False
+        self._remember(path)
+        self.map.fit_table()
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def save(self) -> bool:
+        if self.session.path is None:
+            return self.save_as()
+        return self.save_to(self.session.path)
+
+    def save_as(self) -> bool:
+        start = str(self.session.path) if self.session.path else f"{self.session.game.title}.battle"
+        name, _ = QFileDialog.getSaveFileName(self, "Save game as", start, FILE_FILTER)
+        if not name:
+            return False
+        return self.save_to(Path(name))
+
+    def save_to(self, path: Path) -> bool:
+        try:
+            save_game(self.session.game, path)
+        except SaveError as exc:
+            self.show_error("Cannot save game", str(exc))
+            return False
+        self.session.mark_saved(path)
+        self.recovery.discard()
+        self._remember(path)
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def _remember(self, path: Path) -> None:
+        recent = [p for p in self.recent_files() if p != str(path)]
+        recent.insert(0, str(path))
+        self.settings.setValue("recent_files", recent[:MAX_RECENT])
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        if isinstance(value, str):
+            return [value]
+        return [str(v) for v in value or []]
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        if not files:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+        for name in files:
+            self.recent_menu.addAction(name, lambda checked=False, n=name: self._open_recent(Path(n)))
+
+    def _open_recent(self, path: Path) -> None:
+        if self.maybe_save():
+            self.open_path(path)
+
+    # -- game actions ------------------------------------------------------------------
+    def add_unit(self) -> None:
+        UnitDialog(self.session, None, self).exec()
+
+    def edit_unit(self) -> None:
+        if self.session.selected is not None:
+            UnitDialog(self.session, self.session.selected, self).exec()
+
+    def remove_unit(self) -> None:
+        unit_id = self.session.selected
+        if unit_id is None:
+            return
+        unit = self.session.game.unit(unit_id)
+        answer = QMessageBox.question(self, "Remove unit", f"Remove {unit.name} from the table? (Undo brings it back.)")
+        if answer == QMessageBox.StandardButton.Yes:
+            self._apply(f"Remove {unit.name}", [RemoveUnit(unit_id)])
+
+    def _apply(self, text: str, effects: list[RemoveUnit]) -> None:
+        try:
+            self.session.apply(text, effects)
+        except GameError as exc:
+            self.show_error("Not applied", str(exc))
+
+    def end_phase(self) -> None:
+        try:
+            self.session.end_phase()
+        except GameError as exc:
+            self.show_error("Cannot end the Phase", str(exc))
+
+    def end_turn(self) -> None:
+        try:
+            self.session.end_turn()
+        except GameError as exc:
+            self.show_error("Cannot end the Turn", str(exc))
+
+    def open_dice(self) -> None:
+        DiceDialog(self.session, self).exec()
+
+    def open_settings(self) -> None:
+        SettingsDialog(self.session, self).exec()
+
+    def about(self) -> None:
+        QMessageBox.about(self, "About BattleTracker",
+                          "<h3>BattleTracker</h3><p>A table-side companion for miniatures wargames: "
+                          "it keeps the state, walks through the long procedures with exact odds, "
+                          "and draws the table.</p>")
+
+    # -- window state ----------------------------------------------------------------
+    def _restore_settings(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 880)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        QTimer.singleShot(0, self.map.fit_table)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.recovery.discard()
+        event.accept()

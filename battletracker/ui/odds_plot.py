@@ -1,0 +1,133 @@
+"""The odds of every outcome, shown before the roll, with the rolled one marked.
+
+pyqtgraph (and numpy with it) is imported the first time a plot is shown, not
+at start, so the main window opens as fast as a bare Qt window.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from battletracker.core.odds import Distribution
+
+GroupFn = Callable[[str], str]
+
+
+def natural_key(text: str) -> list[Any]:
+    """Sort "10 successes" after "9 successes"."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def grouped(dist: Distribution[str], group: GroupFn | None) -> list[tuple[str, Fraction]]:
+    """Outcomes (or their groups) with their probabilities, in reading order."""
+    totals: dict[str, Fraction] = {}
+    for outcome, p in dist.items():
+        key = group(outcome) if group else outcome
+        totals[key] = totals.get(key, Fraction(0)) + p
+    if group is None:
+        return sorted(totals.items(), key=lambda kv: natural_key(kv[0]))
+    return list(totals.items())
+
+
+def percent(p: Fraction) -> str:
+    value = float(p) * 100
+    if 0 < value < 0.1:
+        return "<0.1%"
+    return f"{value:.1f}%"
+
+
+class OddsPlot(QWidget):
+    """A bar chart (pyqtgraph, created lazily) above an exact table of the odds."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._plot: Any = None
+        self._bars: list[tuple[str, Fraction]] = []
+        self._group: GroupFn | None = None
+        self.table = QTableWidget(0, 3, self)
+        self.table.setHorizontalHeaderLabels(["Outcome", "Chance", "Exact"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setMinimumHeight(120)
+        self._layout.addWidget(self.table)
+
+    @property
+    def rows(self) -> list[tuple[str, Fraction]]:
+        return list(self._bars)
+
+    def set_distribution(self, dist: Distribution[str], group: GroupFn | None = None) -> None:
+        self._group = group
+        self._bars = grouped(dist, group)
+        self.table.setRowCount(len(self._bars))
+        for row, (label, p) in enumerate(self._bars):
+            for col, text in enumerate((label, percent(p), str(p))):
+                item = QTableWidgetItem(text)
+                if col:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(row, col, item)
+        self._draw(None)
+
+    def mark(self, outcome: str | None) -> None:
+        """Highlight where the actual roll landed (None clears it)."""
+        key = None if outcome is None else (self._group(outcome) if self._group else outcome)
+        for row, (label, _p) in enumerate(self._bars):
+            for col in range(3):
+                item = self.table.item(row, col)
+                if item is not None:
+                    font = item.font()
+                    font.setBold(label == key)
+                    item.setFont(font)
+        self._draw(key)
+
+    def _ensure_plot(self) -> Any:
+        if self._plot is None:
+            import pyqtgraph as pg
+
+            pal = self.palette()
+            pg.setConfigOptions(antialias=True)
+            self._plot = pg.PlotWidget(self, background=pal.color(QPalette.ColorRole.Base))
+            self._plot.setMinimumHeight(160)
+            self._plot.setMenuEnabled(False)
+            self._plot.setMouseEnabled(x=False, y=False)
+            self._plot.hideButtons()
+            self._plot.setLabel("left", "chance", units="%")
+            self._layout.insertWidget(0, self._plot, 2)
+        return self._plot
+
+    def _draw(self, marked: str | None) -> None:
+        if not self._bars:
+            return
+        import pyqtgraph as pg
+
+        plot = self._ensure_plot()
+        plot.clear()
+        pal = self.palette()
+        normal = pal.color(QPalette.ColorRole.Highlight)
+        normal.setAlpha(150)
+        hit = pal.color(QPalette.ColorRole.Accent) if hasattr(QPalette.ColorRole, "Accent") else normal
+        text = pal.color(QPalette.ColorRole.Text)
+        xs = list(range(len(self._bars)))
+        heights = [float(p) * 100 for _l, p in self._bars]
+        brushes = [pg.mkBrush(hit if label == marked else normal) for label, _p in self._bars]
+        pens = [pg.mkPen(text, width=2) if label == marked else pg.mkPen(None) for label, _p in self._bars]
+        plot.addItem(pg.BarGraphItem(x=xs, height=heights, width=0.7, brushes=brushes, pens=pens))
+        axis = plot.getAxis("bottom")
+        axis.setTicks([[(i, label) for i, (label, _p) in enumerate(self._bars)]])
+        for name in ("bottom", "left"):
+            plot.getAxis(name).setTextPen(text)
+            plot.getAxis(name).setPen(text)
+        plot.setYRange(0, max(heights) * 1.15 if heights else 1)

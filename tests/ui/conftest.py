@@ -1,0 +1,35 @@
+"""UI test fixtures: a session on the demo battle, settings kept out of real folders."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
+from PySide6.QtWidgets import QApplication
+
+from battletracker.app import demo_path
+from battletracker.model import savefile
+from battletracker.model.game import Game
+from battletracker.ui.session import Session
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    QStandardPaths.setTestModeEnabled(True)
+    QCoreApplication.setOrganizationName("BattleTrackerTests")
+    QCoreApplication.setApplicationName("BattleTrackerTests")
+    folder = tmp_path_factory.mktemp("settings")
+    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(folder))
+    QSettings().clear()
+    yield
+
+
+@pytest.fixture
+def demo_game() -> Game:
+    return savefile.load(demo_path())
+
+
+@pytest.fixture
+def session(demo_game: Game) -> Session:
+    return Session(demo_game)

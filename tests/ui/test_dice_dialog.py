@@ -1,0 +1,56 @@
+"""The Dice dialog: exact odds before the roll, digital or typed dice, one undo step."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.ui.dice_dialog import DiceDialog
+from battletracker.ui.session import Session
+
+
+def test_odds_are_shown_before_rolling(qtbot: QtBot, session: Session) -> None:
+    dialog = DiceDialog(session)
+    qtbot.addWidget(dialog)
+    dialog.dice.setValue(2)
+    dialog.target.setValue(4)
+    rows = dict(dialog.runner.odds_plot.rows)
+    assert rows == {"0 successes": Fraction(1, 4), "1 successes": Fraction(1, 2), "2 successes": Fraction(1, 4)}
+    assert dialog.runner.odds_plot.table.item(1, 1).text() == "50.0%"
+
+
+def test_typed_dice_are_validated_then_applied_as_one_step(qtbot: QtBot, session: Session) -> None:
+    before = savefile.game_to_dict(session.game)
+    dialog = DiceDialog(session)
+    qtbot.addWidget(dialog)
+    dialog.dice.setValue(3)
+    dialog.target.setValue(5)
+    runner = dialog.runner
+    qtbot.mouseClick(runner.typed_button, Qt.MouseButton.LeftButton)
+    assert "3 D6" in runner.prompt.text()
+    runner.entry.setText("6 7 1")
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    assert runner.entry_error.isVisibleTo(dialog)
+    assert "7 cannot be rolled on a D6" in runner.entry_error.text()
+    assert runner.result is None
+    runner.entry.setText("6 5 1")
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    assert runner.result is not None and runner.result.outcome == "2 successes"
+    assert runner.apply_button.isEnabled()
+    qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+    assert session.undo_stack.count() == 1
+    assert "2 successes" in session.game.log[-1].text
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_roll_for_me_gives_an_outcome_the_odds_allow(qtbot: QtBot, session: Session) -> None:
+    dialog = DiceDialog(session)
+    qtbot.addWidget(dialog)
+    qtbot.mouseClick(dialog.runner.roll_button, Qt.MouseButton.LeftButton)
+    result = dialog.runner.result
+    assert result is not None
+    assert result.outcome in dict(dialog.runner.odds_plot.rows)
