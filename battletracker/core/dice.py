@@ -60,7 +60,7 @@ class Die:
         if self.numeric:
             if isinstance(value, str):
                 text = value.strip()
-                if not text.lstrip("-").isdigit():
+                if not (text.isascii() and text.removeprefix("-").isdigit()):
                     raise DiceError(f"{value!r} is not a number: a {self.name} shows {self.describe_faces()}")
                 value = int(text)
             if isinstance(value, bool) or value not in self.faces:

@@ -38,8 +38,10 @@ def angle_between(a: float, b: float) -> float:
 
 
 def bearing(origin: Point, target: Point) -> float:
-    """Bearing from `origin` to `target`, clockwise from the top edge."""
+    """Bearing from `origin` to `target`, clockwise from the top edge (0 for the same point)."""
     dx, dy = target[0] - origin[0], target[1] - origin[1]
+    if dx == 0 and dy == 0:
+        return 0.0
     return normalise(math.degrees(math.atan2(dx, -dy)))
 
 
@@ -80,7 +82,7 @@ def aspect(firer: Point, target: Point, target_facing: float, front_half_angle: 
     off = angle_between(towards_firer, target_facing)
     if off <= front_half_angle + EPSILON:
         return "front"
-    if off < 180.0 - rear_half_angle - EPSILON:
+    if off <= 180.0 - rear_half_angle + EPSILON:
         return "side"
     return "rear"
 
