@@ -137,6 +137,21 @@ class InputReader:
             return None
         return self.float(key, **bounds)
 
+    def optional_int(self, key: builtins.str, *, minimum: builtins.int | None = None,
+                     maximum: builtins.int | None = None) -> builtins.int | None:
+        """A whole number, or None when the input is absent or empty (the caller has nothing to say)."""
+        if key not in self or self._inputs[key] == "":
+            self._read.add(key)
+            return None
+        return self.int(key, minimum=minimum, maximum=maximum)
+
+    def optional_str(self, key: builtins.str) -> builtins.str | None:
+        """Text such as a unit id, or None when absent or empty."""
+        if key not in self or self._inputs[key] == "":
+            self._read.add(key)
+            return None
+        return self.str(key)
+
     def bool(self, key: builtins.str, default: builtins.bool = False) -> builtins.bool:
         raw = self._raw(key)
         if raw is None or raw == "":
