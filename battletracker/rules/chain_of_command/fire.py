@@ -21,13 +21,13 @@ how many figures each Team has (`target_figures`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
 from battletracker.core.dice import D6, Dice
-from battletracker.core.odds import Distribution, success_chance
+from battletracker.core.odds import Distribution
 from battletracker.model.effects import ChangeFigures, Effect, add_shock
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
@@ -201,44 +201,40 @@ def roll_effects(roller: Roller, fire: StormRoll, effect: HitEffect, teams: int)
 
 # one volley: exact odds ------------------------------------------------------------------------------
 
-def _add(cap: int) -> Callable[[Counts, Counts], Counts]:
-    def add(a: Counts, b: Counts) -> Counts:
-        return (a[0] + b[0], a[1] + b[1], min(cap, a[2] + b[2]))
-    return add
-
-
 @lru_cache(maxsize=256)
-def _one_hit(effect: HitEffect) -> Distribution[Counts]:
-    return Distribution.uniform(range(1, 7)).map(lambda f: (*effect.read(f), 0))
+def _one_hit(effect: HitEffect) -> Distribution[tuple[int, int]]:
+    return Distribution.uniform(range(1, 7)).map(effect.read)
 
 
-@lru_cache(maxsize=1024)
-def _one_die(to_hit: int, storm: StormOfSteel | None, rounds_left: int, effect: HitEffect,
-             cap: int) -> Distribution[Counts]:
-    """One Firepower Die with its effect die and the Storm of Steel dice its 6 earns."""
-    add = _add(cap)
-    hit = _one_hit(effect)
-    six = hit.map(lambda c: (c[0], c[1], min(cap, 1)))
-    if storm is not None and rounds_left and storm.per_six:
-        extras = _one_die(to_hit, storm, rounds_left - 1, effect, cap).repeat(storm.per_six, add, (0, 0, 0))
-        six = six.convolve(extras, add)
-    p_six = Fraction(1, 6)
-    p_hit = max(success_chance(to_hit) - p_six, Fraction(0))
-    miss: Distribution[Counts] = Distribution.certain((0, 0, 0))
-    return Distribution.mix([(p_six, six), (p_hit, hit), (1 - p_six - p_hit, miss)]).reduced()
+@lru_cache(maxsize=4096)
+def effects_of_hits(effect: HitEffect, hits: int) -> Distribution[tuple[int, int]]:
+    """Exact (kills, shock) from `hits` effect dice: one die's distribution combined `hits` times."""
+    if hits == 0:
+        return Distribution.certain((0, 0))
+    return effects_of_hits(effect, hits - 1).convolve(_one_hit(effect), _add_pairs).reduced()
+
+
+def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return (a[0] + b[0], a[1] + b[1])
 
 
 @lru_cache(maxsize=4096)
 def volley_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
     """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) for `roll_volley`.
 
-    Each Firepower Die, its effect die and its Storm of Steel dice are
-    independent of the other dice, and the Team split only partitions hits,
-    so the totals are one die's distribution combined `dice` times.
+    The Firepower Dice and their Storm of Steel dice give a joint (hits,
+    sixes) built per die (storm_of_steel.hits_and_sixes); given the hits, the
+    effect dice are independent of which dice scored them and of how the
+    hits are split between Teams, so each (hits, sixes) continues with the
+    distribution of that many effect dice.
     """
-    rounds = volley.storm.rounds if volley.storm is not None else 0
-    one = _one_die(volley.to_hit, volley.storm, rounds, volley.effect, sixes_cap)
-    return one.repeat(volley.dice, _add(sixes_cap), (0, 0, 0))
+    fire = storm_of_steel.hits_and_sixes(volley.dice, volley.to_hit, volley.storm)
+    capped = fire.map(lambda hx: (hx[0], min(sixes_cap, hx[1])))
+
+    def after(hx: tuple[int, int]) -> Distribution[Counts]:
+        return effects_of_hits(volley.effect, hx[0]).map(lambda ks: (ks[0], ks[1], hx[1]))
+
+    return capped.bind(after).reduced()
 
 
 def kills_shock_key(kills: int, shock: int) -> str:
