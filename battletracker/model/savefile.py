@@ -12,10 +12,12 @@ import math
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from battletracker.core.geometry import normalise
 from battletracker.model.game import (
     ARMOUR_FACES,
     PROFILE_STATES,
@@ -42,15 +44,32 @@ class SaveFileError(ValueError):
     """A file that cannot be loaded; the message names the problem and where."""
 
 
+@lru_cache(maxsize=64)
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses, lists and dicts as plain JSON data (faster than dataclasses.asdict)."""
+    if value is None or isinstance(value, str | int | float):
+        return value
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return {name: _plain(getattr(value, name)) for name in _field_names(type(value))}
+
+
 def game_to_dict(game: Game) -> dict[str, Any]:
-    data = asdict(game)
+    data = _plain(game)
     data["units"] = list(data["units"].values())
     data["markers"] = list(data["markers"].values())
     return {"format": FORMAT, "version": VERSION, "game": data}
 
 
 def dumps(game: Game) -> bytes:
-    return json.dumps(game_to_dict(game), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """The save file's bytes; a value no save file may hold (NaN, infinity) raises ValueError."""
+    return json.dumps(game_to_dict(game), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
 
 
 def loads(raw: bytes) -> Game:
@@ -66,6 +85,12 @@ def loads(raw: bytes) -> Game:
         raise SaveFileError(
             f"not a BattleTracker save file: broken JSON at line {exc.lineno}, column {exc.colno} ({exc.msg})"
         ) from None
+    except SaveFileError:
+        raise
+    except ValueError:
+        raise SaveFileError("not a BattleTracker save file: it holds a number too long to read") from None
+    if "\\u" in text:
+        _refuse_lone_surrogates(doc)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SaveFileError("not a BattleTracker save file: the \"format\" field is missing or wrong")
     version = doc.get("version")
@@ -114,6 +139,14 @@ def load(path: str | os.PathLike[str]) -> Game:
     except OSError as exc:
         raise SaveFileError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
     return loads(raw)
+
+
+def _refuse_lone_surrogates(doc: Any) -> None:
+    """A lone \\ud800-style escape loads as text that can never be written back as UTF-8."""
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise SaveFileError("the save file contains text that is not valid Unicode (a lone \\u surrogate)") from None
 
 
 def _refuse_constant(name: str) -> None:
@@ -176,9 +209,15 @@ def _positive(path: _Path, v: Any) -> int:
 
 
 def _num(path: _Path, v: Any) -> float:
-    if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
+    if not isinstance(v, int | float) or isinstance(v, bool):
         raise path.fail("must be a number")
-    return float(v)
+    try:
+        number = float(v)
+    except OverflowError:
+        raise path.fail("must be a number of a sensible size") from None
+    if not math.isfinite(number):
+        raise path.fail("must be a number")
+    return number
 
 
 def _bool(path: _Path, v: Any) -> bool:
@@ -289,7 +328,7 @@ def _unit(path: _Path, v: Any) -> Unit:
         side=_field(path, o, "side", _count),
         x=_field(path, o, "x", _num),
         y=_field(path, o, "y", _num),
-        facing=_field(path, o, "facing", _num, 0.0) % 360.0,
+        facing=normalise(_field(path, o, "facing", _num, 0.0)),
         figures=_field(path, o, "figures", _count, 1),
         figures_max=_field(path, o, "figures_max", _count, 1),
         counters=_field(path, o, "counters", _counters, {"shock": 0}),
@@ -386,5 +425,7 @@ def _game(path: _Path, v: Any) -> Game:
     for i, marker in enumerate(markers):
         if marker.id in game.markers:
             raise path.key("markers").index(i).fail(f"the id {marker.id!r} is used twice")
+        if marker.side is not None and marker.side >= len(sides):
+            raise path.key("markers").index(i).key("side").fail(f"there is no side number {marker.side + 1}")
         game.markers[marker.id] = marker
     return game

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from battletracker.model import savefile
 from battletracker.model.effects import Changes, RemoveUnit
 from battletracker.model.game import GameError
+from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
 from battletracker.ui.dice_dialog import DiceDialog
 from battletracker.ui.files import SaveError, save_game
@@ -42,7 +43,7 @@ class MainWindow(QMainWindow):
         self.recovery = recovery if recovery is not None else Recovery(session, parent=self)
         self.settings = QSettings()
         self.painted = False
-        self.setWindowIcon(QIcon.fromTheme("applications-games"))
+        self.setWindowIcon(QIcon(str(resources_dir() / "icons" / "battletracker.svg")))
         self.setMinimumSize(900, 600)
 
         self.map = MapView(session, self)

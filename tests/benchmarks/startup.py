@@ -1,0 +1,78 @@
+"""Start to the painted main window, against a bare PySide6 window (budget 1.5x).
+
+Each run is a fresh process, timed by this process from launch until the
+child reports its first paint, so interpreter start and imports are included
+for both.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from tests.benchmarks.common import report
+
+RUNS = 7
+BUDGET_RATIO = 1.5
+
+BARE = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(sys.argv)
+w = QMainWindow()
+w.resize(1400, 880)
+painted = []
+class W(QMainWindow):
+    def paintEvent(self, e):
+        super().paintEvent(e)
+        painted.append(1)
+w = W()
+w.resize(1400, 880)
+w.show()
+def check():
+    if painted:
+        print("painted", flush=True)
+        app.quit()
+    else:
+        QTimer.singleShot(1, check)
+QTimer.singleShot(0, check)
+app.exec()
+"""
+
+
+def _time(cmd: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    elapsed = (time.perf_counter() - start) * 1000
+    if "painted" not in proc.stdout:
+        raise RuntimeError(f"{' '.join(cmd)} did not paint:\n{proc.stdout}\n{proc.stderr}")
+    return elapsed
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as home:
+        env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=home, XDG_DATA_HOME=home,
+                   BATTLETRACKER_EXIT_AFTER_PAINT="1")
+        if not env.get("DISPLAY"):
+            env["QT_QPA_PLATFORM"] = "offscreen"
+        bare, app = [], []
+        for _ in range(RUNS):
+            bare.append(_time([sys.executable, "-c", BARE], env))
+            app.append(_time([sys.executable, "-m", "battletracker", "--demo"], env))
+    bare_ms, app_ms = statistics.median(bare), statistics.median(app)
+    report("start to painted window: bare PySide6 window", bare_ms)
+    report("start to painted window: BattleTracker on the demo", app_ms, bare_ms * BUDGET_RATIO)
+    print(f"{'ratio to the bare window':<58} {app_ms / bare_ms:9.2f} x   budget {BUDGET_RATIO}x")
+    check = subprocess.run([sys.executable, "-c", "import battletracker.ui.main_window, sys; "
+                            "print('pyqtgraph' in sys.modules, 'numpy' in sys.modules)"],
+                           env=env, capture_output=True, text=True)
+    print(f"{'pyqtgraph / numpy imported at start':<58} {check.stdout.strip()}")
+
+
+if __name__ == "__main__":
+    main()
