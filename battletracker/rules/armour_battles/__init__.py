@@ -1,0 +1,7 @@
+"""Armour Battles (Wargames Design): close-support units' direct and indirect
+fire, the Reaction Check and close assault. Importing the package registers
+its procedures."""
+
+from battletracker.rules.armour_battles import close_assault, fire, placement, reaction, units
+
+__all__ = ["close_assault", "fire", "placement", "reaction", "units"]
