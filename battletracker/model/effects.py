@@ -9,11 +9,13 @@ what changed (Anki's OpChanges) so views refresh only what they show.
 
 from __future__ import annotations
 
-import copy
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from datetime import datetime
+from typing import Any, TypeVar
 
+from battletracker.core.geometry import normalise
 from battletracker.model.game import (
     PROFILE_STATES,
     Game,
@@ -24,6 +26,16 @@ from battletracker.model.game import (
     Side,
     Unit,
 )
+from battletracker.model.savefile import (
+    SaveFileError,
+    log_entry_from_dict,
+    marker_from_dict,
+    scalar_value,
+    side_from_dict,
+    unit_from_dict,
+)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -72,21 +84,45 @@ def _finite(*values: float) -> None:
             raise GameError(f"{v} is not a position on the table")
 
 
+def _as_saved(load: Callable[[Any, str], T], value: Any, where: str) -> T:
+    """`value` exactly as a save file would load it, so no effect makes a game that cannot be reopened."""
+    try:
+        return load(asdict(value), where)
+    except SaveFileError as exc:
+        raise GameError(str(exc)) from None
+
+
+def _scalar(value: Any, where: str) -> None:
+    try:
+        scalar_value(value, where)
+    except SaveFileError as exc:
+        raise GameError(str(exc)) from None
+
+
 @dataclass(frozen=True)
 class ChangeCounter(Effect):
-    """Add `delta` to a unit counter (shock, suppression, ...); never below zero."""
+    """Add `delta` to a unit counter (shock, suppression, ...); never below zero.
+
+    `remove_at_zero` is set on the inverse of a change that created the
+    counter, so undoing it removes the counter again instead of leaving a 0.
+    """
 
     unit_id: str
     counter: str
     delta: int
+    remove_at_zero: bool = False
 
     def apply(self, game: Game) -> Effect:
         unit = game.unit(self.unit_id)
+        existed = self.counter in unit.counters
         now = unit.counters.get(self.counter, 0)
         if now + self.delta < 0:
             raise GameError(f"{unit.name} has {now} {self.counter}; cannot remove {-self.delta}")
-        unit.counters[self.counter] = now + self.delta
-        return ChangeCounter(self.unit_id, self.counter, -self.delta)
+        if self.remove_at_zero and now + self.delta == 0:
+            unit.counters.pop(self.counter, None)
+        else:
+            unit.counters[self.counter] = now + self.delta
+        return ChangeCounter(self.unit_id, self.counter, -self.delta, not existed)
 
     @property
     def touches(self) -> Changes:
@@ -235,7 +271,7 @@ class MoveUnit(Effect):
         unit = game.unit(self.unit_id)
         _finite(self.x, self.y, self.facing)
         old = MoveUnit(self.unit_id, unit.x, unit.y, unit.facing)
-        unit.x, unit.y, unit.facing = self.x, self.y, self.facing % 360.0
+        unit.x, unit.y, unit.facing = self.x, self.y, normalise(self.facing)
         return old
 
     @property
@@ -254,7 +290,7 @@ class TurnUnit(Effect):
         unit = game.unit(self.unit_id)
         _finite(self.facing)
         old = TurnUnit(self.unit_id, unit.facing)
-        unit.facing = self.facing % 360.0
+        unit.facing = normalise(self.facing)
         return old
 
     @property
@@ -275,9 +311,10 @@ class AddUnit(Effect):
             raise GameError(f"a unit with id {u.id!r} is already in the game")
         game.side(u.side)
         _finite(u.x, u.y, u.facing)
+        added = _as_saved(unit_from_dict, u, "unit")
         items = list(game.units.items())
         at = len(items) if self.index is None else max(0, min(self.index, len(items)))
-        items.insert(at, (u.id, copy.deepcopy(u)))
+        items.insert(at, (u.id, added))
         game.units.clear()
         game.units.update(items)
         return RemoveUnit(u.id)
@@ -312,7 +349,7 @@ class ReplaceUnit(Effect):
         old = game.unit(self.unit.id)
         game.side(self.unit.side)
         _finite(self.unit.x, self.unit.y, self.unit.facing)
-        game.units[self.unit.id] = copy.deepcopy(self.unit)
+        game.units[self.unit.id] = _as_saved(unit_from_dict, self.unit, "unit")
         return ReplaceUnit(old)
 
     @property
@@ -330,8 +367,11 @@ class PlaceMarker(Effect):
         _finite(self.marker.x, self.marker.y, self.marker.radius)
         if self.marker.radius < 0:
             raise GameError(f"a marker radius cannot be negative ({self.marker.radius})")
+        if self.marker.side is not None:
+            game.side(self.marker.side)
+        placed = _as_saved(marker_from_dict, self.marker, "marker")
         old = game.markers.get(self.marker.id)
-        game.markers[self.marker.id] = copy.deepcopy(self.marker)
+        game.markers[self.marker.id] = placed
         return PlaceMarker(old) if old is not None else RemoveMarker(self.marker.id)
 
     @property
@@ -365,6 +405,8 @@ class SetMarkerData(Effect):
         marker = game.marker(self.marker_id)
         if not self.key:
             raise GameError("marker data needs a name")
+        if self.value is not None:
+            _scalar(self.value, f"marker data {self.key}")
         old = marker.data.get(self.key)
         if self.value is None:
             marker.data.pop(self.key, None)
@@ -390,7 +432,7 @@ class AppendLog(Effect):
     def apply(self, game: Game) -> Effect:
         if not self.entry.text:
             raise GameError("a log entry needs text")
-        game.log.append(self.entry)
+        game.log.append(_as_saved(log_entry_from_dict, self.entry, "log entry"))
         return PopLog(self.entry)
 
     @property
@@ -447,7 +489,7 @@ class ChangeSide(Effect):
         old = game.side(self.index)
         if self.side.force_morale < 0 or self.side.coc_points < 0:
             raise GameError(f"{self.side.name}: Force Morale and Chain of Command points cannot be negative")
-        game.sides[self.index] = copy.deepcopy(self.side)
+        game.sides[self.index] = _as_saved(side_from_dict, self.side, "side")
         return ChangeSide(self.index, old)
 
     @property
@@ -465,6 +507,8 @@ class SetSetting(Effect):
     def apply(self, game: Game) -> Effect:
         if not self.key:
             raise GameError("a setting needs a name")
+        if self.value is not None:
+            _scalar(self.value, f"setting {self.key}")
         old = game.settings.get(self.key)
         if self.value is None:
             game.settings.pop(self.key, None)

@@ -206,7 +206,7 @@ class Game:
         try:
             for effect in effects:
                 inverses.append(effect.apply(self))
-        except GameError:
+        except BaseException:
             for inverse in reversed(inverses):
                 inverse.apply(self)
             raise

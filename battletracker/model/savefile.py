@@ -109,6 +109,26 @@ def unit_from_dict(data: Any, where: str = "unit") -> Unit:
     return _unit(_Path(where), data)
 
 
+def marker_from_dict(data: Any, where: str = "marker") -> Marker:
+    """A marker from plain data, validated like a save file's."""
+    return _marker(_Path(where), data)
+
+
+def side_from_dict(data: Any, where: str = "side") -> Side:
+    """A side from plain data, validated like a save file's."""
+    return _side(_Path(where), data)
+
+
+def log_entry_from_dict(data: Any, where: str = "log entry") -> LogEntry:
+    """A battle log entry from plain data, validated like a save file's."""
+    return _entry(_Path(where), data)
+
+
+def scalar_value(value: Any, where: str = "value") -> Scalar:
+    """A setting or data value a save file can hold: text, a finite number or true/false."""
+    return _scalar(_Path(where), value)
+
+
 def migrate(doc: dict[str, Any]) -> dict[str, Any]:
     """Bring an older document up to VERSION, one step at a time."""
     version = doc["version"]
