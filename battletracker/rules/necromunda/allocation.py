@@ -1,0 +1,76 @@
+"""`necro.engaged_allocation`: Hits on an Engaged target go to random models in the combat.
+
+The documents say every Hit on an Engaged target is allocated at random
+between all the models involved in the combat, the target and friends of the
+shooter included. Each Hit rolls one die with a face per model (a D3 for
+three models, a D4 for four), the face numbering the models in the order
+given. Every model in a combat is Engaged, so none becomes Suppressed and no
+Effects follow; the allocation is for resolving each Hit's wound.
+
+Inputs: `combat` (ids, 2 to 8 models) and `hits`. Outcome: the models given
+Hits and how many, in the order of `combat` ("u2:2,u5:1").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from battletracker.core.dice import Dice, numeric_die
+from battletracker.core.odds import Distribution
+from battletracker.rules import register
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
+from battletracker.rules.necromunda.id_lists import counts_key, read_ids
+
+NAME = "necro.engaged_allocation"
+MAX_MODELS = 8
+MAX_HITS = 12
+
+
+@dataclass(frozen=True)
+class AllocationInputs:
+    combat: tuple[str, ...]
+    hits: int
+
+
+def _parse(inputs: Inputs) -> AllocationInputs:
+    r = InputReader(inputs)
+    parsed = AllocationInputs(
+        combat=read_ids(r, "combat", minimum=2, maximum=MAX_MODELS),
+        hits=r.int("hits", 1, minimum=1, maximum=MAX_HITS),
+    )
+    r.finish()
+    return parsed
+
+
+def allocation_resolve(inputs: Inputs, dice: Dice) -> Resolution:
+    p = _parse(inputs)
+    roller = Roller(dice)
+    die = numeric_die(len(p.combat))
+    rolled = roller.roll_ints(f"Allocate {p.hits} Hit(s) ({die.name} each)", die, p.hits)
+    per_hit = [p.combat[v - 1] for v in rolled]
+    counts = [per_hit.count(unit_id) for unit_id in p.combat]
+    numbering = ", ".join(f"{i + 1} = {unit_id}" for i, unit_id in enumerate(p.combat))
+    log = [f"Hits allocated at random ({numbering}): " + ", ".join(per_hit)]
+    values: dict[str, Any] = {
+        "per_hit": per_hit,
+        "counts": {unit_id: n for unit_id, n in zip(p.combat, counts, strict=True) if n},
+    }
+    return Resolution(NAME, counts_key(p.combat, counts), values, roller.rolls, [], log)
+
+
+def allocation_odds(inputs: Inputs) -> Distribution[str]:
+    p = _parse(inputs)
+    return _odds(len(p.combat), p.hits).map(lambda counts: counts_key(p.combat, counts))
+
+
+@lru_cache(maxsize=512)
+def _odds(models: int, hits: int) -> Distribution[tuple[int, ...]]:
+    """Hits per model (a multinomial with equal chances), as a tuple in combat order."""
+    one = Distribution.uniform(range(models))
+    zero = tuple(0 for _ in range(models))
+    return one.repeat(hits, lambda acc, i: acc[:i] + (acc[i] + 1,) + acc[i + 1:], zero)
+
+
+register(Procedure(NAME, "Allocate Hits in a combat", allocation_resolve, allocation_odds, ruleset="necromunda"))

@@ -1,0 +1,52 @@
+"""Lists of models given as plain inputs, and outcome keys that name models.
+
+Procedure inputs are scalars, so the map passes the models at risk of a stray
+shot or in a combat as one text of comma-separated unit ids, in the order that
+matters (closest to the attacker first, say). Outcome keys name models by id,
+so an id may not hold the characters the keys use as separators.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from battletracker.rules.base import InputReader, RulesInputError
+
+RESERVED = (",", ":", "=")
+
+
+def parse_ids(text: str, field: str) -> tuple[str, ...]:
+    """Ids from "u3, u5,u7": stripped, none empty, none twice, none holding ':' or '='."""
+    if not text.strip():
+        return ()
+    ids = tuple(part.strip() for part in text.split(","))
+    for i, unit_id in enumerate(ids):
+        if not unit_id:
+            raise RulesInputError(field, f"entry {i + 1} of {text!r} is empty")
+        bad = [c for c in RESERVED if c in unit_id]
+        if bad:
+            raise RulesInputError(field, f"{unit_id!r} holds {bad[0]!r}, which ids may not contain")
+    for i, unit_id in enumerate(ids):
+        if unit_id in ids[:i]:
+            raise RulesInputError(field, f"{unit_id!r} is listed twice")
+    return ids
+
+
+def read_ids(r: InputReader, field: str, *, minimum: int = 0, maximum: int | None = None,
+             within: Sequence[str] | None = None) -> tuple[str, ...]:
+    """A comma-separated id list input, with its length bounded and (optionally) a subset of `within`."""
+    ids = parse_ids(r.str(field, ""), field)
+    if len(ids) < minimum:
+        raise RulesInputError(field, f"needs at least {minimum} model(s), not {len(ids)}")
+    if maximum is not None and len(ids) > maximum:
+        raise RulesInputError(field, f"takes at most {maximum} models, not {len(ids)}")
+    if within is not None:
+        for unit_id in ids:
+            if unit_id not in within:
+                raise RulesInputError(field, f"{unit_id!r} is not one of the models listed ({', '.join(within)})")
+    return ids
+
+
+def counts_key(ids: Sequence[str], counts: Sequence[int]) -> str:
+    """"u3:2,u5:1" for the models with a count, in the order given."""
+    return ",".join(f"{unit_id}:{n}" for unit_id, n in zip(ids, counts, strict=True) if n)

@@ -1,0 +1,128 @@
+"""`necro.stray_shots`: where the shots of a missed attack go (Arbitrator's toolkit).
+
+When an attack misses, each model within 1" of the line along which range
+was measured is at risk, the one closest to the attacker first: a D6 of 1-3
+hits it, 4-6 moves the shot on to the next. Every Hit the attack would have
+caused (`necro.shoot`'s `stray_hits`) follows that sequence afresh from the
+closest model, so a model can be hit more than once, and a shot that passes
+every model hits no one.
+
+The map lists the models at risk with `stray_shot_candidates` (the attacker
+and the target are left out: the attack has already missed the target).
+Inputs: `at_risk` (ids, closest first), `hits`, and which of them are
+`engaged`, `seriously_injured` or `near_ledge` (within 1/2" of a ledge), for
+the Suppression and falling flags on the models hit. Dice: one D6 per model
+tried, Hit by Hit. Outcome: `none`, or `hit=` and the ids of the models hit at
+least once, in the order at risk ("hit=u3,u7"). The rule is a toolkit option:
+refused unless the setting `toolkit_stray_shots` is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, TypeVar
+
+from battletracker.core.dice import D6, Dice
+from battletracker.core.geometry import Point, corridor
+from battletracker.core.odds import Distribution
+from battletracker.model.effects import Effect
+from battletracker.rules import register
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.necromunda.conditions import hit_effects
+from battletracker.rules.necromunda.id_lists import read_ids
+from battletracker.rules.necromunda.options import STRAY_SHOTS, read_toolkit
+
+K = TypeVar("K")
+
+NAME = "necro.stray_shots"
+CORRIDOR = 1.0
+HIT_ON_AT_MOST = 3
+MAX_AT_RISK = 12
+MAX_HITS = 18
+
+
+def stray_shot_candidates(attacker: tuple[K, Point], target: tuple[K, Point],
+                          models: Iterable[tuple[K, Point]]) -> list[K]:
+    """Models within 1" of the line from the attacker to the target, closest to the attacker first."""
+    others = [(key, point) for key, point in models if key != attacker[0] and key != target[0]]
+    return corridor(attacker[1], target[1], CORRIDOR, others)
+
+
+@dataclass(frozen=True)
+class StrayInputs:
+    at_risk: tuple[str, ...]
+    hits: int
+    engaged: frozenset[str]
+    seriously_injured: frozenset[str]
+    near_ledge: frozenset[str]
+
+
+def _parse(inputs: Inputs) -> StrayInputs:
+    r = InputReader(inputs)
+    if not read_toolkit(r, STRAY_SHOTS):
+        raise RulesInputError(STRAY_SHOTS, "stray shots are an Arbitrator's toolkit option that is off in this game")
+    at_risk = read_ids(r, "at_risk", maximum=MAX_AT_RISK)
+    parsed = StrayInputs(
+        at_risk=at_risk,
+        hits=r.int("hits", 1, minimum=1, maximum=MAX_HITS),
+        engaged=frozenset(read_ids(r, "engaged", within=at_risk)),
+        seriously_injured=frozenset(read_ids(r, "seriously_injured", within=at_risk)),
+        near_ledge=frozenset(read_ids(r, "near_ledge", within=at_risk)),
+    )
+    r.finish()
+    return parsed
+
+
+def outcome_key(models_hit: Iterable[str]) -> str:
+    listed = list(models_hit)
+    return "hit=" + ",".join(listed) if listed else "none"
+
+
+def stray_resolve(inputs: Inputs, dice: Dice) -> Resolution:
+    p = _parse(inputs)
+    roller = Roller(dice)
+    per_hit: list[str | None] = []
+    log: list[str] = []
+    for h in range(1, p.hits + 1):
+        struck: str | None = None
+        for unit_id in p.at_risk:
+            roll = roller.roll_ints(f"Stray shot {h}: {unit_id}", D6)[0]
+            if roll <= HIT_ON_AT_MOST:
+                struck = unit_id
+                break
+        per_hit.append(struck)
+        log.append(f"Stray shot {h}: " + (f"hits {struck}" if struck else "hits no one"))
+    counts = {unit_id: per_hit.count(unit_id) for unit_id in p.at_risk if unit_id in per_hit}
+    effects: list[Effect] = []
+    for unit_id in counts:
+        effects.extend(hit_effects(unit_id, engaged=unit_id in p.engaged,
+                                   seriously_injured=unit_id in p.seriously_injured,
+                                   near_ledge=unit_id in p.near_ledge))
+    values: dict[str, Any] = {
+        "per_hit": per_hit,
+        "counts": counts,
+        "models_hit": list(counts),
+        "missed_everyone": per_hit.count(None),
+    }
+    return Resolution(NAME, outcome_key(counts), values, roller.rolls, effects, log)
+
+
+def stray_odds(inputs: Inputs) -> Distribution[str]:
+    p = _parse(inputs)
+    return _odds(len(p.at_risk), p.hits).map(
+        lambda mask: outcome_key(u for i, u in enumerate(p.at_risk) if mask >> i & 1))
+
+
+@lru_cache(maxsize=512)
+def _odds(models: int, hits: int) -> Distribution[int]:
+    """Which models are hit at least once, as a bit mask over the at-risk order."""
+    half = Fraction(HIT_ON_AT_MOST, 6)
+    one = {1 << i: half * (1 - half) ** i for i in range(models)}
+    one[0] = (1 - half) ** models
+    return Distribution(one).repeat(hits, lambda a, b: a | b, 0)
+
+
+register(Procedure(NAME, "Stray shots", stray_resolve, stray_odds, ruleset="necromunda", settings=(STRAY_SHOTS,)))
