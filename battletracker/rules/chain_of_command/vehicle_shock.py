@@ -6,6 +6,10 @@ grenades and flamethrowers, bombardments and SOS fire.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from battletracker.model.effects import Effect, SetCondition, add_shock
+
 ABANDONED_AT = 4
 
 
@@ -22,3 +26,49 @@ def abandoned(total_shock: int) -> bool:
 def firepower_after_shock(firepower_dice: int, shock: int) -> int:
     """An armoured vehicle firing MGs or H.E. loses one Firepower Die per Shock."""
     return max(0, firepower_dice - shock)
+
+
+ABANDONED = "abandoned"
+
+
+@dataclass(frozen=True)
+class VehicleShock:
+    """Shock from one result on a vehicle: as the table gives it, as it lands, and where it leaves the crew."""
+
+    base: int
+    added: int
+    before: int
+    total: int
+
+    @property
+    def doubled(self) -> bool:
+        return self.added != self.base
+
+    @property
+    def abandoned(self) -> bool:
+        return abandoned(self.total)
+
+    @property
+    def newly_abandoned(self) -> bool:
+        return self.abandoned and not abandoned(self.before)
+
+
+def take_shock(current: int, base: int, immobilised: bool) -> VehicleShock:
+    """The Shock a result puts on a vehicle that already has `current`, doubled if it is immobilised."""
+    added = shock_added(base, immobilised)
+    return VehicleShock(base=base, added=added, before=current, total=current + added)
+
+
+def shock_effects(unit_id: str, shock: VehicleShock) -> list[Effect]:
+    """The Shock counter change and, at four or more, the "abandoned" condition.
+
+    The condition goes with any Shock that leaves the vehicle at four or more
+    (setting a condition already present changes nothing), so a card whose
+    Shock was edited by hand still ends up marked abandoned.
+    """
+    if not shock.added:
+        return []
+    effects: list[Effect] = [add_shock(unit_id, shock.added)]
+    if shock.abandoned:
+        effects.append(SetCondition(unit_id, ABANDONED))
+    return effects

@@ -1,0 +1,203 @@
+"""The National Arsenal entries anti-tank fire needs: weapons, vehicles, grenades.
+
+Loaded from `resources/rulesets/chain_of_command/arsenal.toml`. Each entry
+keeps the list of its fields that the rules documents do not give (`example`),
+so a dialog can mark them as examples to check against the player's National
+Arsenal. Players' own entries use the same format and go through the same
+checks (`parse_weapon`, `parse_vehicle`, `parse_grenade`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TypeVar
+
+from battletracker.core.geometry import range_band
+from battletracker.model.game import ARMOUR_FACES, VEHICLE_CATEGORIES
+from battletracker.rules.tables import Table, TableError, ruleset_file
+
+RULESET = "chain_of_command"
+CLOSE_RANGE_KINDS = ("tank_gun", "at_gun")
+WEAPON_KINDS = (*CLOSE_RANGE_KINDS, "infantry_at")
+MAX_STRIKE_DICE = 30
+
+
+def _example(t: Table, fields: tuple[str, ...]) -> tuple[str, ...]:
+    listed = tuple(str(f) for f in t.list("example"))
+    for name in listed:
+        if name not in fields:
+            raise TableError(f"{t.where}: key 'example': {name!r} is not one of its fields ({', '.join(fields)})")
+    return listed
+
+
+def _ints(t: Table, key: str, minimum: int, maximum: int) -> tuple[int, ...]:
+    values = t.list(key)
+    for v in values:
+        if not isinstance(v, int) or isinstance(v, bool) or not minimum <= v <= maximum:
+            raise TableError(f"{t.where}: key {key!r}: each must be a whole number from {minimum} to {maximum}, "
+                             f"not {v!r}")
+    return tuple(values)
+
+
+@dataclass(frozen=True)
+class ATWeapon:
+    """A weapon that fires A.P. at armour.
+
+    `bands` are the outer edges of a portable weapon's range bands; empty for
+    tanks and anti-tank guns, which treat the whole table as Close Range.
+    `ap` holds the A.P. Strike Dice for each band (one value when there are
+    no bands). `rounds` None is unlimited ammunition.
+    """
+
+    name: str
+    nation: str
+    kind: str
+    ap: tuple[int, ...]
+    bands: tuple[float, ...] = ()
+    he: int | None = None
+    rounds: int | None = None
+    example: tuple[str, ...] = ()
+
+    @property
+    def close_range_only(self) -> bool:
+        return not self.bands
+
+    @property
+    def limited(self) -> bool:
+        return self.rounds is not None
+
+    def band(self, range_inches: float) -> int | None:
+        """Index of the range band a target at `range_inches` falls in (0 = first); None beyond the last."""
+        if not self.bands:
+            return 0
+        return range_band(range_inches, self.bands)
+
+    def strike_dice(self, band: int) -> int:
+        return self.ap[band]
+
+    def describe_bands(self) -> str:
+        """The bands as the arsenal tables print them: 0-18", 18-24", 24-36"."""
+        edges = (0.0, *self.bands)
+        return ", ".join(f"{edges[i]:g}-{edges[i + 1]:g}\"" for i in range(len(self.bands)))
+
+
+@dataclass(frozen=True)
+class ArmouredVehicle:
+    """An AFV or APC: its Armour Dice on each face and the weapons it carries (main gun first)."""
+
+    name: str
+    nation: str
+    category: str
+    armour: Mapping[str, int]
+    weapons: tuple[str, ...] = ()
+    example: tuple[str, ...] = ()
+
+    def armour_dice(self, location: str) -> int:
+        return self.armour[location]
+
+
+@dataclass(frozen=True)
+class Grenade:
+    """An anti-tank grenade or charge: its A.P. Strike Dice and the nations that use it."""
+
+    name: str
+    nations: tuple[str, ...]
+    ap: int
+    example: tuple[str, ...] = ()
+
+
+def parse_weapon(name: str, t: Table) -> ATWeapon:
+    kind = t.str("kind", WEAPON_KINDS)
+    rounds = t.int("rounds", minimum=1) if "rounds" in t.data else None
+    he = t.int("he", minimum=0) if "he" in t.data else None
+    if kind in CLOSE_RANGE_KINDS:
+        if "bands" in t.data:
+            raise TableError(f"{t.where}: key 'bands': a {kind} treats the whole table as Close Range")
+        ap: tuple[int, ...] = (t.int("ap", minimum=0, maximum=MAX_STRIKE_DICE),)
+        bands: tuple[float, ...] = ()
+        fields: tuple[str, ...] = ("ap", "he", "rounds")
+    else:
+        ap = _ints(t, "ap", 0, MAX_STRIKE_DICE)
+        raw_bands = t.list("bands")
+        if not raw_bands or any(isinstance(b, bool) or not isinstance(b, int | float) for b in raw_bands):
+            raise TableError(f"{t.where}: key 'bands': must list the outer edge of each range band in inches")
+        bands = tuple(float(b) for b in raw_bands)
+        if any(b <= 0 for b in bands) or list(bands) != sorted(set(bands)):
+            raise TableError(f"{t.where}: key 'bands': edges must be positive and increasing, not {raw_bands}")
+        if len(ap) != len(bands):
+            raise TableError(f"{t.where}: key 'ap': one value per range band ({len(bands)}), not {len(ap)}")
+        fields = ("bands", "ap", "he", "rounds")
+    return ATWeapon(name=name, nation=t.str("nation"), kind=kind, ap=ap, bands=bands, he=he, rounds=rounds,
+                    example=_example(t, fields))
+
+
+def parse_vehicle(name: str, t: Table) -> ArmouredVehicle:
+    armour_table = t.table("armour")
+    armour = {face: armour_table.int(face, minimum=0, maximum=MAX_STRIKE_DICE) for face in ARMOUR_FACES}
+    extra = set(armour_table.keys()) - set(ARMOUR_FACES)
+    if extra:
+        raise TableError(f"{armour_table.where}: {sorted(extra)[0]!r} is not a face ({', '.join(ARMOUR_FACES)})")
+    weapons = tuple(str(w) for w in t.list("weapons"))
+    fields = ("category", "weapons", *(f"armour.{face}" for face in ARMOUR_FACES))
+    return ArmouredVehicle(name=name, nation=t.str("nation"), category=t.str("category", VEHICLE_CATEGORIES),
+                           armour=armour, weapons=weapons, example=_example(t, fields))
+
+
+def parse_grenade(name: str, t: Table) -> Grenade:
+    nations = tuple(str(n) for n in t.list("nations"))
+    if not nations:
+        raise TableError(f"{t.where}: key 'nations': list at least one nation (or \"Universal\")")
+    return Grenade(name=name, nations=nations, ap=t.int("ap", minimum=0, maximum=MAX_STRIKE_DICE),
+                   example=_example(t, ("ap",)))
+
+
+@dataclass(frozen=True)
+class Arsenal:
+    weapons: Mapping[str, ATWeapon]
+    vehicles: Mapping[str, ArmouredVehicle]
+    grenades: Mapping[str, Grenade]
+
+    def weapon(self, name: str) -> ATWeapon | None:
+        """A weapon by name, or a vehicle's main gun by the vehicle's name; letter case is ignored."""
+        found = _lookup(self.weapons, name)
+        if found is not None:
+            return found
+        vehicle = _lookup(self.vehicles, name)
+        if vehicle is not None and vehicle.weapons:
+            return self.weapons.get(vehicle.weapons[0])
+        return None
+
+    def vehicle(self, name: str) -> ArmouredVehicle | None:
+        return _lookup(self.vehicles, name)
+
+    def grenade(self, name: str) -> Grenade | None:
+        return _lookup(self.grenades, name)
+
+
+E = TypeVar("E")
+
+
+def _lookup(entries: Mapping[str, E], name: str) -> E | None:
+    if name in entries:
+        return entries[name]
+    wanted = name.strip().casefold()
+    for key, entry in entries.items():
+        if key.casefold() == wanted:
+            return entry
+    return None
+
+
+@lru_cache(maxsize=1)
+def arsenal() -> Arsenal:
+    """The arsenal file, every entry checked; a vehicle's weapons must be listed among the weapons."""
+    whole = ruleset_file(RULESET, "arsenal")
+    weapons = {name: parse_weapon(name, t) for name, t in whole.table("weapons").tables()}
+    vehicles = {name: parse_vehicle(name, t) for name, t in whole.table("vehicles").tables()}
+    grenades = {name: parse_grenade(name, t) for name, t in whole.table("grenades").tables()}
+    for vehicle in vehicles.values():
+        for w in vehicle.weapons:
+            if w not in weapons:
+                raise TableError(f"{whole.where}.vehicles.{vehicle.name}: key 'weapons': no weapon called {w!r}")
+    return Arsenal(weapons, vehicles, grenades)
