@@ -149,3 +149,51 @@ def range_band(dist: float, bands: Sequence[float]) -> int | None:
 
 def on_table(point: Point, width: float, height: float) -> bool:
     return -EPSILON <= point[0] <= width + EPSILON and -EPSILON <= point[1] <= height + EPSILON
+
+
+def rectangle_corners(centre: Point, width: float, depth: float, facing: float = 0.0) -> list[Point]:
+    """Corners of a `width` x `depth` rectangle centred on `centre`, turned `facing` degrees clockwise.
+
+    At facing 0 the width runs left-right and the depth up-down the table; the
+    corners go clockwise from the top left, ready for the map to draw.
+    """
+    across = direction(facing + 90.0)
+    along = direction(facing)
+    hw, hd = width / 2.0, depth / 2.0
+    out: list[Point] = []
+    for sx, sy in ((-1.0, 1.0), (1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)):
+        out.append((centre[0] + across[0] * hw * sx + along[0] * hd * sy,
+                    centre[1] + across[1] * hw * sx + along[1] * hd * sy))
+    return out
+
+
+def in_rectangle(centre: Point, width: float, depth: float, facing: float, point: Point) -> bool:
+    """Inside a turned rectangle (a bombardment area, a building's footprint), the edge included."""
+    dx, dy = point[0] - centre[0], point[1] - centre[1]
+    across = direction(facing + 90.0)
+    along = direction(facing)
+    u = dx * across[0] + dy * across[1]
+    v = dx * along[0] + dy * along[1]
+    return abs(u) <= width / 2.0 + EPSILON and abs(v) <= depth / 2.0 + EPSILON
+
+
+def segment_crosses_rectangle(a: Point, b: Point, centre: Point, width: float, depth: float,
+                              facing: float = 0.0) -> bool:
+    """Whether the line of fire a-b passes through (or touches) a turned rectangle (smoke, a ruin)."""
+    if in_rectangle(centre, width, depth, facing, a) or in_rectangle(centre, width, depth, facing, b):
+        return True
+    corners = rectangle_corners(centre, width, depth, facing)
+    return any(_segments_meet(a, b, corners[i], corners[(i + 1) % 4]) for i in range(4))
+
+
+def _segments_meet(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
+    def cross(o: Point, s: Point, t: Point) -> float:
+        return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
+
+    d1, d2 = cross(q1, q2, p1), cross(q1, q2, p2)
+    d3, d4 = cross(p1, p2, q1), cross(p1, p2, q2)
+    if ((d1 > EPSILON and d2 < -EPSILON) or (d1 < -EPSILON and d2 > EPSILON)) and \
+            ((d3 > EPSILON and d4 < -EPSILON) or (d3 < -EPSILON and d4 > EPSILON)):
+        return True
+    return (distance_to_segment(q1, q2, p1) <= EPSILON or distance_to_segment(q1, q2, p2) <= EPSILON
+            or distance_to_segment(p1, p2, q1) <= EPSILON or distance_to_segment(p1, p2, q2) <= EPSILON)

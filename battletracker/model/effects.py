@@ -50,6 +50,8 @@ class Changes:
     sides: bool = False
     settings: bool = False
     everything: bool = False
+    bombardments: bool = False
+    buildings: bool = False
 
     def __or__(self, other: Changes) -> Changes:
         return Changes(
@@ -61,6 +63,8 @@ class Changes:
             sides=self.sides or other.sides,
             settings=self.settings or other.settings,
             everything=self.everything or other.everything,
+            bombardments=self.bombardments or other.bombardments,
+            buildings=self.buildings or other.buildings,
         )
 
     def unit(self, unit_id: str) -> bool:

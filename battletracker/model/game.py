@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from battletracker.model.bombardment import Bombardment, Building, SmokeArea
     from battletracker.model.effects import Effect
 
 Scalar = int | float | str | bool
@@ -166,6 +167,9 @@ class Game:
     markers: dict[str, Marker] = field(default_factory=dict)
     log: list[LogEntry] = field(default_factory=list)
     settings: dict[str, Scalar] = field(default_factory=dict)
+    bombardments: dict[str, Bombardment] = field(default_factory=dict)
+    buildings: dict[str, Building] = field(default_factory=dict)
+    smoke: dict[str, SmokeArea] = field(default_factory=dict)
 
     def unit(self, unit_id: str) -> Unit:
         try:

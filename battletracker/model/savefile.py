@@ -18,12 +18,29 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from battletracker.core.geometry import normalise
+from battletracker.model.bombardment import (
+    AREA_SHAPES,
+    BOMBARDMENT_KINDS,
+    BOMBARDMENT_STATES,
+    BUILDING_MATERIALS,
+    BUILDING_STATES,
+    EDGE_DIRECTIONS,
+    EVENT_KINDS,
+    Bombardment,
+    BombardmentEvent,
+    Building,
+    SmokeArea,
+    check_bombardment,
+    check_building,
+    check_smoke,
+)
 from battletracker.model.game import (
     ARMOUR_FACES,
     PROFILE_STATES,
     UNIT_KINDS,
     VEHICLE_CATEGORIES,
     Game,
+    GameError,
     LogEntry,
     Marker,
     Scalar,
@@ -64,6 +81,9 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     data = _plain(game)
     data["units"] = list(data["units"].values())
     data["markers"] = list(data["markers"].values())
+    data["bombardments"] = list(data["bombardments"].values())
+    data["buildings"] = list(data["buildings"].values())
+    data["smoke"] = list(data["smoke"].values())
     return {"format": FORMAT, "version": VERSION, "game": data}
 
 
@@ -127,6 +147,21 @@ def log_entry_from_dict(data: Any, where: str = "log entry") -> LogEntry:
 def scalar_value(value: Any, where: str = "value") -> Scalar:
     """A setting or data value a save file can hold: text, a finite number or true/false."""
     return _scalar(_Path(where), value)
+
+
+def bombardment_from_dict(data: Any, where: str = "bombardment") -> Bombardment:
+    """A bombardment from plain data, validated like a save file's."""
+    return _bombardment(_Path(where), data)
+
+
+def building_from_dict(data: Any, where: str = "building") -> Building:
+    """A building from plain data, validated like a save file's."""
+    return _building(_Path(where), data)
+
+
+def smoke_from_dict(data: Any, where: str = "smoke") -> SmokeArea:
+    """A smoke area from plain data, validated like a save file's."""
+    return _smoke(_Path(where), data)
 
 
 def migrate(doc: dict[str, Any]) -> dict[str, Any]:
@@ -411,6 +446,109 @@ def _entry(path: _Path, v: Any) -> LogEntry:
     )
 
 
+def _checked(path: _Path, check: Callable[[T], None], value: T) -> T:
+    """Run the model's own consistency check, reporting its message at this place in the file."""
+    try:
+        check(value)
+    except GameError as exc:
+        raise path.fail(str(exc)) from None
+    return value
+
+
+def _event(path: _Path, v: Any) -> BombardmentEvent:
+    o = _obj(path, v)
+    return BombardmentEvent(
+        turn=_field(path, o, "turn", _positive),
+        phase=_field(path, o, "phase", _positive),
+        kind=_field(path, o, "kind", _one_of(EVENT_KINDS)),
+        text=_field(path, o, "text", _str),
+        x=_field(path, o, "x", _num, 0.0),
+        y=_field(path, o, "y", _num, 0.0),
+        from_x=_field(path, o, "from_x", _num, 0.0),
+        from_y=_field(path, o, "from_y", _num, 0.0),
+        values=_field(path, o, "values", _scalars, {}),
+    )
+
+
+def _bombardment(path: _Path, v: Any) -> Bombardment:
+    o = _obj(path, v)
+    bombardment = Bombardment(
+        id=_field(path, o, "id", _str),
+        side=_field(path, o, "side", _count),
+        kind=_field(path, o, "kind", _one_of(BOMBARDMENT_KINDS), "high_explosive"),
+        state=_field(path, o, "state", _one_of(BOMBARDMENT_STATES), "ranging"),
+        observer_id=_field(path, o, "observer_id", _str, ""),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        landed_x=_field(path, o, "landed_x", _opt(_num), None),
+        landed_y=_field(path, o, "landed_y", _opt(_num), None),
+        unobserved_attempts=_field(path, o, "unobserved_attempts", _count, 0),
+        phases_left=_field(path, o, "phases_left", _count, 0),
+        phases_fired=_field(path, o, "phases_fired", _count, 0),
+        devastating=_field(path, o, "devastating", _bool, False),
+        pattern_die=_field(path, o, "pattern_die", _opt(_count), None),
+        revealed=_field(path, o, "revealed", _bool, False),
+        direction=_field(path, o, "direction", _opt(_one_of(EDGE_DIRECTIONS)), None),
+        moves_left=_field(path, o, "moves_left", _count, 0),
+        extra_rounds=_field(path, o, "extra_rounds", _count, 0),
+        linger_phases=_field(path, o, "linger_phases", _count, 0),
+        shape=_field(path, o, "shape", _one_of(AREA_SHAPES), "rectangle"),
+        width=_field(path, o, "width", _num, 18.0),
+        depth=_field(path, o, "depth", _num, 12.0),
+        radius=_field(path, o, "radius", _num, 6.0),
+        facing=_field(path, o, "facing", _num, 0.0),
+        firepower_dice=_field(path, o, "firepower_dice", _positive, 6),
+        to_hit=_field(path, o, "to_hit", _positive, 4),
+        pinned=_field(path, o, "pinned", _names, []),
+        history=_field(path, o, "history", _list(_event), []),
+    )
+    return _checked(path, check_bombardment, bombardment)
+
+
+def _building(path: _Path, v: Any) -> Building:
+    o = _obj(path, v)
+    building = Building(
+        id=_field(path, o, "id", _str),
+        name=_field(path, o, "name", _str),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        width=_field(path, o, "width", _num, 6.0),
+        depth=_field(path, o, "depth", _num, 4.0),
+        facing=_field(path, o, "facing", _num, 0.0),
+        material=_field(path, o, "material", _one_of(BUILDING_MATERIALS), "brick_stone"),
+        storeys=_field(path, o, "storeys", _positive, 1),
+        occupants=_field(path, o, "occupants", _names, []),
+        state=_field(path, o, "state", _one_of(BUILDING_STATES), "intact"),
+    )
+    return _checked(path, check_building, building)
+
+
+def _smoke(path: _Path, v: Any) -> SmokeArea:
+    o = _obj(path, v)
+    smoke = SmokeArea(
+        id=_field(path, o, "id", _str),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        width=_field(path, o, "width", _num),
+        depth=_field(path, o, "depth", _num),
+        facing=_field(path, o, "facing", _num, 0.0),
+        source=_field(path, o, "source", _str, ""),
+        to_hit=_field(path, o, "to_hit", _int, -1),
+    )
+    return _checked(path, check_smoke, smoke)
+
+
+def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, T]:
+    """Items by id, refusing an id used twice."""
+    out: dict[str, T] = {}
+    for i, item in enumerate(items):
+        key = ident(item)
+        if key in out:
+            raise path.index(i).fail(f"the id {key!r} is used twice")
+        out[key] = item
+    return out
+
+
 def _game(path: _Path, v: Any) -> Game:
     o = _obj(path, v)
     sides = _field(path, o, "sides", _list(_side))
@@ -448,4 +586,13 @@ def _game(path: _Path, v: Any) -> Game:
         if marker.side is not None and marker.side >= len(sides):
             raise path.key("markers").index(i).key("side").fail(f"there is no side number {marker.side + 1}")
         game.markers[marker.id] = marker
+    bombardments = _field(path, o, "bombardments", _list(_bombardment), [])
+    game.bombardments = _keyed(path.key("bombardments"), bombardments, lambda b: b.id)
+    for i, bombardment in enumerate(bombardments):
+        if bombardment.side >= len(sides):
+            raise path.key("bombardments").index(i).key("side").fail(
+                f"there is no side number {bombardment.side + 1}")
+    game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
+                            lambda b: b.id)
+    game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
     return game
