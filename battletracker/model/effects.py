@@ -363,9 +363,10 @@ class ReplaceUnit(Effect):
 
 @dataclass(frozen=True)
 class PlaceMarker(Effect):
-    """Place a marker, or replace the one with the same id (moved, relabelled)."""
+    """Place a marker (at `index` in the list, or last), or replace the one with the same id in its place."""
 
     marker: Marker
+    index: int | None = None
 
     def apply(self, game: Game) -> Effect:
         _finite(self.marker.x, self.marker.y, self.marker.radius)
@@ -375,7 +376,13 @@ class PlaceMarker(Effect):
             game.side(self.marker.side)
         placed = _as_saved(marker_from_dict, self.marker, "marker")
         old = game.markers.get(self.marker.id)
-        game.markers[self.marker.id] = placed
+        if old is not None or self.index is None:
+            game.markers[self.marker.id] = placed
+        else:
+            items = list(game.markers.items())
+            items.insert(max(0, min(self.index, len(items))), (self.marker.id, placed))
+            game.markers.clear()
+            game.markers.update(items)
         return PlaceMarker(old) if old is not None else RemoveMarker(self.marker.id)
 
     @property
@@ -389,8 +396,9 @@ class RemoveMarker(Effect):
 
     def apply(self, game: Game) -> Effect:
         marker = game.marker(self.marker_id)
+        index = list(game.markers).index(self.marker_id)
         del game.markers[self.marker_id]
-        return PlaceMarker(marker)
+        return PlaceMarker(marker, index)
 
     @property
     def touches(self) -> Changes:

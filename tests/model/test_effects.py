@@ -26,9 +26,11 @@ from battletracker.model.effects import (
     SetClock,
     SetCondition,
     SetDamage,
+    SetMarkerData,
     SetProfileState,
     SetSetting,
     SpendAmmo,
+    TurnUnit,
     add_shock,
 )
 from battletracker.model.game import Game, GameError, LogEntry, Marker, Side, Unit, Vehicle, Weapon
@@ -75,7 +77,14 @@ ACCEPTED: list[tuple[str, Effect]] = [
     ("unit edited", ReplaceUnit(_edited_u4())),
     ("marker placed", PlaceMarker(Marker("m3", "burst", 41.0, 21.0, 2.0, "Burst"))),
     ("marker moved", PlaceMarker(Marker("m1", "aiming_point", 44.0, 20.0, 2.0, "Ranging", 0, {"phase": "on"}))),
-    ("marker removed", RemoveMarker("m2")),
+    ("last marker removed", RemoveMarker("m2")),
+    ("first marker removed", RemoveMarker("m1")),
+    ("marker placed in the middle", PlaceMarker(Marker("m3", "smoke", 1.0, 2.0), 1)),
+    ("marker data set", SetMarkerData("m1", "phase", "adjusting")),
+    ("marker data added", SetMarkerData("m2", "burning", True)),
+    ("marker data removed", SetMarkerData("m1", "phase", None)),
+    ("turned", TurnUnit("u2", 135.0)),
+    ("turned past north", TurnUnit("u2", 370.0)),
     ("log appended", AppendLog(LogEntry("2026-05-01T11:00:00", 2, 3, "Pinned!", "effect"))),
     ("log popped", PopLog(LogEntry("2026-05-01T10:05:00", 2, 3, "Rolled 3D6 needing 4+: 6 4 1 -> 2 successes",
                                    "roll"))),
@@ -150,6 +159,11 @@ REFUSED: list[tuple[Effect, str]] = [
     (PlaceMarker(Marker("m3", "burst", 1.0, 1.0, side=2)), "no side number 3"),
     (PlaceMarker(Marker("m3", "burst", 1.0, 1.0, data={"d": math.inf})), "d: must be text, a number or true/false"),
     (RemoveMarker("m9"), "no marker with id 'm9'"),
+    (SetMarkerData("m9", "phase", 1), "no marker with id 'm9'"),
+    (SetMarkerData("m1", "", 1), "marker data needs a name"),
+    (SetMarkerData("m1", "phase", math.nan), "phase: must be text, a number or true/false"),
+    (TurnUnit("u2", math.nan), "nan is not a position on the table"),
+    (TurnUnit("u8", 0.0), "no unit with id 'u8'"),
     (AppendLog(LogEntry("t", 1, 1, "")), "a log entry needs text"),
     (AppendLog(LogEntry("t", 0, 1, "x")), "turn: must be at least 1, not 0"),
     (PopLog(LogEntry("t", 1, 1, "not the newest")), "the newest log entry is not the one to remove"),
@@ -179,6 +193,28 @@ def test_popping_an_empty_log_is_refused() -> None:
     game = Game(sides=[Side("A", "#000000")])
     with pytest.raises(GameError, match="newest log entry"):
         game.apply(PopLog(LogEntry("t", 1, 1, "x")))
+
+
+def test_undoing_a_change_that_created_a_counter_removes_it() -> None:
+    game = sample_game()
+    inverse = game.apply(ChangeCounter("u1", "suppression", 2))
+    assert inverse == ChangeCounter("u1", "suppression", -2, remove_at_zero=True)
+    assert game.units["u1"].counters == {"shock": 2, "suppression": 2}
+    redo = game.apply(inverse)
+    assert game.units["u1"].counters == {"shock": 2}
+    assert redo == ChangeCounter("u1", "suppression", 2)
+    # A counter that was there at zero stays there at zero.
+    inverse = game.apply(ChangeCounter("u2", "shock", 1))
+    game.apply(inverse)
+    assert game.units["u2"].counters == {"shock": 0, "suppression": 1}
+
+
+def test_removed_markers_come_back_in_their_place() -> None:
+    game = sample_game()
+    inverse = game.apply(RemoveMarker("m1"))
+    assert inverse == PlaceMarker(sample_game().markers["m1"], 0)
+    game.apply(inverse)
+    assert list(game.markers) == ["m1", "m2"]
 
 
 def test_added_units_are_copies_the_caller_cannot_change_afterwards() -> None:
