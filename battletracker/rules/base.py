@@ -97,7 +97,7 @@ class InputReader:
             value = raw
         elif isinstance(raw, float) and raw.is_integer():
             value = int(raw)
-        elif isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+        elif isinstance(raw, str) and raw.strip().isascii() and raw.strip().removeprefix("-").isdigit():
             value = int(raw.strip())
         else:
             raise RulesInputError(key, f"must be a whole number, not {raw!r}")

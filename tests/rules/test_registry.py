@@ -1,0 +1,196 @@
+"""The rules API: the registry, typed inputs whose errors name the field, the roll record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from battletracker import rules
+from battletracker.core.dice import D3, D6, DiceExhausted, ScriptedDice
+from battletracker.core.odds import Distribution
+from battletracker.rules import (
+    InputReader,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    get,
+    odds,
+    procedures,
+    register,
+    resolve,
+)
+
+
+def test_procedures_lists_dice_pool_sorted() -> None:
+    names = procedures()
+    assert "dice.pool" in names
+    assert names == sorted(names)
+    assert len(names) == len(set(names))
+    assert "dice.pool" in procedures("generic")
+    assert "dice.pool" not in procedures("necromunda")
+
+
+def test_every_registered_procedure_is_named_for_its_ruleset() -> None:
+    prefixes = {"generic": "dice.", "chain_of_command": "coc.", "armour_battles": "ab.", "necromunda": "necro."}
+    for name in procedures():
+        procedure = get(name)
+        assert procedure.name == name
+        assert procedure.title
+        assert name.startswith(prefixes.get(procedure.ruleset, "")), name
+
+
+@pytest.mark.parametrize("call", [lambda: resolve("dice.poool", {}, ScriptedDice([])),
+                                  lambda: odds("dice.poool", {}), lambda: get("dice.poool")])
+def test_an_unknown_procedure_is_refused_naming_it(call: Any) -> None:
+    with pytest.raises(RulesInputError) as caught:
+        call()
+    assert caught.value.field == "procedure"
+    assert "no procedure called 'dice.poool'" in str(caught.value)
+
+
+def test_registering_a_second_procedure_under_a_taken_name_is_refused() -> None:
+    existing = get("dice.pool")
+    assert register(existing) is existing
+    impostor = Procedure("dice.pool", "Impostor", existing.resolve, existing.odds)
+    with pytest.raises(ValueError, match="'dice.pool' is registered twice"):
+        register(impostor)
+    assert get("dice.pool") is existing
+
+
+def test_a_procedure_registered_later_is_listed_and_resolved(monkeypatch: pytest.MonkeyPatch) -> None:
+    procedures()
+    monkeypatch.setattr(rules, "_registry", dict(rules._registry))
+
+    def flip_resolve(inputs: Any, dice: Any) -> Resolution:
+        r = InputReader(inputs)
+        r.finish()
+        roller = Roller(dice)
+        (value,) = roller.roll_ints("flip", D3)
+        return Resolution("test.flip", str(value), {"value": value}, roller.rolls)
+
+    procedure = register(Procedure("test.flip", "Flip", flip_resolve,
+                                   lambda i: Distribution.die(3).map(str), ruleset="test"))
+    assert procedures("test") == ["test.flip"]
+    res = resolve("test.flip", {}, ScriptedDice([2]))
+    assert (res.procedure, res.outcome, res.rolls) == ("test.flip", "2", [("flip", (2,))])
+    assert odds("test.flip", {}).p("2") == Distribution.die(3).p(2)
+    assert get("test.flip") is procedure
+
+
+# -- InputReader ------------------------------------------------------------------------------
+
+
+def read(inputs: dict[str, Any], getter: str, key: str = "x", *args: Any, **kwargs: Any) -> Any:
+    r = InputReader(inputs)
+    return getattr(r, getter)(key, *args, **kwargs)
+
+
+def refusal(inputs: dict[str, Any], getter: str, key: str = "x", *args: Any, **kwargs: Any) -> RulesInputError:
+    with pytest.raises(RulesInputError) as caught:
+        read(inputs, getter, key, *args, **kwargs)
+    assert caught.value.field == key
+    assert str(caught.value).startswith(f"{key}: ")
+    return caught.value
+
+
+@pytest.mark.parametrize(("raw", "value"), [(3, 3), ("3", 3), (" 12 ", 12), (4.0, 4), ("-2", -2)])
+def test_int_reads_whole_numbers_from_numbers_and_text(raw: Any, value: int) -> None:
+    assert read({"x": raw}, "int") == value
+
+
+@pytest.mark.parametrize("raw", [2.5, "2.5", "two", True, "--5", "²", "1_0", "", None])
+def test_int_refuses_anything_else_naming_the_field(raw: Any) -> None:
+    if raw in ("", None):
+        assert "is required" in str(refusal({"x": raw}, "int"))
+    else:
+        assert "must be a whole number" in str(refusal({"x": raw}, "int"))
+
+
+def test_int_bounds_and_defaults() -> None:
+    assert read({}, "int", "x", 4) == 4
+    assert read({"x": ""}, "int", "x", 0) == 0
+    assert "is required" in str(refusal({}, "int"))
+    assert "must be at least 1, not 0" in str(refusal({"x": 0}, "int", "x", minimum=1))
+    assert "must be at most 6, not 7" in str(refusal({"x": "7"}, "int", "x", maximum=6))
+
+
+def test_float_reads_numbers_and_refuses_non_finite() -> None:
+    assert read({"x": "2.5"}, "float") == 2.5
+    assert read({"x": 3}, "float") == 3.0
+    assert read({}, "float", "x", 1.5) == 1.5
+    for bad in ("nan", "inf", float("nan"), float("-inf")):
+        assert "must be a finite number" in str(refusal({"x": bad}, "float"))
+    assert "must be a number, not 'far'" in str(refusal({"x": "far"}, "float"))
+    assert "must be a number" in str(refusal({"x": False}, "float"))
+    assert "must be at least 0, not -1" in str(refusal({"x": -1}, "float", "x", minimum=0))
+    assert "must be at most 48, not 48.5" in str(refusal({"x": 48.5}, "float", "x", maximum=48))
+
+
+def test_optional_getters_give_none_when_absent() -> None:
+    r = InputReader({"a": "", "b": 3, "c": "u1"})
+    assert r.optional_float("z") is None
+    assert r.optional_int("a") is None
+    assert r.optional_int("b", minimum=1) == 3
+    assert r.optional_str("c") == "u1"
+    assert r.optional_str("y") is None
+    r.finish()
+
+
+@pytest.mark.parametrize(("raw", "value"), [(True, True), ("yes", True), ("On", True), (1, True), ("0", False),
+                                            ("false", False), (0, False), ("", False), (None, False)])
+def test_bool(raw: Any, value: bool) -> None:
+    assert read({"x": raw}, "bool") is value
+
+
+def test_bool_refuses_other_values() -> None:
+    assert "must be true or false, not 'maybe'" in str(refusal({"x": "maybe"}, "bool"))
+    assert "must be true or false, not 2" in str(refusal({"x": 2}, "bool"))
+
+
+def test_choice_and_str() -> None:
+    options = ("front", "side", "rear")
+    assert read({"x": " side "}, "choice", "x", options) == "side"
+    assert read({}, "choice", "x", options, "front") == "front"
+    assert "must be one of front, side, rear, not 'top'" in str(refusal({"x": "top"}, "choice", "x", options))
+    assert "is required (one of front, side, rear)" in str(refusal({}, "choice", "x", options))
+    assert read({"x": 5}, "str") == "5"
+    assert read({}, "str", "x", "none") == "none"
+    assert "is required" in str(refusal({}, "str"))
+
+
+def test_finish_refuses_inputs_nobody_read() -> None:
+    r = InputReader({"dice": 3, "targte": 4})
+    r.int("dice")
+    r.int("target", 4)
+    with pytest.raises(RulesInputError) as caught:
+        r.finish()
+    assert caught.value.field == "targte"
+    assert str(caught.value) == "targte: is not an input of this procedure"
+
+
+def test_inputs_must_be_a_mapping() -> None:
+    with pytest.raises(RulesInputError, match="inputs: must be a mapping"):
+        InputReader([("dice", 3)])  # type: ignore[arg-type]
+
+
+# -- Roller --------------------------------------------------------------------------------
+
+
+def test_roller_records_every_labelled_roll_in_order() -> None:
+    roller = Roller(ScriptedDice([6, 2, 3, 1]))
+    assert roller.roll("Firepower", D6, 2) == (6, 2)
+    assert roller.roll("nothing", D6, 0) == ()
+    assert roller.one("Shock", D3) == 3
+    assert roller.roll_ints("Morale", D6) == (1,)
+    assert roller.rolls == [("Firepower", (6, 2)), ("Shock", (3,)), ("Morale", (1,))]
+
+
+def test_roller_passes_the_label_to_scripted_dice_that_run_out() -> None:
+    roller = Roller(ScriptedDice([6]))
+    roller.one("To hit", D6)
+    with pytest.raises(DiceExhausted) as caught:
+        roller.roll("Penetration", D6, 2)
+    assert caught.value.label == "Penetration"
+    assert roller.rolls == [("To hit", (6,))]
