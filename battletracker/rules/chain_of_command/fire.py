@@ -116,7 +116,12 @@ class HitEffect:
 
 
 def split_hits(hits: int, teams: int) -> tuple[int, ...]:
-    """Hits divided between `teams` as evenly as possible, the first Teams taking any odd hits."""
+    """Hits divided between `teams` as evenly as possible, the first Teams taking any odd hits.
+
+    No Teams (an empty building set alight) takes no hits.
+    """
+    if teams == 0:
+        return ()
     base, extra = divmod(hits, teams)
     return tuple(base + (1 if i < extra else 0) for i in range(teams))
 
@@ -241,6 +246,12 @@ def kills_shock_key(kills: int, shock: int) -> str:
     return f"kills={kills} shock={shock}"
 
 
+@lru_cache(maxsize=1024)
+def kills_shock_odds(volley: Volley) -> Distribution[str]:
+    """Exact odds of the `kills=K shock=S` keys of a volley."""
+    return volley_counts(volley).map(lambda c: kills_shock_key(c[0], c[1]))
+
+
 # reading inputs shared by the fire procedures ------------------------------------------------------
 
 def read_to_hit(r: InputReader) -> int:
@@ -279,6 +290,17 @@ def _id_list(r: InputReader, key: str) -> tuple[str, ...]:
     if any(not p for p in parts):
         raise RulesInputError(key, f"must be unit ids separated by commas, not {r.str(key)!r}")
     return parts
+
+
+def read_id(r: InputReader, key: str) -> str | None:
+    """An optional unit id: given, the procedure returns Effects for that unit."""
+    raw = r.optional_str(key)
+    if raw is None:
+        return None
+    text = raw.strip()
+    if not text or "," in text:
+        raise RulesInputError(key, f"must be one unit id, not {raw!r}")
+    return text
 
 
 @dataclass(frozen=True)
@@ -383,13 +405,8 @@ def fire_resolve(inputs: Inputs, dice: Dice) -> Resolution:
                       target_effects(p.targets, v.team_kills, v.team_shock), describe_volley(v, p.volley))
 
 
-@lru_cache(maxsize=1024)
-def _fire_odds(p: FireInputs) -> Distribution[str]:
-    return volley_counts(p.volley).map(lambda c: kills_shock_key(c[0], c[1]))
-
-
 def fire_odds(inputs: Inputs) -> Distribution[str]:
-    return _fire_odds(_parse(inputs))
+    return kills_shock_odds(_parse(inputs).volley)
 
 
 register(Procedure("coc.fire", "Fire", fire_resolve, fire_odds,

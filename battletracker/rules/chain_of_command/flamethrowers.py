@@ -1,0 +1,178 @@
+"""Infantry flamethrowers (`coc.flamethrower`): 12", fuel for three Phases, Storm of Steel.
+
+12 Firepower Dice, 6 if the team moved (with 1D6; never At the Double), the
+Storm of Steel Bonus, no cover for the target and Shock doubled. Against a
+wooden building, two or more 6s (Storm of Steel dice included, as they are
+Firepower Dice too) set it on fire and every Unit inside must evacuate; the
+hits fall on the Teams inside (`teams`, 0 for an empty building) like any
+other flamethrower target. Against a transport the hits fall on the
+passengers as in the Open with Shock doubled, and every 6, Storm of Steel dice
+included, puts one Shock on the vehicle (doubled if it is immobilised).
+Flamethrowers against AFVs belong to the anti-tank rules.
+
+Fuel is counted in Phases of fire on the weapon (`Weapon.ammo` with
+`ammo_label` "fuel"): the app passes `fuel`, firing with none is refused, and
+given `firer_id` the Resolution spends one Phase of it (weapon `weapon_index`).
+A building is a map marker: given `building_id` the Resolution sets its data
+entry `on_fire` to true.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from battletracker.core.dice import Dice
+from battletracker.core.geometry import EPSILON
+from battletracker.core.odds import Distribution
+from battletracker.model.effects import Effect, SetMarkerData, SpendAmmo
+from battletracker.rules import register
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.chain_of_command import storm_of_steel
+from battletracker.rules.chain_of_command.fire import (
+    MAX_TEAMS,
+    RULESET,
+    HitEffect,
+    Targets,
+    Volley,
+    describe_volley,
+    kills_shock_key,
+    read_id,
+    read_storm,
+    read_targets,
+    read_to_hit,
+    roll_effects,
+    target_effects,
+    volley_counts,
+)
+from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
+
+MAX_RANGE = 12.0
+DICE = 12
+DICE_AFTER_MOVING = 6
+FUEL_PHASES = 3
+SETS_FIRE_AT_SIXES = 2
+SHOCK_MULTIPLIER = 2
+ON_FIRE = "on_fire"
+TARGET_KINDS = ("infantry", "wooden_building", "transport")
+UNCAPPED = 1_000_000
+
+
+@dataclass(frozen=True)
+class FlameShot:
+    """What the dice need: the volley, the target kind (which decides what the 6s do), any Teams to hit."""
+
+    volley: Volley
+    target_kind: str
+    occupied: bool = True
+
+
+@dataclass(frozen=True)
+class FlamethrowerInputs:
+    shot: FlameShot
+    range: float
+    moved: bool
+    fuel: int
+    targets: Targets
+    firer_id: str | None
+    weapon_index: int
+    building_id: str | None
+    vehicle: VehicleTarget
+
+
+def _parse(inputs: Inputs) -> FlamethrowerInputs:
+    r = InputReader(inputs)
+    distance = r.float("range", minimum=0.0)
+    moved = r.bool("moved")
+    at_the_double = r.bool("at_the_double")
+    fuel = r.int("fuel", minimum=0)
+    kind = r.choice("target_kind", TARGET_KINDS)
+    to_hit = read_to_hit(r)
+    storm = read_storm(r, True)
+    teams = r.int("teams", 1, minimum=0 if kind == "wooden_building" else 1, maximum=MAX_TEAMS)
+    targets = read_targets(r, teams)
+    firer_id = read_id(r, "firer_id")
+    weapon_index = r.int("weapon_index", 0, minimum=0)
+    building_id = read_id(r, "building_id")
+    vehicle = read_vehicle_target(r)
+    r.finish()
+    if distance > MAX_RANGE + EPSILON:
+        raise RulesInputError("range", f'a flamethrower reaches at most {MAX_RANGE:g}", '
+                                       f'the target is {distance:g}" away')
+    if at_the_double:
+        raise RulesInputError("at_the_double", "infantry flamethrowers never move At the Double "
+                                               "(they may move 1D6 and fire)")
+    if fuel == 0:
+        raise RulesInputError("fuel", f"no fuel left: 0 of {FUEL_PHASES} Phases of fire, and flamethrowers are "
+                                      "never resupplied")
+    if building_id is not None and kind != "wooden_building":
+        raise RulesInputError("building_id", f"only a wooden building target can be set on fire, not {kind}")
+    if vehicle.vehicle_id is not None and kind != "transport":
+        raise RulesInputError("vehicle_id", f"only a transport target takes Shock from the 6s, not {kind}")
+    effect = HitEffect.for_cover("open", SHOCK_MULTIPLIER)
+    volley = Volley(DICE_AFTER_MOVING if moved else DICE, to_hit, storm, effect, teams)
+    shot = FlameShot(volley, kind, teams > 0)
+    return FlamethrowerInputs(shot, distance, moved, fuel, targets, firer_id, weapon_index, building_id, vehicle)
+
+
+def _key(kind: str, kills: int, shock: int, sixes: int, vehicle: VehicleTarget) -> str:
+    key = kills_shock_key(kills, shock)
+    if kind == "wooden_building" and sixes >= SETS_FIRE_AT_SIXES:
+        return f"{key} building_on_fire"
+    if kind == "transport":
+        return f"{key} vehicle_shock={vehicle.shock_added(sixes)}"
+    return key
+
+
+def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
+    p = _parse(inputs)
+    roller = Roller(dice)
+    volley = p.shot.volley
+    kind = p.shot.target_kind
+    fire = storm_of_steel.roll(roller, "Firepower Dice", volley.dice, volley.to_hit, volley.storm)
+    v = roll_effects(roller, fire, volley.effect, volley.teams)
+    on_fire = kind == "wooden_building" and v.sixes >= SETS_FIRE_AT_SIXES
+    values: dict[str, object] = {
+        **v.values(),
+        "firepower_dice": volley.dice,
+        "to_hit": volley.to_hit,
+        "fuel_left": p.fuel - 1,
+        "building_on_fire": on_fire,
+    }
+    log = [f'Flamethrower at {p.range:g}"' + (" after moving: 6 Firepower Dice" if p.moved else ""),
+           *describe_volley(v, volley)]
+    effects: list[Effect] = []
+    if p.firer_id is not None:
+        effects.append(SpendAmmo(p.firer_id, p.weapon_index, 1))
+    log.append(f"Fuel: {p.fuel - 1} of {FUEL_PHASES} Phases of fire left")
+    effects.extend(target_effects(p.targets, v.team_kills, v.team_shock))
+    if kind == "wooden_building":
+        log.append(f"{v.sixes} six(es): " + ("the building is on fire and every Unit inside must evacuate"
+                                            if on_fire else "the building does not catch fire"))
+        if on_fire and p.building_id is not None:
+            effects.append(SetMarkerData(p.building_id, ON_FIRE, True))
+    if kind == "transport":
+        values.update(p.vehicle.values(v.sixes))
+        log.extend(p.vehicle.describe(v.sixes))
+        effects.extend(p.vehicle.effects(v.sixes))
+    return Resolution("coc.flamethrower", _key(kind, v.kills, v.shock, v.sixes, p.vehicle), values,
+                      roller.rolls, effects, log)
+
+
+@lru_cache(maxsize=1024)
+def _odds(shot: FlameShot, vehicle: VehicleTarget) -> Distribution[str]:
+    cap = {"wooden_building": SETS_FIRE_AT_SIXES, "transport": UNCAPPED}.get(shot.target_kind, 0)
+    if not shot.occupied:
+        fire = storm_of_steel.hits_and_sixes(shot.volley.dice, shot.volley.to_hit, shot.volley.storm)
+        return fire.map(lambda hx: _key(shot.target_kind, 0, 0, hx[1], vehicle))
+    counts = volley_counts(shot.volley, cap)
+    return counts.map(lambda c: _key(shot.target_kind, c[0], c[1], c[2], vehicle))
+
+
+def flamethrower_odds(inputs: Inputs) -> Distribution[str]:
+    p = _parse(inputs)
+    return _odds(p.shot, p.vehicle.for_odds())
+
+
+register(Procedure("coc.flamethrower", "Flamethrower", flamethrower_resolve, flamethrower_odds,
+                   ruleset=RULESET, settings=storm_of_steel.SETTINGS))
