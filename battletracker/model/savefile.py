@@ -13,7 +13,6 @@ import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import fields
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -61,9 +60,14 @@ class SaveFileError(ValueError):
     """A file that cannot be loaded; the message names the problem and where."""
 
 
-@lru_cache(maxsize=64)
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
+_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _field_names(cls: type[Any]) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 def _plain(value: Any) -> Any:
