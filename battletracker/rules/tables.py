@@ -10,6 +10,7 @@ Every problem in a file is reported with the file, table and key.
 from __future__ import annotations
 
 import builtins
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -88,6 +89,8 @@ class Table:
         v = self._get(key)
         if not isinstance(v, int | builtins.float) or isinstance(v, bool):
             raise self._fail(key, f"must be a number, not {v!r}")
+        if not math.isfinite(v):
+            raise self._fail(key, f"must be a finite number, not {v!r}")
         if minimum is not None and v < minimum:
             raise self._fail(key, f"must be at least {minimum:g}, not {v:g}")
         return float(v)
@@ -167,6 +170,8 @@ class Setting:
                 raise TableError(f"setting {self.key}: must be at most {self.maximum}, not {value}")
         elif self.choices and value not in self.choices:
             raise TableError(f"setting {self.key}: must be one of {', '.join(self.choices)}, not {value!r}")
+        elif not isinstance(value, str):
+            raise TableError(f"setting {self.key}: must be text, not {value!r}")
         return value
 
 
@@ -177,10 +182,11 @@ def ruleset_settings(ruleset: str) -> tuple[Setting, ...]:
     if "settings" not in files:
         return ()
     out: list[Setting] = []
-    for key, t in ruleset_file(ruleset, "settings").tables():
+    for key, _ in ruleset_file(ruleset, "settings").tables():
+        t = ruleset_table(ruleset, "settings", key)
         default = t._get("default")
         if not isinstance(default, bool | int | str):
-            raise TableError(f"{t.where}: key 'default': must be a number, text or true/false")
+            raise t._fail("default", "must be a whole number, text or true/false")
         setting = Setting(
             ruleset=ruleset,
             key=key,
@@ -192,7 +198,10 @@ def ruleset_settings(ruleset: str) -> tuple[Setting, ...]:
             maximum=t.int("maximum") if "maximum" in t.data else None,
             choices=tuple(t.list("choices")) if "choices" in t.data else (),
         )
-        setting.validate(default)
+        try:
+            setting.validate(default)
+        except TableError as exc:
+            raise t._fail("default", str(exc).removeprefix(f"setting {key}: ")) from None
         out.append(setting)
     return tuple(out)
 
