@@ -136,6 +136,7 @@ def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         **v.values(),
         "firepower_dice": volley.dice,
         "to_hit": volley.to_hit,
+        "cover": volley.effect.cover,
         "fuel_left": p.fuel - 1,
         "building_on_fire": on_fire,
     }

@@ -15,8 +15,8 @@ Tracker state on the sniper's card:
 - condition `spotted`: until it is set the sniper ignores Suppressing Fire
   and cannot be targeted (`check_sniper_targetable`).
 - Snipers ignore Shock; one kill removes the sniper and calls for a Force
-  Morale Test (`sniper_hit_effects`); an enemy Unit contacting its base
-  removes it with no test (`sniper_contacted_effects`).
+  Morale Test (`sniper_fired_on`); an enemy Unit contacting its base
+  removes it with no test (`sniper_contacted`).
 """
 
 from __future__ import annotations
@@ -170,14 +170,24 @@ def check_sniper_targetable(spotted: bool, field: str = "target_id") -> None:
                                      "Suppressing Fire")
 
 
-def sniper_hit_effects(sniper_id: str, kills: int) -> list[Effect]:
-    """Fire at a spotted sniper: Shock is ignored, a single kill removes the Team (then a Force Morale Test)."""
-    return [RemoveUnit(sniper_id)] if kills > 0 else []
+@dataclass(frozen=True)
+class SniperLoss:
+    """What happens to a sniper: the Effects, and whether its side takes a Force Morale Test."""
+
+    effects: tuple[Effect, ...]
+    force_morale_test: bool
 
 
-def sniper_contacted_effects(sniper_id: str) -> list[Effect]:
+def sniper_fired_on(sniper_id: str, kills: int) -> SniperLoss:
+    """Fire at a spotted sniper: Shock is ignored; a single kill removes the Team and calls a Force Morale Test."""
+    if kills <= 0:
+        return SniperLoss((), False)
+    return SniperLoss((RemoveUnit(sniper_id),), True)
+
+
+def sniper_contacted(sniper_id: str) -> SniperLoss:
     """An enemy Unit contacts the sniper's base: it leaves the area, with no Force Morale Test."""
-    return [RemoveUnit(sniper_id)]
+    return SniperLoss((RemoveUnit(sniper_id),), False)
 
 
 register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET))

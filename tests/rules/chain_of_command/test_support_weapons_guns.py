@@ -1,0 +1,100 @@
+"""coc.gun_he: infantry and anti-tank guns firing H.E. at infantry."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from battletracker.core.dice import ScriptedDice
+from battletracker.model.effects import ChangeCounter, ChangeFigures, TurnUnit
+from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.rules.base import Resolution
+from battletracker.rules.chain_of_command.fire import HitEffect, hit_effect_faces
+from battletracker.rules.chain_of_command.guns import gun_can_move
+from tests.rules.oddscheck import assert_odds_match_simulation
+
+BASE: dict[str, object] = {"he_dice": 3, "cover": "hard", "crew": 4}
+
+
+def gun(dice: list[int], **inputs: object) -> Resolution:
+    return resolve("coc.gun_he", {**BASE, **inputs}, ScriptedDice(dice))  # type: ignore[dict-item]
+
+
+def face(cover: str, result: str) -> int:
+    return hit_effect_faces(cover).index(result) + 1
+
+
+def test_close_range_hits_on_four_five_or_six() -> None:
+    res = gun([3, 4, 5, 1, 1])
+    assert res.rolls[0] == ("H.E. Firepower Dice", (3, 4, 5))
+    assert res.values["to_hit"] == 4 and res.values["hits"] == 2
+
+
+def test_storm_of_steel() -> None:
+    res = gun([6, 1, 1, 4, face("light", "kill"), face("light", "kill")])
+    assert [label for label, _ in res.rolls] == ["H.E. Firepower Dice", "Storm of Steel dice", "Effect dice"]
+    assert res.outcome == "kills=2 shock=0"
+
+
+def test_cover_reduced_one_level() -> None:
+    assert gun([1, 1, 1]).values["cover"] == "light"
+    assert gun([1, 1, 1], cover="light").values["cover"] == "open"
+    assert gun([1, 1, 1], cover="open").values["cover"] == "open"
+
+
+def test_hits_divided_between_the_target_teams() -> None:
+    shock = face("light", "shock")
+    res = gun([4, 5, 4, shock, shock, shock], teams=2, target_ids="a,b")
+    assert res.values["team_hits"] == [2, 1]
+    assert res.effects == [ChangeCounter("a", "shock", 2), ChangeCounter("b", "shock", 1)]
+
+
+def test_kills_remove_figures_and_the_gun_turns() -> None:
+    kill = face("light", "kill")
+    res = gun([4, 1, 1, kill], target_id="t", firer_id="g", barrel_facing=350, target_bearing=20)
+    assert res.effects == [TurnUnit("g", 20.0), ChangeFigures("t", -1)]
+
+
+def test_fewer_than_three_crew_cannot_move_but_still_fire() -> None:
+    assert gun_can_move(3) and not gun_can_move(2)
+    res = gun([4, 4, 4] + [1, 1, 1], crew=2, barrel_facing=0, target_bearing=30)
+    assert res.values["can_move"] is False and res.values["hits"] == 3
+    assert any("cannot move" in line for line in res.log)
+    assert gun([1, 1, 1], crew=3).values["can_move"] is True
+
+
+def test_he_at_a_building_only_when_targeting_a_unit_inside() -> None:
+    res = gun([1, 1, 1], target_is_building=True, target_in_building=True)
+    assert res.values["target_in_building"] is True
+    with pytest.raises(RulesInputError) as err:
+        gun([], target_is_building=True)
+    assert err.value.field == "target_is_building" and "only when targeting a Unit inside" in str(err.value)
+
+
+@pytest.mark.parametrize(("inputs", "field", "words"), [
+    ({"barrel_facing": 0, "target_bearing": 90}, "target_bearing", "90 degrees off the barrel"),
+    ({"crew": 0}, "crew", "at least 1, not 0"),
+    ({"crew": None}, "crew", "is required"),
+    ({"he_dice": None}, "he_dice", "is required"),
+    ({"to_hit": 3}, "to_hit", "not an input"),
+    ({"suppressing": True}, "suppressing", "not an input"),
+])
+def test_refusals(inputs: dict[str, object], field: str, words: str) -> None:
+    merged = {k: v for k, v in {**BASE, **inputs}.items() if v is not None}
+    with pytest.raises(RulesInputError) as err:
+        resolve("coc.gun_he", merged, ScriptedDice([]))  # type: ignore[arg-type]
+    assert err.value.field == field and words in str(err.value)
+
+
+def test_closed_form_one_die() -> None:
+    dist = odds("coc.gun_he", {"he_dice": 1, "cover": "light", "crew": 3, "storm_of_steel_per_six": 0})
+    assert dist.p("kills=1 shock=0") == Fraction(1, 2) * HitEffect.for_cover("open").kill_chance()
+
+
+@pytest.mark.parametrize("inputs", [
+    {"he_dice": 4, "cover": "hard", "crew": 2, "teams": 2},
+    {"he_dice": 6, "cover": "light", "crew": 5, "storm_of_steel_chains": True},
+])
+def test_odds_match_simulation(inputs: dict[str, object]) -> None:
+    assert_odds_match_simulation("coc.gun_he", inputs)  # type: ignore[arg-type]
