@@ -1,0 +1,91 @@
+"""The Firepower die from its setting, and the ammo readings."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from battletracker.rules import RulesInputError
+from battletracker.rules.necromunda.firepower import (
+    AMMO_READINGS,
+    FirepowerFace,
+    ammo_state,
+    ammo_symbols_counted,
+    default_die,
+    holes_and_symbols,
+    parse_faces,
+)
+from battletracker.rules.tables import ruleset_settings
+
+
+def test_the_default_die_is_the_documented_setting_marked_to_check() -> None:
+    settings = {s.key: s for s in ruleset_settings("necromunda")}
+    faces = settings["firepower_die_faces"]
+    assert faces.check and "check" not in faces.default
+    die = default_die()
+    assert die.labels == ("1", "1", "2", "2", "3", "1+ammo")
+    assert die.die.name == "Firepower" and not die.die.numeric
+    assert settings["ammo_trait_reading"].check
+    assert settings["ammo_trait_reading"].choices == tuple(AMMO_READINGS)
+
+
+def test_every_symbol_the_documents_name_is_on_the_default_die() -> None:
+    assert set(default_die().faces) == {FirepowerFace(1), FirepowerFace(2), FirepowerFace(3),
+                                        FirepowerFace(1, ammo=True)}
+
+
+def test_faces_parse_with_spaces_and_capitals() -> None:
+    die = parse_faces(" 1 ,2,2 , 3,3, 1 + AMMO")
+    assert die.labels == ("1", "2", "2", "3", "3", "1+ammo")
+    assert die.face("1+Ammo") == FirepowerFace(1, True)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "'' is not a Firepower die face"),
+    ("1, 1, 2, 2, 3", "6 faces, not 5"),
+    ("1, 1, 2, 2, 3, 1+ammo, 2", "6 faces, not 7"),
+    ("0, 1, 2, 2, 3, 1+ammo", "'0' is not a Firepower die face"),
+    ("1, 1, 2, 2, 3, ammo", "'ammo' is not a Firepower die face"),
+    ("1, 1, 2, 2, 3, 1+jam", "'1+jam' is not"),
+])
+def test_bad_faces_are_refused_naming_the_setting(text: str, message: str) -> None:
+    with pytest.raises(RulesInputError) as err:
+        parse_faces(text)
+    assert err.value.field == "firepower_die_faces"
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("symbols, state", [(0, "ok"), (1, "out"), (2, "jammed"), (3, "jammed")])
+def test_ammo_state_by_symbols(symbols: int, state: str) -> None:
+    assert ammo_state(symbols) == state
+
+
+@pytest.mark.parametrize("rolled, trait, reading, counted", [
+    (0, False, "always", 0), (1, False, "always", 1), (2, False, "always", 2),
+    (0, True, "always", 1), (1, True, "always", 2), (2, True, "always", 3),
+    (0, True, "with_rolled_symbol", 0), (1, True, "with_rolled_symbol", 2),
+    (0, True, "never", 0), (1, True, "never", 1),
+])
+def test_ammo_symbols_counted(rolled: int, trait: bool, reading: str, counted: int) -> None:
+    assert ammo_symbols_counted(rolled, trait, reading) == counted
+
+
+def test_an_unknown_reading_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a reading"):
+        ammo_symbols_counted(0, True, "literal")
+
+
+def test_each_reading_has_an_explanation_for_the_dialog() -> None:
+    assert all(len(text) > 40 for text in AMMO_READINGS.values())
+    assert "literally" in AMMO_READINGS["always"]
+
+
+def test_joint_holes_and_symbols_for_two_default_dice() -> None:
+    dist = holes_and_symbols(default_die(), 2)
+    assert dist.total() == 1
+    assert dist.p((6, 0)) == Fraction(1, 36)
+    assert dist.p((2, 2)) == Fraction(1, 36)
+    assert dist.probability(lambda hs: hs[1] == 1) == Fraction(10, 36)
+    assert dist.p((2, 0)) == Fraction(4, 36)
+    assert dist.map(lambda hs: hs[0]).mean() == 2 * Fraction(10, 6)
