@@ -383,6 +383,9 @@ def parse_at_fire(inputs: Inputs) -> ATFireInputs:
             counts.append((a.key, r.int(a.key, 0, minimum=0, maximum=MAX_COUNT)))
         else:
             counts.append((a.key, int(r.bool(a.key))))
+    if r.bool("firer_engine_damage") and dict(counts)["firer_moved"]:
+        raise RulesInputError("firer_moved", "the firer has Engine Damage: it cannot move and fire its main "
+                                             "armament in the same Phase")
     location = r.choice("location", ARMOUR_FACES)
     visibility = r.choice("visibility", VISIBILITIES)
     what = f"the {weapon.name}" if weapon is not None else "the weapon"

@@ -123,6 +123,10 @@ def test_each_adjustment(key: str, value: Any, modifier: int) -> None:
     assert miss.outcome == "miss"
 
 
+def test_engine_damage_only_stops_moving_and_firing() -> None:
+    assert parse_at_fire({**SHERMAN_FRONT, "strike_dice": 9, "firer_engine_damage": True}).modifier == 0
+
+
 def test_adjustments_add_up() -> None:
     parsed = parse_at_fire({**SHERMAN_FRONT, "strike_dice": 5, "firer_moved": True, "firer_shock": 2,
                             "two_orders": True, "optics_damaged": "true"})
@@ -317,6 +321,8 @@ def test_without_ids_nothing_changes() -> None:
     ({**SHERMAN_FRONT, "weapon": "Panzerschreck", "range": 5, "firer_id": "pz"}, "weapon_index",
      "is required to spend one of the Panzerschreck's rounds"),
     ({**SHERMAN_FRONT, "strike_dice": 9, "flank": True}, "flank", "is not an input of this procedure"),
+    ({**SHERMAN_FRONT, "strike_dice": 9, "firer_moved": True, "firer_engine_damage": True}, "firer_moved",
+     "the firer has Engine Damage: it cannot move and fire its main armament in the same Phase"),
 ])
 def test_refusals_name_the_field(inputs: dict[str, Any], field: str, message: str) -> None:
     with pytest.raises(RulesInputError, match=message) as err:
