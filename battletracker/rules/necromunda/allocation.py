@@ -7,7 +7,7 @@ three models, a D4 for four), the face numbering the models in the order
 given. Every model in a combat is Engaged, so none becomes Suppressed and no
 Effects follow; the allocation is for resolving each Hit's wound.
 
-Inputs: `combat` (ids, 2 to 8 models) and `hits`. Outcome: the models given
+Inputs: `combat` (ids, 2 to 6 models) and `hits`. Outcome: the models given
 Hits and how many, in the order of `combat` ("u2:2,u5:1").
 """
 
@@ -24,7 +24,7 @@ from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution,
 from battletracker.rules.necromunda.id_lists import counts_key, read_ids
 
 NAME = "necro.engaged_allocation"
-MAX_MODELS = 8
+MAX_MODELS = 6
 MAX_HITS = 12
 
 
@@ -61,7 +61,11 @@ def allocation_resolve(inputs: Inputs, dice: Dice) -> Resolution:
 
 
 def allocation_odds(inputs: Inputs) -> Distribution[str]:
-    p = _parse(inputs)
+    return _keyed(_parse(inputs))
+
+
+@lru_cache(maxsize=512)
+def _keyed(p: AllocationInputs) -> Distribution[str]:
     return _odds(len(p.combat), p.hits).map(lambda counts: counts_key(p.combat, counts))
 
 

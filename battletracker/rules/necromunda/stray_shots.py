@@ -40,7 +40,7 @@ K = TypeVar("K")
 NAME = "necro.stray_shots"
 CORRIDOR = 1.0
 HIT_ON_AT_MOST = 3
-MAX_AT_RISK = 12
+MAX_AT_RISK = 8
 MAX_HITS = 18
 
 
@@ -112,8 +112,13 @@ def stray_resolve(inputs: Inputs, dice: Dice) -> Resolution:
 
 def stray_odds(inputs: Inputs) -> Distribution[str]:
     p = _parse(inputs)
-    return _odds(len(p.at_risk), p.hits).map(
-        lambda mask: outcome_key(u for i, u in enumerate(p.at_risk) if mask >> i & 1))
+    return _keyed(p.at_risk, p.hits)
+
+
+@lru_cache(maxsize=512)
+def _keyed(at_risk: tuple[str, ...], hits: int) -> Distribution[str]:
+    return _odds(len(at_risk), hits).map(
+        lambda mask: outcome_key(u for i, u in enumerate(at_risk) if mask >> i & 1))
 
 
 @lru_cache(maxsize=512)

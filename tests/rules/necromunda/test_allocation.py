@@ -46,7 +46,7 @@ def test_odds_match_simulation(combat: str, hits: int) -> None:
 @pytest.mark.parametrize("inputs, field, message", [
     ({"combat": "u2"}, "combat", "at least 2 model(s), not 1"),
     ({"combat": ""}, "combat", "at least 2"),
-    ({"combat": "a,b,c,d,e,f,g,h,i"}, "combat", "at most 8 models, not 9"),
+    ({"combat": "a,b,c,d,e,f,g"}, "combat", "at most 6 models, not 7"),
     ({"combat": "a,b", "hits": 0}, "hits", "at least 1"),
     ({"combat": "a,b", "hits": 13}, "hits", "at most 12"),
     ({"combat": "a,a"}, "combat", "listed twice"),
