@@ -41,7 +41,8 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.test-installed $(VENV)/.run-installed
 
 .venv-core/.installed: pyproject.toml
-	@$(PYTHON) -m venv .venv-core
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11 or newer is needed (found $$($(PYTHON) --version))"; exit 1; }
+	@$(PYTHON) -m venv .venv-core || { echo "Could not create a virtual environment: on Debian, apt-get install python3-venv"; exit 1; }
 	.venv-core/bin/python -m pip install --quiet --upgrade pip
 	.venv-core/bin/python -m pip install --quiet "pytest>=8" "hypothesis>=6.100"
 	touch $@
