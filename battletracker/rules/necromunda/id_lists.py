@@ -48,5 +48,5 @@ def read_ids(r: InputReader, field: str, *, minimum: int = 0, maximum: int | Non
 
 
 def counts_key(ids: Sequence[str], counts: Sequence[int]) -> str:
-    """"u3:2,u5:1" for the models with a count, in the order given."""
+    """Models and their counts as an outcome key (u3:2,u5:1), zero counts left out, in the order given."""
     return ",".join(f"{unit_id}:{n}" for unit_id, n in zip(ids, counts, strict=True) if n)

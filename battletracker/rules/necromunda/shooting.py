@@ -92,7 +92,7 @@ class ShootInputs:
 
     @property
     def band(self) -> str | None:
-        """"short", "long", or None beyond long range (each range edge belongs to the nearer band)."""
+        """The range band: short or long, None beyond long range (an edge belongs to the nearer band)."""
         index = range_band(self.distance, (self.short_range, self.long_range))
         return None if index is None else BANDS[index]
 
@@ -189,7 +189,7 @@ def _parse(inputs: Inputs) -> ShootInputs:
 
 
 def outcome_key(result: str, ammo: str | None) -> str:
-    """"out_of_range", "miss" or "hits=N", with " ammo=<state>" when Firepower dice were rolled."""
+    """The outcome key: the result, then the ammo state when Firepower dice were rolled ("hits=3 ammo=out")."""
     return result if ammo is None else f"{result} ammo={ammo}"
 
 

@@ -22,7 +22,7 @@ from battletracker.rules.tables import ruleset_settings
 def test_the_default_die_is_the_documented_setting_marked_to_check() -> None:
     settings = {s.key: s for s in ruleset_settings("necromunda")}
     faces = settings["firepower_die_faces"]
-    assert faces.check and "check" not in faces.default
+    assert faces.check and faces.default == "1, 1, 2, 2, 3, 1+ammo"
     die = default_die()
     assert die.labels == ("1", "1", "2", "2", "3", "1+ammo")
     assert die.die.name == "Firepower" and not die.die.numeric

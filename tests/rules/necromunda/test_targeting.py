@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from battletracker.rules import RulesInputError
@@ -18,8 +20,8 @@ from tests.rules.necromunda.helpers import necromunda_game
 SHOOTER = (0.0, 0.0)
 
 
-def enemy(key: str, x: float, y: float = 0.0, **over: object) -> FighterOnTable:
-    return FighterOnTable(key, (x, y), 1, **over)  # type: ignore[arg-type]
+def enemy(key: str, x: float, y: float = 0.0, **over: Any) -> FighterOnTable:
+    return FighterOnTable(key, (x, y), 1, **over)
 
 
 def test_the_closest_enemy_in_sight_within_12_must_be_the_target() -> None:
@@ -43,7 +45,7 @@ def test_beyond_12_inches_the_choice_is_free() -> None:
 
 @pytest.mark.parametrize("status", [{"engaged": True}, {"seriously_injured": True},
                                     {"engaged_with": frozenset({"x"})}])
-def test_an_engaged_or_seriously_injured_closest_enemy_frees_the_choice(status: dict[str, object]) -> None:
+def test_an_engaged_or_seriously_injured_closest_enemy_frees_the_choice(status: dict[str, Any]) -> None:
     fighters = [enemy("closest", 3.0, **status), enemy("next", 5.0)]
     assert priority_targets(SHOOTER, 0, fighters) == ()
 
