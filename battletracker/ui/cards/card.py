@@ -1,0 +1,479 @@
+"""One unit's card: name, type, figures, counters, ammunition, weapons, armour, badges.
+
+A card is created empty, with only an estimated height, and fills itself in
+the first time it scrolls into view (`ensure_current`), so a roster of five
+hundred units costs five hundred light frames rather than ten thousand
+widgets. After a change it updates its labels in place and rebuilds a row
+only when the row's shape changed (a counter appeared, a weapon was added).
+Widgets that go away are deleted later, never inside the click that removed
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from PySide6.QtCore import QPoint, QRectF, Qt
+from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.model.game import Unit
+from battletracker.ui.cards import edits
+from battletracker.ui.cards.chips import Chip, ChipsView, condition_colour, damage_colour
+from battletracker.ui.cards.flow import FlowLayout
+from battletracker.ui.cards.names import (
+    COMMON_CONDITIONS,
+    VEHICLE_CONDITIONS,
+    ammo_text,
+    armour_text,
+    damage_choices,
+    damage_title,
+    kind_title,
+    title,
+    weapon_line,
+)
+from battletracker.ui.session import Session
+
+STRIPE = 6
+MARGIN = 8
+RADIUS = 6.0
+MIN_WIDTH = 220
+
+
+class CardHost(Protocol):
+    """What a card asks of the panel that holds it."""
+
+    def run(self, edit: edits.Edit) -> bool: ...
+
+    def select_unit(self, unit_id: str) -> None: ...
+
+    def edit_unit(self, unit_id: str) -> None: ...
+
+    def remove_unit(self, unit_id: str) -> None: ...
+
+
+def _button(text: str, tip: str, name: str) -> QToolButton:
+    b = QToolButton()
+    b.setText(text)
+    b.setToolTip(tip)
+    b.setAccessibleName(tip)
+    b.setObjectName(name)
+    b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+    return b
+
+
+class Stepper(QWidget):
+    """"Shock [-] 2 [+]": one counter with its buttons."""
+
+    def __init__(self, key: str, label: str, tip: str, on_minus: Callable[[], None], on_plus: Callable[[], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.key = key
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        self.label = QLabel(label, self)
+        self.minus = _button("\u2212", f"One {tip} fewer", f"minus_{key}")
+        self.plus = _button("+", f"One {tip} more", f"plus_{key}")
+        self.value = QLabel(self)
+        self.value.setObjectName(f"value_{key}")
+        self.value.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        bold = QFont(self.value.font())
+        bold.setBold(True)
+        self.value.setFont(bold)
+        layout.addWidget(self.label)
+        layout.addSpacing(2)
+        layout.addWidget(self.minus)
+        layout.addWidget(self.value)
+        layout.addWidget(self.plus)
+        self.minus.clicked.connect(on_minus)
+        self.plus.clicked.connect(on_plus)
+
+    def set_value(self, text: str, widest: str) -> None:
+        self.value.setText(text)
+        self.value.setMinimumWidth(self.value.fontMetrics().horizontalAdvance(widest) + 6)
+
+
+class UnitCard(QFrame):
+    """A unit's card; every button goes through the host and so through the session."""
+
+    def __init__(self, session: Session, unit_id: str, host: CardHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.unit_id = unit_id
+        self._host = host
+        self._built = False
+        self._dirty = True
+        self._selected = False
+        self._side_colour = QColor("#808080")
+        self._counter_keys: list[str] = []
+        self._ammo_shape: list[tuple[int, str, bool]] = []
+        self._steppers: dict[str, Stepper] = {}
+        self._ammo_labels: dict[int, QLabel] = {}
+        self._ammo_widgets: list[QWidget] = []
+        self._content: QWidget | None = None
+        self.setObjectName(f"card_{unit_id}")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(MIN_WIDTH)
+        self._frame = QVBoxLayout(self)
+        self._frame.setContentsMargins(MARGIN + STRIPE, MARGIN, MARGIN, MARGIN)
+
+    # -- state ---------------------------------------------------------------
+    @property
+    def built(self) -> bool:
+        return self._built
+
+    @property
+    def selected(self) -> bool:
+        return self._selected
+
+    def unit(self) -> Unit | None:
+        return self.session.game.units.get(self.unit_id)
+
+    def set_selected(self, on: bool) -> None:
+        if on != self._selected:
+            self._selected = on
+            self.update()
+
+    def set_side_colour(self, colour: QColor) -> None:
+        if colour != self._side_colour:
+            self._side_colour = colour
+            self.update()
+
+    def mark_dirty(self) -> None:
+        self._dirty = True
+
+    def estimate(self, line: int, control: int) -> None:
+        """Hold an estimated height until the card is filled in (set only when it differs: each set re-lays)."""
+        if self._built:
+            return
+        unit = self.unit()
+        if unit is None:
+            return
+        rows_of_text = 1 + len(unit.weapons) + (1 if unit.vehicle else 0)
+        counters = 2 + sum(1 for k, v in unit.counters.items() if v and k != "shock")
+        badges = bool(unit.conditions or (unit.vehicle and unit.vehicle.damage))
+        ammo = sum(1 for w in unit.weapons if w.ammo is not None)
+        rows_of_controls = 1 + (counters + 1) // 2 + ammo + (1 if badges else 0)
+        rows = rows_of_text + rows_of_controls
+        height = 2 * MARGIN + rows_of_text * line + rows_of_controls * control + 4 * (rows - 1)
+        if self.minimumHeight() != height or self.maximumHeight() != height:
+            self.setFixedHeight(height)
+
+    def ensure_current(self) -> bool:
+        """Build the card or bring it up to date; True when anything was done."""
+        if self._built and not self._dirty:
+            return False
+        unit = self.unit()
+        if unit is None:
+            return False
+        fresh = not self._built
+        if fresh:
+            self._build()
+        self._update(unit)
+        if fresh and self._content is not None:
+            self._content.show()
+        self._dirty = False
+        return True
+
+    # -- building --------------------------------------------------------------
+    def release(self) -> None:
+        """Drop the card's widgets and keep its height: what a card far out of view costs."""
+        if self._content is None:
+            return
+        height = self.height()
+        self._content.hide()
+        self._frame.removeWidget(self._content)
+        self._content.deleteLater()
+        self._content = None
+        self._built = False
+        self._dirty = True
+        self._counter_keys = []
+        self._ammo_shape = []
+        self._steppers = {}
+        self._ammo_labels = {}
+        self._ammo_widgets = []
+        self.setFixedHeight(height)
+
+    def _build(self) -> None:
+        self._built = True
+        self.setMinimumHeight(0)
+        self.setMaximumHeight(16777215)
+        content = self._content = QWidget(self)
+        root = QVBoxLayout(content)
+        root.setContentsMargins(0, 0, 0, 0)
+        root.setSpacing(4)
+        self._frame.addWidget(content)
+
+        header = QHBoxLayout()
+        header.setSpacing(6)
+        self.name_label = QLabel(content)
+        self.name_label.setObjectName("name")
+        self.name_label.setWordWrap(True)
+        font = QFont(self.name_label.font())
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.1)
+        self.name_label.setFont(font)
+        self.menu_button = _button("\u22ef", "Conditions, edit, remove", "menu")
+        self.menu_button.setAutoRaise(True)
+        self.menu_button.clicked.connect(lambda: self._popup_menu(self.menu_button, full=True))
+        header.addWidget(self.name_label, 1)
+        header.addWidget(self.menu_button, 0, Qt.AlignmentFlag.AlignTop)
+        root.addLayout(header)
+
+        kind_row = QHBoxLayout()
+        kind_row.setSpacing(6)
+        self.type_label = QLabel(content)
+        self.type_label.setObjectName("type")
+        self.type_label.setWordWrap(True)
+        self.type_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.conditions_button = _button("Conditions\u2026", "Set or clear conditions and damage", "conditions")
+        self.conditions_button.setAutoRaise(True)
+        self.conditions_button.clicked.connect(lambda: self._popup_menu(self.conditions_button, full=False))
+        kind_row.addWidget(self.type_label, 1)
+        kind_row.addWidget(self.conditions_button, 0, Qt.AlignmentFlag.AlignTop)
+        root.addLayout(kind_row)
+        self.chips = ChipsView(content)
+        self.chips.setObjectName("badges")
+        root.addWidget(self.chips)
+
+        self.counters_box = QWidget(content)
+        self.counters_flow = FlowLayout(self.counters_box, spacing=14, line_spacing=4)
+        root.addWidget(self.counters_box)
+
+        self.ammo_box = QWidget(content)
+        self.ammo_grid = QGridLayout(self.ammo_box)
+        self.ammo_grid.setContentsMargins(0, 0, 0, 0)
+        self.ammo_grid.setHorizontalSpacing(6)
+        self.ammo_grid.setVerticalSpacing(3)
+        self.ammo_grid.setColumnStretch(1, 1)
+        root.addWidget(self.ammo_box)
+
+        self.weapons_label = QLabel(content)
+        self.weapons_label.setObjectName("weapons")
+        self.weapons_label.setWordWrap(True)
+        self.weapons_label.setTextFormat(Qt.TextFormat.PlainText)
+        root.addWidget(self.weapons_label)
+
+        self.armour_label = QLabel(content)
+        self.armour_label.setObjectName("armour")
+        self.armour_label.setWordWrap(True)
+        root.addWidget(self.armour_label)
+
+    def _update(self, unit: Unit) -> None:
+        self.name_label.setText(unit.name)
+        self.type_label.setText(kind_title(unit))
+        self._update_counters(unit)
+        self._update_ammo(unit)
+        lines = [weapon_line(w) for w in unit.weapons]
+        self.weapons_label.setText("\n".join(lines))
+        self.weapons_label.setVisible(bool(lines))
+        self.armour_label.setText(armour_text(unit))
+        self.armour_label.setVisible(unit.vehicle is not None)
+        chips = self._chips_for(unit)
+        self.chips.set_chips(chips)
+        self.chips.setVisible(bool(chips))
+        self.setToolTip(unit.notes)
+
+    def _update_counters(self, unit: Unit) -> None:
+        others = sorted(k for k, v in unit.counters.items() if v and k != "shock")
+        keys = ["figures", "shock", *others]
+        if keys != self._counter_keys:
+            for stepper in self._steppers.values():
+                self._discard(stepper, self.counters_flow)
+            self._steppers = {}
+            for key in keys:
+                stepper = self._make_stepper(key)
+                self.counters_flow.addWidget(stepper)
+                stepper.show()
+                self._steppers[key] = stepper
+            self._counter_keys = keys
+        full = str(unit.figures_max)
+        self._steppers["figures"].set_value(f"{unit.figures}/{unit.figures_max}", f"{full}/{full}")
+        for key in keys[1:]:
+            value = str(unit.counters.get(key, 0))
+            self._steppers[key].set_value(value, "00")
+
+    def _make_stepper(self, key: str) -> Stepper:
+        if key == "figures":
+            return Stepper(key, "Figures", "figure", lambda: self._figures(-1), lambda: self._figures(1),
+                           self.counters_box)
+        words = title(key)
+        return Stepper(key, words, words.lower(), lambda: self._counter(key, -1), lambda: self._counter(key, 1),
+                       self.counters_box)
+
+    def _update_ammo(self, unit: Unit) -> None:
+        shape = [(i, w.name, w.ammo_max is not None) for i, w in enumerate(unit.weapons) if w.ammo is not None]
+        if shape != self._ammo_shape:
+            for widget in self._ammo_widgets:
+                self._discard(widget, self.ammo_grid)
+            self._ammo_widgets = []
+            self._ammo_labels = {}
+            for row, (index, name, has_max) in enumerate(shape):
+                self._add_ammo_row(row, index, name, has_max)
+            self._ammo_shape = shape
+        for index, label in self._ammo_labels.items():
+            weapon = unit.weapons[index]
+            empty = weapon.ammo == 0
+            label.setText(ammo_text(weapon) + (" \u2014 none left" if empty else ""))
+            font = label.font()
+            font.setBold(empty)
+            label.setFont(font)
+        self.ammo_box.setVisible(bool(shape))
+
+    def _add_ammo_row(self, row: int, index: int, name: str, has_max: bool) -> None:
+        title_label = QLabel(name, self.ammo_box)
+        value = QLabel(self.ammo_box)
+        value.setObjectName(f"ammo_{index}")
+        spend = _button("Spend", f"Spend one from the {name}", f"spend_{index}")
+        spend.clicked.connect(lambda: self._spend(index))
+        widgets: list[QWidget] = [title_label, value, spend]
+        self.ammo_grid.addWidget(title_label, row, 0)
+        self.ammo_grid.addWidget(value, row, 1)
+        self.ammo_grid.addWidget(spend, row, 2)
+        if has_max:
+            refill = _button("Refill", f"Refill the {name} to its maximum", f"refill_{index}")
+            refill.clicked.connect(lambda: self._refill(index))
+            self.ammo_grid.addWidget(refill, row, 3)
+            widgets.append(refill)
+        self._ammo_labels[index] = value
+        self._ammo_widgets.extend(widgets)
+        for widget in widgets:
+            widget.show()
+
+    @staticmethod
+    def _discard(widget: QWidget, layout: FlowLayout | QGridLayout) -> None:
+        widget.hide()
+        layout.removeWidget(widget)
+        widget.deleteLater()
+
+    def _chips_for(self, unit: Unit) -> list[Chip]:
+        chips = [Chip(title(c), condition_colour(c), "Condition") for c in unit.conditions]
+        if unit.vehicle is not None:
+            category = unit.vehicle.category
+            chips += [Chip(damage_title(self.session.game.ruleset, category, d), damage_colour(d), "Vehicle damage")
+                      for d in unit.vehicle.damage]
+        return chips
+
+    # -- actions ---------------------------------------------------------------
+    def _with_unit(self) -> Unit | None:
+        return self.session.game.units.get(self.unit_id)
+
+    def _counter(self, key: str, delta: int) -> None:
+        unit = self._with_unit()
+        if unit is not None:
+            self._host.run(edits.change_counter(unit, key, delta))
+
+    def _figures(self, delta: int) -> None:
+        unit = self._with_unit()
+        if unit is not None:
+            self._host.run(edits.change_figures(unit, delta))
+
+    def _spend(self, index: int) -> None:
+        unit = self._with_unit()
+        if unit is not None:
+            self._host.run(edits.spend_ammo(unit, index))
+
+    def _refill(self, index: int) -> None:
+        unit = self._with_unit()
+        if unit is not None:
+            self._host.run(edits.refill_ammo(unit, index))
+
+    def set_condition(self, condition: str, present: bool) -> bool:
+        unit = self._with_unit()
+        return unit is not None and self._host.run(edits.set_condition(unit, condition, present))
+
+    def set_damage(self, damage: str, present: bool) -> bool:
+        unit = self._with_unit()
+        if unit is None or unit.vehicle is None:
+            return False
+        text = damage_title(self.session.game.ruleset, unit.vehicle.category, damage)
+        return self._host.run(edits.set_damage(unit, damage, text, present))
+
+    # -- menus -----------------------------------------------------------------
+    def build_menu(self, full: bool) -> QMenu:
+        """Checkable conditions (and damage for vehicles); with `full`, Edit and Remove too."""
+        menu = QMenu(self)
+        unit = self._with_unit()
+        if unit is None:
+            return menu
+        menu.addSection("Conditions")
+        offered = [*COMMON_CONDITIONS, *(VEHICLE_CONDITIONS if unit.vehicle else ())]
+        for condition in [*offered, *(c for c in unit.conditions if c not in offered)]:
+            action = menu.addAction(title(condition))
+            action.setCheckable(True)
+            action.setChecked(unit.has(condition))
+            action.setObjectName(f"condition_{condition}")
+            action.toggled.connect(lambda on, c=condition: self.set_condition(c, on))
+        if unit.vehicle is not None:
+            menu.addSection("Damage")
+            choices = list(damage_choices(self.session.game.ruleset, unit.vehicle.category))
+            known = {k for k, _ in choices}
+            choices += [(d, title(d)) for d in unit.vehicle.damage if d not in known]
+            for key, text in choices:
+                action = menu.addAction(text)
+                action.setCheckable(True)
+                action.setChecked(key in unit.vehicle.damage)
+                action.setObjectName(f"damage_{key}")
+                action.toggled.connect(lambda on, k=key: self.set_damage(k, on))
+        if full:
+            menu.addSeparator()
+            edit = menu.addAction("Edit\u2026")
+            edit.setObjectName("edit")
+            edit.triggered.connect(lambda: self._host.edit_unit(self.unit_id))
+            remove = menu.addAction("Remove\u2026")
+            remove.setObjectName("remove")
+            remove.triggered.connect(lambda: self._host.remove_unit(self.unit_id))
+        return menu
+
+    def _popup_menu(self, anchor: QWidget, full: bool) -> None:
+        menu = self.build_menu(full)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(anchor.mapToGlobal(QPoint(0, anchor.height())))
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = self.build_menu(full=True)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(event.globalPos())
+
+    # -- mouse and paint -------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._host.select_unit(self.unit_id)
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._host.edit_unit(self.unit_id)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        palette = self.palette()
+        rect = QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5)
+        if self._selected:
+            border = palette.highlight().color()
+            painter.setPen(border)
+            pen = painter.pen()
+            pen.setWidthF(3.0)
+            painter.setPen(pen)
+        else:
+            painter.setPen(palette.mid().color())
+        painter.setBrush(palette.base())
+        painter.drawRoundedRect(rect, RADIUS, RADIUS)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self._side_colour)
+        stripe = QRectF(rect.left() + 3, rect.top() + 3, STRIPE - 1, rect.height() - 6)
+        painter.drawRoundedRect(stripe, 2.5, 2.5)
+        painter.end()

@@ -1,0 +1,143 @@
+"""A side's header above its cards: colour, name, Force Morale, CoC points.
+
+Force Morale and Chain of Command points go up and down on every table, so
+the header carries steppers for them; like every card edit they go through
+the session as one undo step each. Clicking the name folds the side's cards
+away, which keeps a long roster manageable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+
+from battletracker.model.game import Side
+from battletracker.ui.cards.flow import FlowLayout
+
+SWATCH = 14
+
+
+class Swatch(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.colour = QColor("#808080")
+        self.setFixedSize(SWATCH, SWATCH)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(self.palette().windowText().color())
+        painter.setBrush(self.colour)
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
+        painter.end()
+
+
+class SideHeader(QWidget):
+    """Emits `step(field, delta)` for the steppers and `folded(bool)` when clicked."""
+
+    step = Signal(str, int)
+    folded = Signal(bool)
+
+    def __init__(self, index: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.index = index
+        self._folded = False
+        self.setObjectName(f"side_{index}")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        root = QVBoxLayout(self)
+        root.setContentsMargins(4, 10, 4, 4)
+        root.setSpacing(4)
+
+        top = QHBoxLayout()
+        top.setSpacing(8)
+        self.arrow = QLabel(self)
+        self.swatch = Swatch(self)
+        self.name_label = QLabel(self)
+        self.name_label.setObjectName("side_name")
+        self.name_label.setWordWrap(True)
+        font = QFont(self.name_label.font())
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        self.name_label.setFont(font)
+        self.count_label = QLabel(self)
+        self.count_label.setObjectName("side_count")
+        top.addWidget(self.arrow)
+        top.addWidget(self.swatch)
+        top.addWidget(self.name_label, 1)
+        top.addWidget(self.count_label)
+        root.addLayout(top)
+
+        values = QWidget(self)
+        values.setCursor(Qt.CursorShape.ArrowCursor)
+        flow = FlowLayout(values, spacing=16)
+        self.values: dict[str, QLabel] = {}
+        for field, label, tip in (("force_morale", "Force Morale", "Force Morale"),
+                                  ("coc_points", "CoC points", "Chain of Command point")):
+            flow.addWidget(self._stepper(values, field, label, tip))
+        root.addWidget(values)
+        self._show_arrow()
+
+    def _stepper(self, parent: QWidget, field: str, label: str, tip: str) -> QWidget:
+        box = QWidget(parent)
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(3)
+        row.addWidget(QLabel(label, box))
+        value = QLabel(box)
+        value.setObjectName(f"value_{field}")
+        value.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        value.setMinimumWidth(value.fontMetrics().horizontalAdvance("00") + 8)
+        bold = QFont(value.font())
+        bold.setBold(True)
+        value.setFont(bold)
+        self.values[field] = value
+        for text, delta, words in (("\u2212", -1, "fewer"), ("+", 1, "more")):
+            button = QToolButton(box)
+            button.setText(text)
+            button.setObjectName(f"{'minus' if delta < 0 else 'plus'}_{field}")
+            button.setToolTip(f"One {tip} {words}")
+            button.setAccessibleName(f"One {tip} {words}")
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            button.clicked.connect(self._emitter(field, delta))
+            row.addWidget(button)
+            if delta < 0:
+                row.addWidget(value)
+        return box
+
+    def _emitter(self, field: str, delta: int) -> Callable[[], None]:
+        return lambda: self.step.emit(field, delta)
+
+    def set_side(self, side: Side, units: int) -> None:
+        self.name_label.setText(side.name)
+        self.swatch.colour = QColor(side.colour)
+        self.swatch.update()
+        self.count_label.setText(f"{units} unit{'s' if units != 1 else ''}")
+        self.values["force_morale"].setText(str(side.force_morale))
+        self.values["coc_points"].setText(str(side.coc_points))
+        self.setToolTip(f"{side.name}: click to fold or unfold its cards")
+
+    @property
+    def is_folded(self) -> bool:
+        return self._folded
+
+    def set_folded(self, folded: bool) -> None:
+        if folded != self._folded:
+            self._folded = folded
+            self._show_arrow()
+            self.folded.emit(folded)
+
+    def _show_arrow(self) -> None:
+        self.arrow.setText("\u25b8" if self._folded else "\u25be")
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.set_folded(not self._folded)
+        super().mousePressEvent(event)
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), 200), hint.height())

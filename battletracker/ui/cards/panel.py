@@ -1,0 +1,380 @@
+"""The cards dock: every unit's card, grouped under its side's header.
+
+The panel follows the session: a change to some units updates only their
+cards, a roster change adds, removes or moves cards, and only a change to
+everything (a new game, a side edited) looks at every card again. Cards are
+filled in when they scroll into view, so a long roster stays quick to open
+and to change. Refusals (Shock below zero, no rounds left) appear as a notice
+at the foot of the panel and on `status_message`; nothing is applied.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPalette, QShowEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.model.effects import Changes
+from battletracker.model.game import GameError
+from battletracker.ui.cards import edits
+from battletracker.ui.cards.card import UnitCard
+from battletracker.ui.cards.header import SideHeader
+from battletracker.ui.session import Session
+
+NOTICE_MS = 8000
+KEEP_BUILT = 60
+NOTICE_BACKGROUND = "#fde7b0"
+NOTICE_TEXT = "#3a2800"
+
+
+class CardsPanel(QWidget):
+    """Cards grouped by side in a scroll area, with a filter and an Add unit button."""
+
+    status_message = Signal(str)
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._cards: dict[str, UnitCard] = {}
+        self._live: set[UnitCard] = set()
+        self._headers: list[SideHeader] = []
+        self._order: list[QWidget] = []
+        self._selected: str | None = None
+        self._pending_scroll: str | None = None
+        self._metrics: tuple[int, int] | None = None
+
+        root = QVBoxLayout(self)
+        root.setContentsMargins(0, 0, 0, 0)
+        root.setSpacing(4)
+
+        bar = QHBoxLayout()
+        bar.setContentsMargins(6, 6, 6, 0)
+        self.filter = QLineEdit(self)
+        self.filter.setObjectName("filter")
+        self.filter.setPlaceholderText("Filter units by name")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(lambda _t: self._apply_visibility())
+        self.add_button = QToolButton(self)
+        self.add_button.setObjectName("add_unit")
+        self.add_button.setText("Add unit\u2026")
+        self.add_button.setToolTip("Add a unit or vehicle from the ruleset's presets")
+        self.add_button.clicked.connect(self.add_unit)
+        bar.addWidget(self.filter, 1)
+        bar.addWidget(self.add_button)
+        root.addLayout(bar)
+
+        self.scroll = QScrollArea(self)
+        self.scroll.setObjectName("cards_scroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.container = QWidget()
+        self.container.setObjectName("cards")
+        self._layout = QVBoxLayout(self.container)
+        self._layout.setContentsMargins(6, 0, 6, 6)
+        self._layout.setSpacing(6)
+        self._layout.addStretch(1)
+        self.scroll.setWidget(self.container)
+        root.addWidget(self.scroll, 1)
+
+        self.notice = QLabel(self)
+        self.notice.setObjectName("notice")
+        self.notice.setWordWrap(True)
+        self.notice.setMargin(8)
+        self.notice.setAutoFillBackground(True)
+        notice_palette = self.notice.palette()
+        notice_palette.setColor(QPalette.ColorRole.Window, QColor(NOTICE_BACKGROUND))
+        notice_palette.setColor(QPalette.ColorRole.WindowText, QColor(NOTICE_TEXT))
+        self.notice.setPalette(notice_palette)
+        self.notice.setToolTip("Click to dismiss")
+        self.notice.hide()
+        self.notice.installEventFilter(self)
+        root.addWidget(self.notice)
+        self._notice_timer = QTimer(self)
+        self._notice_timer.setSingleShot(True)
+        self._notice_timer.setInterval(NOTICE_MS)
+        self._notice_timer.timeout.connect(self.notice.hide)
+
+        self._realise_timer = QTimer(self)
+        self._realise_timer.setSingleShot(True)
+        self._realise_timer.setInterval(0)
+        self._realise_timer.timeout.connect(self._realise)
+        self.scroll.verticalScrollBar().valueChanged.connect(lambda _v: self._realise_timer.start())
+        self.scroll.viewport().installEventFilter(self)
+
+        session.changed.connect(self._on_changed)
+        session.game_replaced.connect(self._on_game_replaced)
+        session.selection_changed.connect(self._on_selection)
+        self._reconcile()
+        self._on_selection(session.selected)
+
+    # -- public -----------------------------------------------------------------
+    def card(self, unit_id: str) -> UnitCard | None:
+        """The unit's card, filled in and up to date (None when there is no such unit)."""
+        card = self._cards.get(unit_id)
+        if card is not None:
+            self._fill(card)
+        return card
+
+    def headers(self) -> list[SideHeader]:
+        return list(self._headers)
+
+    def run(self, edit: edits.Edit) -> bool:
+        """Apply one card edit as an undo step; a refusal is shown and nothing changes."""
+        try:
+            self.session.apply(edit.text, list(edit.effects), list(edit.log))
+        except GameError as exc:
+            self.show_refusal(str(exc))
+            return False
+        return True
+
+    def show_refusal(self, text: str) -> None:
+        self.notice.setText(f"Not applied: {text}")
+        self.notice.show()
+        self._notice_timer.start()
+        self.status_message.emit(f"Not applied: {text}")
+
+    def select_unit(self, unit_id: str) -> None:
+        self.session.select(unit_id)
+
+    def add_unit(self) -> None:
+        from battletracker.ui.unit_dialog import UnitDialog
+
+        self._open_dialog(UnitDialog(self.session, None, self))
+
+    def edit_unit(self, unit_id: str) -> None:
+        from battletracker.ui.unit_dialog import UnitDialog
+
+        if unit_id in self.session.game.units:
+            self._open_dialog(UnitDialog(self.session, unit_id, self))
+
+    def remove_unit(self, unit_id: str) -> None:
+        """Ask first; the removal is one undo step that puts the unit back where it was."""
+        game = self.session.game
+        unit = game.units.get(unit_id)
+        if unit is None:
+            return
+        answer = QMessageBox.question(
+            self, "Remove unit",
+            f"Remove {unit.name} from the table?\n\nUndo puts it back with everything it had.",
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        side = game.sides[unit.side].name if 0 <= unit.side < len(game.sides) else f"side {unit.side + 1}"
+        self.run(edits.remove_unit(unit, side))
+
+    def _open_dialog(self, dialog: QWidget) -> None:
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+
+    # -- following the session ----------------------------------------------------
+    def _on_game_replaced(self) -> None:
+        for card in self._cards.values():
+            self._discard(card)
+        self._cards = {}
+        self._selected = None
+        for header in self._headers:
+            header.set_folded(False)
+        self._reconcile()
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.everything:
+            self._reconcile()
+            for card in self._cards.values():
+                card.mark_dirty()
+            self._realise_timer.start()
+            return
+        if changes.roster:
+            self._reconcile()
+        elif changes.sides:
+            self._update_headers()
+        for unit_id in changes.units:
+            card = self._cards.get(unit_id)
+            if card is None:
+                continue
+            card.mark_dirty()
+            if card.built:
+                self._fill(card)
+            else:
+                card.estimate(*self._estimates())
+            self._apply_visibility_to(card)
+        if changes.units:
+            self._realise_timer.start()
+
+    def _on_selection(self, unit_id: str | None) -> None:
+        old = self._cards.get(self._selected or "")
+        if old is not None:
+            old.set_selected(False)
+        self._selected = unit_id
+        card = self._cards.get(unit_id or "")
+        if card is None:
+            return
+        card.set_selected(True)
+        unit = self.session.game.units.get(card.unit_id)
+        if unit is not None and 0 <= unit.side < len(self._headers):
+            self._headers[unit.side].set_folded(False)
+        self._pending_scroll = card.unit_id
+        self._realise_timer.start()
+
+    # -- structure -----------------------------------------------------------------
+    def _reconcile(self) -> None:
+        """Make the cards and headers match the roster, keeping every card that still belongs."""
+        game = self.session.game
+        while len(self._headers) < len(game.sides):
+            header = SideHeader(len(self._headers), self.container)
+            header.step.connect(lambda field, delta, i=header.index: self._step_side(i, field, delta))
+            header.folded.connect(lambda _f: self._apply_visibility())
+            self._headers.append(header)
+        while len(self._headers) > len(game.sides):
+            self._discard(self._headers.pop())
+
+        for unit_id in [u for u in self._cards if u not in game.units]:
+            self._discard(self._cards.pop(unit_id))
+        line, control = self._estimates()
+        for unit_id in game.units:
+            if unit_id not in self._cards:
+                card = UnitCard(self.session, unit_id, self, self.container)
+                card.estimate(line, control)
+                self._cards[unit_id] = card
+
+        order: list[QWidget] = []
+        by_side: dict[int, list[QWidget]] = {}
+        for unit in game.units.values():
+            by_side.setdefault(unit.side, []).append(self._cards[unit.id])
+        for index, header in enumerate(self._headers):
+            order.append(header)
+            order.extend(by_side.pop(index, []))
+        for stray in by_side.values():
+            order.extend(stray)
+        if order != self._order:
+            while self._layout.count():
+                self._layout.takeAt(0)
+            for widget in order:
+                self._layout.addWidget(widget)
+            self._layout.addStretch(1)
+            self._order = order
+
+        for unit in game.units.values():
+            if 0 <= unit.side < len(game.sides):
+                self._cards[unit.id].set_side_colour(QColor(game.sides[unit.side].colour))
+        self._update_headers()
+        self._apply_visibility()
+        if self._selected is not None and self._selected in self._cards:
+            self._cards[self._selected].set_selected(True)
+
+    def _update_headers(self) -> None:
+        game = self.session.game
+        counts = [0] * len(game.sides)
+        for unit in game.units.values():
+            if 0 <= unit.side < len(counts):
+                counts[unit.side] += 1
+        for header, side, count in zip(self._headers, game.sides, counts, strict=True):
+            header.set_side(side, count)
+
+    def _step_side(self, index: int, field: str, delta: int) -> None:
+        game = self.session.game
+        if 0 <= index < len(game.sides):
+            self.run(edits.change_side_value(index, game.sides[index], field, delta))
+
+    def _visible(self, card: UnitCard) -> bool:
+        unit = self.session.game.units.get(card.unit_id)
+        if unit is None:
+            return False
+        if 0 <= unit.side < len(self._headers) and self._headers[unit.side].is_folded:
+            return False
+        wanted = self.filter.text().strip().casefold()
+        return not wanted or wanted in unit.name.casefold()
+
+    def _apply_visibility_to(self, card: UnitCard) -> None:
+        card.setVisible(self._visible(card))
+
+    def _apply_visibility(self) -> None:
+        for card in self._cards.values():
+            self._apply_visibility_to(card)
+        self._realise_timer.start()
+
+    def _discard(self, widget: QWidget) -> None:
+        if isinstance(widget, UnitCard):
+            self._live.discard(widget)
+        widget.hide()
+        widget.deleteLater()
+
+    def _fill(self, card: UnitCard) -> bool:
+        """Fill in or update a card, keeping count of the filled-in ones."""
+        done = card.ensure_current()
+        if card.built:
+            self._live.add(card)
+        return done
+
+    # -- filling cards in as they come into view -----------------------------------------
+    def _estimates(self) -> tuple[int, int]:
+        if self._metrics is None:
+            probe = QToolButton()
+            probe.setText("+")
+            self._metrics = (self.fontMetrics().lineSpacing(), probe.sizeHint().height())
+            probe.deleteLater()
+        return self._metrics
+
+    def _realise(self) -> None:
+        """Fill in the cards in and near the viewport; then keep a pending selection in view."""
+        if not self.isVisible():
+            return
+        bar = self.scroll.verticalScrollBar()
+        height = self.scroll.viewport().height()
+        top, bottom = bar.value() - height // 2, bar.value() + height + height // 2
+        built = False
+        for widget in self._order:
+            if not isinstance(widget, UnitCard) or widget.isHidden():
+                continue
+            geometry = widget.geometry()
+            if geometry.bottom() < top:
+                continue
+            if geometry.top() > bottom:
+                break
+            built = self._fill(widget) or built
+        target = self._cards.get(self._pending_scroll or "")
+        if target is not None and not target.isHidden():
+            built = self._fill(target) or built
+            if not built:
+                before = bar.value()
+                self.scroll.ensureWidgetVisible(target, 0, 12)
+                if bar.value() == before:
+                    self._pending_scroll = None
+        else:
+            self._pending_scroll = None
+        if built:
+            self._realise_timer.start()
+        self._release_far(bar.value() - 2 * height, bar.value() + 3 * height)
+
+    def _release_far(self, top: int, bottom: int) -> None:
+        """Past KEEP_BUILT filled-in cards, empty those well out of view so layouts stay cheap."""
+        if len(self._live) <= KEEP_BUILT:
+            return
+        for card in list(self._live):
+            geometry = card.geometry()
+            far = card.isHidden() or geometry.bottom() < top or geometry.top() > bottom
+            if far and card.unit_id != self._pending_scroll:
+                card.release()
+                self._live.discard(card)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._realise_timer.start()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.scroll.viewport() and event.type() == QEvent.Type.Resize:
+            self._realise_timer.start()
+        elif watched is self.notice and event.type() == QEvent.Type.MouseButtonPress:
+            self.notice.hide()
+            return True
+        return super().eventFilter(watched, event)
