@@ -51,6 +51,20 @@ class Distribution(Generic[T]):
 
     # construction -----------------------------------------------------------
     @classmethod
+    def from_weights(cls, weights: Mapping[T, int], den: int) -> Distribution[T]:
+        """Outcome -> whole-number weight over one common denominator `den`.
+
+        For procedures that count equally likely dice results directly (a
+        multinomial, say): integer arithmetic, no Fraction per outcome.
+        """
+        if den <= 0:
+            raise ValueError(f"a denominator must be positive, not {den}")
+        for o, n in weights.items():
+            if n < 0:
+                raise ValueError(f"negative weight for {o!r}")
+        return cls._weights(dict(weights), den).reduced()
+
+    @classmethod
     def certain(cls, outcome: T) -> Distribution[T]:
         return cls._weights({outcome: 1}, 1)
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from math import lcm
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
@@ -206,40 +207,83 @@ def roll_effects(roller: Roller, fire: StormRoll, effect: HitEffect, teams: int)
 
 # one volley: exact odds ------------------------------------------------------------------------------
 
-@lru_cache(maxsize=256)
-def _one_hit(effect: HitEffect) -> Distribution[tuple[int, int]]:
-    return Distribution.uniform(range(1, 7)).map(effect.read)
-
-
-@lru_cache(maxsize=4096)
 def effects_of_hits(effect: HitEffect, hits: int) -> Distribution[tuple[int, int]]:
-    """Exact (kills, shock) from `hits` effect dice: one die's distribution combined `hits` times."""
-    if hits == 0:
-        return Distribution.certain((0, 0))
-    return effects_of_hits(effect, hits - 1).convolve(_one_hit(effect), _add_pairs).reduced()
+    """Exact (kills, shock) from `hits` effect dice."""
+    counts = volley_counts(Volley(hits, 1, None, effect))
+    return counts.map(lambda c: (c[0], c[1]))
 
 
-def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    return (a[0] + b[0], a[1] + b[1])
+def _slot_bytes(largest: int) -> int:
+    """Bytes per packed coefficient: room for `largest` and never a carry into the next slot."""
+    return largest.bit_length() // 8 + 1
 
 
 @lru_cache(maxsize=4096)
 def volley_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
     """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) for `roll_volley`.
 
-    The Firepower Dice and their Storm of Steel dice give a joint (hits,
-    sixes) built per die (storm_of_steel.hits_and_sixes); given the hits, the
-    effect dice are independent of which dice scored them and of how the
-    hits are split between Teams, so each (hits, sixes) continues with the
-    distribution of that many effect dice.
+    Built per die: one Firepower Die with the Storm of Steel dice its 6
+    earns (storm_of_steel.hits_and_sixes) is a polynomial in hits and sixes,
+    and `dice` of them are its `dice`-th power. Given the hits, the effect
+    dice are independent of which dice scored them and of how the hits are
+    split between Teams: `h` hits are (none + shock*y + kill*x)**h in face
+    counts, summed over the hits by Horner's rule. Each polynomial is packed
+    into one integer (one byte-aligned slot per coefficient, wide enough that
+    nothing carries), so powers and products are Python's big-integer
+    arithmetic rather than loops over terms; a dozen dice take well under a
+    millisecond.
     """
-    fire = storm_of_steel.hits_and_sixes(volley.dice, volley.to_hit, volley.storm)
-    capped = fire.map(lambda hx: (hx[0], min(sixes_cap, hx[1])))
+    if volley.dice == 0:
+        return Distribution.certain((0, 0, 0))
+    one_die = list(storm_of_steel.hits_and_sixes(1, volley.to_hit, volley.storm).items())
+    die_den = lcm(*(p.denominator for _, p in one_die))
+    most_h = volley.dice * max(h for (h, _), _ in one_die)
+    most_x = volley.dice * max(x for (_, x), _ in one_die)
+    den = die_den**volley.dice
 
-    def after(hx: tuple[int, int]) -> Distribution[Counts]:
-        return effects_of_hits(volley.effect, hx[0]).map(lambda ks: (ks[0], ks[1], hx[1]))
+    # (hits, sixes) of all the dice: slot h * (most_x + 1) + x
+    xs = most_x + 1
+    fire_size = _slot_bytes(den)
+    die = 0
+    for (h, x), p in one_die:
+        die |= (p.numerator * (die_den // p.denominator)) << (8 * fire_size * (h * xs + x))
+    fire = die**volley.dice
 
-    return capped.bind(after).reduced()
+    # (kills, shock hits, capped sixes): slot (k * side + s) * xc + x
+    xc = min(sixes_cap, most_x) + 1
+    side = most_h + 1
+    total = den * 6**most_h
+    size = _slot_bytes(total)
+    width = 8 * size
+    kill = sum(1 for f in volley.effect.faces if f == "kill")
+    shock = sum(1 for f in volley.effect.faces if f == "shock")
+    none = 6 - kill - shock
+    shock_shift, kill_shift = width * xc, width * xc * side
+    fire_raw = fire.to_bytes(fire_size * (most_h + 1) * xs, "little")
+    acc = 0
+    for h in range(most_h, -1, -1):
+        row = [0] * xc
+        for x in range(min(h, most_x) + 1):  # every six is a hit
+            at = (h * xs + x) * fire_size
+            row[min(x, xc - 1)] += int.from_bytes(fire_raw[at:at + fire_size], "little")
+        scale = 6 ** (most_h - h)
+        term = 0
+        for x, n in enumerate(row):
+            term |= (n * scale) << (width * x)
+        acc = acc * none + ((acc * shock) << shock_shift) + ((acc * kill) << kill_shift) + term
+    raw = acc.to_bytes(size * side * side * xc, "little")
+    read = int.from_bytes
+    out: dict[Counts, int] = {}
+    multiplier = volley.effect.shock_multiplier
+    for k in range(side):
+        for s in range(side - k):
+            at = (k * side + s) * xc * size
+            for x in range(xc):
+                n = read(raw[at:at + size], "little")
+                at += size
+                if n:
+                    out[(k, s * multiplier, x)] = n
+    return Distribution.from_weights(out, total)
 
 
 def kills_shock_key(kills: int, shock: int) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from battletracker.model.effects import Effect
 from battletracker.rules.base import InputReader
 from battletracker.rules.chain_of_command.fire import read_id
-from battletracker.rules.chain_of_command.vehicle_shock import shock_effects, take_shock
+from battletracker.rules.chain_of_command.vehicle_shock import shock_added, shock_effects, take_shock
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class VehicleTarget:
     immobilised: bool = False
 
     def shock_added(self, base: int) -> int:
-        return take_shock(self.current_shock, base, self.immobilised).added
+        return shock_added(base, self.immobilised)
 
     def for_odds(self) -> VehicleTarget:
         """Only immobilisation changes the outcome keys; the rest would only split the odds cache."""

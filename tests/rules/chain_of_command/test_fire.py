@@ -11,13 +11,17 @@ from battletracker.model.effects import ChangeCounter, ChangeFigures
 from battletracker.rules import RulesInputError, odds, procedures, resolve
 from battletracker.rules.chain_of_command.fire import (
     HitEffect,
+    Volley,
     cover_levels,
+    effects_of_hits,
     hit_effect_faces,
     raise_cover,
     reduce_cover,
     split_hits,
     to_hit_number,
+    volley_counts,
 )
+from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.tables import ruleset_table
 from tests.rules.oddscheck import assert_odds_match_simulation
 
@@ -174,3 +178,54 @@ def test_closed_form_storm_of_steel_one_die() -> None:
 ])
 def test_odds_match_simulation(inputs: dict[str, object]) -> None:
     assert_odds_match_simulation("coc.fire", inputs)  # type: ignore[arg-type]
+
+
+def _enumerate(dice: int, to_hit: int, storm: StormOfSteel | None, effect: HitEffect,
+               cap: int) -> dict[tuple[int, int, int], Fraction]:
+    """Every way the dice can fall, one branch per die face (independent of the packed arithmetic)."""
+    out: dict[tuple[int, int, int], Fraction] = {}
+
+    def roll(pending: int, rounds_left: int, hits: int, sixes: int, p: Fraction, earned: int) -> None:
+        if pending == 0:
+            if earned and storm is not None and rounds_left:
+                roll(earned * storm.per_six, rounds_left - 1, hits, sixes, p, 0)
+                return
+            effects(hits, 0, 0, sixes, p)
+            return
+        for face in range(1, 7):
+            six = face == 6
+            roll(pending - 1, rounds_left, hits + (face >= to_hit), sixes + six, p / 6, earned + six)
+
+    def effects(left: int, kills: int, shock: int, sixes: int, p: Fraction) -> None:
+        if left == 0:
+            key = (kills, shock, min(cap, sixes))
+            out[key] = out.get(key, Fraction(0)) + p
+            return
+        for face in range(1, 7):
+            k, s = effect.read(face)
+            effects(left - 1, kills + k, shock + s, sixes, p / 6)
+
+    roll(dice, storm.rounds if storm is not None else 0, 0, 0, Fraction(1), 0)
+    return out
+
+
+@pytest.mark.parametrize(("dice", "to_hit", "storm", "cover", "multiplier", "cap"), [
+    (2, 4, None, "light", 1, 0),
+    (2, 3, StormOfSteel(1, False), "open", 2, 5),
+    (1, 5, StormOfSteel(2, False), "hard", 1, 2),
+    (1, 4, StormOfSteel(1, True), "light", 2, 5),
+    (3, 6, StormOfSteel(1, False), "open", 1, 1),
+])
+def test_volley_counts_equal_enumeration(dice: int, to_hit: int, storm: StormOfSteel | None, cover: str,
+                                         multiplier: int, cap: int) -> None:
+    effect = HitEffect.for_cover(cover, multiplier)
+    exact = volley_counts(Volley(dice, to_hit, storm, effect), cap)
+    assert dict(exact.items()) == _enumerate(dice, to_hit, storm, effect, cap)
+
+
+def test_effects_of_hits_is_a_multinomial() -> None:
+    effect = HitEffect.for_cover("light")
+    dist = effects_of_hits(effect, 3)
+    k, s = effect.kill_chance(), effect.shock_chance()
+    assert dist.p((1, 1)) == 6 * k * s * (1 - k - s)
+    assert dist.p((3, 0)) == k**3
