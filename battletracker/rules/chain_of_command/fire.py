@@ -4,9 +4,9 @@ Support weapons, snipers, flamethrowers, guns firing H.E., grenades and
 bombardments all end the same way: Firepower Dice (with any Storm of Steel
 dice) score hits, the hits are divided between the target Teams, and each hit
 rolls one effect die read against the target's cover. This module owns that
-sequence so every procedure rolls it in the same order and computes its exact
-odds the same way: per Firepower Die (its hit, its effect die, the Storm of
-Steel dice its 6 earns), combined with `Distribution.repeat`.
+sequence (`Volley`, `roll_volley`, `volley_counts`, the input readers) so
+every procedure rolls it in the same order and computes its exact odds the
+same way.
 
 The to-hit table, the cover levels and the effect of a hit by cover are data
 (fire.toml); the documents use them without printing them, so the file marks
@@ -17,6 +17,22 @@ evenly the Teams listed first take one more (the firer lists the Team that
 should take an odd hit first). Effect dice are rolled Team by Team in that
 order. Kills beyond the figures a Team has are not removed when the app says
 how many figures each Team has (`target_figures`).
+
+`coc.fire`
+    Inputs: `firepower_dice` (0-60); `to_hit` (2-6) or `range_band` (close |
+    effective) with `target_quality` (green | regular | elite); `cover` (open
+    | light | hard); `reduce_cover` (levels, never below open; default 0);
+    `shock_multiplier` (1 or 2); `storm_of_steel` (bool) and the settings
+    `storm_of_steel_per_six`, `storm_of_steel_chains`; `teams` (1-12, default
+    1). Optional: `target_id` (one Team) or `target_ids` (comma separated,
+    one per Team, in the order the hits are shared), `target_figures` (the
+    figures of each, comma separated).
+    Dice: the Firepower Dice, any Storm of Steel dice, then one effect die per
+    hit ("Effect dice", or "Effect dice, team N" for several Teams).
+    Outcome: `kills=K shock=S` (totals). Values: `hits`, `kills`, `shock`,
+    `sixes`, `dice_rolled`, `storm_dice`, `team_hits`, `team_kills`,
+    `team_shock` (lists in Team order), `to_hit`, `cover` (after reduction).
+    Effects (with ids): ChangeFigures for kills, `shock` counter for Shock.
 """
 
 from __future__ import annotations

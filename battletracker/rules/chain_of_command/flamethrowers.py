@@ -15,6 +15,23 @@ Fuel is counted in Phases of fire on the weapon (`Weapon.ammo` with
 given `firer_id` the Resolution spends one Phase of it (weapon `weapon_index`).
 A building is a map marker: given `building_id` the Resolution sets its data
 entry `on_fire` to true.
+
+`coc.flamethrower`
+    Inputs: `range` (inches), `moved`, `at_the_double` (refused), `fuel`
+    (Phases of fire left, from the card), `target_kind` (infantry |
+    wooden_building | transport), `to_hit` or `range_band`/`target_quality`,
+    the Storm of Steel settings, `teams` (default 1; 0 for an empty
+    building); optional `target_id`/`target_ids`/`target_figures`,
+    `firer_id` with `weapon_index` (default 0), `building_id`, and for a
+    transport `vehicle_id`, `vehicle_current_shock`, `vehicle_immobilised`.
+    Dice: Firepower Dice, Storm of Steel dice, effect dice per hit.
+    Outcomes: `kills=K shock=S`, with ` building_on_fire` appended when a
+    wooden building catches fire, or ` vehicle_shock=V` (after doubling) for
+    a transport. Values: those of `coc.fire` plus `firepower_dice`,
+    `fuel_left`, `building_on_fire`, and for a transport `vehicle_shock`,
+    `vehicle_total_shock`, `vehicle_abandoned`. Effects: SpendAmmo (one
+    Phase of fuel), kills and Shock on the Teams, SetMarkerData(`on_fire`)
+    on the building, Shock (and "abandoned") on the vehicle.
 """
 
 from __future__ import annotations

@@ -15,6 +15,24 @@ dice; every 6 of the Firepower Dice is a penetrating hit (no Storm of Steel),
 the APC saves each on a 5 or 6 with its Armour Dice, and each net hit is one
 Shock. Shock on the vehicle is doubled once it is immobilised
 (vehicle_target.py).
+
+`coc.grenade_into_vehicle`
+    Inputs: `firepower_dice`, `vehicle` (open_topped | apc_outside),
+    `armour_dice` (used against an APC from outside); the settings
+    `grenade_throw_to_hit` and `grenade_bullseye_double_six`; optional
+    `throw_hit` (the player says whether the throw landed) with
+    `bullseye_dice`; `passenger_teams` (default 0) with `to_hit` or
+    `range_band`/`target_quality`, `cover` (default open) and
+    `target_id`/`target_ids`/`target_figures`; `vehicle_id`,
+    `vehicle_current_shock`, `vehicle_immobilised`.
+    Dice: "Throw" (2D6, unless told), "Firepower Dice", effect dice per hit
+    on passengers; against an APC, "Firepower Dice" then "Armour Dice".
+    Outcomes: `missed`; `kills=K shock=S vehicle_shock=V` (open-topped);
+    `vehicle_shock=V` (APC from outside). Values: `throw`, `throw_hit`,
+    `bullseye_dice`, `dice_rolled`, `hits`, `sixes`, `kills`, `shock` and the
+    Team split; `penetrating_hits`, `saves`, `net_hits` against an APC;
+    `vehicle_shock`, `vehicle_total_shock`, `vehicle_abandoned`. Effects:
+    kills and Shock on the passengers, Shock (and "abandoned") on the vehicle.
 """
 
 from __future__ import annotations

@@ -8,6 +8,16 @@ building only when targeting a Unit inside it. They fire into a 90 degree arc
 attached Leaders included, to work at full effect: with two or fewer it
 cannot move but still fires at anything in its arc (`can_move` in the values,
 `gun_can_move` for the card and the map).
+
+`coc.gun_he`
+    Inputs: `he_dice`, `cover`, `teams` (default 1), `crew` (attached
+    Leaders included), `target_in_building`, `target_is_building`,
+    `suppressing` (refused), the Storm of Steel settings; optional
+    `target_id`/`target_ids`/`target_figures`, `barrel_facing` and
+    `target_bearing`, `firer_id`. Dice: "H.E. Firepower Dice", Storm of Steel
+    dice, effect dice per hit. Outcome: `kills=K shock=S`. Values: those of
+    `coc.fire` plus `crew`, `can_move`, `target_in_building`, `arc_offset`,
+    `facing`. Effects: as `coc.fire`, plus TurnUnit on the gun.
 """
 
 from __future__ import annotations
@@ -67,6 +77,9 @@ def _parse(inputs: Inputs) -> GunHEInputs:
     crew = r.int("crew", minimum=1)
     in_building = r.bool("target_in_building")
     is_building = r.bool("target_is_building")
+    if r.bool("suppressing"):
+        raise RulesInputError("suppressing", "infantry and anti-tank guns always Fire for Effect, never "
+                                             "Suppressing Fire")
     storm = read_storm(r, True)
     targets = read_targets(r, teams)
     aim = read_aim(r, "gun")

@@ -7,6 +7,17 @@ a 90 degree arc (see arc_of_fire.py). Suppressing Fire needs its target area
 checked: one continuous frontage of at most 9", or two Teams within 4" of
 each other. The documents state only that area rule for Suppressing Fire, so
 the fire itself is resolved like any other and reported as suppressing.
+
+`coc.tripod_mg`
+    Inputs: the `coc.fire` inputs, with `firepower_dice` optional (default
+    10); `figures` (the team's figures, required); `heavy` (bool);
+    `suppressing` (bool) with `frontage` (inches) or `team_gap` (inches, and
+    `teams` = 2); optional `barrel_facing` and `target_bearing` (degrees, both
+    or neither) and `firer_id`.
+    Dice, outcome keys and values as `coc.fire`, plus `firepower_dice` (after
+    the one-figure loss), `dice_lost`, `heavy`, `suppressing`, `frontage`,
+    `team_gap`, `arc_offset`, `facing`. Effects: as `coc.fire`, plus
+    TurnUnit on the firer when it turns onto the target.
 """
 
 from __future__ import annotations

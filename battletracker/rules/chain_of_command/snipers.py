@@ -17,6 +17,17 @@ Tracker state on the sniper's card:
 - Snipers ignore Shock; one kill removes the sniper and calls for a Force
   Morale Test (`sniper_fired_on`); an enemy Unit contacting its base
   removes it with no test (`sniper_contacted`).
+
+`coc.sniper`
+    Inputs: `target_kind` (infantry | support | bunker | transport_passengers
+    | apc_passengers | apc_weapon_crew | vehicle), `enclosed_turret`,
+    `leader_attached`, `suppressing` (bools); optional `firer_id`,
+    `target_id`. Dice: "Sniper's Firepower Die", "Effect die" on a hit,
+    "Leader hit die" after a kill with a Leader attached. Outcomes: `miss`,
+    `no_effect`, `shock=2`, `kill`, `kill+leader_hit`. Values: `to_hit`,
+    `cover`, `hit`, `kills`, `shock`, `leader_hit`, `cannot_ignore` (bunker).
+    Effects: `sniper_shots` +1 on the firer; ChangeFigures / `shock` on the
+    target.
 """
 
 from __future__ import annotations
@@ -32,6 +43,8 @@ from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command.fire import RULESET, HitEffect, read_id
 
+SIGHT_RADIUS = 3.0
+"""Line of Sight is measured from any point within 3" of the centre of the sniper's base."""
 SHOTS_COUNTER = "sniper_shots"
 SPOTTED = "spotted"
 SHOCK_MULTIPLIER = 2

@@ -78,7 +78,7 @@ def test_he_at_a_building_only_when_targeting_a_unit_inside() -> None:
     ({"crew": None}, "crew", "is required"),
     ({"he_dice": None}, "he_dice", "is required"),
     ({"to_hit": 3}, "to_hit", "not an input"),
-    ({"suppressing": True}, "suppressing", "not an input"),
+    ({"suppressing": True}, "suppressing", "always Fire for Effect, never Suppressing Fire"),
 ])
 def test_refusals(inputs: dict[str, object], field: str, words: str) -> None:
     merged = {k: v for k, v in {**BASE, **inputs}.items() if v is not None}
