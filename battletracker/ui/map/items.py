@@ -1,0 +1,581 @@
+"""Scene items in table inches: unit tokens, the selection's arc and rings, markers, the ruler.
+
+Tokens are not rotated as items: the body and facing mark are drawn rotated
+inside `paint`, so the name and badges (children that ignore the view's
+scale) stay upright and at a readable size below and beside the token.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from battletracker.core.geometry import Point, direction, offset, on_table
+from battletracker.model.game import Marker, Unit
+from battletracker.ui.map.labels import PixmapLabel, chip
+from battletracker.ui.map.palette import MapPalette, badge_for, contrasting, is_destroyed
+
+# Token sizes in inches: big enough to grab at the default zoom, small enough
+# that a section and its neighbours do not overlap on a 72" x 48" table.
+ROUND_DIAMETER = {"section": 1.5, "gun": 1.4, "support_weapon": 1.25}
+DEFAULT_DIAMETER = 1.0
+VEHICLE_WIDTH = 1.5
+VEHICLE_LENGTH = 2.75
+# Room around the body for the selection and target rings (drawn with cosmetic pens).
+RING_MARGIN = 0.45
+
+Z_MARKERS = 5.0
+Z_SELECTION_OVERLAY = 10.0
+Z_OVERLAYS = 20.0
+Z_TOKENS = 30.0
+Z_SELECTED = 31.0
+Z_HANDLE = 40.0
+Z_MEASURE = 50.0
+
+
+def qpoint(p: Point) -> QPointF:
+    return QPointF(p[0], p[1])
+
+
+def cosmetic(colour: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    pen = QPen(colour, width, style)
+    pen.setCosmetic(True)
+    return pen
+
+
+@lru_cache(maxsize=512)
+def disc_sprite(fill: int, edge: int, diameter: float, dpr: float) -> QPixmap:
+    """A round token body, drawn once per colour and size and shared by every token like it."""
+    side = math.ceil(diameter + 2.0)
+    pix = QPixmap(max(1, round(side * dpr)), max(1, round(side * dpr)))
+    pix.setDevicePixelRatio(dpr)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(QPen(QColor.fromRgba(edge), 1.0))
+    p.setBrush(QColor.fromRgba(fill))
+    p.drawEllipse(QPointF(side / 2.0, side / 2.0), diameter / 2.0, diameter / 2.0)
+    p.end()
+    return pix
+
+
+class UnitToken(QGraphicsItem):
+    """One unit on the table: side colour, facing mark, name, condition and shock badges."""
+
+    def __init__(self, unit: Unit, colour: QColor, palette: MapPalette, font: QFont, badge_font: QFont) -> None:
+        super().__init__()
+        self.unit_id = unit.id
+        self.setZValue(Z_TOKENS)
+        self._palette = palette
+        self.colour = QColor(colour)
+        self.name = ""
+        self.facing = 0.0
+        self.preview_facing: float | None = None
+        self.vehicle = False
+        self.destroyed = False
+        self.selected = False
+        self.target = False
+        self._size = (DEFAULT_DIAMETER, DEFAULT_DIAMETER)
+        self.label = PixmapLabel(font, (0.5, 0.0), (0.0, 2.0), self)
+        self.badges = PixmapLabel(badge_font, (0.0, 1.0), (0.0, 0.0), self)
+        self.sync(unit, colour)
+
+    # -- state from the model -------------------------------------------------
+    def sync(self, unit: Unit, colour: QColor) -> None:
+        """Take position, facing, look and badges from the unit."""
+        vehicle = unit.is_vehicle
+        size = (VEHICLE_WIDTH, VEHICLE_LENGTH) if vehicle else (ROUND_DIAMETER.get(unit.kind, DEFAULT_DIAMETER),) * 2
+        if size != self._size or vehicle != self.vehicle:
+            self.prepareGeometryChange()
+            self.vehicle = vehicle
+            self._size = size
+        self.colour = QColor(colour)
+        self.name = unit.name
+        conditions = [*unit.conditions, *(unit.vehicle.damage if unit.vehicle else [])]
+        self.destroyed = any(is_destroyed(c) for c in conditions)
+        fill = QColor(self.colour)
+        if self.destroyed:
+            fill = fill.darker(160)
+            fill.setAlpha(170)
+        self._fill = fill
+        self._edge = QPen(self.colour.darker(190), 1.0)
+        self._mark = contrasting(self.colour)
+        self.preview_facing = None
+        self.facing = unit.facing
+        self.setPos(unit.x, unit.y)
+        self._shock = unit.shock
+        self._conditions = conditions
+        self._relabel()
+        self._reshape()
+
+    def set_palette(self, palette: MapPalette, font: QFont, badge_font: QFont) -> None:
+        self._palette = palette
+        self.label.set_font(font)
+        self.badges.set_font(badge_font)
+        self._relabel()
+        self.update()
+
+    def _relabel(self) -> None:
+        p = self._palette
+        self.label.set_chips([chip(self.name, p.label_text, p.label_back)] if self.name else [])
+        chips = []
+        if self._shock > 0:
+            chips.append(chip(str(self._shock), QColor("#ffffff"), p.shock_fill, True))
+        seen: set[str] = set()
+        for condition in self._conditions:
+            style = badge_for(condition)
+            if style.text not in seen:
+                seen.add(style.text)
+                chips.append(chip(style.text, contrasting(style.fill), style.fill))
+        self.badges.set_chips(chips)
+
+    @property
+    def shown_facing(self) -> float:
+        return self.facing if self.preview_facing is None else self.preview_facing
+
+    def set_preview_facing(self, facing: float | None) -> None:
+        """Show a facing that is not in the model yet (during a rotate gesture)."""
+        self.preview_facing = None if facing is None else facing % 360.0
+        self._reshape()
+
+    def set_flags(self, selected: bool, target: bool) -> None:
+        if selected != self.selected or target != self.target:
+            self.selected, self.target = selected, target
+            self.setZValue(Z_SELECTED if selected else Z_TOKENS)
+            self._reshape()
+
+    # -- geometry ---------------------------------------------------------------
+    def extent(self) -> tuple[float, float]:
+        """Half-width and half-height of the body as drawn at its facing."""
+        w, length = self._size
+        if not self.vehicle:
+            return (w / 2.0, w / 2.0)
+        r = math.radians(self.shown_facing)
+        s, c = abs(math.sin(r)), abs(math.cos(r))
+        return (w / 2.0 * c + length / 2.0 * s, w / 2.0 * s + length / 2.0 * c)
+
+    def reach(self) -> float:
+        """Distance from the centre to the far end of the body along its facing."""
+        return self._size[1] / 2.0
+
+    def _reshape(self) -> None:
+        """Outline, facing mark and label places for the shown facing, in inches from the centre."""
+        w, length = self._size
+        f = self.shown_facing
+        self._ahead = direction(f)
+        self._across = direction(f + 90.0)
+        half = length / 2.0
+        if self.vehicle:
+            tip, base, spread = half - 0.15, half - 0.75, w * 0.28
+            self._body_poly: QPolygonF | None = self._rect_outline(0.0, 0.0, 1.0)
+            self._bounds_r = math.hypot(w, length) / 2.0 + RING_MARGIN
+        else:
+            tip, base, spread = half * 0.95, -half * 0.15, half * 0.55
+            self._body_poly = None
+            self._bounds_r = w / 2.0 + RING_MARGIN
+        (fx, fy), (sx, sy) = self._ahead, self._across
+        self._mark_poly = QPolygonF([QPointF(fx * tip, fy * tip),
+                                     QPointF(fx * base + sx * spread, fy * base + sy * spread),
+                                     QPointF(fx * base - sx * spread, fy * base - sy * spread)])
+        ex, ey = self.extent()
+        # The selected token's handle sits ahead of it: when that is below the token,
+        # the name and badges swap to above and below so the handle does not cover them.
+        if self.selected and 90.0 < f < 270.0:
+            self.label.set_anchor((0.5, 1.0), (0.0, -2.0))
+            self.label.setPos(0.0, -ey)
+            self.badges.set_anchor((0.0, 0.0), (0.0, 0.0))
+            self.badges.setPos(ex * 0.55, ey * 0.75)
+        else:
+            self.label.set_anchor((0.5, 0.0), (0.0, 2.0))
+            self.label.setPos(0.0, ey)
+            self.badges.set_anchor((0.0, 1.0), (0.0, 0.0))
+            self.badges.setPos(ex * 0.55, -ey * 0.75)
+        self.update()
+
+    def _rect_outline(self, cx: float, cy: float, scale: float, grow: float = 0.0) -> QPolygonF:
+        """A vehicle's body at its facing: centre and `grow` in pixels, `scale` pixels per inch."""
+        w, length = self._size
+        (fx, fy), (sx, sy) = self._ahead, self._across
+        hl, hw = length / 2.0 * scale + grow, w / 2.0 * scale + grow
+        return QPolygonF([QPointF(cx + fx * hl + sx * hw, cy + fy * hl + sy * hw),
+                          QPointF(cx - fx * hl + sx * hw, cy - fy * hl + sy * hw),
+                          QPointF(cx - fx * hl - sx * hw, cy - fy * hl - sy * hw),
+                          QPointF(cx + fx * hl - sx * hw, cy + fy * hl - sy * hw)])
+
+    def contains_point(self, x: float, y: float) -> bool:
+        """Whether a table point is on the body (hit testing that ignores the halo margin)."""
+        dx, dy = x - self.x(), y - self.y()
+        w, length = self._size
+        if not self.vehicle:
+            return math.hypot(dx, dy) <= w / 2.0 + 0.1
+        along = dx * self._ahead[0] + dy * self._ahead[1]
+        across = dx * self._across[0] + dy * self._across[1]
+        return abs(along) <= length / 2.0 + 0.1 and abs(across) <= w / 2.0 + 0.1
+
+    def boundingRect(self) -> QRectF:
+        r = self._bounds_r
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    # -- drawing ------------------------------------------------------------------
+    # Tokens are drawn in device pixels from the mapped centre: Qt's raster engine
+    # fills a small ellipse under a scaled transform several times slower than the
+    # same ellipse in pixels, and pens wider than one pixel go through the stroker.
+    # Halos are filled shapes under the body rather than thick outlines for the same
+    # reason, and round bodies are shared sprites. An item cache was tried and dropped:
+    # it halves a repaint but doubles the first one after every zoom step.
+    def _fill_body(self, painter: QPainter, cx: float, cy: float, scale: float, grow: float) -> None:
+        if self.vehicle:
+            painter.drawPolygon(self._rect_outline(cx, cy, scale, grow))
+        else:
+            r = self._size[0] / 2.0 * scale + grow
+            painter.drawEllipse(QPointF(cx, cy), r, r)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        transform = painter.worldTransform()
+        scale = math.hypot(transform.m11(), transform.m12())
+        cx, cy = transform.dx(), transform.dy()
+        to_device = QTransform(scale, 0.0, 0.0, scale, cx, cy)
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if self.selected or self.target:
+            p = self._palette
+            room = RING_MARGIN * scale * 0.9      # the halos must stay inside boundingRect
+            painter.setPen(Qt.PenStyle.NoPen)
+            if self.selected:
+                painter.setBrush(p.selection)
+                self._fill_body(painter, cx, cy, scale, min(8.0 if self.target else 5.5, room))
+            painter.setBrush(p.target if self.target else p.selection_gap)
+            self._fill_body(painter, cx, cy, scale, min(3.5, room * 0.5) if self.target else min(2.0, room * 0.4))
+        if self._body_poly is None:
+            dpr = painter.device().devicePixelRatioF()
+            diameter = round(self._size[0] * scale * 4.0) / 4.0
+            sprite = disc_sprite(self._fill.rgba(), self._edge.color().rgba(), diameter, dpr)
+            half = sprite.width() / dpr / 2.0
+            painter.drawPixmap(QPointF(cx - half, cy - half), sprite)
+        else:
+            painter.setPen(self._edge)
+            painter.setBrush(self._fill)
+            painter.drawPolygon(to_device.map(self._body_poly))
+        if self.destroyed:
+            painter.setPen(QPen(self._mark, 2.0))
+            ex, ey = self.extent()
+            k = 0.55 * scale
+            painter.drawLine(QPointF(cx - ex * k, cy - ey * k), QPointF(cx + ex * k, cy + ey * k))
+            painter.drawLine(QPointF(cx - ex * k, cy + ey * k), QPointF(cx + ex * k, cy - ey * k))
+        else:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._mark)
+            painter.drawPolygon(to_device.map(self._mark_poly))
+
+
+class RotationHandle(QGraphicsItem):
+    """The knob beside the selected token: drag it to turn the unit."""
+
+    RADIUS = 8.0
+
+    def __init__(self, palette: MapPalette) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setZValue(Z_HANDLE)
+        self.setToolTip("Drag to turn the unit (Ctrl snaps to 15°).\nShift+wheel over a unit turns it 5° a notch.")
+        self._palette = palette
+        self._stem = QPointF()
+
+    def set_palette(self, palette: MapPalette) -> None:
+        self._palette = palette
+        self.update()
+
+    def set_stem(self, towards: QPointF) -> None:
+        """Draw a line from the knob to `towards` (pixels from the knob): the token it turns."""
+        if towards != self._stem:
+            self.prepareGeometryChange()
+            self._stem = QPointF(towards)
+
+    def boundingRect(self) -> QRectF:
+        r = self.RADIUS + 2.0
+        return QRectF(-r, -r, 2 * r, 2 * r).united(QRectF(self._stem, self._stem).adjusted(-2, -2, 2, 2))
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(QPointF(0.0, 0.0), self.RADIUS + 2.0, self.RADIUS + 2.0)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        p = self._palette
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(p.selection, 2.0))
+        painter.drawLine(QPointF(0.0, 0.0), self._stem)
+        painter.setPen(QPen(QColor("#ffffff"), 1.5))
+        painter.setBrush(p.selection)
+        painter.drawEllipse(QPointF(0.0, 0.0), self.RADIUS, self.RADIUS)
+        # a circular arrow
+        r = self.RADIUS * 0.5
+        painter.setPen(QPen(QColor("#ffffff"), 1.6))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawArc(QRectF(-r, -r, 2 * r, 2 * r), 100 * 16, 250 * 16)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#ffffff"))
+        tip = QPointF(r * math.cos(math.radians(100)), -r * math.sin(math.radians(100)))
+        painter.drawPolygon(QPolygonF([tip + QPointF(-2.6, -2.2), tip + QPointF(2.4, -0.6), tip + QPointF(-1.0, 2.8)]))
+
+
+class ClipLayer(QGraphicsItem):
+    """Draws nothing; keeps the selection's wedge and rings inside the table edges."""
+
+    def __init__(self, width: float, height: float) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemClipsChildrenToShape)
+        self._rect = QRectF(0.0, 0.0, width, height)
+
+    def set_table(self, width: float, height: float) -> None:
+        self.prepareGeometryChange()
+        self._rect = QRectF(0.0, 0.0, width, height)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self._rect)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        return
+
+
+def wedge_path(origin: Point, facing: float, half_angle: float, radius: float) -> QPainterPath:
+    """The arc of fire as a closed path, built with the rules' own `offset` (bearings clockwise from up)."""
+    steps = max(2, math.ceil(2 * half_angle / 2.0))
+    path = QPainterPath(qpoint(origin))
+    for i in range(steps + 1):
+        bearing = facing - half_angle + 2 * half_angle * i / steps
+        path.lineTo(qpoint(offset(origin, bearing, radius)))
+    path.closeSubpath()
+    return path
+
+
+class ArcWedge(QGraphicsItem):
+    """The selected unit's arc of fire out to its longest range band."""
+
+    def __init__(self, palette: MapPalette, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self._palette = palette
+        self._path = QPainterPath()
+
+    def set_wedge(self, origin: Point, facing: float, half_angle: float, radius: float) -> None:
+        self.prepareGeometryChange()
+        self._path = wedge_path(origin, facing, half_angle, radius)
+        self.update()
+
+    def set_palette(self, palette: MapPalette) -> None:
+        self._palette = palette
+        self.update()
+
+    def path(self) -> QPainterPath:
+        return self._path
+
+    def boundingRect(self) -> QRectF:
+        return self._path.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(cosmetic(self._palette.arc_edge, 1.0))
+        painter.setBrush(self._palette.arc_fill)
+        painter.drawPath(self._path)
+
+
+class RangeRings(QGraphicsItem):
+    """Range band edges around the selected unit, each labelled with its distance."""
+
+    def __init__(self, palette: MapPalette, font: QFont, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self._palette = palette
+        self._font = font
+        self._bands: list[float] = []
+        self._labels: list[PixmapLabel] = []
+
+    def set_rings(self, origin: Point, bands: list[float], facing: float, table: tuple[float, float]) -> None:
+        self.prepareGeometryChange()
+        self.setPos(*origin)
+        self._bands = list(bands)
+        for label in self._labels:
+            label.setParentItem(None)
+            if label.scene() is not None:
+                label.scene().removeItem(label)
+        self._labels = []
+        for band in self._bands:
+            label = PixmapLabel(self._font, (0.5, 0.5), (0.0, 0.0), self)
+            label.set_chips([chip(f'{band:g}"', self._palette.label_text, self._palette.label_back)])
+            at = _label_point(origin, band, facing, table)
+            label.setPos(at[0] - origin[0], at[1] - origin[1])
+            self._labels.append(label)
+        self.update()
+
+    @property
+    def bands(self) -> list[float]:
+        return list(self._bands)
+
+    def set_palette(self, palette: MapPalette, font: QFont) -> None:
+        self._palette = palette
+        self._font = font
+        for label, band in zip(self._labels, self._bands, strict=True):
+            label.set_font(font)
+            label.set_chips([chip(f'{band:g}"', palette.label_text, palette.label_back)])
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        r = (max(self._bands) if self._bands else 0.0) + 0.5
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(cosmetic(self._palette.ring, 1.0, Qt.PenStyle.DashLine))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for band in self._bands:
+            painter.drawEllipse(QPointF(0.0, 0.0), band, band)
+
+
+def _label_point(origin: Point, radius: float, facing: float, table: tuple[float, float]) -> Point:
+    """Where to label a ring: ahead of the unit if that is on the table, else the nearest bearing that is."""
+    for turn in (0, 20, -20, 45, -45, 90, -90, 135, -135, 180):
+        p = offset(origin, facing + turn, radius)
+        if on_table(p, table[0] - 1.0, table[1] - 0.5) and p[0] >= 1.0 and p[1] >= 0.5:
+            return p
+    return offset(origin, facing, radius)
+
+
+# Marker kinds a later feature places; anything else is drawn like "marker".
+_MARKER_COLOURS = {
+    "smoke": ("#9e9e9e", 120),
+    "impact": ("#e53935", 60),
+    "burst": ("#e53935", 60),
+    "blast": ("#e53935", 60),
+    "aiming_point": ("#1e88e5", 40),
+    "aim": ("#1e88e5", 40),
+    "objective": ("#fdd835", 70),
+}
+
+
+class MarkerItem(QGraphicsItem):
+    """A marker from the game: a circle of its radius (if any), a centre mark and its label."""
+
+    def __init__(self, marker: Marker, palette: MapPalette, font: QFont) -> None:
+        super().__init__()
+        self.setZValue(Z_MARKERS)
+        self.marker_id = marker.id
+        self._palette = palette
+        self._font = font
+        self._radius = 0.0
+        self._kind = ""
+        self.label = PixmapLabel(font, (0.5, 0.0), (0.0, 7.0), self)
+        self.symbol = _MarkerSymbol(self)
+        self.sync(marker)
+
+    def sync(self, marker: Marker) -> None:
+        self.prepareGeometryChange()
+        self.setPos(marker.x, marker.y)
+        self._radius = marker.radius
+        self._kind = marker.kind
+        self._text = marker.label or marker.kind.replace("_", " ")
+        self._relabel()
+        self.update()
+
+    def _relabel(self) -> None:
+        p = self._palette
+        self.label.setY(self._radius)
+        self.label.set_chips([chip(self._text, p.label_text, p.label_back)] if self._text else [])
+        self.symbol.colour = self.colour()
+        self.symbol.update()
+
+    def set_palette(self, palette: MapPalette, font: QFont) -> None:
+        self._palette = palette
+        self.label.set_font(font)
+        self._relabel()
+        self.update()
+
+    def colour(self) -> QColor:
+        name, _ = _MARKER_COLOURS.get(self._kind, ("", 0))
+        return QColor(name) if name else QColor(self._palette.marker)
+
+    def boundingRect(self) -> QRectF:
+        r = self._radius + 0.2
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if self._radius <= 0:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        name, alpha = _MARKER_COLOURS.get(self._kind, ("", 0))
+        fill = QColor(name) if name else QColor(self._palette.marker_fill)
+        if name:
+            fill.setAlpha(alpha)
+        painter.setPen(cosmetic(self.colour(), 1.0, Qt.PenStyle.DashLine))
+        painter.setBrush(fill)
+        painter.drawEllipse(QPointF(0.0, 0.0), self._radius, self._radius)
+
+
+class _MarkerSymbol(QGraphicsItem):
+    """A fixed-size diamond at a marker's centre, so a zero-radius marker is still seen."""
+
+    def __init__(self, parent: QGraphicsItem) -> None:
+        super().__init__(parent)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.colour = QColor("#000000")
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(-7.0, -7.0, 14.0, 14.0)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(contrasting(self.colour), 1.2))
+        painter.setBrush(self.colour)
+        painter.drawPolygon(QPolygonF([QPointF(0, -6), QPointF(6, 0), QPointF(0, 6), QPointF(-6, 0)]))
+
+
+class MeasureItem(QGraphicsItem):
+    """The ruler: a line between two table points and its length in inches to one decimal."""
+
+    def __init__(self, palette: MapPalette, font: QFont) -> None:
+        super().__init__()
+        self.setZValue(Z_MEASURE)
+        self._palette = palette
+        self._a = QPointF()
+        self._b = QPointF()
+        self.label = PixmapLabel(font, (0.0, 1.0), (8.0, -6.0), self)
+
+    def set_line(self, a: Point, b: Point, text: str) -> None:
+        self.prepareGeometryChange()
+        self._a, self._b = qpoint(a), qpoint(b)
+        self.label.setPos(self._b)
+        p = self._palette
+        self.label.set_chips([chip(text, p.measure_text, p.measure_back)])
+        self.update()
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def set_palette(self, palette: MapPalette, font: QFont) -> None:
+        self._palette = palette
+        self.label.set_font(font)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self._a, self._b).normalized().adjusted(-0.5, -0.5, 0.5, 0.5)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colour = self._palette.measure
+        halo = QColor("#000000") if not self._palette.dark else QColor("#ffffff")
+        halo.setAlpha(90)
+        painter.setPen(cosmetic(halo, 4.0))
+        painter.drawLine(self._a, self._b)
+        painter.setPen(cosmetic(colour, 2.0))
+        painter.drawLine(self._a, self._b)
+        painter.setBrush(QBrush(colour))
+        for end in (self._a, self._b):
+            painter.drawEllipse(end, 0.15, 0.15)

@@ -1,0 +1,300 @@
+"""The table as a scene in inches, kept in step with the session.
+
+One scene unit is one inch: x to the right, y down from the top edge, facing
+clockwise from the top edge, as in `core.geometry`. The scene follows the
+session's `changed` record: only the tokens of touched units are synced,
+roster changes add and remove tokens, and `everything` rebuilds. Overlays
+(arc, rings, targets) are drawn for the selection only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+from battletracker.core.geometry import EPSILON, distance, in_arc
+from battletracker.model.effects import Changes
+from battletracker.model.game import Game, Unit
+from battletracker.ui.map.items import (
+    Z_OVERLAYS,
+    Z_SELECTION_OVERLAY,
+    ArcWedge,
+    ClipLayer,
+    MarkerItem,
+    RangeRings,
+    UnitToken,
+)
+from battletracker.ui.map.palette import MapPalette
+from battletracker.ui.session import Session
+
+# Room around the table for the edge labels, in inches.
+MARGIN = 3.0
+
+
+def side_colour(game: Game, side: int) -> QColor:
+    if 0 <= side < len(game.sides):
+        c = QColor(game.sides[side].colour)
+        if c.isValid():
+            return c
+    return QColor("#808080")
+
+
+def targets_of(game: Game, unit: Unit) -> set[str]:
+    """Ids of the enemy units inside `unit`'s arc and within its longest range band.
+
+    The same test the rules make: `in_arc` on the narrowest weapon arc and the
+    distance between centres against the range bands. Units of its own side are
+    left out (they are not targets); a unit with neither an arc nor range bands
+    has nothing to show.
+    """
+    arc = unit.main_arc()
+    bands = unit.range_bands()
+    if arc is None and not bands:
+        return set()
+    reach = max(bands) if bands else math.inf
+    origin = (unit.x, unit.y)
+    found = set()
+    for other in game.units.values():
+        if other.side == unit.side:
+            continue
+        target = (other.x, other.y)
+        if distance(origin, target) <= reach + EPSILON and in_arc(origin, unit.facing, arc, target):
+            found.add(other.id)
+    return found
+
+
+def _over(colour: QColor, below: QColor) -> QColor:
+    """`colour` (translucent) painted over opaque `below`, as one opaque colour."""
+    a = colour.alphaF()
+    return QColor.fromRgbF(colour.redF() * a + below.redF() * (1 - a), colour.greenF() * a + below.greenF() * (1 - a),
+                           colour.blueF() * a + below.blueF() * (1 - a))
+
+
+class MapScene(QGraphicsScene):
+    """Tokens, markers and overlays for the session's game."""
+
+    def __init__(self, session: Session, palette: MapPalette, font: QFont, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.palette_ = palette
+        self.label_font = QFont(font)
+        self.badge_font = QFont(font)
+        self.tokens: dict[str, UnitToken] = {}
+        self.markers: dict[str, MarkerItem] = {}
+        self.overlays: dict[str, list[QGraphicsItem]] = {}
+        self.targets: set[str] = set()
+        self._width = 0.0
+        self._height = 0.0
+        self._set_fonts(font)
+        self.clip = ClipLayer(0.0, 0.0)
+        self.clip.setZValue(Z_SELECTION_OVERLAY)
+        self.addItem(self.clip)
+        self.wedge = ArcWedge(palette, self.clip)
+        self.rings = RangeRings(palette, self.badge_font, self.clip)
+        self.rebuild()
+
+    # -- building ----------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def table_rect(self) -> QRectF:
+        return QRectF(0.0, 0.0, self._width, self._height)
+
+    def _set_fonts(self, font: QFont) -> None:
+        self.label_font = QFont(font)
+        self.label_font.setBold(True)
+        self.badge_font = QFont(font)
+        self.badge_font.setBold(True)
+        size = font.pointSizeF()
+        if size > 0:
+            self.badge_font.setPointSizeF(max(6.5, size * 0.8))
+
+    def rebuild(self) -> None:
+        """Everything again from the game: a new or opened game, or a side's colour changed."""
+        game = self.game
+        self._width, self._height = game.table_width, game.table_height
+        self.setSceneRect(QRectF(-MARGIN, -MARGIN, self._width + 2 * MARGIN, self._height + 2 * MARGIN))
+        self.clip.set_table(self._width, self._height)
+        for token in self.tokens.values():
+            self.removeItem(token)
+        self.tokens.clear()
+        for unit in game.units.values():
+            self._add_token(unit)
+        self._sync_markers()
+        self.refresh_selection()
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    def _add_token(self, unit: Unit) -> UnitToken:
+        token = UnitToken(unit, side_colour(self.game, unit.side), self.palette_, self.label_font, self.badge_font)
+        self.tokens[unit.id] = token
+        self.addItem(token)
+        return token
+
+    def _sync_markers(self) -> None:
+        markers = self.game.markers
+        for marker_id in [m for m in self.markers if m not in markers]:
+            self.removeItem(self.markers.pop(marker_id))
+        for marker in markers.values():
+            item = self.markers.get(marker.id)
+            if item is None:
+                item = MarkerItem(marker, self.palette_, self.badge_font)
+                self.markers[marker.id] = item
+                self.addItem(item)
+            else:
+                item.sync(marker)
+
+    # -- following the session -------------------------------------------------------
+    def apply_changes(self, changes: Changes) -> set[str]:
+        """Bring the scene up to date with one change record; returns the unit ids synced."""
+        if changes.everything:
+            self.rebuild()
+            return set(self.tokens)
+        game = self.game
+        synced: set[str] = set()
+        if changes.roster:
+            for unit_id in [u for u in self.tokens if u not in game.units]:
+                self.removeItem(self.tokens.pop(unit_id))
+            for unit in game.units.values():
+                if unit.id not in self.tokens:
+                    self._add_token(unit)
+                    synced.add(unit.id)
+        for unit_id in changes.units:
+            unit = game.units.get(unit_id)
+            token = self.tokens.get(unit_id)
+            if unit is not None and token is not None and unit_id not in synced:
+                token.sync(unit, side_colour(game, unit.side))
+                synced.add(unit_id)
+        if changes.markers:
+            self._sync_markers()
+        if synced:
+            self.refresh_selection(synced)
+        return synced
+
+    def refresh_selection(self, moved: Iterable[str] | None = None) -> None:
+        """Redraw the selection's arc and rings and re-mark its targets.
+
+        `moved` names the units that changed; if the selected unit is not among
+        them the arc stays as it is and only the targets are checked again.
+        """
+        selected = self.session.selected
+        unit = self.game.units.get(selected) if selected is not None else None
+        if unit is None:
+            self.wedge.hide()
+            self.rings.hide()
+            self.targets = set()
+        else:
+            if moved is None or unit.id in moved:
+                self._draw_selection_overlay(unit)
+            self.targets = targets_of(self.game, unit)
+        for unit_id, token in self.tokens.items():
+            token.set_flags(unit_id == selected, unit_id in self.targets)
+
+    def _draw_selection_overlay(self, unit: Unit) -> None:
+        arc = unit.main_arc()
+        bands = sorted(unit.range_bands())
+        origin = (unit.x, unit.y)
+        if arc is not None and arc < 180.0:
+            reach = bands[-1] if bands else math.hypot(self._width, self._height)
+            self.wedge.set_wedge(origin, unit.facing, arc, reach)
+            self.wedge.show()
+        else:
+            self.wedge.hide()
+        if bands:
+            self.rings.set_rings(origin, bands, unit.facing, (self._width, self._height))
+            self.rings.show()
+        else:
+            self.rings.hide()
+
+    # -- overlays for procedures -------------------------------------------------------
+    def set_overlay(self, key: str, items: list[QGraphicsItem]) -> None:
+        self.clear_overlay(key)
+        for item in items:
+            if item.zValue() == 0.0:
+                item.setZValue(Z_OVERLAYS)
+            self.addItem(item)
+        self.overlays[key] = list(items)
+
+    def clear_overlay(self, key: str) -> None:
+        for item in self.overlays.pop(key, []):
+            if item.scene() is self:
+                self.removeItem(item)
+
+    # -- palette ---------------------------------------------------------------------------
+    def set_palette(self, palette: MapPalette, font: QFont) -> None:
+        self.palette_ = palette
+        self._set_fonts(font)
+        for token in self.tokens.values():
+            token.set_palette(palette, self.label_font, self.badge_font)
+        for marker in self.markers.values():
+            marker.set_palette(palette, self.badge_font)
+        self.wedge.set_palette(palette)
+        self.rings.set_palette(palette, self.badge_font)
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    # -- the table -----------------------------------------------------------------------------
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        p = self.palette_
+        painter.fillRect(rect, p.margin)
+        table = self.table_rect()
+        painter.fillRect(table.intersected(rect), p.felt)
+        scale = painter.worldTransform().m11() or 1.0
+        self._draw_grid(painter, rect.intersected(table), scale)
+        edge = QPen(p.table_edge, 2.0)
+        edge.setCosmetic(True)
+        painter.setPen(edge)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(table)
+        self._draw_edge_labels(painter, scale)
+
+    def _draw_grid(self, painter: QPainter, rect: QRectF, scale: float) -> None:
+        if rect.isEmpty():
+            return
+        p = self.palette_
+        inch_lines = scale >= 6.0
+        x0, x1 = max(0, math.ceil(rect.left())), min(int(self._width), math.floor(rect.right()))
+        y0, y1 = max(0, math.ceil(rect.top())), min(int(self._height), math.floor(rect.bottom()))
+        layers: dict[int, list[QLineF]] = {1: [], 6: [], 12: []}
+        for x in range(x0, x1 + 1):
+            step = 12 if x % 12 == 0 else 6 if x % 6 == 0 else 1
+            if step > 1 or inch_lines:
+                layers[step].append(QLineF(x, 0.0, x, self._height))
+        for y in range(y0, y1 + 1):
+            step = 12 if y % 12 == 0 else 6 if y % 6 == 0 else 1
+            if step > 1 or inch_lines:
+                layers[step].append(QLineF(0.0, y, self._width, y))
+        # Opaque colours (the grid over the felt, blended once) and no antialiasing: translucent
+        # vertical lines cost a blend per scanline and were most of a full repaint.
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for step, colour, width in ((1, p.grid_inch, 1.0), (6, p.grid_six, 1.0), (12, p.grid_twelve, 2.0)):
+            if layers[step]:
+                pen = QPen(_over(colour, p.felt), width)
+                pen.setCosmetic(True)
+                painter.setPen(pen)
+                painter.drawLines(layers[step])
+        painter.restore()
+
+    def _draw_edge_labels(self, painter: QPainter, scale: float) -> None:
+        """Inches along the top and left edges, at a fixed size outside the table."""
+        step = 6 if scale * 6 >= 34 else 12
+        transform = painter.worldTransform()
+        painter.save()
+        painter.resetTransform()
+        painter.setFont(self.badge_font)
+        painter.setPen(self.palette_.edge_text)
+        fm = painter.fontMetrics()
+        h = fm.height()
+        align_c = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom
+        for x in range(0, int(self._width) + 1, step):
+            at = transform.map(QPointF(x, 0.0))
+            painter.drawText(QRectF(at.x() - 30, at.y() - h - 4, 60, h), align_c, f"{x}")
+        align_r = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        for y in range(step, int(self._height) + 1, step):
+            at = transform.map(QPointF(0.0, y))
+            painter.drawText(QRectF(at.x() - 66, at.y() - h / 2, 60, h), align_r, f"{y}")
+        painter.restore()

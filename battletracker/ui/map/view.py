@@ -1,0 +1,723 @@
+"""The map view: the table seen from above, and every gesture on it.
+
+The view never writes to the game. A drag, a turn with the handle or a burst
+of Shift+wheel notches is shown on the token while it happens and becomes one
+`MoveUnit` through `session.apply` when it ends, so each gesture is one undo
+step. Dialogs borrow the map through `pick_point` / `pick_unit` (click to
+choose, Esc to cancel) and draw their own items with `set_overlay`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from enum import Enum, auto
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAction,
+    QFocusEvent,
+    QHelpEvent,
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
+    QShowEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QGraphicsItem,
+    QGraphicsView,
+    QToolTip,
+    QWidget,
+)
+
+from battletracker.core.geometry import (
+    Point,
+    angle_between,
+    bearing,
+    direction,
+    distance,
+    in_arc,
+    offset,
+    range_band,
+)
+from battletracker.model.effects import Changes, MoveUnit
+from battletracker.model.game import GameError, Unit
+from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
+from battletracker.ui.map.palette import MapPalette
+from battletracker.ui.map.scene import MARGIN, MapScene
+from battletracker.ui.session import Session
+
+# Degrees per wheel notch when turning with Shift+wheel, and how long a pause ends the gesture.
+WHEEL_STEP = 5.0
+WHEEL_COMMIT_MS = 600
+SNAP_DEGREES = 15.0
+MIN_SCALE = 3.0           # pixels per inch
+MAX_SCALE = 240.0
+HANDLE_GAP_PX = 18.0      # from the front of the token to the rotation handle
+
+MEASURE_TIP = ("Measure (M): drag on the table to read the distance in inches.\n"
+               "Right-drag measures at any time; starting or ending on a unit measures from its centre.")
+MAP_TIP = ("Drag a unit to move it; drag the round handle or Shift+wheel over it to turn it.\n"
+           "Wheel zooms, middle-drag or Space+drag pans, right-drag measures.")
+
+
+class _Gesture(Enum):
+    NONE = auto()
+    PRESS = auto()      # left button down on a token, not yet a drag
+    DRAG = auto()
+    ROTATE = auto()
+    MEASURE = auto()
+    PAN = auto()
+
+
+def _fmt_inches(d: float) -> str:
+    return f'{d:.1f}"'
+
+
+class MapView(QGraphicsView):
+    """The top-down table: tokens, the selection's arc and rings, markers and the ruler."""
+
+    unit_activated = Signal(str)                 # double-click on a token
+    context_requested = Signal(object, QPoint)   # right-click without a drag: unit id or None, global position
+    measure_mode_changed = Signal(bool)
+    refused = Signal(str)                        # a gesture the game refused (the token goes back)
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._palette = MapPalette.from_qpalette(self.palette())
+        self.map_scene = MapScene(session, self._palette, self.font(), self)
+        self.setScene(self.map_scene)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.NoDrag)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QGraphicsView.Shape.NoFrame)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setMinimumSize(240, 160)
+        self.setStatusTip(MAP_TIP.replace("\n", " "))
+
+        self.handle = RotationHandle(self._palette)
+        self.handle.hide()
+        self.map_scene.addItem(self.handle)
+        self.measure_item = MeasureItem(self._palette, self.map_scene.label_font)
+        self.measure_item.hide()
+        self.map_scene.addItem(self.measure_item)
+        self.readout = MeasureItem(self._palette, self.map_scene.label_font)
+        self.readout.hide()
+        self.map_scene.addItem(self.readout)
+
+        self._fit_mode = True
+        self._measure_mode = False
+        self._gesture = _Gesture.NONE
+        self._press_pos = QPoint()
+        self._last_pos = QPoint()
+        self._press_button = Qt.MouseButton.NoButton
+        self._token: UnitToken | None = None
+        self._start: Point = (0.0, 0.0)
+        self._origin: Point = (0.0, 0.0)
+        self._measure_from: Point = (0.0, 0.0)
+        self._measure_from_unit: str | None = None
+        self.measured_distance: float | None = None
+        self._space = False
+        self._wheel_token: UnitToken | None = None
+        self._wheel_degrees = 0.0
+        self._wheel_timer = QTimer(self)
+        self._wheel_timer.setSingleShot(True)
+        self._wheel_timer.setInterval(WHEEL_COMMIT_MS)
+        self._wheel_timer.timeout.connect(self.commit_wheel_rotation)
+        self._pick: tuple[str, Callable[[object], None], str] | None = None
+
+        self.fit_action = QAction("Fit Table", self)
+        self.fit_action.setShortcut(QKeySequence("Ctrl+0"))
+        self.fit_action.setToolTip("Fit the whole table in the map (Ctrl+0)")
+        self.fit_action.triggered.connect(self.fit_table)
+        self.measure_action = QAction("Measure", self)
+        self.measure_action.setCheckable(True)
+        self.measure_action.setShortcut(QKeySequence("M"))
+        self.measure_action.setToolTip(MEASURE_TIP)
+        self.measure_action.toggled.connect(self.set_measure_mode)
+        self.addAction(self.fit_action)
+        self.addAction(self.measure_action)
+
+        session.changed.connect(self._on_changed)
+        session.game_replaced.connect(self._on_game_replaced)
+        session.selection_changed.connect(self._on_selection_changed)
+        self._place_handle()
+
+    # -- public API ----------------------------------------------------------------------
+    @property
+    def scale_factor(self) -> float:
+        """Pixels per inch at the current zoom."""
+        return self.transform().m11()
+
+    def token(self, unit_id: str) -> UnitToken | None:
+        return self.map_scene.tokens.get(unit_id)
+
+    def fit_table(self) -> None:
+        """Show the whole table with its edge labels."""
+        self._fit_mode = True
+        rect = self.map_scene.table_rect().adjusted(-MARGIN * 0.8, -MARGIN * 0.8, MARGIN * 0.5, MARGIN * 0.5)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._place_handle()
+
+    def zoom_by(self, factor: float, anchor: QPoint | None = None) -> None:
+        """Zoom keeping the table point under `anchor` (viewport pixels) where it is."""
+        target = max(min(self.scale_factor * factor, MAX_SCALE), self._min_scale())
+        factor = target / self.scale_factor
+        if abs(factor - 1.0) < 1e-6:
+            return
+        self._fit_mode = False
+        if anchor is None:
+            anchor = self.viewport().rect().center()
+        before = self.mapToScene(anchor)
+        self.scale(factor, factor)
+        self._scroll_by_scene(before - self.mapToScene(anchor))
+        self._place_handle()
+
+    @property
+    def measure_mode(self) -> bool:
+        return self._measure_mode
+
+    def set_measure_mode(self, on: bool) -> None:
+        """Left-drag measures instead of selecting and moving (right-drag always measures)."""
+        if on == self._measure_mode:
+            return
+        self._measure_mode = on
+        self.measure_action.setChecked(on)
+        self.viewport().setCursor(Qt.CursorShape.CrossCursor if on else Qt.CursorShape.ArrowCursor)
+        if not on:
+            self.clear_measure()
+        self.measure_mode_changed.emit(on)
+
+    def clear_measure(self) -> None:
+        self.measure_item.hide()
+        self.measured_distance = None
+
+    def set_overlay(self, key: str, items: list[QGraphicsItem]) -> None:
+        """Show a procedure's own items (scene items in inches) under `key`, replacing earlier ones."""
+        self.map_scene.set_overlay(key, items)
+
+    def clear_overlay(self, key: str) -> None:
+        self.map_scene.clear_overlay(key)
+
+    def pick_point(self, callback: Callable[[tuple[float, float] | None], None],
+                   prompt: str = "Click a point on the table") -> None:
+        """Ask the player for a point on the table; `callback((x, y))`, or `callback(None)` on Esc."""
+        self._start_pick("point", callback, prompt)  # type: ignore[arg-type]
+
+    def pick_unit(self, callback: Callable[[str | None], None], prompt: str = "Click a unit") -> None:
+        """Ask the player for a unit; `callback(unit_id)`, or `callback(None)` on Esc."""
+        self._start_pick("unit", callback, prompt)  # type: ignore[arg-type]
+
+    @property
+    def picking(self) -> bool:
+        return self._pick is not None
+
+    def cancel_pick(self) -> None:
+        self._finish_pick(None)
+
+    # -- following the session ------------------------------------------------------------------
+    def _on_changed(self, changes: Changes) -> None:
+        if self._gesture in (_Gesture.DRAG, _Gesture.ROTATE, _Gesture.PRESS) and self._token is not None \
+                and changes.unit(self._token.unit_id):
+            self._abort_gesture()
+        if self._wheel_token is not None and changes.unit(self._wheel_token.unit_id):
+            self._wheel_timer.stop()
+            self._wheel_token = None
+            self._wheel_degrees = 0.0
+        self.map_scene.apply_changes(changes)
+        if changes.everything and self._fit_mode:
+            self.fit_table()
+        self._place_handle()
+
+    def _on_game_replaced(self) -> None:
+        self._abort_gesture()
+        self.cancel_pick()
+        self.clear_measure()
+        self._wheel_timer.stop()
+        self._wheel_token = None
+        for key in list(self.map_scene.overlays):
+            self.clear_overlay(key)
+        self._fit_mode = True
+
+    def _on_selection_changed(self, unit_id: object) -> None:
+        self.map_scene.refresh_selection()
+        self._place_handle()
+        token = self.token(unit_id) if isinstance(unit_id, str) else None
+        if token is not None and self._gesture is _Gesture.NONE:
+            self.ensureVisible(token, 40, 40)
+
+    def _place_handle(self) -> None:
+        selected = self.session.selected
+        token = self.token(selected) if selected is not None else None
+        if token is None or token.destroyed:
+            self.handle.hide()
+            return
+        gap = (HANDLE_GAP_PX + RotationHandle.RADIUS) / max(self.scale_factor, 1e-6)
+        at = offset((token.x(), token.y()), token.shown_facing, token.reach() + gap)
+        self.handle.setPos(*at)
+        back = direction(token.shown_facing + 180.0)
+        self.handle.set_stem(QPointF(back[0] * HANDLE_GAP_PX, back[1] * HANDLE_GAP_PX))
+        self.handle.show()
+
+    # -- painting -----------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._palette = MapPalette.from_qpalette(self.palette())
+            self.map_scene.set_palette(self._palette, self.font())
+            self.handle.set_palette(self._palette)
+            for item in (self.measure_item, self.readout):
+                item.set_palette(self._palette, self.map_scene.label_font)
+            self.viewport().update()
+        super().changeEvent(event)
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        if self._pick is None:
+            return
+        text = f"{self._pick[2]}  -  Esc cancels"
+        painter.save()
+        painter.resetTransform()
+        font = self.map_scene.label_font
+        painter.setFont(font)
+        fm = painter.fontMetrics()
+        w, h = fm.horizontalAdvance(text) + 24, fm.height() + 12
+        box = QRectF((self.viewport().width() - w) / 2, 10, w, h)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self._palette.banner_back)
+        painter.drawRoundedRect(box, h / 2, h / 2)
+        painter.setPen(self._palette.banner_text)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
+    # -- geometry helpers --------------------------------------------------------------------------
+    def _min_scale(self) -> float:
+        table = self.map_scene.table_rect()
+        if table.isEmpty():
+            return MIN_SCALE
+        fit = min(self.viewport().width() / table.width(), self.viewport().height() / table.height())
+        return max(MIN_SCALE, min(fit * 0.6, 10.0))
+
+    def _scroll_by_scene(self, delta: QPointF) -> None:
+        s = self.scale_factor
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + round(delta.x() * s))
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + round(delta.y() * s))
+
+    def _scene_point(self, pos: QPoint) -> Point:
+        p = self.mapToScene(pos)
+        return (p.x(), p.y())
+
+    def _token_at(self, pos: QPoint) -> UnitToken | None:
+        """The token drawn under a viewport point: its body or its name label."""
+        x, y = self._scene_point(pos)
+        for item in self.items(pos):
+            if isinstance(item, UnitToken):
+                if item.contains_point(x, y):
+                    return item
+            elif isinstance(item.parentItem(), UnitToken):
+                return item.parentItem()  # type: ignore[return-value]
+        return None
+
+    def _on_handle(self, pos: QPoint) -> bool:
+        return self.handle.isVisible() and self.handle in self.items(pos)
+
+    def _clamp(self, p: Point) -> Point:
+        table = self.map_scene.table_rect()
+        return (min(max(p[0], 0.0), table.width()), min(max(p[1], 0.0), table.height()))
+
+    def _unit(self, token: UnitToken) -> Unit | None:
+        return self.session.game.units.get(token.unit_id)
+
+    # -- mouse ----------------------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        pos = event.position().toPoint()
+        button = event.button()
+        self._press_pos = self._last_pos = pos
+        self._press_button = button
+        if self._pick is not None:
+            self._pick_click(pos, button)
+            event.accept()
+            return
+        self.commit_wheel_rotation()
+        if self._gesture is not _Gesture.NONE:
+            event.accept()
+            return
+        if button == Qt.MouseButton.MiddleButton or (button == Qt.MouseButton.LeftButton and self._space):
+            self._gesture = _Gesture.PAN
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+        elif button == Qt.MouseButton.RightButton or (button == Qt.MouseButton.LeftButton and self._measure_mode):
+            self._begin_measure(pos)
+        elif button == Qt.MouseButton.LeftButton:
+            if self._on_handle(pos):
+                token = self.token(self.session.selected or "")
+                if token is not None:
+                    self._token = token
+                    self._gesture = _Gesture.ROTATE
+            else:
+                token = self._token_at(pos)
+                if token is not None:
+                    self._token = token
+                    self._origin = (token.x(), token.y())
+                    self._start = self._scene_point(pos)
+                    self._gesture = _Gesture.PRESS
+                self.session.select(token.unit_id if token is not None else None)
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        pos = event.position().toPoint()
+        g = self._gesture
+        if g is _Gesture.PAN:
+            delta = pos - self._last_pos
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+            self._fit_mode = False
+        elif g is _Gesture.MEASURE:
+            self._update_measure(pos, final=False)
+        elif g is _Gesture.PRESS:
+            if (pos - self._press_pos).manhattanLength() >= QApplication.startDragDistance():
+                self._gesture = _Gesture.DRAG
+                self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+                self._drag_to(pos)
+        elif g is _Gesture.DRAG:
+            self._drag_to(pos)
+        elif g is _Gesture.ROTATE:
+            self._rotate_to(pos, event.modifiers())
+        else:
+            self._hover(pos)
+        self._last_pos = pos
+        event.accept()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        pos = event.position().toPoint()
+        if event.button() != self._press_button:
+            event.accept()
+            return
+        g = self._gesture
+        self._gesture = _Gesture.NONE
+        if g is _Gesture.DRAG:
+            self._commit_drag(pos)
+        elif g is _Gesture.ROTATE:
+            self._commit_rotation()
+        elif g is _Gesture.MEASURE:
+            moved = (pos - self._press_pos).manhattanLength() >= QApplication.startDragDistance()
+            if moved:
+                self._update_measure(pos, final=True)
+            else:
+                self.clear_measure()
+                if event.button() == Qt.MouseButton.RightButton:
+                    token = self._token_at(pos)
+                    self.context_requested.emit(token.unit_id if token else None,
+                                                self.viewport().mapToGlobal(pos))
+        self._token = None
+        self._press_button = Qt.MouseButton.NoButton
+        self._hover(pos)
+        event.accept()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if self._pick is None and event.button() == Qt.MouseButton.LeftButton and not self._measure_mode:
+            token = self._token_at(event.position().toPoint())
+            if token is not None:
+                self.unit_activated.emit(token.unit_id)
+                event.accept()
+                return
+        self.mousePressEvent(event)
+
+    def _hover(self, pos: QPoint) -> None:
+        if self._pick is not None or self._measure_mode:
+            cursor = Qt.CursorShape.CrossCursor
+        elif self._space:
+            cursor = Qt.CursorShape.OpenHandCursor
+        elif self._on_handle(pos):
+            cursor = Qt.CursorShape.SizeAllCursor
+        elif self._token_at(pos) is not None:
+            cursor = Qt.CursorShape.OpenHandCursor
+        else:
+            cursor = Qt.CursorShape.ArrowCursor
+        if self.viewport().cursor().shape() != cursor:
+            self.viewport().setCursor(cursor)
+
+    # -- moving ------------------------------------------------------------------------------------------
+    def _drag_to(self, pos: QPoint) -> None:
+        token = self._token
+        if token is None:
+            return
+        p = self._scene_point(pos)
+        at = self._clamp((self._origin[0] + p[0] - self._start[0], self._origin[1] + p[1] - self._start[1]))
+        token.setPos(*at)
+        moved = distance(self._origin, at)
+        self.readout.set_line(self._origin, at, _fmt_inches(moved))
+        self.readout.show()
+        self._place_handle()
+
+    def _commit_drag(self, pos: QPoint) -> None:
+        token = self._token
+        self.readout.hide()
+        if token is None:
+            return
+        self._drag_to(pos)
+        unit = self._unit(token)
+        if unit is None:
+            return
+        at = (token.x(), token.y())
+        moved = distance((unit.x, unit.y), at)
+        if moved < 1e-9:
+            return
+        self._apply(token, f"Move {unit.name}", MoveUnit(unit.id, at[0], at[1], unit.facing),
+                    f"{unit.name} moved {_fmt_inches(moved)} to ({at[0]:.1f}, {at[1]:.1f})")
+
+    # -- turning -------------------------------------------------------------------------------------------
+    def _rotate_to(self, pos: QPoint, modifiers: Qt.KeyboardModifier) -> None:
+        token = self._token
+        if token is None:
+            return
+        centre = (token.x(), token.y())
+        p = self._scene_point(pos)
+        if distance(centre, p) < 1e-6:
+            return
+        facing = bearing(centre, p)
+        snap = SNAP_DEGREES if modifiers & Qt.KeyboardModifier.ControlModifier else 1.0
+        facing = (round(facing / snap) * snap) % 360.0
+        token.set_preview_facing(facing)
+        self.readout.set_line(centre, offset(centre, facing, token.reach() + 1.0), f"{facing:.0f}°")
+        self.readout.show()
+        self._place_handle()
+
+    def _commit_rotation(self) -> None:
+        self.readout.hide()
+        token = self._token
+        if token is None or token.preview_facing is None:
+            return
+        self._commit_facing(token, token.preview_facing)
+
+    def _commit_facing(self, token: UnitToken, facing: float) -> None:
+        unit = self._unit(token)
+        if unit is None:
+            return
+        turned = angle_between(unit.facing, facing)
+        if turned < 1e-9:
+            token.set_preview_facing(None)
+            self._place_handle()
+            return
+        self._apply(token, f"Turn {unit.name}", MoveUnit(unit.id, unit.x, unit.y, facing),
+                    f"{unit.name} turned {turned:.0f}° to face {facing % 360.0:.0f}°")
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        delta = event.angleDelta().y() or event.angleDelta().x()
+        if not delta:
+            event.accept()
+            return
+        pos = event.position().toPoint()
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier and self._pick is None:
+            token = self._token_at(pos) or self.token(self.session.selected or "")
+            if token is not None and self._gesture is _Gesture.NONE:
+                self._wheel_turn(token, delta)
+            event.accept()
+            return
+        self.zoom_by(math.pow(1.2, delta / 120.0), pos)
+        event.accept()
+
+    def _wheel_turn(self, token: UnitToken, delta: int) -> None:
+        if self._wheel_token is not token:
+            self.commit_wheel_rotation()
+            self._wheel_token = token
+            self._wheel_degrees = 0.0
+        self._wheel_degrees += WHEEL_STEP * delta / 120.0
+        token.set_preview_facing(token.facing + self._wheel_degrees)
+        self._place_handle()
+        self._wheel_timer.start()
+
+    def commit_wheel_rotation(self) -> None:
+        """End a Shift+wheel turn: one undo step for all its notches."""
+        self._wheel_timer.stop()
+        token, self._wheel_token = self._wheel_token, None
+        self._wheel_degrees = 0.0
+        if token is not None and token.preview_facing is not None and token.scene() is self.map_scene:
+            self._commit_facing(token, token.preview_facing)
+
+    def _apply(self, token: UnitToken, text: str, effect: MoveUnit, log: str) -> None:
+        try:
+            self.session.apply(text, [effect], [log])
+        except GameError as exc:
+            unit = self._unit(token)
+            if unit is not None:
+                token.sync(unit, token.colour)
+            self._place_handle()
+            self.refused.emit(str(exc))
+
+    def _abort_gesture(self) -> None:
+        """Put a token back where the model has it (Esc, or the unit changed under the gesture)."""
+        token = self._token
+        if token is not None and self._gesture in (_Gesture.DRAG, _Gesture.ROTATE, _Gesture.PRESS):
+            unit = self._unit(token)
+            if unit is not None:
+                token.sync(unit, token.colour)
+        self._gesture = _Gesture.NONE
+        self._token = None
+        self.readout.hide()
+        self._place_handle()
+
+    # -- measuring ---------------------------------------------------------------------------------------------
+    def _begin_measure(self, pos: QPoint) -> None:
+        self._gesture = _Gesture.MEASURE
+        token = self._token_at(pos)
+        self._measure_from_unit = token.unit_id if token is not None else None
+        self._measure_from = (token.x(), token.y()) if token is not None else self._scene_point(pos)
+        self.measure_item.hide()
+
+    def _update_measure(self, pos: QPoint, final: bool) -> None:
+        end = self._scene_point(pos)
+        token = self._token_at(pos)
+        if token is not None and token.unit_id != self._measure_from_unit:
+            end = (token.x(), token.y())
+        d = distance(self._measure_from, end)
+        self.measured_distance = d
+        self.measure_item.set_line(self._measure_from, end, _fmt_inches(d))
+        self.measure_item.show()
+
+    # -- picking -------------------------------------------------------------------------------------------------
+    def _start_pick(self, kind: str, callback: Callable[[object], None], prompt: str) -> None:
+        self.cancel_pick()
+        self._abort_gesture()
+        self._pick = (kind, callback, prompt)
+        self.viewport().setCursor(Qt.CursorShape.CrossCursor)
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.viewport().update()
+
+    def _finish_pick(self, value: object) -> None:
+        if self._pick is None:
+            return
+        _, callback, _ = self._pick
+        self._pick = None
+        self.viewport().setCursor(Qt.CursorShape.CrossCursor if self._measure_mode else Qt.CursorShape.ArrowCursor)
+        self.viewport().update()
+        callback(value)
+
+    def _pick_click(self, pos: QPoint, button: Qt.MouseButton) -> None:
+        assert self._pick is not None
+        if button == Qt.MouseButton.RightButton:
+            self.cancel_pick()
+            return
+        if button != Qt.MouseButton.LeftButton:
+            return
+        if self._pick[0] == "unit":
+            token = self._token_at(pos)
+            if token is not None:
+                self._finish_pick(token.unit_id)
+            return
+        p = self._scene_point(pos)
+        if self.map_scene.table_rect().contains(QPointF(*p)):
+            self._finish_pick(p)
+
+    # -- keys ------------------------------------------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key == Qt.Key.Key_Escape:
+            if self._pick is not None:
+                self.cancel_pick()
+            elif self._gesture is not _Gesture.NONE or self._wheel_token is not None:
+                self._cancel_wheel()
+                self._abort_gesture()
+            elif self.measure_item.isVisible():
+                self.clear_measure()
+            elif self._measure_mode:
+                self.set_measure_mode(False)
+            event.accept()
+            return
+        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if event.isAutoRepeat():
+            super().keyReleaseEvent(event)
+            return
+        if event.key() == Qt.Key.Key_Space:
+            self._space = False
+            self._hover(self.viewport().mapFromGlobal(self.cursor().pos()))
+            event.accept()
+            return
+        if event.key() == Qt.Key.Key_Shift:
+            self.commit_wheel_rotation()
+        super().keyReleaseEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        self._space = False
+        self.commit_wheel_rotation()
+        super().focusOutEvent(event)
+
+    def _cancel_wheel(self) -> None:
+        self._wheel_timer.stop()
+        token, self._wheel_token = self._wheel_token, None
+        self._wheel_degrees = 0.0
+        if token is not None:
+            token.set_preview_facing(None)
+        self._place_handle()
+
+    # -- resizing and tooltips ----------------------------------------------------------------------------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._fit_mode:
+            self.fit_table()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._fit_mode:
+            self.fit_table()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            text = self._tooltip_at(event.pos())
+            if text:
+                QToolTip.showText(event.globalPos(), text, self.viewport())
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(event)
+
+    def _tooltip_at(self, pos: QPoint) -> str:
+        if self._on_handle(pos):
+            return self.handle.toolTip()
+        token = self._token_at(pos)
+        if token is None:
+            return ""
+        unit = self._unit(token)
+        if unit is None:
+            return ""
+        game = self.session.game
+        side = game.sides[unit.side].name if 0 <= unit.side < len(game.sides) else f"side {unit.side + 1}"
+        lines = [f"<b>{unit.name}</b> - {unit.kind.replace('_', ' ')}, {side}",
+                 f"at ({unit.x:.1f}, {unit.y:.1f}), facing {unit.facing:.0f}°"]
+        if unit.figures_max > 1:
+            lines.append(f"{unit.figures}/{unit.figures_max} figures")
+        if unit.shock:
+            lines.append(f"Shock {unit.shock}")
+        conditions = [*unit.conditions, *(unit.vehicle.damage if unit.vehicle else [])]
+        if conditions:
+            lines.append(", ".join(c.replace("_", " ") for c in conditions))
+        selected = game.units.get(self.session.selected or "")
+        if selected is not None and selected.id != unit.id:
+            d = distance((selected.x, selected.y), (unit.x, unit.y))
+            bands = sorted(selected.range_bands())
+            band = range_band(d, bands) if bands else None
+            where = f"band {band + 1} (to {bands[band]:g}\")" if band is not None else \
+                ("beyond range" if bands else "")
+            arc = in_arc((selected.x, selected.y), selected.facing, selected.main_arc(), (unit.x, unit.y))
+            detail = ", ".join(x for x in (where, "in arc" if arc else "outside arc") if x)
+            lines.append(f"{_fmt_inches(d)} from {selected.name}: {detail}")
+        return "<br>".join(lines)
+
+
+__all__ = ["MapView"]

@@ -1,0 +1,137 @@
+"""Full map repaint with 50 and 500 units and every overlay on, at 1600x1000.
+
+Run with `python -m tests.benchmarks.map_repaint`. Prints the median time of a
+forced full repaint of the map's viewport and its ratio to the budget in
+DEVELOPERS.md (under 8 ms for 50 units, under 16 ms for 500). Not a test:
+timings are printed, not asserted.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QRectF  # noqa: E402
+from PySide6.QtGui import QBrush, QColor, QPen  # noqa: E402
+from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem, QGraphicsItem  # noqa: E402
+
+from battletracker.model.game import Game, Marker, Side, Unit, Vehicle, Weapon  # noqa: E402
+from battletracker.ui.map import MapView  # noqa: E402
+from battletracker.ui.session import Session  # noqa: E402
+
+BUDGETS_MS = {50: 8.0, 500: 16.0}
+SIZE = (1600, 1000)
+REPEATS = 40
+
+_KINDS = ("section", "team", "leader", "support_weapon", "sniper", "gun", "vehicle")
+_CONDITIONS = ("pinned", "suppressed", "broken", "abandoned", "out_of_ammo")
+
+
+def battle(n: int, seed: int = 7) -> Game:
+    """A 72" x 48" table with `n` units of every kind, some shocked and pinned, and a few markers."""
+    rng = random.Random(seed)
+    game = Game(title=f"{n} units", sides=[Side("Blue", "#3b6fb6"), Side("Red", "#b5651d")])
+    for i in range(n):
+        kind = _KINDS[i % len(_KINDS)]
+        side = i % 2
+        unit = Unit(
+            id=f"u{i + 1}", name=f"{kind.replace('_', ' ').title()} {i + 1}", kind=kind, side=side,
+            x=rng.uniform(2.0, 70.0), y=rng.uniform(2.0, 46.0), facing=rng.uniform(0.0, 360.0),
+            counters={"shock": rng.choice((0, 0, 1, 2, 4))},
+            conditions=[rng.choice(_CONDITIONS)] if rng.random() < 0.2 else [],
+            weapons=[Weapon("Rifles", ranges=[18.0, 72.0])],
+            vehicle=Vehicle() if kind == "vehicle" else None,
+        )
+        game.units[unit.id] = unit
+    mg = game.units["u4"]
+    mg.x, mg.y, mg.facing = 36.0, 10.0, 180.0
+    mg.weapons = [Weapon("Tripod MG", kind="mg", arc=45.0, ranges=[12.0, 24.0, 36.0])]
+    for i, (kind, radius) in enumerate((("smoke", 3.0), ("impact", 2.0), ("aiming_point", 0.0), ("objective", 0.0))):
+        game.markers[f"m{i + 1}"] = Marker(f"m{i + 1}", kind, 12.0 + 14.0 * i, 30.0, radius, kind.replace("_", " "))
+    return game
+
+
+def burst_overlay() -> list[QGraphicsItem]:
+    """What a procedure dialog would add: a burst and its deviation circle."""
+    items: list[QGraphicsItem] = []
+    for r, alpha in ((2.0, 70), (6.0, 30)):
+        item = QGraphicsEllipseItem(QRectF(40.0 - r, 20.0 - r, 2 * r, 2 * r))
+        pen = QPen(QColor("#e53935"), 1.5)
+        pen.setCosmetic(True)
+        item.setPen(pen)
+        colour = QColor("#e53935")
+        colour.setAlpha(alpha)
+        item.setBrush(QBrush(colour))
+        items.append(item)
+    return items
+
+
+def _timed(repaint: Callable[[], None]) -> tuple[float, float]:
+    """Median wall-clock and main-thread CPU milliseconds of `repaint`."""
+    wall, cpu = [], []
+    for _ in range(REPEATS):
+        w0, c0 = time.perf_counter(), time.thread_time()
+        repaint()
+        wall.append((time.perf_counter() - w0) * 1000.0)
+        cpu.append((time.thread_time() - c0) * 1000.0)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def measure(app: QApplication, n: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Full repaints of the map with `n` units: as it stands, and each right after a zoom step.
+
+    The second number guards against caches that make the first measure look
+    good and the first frame of every zoom slow.
+    """
+    session = Session(battle(n))
+    view = MapView(session)
+    view.resize(*SIZE)
+    view.show()
+    app.processEvents()
+    view.fit_table()
+    session.select("u4")
+    view.measure_item.set_line((5.0, 40.0), (30.0, 44.0), '25.3"')
+    view.measure_item.show()
+    view.set_overlay("burst", burst_overlay())
+    app.processEvents()
+    viewport = view.viewport()
+    for _ in range(5):
+        viewport.repaint()
+    warm = _timed(viewport.repaint)
+    zoom = [1.01]
+
+    def zoom_and_repaint() -> None:
+        zoom[0] = 1.0 / zoom[0]
+        view.scale(zoom[0], zoom[0])
+        viewport.repaint()
+
+    cold = _timed(zoom_and_repaint)
+    assert view.map_scene.targets, "the selected MG should have targets in its arc"
+    view.close()
+    view.deleteLater()
+    app.processEvents()
+    return warm, cold
+
+
+def main() -> int:
+    app = QApplication.instance() or QApplication(sys.argv)
+    assert isinstance(app, QApplication)
+    print(f"map repaint at {SIZE[0]}x{SIZE[1]}, selection arc, rings, targets, markers, ruler and an overlay on")
+    print("(wall-clock medians; CPU time of the painting thread in brackets, which other load does not inflate)")
+    for n, budget in BUDGETS_MS.items():
+        (wall, cpu), (cold_wall, cold_cpu) = measure(app, n)
+        print(f"  {n:4d} units: median {wall:6.2f} ms ({cpu:5.2f} CPU)  budget {budget:4.1f} ms  "
+              f"ratio {wall / budget:.2f}")
+        print(f"    after a zoom step: median {cold_wall:6.2f} ms ({cold_cpu:5.2f} CPU)  budget {budget:4.1f} ms  "
+              f"ratio {cold_wall / budget:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
