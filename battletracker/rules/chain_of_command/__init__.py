@@ -6,3 +6,6 @@ from battletracker.rules.chain_of_command import snipers  # noqa: F401
 from battletracker.rules.chain_of_command import flamethrowers  # noqa: F401
 from battletracker.rules.chain_of_command import guns  # noqa: F401
 from battletracker.rules.chain_of_command import grenades_into_vehicles  # noqa: F401
+from battletracker.rules.chain_of_command import ranging  # noqa: F401
+from battletracker.rules.chain_of_command import bombardment_phase  # noqa: F401
+from battletracker.rules.chain_of_command import sos_fire  # noqa: F401

@@ -1,0 +1,446 @@
+"""A Medium Mortar bombardment's life on the table, as pure functions from the Game to Effects.
+
+The Bombardments panel calls these for the steps that roll no dice (placing
+the Forward Observer, fire for effect, re-aiming, the hidden Static/Rolling
+die, extra rounds, editing the area) and to build the inputs of the two
+procedures that do roll (`coc.ranging_shot`, `coc.bombardment_phase`). The map
+and the fire dialogs ask here who is inside an area, where a rolling
+bombardment goes next, and what a unit under a bombardment may not do.
+
+Nothing here changes the game: each function returns the Effects (with log
+lines) that the session applies as one undo step, and refuses an impossible
+step with a RulesInputError naming the input and the numbers.
+
+Passengers are units whose `stats["embarked_in"]` names the vehicle carrying
+them; a carrier that is not an AFV or APC (no `vehicle` record, or
+`stats["transport"]` true) is a Transport, whose passengers are hit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+
+from battletracker.core import geometry
+from battletracker.model.bombardment import Bombardment, BombardmentEvent
+from battletracker.model.bombardment_effects import AddBombardment, AppendBombardmentEvent, UpdateBombardment
+from battletracker.model.effects import AppendLog, Effect, PlaceMarker
+from battletracker.model.game import Game, Marker, Unit
+from battletracker.rules.base import InputValue, RulesInputError
+from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.tables import setting
+
+OBSERVER_MARKER = "forward_observer"
+PINNED = "pinned"
+
+
+def get_bombardment(game: Game, bombardment_id: str) -> Bombardment:
+    try:
+        return game.bombardments[bombardment_id]
+    except KeyError:
+        raise RulesInputError("bombardment_id", f"no bombardment with id {bombardment_id!r}") from None
+
+
+def _setting(game: Game, key: str) -> int | str | bool | float:
+    return setting(RULESET, key, game.settings)
+
+
+def _int_setting(game: Game, key: str) -> int:
+    value = _setting(game, key)
+    assert isinstance(value, int) and not isinstance(value, bool)
+    return value
+
+
+def event(game: Game, kind: str, text: str, at: geometry.Point = (0.0, 0.0),
+          origin: geometry.Point | None = None, **values: int | float | str | bool) -> BombardmentEvent:
+    """A history line stamped with the game's Turn and Phase."""
+    source = at if origin is None else origin
+    return BombardmentEvent(game.turn, game.phase, kind, text, at[0], at[1], source[0], source[1], dict(values))
+
+
+def observer_name(game: Game, b: Bombardment) -> str:
+    """How logs and the panel name a bombardment: its side's Forward Observer (or SOS Fire)."""
+    side = game.sides[b.side].name if 0 <= b.side < len(game.sides) else f"Side {b.side + 1}"
+    what = {"high_explosive": "bombardment", "smoke": "smoke barrage", "sos": "SOS Fire"}[b.kind]
+    return f"{side} {what} {b.id}"
+
+
+def _log(game: Game, text: str) -> AppendLog:
+    return AppendLog.now(game, text, "bombardment")
+
+
+def _check_point(game: Game, point: geometry.Point, x_key: str, y_key: str) -> None:
+    for key, v in ((x_key, point[0]), (y_key, point[1])):
+        if v != v or v in (float("inf"), float("-inf")):
+            raise RulesInputError(key, f"must be a finite number, not {v}")
+    if not -geometry.EPSILON <= point[0] <= game.table_width + geometry.EPSILON:
+        raise RulesInputError(x_key, f"{point[0]:g} is off the table (0 to {game.table_width:g} inches)")
+    if not -geometry.EPSILON <= point[1] <= game.table_height + geometry.EPSILON:
+        raise RulesInputError(y_key, f"{point[1]:g} is off the table (0 to {game.table_height:g} inches)")
+
+
+# placing the Forward Observer ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AreaOptions:
+    """The area and weapon of one bombardment; anything left None comes from the game's settings."""
+
+    shape: str | None = None
+    width: float | None = None
+    depth: float | None = None
+    radius: float | None = None
+    facing: float | None = None
+    firepower_dice: int | None = None
+    to_hit: int | None = None
+
+
+def new_bombardment(game: Game, side: int, observer: geometry.Point, aim: geometry.Point, *,
+                    kind: str = "high_explosive", phases: int | None = None,
+                    area: AreaOptions = AreaOptions(), bombardment_id: str | None = None) -> list[Effect]:
+    """Place a Forward Observer (a map marker) with its phase die and the first aiming point."""
+    if not 0 <= side < len(game.sides):
+        raise RulesInputError("side", f"there is no side number {side + 1}")
+    if kind not in ("high_explosive", "smoke"):
+        raise RulesInputError("kind", f"must be high_explosive or smoke, not {kind!r}")
+    _check_point(game, observer, "observer_x", "observer_y")
+    _check_point(game, aim, "aim_x", "aim_y")
+    die = _int_setting(game, "bombardment_phases") if phases is None else phases
+    if not 1 <= die <= 6:
+        raise RulesInputError("phases", f"the Forward Observer's die shows 1-6 Phases of fire, not {die}")
+    bid = bombardment_id or game.new_id("b", game.bombardments)
+    if bid in game.bombardments:
+        raise RulesInputError("bombardment_id", f"{bid!r} is already a bombardment")
+    marker_id = game.new_id("fo")
+    a = _area(game, area)
+    b = Bombardment(id=bid, side=side, kind=kind, state="ranging", observer_id=marker_id, x=aim[0], y=aim[1],
+                    phases_left=die, shape=a.shape, width=a.width, depth=a.depth, radius=a.radius,
+                    facing=a.facing, firepower_dice=a.firepower_dice, to_hit=a.to_hit)
+    b.history.append(event(game, "placed", f"Forward Observer placed, aiming at ({aim[0]:.1f}, {aim[1]:.1f}), "
+                                           f"{die} Phases of fire", aim, observer, phases=die))
+    marker = Marker(marker_id, OBSERVER_MARKER, observer[0], observer[1], 0.0, "FO", side, {"bombardment": bid})
+    name = observer_name(game, b)
+    return [AddBombardment(b), PlaceMarker(marker),
+            _log(game, f"{name}: Forward Observer placed with {die} Phases of fire; aiming point "
+                       f"({aim[0]:.1f}, {aim[1]:.1f})")]
+
+
+@dataclass(frozen=True)
+class Area:
+    """A bombardment's area and weapon with every value settled."""
+
+    shape: str
+    width: float
+    depth: float
+    radius: float
+    facing: float
+    firepower_dice: int
+    to_hit: int
+
+    def items(self) -> tuple[tuple[str, object], ...]:
+        return tuple((f.name, getattr(self, f.name)) for f in fields(self))
+
+
+def _area(game: Game, area: AreaOptions) -> Area:
+    """The options with the game's settings filled in, each checked."""
+    settled = Area(
+        shape=area.shape if area.shape is not None else str(_setting(game, "bombardment_area_shape")),
+        width=float(area.width if area.width is not None else _int_setting(game, "bombardment_area_width")),
+        depth=float(area.depth if area.depth is not None else _int_setting(game, "bombardment_area_depth")),
+        radius=float(area.radius if area.radius is not None else _int_setting(game, "bombardment_area_radius")),
+        facing=geometry.normalise(area.facing if area.facing is not None else 0.0),
+        firepower_dice=(area.firepower_dice if area.firepower_dice is not None
+                        else _int_setting(game, "bombardment_firepower_dice")),
+        to_hit=area.to_hit if area.to_hit is not None else _int_setting(game, "bombardment_to_hit"),
+    )
+    if settled.shape not in ("rectangle", "circle"):
+        raise RulesInputError("shape", f"must be rectangle or circle, not {settled.shape!r}")
+    for key, value in (("width", settled.width), ("depth", settled.depth), ("radius", settled.radius)):
+        if not 0 < value <= 1000:
+            raise RulesInputError(key, f"must be more than 0 inches, not {value:g}")
+    if not 1 <= settled.firepower_dice <= 60:
+        raise RulesInputError("firepower_dice", f"must be 1 to 60, not {settled.firepower_dice}")
+    if not 2 <= settled.to_hit <= 6:
+        raise RulesInputError("to_hit", f"must be 2 to 6, not {settled.to_hit}")
+    return settled
+
+
+def edit_area(game: Game, bombardment_id: str, area: AreaOptions) -> list[Effect]:
+    """Change one bombardment's area or weapon (the values left None keep theirs)."""
+    b = get_bombardment(game, bombardment_id)
+    if b.state == "cleared":
+        raise RulesInputError("bombardment_id", f"{observer_name(game, b)} has cleared")
+    merged = AreaOptions(
+        shape=b.shape if area.shape is None else area.shape,
+        width=b.width if area.width is None else area.width,
+        depth=b.depth if area.depth is None else area.depth,
+        radius=b.radius if area.radius is None else area.radius,
+        facing=b.facing if area.facing is None else area.facing,
+        firepower_dice=b.firepower_dice if area.firepower_dice is None else area.firepower_dice,
+        to_hit=b.to_hit if area.to_hit is None else area.to_hit,
+    )
+    changed = tuple((k, v) for k, v in _area(game, merged).items() if getattr(b, k) != v)
+    if not changed:
+        return []
+    text = "Area edited: " + ", ".join(f"{k} {v}" for k, v in changed)
+    return [UpdateBombardment(b.id, changed), AppendBombardmentEvent(b.id, event(game, "edited", text, b.centre)),
+            _log(game, f"{observer_name(game, b)}: {text}")]
+
+
+# ranging --------------------------------------------------------------------------------------------------
+
+
+def ranging_inputs(game: Game, bombardment_id: str, bearing: float | None = None) -> dict[str, InputValue]:
+    """The inputs of `coc.ranging_shot` for this bombardment's next ranging shot."""
+    b = get_bombardment(game, bombardment_id)
+    if b.state != "ranging":
+        raise RulesInputError("bombardment_id", f"{observer_name(game, b)} is {b.state}; only a bombardment "
+                                                "that is ranging takes a ranging shot")
+    inputs: dict[str, InputValue] = {
+        "aim_x": b.x, "aim_y": b.y, "unobserved_attempts": b.unobserved_attempts, "bombardment_id": b.id,
+        "turn": game.turn, "phase": game.phase, "table_width": game.table_width,
+        "table_height": game.table_height,
+    }
+    if bearing is not None:
+        inputs["bearing"] = bearing
+    for key in ("ranging_bearing_die_sides", "ranging_above_table"):
+        if key in game.settings:
+            inputs[key] = game.settings[key]
+    return inputs
+
+
+def _landed(game: Game, bombardment_id: str, what: str) -> Bombardment:
+    b = get_bombardment(game, bombardment_id)
+    if b.state != "landed" or b.landed_x is None or b.landed_y is None:
+        raise RulesInputError("bombardment_id", f"{observer_name(game, b)} is {b.state}; {what} follows a "
+                                                "ranging shot that deviated")
+    return b
+
+
+def fire_for_effect(game: Game, bombardment_id: str) -> list[Effect]:
+    """The Forward Observer calls for fire on the point where the ranging shot landed: the bombardment begins."""
+    b = _landed(game, bombardment_id, "fire for effect")
+    assert b.landed_x is not None and b.landed_y is not None
+    at = (b.landed_x, b.landed_y)
+    text = f"Fire for effect on ({at[0]:.1f}, {at[1]:.1f}): the bombardment begins"
+    return [UpdateBombardment(b.id, (("state", "ready"), ("x", at[0]), ("y", at[1]), ("landed_x", None),
+                                     ("landed_y", None), ("devastating", False))),
+            AppendBombardmentEvent(b.id, event(game, "fire_for_effect", text, at, b.centre)),
+            _log(game, f"{observer_name(game, b)}: {text}")]
+
+
+def re_aim(game: Game, bombardment_id: str, aim: geometry.Point) -> list[Effect]:
+    """A fresh aiming point instead of the landed shot: ranging begins again (the +1s start again too)."""
+    b = _landed(game, bombardment_id, "re-aiming")
+    _check_point(game, aim, "aim_x", "aim_y")
+    text = f"Re-aimed at ({aim[0]:.1f}, {aim[1]:.1f}): ranging begins again"
+    return [UpdateBombardment(b.id, (("state", "ranging"), ("x", aim[0]), ("y", aim[1]), ("landed_x", None),
+                                     ("landed_y", None), ("unobserved_attempts", 0))),
+            AppendBombardmentEvent(b.id, event(game, "re_aim", text, aim, b.centre)),
+            _log(game, f"{observer_name(game, b)}: {text}")]
+
+
+# the hidden Static or Rolling die -------------------------------------------------------------------------
+
+
+def is_rolling(face: int | None) -> bool:
+    return face is not None and data().pattern.rate(face) > 0
+
+
+def place_pattern_die(game: Game, bombardment_id: str, face: int, direction: str | None = None) -> list[Effect]:
+    """The owner's hidden D6: 1-3 Static, 4-6 Rolling 6", 9", 12" per move along `direction`.
+
+    `direction` is the way a rolling bombardment moves, parallel with the
+    table edge the owner picks (up, down, left or right). The log and the
+    history say only that the die was placed, so the opponent cannot read it.
+    """
+    b = get_bombardment(game, bombardment_id)
+    if b.kind == "sos":
+        raise RulesInputError("bombardment_id", "SOS Fire has no Static or Rolling die")
+    if b.phases_fired or b.state not in ("ranging", "landed", "ready"):
+        raise RulesInputError("bombardment_id", f"{observer_name(game, b)} has begun firing; its die was placed "
+                                                "when the bombardment began")
+    if not 1 <= face <= 6:
+        raise RulesInputError("pattern_die", f"a D6 shows 1-6, not {face}")
+    pattern = data().pattern
+    if is_rolling(face):
+        if direction not in geometry.EDGE_DIRECTIONS:
+            raise RulesInputError("direction", f"a Rolling bombardment ({face}: {pattern.rate(face)}\" per move) "
+                                               f"needs a direction along a table edge "
+                                               f"({', '.join(geometry.EDGE_DIRECTIONS)}), not {direction!r}")
+        moves = pattern.moves
+    else:
+        if direction is not None:
+            raise RulesInputError("direction", f"a Static bombardment ({face}) does not move")
+        moves = 0
+    text = "Static or Rolling die placed, hidden from the opponent"
+    return [UpdateBombardment(b.id, (("pattern_die", face), ("direction", direction), ("moves_left", moves),
+                                     ("revealed", False))),
+            AppendBombardmentEvent(b.id, event(game, "pattern", text, b.centre)),
+            _log(game, f"{observer_name(game, b)}: {text}")]
+
+
+def describe_pattern(b: Bombardment) -> str:
+    """The die's meaning in words (only show it where `pattern_visible_to` allows)."""
+    if b.pattern_die is None:
+        return "no die placed"
+    rate = data().pattern.rate(b.pattern_die)
+    if not rate:
+        return f"{b.pattern_die}: Static"
+    return f"{b.pattern_die}: Rolling {rate}\" per move, {b.direction}"
+
+
+def next_centre(b: Bombardment) -> geometry.Point:
+    """Where the next Phase of fire falls: a rolling bombardment moves first, from its second Phase on."""
+    if b.phases_fired >= 1 and b.moves_left > 0 and b.pattern_die is not None and b.direction is not None:
+        rate = data().pattern.rate(b.pattern_die)
+        if rate:
+            return geometry.step_parallel(b.centre, b.direction, float(rate))
+    return b.centre
+
+
+def _phases_that_may_move(b: Bombardment) -> int:
+    """The Phases of fire left that begin with a move: all of them once it has fired, else all but the first."""
+    return b.phases_left if b.phases_fired >= 1 else b.phases_left - 1
+
+
+def future_centres(b: Bombardment) -> list[geometry.Point]:
+    """Every position a rolling bombardment will still fire at, in order (the map's ghosts).
+
+    A static bombardment, or one that has made all its moves, lists nothing.
+    """
+    if b.pattern_die is None or b.direction is None or b.state in ("lingering", "cleared"):
+        return []
+    rate = data().pattern.rate(b.pattern_die)
+    if not rate:
+        return []
+    out: list[geometry.Point] = []
+    at = b.centre
+    for _ in range(max(0, min(b.moves_left, _phases_that_may_move(b)))):
+        at = geometry.step_parallel(at, b.direction, float(rate))
+        out.append(at)
+    return out
+
+
+def add_rounds(game: Game, bombardment_id: str, rounds: int) -> list[Effect]:
+    """Extra rounds bought for a bombardment: more Phases of fire, static at its last position.
+
+    A rolling bombardment still makes the moves its own Phases allow; the
+    extra Phases never move it.
+    """
+    b = get_bombardment(game, bombardment_id)
+    if b.state not in ("ready", "firing"):
+        raise RulesInputError("bombardment_id", f"{observer_name(game, b)} is {b.state}; rounds are added to a "
+                                                "bombardment that is firing")
+    if rounds < 1:
+        raise RulesInputError("rounds", f"at least one round, not {rounds}")
+    moves = max(0, min(b.moves_left, _phases_that_may_move(b)))
+    text = f"{rounds} extra round(s) bought, static at the last position"
+    return [UpdateBombardment(b.id, (("phases_left", b.phases_left + rounds), ("extra_rounds", b.extra_rounds + rounds),
+                                     ("moves_left", moves))),
+            AppendBombardmentEvent(b.id, event(game, "rounds_added", text, b.centre, rounds=rounds)),
+            _log(game, f"{observer_name(game, b)}: {text}")]
+
+
+# the panel's next step --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextAction:
+    """What the panel's button offers next: `key` for code, `text` for the player."""
+
+    key: str
+    text: str
+
+
+def next_action(b: Bombardment) -> NextAction:
+    if b.state == "ranging":
+        plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
+        return NextAction("range", "Range" + (f" (+{plus})" if plus else ""))
+    if b.state == "landed":
+        return NextAction("fire_for_effect_or_re_aim", "Fire for effect on the landing point, or re-aim")
+    if b.state == "ready" and b.pattern_die is None:
+        return NextAction("place_pattern_die", "Place the hidden Static or Rolling die")
+    if b.state == "ready":
+        return NextAction("fire", "Fire this Phase")
+    if b.state == "firing":
+        return NextAction("activate", "Activate with a Command Dice 1 or a Chain of Command point, "
+                                      "or contact is lost")
+    if b.state == "lingering":
+        return NextAction("wait", f"Effects clear after {b.linger_phases} more Phase end(s)")
+    return NextAction("none", "Cleared")
+
+
+# who is inside, and what they may not do -------------------------------------------------------------------
+
+
+def carrier_of(game: Game, unit: Unit) -> Unit | None:
+    """The vehicle a passenger is embarked in (`stats["embarked_in"]`), if it is in the game."""
+    carrier = unit.stats.get("embarked_in")
+    if isinstance(carrier, str) and carrier in game.units and carrier != unit.id:
+        return game.units[carrier]
+    return None
+
+
+def is_transport(unit: Unit) -> bool:
+    """A soft-skinned Transport, whose passengers are hit (an AFV's or APC's are not)."""
+    return unit.stats.get("transport") is True or (unit.kind == "vehicle" and unit.vehicle is None)
+
+
+def units_in_area(game: Game, b: Bombardment, centre: geometry.Point | None = None,
+                  units: Iterable[Unit] | None = None) -> list[str]:
+    """Ids of the units inside the area, in roster order; a passenger is where its vehicle is."""
+    out: list[str] = []
+    for unit in (game.units.values() if units is None else units):
+        carrier = carrier_of(game, unit)
+        where = (carrier.x, carrier.y) if carrier is not None else (unit.x, unit.y)
+        if b.contains(where, centre):
+            out.append(unit.id)
+    return out
+
+
+def active_areas(game: Game, kinds: tuple[str, ...] = ("high_explosive",)) -> list[Bombardment]:
+    """Bombardments whose areas have effects now (begun and not cleared)."""
+    return [b for b in game.bombardments.values() if b.active and b.kind in kinds]
+
+
+def covering(game: Game, unit_id: str, kinds: tuple[str, ...] = ("high_explosive",)) -> Bombardment | None:
+    """The first active bombardment whose area holds this unit."""
+    unit = game.units.get(unit_id)
+    if unit is None:
+        return None
+    for b in active_areas(game, kinds):
+        if unit.id in units_in_area(game, b, units=[unit]):
+            return b
+    return None
+
+
+def fire_refusal(game: Game, firer_id: str, target_id: str) -> str | None:
+    """Why this shot is not allowed under a bombardment (None if it is): the fire dialogs show it."""
+    for role, unit_id in (("firer", firer_id), ("target", target_id)):
+        b = covering(game, unit_id)
+        if b is not None:
+            name = game.units[unit_id].name
+            verb = "fire" if role == "firer" else "be fired at"
+            return f"{name} is under {observer_name(game, b)}: units in a bombardment area cannot {verb}"
+    return None
+
+
+def move_refusal(game: Game, unit_id: str) -> str | None:
+    """Why a unit may not move (it may still Reposition), or None."""
+    b = covering(game, unit_id)
+    if b is None:
+        return None
+    return (f"{game.units[unit_id].name} is under {observer_name(game, b)}: it cannot move, but may Reposition "
+            f"with a Chain of Command point")
+
+
+def disembark_refusal(game: Game, unit_id: str) -> str | None:
+    """Why a passenger may not disembark voluntarily this Phase of movement, or None."""
+    unit = game.units.get(unit_id)
+    if unit is None or carrier_of(game, unit) is None:
+        return None
+    b = covering(game, unit_id)
+    if b is None:
+        return None
+    return f"{unit.name} is under {observer_name(game, b)}: passengers cannot disembark voluntarily"

@@ -1,0 +1,558 @@
+"""`coc.bombardment_phase`: one Phase of fire of a Medium Mortar bombardment (or smoke barrage).
+
+The bombardment must be activated each Phase by a Command Dice 1 or one Chain
+of Command point (`activation`); without either (`none`) it ends, contact lost,
+and its effects end with the current Phase. The Phase it begins in (on
+target, or fire for effect) the Forward Observer's activation already counts
+(`begun`).
+
+An activated Phase of fire, in order: a rolling bombardment moves first (from
+its second Phase, for as many moves as its die allows), the hidden die is
+revealed on the second Phase, then every unit in the area rolls
+(area_fire.py; a Devastating Bombardment doubles the dice of its first
+Phase), empty brick or stone buildings in the area roll the Firepower Dice for
+their 6s, every infantry unit hit is Pinned (cover one level better from then
+on) unless it is in a substantial building of two or more storeys, and the
+Phases left go down by one. At none left the bombardment ends: the Forward
+Observer is removed and its effects and smoke stay to the end of the
+following Phase.
+
+A smoke barrage rolls no dice: it moves, reveals and counts down the same way.
+
+The app builds the inputs from the table with `phase_inputs`: the units in
+the area, each as `target<i>_<field>` (i from 1 to `targets`). Outcome keys:
+`contact_lost`; `smoke`; or `kills=K` for the whole area, followed by
+` vehicle_shock=V` when vehicles or passengers are in it and ` unstable=B`
+when brick or stone buildings are (B buildings made unstable). Each unit's own
+exact odds (`kills=K shock=S`, ...) are `target_odds(inputs)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from battletracker.core import geometry
+from battletracker.core.dice import Dice
+from battletracker.core.odds import Distribution
+from battletracker.model.bombardment import Bombardment, BombardmentEvent
+from battletracker.model.bombardment_effects import (
+    AppendBombardmentEvent,
+    ChangeCocPoints,
+    SetBombardmentPin,
+    SetBuildingState,
+    UpdateBombardment,
+)
+from battletracker.model.effects import Effect, RemoveMarker, SetCondition
+from battletracker.model.game import Game, Unit
+from battletracker.rules import register
+from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.chain_of_command import storm_of_steel
+from battletracker.rules.chain_of_command.area_fire import (
+    AreaTarget,
+    TargetResult,
+    roll_target,
+    target_counts,
+    target_key,
+    total_counts,
+)
+from battletracker.rules.chain_of_command.bombardment import (
+    PINNED,
+    carrier_of,
+    describe_pattern,
+    get_bombardment,
+    is_rolling,
+    is_transport,
+    next_centre,
+    units_in_area,
+)
+from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.chain_of_command.buildings import building_of
+from battletracker.rules.chain_of_command.fire import (
+    MAX_TEAMS,
+    HitEffect,
+    Volley,
+    cover_levels,
+    raise_cover,
+    read_id,
+    read_storm,
+)
+from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
+from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
+from battletracker.rules.tables import setting
+
+ACTIVATIONS = ("begun", "command_die", "coc_point", "none")
+PHASE_KINDS = ("high_explosive", "smoke")
+PHASE_STATES = ("ready", "firing")
+TARGET_KINDS = ("infantry", "passengers", "vehicle", "building")
+BUILDING_MATERIALS = ("none", "wood", "brick_stone")
+PIN_EXEMPT = ("brick_stone", "any")
+MAX_TARGETS = 60
+SETTINGS = (*storm_of_steel.SETTINGS, "bombardment_devastating_doubles_all", "bombardment_pin_exempt_material")
+
+
+@dataclass(frozen=True)
+class PhaseTarget:
+    """One target of the Phase: its dice, and whether the fire Pins it."""
+
+    area: AreaTarget
+    pins: bool
+
+
+@dataclass(frozen=True)
+class PhaseInputs:
+    kind: str
+    state: str
+    activation: str
+    side: int
+    coc_points: int | None
+    bombardment_id: str | None
+    observer_id: str | None
+    turn: int
+    phase: int
+    centre: geometry.Point
+    phases_left: int
+    phases_fired: int
+    devastating: bool
+    pattern_die: int | None
+    direction: str | None
+    moves_left: int
+    firepower_dice: int
+    to_hit: int
+    targets: tuple[PhaseTarget, ...]
+
+    @property
+    def doubled(self) -> bool:
+        """The first Phase of fire of a Devastating Bombardment rolls double dice."""
+        return self.devastating and self.phases_fired == 0
+
+    @property
+    def moves_now(self) -> bool:
+        return (self.phases_fired >= 1 and self.moves_left > 0 and self.direction is not None
+                and is_rolling(self.pattern_die))
+
+    @property
+    def reveals_now(self) -> bool:
+        return self.phases_fired + 1 == data().pattern.revealed_on_phase_of_fire
+
+    def centre_now(self) -> geometry.Point:
+        """Where this Phase's fire falls (after the move a rolling bombardment makes first)."""
+        if not self.moves_now:
+            return self.centre
+        assert self.pattern_die is not None and self.direction is not None
+        return geometry.step_parallel(self.centre, self.direction, float(data().pattern.rate(self.pattern_die)))
+
+
+def _setting_value(key: str) -> int | str | bool:
+    value = setting(RULESET, key)
+    assert not isinstance(value, float)
+    return value
+
+
+def _parse(inputs: Inputs) -> PhaseInputs:
+    r = InputReader(inputs)
+    kind = r.choice("kind", PHASE_KINDS, "high_explosive")
+    state = r.choice("state", PHASE_STATES, "firing")
+    activation = r.choice("activation", ACTIVATIONS)
+    side = r.int("side", 0, minimum=0)
+    coc_points = r.optional_int("coc_points", minimum=0)
+    bombardment_id = read_id(r, "bombardment_id")
+    observer_id = read_id(r, "observer_id")
+    if bombardment_id is None:
+        turn, phase = r.int("turn", 1, minimum=1), r.int("phase", 1, minimum=1)
+    else:
+        turn, phase = r.int("turn", minimum=1), r.int("phase", minimum=1)
+    centre = (r.float("x"), r.float("y"))
+    phases_left = r.int("phases_left", minimum=1, maximum=99)
+    phases_fired = r.int("phases_fired", 0, minimum=0, maximum=99)
+    devastating = r.bool("devastating")
+    pattern_die = r.optional_int("pattern_die", minimum=1, maximum=6)
+    direction = r.optional_str("direction")
+    moves_left = r.int("moves_left", 0, minimum=0, maximum=data().pattern.moves)
+    firepower_dice = r.int("firepower_dice", int(_setting_value("bombardment_firepower_dice")), minimum=1,
+                           maximum=60)
+    to_hit = r.int("to_hit", int(_setting_value("bombardment_to_hit")), minimum=2, maximum=6)
+    storm = read_storm(r, True)
+    double_all = r.bool("bombardment_devastating_doubles_all",
+                        bool(_setting_value("bombardment_devastating_doubles_all")))
+    exempt = r.choice("bombardment_pin_exempt_material", PIN_EXEMPT,
+                      str(_setting_value("bombardment_pin_exempt_material")))
+    count = r.int("targets", 0, minimum=0, maximum=MAX_TARGETS)
+    doubled = devastating and phases_fired == 0
+    dice_for_target = firepower_dice * (2 if doubled else 1)
+    targets = tuple(_read_target(r, i, dice_for_target, to_hit, storm, doubled and double_all, exempt)
+                    for i in range(1, count + 1))
+    r.finish()
+
+    if activation == "begun" and state != "ready":
+        raise RulesInputError("activation", "'begun' is only for the Phase a bombardment begins in; one already "
+                                            "firing needs a Command Dice 1 or a Chain of Command point")
+    if activation == "coc_point" and coc_points == 0:
+        raise RulesInputError("activation", "the side has no Chain of Command point to spend")
+    if state == "ready" and phases_fired:
+        raise RulesInputError("phases_fired", f"a bombardment that has fired {phases_fired} Phase(s) is firing, "
+                                              "not ready")
+    if activation != "none":
+        if pattern_die is None:
+            raise RulesInputError("pattern_die", "is required: place the hidden Static or Rolling die before the "
+                                                 "first Phase of fire")
+        if is_rolling(pattern_die):
+            if direction not in geometry.EDGE_DIRECTIONS:
+                raise RulesInputError("direction", f"a Rolling bombardment needs a direction along a table edge "
+                                                   f"({', '.join(geometry.EDGE_DIRECTIONS)}), not {direction!r}")
+        elif direction is not None:
+            raise RulesInputError("direction", f"a Static bombardment ({pattern_die}) does not move")
+    if kind == "smoke" and targets:
+        raise RulesInputError("targets", f"a smoke barrage rolls no dice against the units in it, not {count}")
+    if bombardment_id is not None and activation == "coc_point" and coc_points is None:
+        raise RulesInputError("coc_points", "is required to spend a Chain of Command point from the side")
+    return PhaseInputs(kind, state, activation, side, coc_points, bombardment_id, observer_id, turn, phase, centre,
+                       phases_left, phases_fired, devastating, pattern_die, direction, moves_left, firepower_dice,
+                       to_hit, targets)
+
+
+def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm: StormOfSteel | None,
+                 double_all: bool, exempt: str) -> PhaseTarget:
+    key = f"target{i}_"
+    kind = r.choice(key + "kind", TARGET_KINDS)
+    name = r.str(key + "name", f"Target {i}")
+    target_id = read_id(r, key + "id")
+    b = data()
+    factor = 2 if double_all else 1
+    if kind == "building":
+        material = r.choice(key + "building", ("wood", "brick_stone"), "brick_stone")
+        intact = r.bool(key + "building_intact", True)
+        area = AreaTarget("building", name, dice=firepower_dice, to_hit=to_hit, storm=storm,
+                          can_collapse=material == "brick_stone" and intact, building_id=target_id)
+        return PhaseTarget(area, False)
+    if kind == "vehicle":
+        open_topped = r.bool(key + "open_topped")
+        vehicle = VehicleTarget(target_id, r.int(key + "vehicle_current_shock", 0, minimum=0),
+                                r.bool(key + "vehicle_immobilised"))
+        dice = (b.open_topped_dice if open_topped else b.vehicle_dice) * factor
+        return PhaseTarget(AreaTarget("vehicle", name, dice=dice, to_hit=6, storm=storm, unit_id=target_id,
+                                      vehicle=vehicle), False)
+    teams = r.int(key + "teams", 1, minimum=1, maximum=MAX_TEAMS)
+    figures = r.optional_int(key + "figures", minimum=0)
+    if figures is not None and target_id is None:
+        raise RulesInputError(key + "figures", f"needs {key}id")
+    if kind == "passengers":
+        vehicle = VehicleTarget(read_id(r, key + "vehicle_id"), r.int(key + "vehicle_current_shock", 0, minimum=0),
+                                r.bool(key + "vehicle_immobilised"))
+        effect = HitEffect.for_cover(_cover(b.passenger_cover))
+        volley = Volley(b.passenger_dice * factor, b.passenger_to_hit, storm, effect, teams)
+        return PhaseTarget(AreaTarget("passengers", name, volley, storm=storm, unit_id=target_id, figures=figures,
+                                      vehicle=vehicle), False)
+    cover = r.choice(key + "cover", cover_levels(), "open")
+    if r.bool(key + "linear_obstacle"):
+        cover = cover_levels()[0]
+    if r.bool(key + "pinned"):
+        cover = raise_cover(cover, 1)
+    material = r.choice(key + "building", BUILDING_MATERIALS, "none")
+    storeys = r.int(key + "storeys", 0, minimum=0, maximum=99)
+    building_id = read_id(r, key + "building_id")
+    intact = r.bool(key + "building_intact", True)
+    if material == "none" and (storeys or building_id is not None):
+        raise RulesInputError(key + "building", f"is none, but {key}storeys or {key}building_id is given")
+    if material != "none" and storeys < 1:
+        raise RulesInputError(key + "storeys", f"a unit in a building needs its storeys (1 or more), not {storeys}")
+    substantial = storeys >= b.pin_exempt_storeys and (exempt == "any" or material == "brick_stone")
+    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover), teams)
+    area = AreaTarget("infantry", name, volley, storm=storm, unit_id=target_id, figures=figures,
+                      can_collapse=material == "brick_stone" and intact, building_id=building_id)
+    return PhaseTarget(area, not substantial)
+
+
+def _cover(name: str) -> str:
+    if name not in cover_levels():
+        raise RulesInputError("passengers", f"bombardment.toml gives passengers cover {name!r}, not one of "
+                                            f"{', '.join(cover_levels())}")
+    return name
+
+
+# resolve ---------------------------------------------------------------------------------------------------
+
+
+def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
+    p = _parse(inputs)
+    if p.activation == "none":
+        return _contact_lost(p)
+    roller = Roller(dice)
+    number = p.phases_fired + 1
+    centre = p.centre_now()
+    log = [f"Phase of fire {number} ({p.phases_left} left on the Forward Observer's die)"]
+    effects: list[Effect] = []
+    update: dict[str, object] = {"state": "firing"}
+    if p.activation == "coc_point":
+        log.append("Activated with a Chain of Command point")
+        effects.append(ChangeCocPoints(p.side, -1))
+    elif p.activation == "command_die":
+        log.append("Activated with a Command Dice 1")
+    if p.moves_now:
+        log.append(f"Rolling: moves {geometry.distance(p.centre, centre):g}\" {p.direction} to "
+                   f"({centre[0]:.1f}, {centre[1]:.1f})")
+        update.update(x=centre[0], y=centre[1], moves_left=p.moves_left - 1)
+        effects.extend(_event(p, "move", log[-1], centre, p.centre))
+    if p.reveals_now:
+        log.append(f"The hidden die is revealed: {describe_pattern(_pattern_view(p))}")
+        update["revealed"] = True
+        effects.extend(_event(p, "reveal", log[-1], centre))
+    if p.doubled:
+        log.append("Devastating Bombardment: double dice this Phase")
+
+    results = [roll_target(roller, dice, t.area, data().unstable_sixes) for t in p.targets]
+    unstable: list[str] = []
+    for result in results:
+        log.extend(result.lines)
+        effects.extend(result.effects)
+        building_id = result.target.building_id
+        if result.unstable and building_id is not None and building_id not in unstable:
+            unstable.append(building_id)
+    effects.extend(SetBuildingState(building_id, "unstable") for building_id in unstable)
+    pinned = [t.area.unit_id for t in p.targets if t.pins and t.area.unit_id is not None]
+    for unit_id in pinned:
+        effects.append(SetCondition(unit_id, PINNED))
+        if p.bombardment_id is not None:
+            effects.append(SetBombardmentPin(p.bombardment_id, unit_id))
+    if pinned:
+        log.append(f"Pinned for the duration of the bombardment: {', '.join(_names(p, pinned))}")
+    spared = [t.area.name for t in p.targets if t.area.kind == "infantry" and not t.pins]
+    if spared:
+        log.append(f"Not Pinned, in a substantial building: {', '.join(spared)}")
+
+    left = p.phases_left - 1
+    update.update(phases_left=left, phases_fired=number)
+    if p.doubled:
+        update["devastating"] = False
+    if left:
+        log.append(f"{left} Phase(s) of fire left")
+    else:
+        linger = data().lingering.after_last_phase_of_fire
+        log.append("The bombardment ends: the Forward Observer is removed; its effects and smoke stay until the "
+                   "end of the following Phase")
+        update.update(state="lingering", linger_phases=linger, observer_id="")
+    effects.extend(_event(p, "fire", f"Phase of fire {number}", centre, values=_totals(results)))
+    if not left:
+        effects.extend(_event(p, "ended", "Out of Phases of fire: the Forward Observer is removed", centre))
+        if p.observer_id is not None:
+            effects.append(RemoveMarker(p.observer_id))
+    if p.bombardment_id is not None:
+        effects.insert(0, UpdateBombardment(p.bombardment_id, tuple(update.items())))
+    values: dict[str, object] = {
+        **_totals(results), "x": centre[0], "y": centre[1], "moved": p.moves_now,
+        "revealed": number >= data().pattern.revealed_on_phase_of_fire,
+        "phase_of_fire": number, "phases_left": left, "ended": not left, "pinned": pinned,
+        "unstable_buildings": unstable, "doubled": p.doubled,
+        "targets": [_target_values(r) for r in results],
+    }
+    if number >= data().pattern.revealed_on_phase_of_fire:
+        values["pattern_die"] = p.pattern_die
+    return Resolution("coc.bombardment_phase", _outcome(p, results), values, roller.rolls, effects, log)
+
+
+def _pattern_view(p: PhaseInputs) -> Bombardment:
+    return Bombardment("", p.side, pattern_die=p.pattern_die, direction=p.direction)
+
+
+def _names(p: PhaseInputs, ids: Iterable[str]) -> list[str]:
+    by_id = {t.area.unit_id: t.area.name for t in p.targets}
+    return [by_id.get(i, i) for i in ids]
+
+
+def _totals(results: list[TargetResult]) -> dict[str, int]:
+    buildings = {r.target.building_id for r in results if r.unstable}
+    return {"kills": sum(r.kills for r in results), "shock": sum(r.shock for r in results),
+            "vehicle_shock": sum(r.vehicle_shock for r in results), "unstable": len(buildings)}
+
+
+def _target_values(r: TargetResult) -> dict[str, object]:
+    return {"name": r.target.name, "kind": r.target.kind, "id": r.target.unit_id or r.target.building_id,
+            "kills": r.kills, "shock": r.shock, "sixes": r.sixes, "vehicle_shock": r.vehicle_shock,
+            "unstable": r.unstable}
+
+
+def _event(p: PhaseInputs, kind: str, text: str, at: geometry.Point, origin: geometry.Point | None = None,
+           values: Mapping[str, int] | None = None) -> list[Effect]:
+    if p.bombardment_id is None:
+        return []
+    source = at if origin is None else origin
+    return [AppendBombardmentEvent(p.bombardment_id, BombardmentEvent(p.turn, p.phase, kind, text, at[0], at[1],
+                                                                      source[0], source[1], dict(values or {})))]
+
+
+def _contact_lost(p: PhaseInputs) -> Resolution:
+    linger = data().lingering.after_contact_lost
+    log = ["No Command Dice 1 and no Chain of Command point: the bombardment ends, contact with the mortars lost",
+           "The Forward Observer is removed; the bombardment's effects end with this Phase"]
+    effects: list[Effect] = []
+    if p.bombardment_id is not None:
+        effects.append(UpdateBombardment(p.bombardment_id, (("state", "lingering"), ("linger_phases", linger),
+                                                            ("observer_id", ""))))
+        effects.extend(_event(p, "contact_lost", log[0], p.centre))
+    if p.observer_id is not None:
+        effects.append(RemoveMarker(p.observer_id))
+    return Resolution("coc.bombardment_phase", "contact_lost",
+                      {"phases_left": p.phases_left, "ended": True, "x": p.centre[0], "y": p.centre[1]},
+                      [], effects, log)
+
+
+# exact odds --------------------------------------------------------------------------------------------------
+
+
+def _outcome(p: PhaseInputs, results: list[TargetResult]) -> str:
+    totals = _totals(results)
+    return _key(p.kind, _shows(p.targets), (totals["kills"], 0, totals["vehicle_shock"], totals["unstable"]))
+
+
+def _shows(targets: tuple[PhaseTarget, ...]) -> tuple[bool, bool]:
+    """Whether the key reports vehicle Shock (vehicles or passengers in the area) and unstable buildings."""
+    vehicles = any(t.area.kind in ("vehicle", "passengers") for t in targets)
+    buildings = any(t.area.can_collapse for t in targets)
+    return vehicles, buildings
+
+
+def _key(kind: str, shows: tuple[bool, bool], counts: tuple[int, int, int, int]) -> str:
+    if kind == "smoke":
+        return "smoke"
+    key = f"kills={counts[0]}"
+    if shows[0]:
+        key += f" vehicle_shock={counts[2]}"
+    if shows[1]:
+        key += f" unstable={counts[3]}"
+    return key
+
+
+@lru_cache(maxsize=256)
+def _odds(kind: str, lost: bool, targets: tuple[PhaseTarget, ...]) -> Distribution[str]:
+    if lost:
+        return Distribution.certain("contact_lost")
+    if kind == "smoke":
+        return Distribution.certain("smoke")
+    shows = _shows(targets)
+    totals = total_counts([t.area for t in targets], data().unstable_sixes, (True, False, *shows))
+    return totals.map(lambda c: _key(kind, shows, c))
+
+
+def _keyed(kind: str, counts: Distribution[tuple[int, int, int, int]]) -> Distribution[str]:
+    return counts.map(lambda c: target_key(kind, c))
+
+
+def phase_odds(inputs: Inputs) -> Distribution[str]:
+    p = _parse(inputs)
+    targets = tuple(PhaseTarget(replace(t.area.for_odds(), building_id=t.area.building_id), False)
+                    for t in p.targets)
+    return _odds(p.kind, p.activation == "none", targets)
+
+
+def target_odds(inputs: Inputs) -> list[tuple[str, Distribution[str]]]:
+    """Each target's own exact odds for this Phase, by name, for the panel's per-unit table.
+
+    Infantry and passengers: `kills=K shock=S` (passengers add ` vehicle_shock=V`,
+    a unit in a brick or stone building adds ` unstable` when it would fall);
+    vehicles: `vehicle_shock=V`; empty buildings: `unstable` or `standing`.
+    """
+    p = _parse(inputs)
+    out: list[tuple[str, Distribution[str]]] = []
+    for t in p.targets:
+        counts = target_counts(t.area.for_odds(), data().unstable_sixes)
+        out.append((t.area.name, _keyed(t.area.kind, counts)))
+    return out
+
+
+register(Procedure("coc.bombardment_phase", "Bombardment: Phase of fire", phase_resolve, phase_odds,
+                   ruleset=RULESET, settings=SETTINGS))
+
+
+# the inputs from the table -------------------------------------------------------------------------------------
+
+
+def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
+                 covers: Mapping[str, str] | None = None, linear_obstacles: Iterable[str] = (),
+                 exclude: Iterable[str] = ()) -> dict[str, InputValue]:
+    """The inputs of `coc.bombardment_phase` for this bombardment's Phase of fire now.
+
+    The targets are the units in the area where this Phase's fire falls (after
+    a rolling bombardment's move), in roster order, then the empty brick or
+    stone buildings there. The map does not know terrain: `covers` gives a
+    unit's cover (else its `stats["cover"]`, else the Open), `linear_obstacles`
+    the units whose only cover is a wall or hedge, and `exclude` the units the
+    player leaves out.
+    """
+    b = get_bombardment(game, bombardment_id)
+    if b.state not in PHASE_STATES:
+        raise RulesInputError("bombardment_id", f"bombardment {b.id} is {b.state}; only a bombardment that has "
+                                                "begun has Phases of fire")
+    inputs: dict[str, InputValue] = {
+        "kind": b.kind, "state": b.state, "activation": activation, "side": b.side,
+        "coc_points": game.sides[b.side].coc_points, "bombardment_id": b.id, "turn": game.turn,
+        "phase": game.phase, "x": b.x, "y": b.y, "phases_left": b.phases_left, "phases_fired": b.phases_fired,
+        "devastating": b.devastating, "moves_left": b.moves_left, "firepower_dice": b.firepower_dice,
+        "to_hit": b.to_hit,
+    }
+    if b.observer_id:
+        inputs["observer_id"] = b.observer_id
+    if b.pattern_die is not None:
+        inputs["pattern_die"] = b.pattern_die
+    if b.direction is not None:
+        inputs["direction"] = b.direction
+    for key in SETTINGS:
+        if key in game.settings:
+            inputs[key] = game.settings[key]
+    if b.kind != "high_explosive" or activation == "none":
+        return inputs
+    skip = set(exclude)
+    targets = _targets(game, b, covers or {}, set(linear_obstacles), skip)
+    inputs["targets"] = len(targets)
+    for i, fields in enumerate(targets, start=1):
+        inputs.update({f"target{i}_{k}": v for k, v in fields.items()})
+    return inputs
+
+
+def _targets(game: Game, b: Bombardment, covers: Mapping[str, str], linear: set[str],
+             skip: set[str]) -> list[dict[str, InputValue]]:
+    centre = next_centre(b)
+    out: list[dict[str, InputValue]] = []
+    for unit_id in units_in_area(game, b, centre):
+        if unit_id in skip:
+            continue
+        fields = _unit_target(game, game.units[unit_id], covers, linear)
+        if fields is not None:
+            out.append(fields)
+    for building in game.buildings.values():
+        if (building.id not in skip and building.state == "intact" and building.material == "brick_stone"
+                and not any(u in game.units for u in building.occupants) and b.contains(building.centre, centre)):
+            out.append({"kind": "building", "name": building.name, "id": building.id, "building": "brick_stone"})
+    return out
+
+
+def _unit_target(game: Game, unit: Unit, covers: Mapping[str, str],
+                 linear: set[str]) -> dict[str, InputValue] | None:
+    """One unit as a target, or None for units the rules leave alone (Transports, APC passengers)."""
+    teams = unit.stats.get("teams")
+    team_fields: dict[str, InputValue] = {"teams": teams} if isinstance(teams, int) and teams >= 1 else {}
+    if unit.vehicle is not None and not is_transport(unit):
+        return {"kind": "vehicle", "name": unit.name, "id": unit.id, "open_topped": unit.vehicle.open_topped,
+                "vehicle_current_shock": unit.shock, "vehicle_immobilised": "immobilised" in unit.vehicle.damage}
+    if is_transport(unit):
+        return None
+    carrier = carrier_of(game, unit)
+    if carrier is not None:
+        if not is_transport(carrier):
+            return None
+        immobilised = carrier.vehicle is not None and "immobilised" in carrier.vehicle.damage
+        return {"kind": "passengers", "name": unit.name, "id": unit.id, "figures": unit.figures,
+                "vehicle_id": carrier.id, "vehicle_current_shock": carrier.shock,
+                "vehicle_immobilised": immobilised, **team_fields}
+    if unit.figures == 0:
+        return None
+    stated = unit.stats.get("cover")
+    cover = covers.get(unit.id, stated if isinstance(stated, str) and stated in cover_levels() else "open")
+    fields: dict[str, InputValue] = {"kind": "infantry", "name": unit.name, "id": unit.id, "figures": unit.figures,
+                                     "cover": cover, "linear_obstacle": unit.id in linear,
+                                     "pinned": unit.has(PINNED), **team_fields}
+    building = building_of(game, unit.id)
+    if building is not None:
+        fields.update(building=building.material, storeys=building.storeys, building_id=building.id,
+                      building_intact=building.state == "intact")
+    return fields

@@ -1,0 +1,175 @@
+"""`coc.ranging_shot`: the Forward Observer's ranging shot for a Medium Mortar bombardment.
+
+2D6, +1 for each earlier unobserved shot of this bombardment, read on the
+ranging table (bombardment.toml): unobserved (try again next Phase with the
++1), deviates 4D6", 3D6" or 2D6", on target, or a Devastating Bombardment.
+The document does not say which way a deviating shot goes: unless the player
+sets `bearing`, a die (settings.toml: a D12 read as a clock face) gives it.
+The landing point is where fire for effect would fall. Ranging shots do not
+use up Phases of fire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from battletracker.core import geometry
+from battletracker.core.dice import D6, Dice, numeric_die
+from battletracker.core.odds import Distribution
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment_effects import AppendBombardmentEvent, UpdateBombardment
+from battletracker.model.effects import Effect
+from battletracker.rules import register
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.chain_of_command.fire import read_id
+from battletracker.rules.tables import setting
+
+SETTINGS = ("ranging_bearing_die_sides", "ranging_above_table")
+ABOVE_TABLE = ("devastating", "on_target")
+MAX_ATTEMPTS = 20
+
+
+@dataclass(frozen=True)
+class RangingInputs:
+    aim: geometry.Point
+    unobserved_attempts: int
+    bearing: float | None
+    bearing_die_sides: int
+    above_table: str
+    bombardment_id: str | None
+    turn: int
+    phase: int
+    table: tuple[float, float] | None
+
+
+def _setting_int(key: str) -> int:
+    value = setting(RULESET, key)
+    assert isinstance(value, int)
+    return value
+
+
+def _setting_str(key: str) -> str:
+    value = setting(RULESET, key)
+    assert isinstance(value, str)
+    return value
+
+
+def read_table(r: InputReader) -> tuple[float, float] | None:
+    """`table_width` and `table_height` together, or neither (then points are not checked)."""
+    width = r.optional_float("table_width", minimum=1.0)
+    height = r.optional_float("table_height", minimum=1.0)
+    if (width is None) != (height is None):
+        raise RulesInputError("table_width" if width is None else "table_height",
+                              "give table_width and table_height together")
+    return None if width is None or height is None else (width, height)
+
+
+def check_on_table(point: geometry.Point, table: tuple[float, float] | None, x_key: str, y_key: str) -> None:
+    if table is None:
+        return
+    if not -geometry.EPSILON <= point[0] <= table[0] + geometry.EPSILON:
+        raise RulesInputError(x_key, f"{point[0]:g} is off the table (0 to {table[0]:g} inches)")
+    if not -geometry.EPSILON <= point[1] <= table[1] + geometry.EPSILON:
+        raise RulesInputError(y_key, f"{point[1]:g} is off the table (0 to {table[1]:g} inches)")
+
+
+def read_stamp(r: InputReader, bombardment_id: str | None) -> tuple[int, int]:
+    """The Turn and Phase for the bombardment's history: required when there is a bombardment to change."""
+    if bombardment_id is None:
+        return (r.int("turn", 1, minimum=1), r.int("phase", 1, minimum=1))
+    return (r.int("turn", minimum=1), r.int("phase", minimum=1))
+
+
+def _parse(inputs: Inputs) -> RangingInputs:
+    r = InputReader(inputs)
+    aim = (r.float("aim_x"), r.float("aim_y"))
+    attempts = r.int("unobserved_attempts", 0, minimum=0, maximum=MAX_ATTEMPTS)
+    bearing = r.optional_float("bearing", minimum=0.0, maximum=360.0)
+    sides = r.int("ranging_bearing_die_sides", _setting_int("ranging_bearing_die_sides"), minimum=2, maximum=360)
+    above = r.choice("ranging_above_table", ABOVE_TABLE, _setting_str("ranging_above_table"))
+    bombardment_id = read_id(r, "bombardment_id")
+    turn, phase = read_stamp(r, bombardment_id)
+    table = read_table(r)
+    r.finish()
+    check_on_table(aim, table, "aim_x", "aim_y")
+    return RangingInputs(aim, attempts, None if bearing is None else geometry.normalise(bearing), sides, above,
+                         bombardment_id, turn, phase, table)
+
+
+def bearing_from_face(face: int, sides: int) -> float:
+    """A bearing die read as a clock face: the top face (the die's highest) points up the table."""
+    return (face % sides) * 360.0 / sides
+
+
+def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:
+    p = _parse(inputs)
+    table = data().ranging
+    roller = Roller(dice)
+    natural = sum(roller.roll_ints("Ranging shot (2D6)", D6, table.dice))
+    modifier = p.unobserved_attempts * table.per_unobserved_attempt
+    total = natural + modifier
+    row = table.row(total, p.above_table)
+    shown = f"{natural}" + (f" +{modifier} = {total}" if modifier else "")
+    distance = 0.0
+    bearing = p.bearing
+    landed = p.aim
+    log = [f"Ranging shot: {shown}"]
+    if row.result == "deviates":
+        distance = float(sum(roller.roll_ints(f"Deviation ({row.deviation_dice}D6 inches)", D6,
+                                              row.deviation_dice)))
+        if bearing is None:
+            face = int(roller.one(f"Deviation direction (D{p.bearing_die_sides})", numeric_die(p.bearing_die_sides)))
+            bearing = bearing_from_face(face, p.bearing_die_sides)
+        landed = geometry.offset(p.aim, bearing, distance)
+        log.append(f"Deviates {distance:g}\" on a bearing of {bearing:g} degrees: lands at "
+                   f"({landed[0]:.1f}, {landed[1]:.1f})")
+        if p.table is not None and not geometry.on_table(landed, *p.table):
+            log.append("The shot lands off the table")
+        log.append("At the Forward Observer's next activation: fire for effect there, or re-aim")
+    elif row.result == "unobserved":
+        log.append(f"Unobserved: no effect; range again next Phase with +{modifier + table.per_unobserved_attempt}")
+    elif row.result == "on_target":
+        log.append("On target: the bombardment begins now")
+    else:
+        log.append("Devastating Bombardment: on target, and the first Phase of fire rolls double Firepower Dice")
+    values = {"roll": total, "natural": natural, "modifier": modifier, "distance": distance, "bearing": bearing,
+              "x": landed[0], "y": landed[1]}
+    summary = log[1]
+    return Resolution("coc.ranging_shot", row.result, values, roller.rolls,
+                      _effects(p, row.result, landed, values, summary), log)
+
+
+def _effects(p: RangingInputs, result: str, landed: geometry.Point, values: Mapping[str, float | None],
+             text: str) -> list[Effect]:
+    if p.bombardment_id is None:
+        return []
+    if result == "unobserved":
+        update: tuple[tuple[str, object], ...] = (("unobserved_attempts", p.unobserved_attempts + 1),)
+    elif result == "deviates":
+        update = (("state", "landed"), ("landed_x", landed[0]), ("landed_y", landed[1]))
+    else:
+        update = (("state", "ready"), ("devastating", result == "devastating"), ("landed_x", None),
+                  ("landed_y", None))
+    numbers = {k: v for k, v in values.items() if v is not None}
+    event = BombardmentEvent(p.turn, p.phase, "ranging", f"Ranging shot {values['roll']}: {text}",
+                             landed[0], landed[1], p.aim[0], p.aim[1], {"result": result, **numbers})
+    return [UpdateBombardment(p.bombardment_id, update), AppendBombardmentEvent(p.bombardment_id, event)]
+
+
+@lru_cache(maxsize=256)
+def _odds(attempts: int, above_table: str) -> Distribution[str]:
+    table = data().ranging
+    modifier = attempts * table.per_unobserved_attempt
+    return Distribution.dice_sum(table.dice).map(lambda n: table.row(n + modifier, above_table).result)
+
+
+def ranging_odds(inputs: Inputs) -> Distribution[str]:
+    p = _parse(inputs)
+    return _odds(p.unobserved_attempts, p.above_table)
+
+
+register(Procedure("coc.ranging_shot", "Ranging shot", ranging_resolve, ranging_odds,
+                   ruleset=RULESET, settings=SETTINGS))

@@ -1,0 +1,241 @@
+"""`coc.sos_fire`: SOS Fire from the mortars against one Team (or one AFV or APC) in its 6" circle.
+
+Six Firepower Dice against each Team in the area, hitting on 4, 5 or 6 with
+the Storm of Steel Bonus, effect rolled against the Team's cover: area
+terrain keeps its cover (no reduction) and a linear obstacle gives none. Then
+every unit inside that is not in a building, entrenchment or fortification is
+Pinned for the current and the next Phase. Visibility is not affected. AFVs
+and APCs roll 2D6 (3D6 open-topped) instead, every 6 one Shock (doubled once
+immobilised). Four 6s at a Team in a brick or stone building make the
+building unstable.
+
+The map decides who is inside (`sos_targets`); the app places the SOS Fire
+record first (`new_sos`, which carries the pinning until it clears) and runs
+the procedure once per target with `sos_inputs`. Outcome keys: `kills=K
+shock=S` (with ` unstable` when the building would fall) for a Team,
+`vehicle_shock=V` for a vehicle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from battletracker.core import geometry
+from battletracker.core.dice import Dice
+from battletracker.core.odds import Distribution
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment_effects import AddBombardment, SetBombardmentPin, SetBuildingState
+from battletracker.model.effects import AppendLog, Effect, SetCondition
+from battletracker.model.game import Game
+from battletracker.rules import register
+from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.chain_of_command import storm_of_steel
+from battletracker.rules.chain_of_command.area_fire import AreaTarget, target_counts, target_key
+from battletracker.rules.chain_of_command.bombardment import (
+    PINNED,
+    carrier_of,
+    event,
+    get_bombardment,
+    is_transport,
+    observer_name,
+    units_in_area,
+)
+from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.chain_of_command.buildings import building_of
+from battletracker.rules.chain_of_command.fire import (
+    MAX_DICE,
+    MAX_TEAMS,
+    HitEffect,
+    Targets,
+    Volley,
+    cover_levels,
+    describe_volley,
+    raise_cover,
+    read_id,
+    read_storm,
+    read_targets,
+    roll_volley,
+    target_effects,
+)
+from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
+
+VEHICLES = ("none", "closed", "open_topped")
+BUILDINGS = ("none", "wood", "brick_stone")
+
+
+@dataclass(frozen=True)
+class SosInputs:
+    target: AreaTarget
+    targets: Targets
+    pins: bool
+    sos_id: str | None
+
+
+def _parse(inputs: Inputs) -> SosInputs:
+    d = data()
+    r = InputReader(inputs)
+    vehicle = r.choice("vehicle", VEHICLES, "none")
+    storm = read_storm(r, r.bool("storm_of_steel", d.sos_storm_of_steel))
+    vehicle_target = read_vehicle_target(r)
+    sos_id = read_id(r, "sos_id")
+    if vehicle != "none":
+        dice = d.open_topped_dice if vehicle == "open_topped" else d.vehicle_dice
+        r.finish()
+        return SosInputs(AreaTarget("vehicle", "Vehicle", dice=dice, to_hit=6, storm=storm,
+                                    unit_id=vehicle_target.vehicle_id, vehicle=vehicle_target), Targets(), False,
+                         sos_id)
+    if vehicle_target != VehicleTarget():
+        raise RulesInputError("vehicle_id", "is for an AFV or APC target (vehicle closed or open_topped)")
+    firepower_dice = r.int("firepower_dice", d.sos_firepower_dice, minimum=0, maximum=MAX_DICE)
+    to_hit = r.int("to_hit", d.sos_to_hit, minimum=2, maximum=6)
+    cover = r.choice("cover", cover_levels())
+    reduce_by = r.int("reduce_cover", 0, minimum=0)
+    if reduce_by:
+        raise RulesInputError("reduce_cover", f"SOS Fire does not reduce the target's cover ({reduce_by} given)")
+    if r.bool("linear_obstacle"):
+        cover = cover_levels()[0]
+    if r.bool("pinned"):
+        cover = raise_cover(cover, 1)
+    multiplier = r.int("shock_multiplier", 1, minimum=1, maximum=2)
+    teams = r.int("teams", 1, minimum=1, maximum=MAX_TEAMS)
+    targets = read_targets(r, teams)
+    in_building = r.bool("in_building")
+    in_fortification = r.bool("in_fortification")
+    material = r.choice("building", BUILDINGS, "none")
+    building_id = read_id(r, "building_id")
+    intact = r.bool("building_intact", True)
+    r.finish()
+    if (material != "none" or building_id is not None) and not in_building:
+        raise RulesInputError("building", "names the Team's building, but in_building is false")
+    if sos_id is not None and not targets.ids:
+        raise RulesInputError("sos_id", "Pinning a Team needs its target_id")
+    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover, multiplier), teams)
+    target = AreaTarget("infantry", "Team", volley, storm=storm, can_collapse=material == "brick_stone" and intact,
+                        building_id=building_id)
+    return SosInputs(target, targets, not (in_building or in_fortification), sos_id)
+
+
+def sos_resolve(inputs: Inputs, dice: Dice) -> Resolution:
+    p = _parse(inputs)
+    t = p.target
+    roller = Roller(dice)
+    effects: list[Effect] = []
+    if t.kind == "vehicle":
+        fire = storm_of_steel.roll(roller, "Dice for Shock", t.dice, 6, t.storm)
+        log = [f"SOS Fire on a vehicle: {t.dice}D6: {' '.join(map(str, fire.base))}"]
+        if fire.extra:
+            log.append(f"Storm of Steel dice: {' '.join(map(str, fire.extra))}")
+        log.append(f"{fire.sixes} six(es)")
+        log.extend(t.vehicle.describe(fire.sixes))
+        effects.extend(t.vehicle.effects(fire.sixes))
+        counts = (0, 0, t.vehicle.shock_added(fire.sixes), 0)
+        values: dict[str, object] = {"sixes": fire.sixes, "dice_rolled": len(fire.all_dice),
+                                     **t.vehicle.values(fire.sixes)}
+        return Resolution("coc.sos_fire", target_key("vehicle", counts), values, roller.rolls, effects, log)
+    assert t.volley is not None
+    v = roll_volley(roller, t.volley)
+    log = ["SOS Fire: " + describe_volley(v, t.volley)[0], *describe_volley(v, t.volley)[1:]]
+    effects.extend(target_effects(p.targets, v.team_kills, v.team_shock))
+    unstable = t.can_collapse and v.sixes >= data().unstable_sixes
+    if unstable and t.building_id is not None:
+        effects.append(SetBuildingState(t.building_id, "unstable"))
+    if unstable:
+        log.append(f"{v.sixes} sixes: the building becomes unstable and collapses at the end of the Turn")
+    if p.pins:
+        log.append("Pinned for this Phase and the next")
+        for unit_id in p.targets.ids:
+            effects.append(SetCondition(unit_id, PINNED))
+            if p.sos_id is not None:
+                effects.append(SetBombardmentPin(p.sos_id, unit_id))
+    else:
+        log.append("Not Pinned: in a building, entrenchment or fortification")
+    values = {**v.values(), "to_hit": t.volley.to_hit, "cover": t.volley.effect.cover, "pinned": p.pins,
+              "unstable": unstable}
+    return Resolution("coc.sos_fire", target_key("infantry", (v.kills, v.shock, 0, int(unstable))), values,
+                      roller.rolls, effects, log)
+
+
+@lru_cache(maxsize=1024)
+def _odds(target: AreaTarget) -> Distribution[str]:
+    return target_counts(target, data().unstable_sixes).map(lambda c: target_key(target.kind, c))
+
+
+def sos_odds(inputs: Inputs) -> Distribution[str]:
+    return _odds(_parse(inputs).target.for_odds())
+
+
+register(Procedure("coc.sos_fire", "SOS Fire", sos_resolve, sos_odds, ruleset=RULESET,
+                   settings=storm_of_steel.SETTINGS))
+
+
+# the SOS Fire on the table ------------------------------------------------------------------------------------
+
+
+def new_sos(game: Game, side: int, centre: geometry.Point, sos_id: str | None = None) -> list[Effect]:
+    """Place SOS Fire's 6" circle; it holds the units it Pins until the end of the next Phase."""
+    if not 0 <= side < len(game.sides):
+        raise RulesInputError("side", f"there is no side number {side + 1}")
+    for key, value, limit in (("x", centre[0], game.table_width), ("y", centre[1], game.table_height)):
+        if not -geometry.EPSILON <= value <= limit + geometry.EPSILON:
+            raise RulesInputError(key, f"{value:g} is off the table (0 to {limit:g} inches)")
+    bid = sos_id or game.new_id("sos", game.bombardments)
+    if bid in game.bombardments:
+        raise RulesInputError("sos_id", f"{bid!r} is already a bombardment")
+    d = data()
+    b = Bombardment(id=bid, side=side, kind="sos", state="lingering", x=centre[0], y=centre[1],
+                    linger_phases=d.lingering.sos, shape="circle", radius=d.sos_radius,
+                    firepower_dice=d.sos_firepower_dice, to_hit=d.sos_to_hit)
+    text = f"SOS Fire on ({centre[0]:.1f}, {centre[1]:.1f}), {d.sos_radius:g}\" radius"
+    b.history.append(event(game, "placed", text, centre))
+    return [AddBombardment(b), AppendLog.now(game, f"{observer_name(game, b)}: {text}", "bombardment")]
+
+
+def sos_targets(game: Game, sos_id: str) -> list[str]:
+    """The Teams and AFVs/APCs inside the circle, in roster order (passengers and Transports are left out)."""
+    b = _sos(game, sos_id)
+    out: list[str] = []
+    for unit_id in units_in_area(game, b):
+        unit = game.units[unit_id]
+        if carrier_of(game, unit) is None and not is_transport(unit):
+            out.append(unit_id)
+    return out
+
+
+def _sos(game: Game, sos_id: str) -> Bombardment:
+    b = get_bombardment(game, sos_id)
+    if b.kind != "sos":
+        raise RulesInputError("sos_id", f"{sos_id!r} is a {b.kind.replace('_', ' ')} bombardment, not SOS Fire")
+    return b
+
+
+def sos_inputs(game: Game, sos_id: str, unit_id: str, *, cover: str | None = None, linear_obstacle: bool = False,
+               in_fortification: bool = False) -> dict[str, InputValue]:
+    """The inputs of `coc.sos_fire` for one unit inside the circle (its cover the player says, else its card's)."""
+    b = _sos(game, sos_id)
+    if unit_id not in game.units:
+        raise RulesInputError("unit_id", f"no unit with id {unit_id!r}")
+    unit = game.units[unit_id]
+    if unit_id not in sos_targets(game, sos_id):
+        raise RulesInputError("unit_id", f"{unit.name} is not a Team or AFV/APC inside {observer_name(game, b)}")
+    inputs: dict[str, InputValue] = {"sos_id": b.id}
+    for key in storm_of_steel.SETTINGS:
+        if key in game.settings:
+            inputs[key] = game.settings[key]
+    if unit.vehicle is not None:
+        inputs.update(vehicle="open_topped" if unit.vehicle.open_topped else "closed", vehicle_id=unit.id,
+                      vehicle_current_shock=unit.shock,
+                      vehicle_immobilised="immobilised" in unit.vehicle.damage)
+        inputs.pop("sos_id")
+        return inputs
+    stated = unit.stats.get("cover")
+    inputs.update(cover=cover if cover is not None else (stated if isinstance(stated, str)
+                                                         and stated in cover_levels() else "open"),
+                  linear_obstacle=linear_obstacle, pinned=unit.has(PINNED), target_id=unit.id,
+                  target_figures=str(unit.figures), in_fortification=in_fortification,
+                  firepower_dice=b.firepower_dice, to_hit=b.to_hit)
+    building = building_of(game, unit.id)
+    if building is not None:
+        inputs.update(in_building=True, building=building.material, building_id=building.id,
+                      building_intact=building.state == "intact")
+    return inputs
