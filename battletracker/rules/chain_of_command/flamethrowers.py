@@ -13,8 +13,8 @@ Flamethrowers against AFVs belong to the anti-tank rules.
 Fuel is counted in Phases of fire on the weapon (`Weapon.ammo` with
 `ammo_label` "fuel"): the app passes `fuel`, firing with none is refused, and
 given `firer_id` the Resolution spends one Phase of it (weapon `weapon_index`).
-A building is a map marker: given `building_id` the Resolution sets its data
-entry `on_fire` to true.
+Given `building_id` (a building on the map, `Game.buildings`) the Resolution
+sets its state to "on_fire"; the app lists its occupants, who must evacuate.
 
 `coc.flamethrower`
     Inputs: `range` (inches), `moved`, `at_the_double` (refused), `fuel`
@@ -30,8 +30,8 @@ entry `on_fire` to true.
     a transport. Values: those of `coc.fire` plus `firepower_dice`,
     `fuel_left`, `building_on_fire`, and for a transport `vehicle_shock`,
     `vehicle_total_shock`, `vehicle_abandoned`. Effects: SpendAmmo (one
-    Phase of fuel), kills and Shock on the Teams, SetMarkerData(`on_fire`)
-    on the building, Shock (and "abandoned") on the vehicle.
+    Phase of fuel), kills and Shock on the Teams, SetBuildingState
+    "on_fire" on the building, Shock (and "abandoned") on the vehicle.
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ from functools import lru_cache
 from battletracker.core.dice import Dice
 from battletracker.core.geometry import EPSILON
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import Effect, SetMarkerData, SpendAmmo
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.effects import Effect, SpendAmmo
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command import storm_of_steel
@@ -168,7 +169,7 @@ def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log.append(f"{v.sixes} six(es): " + ("the building is on fire and every Unit inside must evacuate"
                                             if on_fire else "the building does not catch fire"))
         if on_fire and p.building_id is not None:
-            effects.append(SetMarkerData(p.building_id, ON_FIRE, True))
+            effects.append(SetBuildingState(p.building_id, ON_FIRE))
     if kind == "transport":
         values.update(p.vehicle.values(v.sixes))
         log.extend(p.vehicle.describe(v.sixes))

@@ -7,6 +7,7 @@ import copy
 import pytest
 
 from battletracker.core.dice import ScriptedDice
+from battletracker.model.bombardment import Building
 from battletracker.model.effects import SetMarkerData, TurnUnit
 from battletracker.model.game import Game, GameError, Marker, Side, Unit, Vehicle, Weapon
 from battletracker.model.savefile import game_to_dict
@@ -33,7 +34,8 @@ def table() -> Game:
              vehicle=Vehicle("apc", {"front": 2, "side": 1, "rear": 1, "top": 0}, True)),
     ]
     game.units = {u.id: u for u in units}
-    game.markers = {"barn": Marker("barn", "building", 20, 22, label="Wooden barn", data={"material": "wood"})}
+    game.markers = {"barn": Marker("barn", "aiming_point", 20, 22)}
+    game.buildings = {"barn": Building("barn", "Wooden barn", 20, 22, material="wood", occupants=["t1"])}
     return game
 
 
@@ -79,7 +81,7 @@ def test_flamethrower_spends_fuel_and_sets_the_barn_alight() -> None:
                   ScriptedDice([6, 6] + [1] * 10 + [1, 1] + [SHOCK, SHOCK]))
     after, _ = apply_and_undo(res)
     assert after.unit("flame").weapons[1].ammo == 2
-    assert after.markers["barn"].data["on_fire"] is True
+    assert after.buildings["barn"].state == "on_fire"
     assert after.unit("t1").shock == 4
 
 

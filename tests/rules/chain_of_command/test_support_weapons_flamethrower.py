@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeCounter, ChangeFigures, SetCondition, SetMarkerData, SpendAmmo
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.effects import ChangeCounter, ChangeFigures, SetCondition, SpendAmmo
 from battletracker.rules import RulesInputError, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
@@ -70,7 +71,7 @@ def test_wooden_building_catches_fire_on_two_sixes() -> None:
                 building_id="b1", target_id="t")
     assert two.values["building_on_fire"] is True
     assert two.outcome == "kills=2 shock=0 building_on_fire"
-    assert SetMarkerData("b1", "on_fire", True) in two.effects
+    assert SetBuildingState("b1", "on_fire") in two.effects
     assert ChangeFigures("t", -2) in two.effects
     one = flame([6] + [1] * 11 + [1] + [face("kill")], target_kind="wooden_building", building_id="b1")
     assert one.values["building_on_fire"] is False and one.outcome == "kills=1 shock=0"
