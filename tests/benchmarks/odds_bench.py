@@ -10,6 +10,12 @@ BUDGET_MS = 1.0
 # Typical inputs per procedure, as the dialogs would pass them.
 TYPICAL: dict[str, dict[str, object]] = {
     "dice.pool": {"dice": 10, "target": 4},
+    "coc.fire": {"firepower_dice": 12, "to_hit": 4, "cover": "light", "storm_of_steel": True, "teams": 2},
+    "coc.tripod_mg": {"figures": 5, "range_band": "effective", "target_quality": "regular", "cover": "light"},
+    "coc.sniper": {"target_kind": "infantry", "leader_attached": True},
+    "coc.flamethrower": {"range": 8, "fuel": 3, "target_kind": "wooden_building", "to_hit": 4},
+    "coc.gun_he": {"he_dice": 4, "cover": "hard", "crew": 4, "teams": 2},
+    "coc.grenade_into_vehicle": {"firepower_dice": 3, "vehicle": "open_topped", "passenger_teams": 2, "to_hit": 4},
 }
 
 
