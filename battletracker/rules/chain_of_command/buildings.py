@@ -14,7 +14,7 @@ Every function returns Effects (with log lines) and changes nothing itself.
 from __future__ import annotations
 
 from battletracker.core import geometry
-from battletracker.model.bombardment import Building, SmokeArea
+from battletracker.model.bombardment import BUILDING_MATERIALS, Building, SmokeArea
 from battletracker.model.bombardment_effects import (
     AddBuilding,
     AddSmoke,
@@ -56,6 +56,13 @@ def add_building(game: Game, name: str, centre: geometry.Point, *, width: float,
     bid = building_id or game.new_id("bld", game.buildings)
     if bid in game.buildings:
         raise RulesInputError("building_id", f"{bid!r} is already a building")
+    if material not in BUILDING_MATERIALS:
+        raise RulesInputError("material", f"must be one of {', '.join(BUILDING_MATERIALS)}, not {material!r}")
+    if storeys < 1:
+        raise RulesInputError("storeys", f"a building has at least one storey, not {storeys}")
+    for key, value in (("width", width), ("depth", depth)):
+        if not 0 < value <= 1000:
+            raise RulesInputError(key, f"must be more than 0 inches, not {value:g}")
     building = Building(bid, name, centre[0], centre[1], width, depth, geometry.normalise(facing), material,
                         storeys)
     return [AddBuilding(building), _log(game, f"{name}: {storeys} storey {material.replace('_', ' or ')} "
