@@ -82,6 +82,8 @@ class BombardmentData:
     collapse_smoke_to_hit: int
     sniper_relocation: float
     smoke_close_combat_range: float
+    smoke_enemy_movement_dice: int
+    smoke_losing_levels_worse: int
 
 
 def _table(name: str) -> Table:
@@ -139,6 +141,7 @@ def data() -> BombardmentData:
     vehicles = _table("vehicles")
     sos = _table("sos")
     buildings = _table("buildings")
+    smoke = _table("smoke_barrage")
     cover = passengers.str("cover")
     return BombardmentData(
         ranging=_ranging(),
@@ -160,5 +163,7 @@ def data() -> BombardmentData:
         unstable_sixes=buildings.int("unstable_sixes", minimum=1),
         collapse_smoke_to_hit=buildings.int("collapse_smoke_to_hit"),
         sniper_relocation=buildings.float("sniper_relocation", minimum=0.0),
-        smoke_close_combat_range=_table("smoke_barrage").float("close_combat_range", minimum=0.0),
+        smoke_close_combat_range=smoke.float("close_combat_range", minimum=0.0),
+        smoke_enemy_movement_dice=smoke.int("enemy_movement_dice", minimum=0),
+        smoke_losing_levels_worse=smoke.int("losing_result_levels_worse", minimum=0),
     )

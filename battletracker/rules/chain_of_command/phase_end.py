@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment, BombardmentEvent
 from battletracker.model.bombardment_effects import AppendBombardmentEvent, SetBombardmentPin, UpdateBombardment
 from battletracker.model.effects import AppendLog, Effect, RemoveMarker, SetCondition
@@ -33,6 +32,7 @@ from battletracker.rules.chain_of_command.bombardment import (
 )
 from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.buildings import collapse_at_turn_end
+from battletracker.rules.chain_of_command.smoke_barrage import smoke_close_combats
 
 
 @dataclass
@@ -169,23 +169,6 @@ def _reminders(game: Game, plans: list[_Plan], side: int) -> list[Effect]:
                               f"{data().smoke_close_combat_range:g}\" and fight a Close Combat: no dice for enemy "
                               "movement, and a losing result counts one level worse"))
     return out
-
-
-def smoke_close_combats(game: Game) -> list[tuple[str, str]]:
-    """Pairs of enemy units within 2" of each other where at least one is in an active smoke barrage."""
-    smoky: set[str] = set()
-    for b in game.bombardments.values():
-        if b.kind == "smoke" and b.active:
-            smoky.update(units_in_area(game, b))
-    units = list(game.units.values())
-    pairs: list[tuple[str, str]] = []
-    for i, a in enumerate(units):
-        for other in units[i + 1:]:
-            if a.side == other.side or not ({a.id, other.id} & smoky):
-                continue
-            if geometry.distance((a.x, a.y), (other.x, other.y)) <= data().smoke_close_combat_range + geometry.EPSILON:
-                pairs.append((a.id, other.id))
-    return pairs
 
 
 def _log(game: Game, text: str) -> AppendLog:

@@ -12,11 +12,8 @@ from battletracker.model.game import Game, Side, Unit, Vehicle
 from battletracker.rules import RulesInputError, resolve
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
-from battletracker.rules.chain_of_command.phase_end import (
-    end_phase_effects,
-    end_turn_effects,
-    smoke_close_combats,
-)
+from battletracker.rules.chain_of_command.phase_end import end_phase_effects, end_turn_effects
+from battletracker.rules.chain_of_command.smoke_barrage import close_combat_terms, smoke_close_combats
 
 
 def table() -> Game:
@@ -362,8 +359,14 @@ def test_smoke_barrage_close_combats_within_two_inches() -> None:
     count = len(game.log)
     apply(game, end_phase_effects(game, next_side=1))
     assert sum("fight a Close Combat: no dice for enemy movement" in e.text for e in game.log[count:]) == 2
+    terms = close_combat_terms(game, "brit", "a")
+    assert terms is not None and (terms.enemy_movement_dice, terms.losing_result_levels_worse) == (0, 1)
+    assert terms.barrage.id == "b1"
+    game.units["far"] = Unit("far", "Far", "team", 0, 70.0, 45.0)
+    game.units["far2"] = Unit("far2", "Far 2", "team", 1, 70.0, 46.0)
+    assert close_combat_terms(game, "far", "far2") is None
     game.bombardments["b1"].kind = "high_explosive"
-    assert smoke_close_combats(game) == []
+    assert smoke_close_combats(game) == [] and close_combat_terms(game, "brit", "a") is None
 
 
 def test_end_effects_undo_exactly() -> None:
