@@ -280,14 +280,14 @@ def place_pattern_die(game: Game, bombardment_id: str, face: int, direction: str
             _log(game, f"{observer_name(game, b)}: {text}")]
 
 
-def describe_pattern(b: Bombardment) -> str:
-    """The die's meaning in words (only show it where `pattern_visible_to` allows)."""
-    if b.pattern_die is None:
+def describe_pattern(pattern_die: int | None, direction: str | None) -> str:
+    """The hidden die's meaning in words (only show it where `Bombardment.pattern_visible_to` allows)."""
+    if pattern_die is None:
         return "no die placed"
-    rate = data().pattern.rate(b.pattern_die)
+    rate = data().pattern.rate(pattern_die)
     if not rate:
-        return f"{b.pattern_die}: Static"
-    return f"{b.pattern_die}: Rolling {rate}\" per move, {b.direction}"
+        return f"{pattern_die}: Static"
+    return f"{pattern_die}: Rolling {rate}\" per move, {direction}"
 
 
 def next_centre(b: Bombardment) -> geometry.Point:

@@ -295,7 +295,7 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         update.update(x=centre[0], y=centre[1], moves_left=p.moves_left - 1)
         effects.extend(_event(p, "move", log[-1], centre, p.centre))
     if p.reveals_now:
-        log.append(f"The hidden die is revealed: {describe_pattern(_pattern_view(p))}")
+        log.append(f"The hidden die is revealed: {describe_pattern(p.pattern_die, p.direction)}")
         update["revealed"] = True
         effects.extend(_event(p, "reveal", log[-1], centre))
     if p.doubled:
@@ -349,10 +349,6 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     if number >= data().pattern.revealed_on_phase_of_fire:
         values["pattern_die"] = p.pattern_die
     return Resolution("coc.bombardment_phase", _outcome(p, results), values, roller.rolls, effects, log)
-
-
-def _pattern_view(p: PhaseInputs) -> Bombardment:
-    return Bombardment("", p.side, pattern_die=p.pattern_die, direction=p.direction)
 
 
 def _names(p: PhaseInputs, ids: Iterable[str]) -> list[str]:

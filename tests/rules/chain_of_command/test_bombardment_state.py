@@ -127,10 +127,10 @@ def test_the_hidden_die_static_or_rolling_and_its_refusals() -> None:
     b = firing(game)
     apply(game, bm.place_pattern_die(game, "b1", 2))
     assert (b.pattern_die, b.direction, b.moves_left) == (2, None, 0)
-    assert bm.describe_pattern(b) == "2: Static" and bm.future_centres(b) == []
+    assert bm.describe_pattern(b.pattern_die, b.direction) == "2: Static" and bm.future_centres(b) == []
     apply(game, bm.place_pattern_die(game, "b1", 6, "down"))
     assert (b.pattern_die, b.direction, b.moves_left) == (6, "down", 3)
-    assert bm.describe_pattern(b) == "6: Rolling 12\" per move, down"
+    assert bm.describe_pattern(b.pattern_die, b.direction) == "6: Rolling 12\" per move, down"
     assert bm.future_centres(b) == [(20.0, 32.0), (20.0, 44.0), (20.0, 56.0)]
     assert bm.next_centre(b) == (20.0, 20.0), "the first Phase fires where it is"
     with pytest.raises(RulesInputError, match="a D6 shows 1-6, not 0") as err:
