@@ -165,19 +165,19 @@ class UnitDialog(QDialog):
             self.kind.addItem(KIND_TITLES.get(kind, kind), kind)
         form.addRow("&Kind:", self.kind)
 
-        self.x = self._distance_box("x")
-        self.y = self._distance_box("y")
+        self.x_box = self._distance_box("x")
+        self.y_box = self._distance_box("y")
         position = QHBoxLayout()
         position.setSpacing(6)
-        for label, box in (("X", self.x), ("Y", self.y)):
+        for label, distance in (("X", self.x_box), ("Y", self.y_box)):
             caption = QLabel(label, self)
-            caption.setBuddy(box)
+            caption.setBuddy(distance)
             position.addWidget(caption)
-            position.addWidget(box, 1)
+            position.addWidget(distance, 1)
         self.table_hint = QLabel(f"table {game.table_width:g}\" \u00d7 {game.table_height:g}\"", self)
         self.table_hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         position.addWidget(self.table_hint)
-        form.addRow(self._caption("&Position:", self.x), position)
+        form.addRow(self._caption("&Position:", self.x_box), position)
 
         self.facing = QDoubleSpinBox(self)
         self.facing.setObjectName("facing")
@@ -261,7 +261,7 @@ class UnitDialog(QDialog):
         else:
             self._start_adding()
 
-        for signal in (self.name.textChanged, self.x.valueChanged, self.y.valueChanged,
+        for signal in (self.name.textChanged, self.x_box.valueChanged, self.y_box.valueChanged,
                        self.figures.valueChanged, self.figures_max.valueChanged):
             signal.connect(self._validate)
         self.kind.currentIndexChanged.connect(self._kind_changed)
@@ -300,28 +300,30 @@ class UnitDialog(QDialog):
         row.addStretch(1)
         return row
 
+    def _heading(self, text: str) -> QStandardItem:
+        """A group heading: bold, not choosable, in the normal text colour (not the faint disabled one)."""
+        heading = QStandardItem(text)
+        heading.setFlags(Qt.ItemFlag.NoItemFlags)
+        font = QFont(self.preset.font())
+        font.setBold(True)
+        heading.setFont(font)
+        heading.setForeground(self.palette().windowText())
+        return heading
+
     def _fill_presets(self) -> None:
         """Presets under non-selectable group headings, in the order the ruleset lists them."""
         model = QStandardItemModel(self.preset)
         groups: dict[str, list[UnitPreset]] = {}
         for preset in self._presets.values():
             groups.setdefault(preset.group, []).append(preset)
-        heading_font = QFont(self.preset.font())
-        heading_font.setBold(True)
         for group, presets in groups.items():
-            heading = QStandardItem(group)
-            heading.setFlags(Qt.ItemFlag.NoItemFlags)
-            heading.setFont(heading_font)
-            model.appendRow(heading)
+            model.appendRow(self._heading(group))
             for preset in presets:
                 item = QStandardItem(preset.title)
                 item.setData(preset.key, PRESET_ROLE)
                 item.setToolTip(f"{group}: {preset.title}")
                 model.appendRow(item)
-        heading = QStandardItem("Other")
-        heading.setFlags(Qt.ItemFlag.NoItemFlags)
-        heading.setFont(heading_font)
-        model.appendRow(heading)
+        model.appendRow(self._heading("Other"))
         blank = QStandardItem("Blank unit (no weapons)")
         blank.setData(BLANK, PRESET_ROLE)
         model.appendRow(blank)
@@ -335,8 +337,8 @@ class UnitDialog(QDialog):
         if 0 <= side < self.side.count():
             self.side.setCurrentIndex(side)
         x, y = free_spot(game)
-        self.x.setValue(x)
-        self.y.setValue(y)
+        self.x_box.setValue(x)
+        self.y_box.setValue(y)
         self.facing.setValue(side_facing(game, side))
         self._select_preset_for_side(side)
         self._preset_changed()
@@ -410,8 +412,8 @@ class UnitDialog(QDialog):
         self.name.setText(unit.name)
         if 0 <= unit.side < self.side.count():
             self.side.setCurrentIndex(unit.side)
-        self.x.setValue(unit.x)
-        self.y.setValue(unit.y)
+        self.x_box.setValue(unit.x)
+        self.y_box.setValue(unit.y)
         self.facing.setValue(unit.facing)
         self.notes.setPlainText(unit.notes)
         self._load_body(unit)
@@ -473,7 +475,7 @@ class UnitDialog(QDialog):
             found.append("This game has no sides yet, so a unit cannot join one.")
         if not self.name.text().strip():
             found.append("Give the unit a name.")
-        x, y = self.x.value(), self.y.value()
+        x, y = self.x_box.value(), self.y_box.value()
         if not 0 <= x <= game.table_width:
             found.append(f"X {x:g}\" is off the table (0 to {game.table_width:g}\").")
         if not 0 <= y <= game.table_height:
@@ -510,8 +512,8 @@ class UnitDialog(QDialog):
         unit.name = self.name.text().strip()
         unit.side = self.side.currentIndex()
         unit.kind = str(self.kind.currentData())
-        unit.x = _kept(original.x, self.x.value(), 1) if original else self.x.value()
-        unit.y = _kept(original.y, self.y.value(), 1) if original else self.y.value()
+        unit.x = _kept(original.x, self.x_box.value(), 1) if original else self.x_box.value()
+        unit.y = _kept(original.y, self.y_box.value(), 1) if original else self.y_box.value()
         unit.facing = _kept(original.facing, self.facing.value(), 1) if original else self.facing.value()
         unit.figures = self.figures.value()
         unit.figures_max = self.figures_max.value()

@@ -14,6 +14,7 @@ from battletracker.model import savefile
 from battletracker.model.effects import ChangeCounter, SetCondition, add_shock
 from battletracker.model.game import Game, Unit
 from battletracker.ui.cards import CardsPanel, UnitCard
+from battletracker.ui.cards.panel import KEEP_BUILT
 from battletracker.ui.session import Session
 
 
@@ -222,8 +223,8 @@ def test_selecting_a_unit_scrolls_its_card_into_view(qtbot: QtBot, panel: CardsP
     qtbot.waitUntil(lambda: far.visibleRegion().isEmpty())
     session.select("u11")
     qtbot.waitUntil(lambda: not far.visibleRegion().isEmpty())
-    top = far.mapTo(panel.scroll.viewport(), QPoint(0, 0)).y()
-    assert 0 <= top and top + far.height() <= panel.scroll.viewport().height()
+    top = far.mapTo(panel.scroll_area.viewport(), QPoint(0, 0)).y()
+    assert top >= 0 and top + far.height() <= panel.scroll_area.viewport().height()
 
 
 def test_selecting_a_unit_on_a_folded_side_unfolds_it(qtbot: QtBot, panel: CardsPanel, session: Session) -> None:
@@ -353,3 +354,23 @@ def test_five_hundred_units_fill_in_only_the_cards_in_view(
     assert not widget._cards["u250"].built or label(widget._cards["u250"], "value_shock").text() == "1"
     assert label(card_of(widget, "u250"), "value_shock").text() == "1"
 
+
+
+def test_cards_far_out_of_view_are_emptied_and_refill_with_current_values(
+        qtbot: QtBot, session: Session, demo_game: Game) -> None:
+    session.replace_game(_big_game(demo_game, 500), None)
+    _host, widget = show_panel(qtbot, session)
+    first = card_of(widget, "u1")
+    bar = widget.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    for value in range(0, bar.maximum() + 1, max(1, bar.maximum() // 40)):
+        bar.setValue(value)
+        qtbot.wait(1)
+    qtbot.waitUntil(lambda: not first.built)
+    assert sum(c.built for c in widget._cards.values()) <= KEEP_BUILT + 20
+    height = first.height()
+    session.apply("Shock", [add_shock("u1", 3)])
+    assert first.height() == height
+    bar.setValue(0)
+    qtbot.waitUntil(lambda: first.built)
+    assert label(first, "value_shock").text() == "3"

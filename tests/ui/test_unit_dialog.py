@@ -91,7 +91,7 @@ def test_defaults_follow_the_side_and_avoid_other_units(qtbot: QtBot, session: S
     assert session.game.sides[1].name == "United States"
     assert d.preset_key() == "rifle_squad_us"
     assert d.name.text() == "Rifle squad"
-    x, y = d.x.value(), d.y.value()
+    x, y = d.x_box.value(), d.y_box.value()
     assert (x, y) == free_spot(session.game)
     assert 0 <= x <= 72 and 0 <= y <= 48
     assert d.facing.value() == side_facing(session.game, 1)
@@ -132,8 +132,8 @@ def test_unique_name_numbers_repeats(demo_game: Game) -> None:
 def test_problems_are_shown_inline_and_block_ok(qtbot: QtBot, session: Session) -> None:
     d = dialog(qtbot, session)
     d.name.setText("  ")
-    d.x.setValue(80.0)
-    d.y.setValue(-2.0)
+    d.x_box.setValue(80.0)
+    d.y_box.setValue(-2.0)
     assert d.problems() == [
         "Give the unit a name.",
         'X 80" is off the table (0 to 72").',
@@ -145,8 +145,8 @@ def test_problems_are_shown_inline_and_block_ok(qtbot: QtBot, session: Session) 
     d.accept()
     assert session.undo_stack.count() == 0
     d.name.setText("Able")
-    d.x.setValue(10.0)
-    d.y.setValue(10.0)
+    d.x_box.setValue(10.0)
+    d.y_box.setValue(10.0)
     assert d.ok_button.isEnabled()
     assert not d.problems_label.isVisibleTo(d)
 

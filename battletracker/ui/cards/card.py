@@ -18,7 +18,6 @@ from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -82,10 +81,13 @@ class Stepper(QWidget):
         self.key = key
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(3)
+        layout.setSpacing(2)
         self.label = QLabel(label, self)
         self.minus = _button("\u2212", f"One {tip} fewer", f"minus_{key}")
         self.plus = _button("+", f"One {tip} more", f"plus_{key}")
+        side = self.plus.sizeHint().height()
+        for b in (self.minus, self.plus):
+            b.setFixedSize(side, side)
         self.value = QLabel(self)
         self.value.setObjectName(f"value_{key}")
         self.value.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -93,7 +95,7 @@ class Stepper(QWidget):
         bold.setBold(True)
         self.value.setFont(bold)
         layout.addWidget(self.label)
-        layout.addSpacing(2)
+        layout.addSpacing(3)
         layout.addWidget(self.minus)
         layout.addWidget(self.value)
         layout.addWidget(self.plus)
@@ -102,7 +104,7 @@ class Stepper(QWidget):
 
     def set_value(self, text: str, widest: str) -> None:
         self.value.setText(text)
-        self.value.setMinimumWidth(self.value.fontMetrics().horizontalAdvance(widest) + 6)
+        self.value.setMinimumWidth(self.value.fontMetrics().horizontalAdvance(widest) + 4)
 
 
 class UnitCard(QFrame):
@@ -123,8 +125,9 @@ class UnitCard(QFrame):
         self._ammo_labels: dict[int, QLabel] = {}
         self._ammo_widgets: list[QWidget] = []
         self._content: QWidget | None = None
+        self._measured = False
         self.setObjectName(f"card_{unit_id}")
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.setMinimumWidth(MIN_WIDTH)
         self._frame = QVBoxLayout(self)
         self._frame.setContentsMargins(MARGIN + STRIPE, MARGIN, MARGIN, MARGIN)
@@ -155,8 +158,13 @@ class UnitCard(QFrame):
         self._dirty = True
 
     def estimate(self, line: int, control: int) -> None:
-        """Hold an estimated height until the card is filled in (set only when it differs: each set re-lays)."""
-        if self._built:
+        """Hold an estimated height until the card is first filled in.
+
+        A card emptied after being shown keeps its measured height, which is
+        closer than any estimate; it is set only when it differs, as each set
+        re-lays the whole roster.
+        """
+        if self._built or self._measured:
             return
         unit = self.unit()
         if unit is None:
@@ -198,6 +206,7 @@ class UnitCard(QFrame):
         self._content.deleteLater()
         self._content = None
         self._built = False
+        self._measured = True
         self._dirty = True
         self._counter_keys = []
         self._ammo_shape = []
@@ -249,15 +258,13 @@ class UnitCard(QFrame):
         root.addWidget(self.chips)
 
         self.counters_box = QWidget(content)
-        self.counters_flow = FlowLayout(self.counters_box, spacing=14, line_spacing=4)
+        self.counters_flow = FlowLayout(self.counters_box, spacing=10, line_spacing=4)
         root.addWidget(self.counters_box)
 
         self.ammo_box = QWidget(content)
-        self.ammo_grid = QGridLayout(self.ammo_box)
-        self.ammo_grid.setContentsMargins(0, 0, 0, 0)
-        self.ammo_grid.setHorizontalSpacing(6)
-        self.ammo_grid.setVerticalSpacing(3)
-        self.ammo_grid.setColumnStretch(1, 1)
+        self.ammo_rows = QVBoxLayout(self.ammo_box)
+        self.ammo_rows.setContentsMargins(0, 0, 0, 0)
+        self.ammo_rows.setSpacing(3)
         root.addWidget(self.ammo_box)
 
         self.weapons_label = QLabel(content)
@@ -317,11 +324,11 @@ class UnitCard(QFrame):
         shape = [(i, w.name, w.ammo_max is not None) for i, w in enumerate(unit.weapons) if w.ammo is not None]
         if shape != self._ammo_shape:
             for widget in self._ammo_widgets:
-                self._discard(widget, self.ammo_grid)
+                self._discard(widget, self.ammo_rows)
             self._ammo_widgets = []
             self._ammo_labels = {}
-            for row, (index, name, has_max) in enumerate(shape):
-                self._add_ammo_row(row, index, name, has_max)
+            for index, name, has_max in shape:
+                self._add_ammo_row(index, name, has_max)
             self._ammo_shape = shape
         for index, label in self._ammo_labels.items():
             weapon = unit.weapons[index]
@@ -332,28 +339,28 @@ class UnitCard(QFrame):
             label.setFont(font)
         self.ammo_box.setVisible(bool(shape))
 
-    def _add_ammo_row(self, row: int, index: int, name: str, has_max: bool) -> None:
-        title_label = QLabel(name, self.ammo_box)
-        value = QLabel(self.ammo_box)
+    def _add_ammo_row(self, index: int, name: str, has_max: bool) -> None:
+        """"Panzerschreck 2/3 rounds [Spend] [Refill]", wrapping the buttons under a narrow card."""
+        row = QWidget(self.ammo_box)
+        flow = FlowLayout(row, spacing=6)
+        title_label = QLabel(name, row)
+        value = QLabel(row)
         value.setObjectName(f"ammo_{index}")
         spend = _button("Spend", f"Spend one from the {name}", f"spend_{index}")
         spend.clicked.connect(lambda: self._spend(index))
-        widgets: list[QWidget] = [title_label, value, spend]
-        self.ammo_grid.addWidget(title_label, row, 0)
-        self.ammo_grid.addWidget(value, row, 1)
-        self.ammo_grid.addWidget(spend, row, 2)
+        for widget in (title_label, value, spend):
+            flow.addWidget(widget)
         if has_max:
             refill = _button("Refill", f"Refill the {name} to its maximum", f"refill_{index}")
             refill.clicked.connect(lambda: self._refill(index))
-            self.ammo_grid.addWidget(refill, row, 3)
-            widgets.append(refill)
+            flow.addWidget(refill)
+        self.ammo_rows.addWidget(row)
+        row.show()
         self._ammo_labels[index] = value
-        self._ammo_widgets.extend(widgets)
-        for widget in widgets:
-            widget.show()
+        self._ammo_widgets.append(row)
 
     @staticmethod
-    def _discard(widget: QWidget, layout: FlowLayout | QGridLayout) -> None:
+    def _discard(widget: QWidget, layout: FlowLayout | QVBoxLayout) -> None:
         widget.hide()
         layout.removeWidget(widget)
         widget.deleteLater()

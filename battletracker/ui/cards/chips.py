@@ -33,6 +33,7 @@ WRECK_DAMAGE = ("destroyed", "explodes")
 PAD_X = 8
 PAD_Y = 2
 GAP = 4
+SLACK = 2  # text widths are fractional; a rounded width can elide the last letter
 
 
 def condition_colour(key: str) -> QColor:
@@ -94,7 +95,7 @@ class ChipsView(QWidget):
         x = y = 0
         rects: list[QRect] = []
         for chip in self._chips:
-            w = min(fm.horizontalAdvance(chip.text) + 2 * PAD_X, max(width, 1))
+            w = min(fm.horizontalAdvance(chip.text) + 2 * PAD_X + SLACK, max(width, 1))
             if x > 0 and x + w > width:
                 x, y = 0, y + h + GAP
             rects.append(QRect(x, y, w, h))
@@ -110,7 +111,7 @@ class ChipsView(QWidget):
 
     def sizeHint(self) -> QSize:
         fm = QFontMetrics(self.font())
-        width = sum(fm.horizontalAdvance(c.text) + 2 * PAD_X + GAP for c in self._chips)
+        width = sum(fm.horizontalAdvance(c.text) + 2 * PAD_X + SLACK + GAP for c in self._chips)
         return QSize(width, self.heightForWidth(max(width, 1)))
 
     def minimumSizeHint(self) -> QSize:
@@ -128,7 +129,8 @@ class ChipsView(QWidget):
             painter.setBrush(chip.colour)
             painter.drawRoundedRect(rect.adjusted(0, 0, -1, -1), radius, radius)
             painter.setPen(text_colour_on(chip.colour))
-            text = painter.fontMetrics().elidedText(chip.text, Qt.TextElideMode.ElideRight, rect.width() - 2 * PAD_X)
+            room = rect.width() - 2 * PAD_X + SLACK
+            text = painter.fontMetrics().elidedText(chip.text, Qt.TextElideMode.ElideRight, room)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
         painter.end()
 

@@ -113,8 +113,10 @@ def change_side_value(index: int, side: Side, field: str, delta: int) -> Edit:
     """Force Morale or Chain of Command points up or down; never below zero (the model refuses)."""
     name = SIDE_FIELDS[field]
     now: int = getattr(side, field)
+    changed = replace(side)
+    setattr(changed, field, now + delta)
     return Edit(
         f"{name} {_signed(delta)} for {side.name}",
-        (ChangeSide(index, replace(side, **{field: now + delta})),),
+        (ChangeSide(index, changed),),
         (f"{name} of {side.name}: {now} -> {now + delta}",),
     )

@@ -25,10 +25,10 @@ class FlowLayout(QLayout):
     def count(self) -> int:
         return len(self._items)
 
-    def itemAt(self, index: int) -> QLayoutItem | None:  # type: ignore[override]
+    def itemAt(self, index: int) -> QLayoutItem | None:
         return self._items[index] if 0 <= index < len(self._items) else None
 
-    def takeAt(self, index: int) -> QLayoutItem | None:  # type: ignore[override]
+    def takeAt(self, index: int) -> QLayoutItem | None:
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:
@@ -61,18 +61,28 @@ class FlowLayout(QLayout):
         return size + QSize(m.left() + m.right(), m.top() + m.bottom())
 
     def _place(self, rect: QRect, move: bool) -> int:
+        """Lay items out in lines (each centred on its line's height); return the height used."""
         m = self.contentsMargins()
         area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
-        x, y, line_height = area.x(), area.y(), 0
+        lines: list[list[tuple[QLayoutItem, QSize]]] = [[]]
+        x = area.x()
         for item in self._items:
             if item.isEmpty():
                 continue
             hint = item.sizeHint()
-            if x > area.x() and x + hint.width() > area.right() + 1:
-                x, y = area.x(), y + line_height + self._line_spacing
-                line_height = 0
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
+            if lines[-1] and x + hint.width() > area.right() + 1:
+                lines.append([])
+                x = area.x()
+            lines[-1].append((item, hint))
             x += hint.width() + self._spacing
-            line_height = max(line_height, hint.height())
-        return y + line_height - rect.y() + m.bottom()
+        y = area.y()
+        for line in lines:
+            height = max((hint.height() for _item, hint in line), default=0)
+            if move:
+                x = area.x()
+                for item, hint in line:
+                    item.setGeometry(QRect(QPoint(x, y + (height - hint.height()) // 2), hint))
+                    x += hint.width() + self._spacing
+            y += height + self._line_spacing
+        used = y - area.y() - (self._line_spacing if any(lines) else 0)
+        return max(0, used) + m.top() + m.bottom()

@@ -46,7 +46,7 @@ class SideHeader(QWidget):
         self.index = index
         self._folded = False
         self.setObjectName(f"side_{index}")
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         root = QVBoxLayout(self)
         root.setContentsMargins(4, 10, 4, 4)
@@ -73,7 +73,7 @@ class SideHeader(QWidget):
 
         values = QWidget(self)
         values.setCursor(Qt.CursorShape.ArrowCursor)
-        flow = FlowLayout(values, spacing=16)
+        flow = FlowLayout(values, spacing=12)
         self.values: dict[str, QLabel] = {}
         for field, label, tip in (("force_morale", "Force Morale", "Force Morale"),
                                   ("coc_points", "CoC points", "Chain of Command point")):
@@ -85,12 +85,13 @@ class SideHeader(QWidget):
         box = QWidget(parent)
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(3)
+        row.setSpacing(2)
         row.addWidget(QLabel(label, box))
+        row.addSpacing(3)
         value = QLabel(box)
         value.setObjectName(f"value_{field}")
         value.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        value.setMinimumWidth(value.fontMetrics().horizontalAdvance("00") + 8)
+        value.setMinimumWidth(value.fontMetrics().horizontalAdvance("00") + 4)
         bold = QFont(value.font())
         bold.setBold(True)
         value.setFont(bold)
@@ -102,6 +103,7 @@ class SideHeader(QWidget):
             button.setToolTip(f"One {tip} {words}")
             button.setAccessibleName(f"One {tip} {words}")
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            button.setFixedSize(button.sizeHint().height(), button.sizeHint().height())
             button.clicked.connect(self._emitter(field, delta))
             row.addWidget(button)
             if delta < 0:

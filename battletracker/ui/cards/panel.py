@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette, QShowEvent
 from PySide6.QtWidgets import (
+    QDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -73,19 +74,19 @@ class CardsPanel(QWidget):
         bar.addWidget(self.add_button)
         root.addLayout(bar)
 
-        self.scroll = QScrollArea(self)
-        self.scroll.setObjectName("cards_scroll")
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setObjectName("cards_scroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.container = QWidget()
         self.container.setObjectName("cards")
         self._layout = QVBoxLayout(self.container)
-        self._layout.setContentsMargins(6, 0, 6, 6)
+        self._layout.setContentsMargins(4, 0, 4, 6)
         self._layout.setSpacing(6)
         self._layout.addStretch(1)
-        self.scroll.setWidget(self.container)
-        root.addWidget(self.scroll, 1)
+        self.scroll_area.setWidget(self.container)
+        root.addWidget(self.scroll_area, 1)
 
         self.notice = QLabel(self)
         self.notice.setObjectName("notice")
@@ -109,8 +110,8 @@ class CardsPanel(QWidget):
         self._realise_timer.setSingleShot(True)
         self._realise_timer.setInterval(0)
         self._realise_timer.timeout.connect(self._realise)
-        self.scroll.verticalScrollBar().valueChanged.connect(lambda _v: self._realise_timer.start())
-        self.scroll.viewport().installEventFilter(self)
+        self.scroll_area.verticalScrollBar().valueChanged.connect(lambda _v: self._realise_timer.start())
+        self.scroll_area.viewport().installEventFilter(self)
 
         session.changed.connect(self._on_changed)
         session.game_replaced.connect(self._on_game_replaced)
@@ -173,9 +174,10 @@ class CardsPanel(QWidget):
         side = game.sides[unit.side].name if 0 <= unit.side < len(game.sides) else f"side {unit.side + 1}"
         self.run(edits.remove_unit(unit, side))
 
-    def _open_dialog(self, dialog: QWidget) -> None:
+    def _open_dialog(self, dialog: QDialog) -> None:
+        """Window-modal, so the unit cannot change under the dialog before OK."""
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.show()
+        dialog.open()
 
     # -- following the session ----------------------------------------------------
     def _on_game_replaced(self) -> None:
@@ -199,15 +201,15 @@ class CardsPanel(QWidget):
         elif changes.sides:
             self._update_headers()
         for unit_id in changes.units:
-            card = self._cards.get(unit_id)
-            if card is None:
+            touched = self._cards.get(unit_id)
+            if touched is None:
                 continue
-            card.mark_dirty()
-            if card.built:
-                self._fill(card)
+            touched.mark_dirty()
+            if touched.built:
+                self._fill(touched)
             else:
-                card.estimate(*self._estimates())
-            self._apply_visibility_to(card)
+                touched.estimate(*self._estimates())
+            self._apply_visibility_to(touched)
         if changes.units:
             self._realise_timer.start()
 
@@ -329,8 +331,8 @@ class CardsPanel(QWidget):
         """Fill in the cards in and near the viewport; then keep a pending selection in view."""
         if not self.isVisible():
             return
-        bar = self.scroll.verticalScrollBar()
-        height = self.scroll.viewport().height()
+        bar = self.scroll_area.verticalScrollBar()
+        height = self.scroll_area.viewport().height()
         top, bottom = bar.value() - height // 2, bar.value() + height + height // 2
         built = False
         for widget in self._order:
@@ -347,7 +349,7 @@ class CardsPanel(QWidget):
             built = self._fill(target) or built
             if not built:
                 before = bar.value()
-                self.scroll.ensureWidgetVisible(target, 0, 12)
+                self.scroll_area.ensureWidgetVisible(target, 0, 12)
                 if bar.value() == before:
                     self._pending_scroll = None
         else:
@@ -372,7 +374,7 @@ class CardsPanel(QWidget):
         self._realise_timer.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.scroll.viewport() and event.type() == QEvent.Type.Resize:
+        if watched is self.scroll_area.viewport() and event.type() == QEvent.Type.Resize:
             self._realise_timer.start()
         elif watched is self.notice and event.type() == QEvent.Type.MouseButtonPress:
             self.notice.hide()
