@@ -187,6 +187,7 @@ def test_vehicle_card_shows_armour_and_damage_from_the_ruleset(panel: CardsPanel
     assert session.game.unit("u11").vehicle is not None
     assert session.game.unit("u11").vehicle.damage == ["engine_damage"]
     assert [c.text for c in card.chips.chips()] == ["Engine Damage"]
+    assert card.chips.chips()[0].tip.startswith("This vehicle cannot move Flat Out")
     assert session.game.log[-1].text == "Sherman 'Lucky': Engine Damage recorded"
     session.undo_stack.undo()
     assert card.chips.chips() == []
@@ -374,3 +375,17 @@ def test_cards_far_out_of_view_are_emptied_and_refill_with_current_values(
     bar.setValue(0)
     qtbot.waitUntil(lambda: first.built)
     assert label(first, "value_shock").text() == "3"
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # the offscreen platform, on showing a dialog
+def test_double_click_opens_the_edit_dialog_for_that_unit(qtbot: QtBot, panel: CardsPanel) -> None:
+    from battletracker.ui.unit_dialog import UnitDialog
+
+    card = card_of(panel, "u8")
+    qtbot.mouseDClick(card, Qt.MouseButton.LeftButton, pos=QPoint(card.width() // 2, 4))
+    dialog = panel.findChild(UnitDialog)
+    assert dialog is not None
+    assert dialog.unit_id == "u8"
+    assert dialog.name.text() == "2nd Squad"
+    assert dialog.isModal()
+    dialog.reject()

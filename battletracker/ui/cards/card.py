@@ -37,7 +37,7 @@ from battletracker.ui.cards.names import (
     ammo_text,
     armour_text,
     damage_choices,
-    damage_title,
+    damage_result,
     kind_title,
     title,
     weapon_line,
@@ -366,53 +366,51 @@ class UnitCard(QFrame):
         widget.deleteLater()
 
     def _chips_for(self, unit: Unit) -> list[Chip]:
-        chips = [Chip(title(c), condition_colour(c), "Condition") for c in unit.conditions]
+        chips = [Chip(title(c), condition_colour(c)) for c in unit.conditions]
         if unit.vehicle is not None:
-            category = unit.vehicle.category
-            chips += [Chip(damage_title(self.session.game.ruleset, category, d), damage_colour(d), "Vehicle damage")
-                      for d in unit.vehicle.damage]
+            for key in unit.vehicle.damage:
+                result = damage_result(self.session.game.ruleset, unit.vehicle.category, key)
+                chips.append(Chip(result.title, damage_colour(key), result.definition))
         return chips
 
     # -- actions ---------------------------------------------------------------
-    def _with_unit(self) -> Unit | None:
-        return self.session.game.units.get(self.unit_id)
-
     def _counter(self, key: str, delta: int) -> None:
-        unit = self._with_unit()
+        unit = self.unit()
         if unit is not None:
             self._host.run(edits.change_counter(unit, key, delta))
 
     def _figures(self, delta: int) -> None:
-        unit = self._with_unit()
+        unit = self.unit()
         if unit is not None:
             self._host.run(edits.change_figures(unit, delta))
 
     def _spend(self, index: int) -> None:
-        unit = self._with_unit()
+        unit = self.unit()
         if unit is not None:
             self._host.run(edits.spend_ammo(unit, index))
 
     def _refill(self, index: int) -> None:
-        unit = self._with_unit()
+        unit = self.unit()
         if unit is not None:
             self._host.run(edits.refill_ammo(unit, index))
 
     def set_condition(self, condition: str, present: bool) -> bool:
-        unit = self._with_unit()
+        unit = self.unit()
         return unit is not None and self._host.run(edits.set_condition(unit, condition, present))
 
     def set_damage(self, damage: str, present: bool) -> bool:
-        unit = self._with_unit()
+        unit = self.unit()
         if unit is None or unit.vehicle is None:
             return False
-        text = damage_title(self.session.game.ruleset, unit.vehicle.category, damage)
+        text = damage_result(self.session.game.ruleset, unit.vehicle.category, damage).title
         return self._host.run(edits.set_damage(unit, damage, text, present))
 
     # -- menus -----------------------------------------------------------------
     def build_menu(self, full: bool) -> QMenu:
         """Checkable conditions (and damage for vehicles); with `full`, Edit and Remove too."""
         menu = QMenu(self)
-        unit = self._with_unit()
+        menu.setToolTipsVisible(True)
+        unit = self.unit()
         if unit is None:
             return menu
         menu.addSection("Conditions")
@@ -425,11 +423,13 @@ class UnitCard(QFrame):
             action.toggled.connect(lambda on, c=condition: self.set_condition(c, on))
         if unit.vehicle is not None:
             menu.addSection("Damage")
-            choices = list(damage_choices(self.session.game.ruleset, unit.vehicle.category))
-            known = {k for k, _ in choices}
-            choices += [(d, title(d)) for d in unit.vehicle.damage if d not in known]
-            for key, text in choices:
+            choices = [(r.key, r.title, r.definition)
+                       for r in damage_choices(self.session.game.ruleset, unit.vehicle.category)]
+            known = {key for key, _title, _definition in choices}
+            choices += [(d, title(d), "") for d in unit.vehicle.damage if d not in known]
+            for key, text, definition in choices:
                 action = menu.addAction(text)
+                action.setToolTip(definition)
                 action.setCheckable(True)
                 action.setChecked(key in unit.vehicle.damage)
                 action.setObjectName(f"damage_{key}")
