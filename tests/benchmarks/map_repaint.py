@@ -17,12 +17,13 @@ from collections.abc import Callable
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QRectF  # noqa: E402
-from PySide6.QtGui import QBrush, QColor, QPen  # noqa: E402
-from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem, QGraphicsItem  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtGui import QColor  # noqa: E402
+from PySide6.QtWidgets import QApplication, QGraphicsItem  # noqa: E402
 
 from battletracker.model.game import Game, Marker, Side, Unit, Vehicle, Weapon  # noqa: E402
 from battletracker.ui.map import MapView  # noqa: E402
+from battletracker.ui.map.items import circle_item, line_item  # noqa: E402
 from battletracker.ui.session import Session  # noqa: E402
 
 BUDGETS_MS = {50: 8.0, 500: 16.0}
@@ -58,18 +59,10 @@ def battle(n: int, seed: int = 7) -> Game:
 
 
 def burst_overlay() -> list[QGraphicsItem]:
-    """What a procedure dialog would add: a burst and its deviation circle."""
-    items: list[QGraphicsItem] = []
-    for r, alpha in ((2.0, 70), (6.0, 30)):
-        item = QGraphicsEllipseItem(QRectF(40.0 - r, 20.0 - r, 2 * r, 2 * r))
-        pen = QPen(QColor("#e53935"), 1.5)
-        pen.setCosmetic(True)
-        item.setPen(pen)
-        colour = QColor("#e53935")
-        colour.setAlpha(alpha)
-        item.setBrush(QBrush(colour))
-        items.append(item)
-    return items
+    """What a procedure dialog would add: a burst, its deviation circle and the line of fire."""
+    red = QColor("#e53935")
+    return [circle_item((40.0, 20.0), 2.0, red, 70), circle_item((40.0, 20.0), 6.0, red, 30, Qt.PenStyle.DashLine),
+            line_item((36.0, 10.0), (40.0, 20.0), red)]
 
 
 def _timed(repaint: Callable[[], None]) -> tuple[float, float]:

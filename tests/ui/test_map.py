@@ -442,3 +442,14 @@ def test_tooltip_gives_range_and_arc_from_the_selected_unit(view: MapView, sessi
     assert "1st Squad" in text and "Shock 2" in text
     assert f'{distance((36.0, 10.0), (38.0, 26.0)):.1f}" from sMG42 team: band 1 (to 24"), in arc' in text
     assert "beyond range, in arc" in view._tooltip_at(vp_point(view, 36.0, 40.0))
+
+
+def test_m_toggles_measuring_and_ctrl_0_fits(view: MapView) -> None:
+    QTest.keyClick(view, Qt.Key.Key_M)
+    assert view.measure_mode and view.measure_action.isChecked()
+    QTest.keyClick(view, Qt.Key.Key_M)
+    assert not view.measure_mode
+    fitted = view.scale_factor
+    view.zoom_by(3.0)
+    QTest.keyClick(view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert view.scale_factor == pytest.approx(fitted)

@@ -12,7 +12,13 @@ from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsLineItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from battletracker.core.geometry import Point, direction, offset, on_table
 from battletracker.model.game import Marker, Unit
@@ -21,8 +27,8 @@ from battletracker.ui.map.palette import MapPalette, badge_for, contrasting, is_
 
 # Token sizes in inches: big enough to grab at the default zoom, small enough
 # that a section and its neighbours do not overlap on a 72" x 48" table.
-ROUND_DIAMETER = {"section": 1.5, "gun": 1.4, "support_weapon": 1.25}
-DEFAULT_DIAMETER = 1.0
+ROUND_DIAMETER = {"section": 1.75, "gun": 1.5, "support_weapon": 1.5}
+DEFAULT_DIAMETER = 1.25
 VEHICLE_WIDTH = 1.5
 VEHICLE_LENGTH = 2.75
 # Room around the body for the selection and target rings (drawn with cosmetic pens).
@@ -37,6 +43,11 @@ Z_HANDLE = 40.0
 Z_MEASURE = 50.0
 
 
+# Looked up once: enum attribute access is a measurable part of a token's paint.
+_ANTIALIAS = QPainter.RenderHint.Antialiasing
+_NO_PEN = Qt.PenStyle.NoPen
+
+
 def qpoint(p: Point) -> QPointF:
     return QPointF(p[0], p[1])
 
@@ -48,17 +59,27 @@ def cosmetic(colour: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.Soli
 
 
 @lru_cache(maxsize=512)
-def disc_sprite(fill: int, edge: int, diameter: float, dpr: float) -> QPixmap:
-    """A round token body, drawn once per colour and size and shared by every token like it."""
-    side = math.ceil(diameter + 2.0)
+def disc_sprite(fill: int, edge: int, diameter: float, dpr: float,
+                halos: tuple[tuple[float, int], ...] = ()) -> QPixmap:
+    """A round token body with its halos (grow in pixels, colour; outermost first).
+
+    Drawn once per look and zoom and shared by every token that looks the same.
+    """
+    margin = halos[0][0] if halos else 0.0
+    side = math.ceil(diameter + 2.0 * margin + 2.0)
     pix = QPixmap(max(1, round(side * dpr)), max(1, round(side * dpr)))
     pix.setDevicePixelRatio(dpr)
     pix.fill(Qt.GlobalColor.transparent)
     p = QPainter(pix)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    centre = QPointF(side / 2.0, side / 2.0)
+    p.setPen(Qt.PenStyle.NoPen)
+    for grow, colour in halos:
+        p.setBrush(QColor.fromRgba(colour))
+        p.drawEllipse(centre, diameter / 2.0 + grow, diameter / 2.0 + grow)
     p.setPen(QPen(QColor.fromRgba(edge), 1.0))
     p.setBrush(QColor.fromRgba(fill))
-    p.drawEllipse(QPointF(side / 2.0, side / 2.0), diameter / 2.0, diameter / 2.0)
+    p.drawEllipse(centre, diameter / 2.0, diameter / 2.0)
     p.end()
     return pix
 
@@ -80,6 +101,7 @@ class UnitToken(QGraphicsItem):
         self.selected = False
         self.target = False
         self._size = (DEFAULT_DIAMETER, DEFAULT_DIAMETER)
+        self._bounds = QRectF()
         self.label = PixmapLabel(font, (0.5, 0.0), (0.0, 2.0), self)
         self.badges = PixmapLabel(badge_font, (0.0, 1.0), (0.0, 0.0), self)
         self.sync(unit, colour)
@@ -89,10 +111,8 @@ class UnitToken(QGraphicsItem):
         """Take position, facing, look and badges from the unit."""
         vehicle = unit.is_vehicle
         size = (VEHICLE_WIDTH, VEHICLE_LENGTH) if vehicle else (ROUND_DIAMETER.get(unit.kind, DEFAULT_DIAMETER),) * 2
-        if size != self._size or vehicle != self.vehicle:
-            self.prepareGeometryChange()
-            self.vehicle = vehicle
-            self._size = size
+        self.vehicle = vehicle
+        self._size = size
         self.colour = QColor(colour)
         self.name = unit.name
         conditions = [*unit.conditions, *(unit.vehicle.damage if unit.vehicle else [])]
@@ -114,6 +134,7 @@ class UnitToken(QGraphicsItem):
 
     def set_palette(self, palette: MapPalette, font: QFont, badge_font: QFont) -> None:
         self._palette = palette
+        self._scale = 0.0
         self.label.set_font(font)
         self.badges.set_font(badge_font)
         self._relabel()
@@ -177,10 +198,15 @@ class UnitToken(QGraphicsItem):
             tip, base, spread = half * 0.95, -half * 0.15, half * 0.55
             self._body_poly = None
             self._bounds_r = w / 2.0 + RING_MARGIN
+        r = self._bounds_r
+        if self._bounds.width() != 2 * r:
+            self.prepareGeometryChange()
+            self._bounds = QRectF(-r, -r, 2 * r, 2 * r)
         (fx, fy), (sx, sy) = self._ahead, self._across
         self._mark_poly = QPolygonF([QPointF(fx * tip, fy * tip),
                                      QPointF(fx * base + sx * spread, fy * base + sy * spread),
                                      QPointF(fx * base - sx * spread, fy * base - sy * spread)])
+        self._scale = 0.0        # paint() prepares again
         ex, ey = self.extent()
         # The selected token's handle sits ahead of it: when that is below the token,
         # the name and badges swap to above and below so the handle does not cover them.
@@ -217,8 +243,7 @@ class UnitToken(QGraphicsItem):
         return abs(along) <= length / 2.0 + 0.1 and abs(across) <= w / 2.0 + 0.1
 
     def boundingRect(self) -> QRectF:
-        r = self._bounds_r
-        return QRectF(-r, -r, 2 * r, 2 * r)
+        return self._bounds
 
     # -- drawing ------------------------------------------------------------------
     # Tokens are drawn in device pixels from the mapped centre: Qt's raster engine
@@ -227,39 +252,53 @@ class UnitToken(QGraphicsItem):
     # Halos are filled shapes under the body rather than thick outlines for the same
     # reason, and round bodies are shared sprites. An item cache was tried and dropped:
     # it halves a repaint but doubles the first one after every zoom step.
-    def _fill_body(self, painter: QPainter, cx: float, cy: float, scale: float, grow: float) -> None:
-        if self.vehicle:
-            painter.drawPolygon(self._rect_outline(cx, cy, scale, grow))
+    def _halos(self, scale: float) -> list[tuple[float, QColor]]:
+        """Selection and target halos as (grow in pixels, colour), outermost first."""
+        if not (self.selected or self.target):
+            return []
+        p = self._palette
+        room = RING_MARGIN * scale * 0.9      # the halos must stay inside boundingRect
+        halos = []
+        if self.selected:
+            halos.append((min(8.5 if self.target else 5.5, room), p.selection))
+        if self.target:
+            halos.append((min(5.0, room * 0.6 if self.selected else room), p.target))
+        halos.append((min(1.75, room * 0.25), p.selection_gap))
+        return halos
+
+    def _prepare(self, scale: float, dpr: float) -> None:
+        """Everything paint() needs at this zoom, so a repaint is a blit and a triangle."""
+        self._scale = scale
+        to_pixels = QTransform.fromScale(scale, scale)
+        self._mark_px = to_pixels.map(self._mark_poly)
+        self._halo_px = self._halos(scale)
+        if self._body_poly is None:
+            diameter = round(self._size[0] * scale * 4.0) / 4.0
+            halos = tuple((grow, colour.rgba()) for grow, colour in self._halo_px)
+            self._sprite = disc_sprite(self._fill.rgba(), self._edge.color().rgba(), diameter, dpr, halos)
+            self._sprite_half = self._sprite.width() / dpr / 2.0
         else:
-            r = self._size[0] / 2.0 * scale + grow
-            painter.drawEllipse(QPointF(cx, cy), r, r)
+            self._body_px = to_pixels.map(self._body_poly)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         transform = painter.worldTransform()
-        scale = math.hypot(transform.m11(), transform.m12())
+        scale = transform.m11()
+        if scale != self._scale:
+            self._prepare(scale, painter.device().devicePixelRatioF())
         cx, cy = transform.dx(), transform.dy()
-        to_device = QTransform(scale, 0.0, 0.0, scale, cx, cy)
         painter.resetTransform()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        if self.selected or self.target:
-            p = self._palette
-            room = RING_MARGIN * scale * 0.9      # the halos must stay inside boundingRect
-            painter.setPen(Qt.PenStyle.NoPen)
-            if self.selected:
-                painter.setBrush(p.selection)
-                self._fill_body(painter, cx, cy, scale, min(8.0 if self.target else 5.5, room))
-            painter.setBrush(p.target if self.target else p.selection_gap)
-            self._fill_body(painter, cx, cy, scale, min(3.5, room * 0.5) if self.target else min(2.0, room * 0.4))
+        painter.setRenderHint(_ANTIALIAS)
         if self._body_poly is None:
-            dpr = painter.device().devicePixelRatioF()
-            diameter = round(self._size[0] * scale * 4.0) / 4.0
-            sprite = disc_sprite(self._fill.rgba(), self._edge.color().rgba(), diameter, dpr)
-            half = sprite.width() / dpr / 2.0
-            painter.drawPixmap(QPointF(cx - half, cy - half), sprite)
+            half = self._sprite_half
+            painter.drawPixmap(QPointF(cx - half, cy - half), self._sprite)
         else:
+            painter.setPen(Qt.PenStyle.NoPen)
+            for grow, colour in self._halo_px:
+                painter.setBrush(colour)
+                painter.drawPolygon(self._rect_outline(cx, cy, scale, grow))
             painter.setPen(self._edge)
             painter.setBrush(self._fill)
-            painter.drawPolygon(to_device.map(self._body_poly))
+            painter.drawPolygon(self._body_px.translated(cx, cy))
         if self.destroyed:
             painter.setPen(QPen(self._mark, 2.0))
             ex, ey = self.extent()
@@ -267,9 +306,9 @@ class UnitToken(QGraphicsItem):
             painter.drawLine(QPointF(cx - ex * k, cy - ey * k), QPointF(cx + ex * k, cy + ey * k))
             painter.drawLine(QPointF(cx - ex * k, cy + ey * k), QPointF(cx + ex * k, cy - ey * k))
         else:
-            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setPen(_NO_PEN)
             painter.setBrush(self._mark)
-            painter.drawPolygon(to_device.map(self._mark_poly))
+            painter.drawPolygon(self._mark_px.translated(cx, cy))
 
 
 class RotationHandle(QGraphicsItem):
@@ -579,3 +618,36 @@ class MeasureItem(QGraphicsItem):
         painter.setBrush(QBrush(colour))
         for end in (self._a, self._b):
             painter.drawEllipse(end, 0.15, 0.15)
+
+
+def circle_item(centre: Point, radius: float, colour: QColor, fill_alpha: int = 50,
+                style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QGraphicsEllipseItem:
+    """A circle for `MapView.set_overlay` (a burst, a deviation radius), drawn the cheap way.
+
+    One-pixel cosmetic pens: anything wider goes through Qt's stroker and costs
+    more than the rest of a repaint put together.
+    """
+    item = QGraphicsEllipseItem(QRectF(centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius))
+    item.setPen(cosmetic(QColor(colour), 1.0, style))
+    fill = QColor(colour)
+    fill.setAlpha(fill_alpha)
+    item.setBrush(fill)
+    item.setZValue(Z_OVERLAYS)
+    return item
+
+
+def line_item(a: Point, b: Point, colour: QColor, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QGraphicsLineItem:
+    """A line for `MapView.set_overlay` (a line of fire, a barrage line)."""
+    item = QGraphicsLineItem(a[0], a[1], b[0], b[1])
+    item.setPen(cosmetic(QColor(colour), 1.0, style))
+    item.setZValue(Z_OVERLAYS)
+    return item
+
+
+def text_item(at: Point, text: str, font: QFont, fg: QColor, bg: QColor) -> PixmapLabel:
+    """A label for `MapView.set_overlay`, centred on a table point and readable at any zoom."""
+    item = PixmapLabel(font, (0.5, 0.5))
+    item.set_chips([chip(text, fg, bg)])
+    item.setPos(at[0], at[1])
+    item.setZValue(Z_OVERLAYS)
+    return item

@@ -146,8 +146,9 @@ class MapView(QGraphicsView):
         self.measure_action.setShortcut(QKeySequence("M"))
         self.measure_action.setToolTip(MEASURE_TIP)
         self.measure_action.toggled.connect(self.set_measure_mode)
-        self.addAction(self.fit_action)
-        self.addAction(self.measure_action)
+        # The actions are for a window's menus and toolbar (their shortcuts work once they are
+        # added there); the view itself answers M and Ctrl+0 in keyPressEvent, which a window
+        # shortcut takes over without an ambiguous-shortcut clash.
 
         session.changed.connect(self._on_changed)
         session.game_replaced.connect(self._on_game_replaced)
@@ -631,6 +632,15 @@ class MapView(QGraphicsView):
                 self.clear_measure()
             elif self._measure_mode:
                 self.set_measure_mode(False)
+            event.accept()
+            return
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if key == Qt.Key.Key_M and mods == Qt.KeyboardModifier.NoModifier and not event.isAutoRepeat():
+            self.set_measure_mode(not self._measure_mode)
+            event.accept()
+            return
+        if key == Qt.Key.Key_0 and mods == Qt.KeyboardModifier.ControlModifier:
+            self.fit_table()
             event.accept()
             return
         if key == Qt.Key.Key_Space and not event.isAutoRepeat():
