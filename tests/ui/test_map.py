@@ -10,6 +10,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QPalette, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem
+from pytestqt.qtbot import QtBot
 
 from battletracker.core.geometry import distance, in_arc
 from battletracker.model.effects import AddUnit, ChangeSide, MoveUnit, PlaceMarker, RemoveUnit, SetCondition, add_shock
@@ -47,13 +48,19 @@ def session() -> Session:
 
 
 @pytest.fixture
-def view(qtbot, session: Session) -> MapView:
+def view(qtbot: QtBot, session: Session) -> MapView:
     v = MapView(session)
     qtbot.addWidget(v)
     v.resize(1200, 800)
     v.show()
     qtbot.waitExposed(v)
     return v
+
+
+def tok(view: MapView, unit_id: str) -> UnitToken:
+    token = view.token(unit_id)
+    assert token is not None, f"no token for {unit_id}"
+    return token
 
 
 def vp_point(view: MapView, x: float, y: float) -> QPoint:
@@ -149,7 +156,7 @@ def test_a_click_on_a_token_selects_it_without_an_undo_step(view: MapView, sessi
                      vp_point(view, 38.0, 26.0))
     assert session.selected == "s1"
     assert session.undo_stack.count() == 0
-    assert view.token("s1").selected  # type: ignore[union-attr]
+    assert tok(view, "s1").selected
     QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                      vp_point(view, 5.0, 44.0))
     assert session.selected is None
@@ -175,13 +182,13 @@ def test_escape_during_a_drag_puts_the_token_back(view: MapView, session: Sessio
 
 # -- turning -------------------------------------------------------------------------------------------
 
-def test_shift_wheel_turns_a_unit_as_one_undo_step(qtbot, view: MapView, session: Session) -> None:
+def test_shift_wheel_turns_a_unit_as_one_undo_step(qtbot: QtBot, view: MapView, session: Session) -> None:
     unit = session.game.units["s1"]
     at = vp_point(view, unit.x, unit.y)
     for _ in range(3):
         shift_wheel(view, at, 1)
     assert unit.facing == 0.0, "the model changes when the gesture ends"
-    assert view.token("s1").shown_facing == pytest.approx(15.0)  # type: ignore[union-attr]
+    assert tok(view, "s1").shown_facing == pytest.approx(15.0)
     qtbot.waitUntil(lambda: unit.facing != 0.0, timeout=3000)
     assert unit.facing == pytest.approx(15.0)
     assert session.undo_stack.count() == 1
@@ -241,7 +248,7 @@ def test_a_change_syncs_only_the_touched_token(view: MapView, session: Session,
     assert synced == Counter({"s2": 1})
     session.apply("Move", [MoveUnit("pz", 50.0, 9.0, 180.0)])
     assert synced == Counter({"s2": 1, "pz": 1})
-    assert view.token("pz").pos() == QPointF(50.0, 9.0)  # type: ignore[union-attr]
+    assert tok(view, "pz").pos() == QPointF(50.0, 9.0)
 
 
 def test_roster_changes_add_and_remove_tokens(view: MapView, session: Session) -> None:
@@ -258,7 +265,7 @@ def test_roster_changes_add_and_remove_tokens(view: MapView, session: Session) -
 
 def test_a_side_colour_change_and_a_new_game_rebuild(view: MapView, session: Session) -> None:
     session.apply("Colour", [ChangeSide(1, Side("United States", "#00aa00"))])
-    assert view.token("s1").colour == QColor("#00aa00")  # type: ignore[union-attr]
+    assert tok(view, "s1").colour == QColor("#00aa00")
     other = Game(sides=[Side("A", "#123456")], units={"a": Unit("a", "Alpha", "team", 0, 1.0, 2.0)},
                  table_width=48.0, table_height=48.0)
     session.replace_game(other, None)
@@ -283,10 +290,10 @@ def test_selecting_shows_arc_and_rings_and_highlights_units_in_arc_and_range(
     assert not path.contains(QPointF(36.0 + 10.0, 10.0 + 9.5))  # just outside
     assert not path.contains(QPointF(36.0, 35.0))               # beyond 24"
     assert scene.targets == {"s1"}
-    assert view.token("s1").target  # type: ignore[union-attr]
-    assert not view.token("s2").target  # type: ignore[union-attr]   outside the arc
-    assert not view.token("s3").target  # type: ignore[union-attr]   in the arc, beyond range
-    assert not view.token("g1").target  # type: ignore[union-attr]   own side
+    assert tok(view, "s1").target
+    assert not tok(view, "s2").target  # outside the arc
+    assert not tok(view, "s3").target  # in the arc, beyond range
+    assert not tok(view, "g1").target  # own side
 
 
 def test_targets_are_the_rules_geometry(session: Session) -> None:
@@ -304,9 +311,9 @@ def test_targets_are_the_rules_geometry(session: Session) -> None:
 def test_moving_a_unit_into_the_arc_highlights_it(view: MapView, session: Session) -> None:
     session.select("mg")
     session.apply("Move", [MoveUnit("s2", 40.0, 20.0, 0.0)])
-    assert view.token("s2").target  # type: ignore[union-attr]
+    assert tok(view, "s2").target
     session.apply("Turn", [MoveUnit("mg", 36.0, 10.0, 90.0)])
-    assert not view.token("s2").target  # type: ignore[union-attr]
+    assert not tok(view, "s2").target
     assert view.map_scene.wedge.path().contains(QPointF(50.0, 10.0))
 
 
@@ -320,7 +327,7 @@ def test_selection_from_elsewhere_highlights_and_scrolls_to_the_token(view: MapV
     view.zoom_by(6.0, vp_point(view, 2.0, 46.0))
     assert not view.viewport().rect().contains(vp_point(view, 54.0, 8.0))
     session.select("pz")
-    assert view.token("pz").selected  # type: ignore[union-attr]
+    assert tok(view, "pz").selected
     assert view.viewport().rect().contains(vp_point(view, 54.0, 8.0))
 
 
@@ -399,7 +406,7 @@ def test_dark_palette_gives_a_dark_map_palette(view: MapView) -> None:
         dark.setColor(role, QColor(colour))
     view.setPalette(dark)
     assert view.map_scene.palette_.dark
-    assert view.token("s1").label.chips[0].fg == QColor("#e6e6e6").rgba()  # type: ignore[union-attr]
+    assert tok(view, "s1").label.chips[0].fg == QColor("#e6e6e6").rgba()
     assert not view.grab().isNull()
 
 
@@ -425,7 +432,7 @@ def test_space_drag_pans_instead_of_moving(view: MapView, session: Session) -> N
     assert vp_point(view, 20.0, 10.0).x() == pytest.approx(start.x() + 60, abs=2)
 
 
-def test_double_click_and_right_click_report_the_unit(view: MapView, qtbot) -> None:
+def test_double_click_and_right_click_report_the_unit(view: MapView, qtbot: QtBot) -> None:
     at = vp_point(view, 38.0, 26.0)
     with qtbot.waitSignal(view.unit_activated) as activated:
         QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
@@ -453,3 +460,25 @@ def test_m_toggles_measuring_and_ctrl_0_fits(view: MapView) -> None:
     view.zoom_by(3.0)
     QTest.keyClick(view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     assert view.scale_factor == pytest.approx(fitted)
+
+
+def test_dragging_the_selected_unit_previews_its_arc_and_targets(view: MapView, session: Session) -> None:
+    session.select("mg")
+    vp = view.viewport()
+    start = vp_point(view, 36.0, 10.0)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(vp, vp_point(view, 37.0, 10.0))
+    QTest.mouseMove(vp, vp_point(view, 56.0, 2.0))        # now 12" above the 2nd Squad
+    assert view.map_scene.targets == {"s2"}
+    assert session.game.units["mg"].x == 36.0
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, vp_point(view, 56.0, 2.0))
+    assert view.map_scene.targets == {"s1"}
+    assert view.map_scene.rings.pos() == QPointF(36.0, 10.0)
+
+
+def test_picking_shows_a_prompt_until_done(view: MapView) -> None:
+    view.pick_unit(lambda _unit: None, "Click the target")
+    assert view.banner.isVisible() and "Click the target" in view.banner.text()
+    view.cancel_pick()
+    assert not view.banner.isVisible()

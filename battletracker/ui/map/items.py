@@ -31,7 +31,7 @@ ROUND_DIAMETER = {"section": 1.75, "gun": 1.5, "support_weapon": 1.5}
 DEFAULT_DIAMETER = 1.25
 VEHICLE_WIDTH = 1.5
 VEHICLE_LENGTH = 2.75
-# Room around the body for the selection and target rings (drawn with cosmetic pens).
+# Room around the body for the selection and target halos.
 RING_MARGIN = 0.45
 
 Z_MARKERS = 5.0
@@ -123,6 +123,7 @@ class UnitToken(QGraphicsItem):
             fill.setAlpha(170)
         self._fill = fill
         self._edge = QPen(self.colour.darker(190), 1.0)
+        self._look = (fill.rgba(), self._edge.color().rgba())
         self._mark = contrasting(self.colour)
         self.preview_facing = None
         self.facing = unit.facing
@@ -271,11 +272,11 @@ class UnitToken(QGraphicsItem):
         self._scale = scale
         to_pixels = QTransform.fromScale(scale, scale)
         self._mark_px = to_pixels.map(self._mark_poly)
-        self._halo_px = self._halos(scale)
+        self._halo_px = self._halos(scale) if self.selected or self.target else []
         if self._body_poly is None:
             diameter = round(self._size[0] * scale * 4.0) / 4.0
             halos = tuple((grow, colour.rgba()) for grow, colour in self._halo_px)
-            self._sprite = disc_sprite(self._fill.rgba(), self._edge.color().rgba(), diameter, dpr, halos)
+            self._sprite = disc_sprite(*self._look, diameter, dpr, halos)
             self._sprite_half = self._sprite.width() / dpr / 2.0
         else:
             self._body_px = to_pixels.map(self._body_poly)
@@ -443,7 +444,6 @@ class RangeRings(QGraphicsItem):
         self.setPos(*origin)
         self._bands = list(bands)
         for label in self._labels:
-            label.setParentItem(None)
             if label.scene() is not None:
                 label.scene().removeItem(label)
         self._labels = []
@@ -579,18 +579,21 @@ class _MarkerSymbol(QGraphicsItem):
 class MeasureItem(QGraphicsItem):
     """The ruler: a line between two table points and its length in inches to one decimal."""
 
-    def __init__(self, palette: MapPalette, font: QFont) -> None:
+    def __init__(self, palette: MapPalette, font: QFont, label_at_middle: bool = False) -> None:
         super().__init__()
         self.setZValue(Z_MEASURE)
         self._palette = palette
         self._a = QPointF()
         self._b = QPointF()
-        self.label = PixmapLabel(font, (0.0, 1.0), (8.0, -6.0), self)
+        self._middle = label_at_middle
+        # beside the pointer for the ruler; on the line, clear of the token, for a move
+        anchor, shift = ((0.5, 0.5), (0.0, 0.0)) if label_at_middle else ((0.0, 1.0), (8.0, -6.0))
+        self.label = PixmapLabel(font, anchor, shift, self)
 
     def set_line(self, a: Point, b: Point, text: str) -> None:
         self.prepareGeometryChange()
         self._a, self._b = qpoint(a), qpoint(b)
-        self.label.setPos(self._b)
+        self.label.setPos((self._a + self._b) / 2.0 if self._middle else self._b)
         p = self._palette
         self.label.set_chips([chip(text, p.measure_text, p.measure_back)])
         self.update()

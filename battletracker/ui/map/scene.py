@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import replace
 
-from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QObject, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
@@ -164,10 +165,10 @@ class MapScene(QGraphicsScene):
                     self._add_token(unit)
                     synced.add(unit.id)
         for unit_id in changes.units:
-            unit = game.units.get(unit_id)
+            changed = game.units.get(unit_id)
             token = self.tokens.get(unit_id)
-            if unit is not None and token is not None and unit_id not in synced:
-                token.sync(unit, side_colour(game, unit.side))
+            if changed is not None and token is not None and unit_id not in synced:
+                token.sync(changed, side_colour(game, changed.side))
                 synced.add(unit_id)
         if changes.markers:
             self._sync_markers()
@@ -191,6 +192,22 @@ class MapScene(QGraphicsScene):
             if moved is None or unit.id in moved:
                 self._draw_selection_overlay(unit)
             self.targets = targets_of(self.game, unit)
+        for unit_id, token in self.tokens.items():
+            token.set_flags(unit_id == selected, unit_id in self.targets)
+
+    def preview_selection(self, x: float, y: float, facing: float) -> None:
+        """Arc, rings and targets as if the selected unit stood at (x, y) facing `facing`.
+
+        Shown while it is dragged or turned, before anything is applied; the next
+        change from the session puts back what the model says.
+        """
+        selected = self.session.selected
+        unit = self.game.units.get(selected) if selected is not None else None
+        if unit is None:
+            return
+        moved = replace(unit, x=x, y=y, facing=facing)
+        self._draw_selection_overlay(moved)
+        self.targets = targets_of(self.game, moved)
         for unit_id, token in self.tokens.items():
             token.set_flags(unit_id == selected, unit_id in self.targets)
 
@@ -237,7 +254,8 @@ class MapScene(QGraphicsScene):
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
     # -- the table -----------------------------------------------------------------------------
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        rect = QRectF(rect)
         p = self.palette_
         painter.fillRect(rect, p.margin)
         table = self.table_rect()

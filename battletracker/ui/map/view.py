@@ -13,9 +13,10 @@ import math
 from collections.abc import Callable
 from enum import Enum, auto
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
+    QColor,
     QFocusEvent,
     QHelpEvent,
     QKeyEvent,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QGraphicsItem,
     QGraphicsView,
+    QLabel,
     QToolTip,
     QWidget,
 )
@@ -112,7 +114,7 @@ class MapView(QGraphicsView):
         self.measure_item = MeasureItem(self._palette, self.map_scene.label_font)
         self.measure_item.hide()
         self.map_scene.addItem(self.measure_item)
-        self.readout = MeasureItem(self._palette, self.map_scene.label_font)
+        self.readout = MeasureItem(self._palette, self.map_scene.label_font, label_at_middle=True)
         self.readout.hide()
         self.map_scene.addItem(self.readout)
 
@@ -136,6 +138,10 @@ class MapView(QGraphicsView):
         self._wheel_timer.setInterval(WHEEL_COMMIT_MS)
         self._wheel_timer.timeout.connect(self.commit_wheel_rotation)
         self._pick: tuple[str, Callable[[object], None], str] | None = None
+        self.banner = QLabel(self)
+        self.banner.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.banner.hide()
+        self._style_banner()
 
         self.fit_action = QAction("Fit Table", self)
         self.fit_action.setShortcut(QKeySequence("Ctrl+0"))
@@ -279,27 +285,23 @@ class MapView(QGraphicsView):
             self.handle.set_palette(self._palette)
             for item in (self.measure_item, self.readout):
                 item.set_palette(self._palette, self.map_scene.label_font)
+            self._style_banner()
             self.viewport().update()
         super().changeEvent(event)
 
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
-        if self._pick is None:
-            return
-        text = f"{self._pick[2]}  -  Esc cancels"
-        painter.save()
-        painter.resetTransform()
-        font = self.map_scene.label_font
-        painter.setFont(font)
-        fm = painter.fontMetrics()
-        w, h = fm.horizontalAdvance(text) + 24, fm.height() + 12
-        box = QRectF((self.viewport().width() - w) / 2, 10, w, h)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(self._palette.banner_back)
-        painter.drawRoundedRect(box, h / 2, h / 2)
-        painter.setPen(self._palette.banner_text)
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-        painter.restore()
+    def _style_banner(self) -> None:
+        p = self._palette
+        self.banner.setFont(self.map_scene.label_font)
+        self.banner.setStyleSheet(
+            f"QLabel {{ color: {p.banner_text.name()}; background: {p.banner_back.name(QColor.NameFormat.HexArgb)};"
+            " border-radius: 11px; padding: 4px 14px; }")
+
+    def _place_banner(self) -> None:
+        """The pick prompt, centred at the bottom of the map (a widget, so scrolling cannot smear it)."""
+        self.banner.adjustSize()
+        vp = self.viewport().geometry()
+        self.banner.move(vp.x() + (vp.width() - self.banner.width()) // 2,
+                         vp.y() + vp.height() - self.banner.height() - 12)
 
     # -- geometry helpers --------------------------------------------------------------------------
     def _min_scale(self) -> float:
@@ -458,7 +460,7 @@ class MapView(QGraphicsView):
         moved = distance(self._origin, at)
         self.readout.set_line(self._origin, at, _fmt_inches(moved))
         self.readout.show()
-        self._place_handle()
+        self._preview(token, at, token.shown_facing)
 
     def _commit_drag(self, pos: QPoint) -> None:
         token = self._token
@@ -489,9 +491,9 @@ class MapView(QGraphicsView):
         snap = SNAP_DEGREES if modifiers & Qt.KeyboardModifier.ControlModifier else 1.0
         facing = (round(facing / snap) * snap) % 360.0
         token.set_preview_facing(facing)
-        self.readout.set_line(centre, offset(centre, facing, token.reach() + 1.0), f"{facing:.0f}°")
+        self.readout.set_line(centre, offset(centre, facing, token.reach() + 2.0), f"{facing:.0f}°")
         self.readout.show()
-        self._place_handle()
+        self._preview(token, centre, facing)
 
     def _commit_rotation(self) -> None:
         self.readout.hide()
@@ -507,6 +509,7 @@ class MapView(QGraphicsView):
         turned = angle_between(unit.facing, facing)
         if turned < 1e-9:
             token.set_preview_facing(None)
+            self.map_scene.refresh_selection()
             self._place_handle()
             return
         self._apply(token, f"Turn {unit.name}", MoveUnit(unit.id, unit.x, unit.y, facing),
@@ -533,9 +536,15 @@ class MapView(QGraphicsView):
             self._wheel_token = token
             self._wheel_degrees = 0.0
         self._wheel_degrees += WHEEL_STEP * delta / 120.0
-        token.set_preview_facing(token.facing + self._wheel_degrees)
-        self._place_handle()
+        token.set_preview_facing(round(token.facing + self._wheel_degrees))
+        self._preview(token, (token.x(), token.y()), token.shown_facing)
         self._wheel_timer.start()
+
+    def _preview(self, token: UnitToken, at: Point, facing: float) -> None:
+        """Follow a gesture in progress: the handle, and the arc and targets if it is the selection."""
+        if token.unit_id == self.session.selected:
+            self.map_scene.preview_selection(at[0], at[1], facing)
+        self._place_handle()
 
     def commit_wheel_rotation(self) -> None:
         """End a Shift+wheel turn: one undo step for all its notches."""
@@ -552,6 +561,7 @@ class MapView(QGraphicsView):
             unit = self._unit(token)
             if unit is not None:
                 token.sync(unit, token.colour)
+            self.map_scene.refresh_selection()
             self._place_handle()
             self.refused.emit(str(exc))
 
@@ -565,6 +575,7 @@ class MapView(QGraphicsView):
         self._gesture = _Gesture.NONE
         self._token = None
         self.readout.hide()
+        self.map_scene.refresh_selection()
         self._place_handle()
 
     # -- measuring ---------------------------------------------------------------------------------------------
@@ -592,7 +603,10 @@ class MapView(QGraphicsView):
         self._pick = (kind, callback, prompt)
         self.viewport().setCursor(Qt.CursorShape.CrossCursor)
         self.setFocus(Qt.FocusReason.OtherFocusReason)
-        self.viewport().update()
+        self.banner.setText(f"{prompt}  -  Esc cancels")
+        self._place_banner()
+        self.banner.show()
+        self.banner.raise_()
 
     def _finish_pick(self, value: object) -> None:
         if self._pick is None:
@@ -600,7 +614,7 @@ class MapView(QGraphicsView):
         _, callback, _ = self._pick
         self._pick = None
         self.viewport().setCursor(Qt.CursorShape.CrossCursor if self._measure_mode else Qt.CursorShape.ArrowCursor)
-        self.viewport().update()
+        self.banner.hide()
         callback(value)
 
     def _pick_click(self, pos: QPoint, button: Qt.MouseButton) -> None:
@@ -674,11 +688,13 @@ class MapView(QGraphicsView):
         self._wheel_degrees = 0.0
         if token is not None:
             token.set_preview_facing(None)
+        self.map_scene.refresh_selection()
         self._place_handle()
 
     # -- resizing and tooltips ----------------------------------------------------------------------------------------
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._place_banner()
         if self._fit_mode:
             self.fit_table()
 
