@@ -1,0 +1,81 @@
+"""The main window on the demo battle: cards, map and log follow the session; files round-trip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.model.effects import add_shock
+from battletracker.ui.main_window import MainWindow
+from battletracker.ui.recovery import Recovery
+from battletracker.ui.session import Session
+
+
+@pytest.fixture
+def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
+    win = MainWindow(session, Recovery(session, tmp_path))
+    # Closing must not stop at "Save the changes?".
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def test_opens_on_the_demo_battle(window: MainWindow) -> None:
+    game = window.session.game
+    assert game.title.startswith("Demo")
+    assert len(game.units) >= 10
+    assert "Turn <b>1</b>" in window.clock_label.text()
+    assert window.windowTitle().startswith(game.title)
+    assert window.log_dock.isVisible() and window.cards_dock.isVisible()
+
+
+def test_end_phase_updates_the_clock_and_log(window: MainWindow) -> None:
+    window.end_phase_action.trigger()
+    assert "Phase <b>2</b>" in window.clock_label.text()
+    assert window.log.model.rowCount() == len(window.session.game.log)
+    window.undo_action.trigger()
+    assert "Phase <b>1</b>" in window.clock_label.text()
+    assert window.log.model.rowCount() == len(window.session.game.log)
+
+
+def test_modified_marker_follows_the_undo_stack(window: MainWindow) -> None:
+    assert not window.isWindowModified()
+    window.session.apply("Shock", [add_shock("u1", 1)])
+    assert window.isWindowModified()
+    window.undo_action.trigger()
+    assert not window.isWindowModified()
+
+
+def test_save_then_open_gives_the_same_game(window: MainWindow, tmp_path: Path) -> None:
+    window.session.apply("Shock", [add_shock("u7", 2)])
+    target = tmp_path / "saved.battle"
+    assert window.save_to(target)
+    assert not window.isWindowModified()
+    saved = savefile.game_to_dict(window.session.game)
+    window.session.apply("More shock", [add_shock("u7", 1)])
+    window.session.undo_stack.setClean()
+    assert window.open_path(target)
+    assert savefile.game_to_dict(window.session.game) == saved
+    assert window.recent_files()[0] == str(target)
+
+
+def test_corrupt_file_shows_an_error_and_keeps_the_game(window: MainWindow, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda _parent, _title, text: shown.append(text))
+    window.session.apply("Shock", [add_shock("u2", 1)])
+    before = savefile.game_to_dict(window.session.game)
+    broken = tmp_path / "broken.battle"
+    doc = savefile.game_to_dict(window.session.game)
+    doc["game"]["title"] = 5
+    broken.write_text(json.dumps(doc), encoding="utf-8")
+    assert not window.open_path(broken)
+    assert shown and "broken.battle" in shown[0] and "game.title" in shown[0]
+    assert savefile.game_to_dict(window.session.game) == before
+    assert window.session.undo_stack.count() == 1
