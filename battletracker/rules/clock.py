@@ -1,9 +1,10 @@
 """What falls due when a Phase or a Turn ends.
 
-Rulesets register functions that look at the game and return the Effects due
-(bombardments counting down, pins expiring, smoke clearing). The session's End
-Phase / End Turn applies the Effects of every registered function together
-with the clock change as one undo step.
+Rulesets register a function `(game, turn_end, next_side) -> effects` that
+looks at the game and returns the Effects due (bombardments counting down,
+pins expiring, smoke clearing, reminders as log lines). The session's End
+Phase / End Turn applies all of them with the clock change as one undo step.
+A Turn ends at the end of a Phase, so `turn_end` means both.
 """
 
 from __future__ import annotations
@@ -13,36 +14,21 @@ from collections.abc import Callable
 from battletracker.model.effects import Effect
 from battletracker.model.game import Game
 
-DueFn = Callable[[Game], list[Effect]]
+DueFn = Callable[[Game, bool, int | None], list[Effect]]
 
-_end_phase: list[DueFn] = []
-_end_turn: list[DueFn] = []
+_due: list[DueFn] = []
 
 
-def on_end_phase(fn: DueFn) -> DueFn:
-    """Register `fn(game) -> effects` to run at every End Phase (and so at End Turn too)."""
-    if fn not in _end_phase:
-        _end_phase.append(fn)
+def on_clock(fn: DueFn) -> DueFn:
+    """Register `fn(game, turn_end, next_side)` to run at every End Phase and End Turn."""
+    if fn not in _due:
+        _due.append(fn)
     return fn
 
 
-def on_end_turn(fn: DueFn) -> DueFn:
-    """Register `fn(game) -> effects` to run at End Turn, after the End Phase ones."""
-    if fn not in _end_turn:
-        _end_turn.append(fn)
-    return fn
-
-
-def _collect(fns: list[DueFn], game: Game) -> list[Effect]:
+def due_effects(game: Game, turn_end: bool, next_side: int | None) -> list[Effect]:
+    """Every registered ruleset's Effects for the end of this Phase (and Turn, with `turn_end`)."""
     from battletracker.rules import procedures
 
     procedures()  # importing every ruleset registers its functions
-    return [effect for fn in fns for effect in fn(game)]
-
-
-def end_phase_effects(game: Game) -> list[Effect]:
-    return _collect(_end_phase, game)
-
-
-def end_turn_effects(game: Game) -> list[Effect]:
-    return _collect(_end_turn, game)
+    return [effect for fn in _due for effect in fn(game, turn_end, next_side)]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QToolBar,
     QUndoView,
@@ -18,11 +19,13 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.model import savefile
-from battletracker.model.effects import Changes, RemoveUnit
+from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
 from battletracker.ui.dice_dialog import DiceDialog
+from battletracker.ui.extensions import all_unit_actions, unit_actions, window_extensions
+from battletracker.ui.extensions import unit_action as unit_action_by_key
 from battletracker.ui.files import SaveError, save_game
 from battletracker.ui.log_view import LogPanel
 from battletracker.ui.map.view import MapView
@@ -30,7 +33,6 @@ from battletracker.ui.new_game_dialog import NewGameDialog
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from battletracker.ui.settings_dialog import SettingsDialog
-from battletracker.ui.unit_dialog import UnitDialog
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
@@ -70,9 +72,16 @@ class MainWindow(QMainWindow):
         session.path_changed.connect(lambda _p: self._update_title())
         session.game_replaced.connect(self._update_title)
         session.selection_changed.connect(self._on_selection)
+        self.cards.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.cards.action_requested.connect(lambda key, unit_id: self.run_unit_action(key, unit_id))
+        self.map.refused.connect(lambda text: self.statusBar().showMessage(f"Not applied: {text}", 8000))
+        self.map.context_requested.connect(self._map_context_menu)
+        self.map.unit_activated.connect(lambda unit_id: self.cards.edit_unit(unit_id))
         self._update_title()
         self._update_clock()
         self._on_selection(session.selected)
+        for extend in window_extensions():
+            extend(self)
         self._restore_settings()
 
     # -- construction -------------------------------------------------------------
@@ -124,11 +133,15 @@ class MainWindow(QMainWindow):
                                         "Roll dice with the exact odds shown first")
         self.settings_action = self._action("Ruleset &settings...", self.open_settings, None, None,
                                             "Rules the documents do not state: defaults to check")
-        self.fit_action = self._action("&Fit table", self.map.fit_table, "Ctrl+0", "zoom-fit-best",
-                                       "Show the whole table")
-        self.measure_action = self._action("&Measure", lambda on: self.map.set_measure_mode(bool(on)), "M",
-                                           None, "Click and drag on the map to measure in inches")
-        self.measure_action.setCheckable(True)
+        self.fit_action = self.map.fit_action
+        self.measure_action = self.map.measure_action
+        self.unit_action_entries: dict[str, QAction] = {}
+        for unit_action in all_unit_actions():
+            entry = self._action(unit_action.title, lambda _=False, k=unit_action.key: self.run_unit_action(k),
+                                 unit_action.shortcut, None, unit_action.tip or None)
+            entry.setObjectName(f"action_{unit_action.key}")
+            self.addAction(entry)
+            self.unit_action_entries[unit_action.key] = entry
 
     def _build_menus_and_toolbar(self) -> None:
         bar = self.menuBar()
@@ -144,6 +157,8 @@ class MainWindow(QMainWindow):
         edit.addActions([self.undo_action, self.redo_action])
         edit.addSeparator()
         edit.addActions([self.add_unit_action, self.edit_unit_action, self.remove_unit_action])
+        self.actions_menu = bar.addMenu("&Actions")
+        self.actions_menu.aboutToShow.connect(self._fill_actions_menu)
         game = bar.addMenu("&Game")
         game.addActions([self.end_phase_action, self.end_turn_action])
         game.addSeparator()
@@ -176,6 +191,8 @@ class MainWindow(QMainWindow):
             self._update_clock()
         if changes.everything:
             self._update_title()
+        if changes.everything or changes.roster or (self.session.selected and changes.unit(self.session.selected)):
+            self._update_unit_actions()
 
     def _update_clock(self) -> None:
         g = self.session.game
@@ -191,6 +208,51 @@ class MainWindow(QMainWindow):
     def _on_selection(self, unit_id: str | None) -> None:
         self.edit_unit_action.setEnabled(unit_id is not None)
         self.remove_unit_action.setEnabled(unit_id is not None)
+        self._update_unit_actions()
+
+    def _update_unit_actions(self) -> None:
+        unit = self.session.game.units.get(self.session.selected or "")
+        available = {a.key for a in unit_actions(self.session.game, unit)} if unit is not None else set()
+        for key, entry in self.unit_action_entries.items():
+            entry.setEnabled(key in available)
+
+    def _fill_actions_menu(self) -> None:
+        self.actions_menu.clear()
+        unit = self.session.game.units.get(self.session.selected or "")
+        if unit is None:
+            self.actions_menu.addAction("Select a unit on the map or its card").setEnabled(False)
+            return
+        self.actions_menu.addSection(unit.name)
+        entries = [self.unit_action_entries[a.key] for a in unit_actions(self.session.game, unit)]
+        if not entries:
+            self.actions_menu.addAction("Nothing to do with this unit").setEnabled(False)
+        self.actions_menu.addActions(entries)
+
+    def _map_context_menu(self, unit_id: str | None, where: QPoint) -> None:
+        if unit_id is None or unit_id not in self.session.game.units:
+            return
+        self.session.select(unit_id)
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.addSection(self.session.game.unit(unit_id).name)
+        for unit_action in unit_actions(self.session.game, self.session.game.unit(unit_id)):
+            menu.addAction(self.unit_action_entries[unit_action.key])
+        menu.addSeparator()
+        menu.addActions([self.edit_unit_action, self.remove_unit_action])
+        menu.popup(self.map.mapToGlobal(where))
+
+    def run_unit_action(self, key: str, unit_id: str | None = None) -> None:
+        """Carry out a registered unit action for `unit_id` (default: the selected unit)."""
+        unit_id = unit_id or self.session.selected
+        if unit_id is None or unit_id not in self.session.game.units:
+            self.statusBar().showMessage("Select a unit first", 5000)
+            return
+        unit_action = unit_action_by_key(key)
+        if not unit_action.available(self.session.game, self.session.game.unit(unit_id)):
+            self.statusBar().showMessage(f"{unit_action.title.rstrip('.')} does not apply to this unit", 5000)
+            return
+        self.session.select(unit_id)
+        unit_action.run(self, unit_id)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -290,26 +352,15 @@ class MainWindow(QMainWindow):
 
     # -- game actions ------------------------------------------------------------------
     def add_unit(self) -> None:
-        UnitDialog(self.session, None, self).exec()
+        self.cards.add_unit()
 
     def edit_unit(self) -> None:
         if self.session.selected is not None:
-            UnitDialog(self.session, self.session.selected, self).exec()
+            self.cards.edit_unit(self.session.selected)
 
     def remove_unit(self) -> None:
-        unit_id = self.session.selected
-        if unit_id is None:
-            return
-        unit = self.session.game.unit(unit_id)
-        answer = QMessageBox.question(self, "Remove unit", f"Remove {unit.name} from the table? (Undo brings it back.)")
-        if answer == QMessageBox.StandardButton.Yes:
-            self._apply(f"Remove {unit.name}", [RemoveUnit(unit_id)])
-
-    def _apply(self, text: str, effects: list[RemoveUnit]) -> None:
-        try:
-            self.session.apply(text, effects)
-        except GameError as exc:
-            self.show_error("Not applied", str(exc))
+        if self.session.selected is not None:
+            self.cards.remove_unit(self.session.selected)
 
     def end_phase(self) -> None:
         try:

@@ -59,7 +59,7 @@ class ProcedureRunner(QWidget):
 
         self.problem = QLabel(self)
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: palette(bright-text); background: #b3261e; padding: 4px; border-radius: 3px;")
+        self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.problem.hide()
         self.odds_plot = OddsPlot(self)
 

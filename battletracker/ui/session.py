@@ -19,7 +19,7 @@ from battletracker.model import savefile
 from battletracker.model.effects import AppendLog, Changes, Effect, SetClock
 from battletracker.model.game import Game, GameError
 from battletracker.rules import Resolution
-from battletracker.rules.clock import end_phase_effects, end_turn_effects
+from battletracker.rules.clock import due_effects
 
 EVERYTHING = Changes(everything=True)
 
@@ -128,14 +128,14 @@ class Session(QObject):
         nxt = (g.active_side + 1) % max(1, len(g.sides))
         clock = SetClock(g.turn, g.phase + 1, nxt)
         side = g.sides[nxt].name if g.sides else ""
-        self._advance(f"End of Turn {g.turn} Phase {g.phase}", [*end_phase_effects(g), clock],
+        self._advance(f"End of Turn {g.turn} Phase {g.phase}", [*due_effects(g, False, nxt), clock],
                       f"Turn {g.turn}, Phase {g.phase + 1}: {side}")
 
     def end_turn(self) -> None:
         g = self._game
         clock = SetClock(g.turn + 1, 1, 0)
         side = g.sides[0].name if g.sides else ""
-        self._advance(f"End of Turn {g.turn}", [*end_phase_effects(g), *end_turn_effects(g), clock],
+        self._advance(f"End of Turn {g.turn}", [*due_effects(g, True, 0), clock],
                       f"Turn {g.turn + 1}, Phase 1: {side}")
 
     def _advance(self, text: str, effects: list[Effect], heading: str) -> None:

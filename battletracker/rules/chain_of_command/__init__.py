@@ -1,11 +1,24 @@
-from battletracker.rules.chain_of_command import anti_tank  # noqa: F401, I001
-from battletracker.rules.chain_of_command import fire  # noqa: F401
-from battletracker.rules.chain_of_command import reverse  # noqa: F401
-from battletracker.rules.chain_of_command import machine_guns  # noqa: F401
-from battletracker.rules.chain_of_command import snipers  # noqa: F401
-from battletracker.rules.chain_of_command import flamethrowers  # noqa: F401
-from battletracker.rules.chain_of_command import guns  # noqa: F401
-from battletracker.rules.chain_of_command import grenades_into_vehicles  # noqa: F401
-from battletracker.rules.chain_of_command import ranging  # noqa: F401
-from battletracker.rules.chain_of_command import bombardment_phase  # noqa: F401
-from battletracker.rules.chain_of_command import sos_fire  # noqa: F401
+"""Chain of Command: anti-tank fire, support weapons, bombardments and buildings.
+
+Importing the package registers every procedure and what falls due at the end
+of a Phase or Turn.
+"""
+
+from battletracker.rules.chain_of_command import (  # noqa: F401
+    anti_tank,
+    bombardment_phase,
+    fire,
+    flamethrowers,
+    grenades_into_vehicles,
+    guns,
+    machine_guns,
+    phase_end,
+    ranging,
+    reverse,
+    snipers,
+    sos_fire,
+)
+from battletracker.rules.clock import on_clock
+
+on_clock(lambda game, turn_end, next_side: (phase_end.end_turn_effects if turn_end else phase_end.end_phase_effects)(
+    game, next_side))

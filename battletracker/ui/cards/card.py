@@ -12,7 +12,7 @@ them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, cast
 
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent, QPalette
@@ -42,6 +42,7 @@ from battletracker.ui.cards.names import (
     title,
     weapon_line,
 )
+from battletracker.ui.extensions import SectionWidget, card_sections, unit_actions
 from battletracker.ui.session import Session
 
 STRIPE = 6
@@ -60,6 +61,8 @@ class CardHost(Protocol):
     def edit_unit(self, unit_id: str) -> None: ...
 
     def remove_unit(self, unit_id: str) -> None: ...
+
+    def run_action(self, key: str, unit_id: str) -> None: ...
 
 
 def _button(text: str, tip: str, name: str) -> QToolButton:
@@ -125,6 +128,7 @@ class UnitCard(QFrame):
         self._ammo_labels: dict[int, QLabel] = {}
         self._ammo_widgets: list[QWidget] = []
         self._content: QWidget | None = None
+        self._sections: list[SectionWidget] = []
         self._measured = False
         self.setObjectName(f"card_{unit_id}")
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -213,6 +217,7 @@ class UnitCard(QFrame):
         self._steppers = {}
         self._ammo_labels = {}
         self._ammo_widgets = []
+        self._sections = []
         self.setFixedHeight(height)
 
     def _build(self) -> None:
@@ -278,6 +283,14 @@ class UnitCard(QFrame):
         self.armour_label.setWordWrap(True)
         root.addWidget(self.armour_label)
 
+        unit = self.unit()
+        if unit is not None:
+            for section in card_sections(self.session.game, unit):
+                widget = section.create(content, self.session, self.unit_id)
+                widget.setObjectName(f"section_{section.key}")
+                root.addWidget(widget)
+                self._sections.append(cast(SectionWidget, widget))
+
     def _update(self, unit: Unit) -> None:
         self.name_label.setText(unit.name)
         self.type_label.setText(kind_title(unit))
@@ -291,6 +304,8 @@ class UnitCard(QFrame):
         chips = self._chips_for(unit)
         self.chips.set_chips(chips)
         self.chips.setVisible(bool(chips))
+        for section in self._sections:
+            section.refresh(unit)
         self.setToolTip(unit.notes)
 
     def _update_counters(self, unit: Unit) -> None:
@@ -434,6 +449,14 @@ class UnitCard(QFrame):
                 action.setChecked(key in unit.vehicle.damage)
                 action.setObjectName(f"damage_{key}")
                 action.toggled.connect(lambda on, k=key: self.set_damage(k, on))
+        actions = unit_actions(self.session.game, unit)
+        if actions:
+            menu.addSection("Actions")
+            for unit_action in actions:
+                entry = menu.addAction(unit_action.title)
+                entry.setToolTip(unit_action.tip)
+                entry.setObjectName(f"action_{unit_action.key}")
+                entry.triggered.connect(lambda _=False, k=unit_action.key: self._host.run_action(k, self.unit_id))
         if full:
             menu.addSeparator()
             edit = menu.addAction("Edit\u2026")

@@ -42,6 +42,7 @@ class CardsPanel(QWidget):
     """Cards grouped by side in a scroll area, with a filter and an Add unit button."""
 
     status_message = Signal(str)
+    action_requested = Signal(str, str)  # action key, unit id
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -147,6 +148,10 @@ class CardsPanel(QWidget):
 
     def select_unit(self, unit_id: str) -> None:
         self.session.select(unit_id)
+
+    def run_action(self, key: str, unit_id: str) -> None:
+        """A unit action from a card's menu; the window that hosts the panel carries it out."""
+        self.action_requested.emit(key, unit_id)
 
     def add_unit(self) -> None:
         from battletracker.ui.unit_dialog import UnitDialog
