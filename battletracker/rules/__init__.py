@@ -57,11 +57,12 @@ def register(procedure: Procedure) -> Procedure:
 
 
 def _load() -> None:
+    """Import every ruleset once; a failed import is raised again on the next call."""
     global _loaded
     if not _loaded:
-        _loaded = True
         for package in RULESET_PACKAGES:
             importlib.import_module(package)
+        _loaded = True
 
 
 def procedures(ruleset: str | None = None) -> list[str]:

@@ -1,15 +1,44 @@
-"""Light and dark palettes: follow the system unless the player asks for one."""
+"""Light and dark palettes: follow the system unless the player asks for one.
+
+Fusion honours the platform's colour scheme; when a scheme is forced (or the
+platform cannot report one, as offscreen), the palette is set explicitly so
+every widget, card and plot reads from the same colours.
+"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 SCHEMES = {"light": Qt.ColorScheme.Light, "dark": Qt.ColorScheme.Dark}
 
 
+def dark_palette() -> QPalette:
+    p = QPalette()
+    role = QPalette.ColorRole
+    colours = {
+        role.Window: "#2b2d31", role.WindowText: "#e8e8ea", role.Base: "#1f2023", role.AlternateBase: "#292a2e",
+        role.ToolTipBase: "#3a3c42", role.ToolTipText: "#f0f0f0", role.PlaceholderText: "#9a9ca3",
+        role.Text: "#e8e8ea", role.Button: "#35373c", role.ButtonText: "#e8e8ea", role.BrightText: "#ff6b6b",
+        role.Light: "#4a4c52", role.Midlight: "#3f4146", role.Mid: "#303236", role.Dark: "#1b1c1f",
+        role.Shadow: "#0d0d0f", role.Highlight: "#4f86d6", role.HighlightedText: "#ffffff",
+        role.Link: "#7fb0ff", role.LinkVisited: "#b79cff",
+    }
+    for r, c in colours.items():
+        p.setColor(r, QColor(c))
+    for r in (role.WindowText, role.Text, role.ButtonText):
+        p.setColor(QPalette.ColorGroup.Disabled, r, QColor("#75777d"))
+    return p
+
+
 def apply_scheme(app: QApplication, scheme: str | None) -> None:
-    """Fusion everywhere (it honours the colour scheme); force light or dark when asked."""
+    """Fusion everywhere; force light or dark when asked."""
     app.setStyle("Fusion")
-    if scheme is not None:
-        app.styleHints().setColorScheme(SCHEMES[scheme])
+    if scheme is None:
+        return
+    app.styleHints().setColorScheme(SCHEMES[scheme])
+    if scheme == "dark" and app.palette().color(QPalette.ColorRole.Window).lightness() > 128:
+        app.setPalette(dark_palette())
+    elif scheme == "light" and app.palette().color(QPalette.ColorRole.Window).lightness() < 128:
+        app.setPalette(app.style().standardPalette())
