@@ -23,16 +23,13 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
-from battletracker.ui.dice_dialog import DiceDialog
 from battletracker.ui.extensions import all_unit_actions, unit_actions, window_extensions
 from battletracker.ui.extensions import unit_action as unit_action_by_key
 from battletracker.ui.files import SaveError, save_game
 from battletracker.ui.log_view import LogPanel
 from battletracker.ui.map.view import MapView
-from battletracker.ui.new_game_dialog import NewGameDialog
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from battletracker.ui.settings_dialog import SettingsDialog
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
@@ -278,6 +275,8 @@ class MainWindow(QMainWindow):
     def new_game(self) -> None:
         if not self.maybe_save():
             return
+        from battletracker.ui.new_game_dialog import NewGameDialog
+
         dialog = NewGameDialog(self)
         if dialog.exec():
             self.session.replace_game(dialog.game(), None)
@@ -375,9 +374,13 @@ class MainWindow(QMainWindow):
             self.show_error("Cannot end the Turn", str(exc))
 
     def open_dice(self) -> None:
+        from battletracker.ui.dice_dialog import DiceDialog
+
         DiceDialog(self.session, self).exec()
 
     def open_settings(self) -> None:
+        from battletracker.ui.settings_dialog import SettingsDialog
+
         SettingsDialog(self.session, self).exec()
 
     def about(self) -> None:
