@@ -36,18 +36,9 @@ from PySide6.QtWidgets import (
 from battletracker.model.effects import AddUnit, Effect, ReplaceUnit
 from battletracker.model.game import ARMOUR_FACES, UNIT_KINDS, VEHICLE_CATEGORIES, Game, GameError, Unit, Vehicle
 from battletracker.rules.presets import UnitPreset, unit_presets
+from battletracker.ui.cards.names import KIND_TITLES
 from battletracker.ui.session import Session
 
-KIND_TITLES = {
-    "team": "Team",
-    "section": "Section",
-    "leader": "Leader",
-    "support_weapon": "Support weapon",
-    "sniper": "Sniper",
-    "gun": "Gun",
-    "vehicle": "Vehicle",
-    "fighter": "Fighter",
-}
 CATEGORY_TITLES = {"afv": "AFV (armoured fighting vehicle)", "apc": "APC (armoured personnel carrier)"}
 BLANK = ""
 SPACING = 3.0
