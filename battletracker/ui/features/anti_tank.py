@@ -1,0 +1,523 @@
+"""Chain of Command anti-tank fire at the table: the "Anti-tank fire..." unit action.
+
+The firer is the selected unit; the target is picked on the map or from the
+list of enemy vehicles. Everything the table already shows is read from it
+(hit location from the firer's position against the target's facing, range
+and range band, arc of fire, Shock, optics damage, immobilised, Armour Dice,
+rounds left) so the player only ticks what the map cannot know. The odds of
+every outcome, grouped by net hits, are shown before any dice; the result's
+follow-ups (reverse 1D6, the infantry caught by an explosion) are offered
+once it is applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.core.geometry import aspect, distance, in_arc, range_band
+from battletracker.core.odds import Distribution
+from battletracker.model.game import ARMOUR_FACES, Game, Unit, Weapon
+from battletracker.rules import Resolution, RulesInputError, odds
+from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules, parse_at_fire
+from battletracker.rules.chain_of_command.arsenal import ATWeapon, arsenal
+from battletracker.rules.chain_of_command.damage import damage_result, outcome_group
+from battletracker.rules.tables import TableError
+from battletracker.ui.extensions import UnitAction, register_unit_action
+from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.session import Session
+
+if TYPE_CHECKING:
+    from battletracker.ui.main_window import MainWindow
+    from battletracker.ui.map.view import MapView
+
+RULESET = "chain_of_command"
+AT_KINDS = ("infantry_at", "at_gun", "tank_gun")
+PROCEDURE = "coc.at_fire"
+OVERLAY = "anti_tank"
+# The map cannot know these: the player ticks them. The firer's Shock, optics
+# and engine damage and the range bands come from the table instead.
+CHECKED_ADJUSTMENTS = (
+    "target_moved_flat_out",
+    "firer_moved",
+    "turret_rotated",
+    "target_low_profile",
+    "target_small",
+    "under_suppressing_fire",
+    "two_orders",
+    "hit_last_round_stationary",
+)
+GROUP_LABELS = {"miss": "miss", "no_effect": "no effect", "equal": "equal", "net1": "+1", "net2": "+2",
+                "net3": "+3"}
+GROUP_ORDER = tuple(GROUP_LABELS)
+FACE_NAMES = {"front": "Front", "side": "Side", "rear": "Rear", "top": "Top"}
+
+
+def is_at_weapon(weapon: Weapon) -> bool:
+    ap = weapon.stats.get("ap", 0)
+    return weapon.kind in AT_KINDS or (isinstance(ap, int | float) and not isinstance(ap, bool) and ap > 0)
+
+
+def at_weapons(unit: Unit) -> list[tuple[int, Weapon]]:
+    """The unit's weapons that fire A.P., with their index on the card."""
+    return [(i, w) for i, w in enumerate(unit.weapons) if is_at_weapon(w)]
+
+
+def has_at_weapon(_game: Game, unit: Unit) -> bool:
+    return bool(at_weapons(unit))
+
+
+def enemy_vehicles(game: Game, firer: Unit) -> list[Unit]:
+    """Enemy AFVs and APCs, nearest first."""
+    found = [u for u in game.units.values() if u.side != firer.side and u.vehicle is not None]
+    return sorted(found, key=lambda u: distance((firer.x, firer.y), (u.x, u.y)))
+
+
+def group_label(outcome: str) -> str:
+    """What the odds plot shows an outcome under: miss, no effect, equal, +1, +2, +3."""
+    group = outcome_group(outcome)
+    return GROUP_LABELS.get(group, group)
+
+
+def in_group_order(dist: Distribution[str]) -> Distribution[str]:
+    """The same odds with the outcomes in reading order: miss first, +3 last."""
+    def rank(item: tuple[str, object]) -> int:
+        group = outcome_group(item[0])
+        return GROUP_ORDER.index(group) if group in GROUP_ORDER else len(GROUP_ORDER)
+    return Distribution(sorted(dist.items(), key=rank))
+
+
+def _damaged(unit: Unit, result: str) -> bool:
+    return unit.vehicle is not None and result in unit.vehicle.damage
+
+
+@dataclass(frozen=True)
+class Shot:
+    """What the table says about one shot: the inputs it gives, what it shows, or why it cannot be taken."""
+
+    inputs: dict[str, object]
+    facts: list[tuple[str, str]]
+    refusal: str | None
+    location: str
+    range: float
+
+
+def _weapon_entry(weapon: Weapon) -> ATWeapon | None:
+    return arsenal().weapon(weapon.name)
+
+
+def derive_shot(game: Game, firer: Unit, weapon_index: int, target: Unit, location: str | None,
+                turret_rotated: bool) -> Shot:
+    """Read the table for a shot from `firer`'s weapon at `target` (`location` None: from the facings)."""
+    weapon = firer.weapon(weapon_index)
+    vehicle = target.vehicle
+    assert vehicle is not None
+    here, there = (firer.x, firer.y), (target.x, target.y)
+    rng = distance(here, there)
+    derived_face = aspect(here, there, target.facing)
+    face = location or derived_face
+    facts: list[tuple[str, str]] = []
+    inputs: dict[str, object] = {
+        "location": face,
+        "armour_dice": vehicle.armour.get(face, 0),
+        "target": vehicle.category,
+        "target_shock": target.shock,
+        "target_immobilised": _damaged(target, "immobilised"),
+        "target_id": target.id,
+        "firer_shock": firer.shock,
+        "optics_damaged": _damaged(firer, "optics_damaged"),
+        "firer_engine_damage": _damaged(firer, "engine_damage"),
+        "firer_id": firer.id,
+        "weapon_index": weapon_index,
+    }
+    refusal: str | None = None
+    entry = _weapon_entry(weapon)
+    if entry is not None:
+        inputs["weapon"] = entry.name
+        if not entry.close_range_only:
+            inputs["range"] = round(rng, 2)
+        band = entry.band(rng)
+        if entry.close_range_only:
+            band_text = "the whole table is Close Range"
+        elif band is None:
+            band_text = f"beyond the last band ({entry.describe_bands()})"
+        else:
+            band_text = f"band {band + 1} of {entry.describe_bands()}, A.P. {entry.strike_dice(band)}"
+        facts.append(("A.P. Strike Dice", f"the {entry.name} from the arsenal: {band_text}"))
+        if entry.limited and weapon.ammo is not None:
+            inputs["rounds_left"] = weapon.ammo
+    else:
+        ap = weapon.stats.get("ap", 0)
+        inputs["strike_dice"] = int(ap) if isinstance(ap, int | float) and not isinstance(ap, bool) else 0
+        extra = 0
+        if weapon.kind == "infantry_at" and weapon.ranges:
+            found = range_band(rng, weapon.ranges)
+            if found is None:
+                refusal = (f"{target.name} is {rng:.1f}\" away: the {weapon.name} cannot fire beyond "
+                           f"{weapon.ranges[-1]:g}\".")
+            else:
+                extra = found
+        inputs["extra_range_bands"] = extra
+        facts.append(("A.P. Strike Dice", f"{inputs['strike_dice']} from the card"
+                                          + (f", {extra} range band{'s' if extra != 1 else ''} past the first"
+                                             if extra else "")))
+        if weapon.ammo is not None:
+            inputs["rounds_left"] = weapon.ammo
+    if not in_arc(here, firer.facing, weapon.arc, there) and refusal is None:
+        arc = f"{weapon.arc:g}° either side of its facing" if weapon.arc is not None else "all round"
+        if weapon.kind == "tank_gun" and turret_rotated:
+            facts.append(("Arc of fire", f"outside the {weapon.name}'s arc ({arc}): turret rotated"))
+        else:
+            hint = (" Tick \"Firer rotated turret out of Arc of Fire\" if the turret swings round."
+                    if weapon.kind == "tank_gun" else "")
+            refusal = (f"{target.name} is outside the arc of fire of {firer.name}'s {weapon.name} "
+                       f"({arc}): the shot cannot be taken.{hint}")
+    elif refusal is None:
+        facts.append(("Arc of fire", f"in the {weapon.name}'s arc"))
+    face_note = "" if face == derived_face else f" (chosen; the facings give {derived_face})"
+    facts[:0] = [
+        ("Range", f"{rng:.1f}\""),
+        ("Hit location", f"{FACE_NAMES[face]}{face_note}: {inputs['armour_dice']} Armour Dice"),
+        ("Target", f"{vehicle.category.upper()}, Shock {target.shock}"
+                   + (", immobilised (later Shock doubled)" if inputs["target_immobilised"] else "")),
+        ("Firer", f"Shock {firer.shock}" + (", optics damaged" if inputs["optics_damaged"] else "")
+                  + (", engine damage" if inputs["firer_engine_damage"] else "")),
+    ]
+    if weapon.ammo is not None:
+        facts.append(("Rounds left", f"{weapon.ammo} on the card"))
+    return Shot(inputs, facts, refusal, face, rng)
+
+
+def infantry_near(game: Game, centre: tuple[float, float], radius: float, exclude: str) -> list[Unit]:
+    """Teams on foot within `radius` of the point: who takes hits when a vehicle explodes."""
+    return [u for u in game.units.values()
+            if u.id != exclude and u.vehicle is None and distance(centre, (u.x, u.y)) <= radius + 1e-9]
+
+
+class AntiTankDialog(QDialog):
+    """One A.P. round from the firer's weapon at an enemy vehicle, odds first."""
+
+    def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.firer_id = firer_id
+        self.map_view = map_view
+        self.shot: Shot | None = None
+        self._last: Resolution | None = None
+        firer = session.game.unit(firer_id)
+        self.setWindowTitle(f"Anti-tank fire: {firer.name}")
+        self.setMinimumSize(760, 780)
+
+        self.weapon_box = QComboBox(self)
+        for index, weapon in at_weapons(firer):
+            self.weapon_box.addItem(weapon.name, index)
+        self.target_box = QComboBox(self)
+        self.pick_button = QPushButton("Pick on &map", self)
+        self.pick_button.setToolTip("Click the target vehicle on the map")
+        self.pick_button.setEnabled(map_view is not None)
+        target_row = QHBoxLayout()
+        target_row.addWidget(self.target_box, 1)
+        target_row.addWidget(self.pick_button)
+        self.location_box = QComboBox(self)
+        self.location_box.addItem("From the map", None)
+        for face in ARMOUR_FACES:
+            self.location_box.addItem(FACE_NAMES[face], face)
+        self.visibility_box = QComboBox(self)
+        rules = at_rules()
+        for v in VISIBILITIES:
+            self.visibility_box.addItem(f"{VISIBILITY_TEXT[v].capitalize()} ({rules.to_hit[v]}+)", v)
+
+        form = QFormLayout()
+        form.addRow("Weapon", self.weapon_box)
+        form.addRow("Target", target_row)
+        form.addRow("Hit location", self.location_box)
+        form.addRow("Visibility", self.visibility_box)
+
+        self.facts = QLabel(self)
+        self.facts.setWordWrap(True)
+        self.facts.setTextFormat(Qt.TextFormat.RichText)
+        table_box = QGroupBox("From the table", self)
+        QVBoxLayout(table_box).addWidget(self.facts)
+
+        self.checks: dict[str, QCheckBox] = {}
+        checks_box = QGroupBox("Adjustments the map cannot see", self)
+        grid = QGridLayout(checks_box)
+        for n, key in enumerate(CHECKED_ADJUSTMENTS):
+            a = rules.adjustment(key)
+            box = QCheckBox(f"{a.text} ({a.modifier:+d})", checks_box)
+            box.toggled.connect(self._update)
+            self.checks[key] = box
+            grid.addWidget(box, n // 2, n % 2)
+
+        self.refusal = QLabel(self)
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
+        self.refusal.hide()
+        self.to_hit = QLabel(self)
+        self.to_hit.setWordWrap(True)
+        self.to_hit.setTextFormat(Qt.TextFormat.RichText)
+
+        self.runner = ProcedureRunner(session, PROCEDURE, "Anti-tank fire", self, group=group_label)
+
+        self.follow_up = QGroupBox("After the result", self)
+        follow = QVBoxLayout(self.follow_up)
+        self.follow_text = QLabel(self.follow_up)
+        self.follow_text.setWordWrap(True)
+        self.follow_text.setTextFormat(Qt.TextFormat.RichText)
+        self.reverse_button = QPushButton("Reverse 1D6", self.follow_up)
+        self.reverse_button.setToolTip("Roll the reverse and move the vehicle directly away from the firer")
+        follow.addWidget(self.follow_text)
+        self.next_button = QPushButton("&Next shot", self.follow_up)
+        self.next_button.setToolTip("Read the table again (Shock, damage, rounds left) for another round")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.reverse_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.next_button)
+        follow.addLayout(buttons)
+        self.reverse_runner: ProcedureRunner | None = None
+        self.follow_up.hide()
+
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(table_box)
+        layout.addWidget(checks_box)
+        layout.addWidget(self.refusal)
+        layout.addWidget(self.to_hit)
+        layout.addWidget(self.runner, 1)
+        layout.addWidget(self.follow_up)
+        layout.addWidget(close)
+
+        self.weapon_box.currentIndexChanged.connect(self._update)
+        self.target_box.currentIndexChanged.connect(self._target_changed)
+        self.location_box.currentIndexChanged.connect(self._update)
+        self.visibility_box.currentIndexChanged.connect(self._update)
+        self.pick_button.clicked.connect(self.pick_on_map)
+        self.reverse_button.clicked.connect(self.start_reverse)
+        self.next_button.clicked.connect(self._next_shot)
+        self.runner.applied.connect(self._applied)
+        self.finished.connect(self._clear_overlay)
+        self._fill_targets()
+
+    # -- the target --------------------------------------------------------------------------------
+    @property
+    def firer(self) -> Unit:
+        return self.session.game.unit(self.firer_id)
+
+    def target(self) -> Unit | None:
+        target_id = self.target_box.currentData()
+        if target_id is None or target_id not in self.session.game.units:
+            return None
+        return self.session.game.unit(target_id)
+
+    def _fill_targets(self) -> None:
+        self.target_box.blockSignals(True)
+        self.target_box.clear()
+        firer = self.firer
+        for unit in enemy_vehicles(self.session.game, firer):
+            rng = distance((firer.x, firer.y), (unit.x, unit.y))
+            self.target_box.addItem(f"{unit.name} ({rng:.0f}\")", unit.id)
+        self.target_box.blockSignals(False)
+        self._target_changed()
+
+    def set_target(self, unit_id: str) -> bool:
+        """Choose the target; False (with the reason shown) if it is not an enemy vehicle."""
+        index = self.target_box.findData(unit_id)
+        if index < 0:
+            name = self.session.game.units[unit_id].name if unit_id in self.session.game.units else unit_id
+            self._refuse(f"{name} is not an enemy AFV or APC: anti-tank fire needs a vehicle target.")
+            return False
+        self.target_box.setCurrentIndex(index)
+        self._target_changed()
+        return True
+
+    def pick_on_map(self) -> None:
+        if self.map_view is None:
+            return
+        self.map_view.pick_unit(self._picked, "Click the target vehicle (Esc to cancel)")
+
+    def _picked(self, unit_id: str | None) -> None:
+        if unit_id is not None:
+            self.set_target(unit_id)
+        self.raise_()
+        self.activateWindow()
+
+    def _target_changed(self) -> None:
+        self.location_box.blockSignals(True)
+        self.location_box.setCurrentIndex(0)
+        self.location_box.blockSignals(False)
+        self._update()
+
+    # -- inputs and odds ------------------------------------------------------------------------
+    def inputs(self) -> dict[str, object] | None:
+        """The coc.at_fire inputs for what is on screen, or None when the shot cannot be taken."""
+        self._update()
+        return None if self.shot is None or not self.refusal.isHidden() else dict(self.shot.inputs)
+
+    def _refuse(self, text: str) -> None:
+        self.refusal.setText(text)
+        self.refusal.show()
+        self.runner.setEnabled(False)
+        self.to_hit.clear()
+
+    def _update(self) -> None:
+        target = self.target()
+        weapon_index = self.weapon_box.currentData()
+        self.follow_up.hide()
+        if target is None or weapon_index is None:
+            self.shot = None
+            self.facts.setText("No enemy AFV or APC on the table." if target is None else "")
+            self._refuse("Choose an enemy vehicle to fire at.")
+            return
+        shot = derive_shot(self.session.game, self.firer, weapon_index, target, self.location_box.currentData(),
+                           self.checks["turret_rotated"].isChecked())
+        inputs = shot.inputs
+        inputs["visibility"] = self.visibility_box.currentData()
+        for key, box in self.checks.items():
+            if box.isChecked():
+                inputs[key] = True
+        self.shot = shot
+        self.facts.setText("<table>" + "".join(f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{v}</td></tr>"
+                                               for k, v in shot.facts) + "</table>")
+        self._draw_line(target)
+        self.runner.title = f"Anti-tank fire: {self.firer.name} at {target.name}"
+        if shot.refusal:
+            self._refuse(shot.refusal)
+            return
+        try:
+            parsed = parse_at_fire(self._scalars(with_settings(self.session, PROCEDURE, inputs)))
+        except (RulesInputError, TableError) as exc:
+            self._refuse(str(exc))
+            return
+        self.refusal.hide()
+        self.runner.setEnabled(True)
+        adjusted = ", ".join(f"{text} {m:+d}" for text, m in parsed.applied) or "no adjustments"
+        self.to_hit.setText(
+            f"<b>To hit: {parsed.to_hit_needed}+ on 2D6</b>, modifier {parsed.modifier:+d} ({adjusted}); "
+            f"{parsed.strike_dice} A.P. Strike Dice penetrating on {parsed.penetration_target}+ against "
+            f"{parsed.armour_dice} Armour Dice saving on {parsed.save_target}+.")
+        if self.runner.set_inputs(inputs):
+            dist = odds(PROCEDURE, self._scalars(with_settings(self.session, PROCEDURE, inputs)))
+            self.runner.odds_plot.set_distribution(in_group_order(dist), group_label)
+
+    @staticmethod
+    def _scalars(inputs: dict[str, object]) -> dict[str, str | int | float | bool]:
+        return {k: v for k, v in inputs.items() if isinstance(v, str | int | float | bool)}
+
+    def _draw_line(self, target: Unit) -> None:
+        if self.map_view is None:
+            return
+        from battletracker.ui.map.items import line_item
+
+        firer = self.firer
+        self.map_view.set_overlay(OVERLAY, [line_item((firer.x, firer.y), (target.x, target.y),
+                                                      QColor("#d93025"), Qt.PenStyle.DashLine)])
+
+    def _clear_overlay(self) -> None:
+        if self.map_view is not None:
+            self.map_view.clear_overlay(OVERLAY)
+
+    # -- after the result -------------------------------------------------------------------------
+    def _applied(self, res: Resolution) -> None:
+        self._last = res
+        result = res.values.get("result")
+        target = self.target()
+        lines: list[str] = ["<i>Applied as one undo step.</i>"]
+        self.reverse_button.setVisible(False)
+        if isinstance(result, str) and target is not None and target.vehicle is not None:
+            meaning = damage_result(target.vehicle.category, result)
+            if result == "reverse":
+                lines.append(f"{target.name} must reverse 1D6\" directly away from {self.firer.name}.")
+                self.reverse_button.setVisible(True)
+            if meaning.blast_radius:
+                caught = infantry_near(self.session.game, (target.x, target.y), meaning.blast_radius, target.id)
+                names = ", ".join(u.name for u in caught) or "none"
+                lines.append(f"Infantry Teams within {meaning.blast_radius:g}\" of the wreck take 1D6 hits each: "
+                             f"<b>{names}</b>.")
+                self._draw_blast(target, meaning.blast_radius)
+        self.follow_text.setText("<br>".join(lines))
+        self.follow_up.show()
+
+    def _next_shot(self) -> None:
+        if self.reverse_runner is not None:
+            self.reverse_runner.hide()
+        self._fill_targets()
+
+    def _draw_blast(self, target: Unit, radius: float) -> None:
+        if self.map_view is None:
+            return
+        from battletracker.ui.map.items import circle_item
+
+        self.map_view.set_overlay(OVERLAY, [circle_item((target.x, target.y), radius, QColor("#e8710a"))])
+
+    def reverse_inputs(self) -> dict[str, object] | None:
+        target = self.target()
+        if target is None:
+            return None
+        firer = self.firer
+        return {"target_x": target.x, "target_y": target.y, "firer_x": firer.x, "firer_y": firer.y,
+                "target_facing": target.facing, "target_id": target.id}
+
+    def start_reverse(self) -> None:
+        """Show the Reverse 1D6 roll (digital or typed); its Apply moves the token as one undo step."""
+        inputs = self.reverse_inputs()
+        target = self.target()
+        if inputs is None or target is None:
+            return
+        if self.reverse_runner is None:
+            self.reverse_runner = ProcedureRunner(self.session, "coc.reverse", f"{target.name} reverses",
+                                                  self.follow_up)
+            self.reverse_runner.odds_plot.hide()
+            follow = self.follow_up.layout()
+            assert follow is not None
+            follow.addWidget(self.reverse_runner)
+            self.reverse_runner.applied.connect(lambda _res: self.reverse_button.setEnabled(False))
+        self.reverse_runner.title = f"{target.name} reverses"
+        self.reverse_runner.show()
+        self.reverse_runner.set_inputs(inputs)
+        self.reverse_button.setEnabled(False)
+
+
+def open_anti_tank(window: MainWindow, unit_id: str) -> AntiTankDialog:
+    dialog = AntiTankDialog(window.session, unit_id, window.map, window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    return dialog
+
+
+def _run(window: MainWindow, unit_id: str) -> None:
+    open_anti_tank(window, unit_id)
+
+
+ANTI_TANK_FIRE = register_unit_action(UnitAction(
+    key="coc.anti_tank_fire",
+    title="Anti-tank fire...",
+    applies=has_at_weapon,
+    run=_run,
+    rulesets=(RULESET,),
+    shortcut="Ctrl+Shift+T",
+    tip="Fire an A.P. round at an enemy AFV or APC, with the odds before the roll",
+))
+
+__all__ = ["ANTI_TANK_FIRE", "AntiTankDialog", "Shot", "derive_shot", "enemy_vehicles", "group_label",
+           "infantry_near", "open_anti_tank"]

@@ -1,0 +1,158 @@
+"""The Anti-tank fire dialog on the demo battle: the Panzer IV H, the Panzerschreck and the Sherman."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.model.effects import MoveUnit, SetDamage, add_shock
+from battletracker.model.game import Game
+from battletracker.ui.extensions import unit_action, unit_actions
+from battletracker.ui.features.anti_tank import AntiTankDialog, group_label, infantry_near
+from battletracker.ui.session import Session
+
+PANZER, SCHRECK, SHERMAN, RIFLES = "u6", "u4", "u11", "u1"
+WORKED_EXAMPLE = ["6 1", "1 1 2 3 4 4 5 5 6 6", "1 2 3 4 5 6", "4"]
+
+
+def dialog_for(qtbot: QtBot, session: Session, firer: str) -> AntiTankDialog:
+    dialog = AntiTankDialog(session, firer)
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def type_dice(dialog: AntiTankDialog, entries: list[str]) -> None:
+    runner = dialog.runner
+    runner.start_typed()
+    for text in entries:
+        assert runner.entry_row.isVisibleTo(runner)
+        runner.entry.setText(text)
+        runner.submit_entry()
+        assert runner.entry_error.isHidden(), runner.entry_error.text()
+
+
+def test_action_offered_to_units_with_an_anti_tank_weapon(session: Session) -> None:
+    game = session.game
+    action = unit_action("coc.anti_tank_fire")
+    assert action.shortcut == "Ctrl+Shift+T"
+    assert action in unit_actions(game, game.unit(PANZER))
+    assert action in unit_actions(game, game.unit(SCHRECK))
+    assert action not in unit_actions(game, game.unit(RIFLES))
+    game.ruleset = "necromunda"
+    assert action not in unit_actions(game, game.unit(PANZER))
+
+
+def test_panzer_iv_at_the_sherman_reads_the_table(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, PANZER)
+    assert dialog.target_box.currentData() == SHERMAN
+    inputs = dialog.inputs()
+    assert inputs is not None
+    assert inputs["location"] == "front" and inputs["armour_dice"] == 6
+    assert inputs["weapon"] == "7.5cm KwK 40" and inputs["target"] == "afv"
+    assert dialog.shot is not None and abs(dialog.shot.range - 28.28) < 0.01
+    facts = dict(dialog.shot.facts)
+    assert facts["Range"] == '28.3"' and facts["Hit location"].startswith("Front")
+    assert "5+ on 2D6" in dialog.to_hit.text()
+    assert dialog.refusal.isHidden() and dialog.runner.roll_button.isEnabled()
+
+
+def test_odds_grouped_and_summing_to_one(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, PANZER)
+    rows = dialog.runner.odds_plot.rows
+    assert [label for label, _p in rows] == ["miss", "no effect", "equal", "+1", "+2", "+3"]
+    assert sum((p for _l, p in rows), Fraction(0)) == 1
+    assert dict(rows)["miss"] == Fraction(6, 36)
+    assert group_label("net2:immobilised") == "+2"
+
+
+def test_side_shot_and_the_checked_adjustments(qtbot: QtBot, session: Session) -> None:
+    session.game.unit(SHERMAN).facing = 90.0
+    session.game.unit(PANZER).counters["shock"] = 1
+    dialog = dialog_for(qtbot, session, PANZER)
+    dialog.checks["two_orders"].setChecked(True)
+    inputs = dialog.inputs()
+    assert inputs is not None
+    assert (inputs["location"], inputs["armour_dice"], inputs["firer_shock"], inputs["two_orders"]) == (
+        "side", 4, 1, True)
+    assert "modifier +0" in dialog.to_hit.text()
+    dialog.location_box.setCurrentIndex(dialog.location_box.findData("top"))
+    inputs = dialog.inputs()
+    assert inputs is not None and (inputs["location"], inputs["armour_dice"]) == ("top", 2)
+
+
+def test_target_outside_the_arc_is_refused_with_the_reason(qtbot: QtBot, session: Session) -> None:
+    session.game.unit(PANZER).facing = 90.0
+    dialog = dialog_for(qtbot, session, PANZER)
+    assert dialog.inputs() is None
+    text = dialog.refusal.text()
+    assert "outside the arc of fire" in text and "7.5cm KwK 40" in text and "45° either side" in text
+    assert dialog.refusal.isVisibleTo(dialog) and not dialog.runner.isEnabled()
+    dialog.checks["turret_rotated"].setChecked(True)
+    assert dialog.inputs() is not None and dialog.refusal.isHidden()
+
+
+def test_panzerschreck_range_band_and_rounds(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, SCHRECK)
+    inputs = dialog.inputs()
+    assert inputs is not None
+    assert inputs["weapon"] == "Panzerschreck" and inputs["rounds_left"] == 3
+    assert "band 3 of 0-18\", 18-24\", 24-36\"" in dict(dialog.shot.facts)["A.P. Strike Dice"]  # type: ignore[union-attr]
+    assert "modifier -2" in dialog.to_hit.text()
+    session.game.unit(SCHRECK).weapons[0].ammo = 0
+    assert dialog.inputs() is None
+    assert "no rounds left" in dialog.refusal.text() and not dialog.runner.isEnabled()
+
+
+def test_worked_example_typed_applied_and_undone(qtbot: QtBot, session: Session) -> None:
+    before = savefile.game_to_dict(session.game)
+    dialog = dialog_for(qtbot, session, PANZER)
+    type_dice(dialog, WORKED_EXAMPLE)
+    res = dialog.runner.result
+    assert res is not None and res.outcome == "net2:immobilised"
+    assert res.effects == [add_shock(SHERMAN, 2), SetDamage(SHERMAN, "immobilised")]
+    assert "immobilised" in dialog.runner.result_view.toPlainText().lower()
+    assert dialog.runner.apply()
+    sherman = session.game.unit(SHERMAN)
+    assert sherman.shock == 2 and sherman.vehicle is not None and sherman.vehicle.damage == ["immobilised"]
+    assert any("To hit" in entry.text for entry in session.game.log)
+    assert dialog.follow_up.isVisibleTo(dialog) and not dialog.reverse_button.isVisibleTo(dialog)
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_reverse_result_moves_the_sherman_as_one_step(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, PANZER)
+    # Hit on 3+4; one Penetrating Hit among the nine Strike Dice, one save: Equal Hits & Saves, 1 is Reverse.
+    type_dice(dialog, ["3 4", "5 1 1 1 1 1 1 1 1", "5 1 1 1 1 1", "1"])
+    res = dialog.runner.result
+    assert res is not None and res.outcome == "equal:reverse"
+    assert dialog.runner.apply()
+    assert dialog.reverse_button.isVisibleTo(dialog)
+    before = savefile.game_to_dict(session.game)
+    dialog.start_reverse()
+    runner = dialog.reverse_runner
+    assert runner is not None
+    runner.start_typed()
+    runner.entry.setText("4")
+    runner.submit_entry()
+    assert runner.result is not None and isinstance(runner.result.effects[0], MoveUnit)
+    assert runner.apply()
+    sherman = session.game.unit(SHERMAN)
+    assert abs(((sherman.x - 50.0) ** 2 + (sherman.y - 36.0) ** 2) ** 0.5 - 4.0) < 1e-6
+    assert sherman.y > 36.0 and sherman.facing == 345.0
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_explodes_lists_the_infantry_near_the_wreck(qtbot: QtBot, demo_game: Game) -> None:
+    demo_game.unit("u8").x, demo_game.unit("u8").y = 52.0, 38.0
+    session = Session(demo_game)
+    assert [u.id for u in infantry_near(demo_game, (50.0, 36.0), 4.0, SHERMAN)] == ["u8"]
+    dialog = dialog_for(qtbot, session, PANZER)
+    type_dice(dialog, ["6 6", "6 6 6 6 6 6 6 6 6 6 6", "1 1 1 1 1 1", "6"])
+    res = dialog.runner.result
+    assert res is not None and res.outcome == "net3:explodes"
+    assert dialog.runner.apply()
+    assert "2nd Squad" in dialog.follow_text.text()
