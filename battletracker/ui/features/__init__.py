@@ -1,4 +1,3 @@
 """Rules features in the app; each module registers its actions, card sections
 and window extensions (see battletracker.ui.extensions) when imported."""
 from battletracker.ui.features import anti_tank  # noqa: F401
-from battletracker.ui.features import bombardments  # noqa: F401
