@@ -224,7 +224,7 @@ class AntiTankDialog(QDialog):
         self._last: Resolution | None = None
         firer = session.game.unit(firer_id)
         self.setWindowTitle(f"Anti-tank fire: {firer.name}")
-        self.setMinimumSize(760, 780)
+        self.setMinimumSize(1120, 700)
 
         self.weapon_box = QComboBox(self)
         for index, weapon in at_weapons(firer):
@@ -260,12 +260,12 @@ class AntiTankDialog(QDialog):
         self.checks: dict[str, QCheckBox] = {}
         checks_box = QGroupBox("Adjustments the map cannot see", self)
         grid = QGridLayout(checks_box)
-        for n, key in enumerate(CHECKED_ADJUSTMENTS):
+        for n, key in enumerate(CHECKED_ADJUSTMENTS):  # one per row: the table's wording is long
             a = rules.adjustment(key)
             box = QCheckBox(f"{a.text} ({a.modifier:+d})", checks_box)
             box.toggled.connect(self._update)
             self.checks[key] = box
-            grid.addWidget(box, n // 2, n % 2)
+            grid.addWidget(box, n, 0)
 
         self.refusal = QLabel(self)
         self.refusal.setWordWrap(True)
@@ -298,14 +298,21 @@ class AntiTankDialog(QDialog):
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
 
+        left = QVBoxLayout()
+        left.addLayout(form)
+        left.addWidget(table_box)
+        left.addWidget(checks_box)
+        left.addWidget(self.refusal)
+        left.addWidget(self.to_hit)
+        left.addStretch(1)
+        right = QVBoxLayout()
+        right.addWidget(self.runner, 1)
+        right.addWidget(self.follow_up)
+        columns = QHBoxLayout()
+        columns.addLayout(left, 1)
+        columns.addLayout(right, 1)
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(table_box)
-        layout.addWidget(checks_box)
-        layout.addWidget(self.refusal)
-        layout.addWidget(self.to_hit)
-        layout.addWidget(self.runner, 1)
-        layout.addWidget(self.follow_up)
+        layout.addLayout(columns, 1)
         layout.addWidget(close)
 
         self.weapon_box.currentIndexChanged.connect(self._update)
@@ -378,6 +385,7 @@ class AntiTankDialog(QDialog):
         self.refusal.setText(text)
         self.refusal.show()
         self.runner.setEnabled(False)
+        self.runner.odds_plot.hide()
         self.to_hit.clear()
 
     def _update(self) -> None:
@@ -411,6 +419,7 @@ class AntiTankDialog(QDialog):
             return
         self.refusal.hide()
         self.runner.setEnabled(True)
+        self.runner.odds_plot.show()
         adjusted = ", ".join(f"{text} {m:+d}" for text, m in parsed.applied) or "no adjustments"
         self.to_hit.setText(
             f"<b>To hit: {parsed.to_hit_needed}+ on 2D6</b>, modifier {parsed.modifier:+d} ({adjusted}); "
@@ -443,6 +452,9 @@ class AntiTankDialog(QDialog):
         result = res.values.get("result")
         target = self.target()
         lines: list[str] = ["<i>Applied as one undo step.</i>"]
+        now = res.values.get("consequences") or ()
+        if isinstance(now, tuple | list) and now:
+            lines.append("<b>Now:</b><ul>" + "".join(f"<li>{line}</li>" for line in now) + "</ul>")
         self.reverse_button.setVisible(False)
         if isinstance(result, str) and target is not None and target.vehicle is not None:
             meaning = damage_result(target.vehicle.category, result)
