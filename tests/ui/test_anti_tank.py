@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -11,6 +15,8 @@ from battletracker.model.effects import MoveUnit, SetDamage, add_shock
 from battletracker.model.game import Game
 from battletracker.ui.extensions import unit_action, unit_actions
 from battletracker.ui.features.anti_tank import AntiTankDialog, group_label, infantry_near
+from battletracker.ui.main_window import MainWindow
+from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 
 PANZER, SCHRECK, SHERMAN, RIFLES = "u6", "u4", "u11", "u1"
@@ -156,3 +162,29 @@ def test_explodes_lists_the_infantry_near_the_wreck(qtbot: QtBot, demo_game: Gam
     assert res is not None and res.outcome == "net3:explodes"
     assert dialog.runner.apply()
     assert "2nd Squad" in dialog.follow_text.text()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")  # the offscreen platform, bringing the dialog back
+def test_opened_from_the_window_and_target_picked_on_the_map(qtbot: QtBot, session: Session,
+                                                             tmp_path: Path) -> None:
+    win = MainWindow(session, Recovery(session, tmp_path))
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    win.show()
+    win.run_unit_action("coc.anti_tank_fire", PANZER)
+    dialogs = win.findChildren(AntiTankDialog)
+    assert len(dialogs) == 1
+    dialog = dialogs[0]
+    assert dialog.pick_button.isEnabled()
+    view = win.map
+    dialog.pick_on_map()
+    assert view.picking
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     view.mapFromScene(QPointF(22.0, 38.0)))
+    assert "1st Squad is not an enemy AFV or APC" in dialog.refusal.text()
+    dialog.pick_on_map()
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     view.mapFromScene(QPointF(50.0, 36.0)))
+    assert dialog.target_box.currentData() == SHERMAN and dialog.refusal.isHidden()
+    inputs = dialog.inputs()
+    assert inputs is not None and inputs["location"] == "front"
+    dialog.close()
