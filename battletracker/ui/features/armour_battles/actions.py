@@ -1,0 +1,42 @@
+"""The Armour Battles unit actions: Indirect fire and Direct fire for close-support units."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog
+
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.ui.extensions import UnitAction, register_unit_action
+from battletracker.ui.features.armour_battles.common import is_close_support
+from battletracker.ui.features.armour_battles.direct import DirectFireDialog
+from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
+
+if TYPE_CHECKING:
+    from battletracker.ui.main_window import MainWindow
+
+
+def _show(dialog: QDialog) -> None:
+    """Non-modal, so the map stays clickable for picking points and units."""
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    dialog.raise_()
+
+
+def open_indirect_fire(window: MainWindow, unit_id: str) -> None:
+    _show(IndirectFireDialog(window.session, unit_id, window.map, window))
+
+
+def open_direct_fire(window: MainWindow, unit_id: str) -> None:
+    _show(DirectFireDialog(window.session, unit_id, window.map, window))
+
+
+INDIRECT_FIRE = register_unit_action(UnitAction(
+    "ab.indirect_fire", "&Indirect fire...", is_close_support, open_indirect_fire, rulesets=(RULESET,),
+    shortcut="Ctrl+Alt+I",
+    tip="A close-support fire mission: aiming point, deviation, the burst's targets and their Reactions"))
+
+DIRECT_FIRE = register_unit_action(UnitAction(
+    "ab.direct_fire", "Di&rect fire...", is_close_support, open_direct_fire, rulesets=(RULESET,),
+    shortcut="Ctrl+Alt+F", tip="A close-support unit fires its full dice at a unit it can see"))

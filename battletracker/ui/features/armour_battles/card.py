@@ -1,0 +1,124 @@
+"""The Armour Battles rows on a unit card: FP/AT Dice, the range profile, and
+Suppression and Disruption with undoable -/+ (each change one undo step with
+its log line)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGridLayout, QLabel, QToolButton, QWidget
+
+from battletracker.model.effects import ChangeCounter, Effect, SetCondition
+from battletracker.model.game import Game, GameError, Unit
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.rules.armour_battles.fire import indirect_dice
+from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISPERSED, DISRUPTION, SUPPRESSED
+from battletracker.ui.extensions import CardSection, register_card_section
+from battletracker.ui.features.armour_battles.common import (
+    SUPPRESSION_TITLES,
+    indirect_multiplier,
+    int_setting,
+    profile_of,
+    suppression_level,
+)
+from battletracker.ui.session import Session
+
+
+def _step_button(parent: QWidget, text: str, tip: str) -> QToolButton:
+    b = QToolButton(parent)
+    b.setText(text)
+    b.setToolTip(tip)
+    b.setAutoRaise(False)
+    return b
+
+
+class ArmourBattlesSection(QWidget):
+    """FP/AT Dice, ranges, Suppression and Disruption of one Armour Battles unit."""
+
+    def __init__(self, parent: QWidget, session: Session, unit_id: str) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.unit_id = unit_id
+        self.dice = QLabel(self)
+        self.dice.setWordWrap(True)
+        self.ranges = QLabel(self)
+        self.ranges.setWordWrap(True)
+        self.suppression = QLabel(self)
+        self.disruption = QLabel(self)
+        self.sup_minus = _step_button(self, "-", "Lift one level of suppression (artillery, then normal)")
+        self.sup_plus = _step_button(self, "+", "Suppress the unit (normal, then artillery)")
+        self.dis_minus = _step_button(self, "-", "Remove a Disruption Point")
+        self.dis_plus = _step_button(self, "+", "Add a Disruption Point")
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 2, 0, 2)
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(2)
+        grid.addWidget(self.dice, 0, 0, 1, 4)
+        grid.addWidget(self.ranges, 1, 0, 1, 4)
+        grid.addWidget(QLabel("Suppression", self), 2, 0)
+        grid.addWidget(self.sup_minus, 2, 1)
+        grid.addWidget(self.suppression, 2, 2)
+        grid.addWidget(self.sup_plus, 2, 3)
+        grid.addWidget(QLabel("Disruption", self), 3, 0)
+        grid.addWidget(self.dis_minus, 3, 1)
+        grid.addWidget(self.disruption, 3, 2)
+        grid.addWidget(self.dis_plus, 3, 3)
+        grid.setColumnStretch(2, 1)
+        self.sup_minus.clicked.connect(lambda: self.change_suppression(-1))
+        self.sup_plus.clicked.connect(lambda: self.change_suppression(1))
+        self.dis_minus.clicked.connect(lambda: self.change_disruption(-1))
+        self.dis_plus.clicked.connect(lambda: self.change_disruption(1))
+
+    def refresh(self, unit: Unit) -> None:
+        profile = profile_of(unit)
+        if profile is None:
+            return
+        dice = f"FP {profile.fp_dice}D · AT {profile.at_dice}D"
+        if profile.close_support:
+            fp, at = indirect_dice(profile.fp_dice, profile.at_dice)
+            dice += f" (indirect {fp}D/{at}D)"
+        self.dice.setText(dice + (" · armoured" if profile.armoured else " · soft"))
+        ranges = f'Ranges {profile.ranges}"'
+        if profile.close_support:
+            ranges += f' · indirect {profile.ranges.short:g}"-{profile.ranges.indirect_long(indirect_multiplier()):g}"'
+        self.ranges.setText(ranges)
+        level = suppression_level(unit)
+        self.suppression.setText(SUPPRESSION_TITLES[level])
+        self.sup_minus.setEnabled(level > 0)
+        self.sup_plus.setEnabled(level < 2)
+        now = unit.counters.get(DISRUPTION, 0)
+        cohesion = int_setting(self.session.game, "cohesion")
+        text = f"{now} of {cohesion}"
+        self.disruption.setText(text + (" - Dispersed" if unit.has(DISPERSED) else ""))
+        self.dis_minus.setEnabled(now > 0)
+
+    def _apply(self, text: str, effects: list[Effect], line: str) -> None:
+        try:
+            self.session.apply(text, effects, [line])
+        except GameError:
+            self.refresh(self.session.game.unit(self.unit_id))
+
+    def change_suppression(self, delta: int) -> None:
+        unit = self.session.game.unit(self.unit_id)
+        level = suppression_level(unit)
+        after = min(2, max(0, level + delta))
+        if after == level:
+            return
+        effects: list[Effect] = [SetCondition(unit.id, SUPPRESSED, after >= 1),
+                                 SetCondition(unit.id, ARTILLERY_SUPPRESSED, after == 2)]
+        self._apply(f"Suppression on {unit.name}: {SUPPRESSION_TITLES[after]}", effects,
+                    f"Suppression on {unit.name}: {SUPPRESSION_TITLES[level]} -> {SUPPRESSION_TITLES[after]}")
+
+    def change_disruption(self, delta: int) -> None:
+        unit = self.session.game.unit(self.unit_id)
+        now = unit.counters.get(DISRUPTION, 0)
+        sign = "+" if delta > 0 else ""
+        self._apply(f"Disruption {sign}{delta} on {unit.name}", [ChangeCounter(unit.id, DISRUPTION, delta)],
+                    f"Disruption on {unit.name}: {now} -> {now + delta}")
+
+
+def _applies(_game: Game, unit: Unit) -> bool:
+    return profile_of(unit) is not None
+
+
+SECTION = register_card_section(CardSection(
+    "armour_battles", _applies, lambda parent, session, uid: ArmourBattlesSection(parent, session, uid),
+    rulesets=(RULESET,)))

@@ -1,0 +1,187 @@
+"""The Direct fire dialog: a close-support unit fires its full FP or AT Dice at
+one unit it can see, with the range, flank and movement modifiers; the
+target's Reaction Check follows, and both go on as one undo step."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.core.geometry import aspect, distance
+from battletracker.model.game import GameError
+from battletracker.ui.features.armour_battles.common import MOVE_TITLES, profile_of
+from battletracker.ui.features.armour_battles.target_fire import TargetFire
+from battletracker.ui.session import Session
+
+if TYPE_CHECKING:
+    from battletracker.ui.map.view import MapView
+
+
+class DirectFireDialog(QDialog):
+    def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.firer_id = firer_id
+        self.map_view = map_view
+        firer = session.game.unit(firer_id)
+        self.firer_name = firer.name
+        self.current: TargetFire | None = None
+        self.applied = False
+        self.setWindowTitle(f"Direct fire: {firer.name}")
+        self.setMinimumSize(680, 900)
+
+        self.target = QComboBox(self)
+        for unit in session.game.units.values():
+            if unit.id != firer_id and profile_of(unit) is not None:
+                self.target.addItem(unit.name, unit.id)
+        enemies = [i for i in range(self.target.count())
+                   if session.game.unit(str(self.target.itemData(i))).side != firer.side]
+        if enemies:
+            self.target.setCurrentIndex(enemies[0])
+        self.pick_target = QPushButton("Pick on the &map", self)
+        self.pick_target.setEnabled(map_view is not None)
+        self.range_label = QLabel(self)
+        self.move_box = QComboBox(self)
+        for key, text in MOVE_TITLES.items():
+            self.move_box.addItem(text, key)
+        self.los = QCheckBox("Line of sight to the target", self)
+        self.los.setChecked(True)
+        self.flank = QCheckBox("Firing at the target's flank or rear", self)
+        self.opportunity = QCheckBox("Opportunity fire", self)
+        target_row = QHBoxLayout()
+        target_row.addWidget(self.target, 1)
+        target_row.addWidget(self.pick_target)
+        form_box = QGroupBox("The shot", self)
+        form = QFormLayout(form_box)
+        form.addRow("Target", target_row)
+        form.addRow("Range", self.range_label)
+        form.addRow("Firer's move", self.move_box)
+        form.addRow(self.los)
+        form.addRow(self.flank)
+        form.addRow(self.opportunity)
+
+        self.holder = QVBoxLayout()
+        self.apply_button = QPushButton("&Apply", self)
+        self.apply_button.setEnabled(False)
+        self.apply_button.setToolTip("The target's suppression and Disruption as one undo step")
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.apply_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(form_box)
+        layout.addLayout(self.holder, 1)
+        layout.addLayout(bottom)
+        layout.addWidget(close)
+
+        self.target.currentIndexChanged.connect(self._target_changed)
+        for box in (self.los, self.flank, self.opportunity):
+            box.toggled.connect(self._rebuild)
+        self.move_box.currentIndexChanged.connect(self._rebuild)
+        self.pick_target.clicked.connect(self._pick)
+        self.apply_button.clicked.connect(self.apply)
+        self.finished.connect(self._closed)
+        self._target_changed()
+
+    @property
+    def target_id(self) -> str | None:
+        data = self.target.currentData()
+        return None if data is None else str(data)
+
+    def set_target(self, unit_id: str | None) -> None:
+        index = self.target.findData(unit_id)
+        if index >= 0:
+            self.target.setCurrentIndex(index)
+
+    def _pick(self) -> None:
+        if self.map_view is not None:
+            self.map_view.pick_unit(self.set_target, f"Click the unit {self.firer_name} fires at")
+
+    def _target_changed(self) -> None:
+        """A new target: the measured range and, from the table, whether the shot is at its flank or rear."""
+        tid = self.target_id
+        if tid is not None:
+            game = self.session.game
+            f, t = game.unit(self.firer_id), game.unit(tid)
+            self.flank.blockSignals(True)
+            self.flank.setChecked(aspect((f.x, f.y), (t.x, t.y), t.facing) != "front")
+            self.flank.blockSignals(False)
+        self._rebuild()
+
+    @property
+    def range(self) -> float:
+        tid = self.target_id
+        if tid is None:
+            return 0.0
+        f, t = self.session.game.unit(self.firer_id), self.session.game.unit(tid)
+        return round(distance((f.x, f.y), (t.x, t.y)), 2)
+
+    def _rebuild(self) -> None:
+        if self.current is not None:
+            self.holder.removeWidget(self.current)
+            self.current.deleteLater()
+            self.current = None
+        tid = self.target_id
+        if tid is None:
+            self.range_label.setText("No unit to fire at")
+            return
+        self.range_label.setText(f'{self.range:g}" to {self.session.game.unit(tid).name}')
+        shot: dict[str, str | int | float | bool] = {
+            "range": self.range, "move": str(self.move_box.currentData()), "los": self.los.isChecked(),
+            "flank_or_rear": self.flank.isChecked(), "opportunity": self.opportunity.isChecked(),
+        }
+        self.current = TargetFire(self.session, self.firer_id, tid, "direct", shot, self)
+        self.current.completed.connect(lambda _uid: self._progress())
+        self.holder.addWidget(self.current)
+        if self.current.refusal:
+            self.current.fire.problem.setText(self.current.refusal)
+            self.current.fire.problem.show()
+        self._progress()
+
+    def _progress(self) -> None:
+        ready = self.current is not None and not self.current.refusal and self.current.done
+        self.apply_button.setEnabled(ready and not self.applied)
+        if self.applied:
+            self.status.setText("Applied.")
+        elif self.current is not None and not ready and not self.current.refusal:
+            self.status.setText("Roll the fire, then the target's Reaction Check.")
+        else:
+            self.status.setText("")
+
+    def apply(self) -> bool:
+        t = self.current
+        if t is None or self.applied or not t.done or t.reaction.result is None:
+            return False
+        lines = [f"Direct fire by {self.firer_name} at {t.target_name}.", *t.log_lines()]
+        try:
+            self.session.apply(f"Direct fire: {self.firer_name} at {t.target_name}", t.reaction.result.effects,
+                               lines, kind="roll")
+        except GameError as exc:
+            self.status.setText(f"Not applied: {exc}")
+            return False
+        self.applied = True
+        for w in (self.target, self.pick_target, self.move_box, self.los, self.flank, self.opportunity):
+            w.setEnabled(False)
+        self._progress()
+        return True
+
+    def _closed(self, _result: int) -> None:
+        if self.map_view is not None and self.map_view.picking:
+            self.map_view.cancel_pick()

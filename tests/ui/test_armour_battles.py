@@ -1,0 +1,210 @@
+"""Armour Battles in the app: the document's indirect-fire mission walked through
+the dialog with typed dice, refusals before any roll, direct fire, the card's
+counters and the range rings on the map."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.model.game import Game, Side
+from battletracker.rules.presets import preset
+from battletracker.ui.features.armour_battles.card import ArmourBattlesSection
+from battletracker.ui.features.armour_battles.direct import DirectFireDialog
+from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
+from battletracker.ui.features.armour_battles.overlays import OVERLAY as RINGS
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.session import Session
+
+
+def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:
+    p = preset("armour_battles", key)
+    game.units[unit_id] = p.make(unit_id, p.title, side, x, y)
+
+
+@pytest.fixture
+def kursk() -> Session:
+    """The document's example: Max's StuH 42, and two infantry units and a T34/43 around the aiming point."""
+    game = Game(title="Kursk", ruleset="armour_battles",
+                sides=[Side("Germany", "#666666"), Side("Soviet Union", "#aa3333")])
+    _unit(game, "stuh_42", "stuh", 0, 30.0, 44.0)
+    _unit(game, "rifle_platoon_su", "rifles", 1, 29.0, 20.0)
+    _unit(game, "smg_platoon_su", "smgs", 1, 31.5, 21.0)
+    _unit(game, "t34_43", "t34", 1, 30.0, 18.0)
+    _unit(game, "rifle_platoon_su", "far", 1, 32.01, 20.0)
+    game.units["far"].name = "Far rifles"
+    return Session(game)
+
+
+def _type(runner: ProcedureRunner, *entries: str) -> None:
+    """Enter the table's dice step by step, as a player would."""
+    runner.start_typed()
+    for text in entries:
+        assert runner._pending is not None, f"no roll asked for {text!r}"
+        runner.entry.setText(text)
+        runner.submit_entry()
+        assert not runner.entry_error.isVisible() or runner.entry_error.isHidden()
+    assert runner.result is not None, runner.prompt.text()
+
+
+def test_indirect_fire_walks_one_mission_and_undo_restores_the_game(qtbot: QtBot, kursk: Session) -> None:
+    before = savefile.game_to_dict(kursk.game)
+    dlg = IndirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.los.setChecked(True)
+    dlg.set_aim(30.0, 20.0)
+    assert dlg.range_label.text().startswith('24" from')
+    assert "FP 7D, halved 4D = 4D at 4+" in dlg.dice_label.text()
+    assert "AT 4D, halved 2D = 2D at 4+" in dlg.dice_label.text()
+    assert dlg.refusal.isHidden()
+
+    _type(dlg.placer)  # line of sight: on target, nothing to roll
+    assert dlg.placer.result is not None and dlg.placer.result.outcome == "on_target"
+    assert dlg.placer.result.rolls == []
+    assert dlg.placer.apply()
+    assert "impact1" in kursk.game.markers and kursk.game.markers["impact1"].radius == 2.0
+
+    under = {t.target_id: t for t in dlg.targets}
+    assert list(under) == ["rifles", "smgs", "t34"]  # "far" is 2.01" away
+    assert [(t.dice_type, t.plan_text) for t in dlg.targets] == [
+        ("fp", "FP 7D, halved 4D = 4D at 4+"), ("fp", "FP 7D, halved 4D = 4D at 4+"),
+        ("at", "AT 4D, halved 2D = 2D at 4+")]
+    assert not dlg.apply_button.isEnabled()
+
+    _type(under["rifles"].fire, "6 4 3 2")      # 2 successes, one 6
+    _type(under["rifles"].reaction, "6 1 1 1")  # 1 save, one 6: artillery suppression needs more 6s
+    _type(under["smgs"].fire, "5 5 1 1")        # 2 successes
+    _type(under["smgs"].reaction, "1 1 1 1")    # no saves: 2 Disruption
+    _type(under["t34"].fire, "4 2")             # 1 success
+    _type(under["t34"].reaction, "5 1 1 1 1")   # saved
+    assert dlg.apply_button.isEnabled()
+    assert dlg.apply()
+
+    game = kursk.game
+    assert game.units["rifles"].counters["disruption"] == 1
+    assert {"suppressed", "artillery_suppressed"} <= set(game.units["rifles"].conditions)
+    assert game.units["smgs"].counters["disruption"] == 2 and game.units["smgs"].conditions == []
+    assert game.units["t34"].counters["disruption"] == 0 and game.units["t34"].conditions == []
+    assert "impact1" not in game.markers
+    assert any("Indirect fire by StuH 42" in e.text for e in game.log)
+    assert kursk.undo_stack.count() == 2
+
+    kursk.undo_stack.undo()
+    assert "impact1" in kursk.game.markers and kursk.game.units["smgs"].counters["disruption"] == 0
+    kursk.undo_stack.undo()
+    assert savefile.game_to_dict(kursk.game) == before
+    dlg.reject()
+
+
+def test_a_6_inch_target_is_refused_with_the_numbers_before_any_roll(qtbot: QtBot, kursk: Session) -> None:
+    dlg = IndirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.los.setChecked(True)
+    dlg.set_aim(30.0, 38.0)
+    assert dlg.range_label.text().startswith('6" from')
+    assert dlg.refusal.isVisibleTo(dlg)
+    assert '6" is within the short range of 9" (9/18/36)' in dlg.refusal.text()
+    assert not dlg.placer.roll_button.isEnabled() and not dlg.placer.typed_button.isEnabled()
+
+
+def test_beyond_doubled_long_range_and_no_observer_are_refused(qtbot: QtBot, kursk: Session) -> None:
+    kursk.game.units["stuh"].x, kursk.game.units["stuh"].y = 1.0, 47.0
+    dlg = IndirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.los.setChecked(True)
+    dlg.set_aim(71.0, 0.0)
+    assert 'beyond the indirect fire long range of 72" (long range 36" x2)' in dlg.refusal.text()
+    dlg.set_aim(20.0, 27.0)
+    assert dlg.refusal.isHidden()
+    dlg.los.setChecked(False)
+    assert "must act as its Forward Observer" in dlg.refusal.text()
+    dlg.set_observer("stuh")  # the firer cannot observe for itself
+    assert not dlg.observer.isChecked()
+
+
+def test_an_observed_mission_deviates_on_the_typed_arrow(qtbot: QtBot, kursk: Session) -> None:
+    _unit(kursk.game, "rifle_platoon_su", "observer", 0, 30.0, 30.0)
+    dlg = IndirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.set_aim(30.0, 20.0)
+    dlg.set_observer("observer")
+    assert dlg.observer.isChecked() and dlg.refusal.isHidden()
+    dlg.arrow_known.setChecked(True)
+    dlg.arrow_bearing.setValue(90)
+    _type(dlg.placer, "arrow", "3")
+    res = dlg.placer.result
+    assert res is not None and res.outcome == "deviated"
+    assert (res.values["x"], res.values["y"]) == pytest.approx((33.0, 20.0))
+    assert dlg.placer.apply()
+    assert [t.target_id for t in dlg.targets] == ["smgs", "far"]
+    dlg.reject()  # called off: the Impact Marker is lifted
+    assert kursk.game.markers == {}
+
+
+def test_direct_fire_rolls_full_dice_then_the_reaction_as_one_step(qtbot: QtBot, kursk: Session) -> None:
+    kursk.game.units["stuh"].y = 32.0  # 12" from the rifles: effective range
+    kursk.game.units["rifles"].facing = 180.0  # facing the StuH: a shot at their front
+    before = savefile.game_to_dict(kursk.game)
+    dlg = DirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.set_target("rifles")
+    t = dlg.current
+    assert t is not None and t.plan_text == "FP 7D = 7D at 4+" and not dlg.flank.isChecked()
+    _type(t.fire, "6 6 5 1 1 1 1")      # 3 successes, two 6s
+    _type(t.reaction, "6 6 1 1")        # 2 saves matching both 6s: 1 Disruption, not suppressed
+    assert dlg.apply()
+    rifles = kursk.game.units["rifles"]
+    assert rifles.counters["disruption"] == 1 and rifles.conditions == []
+    kursk.undo_stack.undo()
+    assert savefile.game_to_dict(kursk.game) == before
+
+
+def test_direct_fire_without_line_of_sight_is_refused(qtbot: QtBot, kursk: Session) -> None:
+    dlg = DirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.set_target("rifles")
+    assert dlg.flank.isChecked()  # the StuH is behind the rifles, which face up the table
+    assert dlg.current is not None and dlg.current.plan_text.endswith("at 4+")  # 24": long +1, rear -1
+    dlg.los.setChecked(False)
+    assert dlg.current is not None and "direct fire needs a line of sight" in dlg.current.refusal
+    assert not dlg.apply_button.isEnabled()
+
+
+def test_card_section_counters_are_undoable(qtbot: QtBot, kursk: Session) -> None:
+    section = ArmourBattlesSection(None, kursk, "rifles")  # type: ignore[arg-type]
+    qtbot.addWidget(section)
+    kursk.changed.connect(lambda _c: section.refresh(kursk.game.unit("rifles")))
+    section.refresh(kursk.game.unit("rifles"))
+    assert section.dice.text().startswith("FP 6D · AT 1D")
+    assert section.ranges.text() == 'Ranges 4/8/16"'
+    section.sup_plus.click()
+    section.sup_plus.click()
+    assert section.suppression.text() == "Suppressed (artillery)"
+    assert not section.sup_plus.isEnabled()
+    section.dis_plus.click()
+    assert section.disruption.text() == "1 of 3"
+    kursk.undo_stack.undo()
+    kursk.undo_stack.undo()
+    assert section.suppression.text() == "Suppressed"
+    section.sup_minus.click()
+    assert kursk.game.units["rifles"].conditions == []
+    stuh = ArmourBattlesSection(None, kursk, "stuh")  # type: ignore[arg-type]
+    qtbot.addWidget(stuh)
+    stuh.refresh(kursk.game.unit("stuh"))
+    assert "indirect 4D/2D" in stuh.dice.text() and 'indirect 9"-72"' in stuh.ranges.text()
+
+
+def test_selected_unit_shows_its_range_profile_rings(qtbot: QtBot, kursk: Session) -> None:
+    from battletracker.ui.main_window import MainWindow
+
+    win = MainWindow(kursk)
+    qtbot.addWidget(win, before_close_func=lambda _w: kursk.undo_stack.setClean())
+    kursk.select("stuh")
+    items = win.map.map_scene.overlays[RINGS]
+    assert len(items) == 8  # short, effective, long and indirect long, each labelled
+    kursk.select("rifles")
+    assert len(win.map.map_scene.overlays[RINGS]) == 6  # no indirect ring for a unit that cannot fire indirectly
+    kursk.select(None)
+    assert RINGS not in win.map.map_scene.overlays
+    assert win.unit_action_entries["ab.indirect_fire"].text() == "&Indirect fire..."
