@@ -1,0 +1,243 @@
+"""A Necromunda fighter's rows on its card: characteristics, conditions, weapon profiles.
+
+Every change is one undo step through the session: the condition toggles
+set or clear a condition, the level steppers replace the unit with its new
+level, and Reload resolves `necro.reload` (a jammed weapon is refused, and the
+reason is shown on the card instead of anything changing).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+
+from battletracker.core.dice import ScriptedDice
+from battletracker.model.effects import ReplaceUnit, SetCondition
+from battletracker.model.game import GameError, Unit, Weapon
+from battletracker.rules import RulesInputError, resolve
+from battletracker.rules.necromunda.conditions import (
+    CHECK_FALLING,
+    ENGAGED,
+    OUT_OF_ACTION,
+    SERIOUSLY_INJURED,
+    SUPPRESSED,
+)
+from battletracker.rules.necromunda.profiles import reload_inputs
+from battletracker.ui.features.necromunda.table import state_of
+from battletracker.ui.session import Session
+
+CONDITION_TITLES = {
+    SUPPRESSED: "Suppressed",
+    ENGAGED: "Engaged",
+    SERIOUSLY_INJURED: "Seriously Injured",
+    OUT_OF_ACTION: "Out of Action",
+}
+STATE_BADGES = {"out_of_ammo": ("Out of Ammo", "#b26a00"), "jammed": ("Jammed", "#b3261e")}
+
+
+def characteristics_text(unit: Unit) -> str:
+    """ "BS 4+ · Cool 7+ · Level 0", leaving out what the fighter does not have."""
+    parts = [f"{label} {unit.stats[key]}+" for key, label in (("bs", "BS"), ("cool", "Cool"))
+             if key in unit.stats]
+    parts.append(f"Level {unit.level}")
+    return " \u00b7 ".join(parts)
+
+
+def _num(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def profile_text(weapon: Weapon, profile: int) -> str:
+    """The profile as a card line: name, ranges, accuracy and traits."""
+    p = weapon.profiles[profile]
+    name = weapon.name if len(weapon.profiles) == 1 else f"{weapon.name} \u2013 {p.name}"
+    stats = p.stats
+    bits = []
+    if "short_range" in stats and "long_range" in stats:
+        bits.append(f'{_num(stats["short_range"])}"/{_num(stats["long_range"])}"')
+    if "acc_short" in stats and "acc_long" in stats:
+        bits.append(f'acc {int(stats["acc_short"]):+d}/{int(stats["acc_long"]):+d}')
+    line = name + (f" ({', '.join(bits)})" if bits else "")
+    if p.traits:
+        line += "\n" + ", ".join(p.traits)
+    return line
+
+
+class FighterSection(QWidget):
+    """The Necromunda rows on a fighter's card."""
+
+    def __init__(self, parent: QWidget | None, session: Session, unit_id: str) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.unit_id = unit_id
+        self._shape: tuple[int, ...] = ()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 0)
+        layout.setSpacing(4)
+
+        top = QHBoxLayout()
+        self.stats_label = QLabel(self)
+        self.stats_label.setObjectName("necro_stats")
+        top.addWidget(self.stats_label, 1)
+        self.level_down = self._small("\u2212", "One level down", "level_down", lambda: self._level(-1))
+        self.level_up = self._small("+", "One level up", "level_up", lambda: self._level(+1))
+        top.addWidget(self.level_down)
+        top.addWidget(self.level_up)
+        layout.addLayout(top)
+
+        toggles = QHBoxLayout()
+        toggles.setSpacing(4)
+        self.toggles: dict[str, QToolButton] = {}
+        for condition, text in [*CONDITION_TITLES.items(), (CHECK_FALLING, "Check falling")]:
+            button = QToolButton(self)
+            button.setText(text)
+            button.setCheckable(True)
+            button.setObjectName(f"toggle_{condition}")
+            button.setToolTip(f"Set or clear {text} (one undo step)")
+            button.clicked.connect(lambda on, c=condition: self.set_condition(c, on))
+            toggles.addWidget(button)
+            self.toggles[condition] = button
+        toggles.addStretch(1)
+        layout.addLayout(toggles)
+
+        self.profiles_box = QWidget(self)
+        self.profiles_grid = QGridLayout(self.profiles_box)
+        self.profiles_grid.setContentsMargins(0, 0, 0, 0)
+        self.profiles_grid.setHorizontalSpacing(6)
+        self.profiles_grid.setVerticalSpacing(3)
+        layout.addWidget(self.profiles_box)
+        self.texts: dict[tuple[int, int], QLabel] = {}
+        self.badges: dict[tuple[int, int], QLabel] = {}
+        self.reload_buttons: dict[tuple[int, int], QPushButton] = {}
+
+        self.message = QLabel(self)
+        self.message.setObjectName("necro_message")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #d93025; font-weight: bold;")
+        self.message.hide()
+        layout.addWidget(self.message)
+        unit = session.game.units.get(unit_id)
+        if unit is not None:
+            self.refresh(unit)
+
+    def _small(self, text: str, tip: str, name: str, slot: object) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setObjectName(name)
+        button.clicked.connect(slot)
+        return button
+
+    # -- refresh ---------------------------------------------------------------------
+    def refresh(self, unit: Unit) -> None:
+        self.stats_label.setText(characteristics_text(unit))
+        self.level_down.setEnabled(unit.level > 0)
+        for condition, button in self.toggles.items():
+            button.setChecked(unit.has(condition))
+        self.toggles[CHECK_FALLING].setVisible(unit.has(CHECK_FALLING))
+        shape = tuple(len(w.profiles) for w in unit.weapons)
+        if shape != self._shape:
+            self._rebuild(unit)
+            self._shape = shape
+        for (wi, pi), label in self.texts.items():
+            weapon = unit.weapons[wi]
+            label.setText(profile_text(weapon, pi))
+            state = state_of(weapon, pi)
+            badge = self.badges[(wi, pi)]
+            if state in STATE_BADGES:
+                text, colour = STATE_BADGES[state]
+                badge.setText(text)
+                badge.setStyleSheet(f"color: white; background: {colour}; padding: 1px 5px; border-radius: 3px;")
+                badge.show()
+            else:
+                badge.hide()
+            reload_button = self.reload_buttons[(wi, pi)]
+            reload_button.setEnabled(state != "ok")
+            reload_button.setToolTip(
+                "Reload action: take Out of Ammo off this profile" if state == "out_of_ammo" else
+                "A jammed weapon cannot be reloaded" if state == "jammed" else "This profile is not Out of Ammo")
+
+    def _rebuild(self, unit: Unit) -> None:
+        while self.profiles_grid.count():
+            item = self.profiles_grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.texts.clear()
+        self.badges.clear()
+        self.reload_buttons.clear()
+        row = 0
+        for wi, weapon in enumerate(unit.weapons):
+            for pi in range(len(weapon.profiles)):
+                key = (wi, pi)
+                text = QLabel(self.profiles_box)
+                text.setWordWrap(True)
+                text.setTextFormat(Qt.TextFormat.PlainText)
+                text.setObjectName(f"profile_{wi}_{pi}")
+                badge = QLabel(self.profiles_box)
+                badge.setObjectName(f"badge_{wi}_{pi}")
+                badge.hide()
+                button = QPushButton("Reload", self.profiles_box)
+                button.setObjectName(f"reload_{wi}_{pi}")
+                button.clicked.connect(lambda _=False, w=wi, p=pi: self.reload(w, p))
+                self.profiles_grid.addWidget(text, row, 0)
+                self.profiles_grid.addWidget(badge, row, 1, Qt.AlignmentFlag.AlignTop)
+                self.profiles_grid.addWidget(button, row, 2, Qt.AlignmentFlag.AlignTop)
+                self.texts[key], self.badges[key], self.reload_buttons[key] = text, badge, button
+                row += 1
+        self.profiles_grid.setColumnStretch(0, 1)
+
+    # -- changes ------------------------------------------------------------------------
+    def _unit(self) -> Unit | None:
+        return self.session.game.units.get(self.unit_id)
+
+    def _say(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
+
+    def set_condition(self, condition: str, present: bool) -> bool:
+        unit = self._unit()
+        if unit is None:
+            return False
+        name = CONDITION_TITLES.get(condition, "Check for falling")
+        verb = "now" if present else "no longer"
+        try:
+            self.session.apply(f"{name} on {unit.name}" if present else f"{name} off {unit.name}",
+                               [SetCondition(unit.id, condition, present)], [f"{unit.name} is {verb} {name}"])
+        except GameError as exc:
+            self._say(str(exc))
+            return False
+        self._say("")
+        return True
+
+    def _level(self, delta: int) -> None:
+        unit = self._unit()
+        if unit is None or unit.level + delta < 0:
+            return
+        changed = copy.deepcopy(unit)
+        changed.level = unit.level + delta
+        try:
+            self.session.apply(f"Level of {unit.name}", [ReplaceUnit(changed)],
+                               [f"{unit.name} moves from level {unit.level} to level {changed.level}"])
+        except GameError as exc:
+            self._say(str(exc))
+
+    def reload(self, weapon: int, profile: int) -> bool:
+        """The Reload action on one profile; a refusal is shown on the card with its reason."""
+        unit = self._unit()
+        if unit is None:
+            return False
+        w = unit.weapons[weapon]
+        inputs = {**reload_inputs(w, profile), "fighter_id": unit.id, "weapon": weapon}
+        try:
+            res = resolve("necro.reload", inputs, ScriptedDice([]))
+            label = profile_text(w, profile).split("\n")[0]
+            self.session.apply(f"Reload {w.name} ({unit.name})", res.effects,
+                               [f"{unit.name} reloads: {label} is no longer Out of Ammo"], kind="roll")
+        except (RulesInputError, GameError) as exc:
+            self._say(f"Cannot reload {w.name}: {exc}")
+            return False
+        self._say("")
+        return True

@@ -1,0 +1,138 @@
+"""Necromunda shapes on the map: range bands, the stray-shot corridor, toolkit radii, blasts.
+
+The selected fighter's short and long range follow the selection (a window
+extension); the Shoot dialog adds its own layer while it is open. Every shape
+is built from the same distances the rules use (`stray_shots.CORRIDOR`,
+`targeting.WALKING_FIRE_RADIUS`, `targeting.PRIORITY_RANGE`, markers.toml).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainterPath
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
+
+from battletracker.core.geometry import Point, bearing, offset
+from battletracker.model.effects import Changes
+from battletracker.model.game import Unit
+from battletracker.rules.necromunda.stray_shots import CORRIDOR
+from battletracker.rules.necromunda.targeting import PRIORITY_RANGE, WALKING_FIRE_RADIUS
+from battletracker.ui.features.necromunda.table import is_fighter, profile_refs, traits_of
+from battletracker.ui.map.items import Z_OVERLAYS, circle_item, cosmetic, line_item, text_item
+from battletracker.ui.map.palette import MapPalette
+
+if TYPE_CHECKING:
+    from battletracker.ui.main_window import MainWindow
+    from battletracker.ui.map.view import MapView
+
+SELECTION_KEY = "necromunda.range"
+SHOOT_KEY = "necromunda.shoot"
+
+SHORT_COLOUR = QColor("#2e7d32")
+LONG_COLOUR = QColor("#f9a825")
+CORRIDOR_COLOUR = QColor("#d81b60")
+WALKING_COLOUR = QColor("#8e24aa")
+PRIORITY_COLOUR = QColor("#1e88e5")
+BLAST_COLOUR = QColor("#e53935")
+
+
+def _label(view: MapView, at: Point, text: str) -> QGraphicsItem:
+    palette = MapPalette.from_qpalette(view.palette())
+    return text_item(at, text, view.map_scene.label_font, palette.label_text, palette.label_back)
+
+
+def corridor_item(a: Point, b: Point, half_width: float, colour: QColor) -> QGraphicsPathItem:
+    """Everything within `half_width` of the segment a-b: a stadium, as the rules' corridor is."""
+    path = QPainterPath()
+    path.addEllipse(QRectF(a[0] - half_width, a[1] - half_width, 2 * half_width, 2 * half_width))
+    path.addEllipse(QRectF(b[0] - half_width, b[1] - half_width, 2 * half_width, 2 * half_width))
+    heading = bearing(a, b)
+    corners = [offset(a, heading - 90, half_width), offset(b, heading - 90, half_width),
+               offset(b, heading + 90, half_width), offset(a, heading + 90, half_width)]
+    band = QPainterPath()
+    band.moveTo(*corners[0])
+    for c in corners[1:]:
+        band.lineTo(*c)
+    band.closeSubpath()
+    path = path.united(band)
+    item = QGraphicsPathItem(path)
+    item.setPen(cosmetic(colour, 1.0, Qt.PenStyle.DashLine))
+    fill = QColor(colour)
+    fill.setAlpha(45)
+    item.setBrush(fill)
+    item.setZValue(Z_OVERLAYS)
+    return item
+
+
+def range_items(view: MapView, origin: Point, short: float, long: float, name: str) -> list[QGraphicsItem]:
+    """A profile's short range (filled) and long range (dashed), labelled with the distances."""
+    items: list[QGraphicsItem] = []
+    if long > 0:
+        items.append(circle_item(origin, long, LONG_COLOUR, 18, Qt.PenStyle.DashLine))
+        items.append(_label(view, offset(origin, 180.0, long), f'{name}: long {long:g}"'))
+    if short > 0:
+        items.append(circle_item(origin, short, SHORT_COLOUR, 30))
+        items.append(_label(view, offset(origin, 180.0, short), f'short {short:g}"'))
+    return items
+
+
+def profile_ranges(unit: Unit, weapon: int, profile: int) -> tuple[float, float] | None:
+    """Short and long range of a profile, None when it has none (a Template)."""
+    stats = unit.weapons[weapon].profiles[profile].stats
+    short, long = stats.get("short_range"), stats.get("long_range")
+    if isinstance(short, int | float) and isinstance(long, int | float) and not isinstance(short, bool):
+        return float(short), float(long)
+    return None
+
+
+def shoot_items(view: MapView, shooter: Unit, target: Unit | None, ranges: tuple[float, float] | None,
+                name: str, *, stray: bool, walking: bool, priority: bool,
+                blast: float | None) -> list[QGraphicsItem]:
+    """The Shoot dialog's layer: ranges, line of fire, and the toolkit shapes that are on."""
+    origin = (shooter.x, shooter.y)
+    items: list[QGraphicsItem] = []
+    if ranges is not None:
+        items.extend(range_items(view, origin, ranges[0], ranges[1], name))
+    if priority:
+        items.append(circle_item(origin, PRIORITY_RANGE, PRIORITY_COLOUR, 0, Qt.PenStyle.DotLine))
+        items.append(_label(view, offset(origin, 0.0, PRIORITY_RANGE), f'target priority {PRIORITY_RANGE:g}"'))
+    if target is not None:
+        at = (target.x, target.y)
+        items.append(line_item(origin, at, CORRIDOR_COLOUR))
+        if stray:
+            items.append(corridor_item(origin, at, CORRIDOR, CORRIDOR_COLOUR))
+        if walking:
+            items.append(circle_item(at, WALKING_FIRE_RADIUS, WALKING_COLOUR, 25, Qt.PenStyle.DashLine))
+            items.append(_label(view, offset(at, 90.0, WALKING_FIRE_RADIUS), f'walking fire {WALKING_FIRE_RADIUS:g}"'))
+        if blast is not None:
+            items.append(circle_item(at, blast / 2, BLAST_COLOUR, 60))
+            items.append(_label(view, offset(at, 0.0, blast / 2), f'Blast ({blast:g}")'))
+    return items
+
+
+def selection_ranges(window: MainWindow) -> None:
+    """Draw the selected fighter's first shooting profile's range bands, following the session."""
+    session, view = window.session, window.map
+
+    def update(_: object = None) -> None:
+        unit = session.game.units.get(session.selected or "")
+        if unit is None or not is_fighter(session.game, unit):
+            view.clear_overlay(SELECTION_KEY)
+            return
+        for ref in profile_refs(unit):
+            ranges = profile_ranges(unit, ref.weapon, ref.profile)
+            if ranges is not None and not traits_of(unit.weapons[ref.weapon], ref.profile).template:
+                view.set_overlay(SELECTION_KEY, range_items(view, (unit.x, unit.y), *ranges, ref.title))
+                return
+        view.clear_overlay(SELECTION_KEY)
+
+    def on_changed(changes: Changes) -> None:
+        if session.selected is not None and changes.unit(session.selected):
+            update()
+
+    session.selection_changed.connect(update)
+    session.changed.connect(on_changed)
+    session.game_replaced.connect(update)
+    update()

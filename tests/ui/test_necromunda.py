@@ -1,0 +1,287 @@
+"""Necromunda in the app: the Shoot dialog with typed dice and undo, toolkit checks, fighter cards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QKeySequence
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.model.game import Game, Side, Unit, Weapon, WeaponProfile
+from battletracker.rules.presets import preset
+from battletracker.ui.features.necromunda import SHOOT_SHORTCUT, can_shoot
+from battletracker.ui.features.necromunda.fighter_card import FighterSection
+from battletracker.ui.features.necromunda.overlays import SELECTION_KEY, SHOOT_KEY
+from battletracker.ui.features.necromunda.shoot_dialog import ShootDialog
+from battletracker.ui.main_window import MainWindow
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.recovery import Recovery
+from battletracker.ui.session import Session
+
+AUTOGUN_RF2 = {"short_range": 8, "long_range": 24, "acc_short": 1, "acc_long": 0, "strength": 3, "ap": 0,
+               "damage": 1}
+
+
+def fighter(unit_id: str, name: str, side: int, x: float, y: float, *, weapons: list[Weapon] | None = None,
+            conditions: list[str] | None = None) -> Unit:
+    return Unit(unit_id, name, "fighter", side, x, y, stats={"bs": 4, "cool": 7},
+                weapons=weapons if weapons is not None else [], conditions=conditions or [])
+
+
+def autogun(state: str = "ok") -> Weapon:
+    """An autogun-style weapon with Rapid Fire (2) and Ammo (4+)."""
+    return Weapon("Autogun", "basic", ranges=[8, 24],
+                  profiles=[WeaponProfile("Autogun", dict(AUTOGUN_RF2), ["Rapid Fire (2)", "Ammo (4+)"], state)])
+
+
+def necro_game(*units: Unit, **settings: bool) -> Game:
+    game = Game(title="Underhive", ruleset="necromunda", table_width=36, table_height=36,
+                sides=[Side("Goliaths", "#3b6fb6"), Side("Escher", "#b5651d")], settings=dict(settings))
+    for unit in units:
+        game.units[unit.id] = unit
+    return game
+
+
+def type_dice(runner: ProcedureRunner, *entries: str) -> None:
+    runner.start_typed()
+    for text in entries:
+        assert runner.entry_row.isVisibleTo(runner), runner.result_view.toPlainText()
+        runner.entry.setText(text)
+        runner.submit_entry()
+        assert runner.entry_error.isHidden(), runner.entry_error.text()
+
+
+def dialog_for(qtbot: QtBot, session: Session, shooter: str = "a") -> ShootDialog:
+    dialog = ShootDialog(session, shooter)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def test_rapid_fire_two_with_typed_dice_applies_as_one_step_and_undoes_exactly(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("b", "Mira", 1, 10, 20))
+    session = Session(game)
+    before = savefile.game_to_dict(session.game)
+    dialog = dialog_for(qtbot, session)
+    assert dialog.target is not None and dialog.target.id == "b"
+    assert dialog.range_box.value() == pytest.approx(10.0)
+    assert dialog.firepower_box.value() == 2
+    assert "Ammo (4+)" in dialog.ammo_note.text() and "always" in dialog.ammo_note.text()
+    assert dialog.runner.problem.isHidden()
+    # Hit roll 4 against BS 4+ at long range (acc 0); Firepower faces 2 and 3: five Hits; the
+    # Ammo (4+) trait's extra symbol (read literally) puts the profile Out of Ammo.
+    type_dice(dialog.runner, "4", "2 3")
+    res = dialog.runner.result
+    assert res is not None and res.outcome == "hits=5 ammo=out"
+    assert dialog.apply_button.isEnabled()
+    dialog.apply_button.click()
+    assert session.game.units["b"].has("suppressed")
+    assert session.game.units["a"].weapons[0].profiles[0].state == "out_of_ammo"
+    assert session.undo_stack.count() == 1
+    assert any("Firepower dice" in entry.text for entry in session.game.log)
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_two_ammo_symbols_jam_every_profile_and_a_miss_suppresses_no_one(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("b", "Mira", 1, 10, 20))
+    session = Session(game)
+    dialog = dialog_for(qtbot, session)
+    type_dice(dialog.runner, "2", "1+ammo 1")
+    assert dialog.runner.result is not None and dialog.runner.result.outcome == "miss ammo=jammed"
+    assert dialog.apply()
+    assert session.game.units["a"].weapons[0].profiles[0].state == "jammed"
+    assert not session.game.units["b"].has("suppressed")
+
+
+def test_a_typed_face_not_on_the_firepower_die_is_refused(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = dialog_for(qtbot, session)
+    runner = dialog.runner
+    runner.start_typed()
+    runner.entry.setText("5")
+    runner.submit_entry()
+    runner.entry.setText("4 ammo")
+    runner.submit_entry()
+    assert not runner.entry_error.isHidden()
+    assert runner.result is None
+
+
+def test_an_out_of_ammo_profile_is_refused_before_any_roll(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("out_of_ammo")]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = dialog_for(qtbot, session)
+    assert "Out of Ammo" in dialog.runner.problem.text()
+    assert not dialog.runner.roll_button.isEnabled()
+
+
+def test_reloading_a_jammed_weapon_is_refused_with_the_reason(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("jammed")])))
+    before = savefile.game_to_dict(session.game)
+    section = FighterSection(None, session, "a")
+    qtbot.addWidget(section)
+    section.show()
+    assert section.badges[(0, 0)].text() == "Jammed" and section.badges[(0, 0)].isVisible()
+    assert section.reload_buttons[(0, 0)].isEnabled()
+    section.reload_buttons[(0, 0)].click()
+    assert "jammed" in section.message.text() and "cannot be reloaded" in section.message.text()
+    assert savefile.game_to_dict(session.game) == before
+    assert session.undo_stack.count() == 0
+
+
+def test_reload_clears_out_of_ammo_on_one_profile_only(qtbot: QtBot) -> None:
+    shotgun = Weapon("Shotgun", profiles=[
+        WeaponProfile("Solid", {"short_range": 8, "long_range": 16, "acc_short": 1, "acc_long": 0}, [], "out_of_ammo"),
+        WeaponProfile("Scatter", {"short_range": 4, "long_range": 8, "acc_short": 2, "acc_long": 0}, [],
+                      "out_of_ammo")])
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[shotgun])))
+    section = FighterSection(None, session, "a")
+    qtbot.addWidget(section)
+    assert section.reload(0, 1)
+    section.refresh(session.game.units["a"])
+    states = [p.state for p in session.game.units["a"].weapons[0].profiles]
+    assert states == ["out_of_ammo", "ok"]
+    assert section.badges[(0, 1)].isHidden() and not section.badges[(0, 0)].isHidden()
+    session.undo_stack.undo()
+    assert session.game.units["a"].weapons[0].profiles[1].state == "out_of_ammo"
+
+
+def test_condition_toggles_are_undoable(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()])))
+    section = FighterSection(None, session, "a")
+    qtbot.addWidget(section)
+    for condition in ("suppressed", "engaged", "seriously_injured", "out_of_action"):
+        section.toggles[condition].click()
+        assert session.game.units["a"].has(condition)
+        session.undo_stack.undo()
+        assert not session.game.units["a"].has(condition)
+    section.level_up.click()
+    assert session.game.units["a"].level == 1
+    section.refresh(session.game.units["a"])
+    assert "BS 4+" in section.stats_label.text() and "Level 1" in section.stats_label.text()
+
+
+def test_target_priority_needs_a_passed_cool_check_for_another_target(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("near", "Near", 1, 10, 15), fighter("far", "Far", 1, 20, 10),
+                      toolkit_target_priority=True)
+    session = Session(game)
+    dialog = dialog_for(qtbot, session)
+    assert dialog.priority() == ("near",)
+    assert dialog.blocked.isHidden()
+    assert dialog.set_target("far")
+    assert not dialog.blocked.isHidden()
+    assert not dialog.runner.roll_button.isEnabled()
+    assert dialog.cool_runner.isVisibleTo(dialog)
+    type_dice(dialog.cool_runner, "3 2")
+    assert dialog.cool_runner.result is not None and dialog.cool_runner.result.outcome == "failed"
+    assert not dialog.runner.typed_button.isEnabled()
+    assert "failed the Cool check" in dialog.blocked.text()
+
+
+def test_a_passed_cool_check_unlocks_the_shot_and_is_logged(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("near", "Near", 1, 10, 15), fighter("far", "Far", 1, 20, 10),
+                      toolkit_target_priority=True)
+    session = Session(game)
+    dialog = dialog_for(qtbot, session)
+    dialog.set_target("far")
+    type_dice(dialog.cool_runner, "4 4")
+    assert dialog.blocked.isHidden() and dialog.runner.typed_button.isEnabled()
+    type_dice(dialog.runner, "6", "1 1")
+    assert dialog.apply()
+    assert session.game.units["far"].has("suppressed")
+    assert any("Cool check" in entry.text for entry in session.game.log)
+
+
+def test_an_enemy_out_of_sight_does_not_claim_priority(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("near", "Near", 1, 10, 15), fighter("far", "Far", 1, 20, 10),
+                      toolkit_target_priority=True)
+    dialog = dialog_for(qtbot, Session(game))
+    dialog.set_in_sight("near", False)
+    assert dialog.priority() == ("far",)
+
+
+def test_stray_shots_on_a_miss_hit_models_in_the_corridor_in_one_undo_step(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("b", "Mira", 1, 10, 20), fighter("c", "Bystander", 1, 10.5, 15),
+                      fighter("d", "Aside", 1, 14, 15), toolkit_stray_shots=True)
+    session = Session(game)
+    before = savefile.game_to_dict(session.game)
+    dialog = dialog_for(qtbot, session)
+    assert dialog.set_target("b")
+    assert dialog.stray_candidates() == ["c"]
+    type_dice(dialog.runner, "1", "1 2")
+    assert not dialog.stray_group.isHidden()
+    assert not dialog.apply_button.isEnabled()
+    # three stray shots (the holes the attack would have caused): 2 hits c, 5 passes it, 3 hits c
+    type_dice(dialog.stray_runner, "2", "5", "3")
+    assert dialog.stray_runner.result is not None and dialog.stray_runner.result.outcome == "hit=c"
+    assert dialog.apply()
+    assert session.game.units["c"].has("suppressed") and not session.game.units["b"].has("suppressed")
+    assert session.undo_stack.count() == 1
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_walking_fire_offers_enemies_within_three_inches_of_the_target(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("b", "Mira", 1, 10, 20), fighter("c", "Close", 1, 12, 21),
+                      fighter("d", "Distant", 1, 18, 20), toolkit_walking_fire=True)
+    session = Session(game)
+    dialog = dialog_for(qtbot, session)
+    type_dice(dialog.runner, "5", "1 1")
+    assert not dialog.walking_group.isHidden()
+    box = dialog.walking_boxes[0]
+    assert [box.itemData(i) for i in range(box.count())] == ["b", "c"]
+    box.setCurrentIndex(1)
+    assert dialog.apply()
+    assert session.game.units["b"].has("suppressed") and session.game.units["c"].has("suppressed")
+    assert not session.game.units["d"].has("suppressed")
+
+
+def test_presets_shoot_and_templates_are_not_offered_a_hit_roll(qtbot: QtBot) -> None:
+    flamer = preset("necromunda", "specialist_flamer").make("a", "Flamer", 0, 10, 10)
+    game = necro_game(flamer, fighter("b", "Mira", 1, 10, 14))
+    assert can_shoot(game, flamer)
+    dialog = dialog_for(qtbot, Session(game))
+    assert not dialog.ref.template
+    assert dialog.ref.title == "Stub gun"
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("b", "Mira", 1, 10, 20))
+    session = Session(game)
+    win = MainWindow(session, Recovery(session, tmp_path))
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def test_window_offers_shoot_with_a_shortcut_no_other_action_uses(window: MainWindow, qtbot: QtBot) -> None:
+    entry = window.unit_action_entries["necromunda.shoot"]
+    assert entry.shortcut() == QKeySequence(SHOOT_SHORTCUT)
+    clashes = [a.text() for a in window.findChildren(type(entry))
+               if a is not entry and QKeySequence(SHOOT_SHORTCUT) in a.shortcuts()]
+    assert clashes == []
+    window.session.select("a")
+    assert entry.isEnabled()
+    assert SELECTION_KEY in window.map.map_scene.overlays
+    window.run_unit_action("necromunda.shoot", "a")
+    dialogs = window.findChildren(ShootDialog)
+    assert dialogs and dialogs[-1].isVisible()
+    assert SHOOT_KEY in window.map.map_scene.overlays
+    dialogs[-1].close()
+    assert SHOOT_KEY not in window.map.map_scene.overlays
+
+
+def test_fighter_card_section_is_on_the_card(window: MainWindow) -> None:
+    sections = window.cards.findChildren(FighterSection)
+    assert {s.unit_id for s in sections} >= {"a", "b"}
