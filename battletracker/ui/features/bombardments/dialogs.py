@@ -1,0 +1,397 @@
+"""The dialogs behind the Bombardments panel's buttons.
+
+Every roll goes through a `ProcedureRunner` (exact odds first, dice digital or
+typed, Apply as one undo step); the steps that roll nothing (the hidden die)
+apply the rules layer's Effects through `apply_steps`, also one undo step.
+The dialogs are not modal: the map stays usable while one is open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QRadioButton,
+    QSpinBox,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.core import geometry
+from battletracker.core.odds import Distribution
+from battletracker.model.effects import AppendLog, Effect
+from battletracker.model.game import GameError
+from battletracker.rules import RulesInputError
+from battletracker.rules.base import InputValue
+from battletracker.rules.chain_of_command.bombardment import (
+    describe_pattern,
+    observer_name,
+    place_pattern_die,
+    ranging_inputs,
+)
+from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs, target_odds
+from battletracker.rules.chain_of_command.sos_fire import sos_inputs, sos_targets
+from battletracker.rules.tables import TableError, setting
+from battletracker.ui.odds_plot import GroupFn
+from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.session import Session
+
+ACTIVATION_CHOICES = (
+    ("command_die", "Command Dice 1"),
+    ("coc_point", "Chain of Command point"),
+    ("none", "Neither: contact with the mortars is lost"),
+)
+
+
+def apply_steps(session: Session, text: str, effects: Sequence[Effect]) -> None:
+    """The rules layer's Effects as one undo step, its own log lines as the step's log (raises GameError)."""
+    lines = [e.entry.text for e in effects if isinstance(e, AppendLog)]
+    rest = [e for e in effects if not isinstance(e, AppendLog)]
+    session.apply(text, rest, lines or [text], kind="bombardment")
+
+
+def _numbers(outcome: str) -> dict[str, int]:
+    """The counts in an outcome key such as "kills=2 shock=3 vehicle_shock=1" ("unstable" counts 1)."""
+    out: dict[str, int] = {}
+    for part in outcome.split():
+        name, _, value = part.partition("=")
+        out[name] = int(value) if value.isdigit() else 1
+    return out
+
+
+def kills_group(outcome: str) -> str:
+    """The whole area's outcome by its kills, so the chart stays readable with many units in the area."""
+    kills = _numbers(outcome).get("kills")
+    return outcome.replace("_", " ") if kills is None else f"{kills} kill{'s' if kills != 1 else ''}"
+
+
+def summary(dist: Distribution[str]) -> str:
+    """One unit's odds in words: the chance of any kill, of Shock on its vehicle, of bringing its building down."""
+    parts = []
+    for key, text in (("kills", "at least one kill"), ("vehicle_shock", "Shock on the vehicle"),
+                      ("unstable", "building made unstable")):
+        if any(key in _numbers(o) for o in dist.outcomes):
+            p = sum((pr for o, pr in dist.items() if _numbers(o).get(key, 0) > 0), Fraction(0))
+            parts.append(f"{text} {float(p):.0%}")
+    return ", ".join(parts) or "no effect"
+
+
+def _problem_label(parent: QWidget) -> QLabel:
+    label = QLabel(parent)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
+    label.hide()
+    return label
+
+
+class _RunnerDialog(QDialog):
+    """A dialog around one ProcedureRunner that closes itself once the result is applied."""
+
+    def __init__(self, session: Session, procedure: str, title: str, parent: QWidget | None,
+                 group: GroupFn | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setWindowTitle(title)
+        self.setMinimumSize(640, 720)
+        self.intro = QLabel(self)
+        self.intro.setWordWrap(True)
+        self.form = QFormLayout()
+        self.problem = _problem_label(self)
+        self.runner = ProcedureRunner(session, procedure, title, self, group=group)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        self.body = QVBoxLayout(self)
+        self.body.addWidget(self.intro)
+        self.body.addLayout(self.form)
+        self.body.addWidget(self.problem)
+        self.body.addWidget(self.runner, 1)
+        self.body.addWidget(close)
+        self.runner.applied.connect(lambda _res: self.accept())
+
+    def show_problem(self, text: str | None) -> None:
+        self.problem.setText(text or "")
+        self.problem.setVisible(bool(text))
+        self.runner.setEnabled(not text)
+
+
+class RangingDialog(_RunnerDialog):
+    """`coc.ranging_shot` for one bombardment: 2D6 with its +1s, deviation and bearing."""
+
+    def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
+        b = session.game.bombardments[bombardment_id]
+        name = observer_name(session.game, b)
+        super().__init__(session, "coc.ranging_shot", f"{name}: ranging shot", parent)
+        self.bombardment_id = bombardment_id
+        plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
+        self.intro.setText(
+            f"<b>{name}</b> ranges on ({b.x:.1f}, {b.y:.1f})."
+            + (f" +{plus} for {b.unobserved_attempts} earlier unobserved shot(s)." if plus else "")
+            + " Ranging shots use no Phases of fire.")
+        self.set_bearing = QCheckBox("Set the deviation bearing", self)
+        self.set_bearing.setToolTip("Otherwise a die gives the direction of a deviating shot")
+        self.bearing = QDoubleSpinBox(self)
+        self.bearing.setRange(0.0, 359.9)
+        self.bearing.setDecimals(1)
+        self.bearing.setSuffix(" degrees (0 = up the map, clockwise)")
+        self.bearing.setEnabled(False)
+        self.form.addRow(self.set_bearing, self.bearing)
+        self.set_bearing.toggled.connect(self.bearing.setEnabled)
+        self.set_bearing.toggled.connect(lambda _on: self.update_inputs())
+        self.bearing.valueChanged.connect(lambda _v: self.update_inputs())
+        self.update_inputs()
+
+    def update_inputs(self) -> None:
+        bearing = self.bearing.value() if self.set_bearing.isChecked() else None
+        try:
+            inputs = ranging_inputs(self.session.game, self.bombardment_id, bearing)
+        except RulesInputError as exc:
+            self.show_problem(str(exc))
+            return
+        self.show_problem(None)
+        self.runner.set_inputs(inputs)
+
+
+class PhaseDialog(_RunnerDialog):
+    """`coc.bombardment_phase`: activation, every unit in the area with its own odds, then the dice."""
+
+    def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
+        b = session.game.bombardments[bombardment_id]
+        name = observer_name(session.game, b)
+        super().__init__(session, "coc.bombardment_phase", f"{name}: Phase of fire", parent, kills_group)
+        self.setMinimumSize(680, 820)
+        self.bombardment_id = bombardment_id
+        self.begun = b.state == "ready"
+        self.intro.setText(f"<b>{name}</b>: Phase of fire {b.phases_fired + 1}, "
+                           f"{b.phases_left} left on the Forward Observer's die.")
+        self.targets_view = QTextBrowser(self)
+        self.targets_view.setMinimumHeight(110)
+        self.activation_group = QButtonGroup(self)
+        self.activation_buttons: dict[str, QRadioButton] = {}
+        holder = QWidget(self)
+        column = QVBoxLayout(holder)
+        column.setContentsMargins(0, 0, 0, 0)
+        if self.begun:
+            column.addWidget(QLabel("The Forward Observer's activation that began the bombardment counts.", holder))
+        else:
+            points = session.game.sides[b.side].coc_points
+            for key, text in ACTIVATION_CHOICES:
+                label = f"{text} ({points} held)" if key == "coc_point" else text
+                button = QRadioButton(label, holder)
+                self.activation_group.addButton(button)
+                self.activation_buttons[key] = button
+                column.addWidget(button)
+                button.toggled.connect(self._on_toggled)
+            self.activation_buttons["command_die"].setChecked(True)
+        self.form.addRow("Activation", holder)
+        self.body.insertWidget(3, QLabel("<b>Under the bombardment</b> (each unit's own chances)", self))
+        self.body.insertWidget(4, self.targets_view)
+        self.update_inputs()
+
+    def _on_toggled(self, on: bool) -> None:
+        if on:
+            self.update_inputs()
+
+    @property
+    def activation(self) -> str:
+        if self.begun:
+            return "begun"
+        for key, button in self.activation_buttons.items():
+            if button.isChecked():
+                return key
+        return "command_die"
+
+    def set_activation(self, key: str) -> None:
+        self.activation_buttons[key].setChecked(True)
+
+    def update_inputs(self) -> None:
+        try:
+            inputs = phase_inputs(self.session.game, self.bombardment_id, self.activation)
+        except RulesInputError as exc:
+            self.show_problem(str(exc))
+            return
+        self.show_problem(None)
+        if self.runner.set_inputs(inputs):
+            self._show_targets(inputs)
+        else:
+            self.targets_view.clear()
+
+    def _show_targets(self, inputs: dict[str, InputValue]) -> None:
+        merged = with_settings(self.session, "coc.bombardment_phase", inputs)
+        try:
+            per_unit = target_odds({k: v for k, v in merged.items() if isinstance(v, str | int | float | bool)})
+        except (RulesInputError, TableError) as exc:
+            self.targets_view.setPlainText(str(exc))
+            return
+        if self.activation == "none":
+            self.targets_view.setHtml("<p>No Phase of fire: the bombardment ends and its effects end with "
+                                      "this Phase.</p>")
+            return
+        if not per_unit:
+            self.targets_view.setHtml("<p>No unit or empty brick or stone building is in the area.</p>")
+            return
+        rows = [f"<li><b>{name}</b>: {summary(dist)}</li>" for name, dist in per_unit]
+        self.targets_view.setHtml(f"<ul>{''.join(rows)}</ul>")
+
+
+class SosDialog(_RunnerDialog):
+    """`coc.sos_fire` against each unit in the SOS circle, one after another (each Apply one undo step)."""
+
+    def __init__(self, session: Session, sos_id: str, parent: QWidget | None = None) -> None:
+        b = session.game.bombardments[sos_id]
+        name = observer_name(session.game, b)
+        super().__init__(session, "coc.sos_fire", f"{name}: SOS Fire", parent)
+        self.runner.applied.disconnect()
+        self.runner.applied.connect(self._next_after_apply)
+        self.sos_id = sos_id
+        self.target = QComboBox(self)
+        self.form.addRow("Target", self.target)
+        self.fired_at: set[str] = set()
+        self.intro.setText(f"<b>{name}</b> on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius: six Firepower Dice "
+                           "against each Team inside, then everything not in a building, entrenchment or "
+                           "fortification is Pinned for this Phase and the next.")
+        self.target.currentIndexChanged.connect(lambda _i: self.update_inputs())
+        self._fill()
+
+    def _fill(self) -> None:
+        game = self.session.game
+        self.target.blockSignals(True)
+        self.target.clear()
+        for unit_id in sos_targets(game, self.sos_id):
+            if unit_id not in self.fired_at:
+                self.target.addItem(game.units[unit_id].name, unit_id)
+        self.target.blockSignals(False)
+        if self.target.count() == 0:
+            self.show_problem("No Team or AFV/APC inside the circle is left to roll for.")
+            return
+        self.update_inputs()
+
+    def update_inputs(self) -> None:
+        unit_id = self.target.currentData()
+        if not isinstance(unit_id, str):
+            return
+        try:
+            inputs = sos_inputs(self.session.game, self.sos_id, unit_id)
+        except RulesInputError as exc:
+            self.show_problem(str(exc))
+            return
+        self.show_problem(None)
+        self.runner.set_inputs(inputs)
+        self.runner.title = f"{observer_name(self.session.game, self.session.game.bombardments[self.sos_id])}: " \
+                            f"SOS Fire at {self.session.game.units[unit_id].name}"
+
+    def _next_after_apply(self, _res: object) -> None:
+        unit_id = self.target.currentData()
+        if isinstance(unit_id, str):
+            self.fired_at.add(unit_id)
+        self._fill()
+
+
+class PatternDialog(QDialog):
+    """The owner's hidden Static/Rolling D6 and, for a rolling bombardment, the table edge it runs along."""
+
+    def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.bombardment_id = bombardment_id
+        b = session.game.bombardments[bombardment_id]
+        self.name = observer_name(session.game, b)
+        self.setWindowTitle(f"{self.name}: hidden Static or Rolling die")
+        self.setMinimumWidth(460)
+        intro = QLabel(f"Only the <b>{session.game.sides[b.side].name}</b> player should look: the die stays "
+                       "covered in the app until the second Phase of fire reveals it.", self)
+        intro.setWordWrap(True)
+        self.face = QComboBox(self)
+        for face in range(1, 7):
+            self.face.addItem(describe_pattern(face, "along the edge chosen below"), face)
+        self.direction = QComboBox(self)
+        for key, bearing in geometry.EDGE_DIRECTIONS.items():
+            self.direction.addItem(f"{key} the map (bearing {bearing:g})", key)
+        self.problem = _problem_label(self)
+        form = QFormLayout()
+        form.addRow("Die", self.face)
+        form.addRow("Rolling direction", self.direction)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Place the die hidden")
+        buttons.accepted.connect(self.place)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(buttons)
+        self.face.currentIndexChanged.connect(lambda _i: self._sync())
+        self._sync()
+
+    def _rolling(self) -> bool:
+        face = self.face.currentData()
+        return isinstance(face, int) and data().pattern.rate(face) > 0
+
+    def _sync(self) -> None:
+        self.direction.setEnabled(self._rolling())
+
+    def choose(self, face: int, direction: str | None) -> None:
+        self.face.setCurrentIndex(face - 1)
+        if direction is not None:
+            self.direction.setCurrentIndex(list(geometry.EDGE_DIRECTIONS).index(direction))
+
+    def place(self) -> None:
+        face = int(self.face.currentData())
+        direction = str(self.direction.currentData()) if self._rolling() else None
+        try:
+            effects = place_pattern_die(self.session.game, self.bombardment_id, face, direction)
+            apply_steps(self.session, f"{self.name}: hidden die placed", effects)
+        except (RulesInputError, GameError) as exc:
+            self.problem.setText(str(exc))
+            self.problem.show()
+            return
+        self.accept()
+
+
+class NewBombardmentDialog(QDialog):
+    """Who calls the mortars, high explosive or smoke, and the Forward Observer's die of Phases."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New bombardment")
+        self.setMinimumWidth(420)
+        game = session.game
+        self.side = QComboBox(self)
+        for i, side in enumerate(game.sides):
+            self.side.addItem(side.name, i)
+        self.side.setCurrentIndex(max(0, min(game.active_side, len(game.sides) - 1)))
+        self.kind = QComboBox(self)
+        self.kind.addItem("High explosive", "high_explosive")
+        self.kind.addItem("Smoke", "smoke")
+        self.phases = QSpinBox(self)
+        self.phases.setRange(1, 6)
+        value = setting(RULESET, "bombardment_phases", game.settings)
+        self.phases.setValue(int(value) if isinstance(value, int | float) else 1)
+        self.phases.setSuffix(" Phases of fire")
+        form = QFormLayout()
+        form.addRow("Side", self.side)
+        form.addRow("Rounds", self.kind)
+        form.addRow("Forward Observer's die", self.phases)
+        note = QLabel("Next: click the aiming point on the map, then where the Forward Observer stands "
+                      "(Esc cancels).", self)
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Pick the aiming point")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+        self.setWindowModality(Qt.WindowModality.NonModal)

@@ -1,0 +1,143 @@
+"""The bombardments drawn on the map, as one overlay that follows the session.
+
+Aiming points; each ranging shot of the current aim as an arrow from the
+aiming point to where it landed, with its distance; every area that has
+effects (rolling ones, once the hidden die is revealed, with their later
+positions as dotted ghosts from `future_centres`: before that the map would
+give the die away); SOS Fire's circle; smoke; unstable and collapsed
+buildings; and a ring round each unit inside an active area. The map
+already badges Pinned units from their conditions.
+
+`items` keys every drawn item ("area:b1", "ghost:b1:1", "shot:b1:2", ...) so
+the window's other parts and the tests can find them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QPointF, Qt
+from PySide6.QtGui import QColor, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem
+
+from battletracker.core import geometry
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.effects import Changes
+from battletracker.rules.chain_of_command.bombardment import future_centres, units_in_area
+from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.ui.map.items import Z_OVERLAYS, circle_item, cosmetic, line_item, text_item
+from battletracker.ui.map.view import MapView
+from battletracker.ui.session import Session
+
+OVERLAY_KEY = "bombardments"
+HE_COLOUR = QColor("#e53935")
+SMOKE_COLOUR = QColor("#9e9e9e")
+SOS_COLOUR = QColor("#fb8c00")
+AIM_COLOUR = QColor("#1e88e5")
+INSIDE_COLOUR = QColor("#ffeb3b")
+BUILDING_COLOURS = {"unstable": QColor("#ff9800"), "collapsed": QColor("#6d4c41"), "on_fire": QColor("#d84315")}
+ARROW_HEAD = 0.8  # inches
+ARROW_SPREAD = 25.0  # degrees either side of the shaft
+INSIDE_RING = 1.6  # inches round a unit's centre
+
+
+def polygon_item(corners: list[geometry.Point], colour: QColor, fill_alpha: int,
+                 style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QGraphicsPolygonItem:
+    item = QGraphicsPolygonItem(QPolygonF([QPointF(x, y) for x, y in corners]))
+    item.setPen(cosmetic(QColor(colour), 1.0, style))
+    fill = QColor(colour)
+    fill.setAlpha(fill_alpha)
+    item.setBrush(fill)
+    item.setZValue(Z_OVERLAYS)
+    return item
+
+
+class BombardmentLayer(QObject):
+    """Keeps the map's "bombardments" overlay in step with the game."""
+
+    def __init__(self, session: Session, view: MapView, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.view = view
+        self.items: dict[str, QGraphicsItem] = {}
+        session.changed.connect(self._on_changed)
+        self.refresh()
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.everything or changes.bombardments or changes.buildings or changes.markers:
+            self.refresh()
+        elif changes.units and any(b.active for b in self.session.game.bombardments.values()):
+            self.refresh()  # a unit moved into or out of an area
+
+    def refresh(self) -> None:
+        self.items = {}
+        game = self.session.game
+        if game.ruleset == RULESET:
+            for b in game.bombardments.values():
+                if b.state != "cleared":
+                    self._bombardment(b)
+            for smoke in game.smoke.values():
+                self.items[f"smoke:{smoke.id}"] = polygon_item(smoke.outline(), SMOKE_COLOUR, 110)
+            for building in game.buildings.values():
+                colour = BUILDING_COLOURS.get(building.state)
+                if colour is not None:
+                    self.items[f"building:{building.id}"] = polygon_item(building.outline(), colour, 70,
+                                                                         Qt.PenStyle.DashLine)
+                    self._label(f"building_label:{building.id}", building.centre,
+                                f"{building.name}: {building.state.replace('_', ' ')}")
+        if self.items:
+            self.view.set_overlay(OVERLAY_KEY, list(self.items.values()))
+        else:
+            self.view.clear_overlay(OVERLAY_KEY)
+
+    def _label(self, key: str, at: geometry.Point, text: str) -> None:
+        scene = self.view.map_scene
+        palette = scene.palette_
+        self.items[key] = text_item(at, text, scene.label_font, palette.label_text, palette.label_back)
+
+    def _area(self, key: str, b: Bombardment, centre: geometry.Point, colour: QColor, fill_alpha: int,
+              style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> None:
+        if b.shape == "circle":
+            self.items[key] = circle_item(centre, b.radius, colour, fill_alpha, style)
+        else:
+            self.items[key] = polygon_item(b.outline(centre), colour, fill_alpha, style)
+
+    def _bombardment(self, b: Bombardment) -> None:
+        game = self.session.game
+        colour = {"high_explosive": HE_COLOUR, "smoke": SMOKE_COLOUR, "sos": SOS_COLOUR}[b.kind]
+        if b.state in ("ranging", "landed"):
+            self.items[f"aim:{b.id}"] = circle_item(b.centre, 0.5, AIM_COLOUR, 120)
+            self._label(f"aim_label:{b.id}", (b.centre[0], b.centre[1] - 1.2), f"Aim {b.id}")
+        if b.state in ("ranging", "landed", "ready"):
+            self._shots(b)
+        if b.active:
+            fill = 40 if b.state == "lingering" else 70
+            style = Qt.PenStyle.DashLine if b.state == "lingering" else Qt.PenStyle.SolidLine
+            self._area(f"area:{b.id}", b, b.centre, colour, fill, style)
+            for i, centre in enumerate(future_centres(b) if b.revealed else [], start=1):
+                self._area(f"ghost:{b.id}:{i}", b, centre, colour, 0, Qt.PenStyle.DotLine)
+                self._label(f"ghost_label:{b.id}:{i}", centre, f"{b.id} +{i}")
+            for unit_id in units_in_area(game, b):
+                unit = game.units[unit_id]
+                self.items[f"inside:{b.id}:{unit_id}"] = circle_item((unit.x, unit.y), INSIDE_RING, INSIDE_COLOUR,
+                                                                     0, Qt.PenStyle.DashLine)
+
+    def _shots(self, b: Bombardment) -> None:
+        """The ranging shots since the bombardment was last aimed: arrow and distance for each deviation."""
+        since = 0
+        for i, e in enumerate(b.history):
+            if e.kind in ("placed", "re_aim"):
+                since = i
+        for i, e in enumerate(b.history[since:], start=since):
+            if e.kind != "ranging":
+                continue
+            start, end = (e.from_x, e.from_y), (e.x, e.y)
+            self.items[f"shot:{b.id}:{i}"] = circle_item(end, 0.35, HE_COLOUR, 160)
+            length = geometry.distance(start, end)
+            if length <= geometry.EPSILON:
+                continue
+            self.items[f"shot_line:{b.id}:{i}"] = line_item(start, end, HE_COLOUR, Qt.PenStyle.DashLine)
+            back = geometry.bearing(end, start)
+            for side, turn in (("l", -ARROW_SPREAD), ("r", ARROW_SPREAD)):
+                self.items[f"shot_head{side}:{b.id}:{i}"] = line_item(
+                    end, geometry.offset(end, back + turn, ARROW_HEAD), HE_COLOUR)
+            middle = ((start[0] + end[0]) / 2.0, (start[1] + end[1]) / 2.0)
+            self._label(f"shot_label:{b.id}:{i}", middle, f'{length:.1f}"')

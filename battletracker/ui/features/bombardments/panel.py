@@ -1,0 +1,331 @@
+"""The Bombardments dock: every Forward Observer and SOS Fire with its state and the next step as a button.
+
+Each row shows the Phases left on the Forward Observer's die, the hidden
+Static/Rolling die (covered until the second Phase of fire reveals it) and
+the one thing the rules want next (`next_action`). Rows are rebuilt from the
+game on every change, so undo and redo show through at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.core import geometry
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.effects import Changes, Effect
+from battletracker.model.game import GameError
+from battletracker.rules import RulesInputError
+from battletracker.rules.chain_of_command.bombardment import (
+    describe_pattern,
+    fire_for_effect,
+    new_bombardment,
+    next_action,
+    observer_name,
+    re_aim,
+    units_in_area,
+)
+from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.rules.chain_of_command.sos_fire import new_sos
+from battletracker.ui.features.bombardments.dialogs import (
+    NewBombardmentDialog,
+    PatternDialog,
+    PhaseDialog,
+    RangingDialog,
+    SosDialog,
+    apply_steps,
+)
+from battletracker.ui.features.bombardments.die_face import DieFace
+from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
+from battletracker.ui.session import Session
+
+PointCallback = Callable[[tuple[float, float] | None], None]
+
+
+class PointPicker(Protocol):
+    """What the panel needs from the map: `pick_point(callback, prompt)` (MapView has it)."""
+
+    def pick_point(self, callback: PointCallback, prompt: str = ...) -> None: ...
+
+
+STATE_TEXT = {
+    "ranging": "Ranging",
+    "landed": "Ranging shot landed",
+    "ready": "On target: begins this activation",
+    "firing": "Firing",
+    "lingering": "Over: effects linger",
+    "cleared": "Cleared",
+}
+
+
+class BombardmentRow(QFrame):
+    """One bombardment: name, state, Phases left, the hidden die, and its next step's buttons."""
+
+    def __init__(self, panel: BombardmentsPanel, b: Bombardment) -> None:
+        super().__init__(panel)
+        self.bombardment_id = b.id
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        game = panel.session.game
+        self.title = QLabel(f"<b>{observer_name(game, b)}</b>", self)
+        self.state = QLabel(self)
+        self.state.setWordWrap(True)
+        self.phases = DieFace("Phases left", self)
+        self.pattern = DieFace("Hidden die", self)
+        self.buttons: dict[str, QPushButton] = {}
+
+        dice = QHBoxLayout()
+        dice.addWidget(QLabel("Phases left", self))
+        dice.addWidget(self.phases)
+        dice.addSpacing(12)
+        dice.addWidget(QLabel("Static/Rolling", self))
+        dice.addWidget(self.pattern)
+        dice.addStretch(1)
+        self.action_row = QHBoxLayout()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.state)
+        layout.addLayout(dice)
+        layout.addLayout(self.action_row)
+
+        self._show(panel, b)
+
+    def _show(self, panel: BombardmentsPanel, b: Bombardment) -> None:
+        game = panel.session.game
+        inside = units_in_area(game, b) if b.active else []
+        lines = [STATE_TEXT.get(b.state, b.state)]
+        if b.kind != "sos":
+            lines[0] += f" at ({b.x:.1f}, {b.y:.1f})"
+            if b.state == "landed" and b.landed_x is not None and b.landed_y is not None:
+                lines.append(f"Landed at ({b.landed_x:.1f}, {b.landed_y:.1f})")
+            if b.devastating:
+                lines.append("Devastating: the first Phase of fire rolls double dice")
+            if b.phases_fired:
+                lines.append(f"{b.phases_fired} Phase(s) of fire so far")
+        if b.state == "lingering":
+            lines.append(f"Clears after {b.linger_phases} more Phase end(s)")
+        if inside:
+            lines.append("In the area: " + ", ".join(game.units[u].name for u in inside))
+        if b.pinned:
+            lines.append("Pinned: " + ", ".join(game.units[u].name for u in b.pinned if u in game.units))
+        self.state.setText("<br>".join(lines))
+
+        if b.kind == "sos":
+            self.phases.clear()
+            self.phases.hide()
+            self.pattern.hide()
+        elif b.observer_on_table:
+            self.phases.show_face(b.phases_left)
+        else:
+            self.phases.clear()
+        if b.pattern_die is None:
+            self.pattern.clear()
+        elif b.revealed:
+            self.pattern.show_face(b.pattern_die)
+            self.pattern.setToolTip(f"Revealed: {describe_pattern(b.pattern_die, b.direction)}")
+        else:
+            self.pattern.cover()
+
+        if b.kind == "sos":
+            if b.state == "lingering":
+                self._button("sos", "Roll for the units inside...", lambda: panel.open_sos(b.id))
+            return
+        action = next_action(b)
+        if action.key == "range":
+            self._button("range", action.text + "...", lambda: panel.open_ranging(b.id))
+        elif action.key == "fire_for_effect_or_re_aim":
+            self._button("fire_for_effect", "Fire for effect", lambda: panel.fire_for_effect(b.id))
+            self._button("re_aim", "Re-aim...", lambda: panel.start_re_aim(b.id))
+        elif action.key == "place_pattern_die":
+            self._button("pattern", "Place the hidden die...", lambda: panel.open_pattern(b.id))
+        elif action.key in ("fire", "activate"):
+            self._button("fire", "Fire this Phase...", lambda: panel.open_phase(b.id))
+            self.buttons["fire"].setToolTip(action.text)
+        else:
+            note = QLabel(f"<i>{action.text}</i>", self)
+            self.action_row.addWidget(note)
+        self.action_row.addStretch(1)
+
+    def _button(self, key: str, text: str, slot: Callable[[], object]) -> None:
+        button = QPushButton(text, self)
+        button.setObjectName(f"bombardment_{key}")
+        button.clicked.connect(slot)
+        self.action_row.addWidget(button)
+        self.buttons[key] = button
+
+
+class BombardmentsPanel(QWidget):
+    """The dock's contents: New bombardment, SOS Fire, and one row per bombardment."""
+
+    def __init__(self, session: Session, picker: PointPicker, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.picker = picker
+        self.rows: dict[str, BombardmentRow] = {}
+        self.dialog: QDialog | None = None
+        self.layer: BombardmentLayer | None = None  # the map layer, kept alive with the panel
+
+        self.new_button = QPushButton("New bombardment...", self)
+        self.new_button.setToolTip("Place a Forward Observer: side, rounds, Phases, then the aiming point")
+        self.sos_button = QPushButton("SOS fire...", self)
+        self.sos_button.setToolTip("Pick the centre of the 6\" circle; every Team inside is fired at")
+        self.problem = QLabel(self)
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
+        self.problem.hide()
+        self.empty = QLabel("No bombardments yet.", self)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        top = QHBoxLayout()
+        top.addWidget(self.new_button)
+        top.addWidget(self.sos_button)
+        top.addStretch(1)
+        self.list_widget = QWidget(self)
+        self.list_layout = QVBoxLayout(self.list_widget)
+        self.list_layout.setContentsMargins(0, 0, 0, 0)
+        self.list_layout.addStretch(1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.list_widget)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.empty)
+        layout.addWidget(scroll, 1)
+
+        self.new_button.clicked.connect(self.open_new)
+        self.sos_button.clicked.connect(lambda: self.start_sos(self.session.game.active_side))
+        session.changed.connect(self._on_changed)
+        self.rebuild()
+
+    # -- following the game -----------------------------------------------------------------
+    def _on_changed(self, changes: Changes) -> None:
+        if (changes.everything or changes.bombardments or changes.sides or changes.roster or changes.units
+                or changes.buildings):
+            self.rebuild()
+
+    def rebuild(self) -> None:
+        for row in self.rows.values():
+            self.list_layout.removeWidget(row)
+            row.hide()
+            row.setParent(None)
+            row.deleteLater()
+        self.rows = {}
+        game = self.session.game
+        enabled = game.ruleset == RULESET and bool(game.sides)
+        self.new_button.setEnabled(enabled)
+        self.sos_button.setEnabled(enabled)
+        for b in game.bombardments.values():
+            row = BombardmentRow(self, b)
+            self.list_layout.insertWidget(self.list_layout.count() - 1, row)
+            self.rows[b.id] = row
+        self.empty.setVisible(not self.rows)
+
+    def show_problem(self, text: str | None) -> None:
+        self.problem.setText(text or "")
+        self.problem.setVisible(bool(text))
+
+    def _apply(self, text: str, make: Callable[[], list[Effect]]) -> bool:
+        """Build the rules layer's Effects and apply them as one step; a refusal shows in the panel."""
+        try:
+            apply_steps(self.session, text, make())
+        except (RulesInputError, GameError) as exc:
+            self.show_problem(str(exc))
+            return False
+        self.show_problem(None)
+        return True
+
+    def _open(self, dialog: QDialog) -> QDialog:
+        if self.dialog is not None:
+            self.dialog.close()
+        self.dialog = dialog
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.destroyed.connect(lambda _o=None, d=dialog: self._forget(d))
+        dialog.show()
+        return dialog
+
+    def _forget(self, dialog: QDialog) -> None:
+        if self.dialog is dialog:
+            self.dialog = None
+
+    # -- new bombardment ----------------------------------------------------------------------
+    def open_new(self) -> None:
+        dialog = NewBombardmentDialog(self.session, self)
+        dialog.accepted.connect(lambda: self.start_new(int(dialog.side.currentData()), str(dialog.kind.currentData()),
+                                                       dialog.phases.value()))
+        self._open(dialog)
+
+    def start_new(self, side: int, kind: str, phases: int) -> None:
+        """Ask the map for the aiming point, then for the Forward Observer's place."""
+        def aimed(aim: tuple[float, float] | None) -> None:
+            if aim is None:
+                return
+
+            def placed(at: tuple[float, float] | None) -> None:
+                if at is not None:
+                    self.place_bombardment(side, kind, phases, aim, at)
+            self.picker.pick_point(placed, "Click where the Forward Observer stands (Esc cancels)")
+        self.picker.pick_point(aimed, "Click the bombardment's aiming point (Esc cancels)")
+
+    def place_bombardment(self, side: int, kind: str, phases: int, aim: geometry.Point,
+                          observer: geometry.Point) -> bool:
+        game = self.session.game
+        return self._apply("New bombardment",
+                           lambda: new_bombardment(game, side, observer, aim, kind=kind, phases=phases))
+
+    # -- the next steps -----------------------------------------------------------------------
+    def open_ranging(self, bombardment_id: str) -> RangingDialog:
+        return self._open(RangingDialog(self.session, bombardment_id, self))  # type: ignore[return-value]
+
+    def fire_for_effect(self, bombardment_id: str) -> bool:
+        game = self.session.game
+        name = observer_name(game, game.bombardments[bombardment_id])
+        return self._apply(f"{name}: fire for effect", lambda: fire_for_effect(game, bombardment_id))
+
+    def start_re_aim(self, bombardment_id: str) -> None:
+        def picked(at: tuple[float, float] | None) -> None:
+            if at is not None:
+                self.re_aim(bombardment_id, at)
+        self.picker.pick_point(picked, "Click the new aiming point (Esc cancels)")
+
+    def re_aim(self, bombardment_id: str, aim: geometry.Point) -> bool:
+        game = self.session.game
+        name = observer_name(game, game.bombardments[bombardment_id])
+        return self._apply(f"{name}: re-aimed", lambda: re_aim(game, bombardment_id, aim))
+
+    def open_pattern(self, bombardment_id: str) -> PatternDialog:
+        return self._open(PatternDialog(self.session, bombardment_id, self))  # type: ignore[return-value]
+
+    def open_phase(self, bombardment_id: str) -> PhaseDialog:
+        return self._open(PhaseDialog(self.session, bombardment_id, self))  # type: ignore[return-value]
+
+    # -- SOS Fire -------------------------------------------------------------------------------
+    def start_sos(self, side: int) -> None:
+        def picked(at: tuple[float, float] | None) -> None:
+            if at is not None:
+                self.create_sos(side, at)
+        self.picker.pick_point(picked, "Click the centre of the SOS Fire (Esc cancels)")
+
+    def create_sos(self, side: int, centre: geometry.Point) -> SosDialog | None:
+        """Place the SOS circle (one undo step), then open the dialog that rolls for each unit inside."""
+        game = self.session.game
+        before = set(game.bombardments)
+        if not self._apply("SOS Fire", lambda: new_sos(game, side, centre)):
+            return None
+        added = [b for b in self.session.game.bombardments if b not in before]
+        return self.open_sos(added[0]) if added else None
+
+    def open_sos(self, sos_id: str) -> SosDialog:
+        return self._open(SosDialog(self.session, sos_id, self))  # type: ignore[return-value]
