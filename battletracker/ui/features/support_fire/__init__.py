@@ -1,0 +1,60 @@
+"""Chain of Command support weapons at the table: the Fire dialog, sniper and gun card rows, reach overlays.
+
+Registers a "Fire..." unit action for infantry and support units with a
+weapon (the procedure follows the weapon: tripod MG, sniper, flamethrower,
+gun H.E. or the unit's Firepower Dice), the sniper's shots and Spotted toggle
+and a short-crewed gun's note on the cards, and the flamethrower's and
+sniper's circles around the selected unit on the map.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+
+from battletracker.ui.extensions import (
+    CardSection,
+    UnitAction,
+    register_card_section,
+    register_unit_action,
+    register_window_extension,
+)
+from battletracker.ui.features.support_fire import overlays
+from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection, is_gun, is_sniper
+from battletracker.ui.features.support_fire.dialog import FireDialog
+from battletracker.ui.features.support_fire.plan import can_fire
+
+if TYPE_CHECKING:
+    from battletracker.ui.main_window import MainWindow
+
+RULESETS = ("chain_of_command",)
+
+
+def open_fire_dialog(window: MainWindow, unit_id: str) -> FireDialog:
+    """The Fire dialog for `unit_id`, not modal so the map can be clicked to pick the target."""
+    dialog = FireDialog(window.session, unit_id, window.map, window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    dialog.raise_()
+    return dialog
+
+
+def _run(window: MainWindow, unit_id: str) -> None:
+    open_fire_dialog(window, unit_id)
+
+
+register_unit_action(UnitAction(
+    key="coc.support_fire",
+    title="Fire...",
+    applies=can_fire,
+    run=_run,
+    rulesets=RULESETS,
+    shortcut="Ctrl+F",
+    tip="Fire this unit's weapon at an enemy unit, with the exact odds before the roll",
+))
+register_card_section(CardSection("coc.sniper", is_sniper, SniperSection, RULESETS))
+register_card_section(CardSection("coc.gun_crew", is_gun, GunCrewSection, RULESETS))
+register_window_extension(overlays.install)
+
+__all__ = ["FireDialog", "open_fire_dialog"]

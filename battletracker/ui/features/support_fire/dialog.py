@@ -1,0 +1,377 @@
+"""The Fire dialog: a Chain of Command team fires its weapon at an infantry target.
+
+Opened from the firer. The weapon decides the procedure (tripod MG, sniper,
+flamethrower, gun H.E., or the unit's Firepower Dice); the target comes from
+the map or the list; range, band, arc, dice after losses and fuel come from
+the table and the cards (plan.py), and the player sets only cover, troop
+quality and what the table cannot know. The ProcedureRunner shows the exact
+odds of every (kills, shock) result before the roll and applies the result as
+one undo step. The dialog is not modal, so the map stays usable for picking.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.core.geometry import distance
+from battletracker.model.effects import ChangeCounter, ChangeFigures
+from battletracker.model.game import Unit
+from battletracker.rules import Resolution
+from battletracker.rules.chain_of_command import flamethrowers, snipers
+from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, cover_levels
+from battletracker.ui.features.support_fire.plan import (
+    PROCEDURE_TITLES,
+    Choices,
+    FireWeapon,
+    Plan,
+    default_cover,
+    default_quality,
+    fire_weapons,
+    flamethrower_target_kind,
+    plan_fire,
+    sniper_target_kind,
+    targets_for,
+)
+from battletracker.ui.map.items import line_item
+from battletracker.ui.map.view import MapView
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.session import Session
+
+LINE_OVERLAY = "support_fire.line"
+FRONTAGE_OVERLAY = "support_fire.frontage"
+REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+class FireDialog(QDialog):
+    """Fire from one unit: weapon, target, the player's choices, then the odds-first runner."""
+
+    def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.firer_id = firer_id
+        self.map_view = map_view
+        self.plan: Plan | None = None
+        self._applied = False
+        self._frontage: float | None = None
+        self._frontage_start: tuple[float, float] | None = None
+        firer = session.game.unit(firer_id)
+        self.setWindowTitle(f"Fire - {firer.name}")
+        self.setMinimumSize(620, 760)
+
+        self.weapon = QComboBox(self)
+        self._weapons: list[FireWeapon] = fire_weapons(firer)
+        for fw in self._weapons:
+            self.weapon.addItem(fw.title)
+        self.target = QComboBox(self)
+        self.pick_button = QPushButton("Pick on &map", self)
+        self.pick_button.setToolTip("Click the target on the map (Esc cancels)")
+        self.pick_button.setEnabled(map_view is not None)
+        target_row = QHBoxLayout()
+        target_row.addWidget(self.target, 1)
+        target_row.addWidget(self.pick_button)
+
+        self.cover = QComboBox(self)
+        for level in cover_levels():
+            self.cover.addItem(_words(level), level)
+        self.cover.setToolTip("The target's cover as it stands on the table")
+        self.quality = QComboBox(self)
+        for q in QUALITIES:
+            self.quality.addItem(_words(q), q)
+        self.band = QComboBox(self)
+        self.band.addItem("From the table", "")
+        self.band.addItem("Close", "close")
+        self.band.addItem("Effective", "effective")
+        self.dice = QSpinBox(self)
+        self.dice.setRange(0, MAX_DICE)
+        self.dice.setSuffix(" Firepower Dice")
+        self.target_kind = QComboBox(self)
+        self.moved = QCheckBox("Moved 1D6 this Phase (half the dice)", self)
+        self.leader = QCheckBox("A Leader is attached to the target", self)
+        self.in_building = QCheckBox("The target is inside a building", self)
+        self.suppressing = QCheckBox("Suppressing Fire", self)
+        self.frontage_button = QPushButton("Pick &frontage...", self)
+        self.frontage_button.setToolTip('Click both ends of the target frontage on the map (at most 9")')
+        self.frontage_label = QLabel("", self)
+        self.suppress_box = QWidget(self)
+        suppress_row = QHBoxLayout(self.suppress_box)
+        suppress_row.setContentsMargins(0, 0, 0, 0)
+        suppress_row.addWidget(self.suppressing)
+        suppress_row.addWidget(self.frontage_button)
+        suppress_row.addWidget(self.frontage_label, 1)
+
+        self.form = QFormLayout()
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.addRow("&Weapon", self.weapon)
+        self.form.addRow("&Target", target_row)
+        self.form.addRow("Target &kind", self.target_kind)
+        self.form.addRow("&Cover", self.cover)
+        self.form.addRow("Target &quality", self.quality)
+        self.form.addRow("&Range band", self.band)
+        self.form.addRow("&Dice", self.dice)
+        self.form.addRow("", self.moved)
+        self.form.addRow("", self.leader)
+        self.form.addRow("", self.in_building)
+        self.form.addRow("", self.suppress_box)
+
+        self.derived = QLabel(self)
+        self.derived.setWordWrap(True)
+        self.derived.setTextFormat(Qt.TextFormat.PlainText)
+        self.refusal = QLabel(self)
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet(REFUSAL_STYLE)
+        self.refusal.hide()
+
+        self.runner_box = QVBoxLayout()
+        self.runner: ProcedureRunner | None = None
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.form)
+        layout.addWidget(self.derived)
+        layout.addWidget(self.refusal)
+        layout.addLayout(self.runner_box, 1)
+        layout.addWidget(buttons)
+
+        self._fill_targets()
+        self.weapon.currentIndexChanged.connect(self._weapon_changed)
+        self.target.currentIndexChanged.connect(self._target_changed)
+        for combo in (self.cover, self.quality, self.band, self.target_kind):
+            combo.currentIndexChanged.connect(self.update_plan)
+        self.dice.valueChanged.connect(self.update_plan)
+        for box in (self.moved, self.leader, self.in_building, self.suppressing):
+            box.toggled.connect(self.update_plan)
+        self.pick_button.clicked.connect(self.pick_target)
+        self.frontage_button.clicked.connect(self.pick_frontage)
+        session.changed.connect(self._on_changed)
+        self._weapon_changed()
+
+    # -- what the player chose -----------------------------------------------------
+    @property
+    def fire_weapon(self) -> FireWeapon:
+        return self._weapons[max(0, self.weapon.currentIndex())]
+
+    def firer(self) -> Unit | None:
+        return self.session.game.units.get(self.firer_id)
+
+    def target_unit(self) -> Unit | None:
+        target_id = self.target.currentData()
+        return self.session.game.units.get(target_id) if isinstance(target_id, str) else None
+
+    def set_target(self, unit_id: str) -> bool:
+        index = self.target.findData(unit_id)
+        if index < 0:
+            return False
+        self.target.setCurrentIndex(index)
+        return True
+
+    def choices(self) -> Choices:
+        procedure = self.fire_weapon.procedure
+        return Choices(
+            cover=str(self.cover.currentData()),
+            quality=str(self.quality.currentData()),
+            range_band=str(self.band.currentData()),
+            firepower_dice=self.dice.value() if procedure == "coc.fire" else None,
+            moved=self.moved.isChecked(),
+            suppressing=self.suppressing.isChecked(),
+            frontage=self._frontage,
+            leader_attached=self.leader.isChecked(),
+            target_kind=str(self.target_kind.currentData() or ""),
+            target_in_building=self.in_building.isChecked(),
+        )
+
+    # -- building the form -----------------------------------------------------------
+    def _fill_targets(self) -> None:
+        firer = self.firer()
+        if firer is None:
+            return
+        keep = self.target.currentData()
+        self.target.blockSignals(True)
+        self.target.clear()
+        here = (firer.x, firer.y)
+        for unit in targets_for(self.session.game, firer):
+            self.target.addItem(f'{unit.name}  -  {distance(here, (unit.x, unit.y)):.1f}"', unit.id)
+        if keep is not None and self.target.findData(keep) >= 0:
+            self.target.setCurrentIndex(self.target.findData(keep))
+        self.target.blockSignals(False)
+
+    def _weapon_changed(self) -> None:
+        fw = self.fire_weapon
+        procedure = fw.procedure
+        self.form.setRowVisible(self.quality, procedure not in ("coc.sniper", "coc.gun_he"))
+        self.form.setRowVisible(self.band, procedure not in ("coc.sniper", "coc.gun_he"))
+        self.form.setRowVisible(self.cover, procedure not in ("coc.sniper", "coc.flamethrower"))
+        self.form.setRowVisible(self.dice, procedure == "coc.fire")
+        self.form.setRowVisible(self.target_kind, procedure in ("coc.sniper", "coc.flamethrower"))
+        self.form.setRowVisible(self.moved, procedure == "coc.flamethrower")
+        self.form.setRowVisible(self.leader, procedure == "coc.sniper")
+        self.form.setRowVisible(self.in_building, procedure == "coc.gun_he")
+        self.form.setRowVisible(self.suppress_box, procedure in ("coc.tripod_mg", "coc.sniper"))
+        self.frontage_button.setVisible(procedure == "coc.tripod_mg")
+        self.frontage_label.setVisible(procedure == "coc.tripod_mg")
+        self.dice.blockSignals(True)
+        self.dice.setValue(fw.dice)
+        self.dice.blockSignals(False)
+        self.target_kind.blockSignals(True)
+        self.target_kind.clear()
+        kinds = snipers.TARGET_KINDS if procedure == "coc.sniper" else flamethrowers.TARGET_KINDS
+        for kind in kinds:
+            self.target_kind.addItem(_words(kind), kind)
+        self.target_kind.blockSignals(False)
+        if self.runner is not None:
+            self.runner_box.removeWidget(self.runner)
+            self.runner.deleteLater()
+        self.runner = ProcedureRunner(self.session, procedure, PROCEDURE_TITLES[procedure], self)
+        self.runner.resolved.connect(self._on_resolved)
+        self.runner.applied.connect(self._on_applied)
+        self.runner_box.addWidget(self.runner)
+        self._target_changed()
+
+    def _target_changed(self) -> None:
+        """A new target: set the choices its card implies, then recompute."""
+        target = self.target_unit()
+        if target is not None:
+            for combo, value in ((self.cover, default_cover(target)), (self.quality, default_quality(target))):
+                combo.blockSignals(True)
+                combo.setCurrentIndex(max(0, combo.findData(value)))
+                combo.blockSignals(False)
+            procedure = self.fire_weapon.procedure
+            if procedure in ("coc.sniper", "coc.flamethrower"):
+                kind = sniper_target_kind(target) if procedure == "coc.sniper" else flamethrower_target_kind(target)
+                self.target_kind.blockSignals(True)
+                self.target_kind.setCurrentIndex(max(0, self.target_kind.findData(kind)))
+                self.target_kind.blockSignals(False)
+        self.update_plan()
+
+    # -- inputs to odds ---------------------------------------------------------------
+    def update_plan(self) -> None:
+        """Derive the inputs from the table and the choices; show the odds or the refusal."""
+        assert self.runner is not None
+        firer, target = self.firer(), self.target_unit()
+        if firer is None or target is None:
+            self.plan = None
+            self._refuse("No target: pick one on the map or from the list." if firer is not None
+                         else "The firing unit is no longer on the table.")
+            return
+        plan = plan_fire(self.session.game, firer, self.fire_weapon, target, self.choices())
+        self.plan = plan
+        self._applied = False
+        self.derived.setText("From the table: " + "; ".join(plan.notes))
+        self._draw_line(firer, target)
+        if plan.refusal:
+            self._refuse(plan.refusal)
+            return
+        self.refusal.hide()
+        self.runner.show()
+        self.runner.title = f"{firer.name} fires at {target.name}"
+        self.runner.set_inputs(plan.inputs)
+
+    def _refuse(self, message: str) -> None:
+        assert self.runner is not None
+        self.refusal.setText(message)
+        self.refusal.show()
+        self.runner.hide()
+
+    def _on_changed(self, _changes: object) -> None:
+        if self.firer() is None:
+            self.close()
+            return
+        if self.runner is not None and self.runner.result is not None and not self._applied:
+            return
+        self._fill_targets()
+        self.update_plan()
+
+    # -- after the roll --------------------------------------------------------------------
+    def _on_resolved(self, res: Resolution) -> None:
+        """Fire at a spotted sniper: Shock is ignored and one kill removes it, with a Force Morale Test."""
+        plan, target = self.plan, self.target_unit()
+        if plan is None or not plan.sniper_target or target is None:
+            return
+        res.effects = [e for e in res.effects
+                       if not (isinstance(e, ChangeFigures | ChangeCounter) and e.unit_id == target.id)]
+        kills = int(res.values.get("kills", 0))
+        loss = snipers.sniper_fired_on(target.id, kills)
+        res.effects.extend(loss.effects)
+        if loss.force_morale_test:
+            res.log.append(f"{target.name} is killed and removed: its side takes a Force Morale Test")
+        else:
+            res.log.append(f"{target.name} ignores the Shock")
+        assert self.runner is not None
+        self.runner.result_view.append(f"<p><b>{res.log[-1]}</b></p>")
+
+    def _on_applied(self, res: Resolution) -> None:
+        """Keep the result in view; the next change to the game brings fresh odds."""
+        self._applied = True
+        assert self.runner is not None
+        self.runner.result_view.append("<p><i>Applied: one step on the undo stack.</i></p>")
+
+    # -- the map ---------------------------------------------------------------------------------
+    def _draw_line(self, firer: Unit, target: Unit) -> None:
+        if self.map_view is not None:
+            colour = QColor("#d93025") if self.plan is not None and self.plan.refusal else QColor("#f9a825")
+            self.map_view.set_overlay(LINE_OVERLAY, [line_item((firer.x, firer.y), (target.x, target.y), colour,
+                                                               Qt.PenStyle.DashLine)])
+
+    def pick_target(self) -> None:
+        if self.map_view is not None:
+            self.map_view.pick_unit(self._picked, "Click the target")
+
+    def _picked(self, unit_id: str | None) -> None:
+        if unit_id is None:
+            return
+        if not self.set_target(unit_id):
+            self.refusal.setText("That unit is on the firer's own side: pick an enemy unit.")
+            self.refusal.show()
+
+    def pick_frontage(self) -> None:
+        if self.map_view is not None:
+            self.map_view.pick_point(self._frontage_first, "Click one end of the target frontage")
+
+    def _frontage_first(self, point: tuple[float, float] | None) -> None:
+        if point is None or self.map_view is None:
+            return
+        self._frontage_start = point
+        self.map_view.pick_point(self._frontage_second, "Click the other end of the target frontage")
+
+    def _frontage_second(self, point: tuple[float, float] | None) -> None:
+        if point is None or self._frontage_start is None:
+            return
+        self.set_frontage(self._frontage_start, point)
+
+    def set_frontage(self, a: tuple[float, float], b: tuple[float, float]) -> None:
+        """The Suppressing Fire frontage between two table points; the rules refuse one over 9"."""
+        self._frontage = round(distance(a, b), 2)
+        self.frontage_label.setText(f'{self._frontage:.1f}" frontage')
+        if self.map_view is not None:
+            self.map_view.set_overlay(FRONTAGE_OVERLAY, [line_item(a, b, QColor("#8e24aa"))])
+        self.suppressing.setChecked(True)
+        self.update_plan()
+
+    def done(self, result: int) -> None:
+        if self.map_view is not None:
+            self.map_view.clear_overlay(LINE_OVERLAY)
+            self.map_view.clear_overlay(FRONTAGE_OVERLAY)
+        with contextlib.suppress(RuntimeError, TypeError):
+            self.session.changed.disconnect(self._on_changed)
+        super().done(result)

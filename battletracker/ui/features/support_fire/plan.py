@@ -1,0 +1,234 @@
+"""From the cards and the table to a support-weapon procedure's inputs.
+
+The Fire dialog asks the player only for what the table cannot tell it
+(cover, troop quality, whether the team moved). Everything else is read here
+from the game with the same geometry the rules use: which procedure the
+firer's weapon calls for, the range and its band, the bearing for the 90
+degree arc, the dice after figures are lost, fuel left, the target's figures.
+Kept free of widgets so the derivation can be checked on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from battletracker.core.geometry import bearing, distance, range_band
+from battletracker.model.game import Game, Unit, Weapon
+from battletracker.rules.chain_of_command import flamethrowers, guns, machine_guns, snipers
+from battletracker.rules.chain_of_command.fire import QUALITIES
+
+TRIPOD_KINDS = ("mmg", "hmg")
+SNIPER_KINDS = ("sniper", "sniper_rifle")
+FLAME_KINDS = ("flamethrower",)
+GUN_KINDS = ("at_gun", "infantry_gun", "gun")
+IMMOBILISED = "immobilised"
+
+PROCEDURE_TITLES = {
+    "coc.fire": "Fire",
+    "coc.tripod_mg": "Tripod MG fire",
+    "coc.sniper": "Sniper shot",
+    "coc.flamethrower": "Flamethrower",
+    "coc.gun_he": "Gun H.E.",
+}
+
+
+def _number(weapon: Weapon, key: str) -> int:
+    value = weapon.stats.get(key, 0)
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+@dataclass(frozen=True)
+class FireWeapon:
+    """One way this unit can fire: the procedure, the weapon (None: the unit's small arms together)."""
+
+    procedure: str
+    index: int | None
+    title: str
+    dice: int = 0
+
+
+def fire_weapons(unit: Unit) -> list[FireWeapon]:
+    """The unit's ways to fire at infantry, its support weapon first.
+
+    Weapons with Firepower Dice that are not tripod MGs, snipers' rifles or
+    flamethrowers are the unit's ordinary fire: their dice add up to the
+    unit's Firepower Dice for `coc.fire`.
+    """
+    special: list[FireWeapon] = []
+    ordinary = 0
+    for i, w in enumerate(unit.weapons):
+        if w.kind in TRIPOD_KINDS:
+            special.append(FireWeapon("coc.tripod_mg", i, f"{w.name} (tripod MG)"))
+        elif w.kind in SNIPER_KINDS or (unit.kind == "sniper" and _number(w, "firepower_dice") > 0):
+            special.append(FireWeapon("coc.sniper", i, f"{w.name} (sniper)"))
+        elif w.kind in FLAME_KINDS:
+            special.append(FireWeapon("coc.flamethrower", i, f"{w.name} (flamethrower)"))
+        elif (w.kind in GUN_KINDS or unit.kind == "gun") and _number(w, "he") > 0:
+            special.append(FireWeapon("coc.gun_he", i, f"{w.name} (H.E.)"))
+        elif _number(w, "firepower_dice") > 0:
+            ordinary += _number(w, "firepower_dice")
+    if ordinary:
+        special.append(FireWeapon("coc.fire", None, f"Small arms ({ordinary} Firepower Dice)", ordinary))
+    return special
+
+
+def can_fire(game: Game, unit: Unit) -> bool:
+    return not unit.is_vehicle and bool(fire_weapons(unit))
+
+
+def targets_for(game: Game, firer: Unit) -> list[Unit]:
+    """Units of the other sides, nearest first: what the target list offers."""
+    here = (firer.x, firer.y)
+    enemies = [u for u in game.units.values() if u.side != firer.side]
+    return sorted(enemies, key=lambda u: (distance(here, (u.x, u.y)), u.name))
+
+
+def default_cover(target: Unit) -> str:
+    """Cover the target's card records as a condition, else the Open."""
+    for level in ("hard", "light"):
+        if any(level in c and "cover" in c for c in target.conditions):
+            return level
+    return "open"
+
+
+def default_quality(target: Unit) -> str:
+    quality = target.stats.get("quality")
+    return quality if isinstance(quality, str) and quality in QUALITIES else "regular"
+
+
+def sniper_target_kind(target: Unit) -> str:
+    if target.is_vehicle:
+        return "vehicle"
+    if target.kind in ("support_weapon", "gun"):
+        return "support"
+    return "infantry"
+
+
+def flamethrower_target_kind(target: Unit) -> str:
+    return "transport" if target.is_vehicle else "infantry"
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the player sets in the dialog; the rest comes from the table."""
+
+    cover: str = "open"
+    quality: str = "regular"
+    range_band: str = ""
+    firepower_dice: int | None = None
+    moved: bool = False
+    suppressing: bool = False
+    frontage: float | None = None
+    leader_attached: bool = False
+    target_kind: str = ""
+    target_in_building: bool = False
+
+
+@dataclass
+class Plan:
+    """The inputs for one procedure, what was derived (for the dialog to show), and any refusal."""
+
+    procedure: str
+    inputs: dict[str, object] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    refusal: str = ""
+    range: float = 0.0
+    band: str = ""
+    # A sniper target: kills remove it whole and call a Force Morale Test, Shock is ignored.
+    sniper_target: bool = False
+
+
+def derived_band(weapon: Weapon | None, unit: Unit, dist: float) -> str:
+    """Close in the weapon's first range band, Effective beyond it; "" past its longest band."""
+    bands = list(weapon.ranges) if weapon is not None and weapon.ranges else unit.range_bands()
+    if not bands:
+        return "close"
+    index = range_band(dist, bands)
+    if index is None:
+        return ""
+    return "close" if index == 0 else "effective"
+
+
+def plan_fire(game: Game, firer: Unit, fw: FireWeapon, target: Unit, choices: Choices) -> Plan:
+    """The procedure inputs for `firer` shooting at `target` with `fw`, given the player's choices."""
+    here, there = (firer.x, firer.y), (target.x, target.y)
+    dist = distance(here, there)
+    weapon = firer.weapon(fw.index) if fw.index is not None else None
+    band = choices.range_band or derived_band(weapon, firer, dist)
+    plan = Plan(fw.procedure, range=dist, band=band)
+    plan.notes.append(f'Range {dist:.1f}"')
+    if target.kind == "sniper" and fw.procedure != "coc.sniper":
+        if not target.has(snipers.SPOTTED):
+            plan.refusal = (f"{target.name} is a sniper that has not been spotted: it cannot be targeted "
+                            "(mark it Spotted on its card first)")
+        plan.sniper_target = True
+    if fw.procedure == "coc.sniper":
+        _plan_sniper(plan, firer, target, choices)
+        return plan
+    if fw.procedure == "coc.flamethrower":
+        assert weapon is not None
+        _plan_flamethrower(plan, firer, fw, weapon, target, choices, dist)
+        return plan
+    if not band and not plan.refusal:
+        longest = max(weapon.ranges if weapon is not None and weapon.ranges else firer.range_bands())
+        plan.refusal = f'{target.name} is {dist:.1f}" away, beyond the longest range band ({longest:g}")'
+    inputs = plan.inputs
+    inputs.update(cover=choices.cover, target_id=target.id, target_figures=str(target.figures))
+    if fw.procedure == "coc.gun_he":
+        assert weapon is not None
+        inputs.update(he_dice=_number(weapon, "he"), crew=max(1, firer.figures),
+                      target_in_building=choices.target_in_building,
+                      barrel_facing=firer.facing, target_bearing=bearing(here, there), firer_id=firer.id)
+        if not guns.gun_can_move(firer.figures):
+            plan.notes.append(f"Only {firer.figures} crew: the gun cannot move, but fires inside its arc")
+        plan.notes.append(f"{_number(weapon, 'he')} H.E. dice at Close Range (4+), cover reduced one level")
+        return plan
+    inputs.update(range_band=band or "effective", target_quality=choices.quality)
+    if fw.procedure == "coc.tripod_mg":
+        assert weapon is not None
+        base = _number(weapon, "firepower_dice") or machine_guns.TRIPOD_MG_DICE
+        heavy = weapon.kind == "hmg" or weapon.stats.get("heavy") is True
+        dice, lost = machine_guns.tripod_dice(base, firer.figures)
+        inputs.update(firepower_dice=base, figures=max(1, firer.figures), heavy=heavy,
+                      barrel_facing=firer.facing, target_bearing=bearing(here, there), firer_id=firer.id)
+        if choices.suppressing:
+            inputs["suppressing"] = True
+            if choices.frontage is not None:
+                inputs["frontage"] = choices.frontage
+        plan.notes.append(f"{dice} Firepower Dice" + (f" ({lost} lost: down to one figure)" if lost else ""))
+        if heavy:
+            plan.notes.append("Heavy MG: cover reduced one level")
+        return plan
+    dice = choices.firepower_dice if choices.firepower_dice is not None else fw.dice
+    inputs["firepower_dice"] = dice
+    plan.notes.append(f"{dice} Firepower Dice")
+    return plan
+
+
+def _plan_sniper(plan: Plan, firer: Unit, target: Unit, choices: Choices) -> None:
+    kind = choices.target_kind or sniper_target_kind(target)
+    plan.inputs.update(target_kind=kind, leader_attached=choices.leader_attached, suppressing=choices.suppressing,
+                       firer_id=firer.id)
+    if kind in ("infantry", "support", "bunker"):
+        plan.inputs["target_id"] = target.id
+    shots = firer.counters.get(snipers.SHOTS_COUNTER, 0)
+    plan.notes.append(f"Hits on {snipers.TO_HIT_BUNKER if kind == 'bunker' else snipers.TO_HIT}+ at any range; "
+                      f"{shots} shot(s) fired so far")
+
+
+def _plan_flamethrower(plan: Plan, firer: Unit, fw: FireWeapon, weapon: Weapon, target: Unit,
+                       choices: Choices, dist: float) -> None:
+    kind = choices.target_kind or flamethrower_target_kind(target)
+    fuel = weapon.ammo if weapon.ammo is not None else flamethrowers.FUEL_PHASES
+    inputs = plan.inputs
+    inputs.update(range=round(dist, 2), moved=choices.moved, fuel=fuel, target_kind=kind,
+                  range_band=plan.band or "close", target_quality=choices.quality, firer_id=firer.id,
+                  weapon_index=fw.index or 0)
+    if kind == "transport" and target.vehicle is not None:
+        inputs.update(vehicle_id=target.id, vehicle_current_shock=target.shock,
+                      vehicle_immobilised=IMMOBILISED in target.vehicle.damage)
+    elif kind == "infantry":
+        inputs.update(target_id=target.id, target_figures=str(target.figures))
+    dice = flamethrowers.DICE_AFTER_MOVING if choices.moved else flamethrowers.DICE
+    plan.notes.append(f"{dice} Firepower Dice, cover ignored, Shock doubled; fuel {fuel} of "
+                      f"{weapon.ammo_max or flamethrowers.FUEL_PHASES}")

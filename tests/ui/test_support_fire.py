@@ -1,0 +1,132 @@
+"""The Fire dialog, the sniper and gun card rows and the reach overlays on the demo battle."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from battletracker.core.geometry import bearing
+from battletracker.model import savefile
+from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
+from battletracker.model.game import Unit, Weapon
+from battletracker.rules import odds
+from battletracker.ui.extensions import unit_actions
+from battletracker.ui.features.support_fire import FireDialog
+from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection
+from battletracker.ui.features.support_fire.overlays import REACH_OVERLAY
+from battletracker.ui.main_window import MainWindow
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.session import Session
+
+MG, SQUAD, SNIPER, GERMAN_SECTION = "u3", "u8", "u9", "u1"
+
+
+def dialog_for(qtbot: QtBot, session: Session, firer: str, target: str) -> FireDialog:
+    dialog = FireDialog(session, firer)
+    qtbot.addWidget(dialog)
+    assert dialog.set_target(target)
+    return dialog
+
+
+def runner_of(dialog: FireDialog) -> ProcedureRunner:
+    assert dialog.runner is not None
+    return dialog.runner
+
+
+def type_dice(runner: ProcedureRunner, *entries: str) -> None:
+    """Answer the runner's dice prompts in order, as a player typing the table's dice."""
+    runner.start_typed()
+    for text in entries:
+        assert not runner.entry_row.isHidden(), f"no prompt left for {text!r}"
+        runner.entry.setText(text)
+        runner.submit_entry()
+        assert runner.entry_error.isHidden(), runner.entry_error.text()
+    assert runner.result is not None
+
+
+def flamethrower(fuel: int) -> Unit:
+    return Unit("u20", "Flamethrower", "support_weapon", 1, 40.0, 30.0, facing=0.0, figures=2, figures_max=2,
+                weapons=[Weapon("M2 flamethrower", "flamethrower", 45.0, [12.0], fuel, 3, "fuel",
+                                {"firepower_dice": 12})])
+
+
+def add(session: Session, unit: Unit) -> None:
+    session.apply(f"Add {unit.name}", [AddUnit(unit)])
+
+
+def test_fire_action_offered_to_infantry_and_support_units_with_a_weapon(session: Session) -> None:
+    game = session.game
+    keys = {uid: {a.key for a in unit_actions(game, game.unit(uid))} for uid in ("u1", "u3", "u5", "u6", "u9")}
+    assert "coc.support_fire" in keys["u1"] and "coc.support_fire" in keys["u3"] and "coc.support_fire" in keys["u9"]
+    assert "coc.support_fire" not in keys["u5"]          # a Leader with no weapon
+    assert "coc.support_fire" not in keys["u6"]          # a tank fires through the anti-tank rules
+
+
+def test_tripod_mg_fire_derives_dice_arc_and_cover_from_the_table(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, MG, SQUAD)
+    mg, squad = session.game.unit(MG), session.game.unit(SQUAD)
+    assert dialog.plan is not None and dialog.plan.procedure == "coc.tripod_mg"
+    inputs = dialog.plan.inputs
+    assert inputs["firepower_dice"] == 10 and inputs["figures"] == 5 and inputs["heavy"] is False
+    assert inputs["range_band"] == "effective"            # 28.9" is past the 18" Close band
+    assert inputs["cover"] == "open"
+    assert inputs["barrel_facing"] == mg.facing
+    assert inputs["target_bearing"] == pytest.approx(bearing((mg.x, mg.y), (squad.x, squad.y)))
+    assert inputs["target_id"] == SQUAD and inputs["target_figures"] == "12"
+
+    dialog.cover.setCurrentIndex(dialog.cover.findData("light"))
+    assert dialog.plan.inputs["cover"] == "light"
+    runner = runner_of(dialog)
+    assert runner.problem.isHidden() and runner.roll_button.isEnabled()
+    rows = dict(runner.odds_plot.rows)
+    assert sum(rows.values()) == Fraction(1)
+    assert rows == dict(odds("coc.tripod_mg", dialog.plan.inputs).items())
+
+
+def test_mg_down_to_one_figure_loses_two_dice(qtbot: QtBot, session: Session) -> None:
+    session.apply("Casualties", [ChangeFigures(MG, -4)])
+    dialog = dialog_for(qtbot, session, MG, SQUAD)
+    assert dialog.plan is not None
+    assert any("8 Firepower Dice (2 lost" in note for note in dialog.plan.notes)
+    assert dialog.plan.inputs["figures"] == 1
+
+
+def test_mg_fire_applied_is_one_undo_step_and_undo_restores_the_game(qtbot: QtBot, session: Session) -> None:
+    before = savefile.game_to_dict(session.snapshot())
+    dialog = dialog_for(qtbot, session, MG, SQUAD)
+    runner = runner_of(dialog)
+    type_dice(runner, "6 6 6 6 6 6 6 6 6 6", "4 5 6 1 1 1 1 1 1 1")
+    assert runner.result is not None and runner.result.outcome == "kills=3 shock=7"
+    steps = session.undo_stack.count()
+    assert runner.apply()
+    assert session.undo_stack.count() == steps + 1
+    squad, mg = session.game.unit(SQUAD), session.game.unit(MG)
+    assert squad.figures == 9 and squad.shock == 7
+    assert mg.facing == pytest.approx(bearing((mg.x, mg.y), (squad.x, squad.y)))   # turned onto the target
+    assert any("Tripod MG" in e.text or "fires at" in e.text for e in session.game.log)
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_target_outside_the_arc_is_refused_with_the_reason(qtbot: QtBot, session: Session) -> None:
+    session.apply("Turn the MG", [TurnUnit(MG, 90.0)])
+    dialog = dialog_for(qtbot, session, MG, SQUAD)
+    runner = runner_of(dialog)
+    assert not runner.problem.isHidden()
+    assert "degrees off the barrel" in runner.problem.text() and "45 degrees either side" in runner.problem.text()
+    assert not runner.roll_button.isEnabled() and not runner.typed_button.isEnabled()
+
+
+def test_flamethrower_with_no_fuel_is_refused(qtbot: QtBot, session: Session) -> None:
+    add(session, flamethrower(0))
+    dialog = dialog_for(qtbot, session, "u20", GERMAN_SECTION)
+    assert dialog.plan is not None and dialog.plan.procedure == "coc.flamethrower"
+    runner = runner_of(dialog)
+    assert "reaches at most 12\"" in runner.problem.text()          # 20" away: out of reach first
+    session.apply("Move up", [MoveUnit("u20", 20.0, 18.0, 0.0)])
+    assert dialog.plan.inputs["fuel"] == 0
+    assert not runner.problem.isHidden()
+    assert "no fuel left: 0 of 3 Phases of fire" in runner.problem.text()
+    assert not runner.roll_button.isEnabled() and not runner.typed_button.isEnabled()
