@@ -176,7 +176,8 @@ class PhaseDialog(_RunnerDialog):
         self.intro.setText(f"<b>{name}</b>: Phase of fire {b.phases_fired + 1}, "
                            f"{b.phases_left} left on the Forward Observer's die.")
         self.targets_view = QTextBrowser(self)
-        self.targets_view.setMinimumHeight(110)
+        self.targets_view.setMinimumHeight(80)
+        self.targets_view.setMaximumHeight(150)
         self.activation_group = QButtonGroup(self)
         self.activation_buttons: dict[str, QRadioButton] = {}
         holder = QWidget(self)
