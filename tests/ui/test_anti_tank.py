@@ -14,7 +14,7 @@ from battletracker.model import savefile
 from battletracker.model.effects import MoveUnit, SetDamage, add_shock
 from battletracker.model.game import Game
 from battletracker.ui.extensions import unit_action, unit_actions
-from battletracker.ui.features.anti_tank import AntiTankDialog, group_label, infantry_near
+from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog, group_label, infantry_near
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
@@ -188,3 +188,30 @@ def test_opened_from_the_window_and_target_picked_on_the_map(qtbot: QtBot, sessi
     inputs = dialog.inputs()
     assert inputs is not None and inputs["location"] == "front"
     dialog.close()
+
+
+def test_grenade_offered_only_within_reach_and_resolved(qtbot: QtBot, demo_game: Game) -> None:
+    action = unit_action("coc.at_grenade")
+    assert action not in unit_actions(demo_game, demo_game.unit(SCHRECK))
+    squad = demo_game.unit("u2")
+    squad.x, squad.y = 50.0, 30.0
+    assert action in unit_actions(demo_game, squad)
+    assert action not in unit_actions(demo_game, demo_game.unit(PANZER))
+    session = Session(demo_game)
+    before = savefile.game_to_dict(session.game)
+    dialog = GrenadeDialog(session, "u2")
+    qtbot.addWidget(dialog)
+    assert dialog.grenade_box.currentData() == "Teller mine"
+    inputs = dialog.inputs()
+    assert inputs is not None and (inputs["armour_dice"], inputs["distance"], inputs["target_id"]) == (2, 6.0, SHERMAN)
+    rows = dialog.runner.odds_plot.rows
+    assert [label for label, _p in rows] == ["failed to reach", "no effect", "equal", "+1", "+2", "+3"]
+    assert sum((p for _l, p in rows), Fraction(0)) == 1
+    runner = dialog.runner
+    runner.start_typed()
+    runner.entry.setText("2 1")
+    runner.submit_entry()
+    assert runner.result is not None and runner.result.outcome == "failed_to_reach"
+    assert runner.apply()
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before

@@ -1,4 +1,4 @@
-"""Chain of Command anti-tank fire at the table: the "Anti-tank fire..." unit action.
+"""Chain of Command anti-tank fire at the table: "Anti-tank fire..." and "Anti-tank grenade...".
 
 The firer is the selected unit; the target is picked on the map or from the
 list of enemy vehicles. Everything the table already shows is read from it
@@ -7,7 +7,8 @@ and range band, arc of fire, Shock, optics damage, immobilised, Armour Dice,
 rounds left) so the player only ticks what the map cannot know. The odds of
 every outcome, grouped by net hits, are shown before any dice; the result's
 follow-ups (reverse 1D6, the infantry caught by an explosion) are offered
-once it is applied.
+once it is applied. A team on foot within running reach of an enemy vehicle
+can instead send a figure at it with a grenade or charge (coc.at_grenade).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -36,10 +38,16 @@ from battletracker.core.geometry import aspect, distance, in_arc, range_band
 from battletracker.core.odds import Distribution
 from battletracker.model.game import ARMOUR_FACES, Game, Unit, Weapon
 from battletracker.rules import Resolution, RulesInputError, odds
-from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules, parse_at_fire
+from battletracker.rules.chain_of_command.anti_tank import (
+    GRENADE_MOVEMENT_SETTING,
+    VISIBILITIES,
+    VISIBILITY_TEXT,
+    at_rules,
+    parse_at_fire,
+)
 from battletracker.rules.chain_of_command.arsenal import ATWeapon, arsenal
 from battletracker.rules.chain_of_command.damage import damage_result, outcome_group
-from battletracker.rules.tables import TableError
+from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.ui.extensions import UnitAction, register_unit_action
 from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
 from battletracker.ui.session import Session
@@ -64,7 +72,8 @@ CHECKED_ADJUSTMENTS = (
     "two_orders",
     "hit_last_round_stationary",
 )
-GROUP_LABELS = {"miss": "miss", "no_effect": "no effect", "equal": "equal", "net1": "+1", "net2": "+2",
+GROUP_LABELS = {"failed_to_reach": "failed to reach", "miss": "miss",
+                "no_effect": "no effect", "equal": "equal", "net1": "+1", "net2": "+2",
                 "net3": "+3"}
 GROUP_ORDER = tuple(GROUP_LABELS)
 FACE_NAMES = {"front": "Front", "side": "Side", "rear": "Rear", "top": "Top"}
@@ -531,5 +540,132 @@ ANTI_TANK_FIRE = register_unit_action(UnitAction(
     tip="Fire an A.P. round at an enemy AFV or APC, with the odds before the roll",
 ))
 
-__all__ = ["ANTI_TANK_FIRE", "AntiTankDialog", "Shot", "derive_shot", "enemy_vehicles", "group_label",
-           "infantry_near", "open_anti_tank"]
+
+
+# --- Anti-tank grenades and charges ----------------------------------------------------------------------------
+
+GRENADE_PROCEDURE = "coc.at_grenade"
+
+
+def grenade_reach(game: Game) -> float:
+    """The furthest a figure can run at a vehicle: every movement die a 6."""
+    value = game.settings.get(GRENADE_MOVEMENT_SETTING)
+    if not isinstance(value, int) or isinstance(value, bool):
+        value = next((s.default for s in ruleset_settings(RULESET) if s.key == GRENADE_MOVEMENT_SETTING), 2)
+    assert isinstance(value, int)
+    return 6.0 * value
+
+
+def vehicles_in_reach(game: Game, unit: Unit) -> list[Unit]:
+    reach = grenade_reach(game)
+    return [v for v in enemy_vehicles(game, unit) if distance((unit.x, unit.y), (v.x, v.y)) <= reach + 1e-9]
+
+
+def can_throw_grenade(game: Game, unit: Unit) -> bool:
+    """Infantry on foot with an enemy AFV or APC its figures could run to."""
+    return unit.vehicle is None and unit.figures > 0 and bool(vehicles_in_reach(game, unit))
+
+
+class GrenadeDialog(QDialog):
+    """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour."""
+
+    def __init__(self, session: Session, unit_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.unit_id = unit_id
+        unit = session.game.unit(unit_id)
+        self.setWindowTitle(f"Anti-tank grenade: {unit.name}")
+        self.setMinimumSize(640, 720)
+        self.grenade_box = QComboBox(self)
+        nation = session.game.sides[unit.side].name if unit.side < len(session.game.sides) else ""
+        for grenade in arsenal().grenades.values():
+            used_by = ", ".join(grenade.nations)
+            self.grenade_box.addItem(f"{grenade.name} (A.P. {grenade.ap}; {used_by})", grenade.name)
+            if nation and any(n.casefold() in nation.casefold() for n in grenade.nations):
+                self.grenade_box.setCurrentIndex(self.grenade_box.count() - 1)
+        self.target_box = QComboBox(self)
+        for vehicle in vehicles_in_reach(session.game, unit):
+            rng = distance((unit.x, unit.y), (vehicle.x, vehicle.y))
+            self.target_box.addItem(f"{vehicle.name} ({rng:.1f}\")", vehicle.id)
+        self.distance_box = QDoubleSpinBox(self)
+        self.distance_box.setRange(0.0, 48.0)
+        self.distance_box.setDecimals(1)
+        self.distance_box.setSuffix("\"")
+        self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
+        self.facts = QLabel(self)
+        self.facts.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Grenade or charge", self.grenade_box)
+        form.addRow("Vehicle", self.target_box)
+        form.addRow("Distance to run", self.distance_box)
+        form.addRow("", self.facts)
+        self.runner = ProcedureRunner(session, GRENADE_PROCEDURE, "Anti-tank grenade", self, group=group_label)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.runner, 1)
+        layout.addWidget(close)
+        self.grenade_box.currentIndexChanged.connect(self._update)
+        self.target_box.currentIndexChanged.connect(self._target_changed)
+        self.distance_box.valueChanged.connect(self._update)
+        self._target_changed()
+
+    def target(self) -> Unit | None:
+        target_id = self.target_box.currentData()
+        return self.session.game.units.get(target_id) if target_id is not None else None
+
+    def _target_changed(self) -> None:
+        target = self.target()
+        if target is not None:
+            unit = self.session.game.unit(self.unit_id)
+            self.distance_box.blockSignals(True)
+            self.distance_box.setValue(round(distance((unit.x, unit.y), (target.x, target.y)), 1))
+            self.distance_box.blockSignals(False)
+        self._update()
+
+    def inputs(self) -> dict[str, object] | None:
+        target = self.target()
+        if target is None or target.vehicle is None:
+            return None
+        return {
+            "weapon": self.grenade_box.currentData(),
+            "armour_dice": target.vehicle.armour.get("top", 0),
+            "target": target.vehicle.category,
+            "distance": self.distance_box.value(),
+            "target_shock": target.shock,
+            "target_immobilised": _damaged(target, "immobilised"),
+            "target_id": target.id,
+        }
+
+    def _update(self) -> None:
+        inputs = self.inputs()
+        target = self.target()
+        if inputs is None or target is None:
+            self.facts.setText("No enemy vehicle within reach.")
+            self.runner.setEnabled(False)
+            return
+        self.facts.setText(f"Top armour: {inputs['armour_dice']} Armour Dice; {str(inputs['target']).upper()}, "
+                           f"Shock {target.shock}" + (", immobilised" if inputs["target_immobilised"] else ""))
+        self.runner.title = f"Anti-tank grenade: {self.session.game.unit(self.unit_id).name} at {target.name}"
+        self.runner.setEnabled(True)
+        if self.runner.set_inputs(inputs):
+            scalars = {k: v for k, v in with_settings(self.session, GRENADE_PROCEDURE, inputs).items()
+                       if isinstance(v, str | int | float | bool)}
+            self.runner.odds_plot.set_distribution(in_group_order(odds(GRENADE_PROCEDURE, scalars)), group_label)
+
+
+def _run_grenade(window: MainWindow, unit_id: str) -> None:
+    dialog = GrenadeDialog(window.session, unit_id, window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+
+
+AT_GRENADE = register_unit_action(UnitAction(
+    key="coc.at_grenade",
+    title="Anti-tank grenade...",
+    applies=can_throw_grenade,
+    run=_run_grenade,
+    rulesets=(RULESET,),
+    tip="A figure runs at an enemy vehicle with an anti-tank grenade or charge",
+))
