@@ -71,6 +71,8 @@ def test_rapid_fire_two_with_typed_dice_applies_as_one_step_and_undoes_exactly(q
     assert dialog.firepower_box.value() == 2
     assert "Ammo (4+)" in dialog.ammo_note.text() and "always" in dialog.ammo_note.text()
     assert dialog.runner.problem.isHidden()
+    assert "miss 50.0%" in dialog.summary.text()
+    assert "Out of Ammo" in dialog.summary.text() and "jammed" in dialog.summary.text()
     # Hit roll 4 against BS 4+ at long range (acc 0); Firepower faces 2 and 3: five Hits; the
     # Ammo (4+) trait's extra symbol (read literally) puts the profile Out of Ammo.
     type_dice(dialog.runner, "4", "2 3")

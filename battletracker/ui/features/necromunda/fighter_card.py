@@ -182,7 +182,8 @@ class FighterSection(QWidget):
                 button = QPushButton("Reload", self.profiles_box)
                 button.setObjectName(f"reload_{wi}_{pi}")
                 button.clicked.connect(lambda _=False, w=wi, p=pi: self.reload(w, p))
-                self.profiles_grid.addWidget(text, row, 0)
+                text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+                self.profiles_grid.addWidget(text, row, 0, Qt.AlignmentFlag.AlignTop)
                 self.profiles_grid.addWidget(badge, row, 1, Qt.AlignmentFlag.AlignTop)
                 self.profiles_grid.addWidget(button, row, 2, Qt.AlignmentFlag.AlignTop)
                 self.texts[key], self.badges[key], self.reload_buttons[key] = text, badge, button

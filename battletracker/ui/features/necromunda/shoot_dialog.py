@@ -13,6 +13,7 @@ applied as one undo step.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -35,9 +36,11 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.core.geometry import distance
+from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect
 from battletracker.model.game import GameError, Unit
-from battletracker.rules import Resolution
+from battletracker.rules import Resolution, odds
+from battletracker.rules.base import InputValue
 from battletracker.rules.necromunda.areas import blast_hits, marker_sizes
 from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED, hit_effects
 from battletracker.rules.necromunda.firepower import AMMO_READINGS, READING_SETTING
@@ -63,7 +66,7 @@ from battletracker.ui.features.necromunda.table import (
     profile_refs,
     traits_of,
 )
-from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
@@ -73,9 +76,37 @@ WARNING_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius:
 NOTE_STYLE = "padding: 4px; border: 1px solid palette(mid); border-radius: 3px;"
 
 
-def _ammo_group(key: str) -> str:
-    """Odds bars grouped by the result before the ammo state, so "hits=2 ammo=out" sits with "hits=2"."""
-    return key.split(" ")[0]
+def result_of(key: str) -> str:
+    """The plot's bars: the result alone ("hits=2 ammo=out" with "hits=2"); the summary gives the ammo odds."""
+    return key.partition(" ammo=")[0]
+
+
+AMMO_TITLES = {"ok": "ammo fine", "out": "Out of Ammo", "jammed": "jammed"}
+
+
+def odds_summary(dist: Distribution[str]) -> str:
+    """The attack's odds read two ways: the result alone, then the ammo state alone."""
+    results: dict[str, Fraction] = {}
+    ammo: dict[str, Fraction] = {}
+    for key, p in dist.items():
+        result, _, state = key.partition(" ammo=")
+        results[result] = results.get(result, Fraction(0)) + p
+        if state:
+            ammo[state] = ammo.get(state, Fraction(0)) + p
+
+    def order(item: tuple[str, Fraction]) -> tuple[int, str]:
+        key = item[0]
+        return (0, key) if not key.startswith("hits=") else (1, f"{int(key[5:]):03d}")
+
+    def pct(p: Fraction) -> str:
+        return f"{float(p) * 100:.1f}%"
+
+    text = "Result: " + ", ".join(f"{k.replace('_', ' ').replace('=', ' ')} {pct(p)}"
+                                  for k, p in sorted(results.items(), key=order))
+    if ammo:
+        text += "<br>Ammo after the shot: " + ", ".join(f"{AMMO_TITLES.get(k, k)} {pct(ammo[k])}"
+                                                        for k in AMMO_TITLES if k in ammo)
+    return text
 
 
 class ShootDialog(QDialog):
@@ -93,7 +124,7 @@ class ShootDialog(QDialog):
         game = session.game
         shooter = self.shooter
         self.setWindowTitle(f"Shoot \u2013 {shooter.name}")
-        self.setMinimumSize(640, 760)
+        self.setMinimumSize(680, 820)
         self.stray_on = enabled(STRAY_SHOTS, game.settings)
         self.walking_on = enabled(WALKING_FIRE, game.settings)
         self.priority_on = enabled(TARGET_PRIORITY, game.settings)
@@ -101,6 +132,10 @@ class ShootDialog(QDialog):
 
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
+        side = game.sides[shooter.side].name if 0 <= shooter.side < len(game.sides) else ""
+        stats = ", ".join(f"{label} {shooter.stats[key]}+" for key, label in (("bs", "BS"), ("cool", "Cool"))
+                          if key in shooter.stats)
+        self.heading.setText(f"<b>{shooter.name}</b> ({side}) \u2013 {stats}, level {shooter.level}")
         self.profile_box = QComboBox(self)
         self.profile_box.setObjectName("profile")
         self.refs: list[ProfileRef] = profile_refs(shooter)
@@ -186,9 +221,12 @@ class ShootDialog(QDialog):
         self.blocked.setWordWrap(True)
         self.blocked.setStyleSheet(WARNING_STYLE)
         self.blocked.hide()
-        self.runner = ProcedureRunner(session, "necro.shoot", "Shoot", self, group=_ammo_group)
+        self.runner = ProcedureRunner(session, "necro.shoot", "Shoot", self, group=result_of)
         self.runner.apply_button.hide()
-        self.runner.setMinimumHeight(330)
+        self.runner.setMinimumHeight(420)
+        self.summary = QLabel(self)
+        self.summary.setObjectName("odds_summary")
+        self.summary.setWordWrap(True)
 
         self.walking_group = QGroupBox("Walking fire (Arbitrator's toolkit): give each Hit a model", self)
         self.walking_form = QFormLayout(self.walking_group)
@@ -225,12 +263,13 @@ class ShootDialog(QDialog):
         buttons.addWidget(self.apply_button)
         buttons.addWidget(close)
 
-        body = QWidget(self)
+        body = self.body = QWidget(self)
         inner = QVBoxLayout(body)
         inner.addLayout(form)
         inner.addWidget(self.ammo_note)
         inner.addWidget(self.priority_group)
         inner.addWidget(self.blocked)
+        inner.addWidget(self.summary)
         inner.addWidget(self.runner, 1)
         inner.addWidget(self.walking_group)
         inner.addWidget(self.stray_group)
@@ -361,12 +400,12 @@ class ShootDialog(QDialog):
         if isinstance(key, str):
             self.set_in_sight(key, item.checkState() != Qt.CheckState.Checked)
 
-    def inputs(self) -> dict[str, object]:
+    def inputs(self) -> dict[str, InputValue]:
         """`necro.shoot`'s inputs from the dialog; a profile the rules cannot read gives its reason."""
         shooter = self.shooter
         ref = self.ref
         weapon = shooter.weapons[ref.weapon]
-        inputs: dict[str, object] = dict(shoot_inputs(weapon, ref.profile))
+        inputs: dict[str, InputValue] = dict(shoot_inputs(weapon, ref.profile))
         traits = traits_of(weapon, ref.profile)
         inputs.update(bs=shooter.stats.get("bs", 0), range=self.range_box.value(),
                       target_engaged=self.engaged_box.isChecked(),
@@ -391,7 +430,13 @@ class ShootDialog(QDialog):
             self._block(str(exc))
             self._update_overlay()
             return
-        self.runner.set_inputs(inputs)
+        if self.runner.set_inputs(inputs):
+            merged = with_settings(self.session, "necro.shoot", inputs)
+            self.summary.setText(odds_summary(odds("necro.shoot", {k: v for k, v in merged.items()
+                                                                   if isinstance(v, str | int | float | bool)})))
+            self.summary.show()
+        else:
+            self.summary.hide()
         self.blocked.hide()
         self._check_priority()
         self._clear_after_shot()
