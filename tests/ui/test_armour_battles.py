@@ -44,7 +44,7 @@ def _type(runner: ProcedureRunner, *entries: str) -> None:
         assert runner._pending is not None, f"no roll asked for {text!r}"
         runner.entry.setText(text)
         runner.submit_entry()
-        assert not runner.entry_error.isVisible() or runner.entry_error.isHidden()
+        assert runner.entry_error.isHidden(), runner.entry_error.text()
     assert runner.result is not None, runner.prompt.text()
 
 
@@ -57,7 +57,7 @@ def test_indirect_fire_walks_one_mission_and_undo_restores_the_game(qtbot: QtBot
     assert dlg.range_label.text().startswith('24" from')
     assert "FP 7D, halved 4D = 4D at 4+" in dlg.dice_label.text()
     assert "AT 4D, halved 2D = 2D at 4+" in dlg.dice_label.text()
-    assert dlg.refusal.isHidden()
+    assert dlg.refusal_text() == ""
 
     _type(dlg.placer)  # line of sight: on target, nothing to roll
     assert dlg.placer.result is not None and dlg.placer.result.outcome == "on_target"
@@ -103,8 +103,7 @@ def test_a_6_inch_target_is_refused_with_the_numbers_before_any_roll(qtbot: QtBo
     dlg.los.setChecked(True)
     dlg.set_aim(30.0, 38.0)
     assert dlg.range_label.text().startswith('6" from')
-    assert dlg.refusal.isVisibleTo(dlg)
-    assert '6" is within the short range of 9" (9/18/36)' in dlg.refusal.text()
+    assert 'range: 6" is within the short range of 9" (9/18/36)' in dlg.refusal_text()
     assert not dlg.placer.roll_button.isEnabled() and not dlg.placer.typed_button.isEnabled()
 
 
@@ -114,11 +113,13 @@ def test_beyond_doubled_long_range_and_no_observer_are_refused(qtbot: QtBot, kur
     qtbot.addWidget(dlg)
     dlg.los.setChecked(True)
     dlg.set_aim(71.0, 0.0)
-    assert 'beyond the indirect fire long range of 72" (long range 36" x2)' in dlg.refusal.text()
+    assert 'beyond the indirect fire long range of 72" (long range 36" x2)' in dlg.refusal_text()
     dlg.set_aim(20.0, 27.0)
-    assert dlg.refusal.isHidden()
+    assert dlg.refusal_text() == ""
     dlg.los.setChecked(False)
-    assert "must act as its Forward Observer" in dlg.refusal.text()
+    assert "observer: without line of sight to the target another unit must act as its Forward Observer" \
+        in dlg.refusal_text()
+    assert not dlg.placer.roll_button.isEnabled()
     dlg.set_observer("stuh")  # the firer cannot observe for itself
     assert not dlg.observer.isChecked()
 
@@ -129,7 +130,8 @@ def test_an_observed_mission_deviates_on_the_typed_arrow(qtbot: QtBot, kursk: Se
     qtbot.addWidget(dlg)
     dlg.set_aim(30.0, 20.0)
     dlg.set_observer("observer")
-    assert dlg.observer.isChecked() and dlg.refusal.isHidden()
+    assert dlg.observer.isChecked() and dlg.refusal_text() == ""
+    assert "StuH" not in dlg.observer.text() and "Rifle platoon" in dlg.observer.text()
     dlg.arrow_known.setChecked(True)
     dlg.arrow_bearing.setValue(90)
     _type(dlg.placer, "arrow", "3")

@@ -42,7 +42,7 @@ class DirectFireDialog(QDialog):
         self.current: TargetFire | None = None
         self.applied = False
         self.setWindowTitle(f"Direct fire: {firer.name}")
-        self.setMinimumSize(680, 900)
+        self.setMinimumSize(1040, 760)
 
         self.target = QComboBox(self)
         for unit in session.game.units.values():

@@ -81,7 +81,7 @@ class IndirectFireDialog(QDialog):
         self.applied = False
         self.observer_id: str | None = None
         self.setWindowTitle(f"Indirect fire: {firer.name}")
-        self.setMinimumSize(1060, 760)
+        self.setMinimumSize(1320, 800)
 
         # 1. Aim
         profile = profile_of(firer)
@@ -174,8 +174,8 @@ class IndirectFireDialog(QDialog):
         left.addWidget(aim_box)
         left.addWidget(place_box, 1)
         columns = QHBoxLayout()
-        columns.addLayout(left, 5)
-        columns.addWidget(targets_box, 6)
+        columns.addLayout(left, 4)
+        columns.addWidget(targets_box, 7)
         layout = QVBoxLayout(self)
         layout.addLayout(columns, 1)
         layout.addWidget(close)
@@ -290,15 +290,18 @@ class IndirectFireDialog(QDialog):
             parts.append(describe_plan(plan) + ("" if dice_type == "at" else f" ({plan.band} range)"))
         self.dice_label.setText("<br>".join(parts) if not problem else "")
         valid = self.placer.set_inputs(self.placement_inputs())
-        if problem:
-            self.refusal.setText(problem)
-            self.refusal.show()
-            self.placer.setEnabled(False)
-        else:
-            self.refusal.setVisible(not valid)
-            self.refusal.setText(self.placer.problem.text() if not valid else "")
-            self.placer.setEnabled(True)
+        placement_problem = "" if valid else self.placer.problem.text()
+        own = bool(problem) and problem != placement_problem
+        self.refusal.setText(problem if own else "")
+        self.refusal.setVisible(own)
+        self.placer.setEnabled(not own)
         self._draw()
+
+    def refusal_text(self) -> str:
+        """Why the mission cannot be fired as it stands, or "" when it can."""
+        if not self.refusal.isHidden():
+            return self.refusal.text()
+        return "" if self.placer.problem.isHidden() else self.placer.problem.text()
 
     # -- the map ------------------------------------------------------------------------------------
     def _draw(self) -> None:
@@ -340,7 +343,7 @@ class IndirectFireDialog(QDialog):
             target.completed.connect(lambda _uid: self._progress())
             self.targets.append(target)
             self.tabs.addTab(target, game.unit(uid).name)
-        names = ", ".join(f"{t.target_name} ({t.dice_type.upper()} {t.plan_text or 'refused'})"
+        names = "; ".join(f"{t.target_name} ({t.plan_text or t.refusal})"
                           for t in self.targets)
         self.targets_label.setText(f'Under the {burst_radius():g}" burst at ({impact[0]:.1f}, {impact[1]:.1f}): '
                                    + (names or "no units."))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from battletracker.model.game import GameError
 from battletracker.rules import Resolution, RulesInputError
@@ -23,6 +23,17 @@ from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
 MAX_COVER_DICE = 6
+
+
+def fire_label(outcome: str) -> str:
+    """Short bar labels so a dozen bars fit side by side: "successes=2" reads "2 hits"."""
+    return outcome.replace("successes=", "") + " hits"
+
+
+def reaction_label(outcome: str) -> str:
+    """"disruption=1 suppressed=yes" reads "1 D + S" (Disruption taken, and suppressed)."""
+    parts = dict(part.split("=", 1) for part in outcome.split())
+    return f"{parts.get('disruption', '?')} D" + (" + S" if parts.get("suppressed") == "yes" else "")
 
 
 class TargetFire(QWidget):
@@ -46,13 +57,17 @@ class TargetFire(QWidget):
 
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
-        self.fire = ProcedureRunner(session, "ab.close_support_fire", f"{mode.capitalize()} fire", self)
+        self.fire = ProcedureRunner(session, "ab.close_support_fire", f"{mode.capitalize()} fire", self,
+                                    group=fire_label)
         self.fire.apply_button.hide()
         self.cover = QSpinBox(self)
         self.cover.setRange(0, MAX_COVER_DICE)
         self.cover.setSuffix(" D")
         self.cover.setToolTip("Cover Dice the target adds to its Reaction Check")
-        self.reaction = ProcedureRunner(session, "ab.reaction", "Reaction Check", self)
+        self.key_label = QLabel("Bars: Disruption taken (D), and + S when the unit ends suppressed", self)
+        self.key_label.setWordWrap(True)
+        self.reaction = ProcedureRunner(session, "ab.reaction", "Reaction Check", self,
+                                        group=reaction_label)
         self.reaction.apply_button.hide()
         self.reaction.setEnabled(False)
 
@@ -63,12 +78,16 @@ class TargetFire(QWidget):
         reaction_layout = QVBoxLayout(reaction_box)
         form = QFormLayout()
         form.addRow("Cover Dice", self.cover)
+        form.addRow(self.key_label)
         reaction_layout.addLayout(form)
         reaction_layout.addWidget(self.reaction)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.heading)
-        layout.addWidget(fire_box, 1)
-        layout.addWidget(reaction_box, 1)
+        rolls = QHBoxLayout()
+        rolls.addWidget(fire_box, 1)
+        rolls.addWidget(reaction_box, 1)
+        layout.addLayout(rolls, 1)
 
         try:
             self.inputs: dict[str, str | int | float | bool] = {
