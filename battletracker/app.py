@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             answer = QMessageBox.question(
                 window, "Restore unsaved game?",
                 f"BattleTracker did not close properly last time. Restore \"{game.title}\" "
-                f"as it was at {saved}?")
+                f"as it was at {saved.replace('T', ' ')}?")
             if answer == QMessageBox.StandardButton.Yes:
                 session.replace_game(game, origin)
                 session.undo_stack.resetClean()

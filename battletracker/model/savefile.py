@@ -36,6 +36,7 @@ from battletracker.model.bombardment import (
 from battletracker.model.game import (
     ARMOUR_FACES,
     PROFILE_STATES,
+    RULESETS,
     UNIT_KINDS,
     VEHICLE_CATEGORIES,
     Game,
@@ -107,7 +108,8 @@ def loads(raw: bytes) -> Game:
         raise SaveFileError("not a BattleTracker save file: nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise SaveFileError(
-            f"not a BattleTracker save file: broken JSON at line {exc.lineno}, column {exc.colno} ({exc.msg})"
+            f"not a BattleTracker save file: broken JSON at line {exc.lineno}, column {exc.colno} "
+            "(the file is cut short or damaged)"
         ) from None
     except SaveFileError:
         raise
@@ -562,7 +564,7 @@ def _game(path: _Path, v: Any) -> Game:
     markers = _field(path, o, "markers", _list(_marker), [])
     game = Game(
         title=_field(path, o, "title", _str),
-        ruleset=_field(path, o, "ruleset", _str),
+        ruleset=_field(path, o, "ruleset", _one_of(RULESETS)),
         table_width=_field(path, o, "table_width", _num),
         table_height=_field(path, o, "table_height", _num),
         turn=_field(path, o, "turn", _positive, 1),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPoint, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -33,6 +33,12 @@ from battletracker.ui.session import Session
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
+
+
+def safe_file_name(title: str) -> str:
+    """A file name from a game title that every desktop system accepts."""
+    cleaned = "".join("-" if c in '<>:"/\\|?*' or ord(c) < 32 else c for c in title).strip(" .")
+    return cleaned or "battle"
 
 
 class MainWindow(QMainWindow):
@@ -116,6 +122,16 @@ class MainWindow(QMainWindow):
         self.redo_action = stack.createRedoAction(self, "&Redo")
         self.redo_action.setShortcut(key.Redo)
         self.redo_action.setIcon(QIcon.fromTheme("edit-redo"))
+        # The toolbar keeps short, fixed labels so End Phase / End Turn never move;
+        # the tooltip names the step.
+        self.undo_button_action = self._action("Undo", stack.undo, None, "edit-undo")
+        self.redo_button_action = self._action("Redo", stack.redo, None, "edit-redo")
+        self.undo_button_action.setEnabled(stack.canUndo())
+        self.redo_button_action.setEnabled(stack.canRedo())
+        stack.canUndoChanged.connect(self.undo_button_action.setEnabled)
+        stack.canRedoChanged.connect(self.redo_button_action.setEnabled)
+        stack.undoTextChanged.connect(self._undo_text_changed)
+        stack.redoTextChanged.connect(self._redo_text_changed)
         self.add_unit_action = self._action("&Add unit...", self.add_unit, "Ctrl+Shift+A", "list-add",
                                             "Add a unit or vehicle from the ruleset's presets")
         self.edit_unit_action = self._action("&Edit unit...", self.edit_unit, "Ctrl+E", "document-properties",
@@ -139,6 +155,12 @@ class MainWindow(QMainWindow):
             entry.setObjectName(f"action_{unit_action.key}")
             self.addAction(entry)
             self.unit_action_entries[unit_action.key] = entry
+
+    def _undo_text_changed(self, text: str) -> None:
+        self.undo_button_action.setToolTip(f"Undo {text}".strip())
+
+    def _redo_text_changed(self, text: str) -> None:
+        self.redo_button_action.setToolTip(f"Redo {text}".strip())
 
     def _build_menus_and_toolbar(self) -> None:
         bar = self.menuBar()
@@ -173,7 +195,7 @@ class MainWindow(QMainWindow):
         tools.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         tools.addActions([self.new_action, self.open_action, self.save_action])
         tools.addSeparator()
-        tools.addActions([self.undo_action, self.redo_action])
+        tools.addActions([self.undo_button_action, self.redo_button_action])
         tools.addSeparator()
         tools.addActions([self.add_unit_action, self.dice_action, self.measure_action, self.fit_action])
         tools.addSeparator()
@@ -308,7 +330,11 @@ class MainWindow(QMainWindow):
         return self.save_to(self.session.path)
 
     def save_as(self) -> bool:
-        start = str(self.session.path) if self.session.path else f"{self.session.game.title}.battle"
+        if self.session.path is not None:
+            start = str(self.session.path)
+        else:
+            folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+            start = str(Path(folder) / f"{safe_file_name(self.session.game.title)}.battle")
         name, _ = QFileDialog.getSaveFileName(self, "Save game as", start, FILE_FILTER)
         if not name:
             return False

@@ -36,6 +36,22 @@ def grouped(dist: Distribution[str], group: GroupFn | None) -> list[tuple[str, F
     return list(totals.items())
 
 
+def short_labels(labels: list[str]) -> tuple[list[str], str]:
+    """Labels without the words they all share ("3 successes" -> "3"), and those words as a caption."""
+    if len(labels) < 2:
+        return labels, ""
+    split = [label.split(" ") for label in labels]
+    prefix: list[str] = []
+    while all(len(words) > len(prefix) + 1 and words[len(prefix)] == split[0][len(prefix)] for words in split):
+        prefix.append(split[0][len(prefix)])
+    suffix: list[str] = []
+    while all(len(words) > len(prefix) + len(suffix) + 1 and words[-1 - len(suffix)] == split[0][-1 - len(suffix)]
+              for words in split):
+        suffix.insert(0, split[0][-1 - len(suffix)])
+    short = [" ".join(words[len(prefix):len(words) - len(suffix)]) for words in split]
+    return short, " ".join([*prefix, "...", *suffix]) if prefix or suffix else ""
+
+
 def percent(p: Fraction) -> str:
     value = float(p) * 100
     if 0 < value < 0.1:
@@ -62,7 +78,7 @@ class OddsPlot(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.setMinimumHeight(120)
+        self.table.setMinimumHeight(200)
         self._layout.addWidget(self.table)
 
     @property
@@ -125,8 +141,11 @@ class OddsPlot(QWidget):
         brushes = [pg.mkBrush(hit if label == marked else normal) for label, _p in self._bars]
         pens = [pg.mkPen(text, width=2) if label == marked else pg.mkPen(None) for label, _p in self._bars]
         plot.addItem(pg.BarGraphItem(x=xs, height=heights, width=0.7, brushes=brushes, pens=pens))
+        labels, caption = short_labels([label for label, _p in self._bars])
         axis = plot.getAxis("bottom")
-        axis.setTicks([[(i, label) for i, (label, _p) in enumerate(self._bars)]])
+        step = max(1, len(labels) // 12)
+        axis.setTicks([[(i, label) for i, label in enumerate(labels) if i % step == 0]])
+        plot.setLabel("bottom", caption)
         for name in ("bottom", "left"):
             plot.getAxis(name).setTextPen(text)
             plot.getAxis(name).setPen(text)

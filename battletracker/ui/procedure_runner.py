@@ -54,6 +54,7 @@ class ProcedureRunner(QWidget):
         self._group = group
         self._inputs: dict[str, object] = {}
         self._typed: list[Face] = []
+        self._typed_run = False
         self._pending: DiceExhausted | None = None
         self.result: Resolution | None = None
 
@@ -76,6 +77,10 @@ class ProcedureRunner(QWidget):
         self.entry = QLineEdit(self)
         self.entry.setPlaceholderText("e.g. 6 1")
         self.entry_ok = QPushButton("OK", self)
+        for button in (self.roll_button, self.typed_button, self.apply_button, self.entry_ok):
+            # Enter in the dice field must submit those dice, never press a dialog's default button.
+            button.setAutoDefault(False)
+            button.setDefault(False)
         self.entry_row = QWidget(self)
         row = QHBoxLayout(self.entry_row)
         row.setContentsMargins(0, 0, 0, 0)
@@ -151,11 +156,13 @@ class ProcedureRunner(QWidget):
     # -- dice ---------------------------------------------------------------------
     def roll_for_me(self) -> None:
         self._clear_result()
+        self._typed_run = False
         self._run(RandomDice())
 
     def start_typed(self) -> None:
         """Begin asking for the table's dice, one roll at a time, in the rules' order."""
         self._clear_result()
+        self._typed_run = True
         self._advance_typed()
 
     def submit_entry(self) -> None:
@@ -214,7 +221,8 @@ class ProcedureRunner(QWidget):
         if self.result is None:
             return False
         try:
-            self.session.apply_resolution(self.result, self.title)
+            source = "dice rolled at the table" if self._typed_run else "the app's dice"
+            self.session.apply_resolution(self.result, self.title, source)
         except GameError as exc:
             self._show_problem(f"Not applied: {exc}")
             return False

@@ -115,12 +115,15 @@ class Session(QObject):
         finally:
             self.undo_stack.endMacro()
 
-    def apply_resolution(self, resolution: Resolution, text: str) -> None:
-        """A procedure's result: its effects, then its rolls and log lines, as one step."""
+    def apply_resolution(self, resolution: Resolution, text: str, source: str | None = None) -> None:
+        """A procedure's result: its effects, then its rolls and log lines, as one step.
+
+        `source` says whose dice they were ("dice rolled at the table"), for the log.
+        """
         rolls = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in resolution.rolls)
         lines = [*resolution.log]
         if rolls:
-            lines.insert(0, f"{text} - rolls: {rolls}")
+            lines.insert(0, f"{text} ({source}) - rolls: {rolls}" if source else f"{text} - rolls: {rolls}")
         self.apply(text, resolution.effects, lines or [text], kind="roll")
 
     def end_phase(self) -> None:

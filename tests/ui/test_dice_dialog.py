@@ -26,6 +26,8 @@ def test_typed_dice_are_validated_then_applied_as_one_step(qtbot: QtBot, session
     before = savefile.game_to_dict(session.game)
     dialog = DiceDialog(session)
     qtbot.addWidget(dialog)
+    dialog.show()  # a shown dialog has a default button that Enter must not press
+    qtbot.waitExposed(dialog)
     dialog.dice.setValue(3)
     dialog.target.setValue(5)
     runner = dialog.runner
@@ -39,10 +41,12 @@ def test_typed_dice_are_validated_then_applied_as_one_step(qtbot: QtBot, session
     runner.entry.setText("6 5 1")
     qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
     assert runner.result is not None and runner.result.outcome == "2 successes"
+    assert runner.result.rolls == [("3D6", (6, 5, 1))]
     assert runner.apply_button.isEnabled()
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
     assert session.undo_stack.count() == 1
     assert "2 successes" in session.game.log[-1].text
+    assert "dice rolled at the table" in session.game.log[-2].text
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
 

@@ -196,7 +196,7 @@ class UnitToken(QGraphicsItem):
             self._body_poly: QPolygonF | None = self._rect_outline(0.0, 0.0, 1.0)
             self._bounds_r = math.hypot(w, length) / 2.0 + RING_MARGIN
         else:
-            tip, base, spread = half * 0.95, -half * 0.15, half * 0.55
+            tip, base, spread = half * 0.95, half * 0.05, half * 0.36
             self._body_poly = None
             self._bounds_r = w / 2.0 + RING_MARGIN
         r = self._bounds_r
