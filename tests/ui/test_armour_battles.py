@@ -210,3 +210,30 @@ def test_selected_unit_shows_its_range_profile_rings(qtbot: QtBot, kursk: Sessio
     kursk.select(None)
     assert RINGS not in win.map.map_scene.overlays
     assert win.unit_action_entries["ab.indirect_fire"].text() == "&Indirect fire..."
+
+
+def test_moving_costs_the_halved_dice(qtbot: QtBot, kursk: Session) -> None:
+    dlg = IndirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.los.setChecked(True)
+    dlg.set_aim(30.0, 20.0)
+    dlg.move_box.setCurrentIndex(dlg.move_box.findData("double"))
+    assert "FP 7D, halved 4D, -1D moving = 3D at 4+" in dlg.dice_label.text()
+    assert "AT 4D, halved 2D, -1D moving = 1D at 4+" in dlg.dice_label.text()
+    dlg.move_box.setCurrentIndex(dlg.move_box.findData("triple"))
+    assert "FP 7D, halved 4D, -2D moving = 2D at 4+" in dlg.dice_label.text()
+    assert "AT 4D, halved 2D, -2D moving = no dice: no effect" in dlg.dice_label.text()
+
+
+def test_the_action_opens_the_dialog_and_draws_the_burst_on_the_map(qtbot: QtBot, kursk: Session) -> None:
+    from battletracker.ui.features.armour_battles.indirect import OVERLAY
+    from battletracker.ui.main_window import MainWindow
+
+    win = MainWindow(kursk)
+    qtbot.addWidget(win, before_close_func=lambda _w: kursk.undo_stack.setClean())
+    win.run_unit_action("ab.indirect_fire", "stuh")
+    dlg = win.findChild(IndirectFireDialog)
+    assert dlg is not None and dlg.isVisible()
+    assert len(win.map.map_scene.overlays[OVERLAY]) == 2  # line of fire and the 2" burst at the aiming point
+    dlg.reject()
+    assert OVERLAY not in win.map.map_scene.overlays

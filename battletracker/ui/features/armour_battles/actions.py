@@ -21,7 +21,6 @@ def _show(dialog: QDialog) -> None:
     """Non-modal, so the map stays clickable for picking points and units."""
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
-    dialog.raise_()
 
 
 def open_indirect_fire(window: MainWindow, unit_id: str) -> None:
