@@ -130,3 +130,103 @@ def test_flamethrower_with_no_fuel_is_refused(qtbot: QtBot, session: Session) ->
     assert not runner.problem.isHidden()
     assert "no fuel left: 0 of 3 Phases of fire" in runner.problem.text()
     assert not runner.roll_button.isEnabled() and not runner.typed_button.isEnabled()
+
+
+def test_flamethrower_fire_spends_one_phase_of_fuel_and_undoes(qtbot: QtBot, session: Session) -> None:
+    add(session, flamethrower(1))
+    session.apply("Move up", [MoveUnit("u20", 20.0, 18.0, 0.0)])
+    before = savefile.game_to_dict(session.snapshot())
+    dialog = dialog_for(qtbot, session, "u20", GERMAN_SECTION)
+    assert dialog.plan is not None
+    assert dialog.plan.inputs["range"] == pytest.approx(8.0) and dialog.plan.inputs["target_kind"] == "infantry"
+    runner = runner_of(dialog)
+    type_dice(runner, "1 1 1 1 1 1 1 1 1 1 1 2")                       # twelve dice, no hits
+    assert runner.apply()
+    assert session.game.unit("u20").weapons[0].ammo == 0
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_sniper_shot_counts_on_the_card_and_spotted_is_an_undoable_toggle(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, SNIPER, GERMAN_SECTION)
+    assert dialog.plan is not None and dialog.plan.procedure == "coc.sniper"
+    assert dialog.plan.inputs["target_kind"] == "infantry" and dialog.plan.inputs["target_id"] == GERMAN_SECTION
+    runner = runner_of(dialog)
+    type_dice(runner, "5", "5")                                            # hit, effect 5 in the Open: a kill
+    assert runner.result is not None and runner.result.outcome == "kill"
+    assert runner.apply()
+    assert session.game.unit(SNIPER).counters["sniper_shots"] == 1
+    assert session.game.unit(GERMAN_SECTION).figures == 9
+
+    section = SniperSection(dialog, session, SNIPER)
+    section.refresh(session.game.unit(SNIPER))
+    assert "Shots fired: 1" in section.shots.text() and "+1" in section.shots.text()
+    assert not section.spotted.isChecked()
+    section.spotted.setChecked(True)
+    assert session.game.unit(SNIPER).has("spotted")
+    session.undo_stack.undo()
+    assert not session.game.unit(SNIPER).has("spotted")
+
+
+def test_an_unspotted_sniper_cannot_be_targeted_and_a_spotted_one_ignores_shock(qtbot: QtBot,
+                                                                                 session: Session) -> None:
+    dialog = dialog_for(qtbot, session, GERMAN_SECTION, SNIPER)
+    assert not dialog.refusal.isHidden() and "has not been spotted" in dialog.refusal.text()
+    assert runner_of(dialog).isHidden()
+    session.apply("Spotted", [SetCondition(SNIPER, "spotted")])
+    assert dialog.refusal.isHidden()
+    runner = runner_of(dialog)
+    dialog.dice.setValue(2)
+    type_dice(runner, "6 6", "1 2")                                        # two hits, both Shock only
+    assert runner.result is not None and runner.result.effects == []
+    assert any("ignores the Shock" in line for line in runner.result.log)
+    type_dice(runner, "6 6", "6 1")                                        # one kill removes it
+    assert runner.apply()
+    assert SNIPER not in session.game.units
+    assert any("Force Morale Test" in e.text for e in session.game.log)
+
+
+def test_suppressing_frontage_over_nine_inches_is_refused(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, MG, SQUAD)
+    dialog.set_frontage((30.0, 38.0), (40.0, 38.0))
+    runner = runner_of(dialog)
+    assert 'at most 9", not 10"' in runner.problem.text()
+    dialog.set_frontage((32.0, 38.0), (40.0, 38.0))
+    assert runner.problem.isHidden() and dialog.plan is not None and dialog.plan.inputs["frontage"] == 8.0
+
+
+def test_gun_short_of_crew_note_and_he_dice(qtbot: QtBot, session: Session) -> None:
+    gun = Unit("u21", "Pak 40", "gun", 0, 40.0, 20.0, facing=180.0, figures=2, figures_max=5,
+               weapons=[Weapon("7.5cm Pak 40", "at_gun", 45.0, [72.0], stats={"ap": 8, "he": 3})])
+    add(session, gun)
+    dialog = dialog_for(qtbot, session, "u21", SQUAD)
+    assert dialog.plan is not None and dialog.plan.procedure == "coc.gun_he"
+    assert dialog.plan.inputs["he_dice"] == 3 and dialog.plan.inputs["crew"] == 2
+    assert any("cannot move" in note for note in dialog.plan.notes)
+    section = GunCrewSection(dialog, session, "u21")
+    section.refresh(session.game.unit("u21"))
+    assert "Cannot move (fewer than 3 crew: 2)" in section.note.text() and not section.isHidden()
+    session.apply("Crew back", [ChangeFigures("u21", 1)])
+    section.refresh(session.game.unit("u21"))
+    assert section.isHidden()
+
+
+def test_window_draws_reach_circles_and_opens_fire_with_ctrl_f(qtbot: QtBot, session: Session) -> None:
+    window = MainWindow(session)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    entry = window.unit_action_entries["coc.support_fire"]
+    assert entry.shortcut().toString() == "Ctrl+F"
+    session.select(SNIPER)
+    assert REACH_OVERLAY in window.map.map_scene.overlays
+    add(session, flamethrower(3))
+    session.select("u20")
+    assert REACH_OVERLAY in window.map.map_scene.overlays
+    session.select(MG)
+    assert REACH_OVERLAY not in window.map.map_scene.overlays
+    window.run_unit_action("coc.support_fire", MG)
+    dialogs = window.findChildren(FireDialog)
+    assert dialogs and dialogs[-1].isVisible()
+    dialogs[-1].pick_target()
+    assert window.map.picking
+    window.map.cancel_pick()
+    dialogs[-1].close()

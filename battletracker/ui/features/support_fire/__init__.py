@@ -36,7 +36,6 @@ def open_fire_dialog(window: MainWindow, unit_id: str) -> FireDialog:
     dialog = FireDialog(window.session, unit_id, window.map, window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
-    dialog.raise_()
     return dialog
 
 

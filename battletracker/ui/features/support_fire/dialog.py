@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -123,7 +124,9 @@ class FireDialog(QDialog):
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.form.addRow("&Weapon", self.weapon)
-        self.form.addRow("&Target", target_row)
+        target_label = QLabel("&Target", self)
+        target_label.setBuddy(self.target)
+        self.form.addRow(target_label, target_row)
         self.form.addRow("Target &kind", self.target_kind)
         self.form.addRow("&Cover", self.cover)
         self.form.addRow("Target &quality", self.quality)
@@ -141,8 +144,13 @@ class FireDialog(QDialog):
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet(REFUSAL_STYLE)
         self.refusal.hide()
+        for label in (self.derived, self.refusal):
+            label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
-        self.runner_box = QVBoxLayout()
+        # The runner's place keeps its room when a refusal hides the runner, so the form does not jump.
+        self.runner_area = QWidget(self)
+        self.runner_box = QVBoxLayout(self.runner_area)
+        self.runner_box.setContentsMargins(0, 0, 0, 0)
         self.runner: ProcedureRunner | None = None
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
@@ -151,7 +159,7 @@ class FireDialog(QDialog):
         layout.addLayout(self.form)
         layout.addWidget(self.derived)
         layout.addWidget(self.refusal)
-        layout.addLayout(self.runner_box, 1)
+        layout.addWidget(self.runner_area, 1)
         layout.addWidget(buttons)
 
         self._fill_targets()
@@ -242,7 +250,7 @@ class FireDialog(QDialog):
         if self.runner is not None:
             self.runner_box.removeWidget(self.runner)
             self.runner.deleteLater()
-        self.runner = ProcedureRunner(self.session, procedure, PROCEDURE_TITLES[procedure], self)
+        self.runner = ProcedureRunner(self.session, procedure, PROCEDURE_TITLES[procedure], self.runner_area)
         self.runner.resolved.connect(self._on_resolved)
         self.runner.applied.connect(self._on_applied)
         self.runner_box.addWidget(self.runner)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from battletracker.core.geometry import bearing, distance, range_band
-from battletracker.model.game import Game, Unit, Weapon
+from battletracker.model.game import Game, Scalar, Unit, Weapon
 from battletracker.rules.chain_of_command import flamethrowers, guns, machine_guns, snipers
 from battletracker.rules.chain_of_command.fire import QUALITIES
 
@@ -129,7 +129,7 @@ class Plan:
     """The inputs for one procedure, what was derived (for the dialog to show), and any refusal."""
 
     procedure: str
-    inputs: dict[str, object] = field(default_factory=dict)
+    inputs: dict[str, Scalar] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     refusal: str = ""
     range: float = 0.0
