@@ -287,3 +287,11 @@ def test_window_offers_shoot_with_a_shortcut_no_other_action_uses(window: MainWi
 def test_fighter_card_section_is_on_the_card(window: MainWindow) -> None:
     sections = window.cards.findChildren(FighterSection)
     assert {s.unit_id for s in sections} >= {"a", "b"}
+
+
+def test_the_necromunda_demo_opens_with_fighters_that_can_shoot() -> None:
+    game = savefile.load(Path(__file__).resolve().parents[2] / "resources" / "demo" / "necromunda.json")
+    assert game.ruleset == "necromunda"
+    shooters = [u for u in game.units.values() if can_shoot(game, u)]
+    assert len(shooters) == len(game.units) >= 10
+    assert {u.side for u in shooters} == {0, 1}

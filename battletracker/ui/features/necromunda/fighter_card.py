@@ -25,6 +25,7 @@ from battletracker.rules.necromunda.conditions import (
     SUPPRESSED,
 )
 from battletracker.rules.necromunda.profiles import reload_inputs
+from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.features.necromunda.table import state_of
 from battletracker.ui.session import Session
 
@@ -87,11 +88,11 @@ class FighterSection(QWidget):
         top.addWidget(self.level_up)
         layout.addLayout(top)
 
-        toggles = QHBoxLayout()
-        toggles.setSpacing(4)
+        toggles_box = QWidget(self)
+        toggles = FlowLayout(toggles_box, spacing=4, line_spacing=4)
         self.toggles: dict[str, QToolButton] = {}
         for condition, text in [*CONDITION_TITLES.items(), (CHECK_FALLING, "Check falling")]:
-            button = QToolButton(self)
+            button = QToolButton(toggles_box)
             button.setText(text)
             button.setCheckable(True)
             button.setObjectName(f"toggle_{condition}")
@@ -99,8 +100,7 @@ class FighterSection(QWidget):
             button.clicked.connect(lambda on, c=condition: self.set_condition(c, on))
             toggles.addWidget(button)
             self.toggles[condition] = button
-        toggles.addStretch(1)
-        layout.addLayout(toggles)
+        layout.addWidget(toggles_box)
 
         self.profiles_box = QWidget(self)
         self.profiles_grid = QGridLayout(self.profiles_box)

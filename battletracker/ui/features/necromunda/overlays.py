@@ -66,14 +66,18 @@ def corridor_item(a: Point, b: Point, half_width: float, colour: QColor) -> QGra
     return item
 
 
-def range_items(view: MapView, origin: Point, short: float, long: float, name: str) -> list[QGraphicsItem]:
-    """A profile's short range (filled) and long range (dashed), labelled with the distances."""
+def range_items(view: MapView, origin: Point, short: float, long: float, name: str,
+                filled: bool = True) -> list[QGraphicsItem]:
+    """A profile's short range and long range (dashed), labelled with the distances.
+
+    Filled for the selection; rings only in the Shoot dialog's layer, which lies over it.
+    """
     items: list[QGraphicsItem] = []
     if long > 0:
-        items.append(circle_item(origin, long, LONG_COLOUR, 18, Qt.PenStyle.DashLine))
+        items.append(circle_item(origin, long, LONG_COLOUR, 18 if filled else 0, Qt.PenStyle.DashLine))
         items.append(_label(view, offset(origin, 180.0, long), f'{name}: long {long:g}"'))
     if short > 0:
-        items.append(circle_item(origin, short, SHORT_COLOUR, 30))
+        items.append(circle_item(origin, short, SHORT_COLOUR, 30 if filled else 0))
         items.append(_label(view, offset(origin, 180.0, short), f'short {short:g}"'))
     return items
 
@@ -94,7 +98,7 @@ def shoot_items(view: MapView, shooter: Unit, target: Unit | None, ranges: tuple
     origin = (shooter.x, shooter.y)
     items: list[QGraphicsItem] = []
     if ranges is not None:
-        items.extend(range_items(view, origin, ranges[0], ranges[1], name))
+        items.extend(range_items(view, origin, ranges[0], ranges[1], name, filled=False))
     if priority:
         items.append(circle_item(origin, PRIORITY_RANGE, PRIORITY_COLOUR, 0, Qt.PenStyle.DotLine))
         items.append(_label(view, offset(origin, 0.0, PRIORITY_RANGE), f'target priority {PRIORITY_RANGE:g}"'))
@@ -105,7 +109,8 @@ def shoot_items(view: MapView, shooter: Unit, target: Unit | None, ranges: tuple
             items.append(corridor_item(origin, at, CORRIDOR, CORRIDOR_COLOUR))
         if walking:
             items.append(circle_item(at, WALKING_FIRE_RADIUS, WALKING_COLOUR, 25, Qt.PenStyle.DashLine))
-            items.append(_label(view, offset(at, 90.0, WALKING_FIRE_RADIUS), f'walking fire {WALKING_FIRE_RADIUS:g}"'))
+            items.append(_label(view, offset(at, 135.0, WALKING_FIRE_RADIUS + 0.8),
+                                f'walking fire {WALKING_FIRE_RADIUS:g}"'))
         if blast is not None:
             items.append(circle_item(at, blast / 2, BLAST_COLOUR, 60))
             items.append(_label(view, offset(at, 0.0, blast / 2), f'Blast ({blast:g}")'))
