@@ -9,6 +9,8 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.core.geometry import bearing
 from battletracker.model import savefile
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
 from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
 from battletracker.model.game import Unit, Weapon
 from battletracker.rules import odds
@@ -230,3 +232,20 @@ def test_window_draws_reach_circles_and_opens_fire_with_ctrl_f(qtbot: QtBot, ses
     assert window.map.picking
     window.map.cancel_pick()
     dialogs[-1].close()
+
+
+def test_flamethrower_at_a_wooden_building_names_who_must_evacuate(qtbot: QtBot, session: Session) -> None:
+    add(session, flamethrower(3))
+    session.apply("Move up", [MoveUnit("u20", 20.0, 18.0, 0.0)])
+    session.apply("Barn", [AddBuilding(Building("b1", "Barn", 20.0, 10.0, material="wood"))])
+    dialog = dialog_for(qtbot, session, "u20", GERMAN_SECTION)
+    dialog.target_kind.setCurrentIndex(dialog.target_kind.findData("wooden_building"))
+    assert dialog.plan is not None and dialog.plan.inputs["building_id"] == "b1"
+    assert any("1. Gruppe must evacuate" in note for note in dialog.plan.notes)
+    runner = runner_of(dialog)
+    type_dice(runner, "6 6 1 1 1 1 1 1 1 1 1 1", "1 1", "1 1")          # two 6s, their Storm dice, effects
+    assert runner.result is not None and runner.result.values["building_on_fire"] is True
+    assert runner.apply()
+    assert session.game.buildings["b1"].state == "on_fire"
+    session.apply("Stone barn", [ReplaceBuilding(Building("b1", "Barn", 20.0, 10.0, material="brick_stone"))])
+    assert "only a wooden building catches fire" in dialog.refusal.text()

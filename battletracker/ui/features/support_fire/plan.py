@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from battletracker.core.geometry import bearing, distance, range_band
+from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Scalar, Unit, Weapon
 from battletracker.rules.chain_of_command import flamethrowers, guns, machine_guns, snipers
 from battletracker.rules.chain_of_command.fire import QUALITIES
@@ -167,7 +168,7 @@ def plan_fire(game: Game, firer: Unit, fw: FireWeapon, target: Unit, choices: Ch
         return plan
     if fw.procedure == "coc.flamethrower":
         assert weapon is not None
-        _plan_flamethrower(plan, firer, fw, weapon, target, choices, dist)
+        _plan_flamethrower(plan, game, firer, fw, weapon, target, choices, dist)
         return plan
     if not band and not plan.refusal:
         longest = max(weapon.ranges if weapon is not None and weapon.ranges else firer.range_bands())
@@ -216,7 +217,36 @@ def _plan_sniper(plan: Plan, firer: Unit, target: Unit, choices: Choices) -> Non
                       f"{shots} shot(s) fired so far")
 
 
-def _plan_flamethrower(plan: Plan, firer: Unit, fw: FireWeapon, weapon: Weapon, target: Unit,
+def building_of(game: Game, unit: Unit) -> Building | None:
+    """The map building the unit is in: listed as an occupant, or standing inside its footprint."""
+    for building in game.buildings.values():
+        if unit.id in building.occupants or building.contains((unit.x, unit.y)):
+            return building
+    return None
+
+
+def occupants_of(game: Game, building: Building) -> list[Unit]:
+    return [u for u in game.units.values() if u.id in building.occupants or building.contains((u.x, u.y))]
+
+
+def _plan_building(plan: Plan, game: Game, target: Unit) -> None:
+    """A flamethrower at the wooden building the target is in: two 6s set it on fire and everyone leaves."""
+    plan.inputs.update(target_id=target.id, target_figures=str(target.figures))
+    building = building_of(game, target)
+    if building is None:
+        plan.notes.append(f"{target.name} is not inside a building on the map: the fire is resolved, "
+                          "set the building alight by hand if it catches")
+        return
+    if building.material != "wood":
+        plan.refusal = (f"{building.name} is built of {building.material.replace('_', ' ')}: "
+                        "only a wooden building catches fire")
+        return
+    plan.inputs["building_id"] = building.id
+    inside = ", ".join(u.name for u in occupants_of(game, building))
+    plan.notes.append(f"Two or more 6s set {building.name} on fire; then {inside} must evacuate")
+
+
+def _plan_flamethrower(plan: Plan, game: Game, firer: Unit, fw: FireWeapon, weapon: Weapon, target: Unit,
                        choices: Choices, dist: float) -> None:
     kind = choices.target_kind or flamethrower_target_kind(target)
     fuel = weapon.ammo if weapon.ammo is not None else flamethrowers.FUEL_PHASES
@@ -229,6 +259,8 @@ def _plan_flamethrower(plan: Plan, firer: Unit, fw: FireWeapon, weapon: Weapon, 
                       vehicle_immobilised=IMMOBILISED in target.vehicle.damage)
     elif kind == "infantry":
         inputs.update(target_id=target.id, target_figures=str(target.figures))
+    elif kind == "wooden_building":
+        _plan_building(plan, game, target)
     dice = flamethrowers.DICE_AFTER_MOVING if choices.moved else flamethrowers.DICE
     plan.notes.append(f"{dice} Firepower Dice, cover ignored, Shock doubled; fuel {fuel} of "
                       f"{weapon.ammo_max or flamethrowers.FUEL_PHASES}")
