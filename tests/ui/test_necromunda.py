@@ -295,3 +295,29 @@ def test_the_necromunda_demo_opens_with_fighters_that_can_shoot() -> None:
     shooters = [u for u in game.units.values() if can_shoot(game, u)]
     assert len(shooters) == len(game.units) >= 10
     assert {u.side for u in shooters} == {0, 1}
+
+
+def test_hits_on_an_engaged_target_are_allocated_at_random_in_the_combat(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("b", "Mira", 1, 10, 20, conditions=["engaged"]),
+                      fighter("c", "Brute", 0, 11, 20, conditions=["engaged"]))
+    session = Session(game)
+    dialog = dialog_for(qtbot, session)
+    assert dialog.set_target("b") and dialog.engaged_box.isChecked()
+    type_dice(dialog.runner, "5", "1 1")
+    assert dialog.combat_of(session.game.units["b"]) == ["b", "c"]
+    assert not dialog.combat_group.isHidden() and not dialog.apply_button.isEnabled()
+    type_dice(dialog.combat_runner, "2 1")
+    assert dialog.combat_runner.result is not None and dialog.combat_runner.result.outcome == "b:1,c:1"
+    assert dialog.apply()
+    assert not session.game.units["b"].has("suppressed")
+    assert any("allocated at random" in entry.text for entry in session.game.log)
+
+
+def test_after_apply_the_dialog_reads_the_new_state(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = dialog_for(qtbot, session)
+    type_dice(dialog.runner, "4", "2 3")
+    assert dialog.apply()
+    assert "Out of Ammo" in dialog.runner.problem.text()

@@ -72,6 +72,10 @@ from battletracker.ui.session import Session
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
+# The map does not record who fights whom: the combat is read as the Engaged models this close
+# to the target, centre to centre (two bases in contact with a little room).
+COMBAT_REACH = 1.5
+MAX_COMBAT = 6
 WARNING_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 NOTE_STYLE = "padding: 4px; border: 1px solid palette(mid); border-radius: 3px;"
 
@@ -244,6 +248,17 @@ class ShootDialog(QDialog):
         sl.addWidget(self.stray_runner)
         self.stray_group.hide()
 
+        self.combat_group = QGroupBox("Hits on an Engaged target: allocated at random in the combat", self)
+        cl = QVBoxLayout(self.combat_group)
+        self.combat_label = QLabel(self.combat_group)
+        self.combat_label.setWordWrap(True)
+        self.combat_runner = ProcedureRunner(session, "necro.engaged_allocation", "Allocate Hits", self.combat_group)
+        self.combat_runner.apply_button.hide()
+        self.combat_runner.setMinimumHeight(260)
+        cl.addWidget(self.combat_label)
+        cl.addWidget(self.combat_runner)
+        self.combat_group.hide()
+
         self.blast_label = QLabel(self)
         self.blast_label.setObjectName("blast")
         self.blast_label.setWordWrap(True)
@@ -273,6 +288,7 @@ class ShootDialog(QDialog):
         inner.addWidget(self.runner, 1)
         inner.addWidget(self.walking_group)
         inner.addWidget(self.stray_group)
+        inner.addWidget(self.combat_group)
         inner.addWidget(self.blast_label)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
@@ -296,6 +312,7 @@ class ShootDialog(QDialog):
         self.runner.resolved.connect(self._shot_resolved)
         self.cool_runner.resolved.connect(self._cool_resolved)
         self.stray_runner.resolved.connect(lambda _res: self._update_apply())
+        self.combat_runner.resolved.connect(lambda _res: self._update_apply())
         self.apply_button.clicked.connect(self.apply)
         self.finished.connect(self._clear_overlay)
         self._profile_changed()
@@ -503,6 +520,7 @@ class ShootDialog(QDialog):
     def _clear_after_shot(self) -> None:
         self.walking_group.hide()
         self.stray_group.hide()
+        self.combat_group.hide()
         self.blast_label.hide()
         self._update_apply()
 
@@ -558,6 +576,18 @@ class ShootDialog(QDialog):
                     "seriously_injured": ",".join(k for k in shown if game.units[k].has(SERIOUSLY_INJURED)),
                 })
                 self.stray_group.show()
+        if res.values.get("allocate_at_random") and target is not None:
+            combat = self.combat_of(target)
+            names = ", ".join(game.units[k].name for k in combat)
+            if len(combat) >= 2:
+                self.combat_label.setText(f"{target.name} is Engaged: each Hit goes at random to one of {names} "
+                                          f"(Engaged models within {COMBAT_REACH:g}\" of the target, friend or foe).")
+                self.combat_runner.set_inputs({"combat": ",".join(combat), "hits": hits})
+            else:
+                self.combat_label.setText(f"{target.name} is Engaged but no other Engaged model is within "
+                                          f"{COMBAT_REACH:g}\" on the map: allocate the Hits at the table.")
+                self.combat_runner.hide()
+            self.combat_group.show()
         blast = traits_of(self.shooter.weapons[self.ref.weapon], self.ref.profile).blast
         if blast is not None and res.values.get("hit") and target is not None:
             fighters = fighters_on_table(game)
@@ -593,14 +623,27 @@ class ShootDialog(QDialog):
         given = [target.id, *(str(b.currentData()) for b in self.walking_boxes)]
         return check_walking_fire(hits, target.id, given, self.walking_candidates())
 
+    def combat_of(self, target: Unit) -> list[str]:
+        """The target and the Engaged models near it, closest first: the map's best reading of the combat."""
+        near = [(distance((target.x, target.y), (u.x, u.y)), u.id) for u in self.session.game.units.values()
+                if u.id != target.id and in_the_fight(u) and u.has(ENGAGED)
+                and distance((target.x, target.y), (u.x, u.y)) <= COMBAT_REACH]
+        near.sort()
+        return [target.id, *(k for _d, k in near)][:MAX_COMBAT]
+
     def _stray_needed(self) -> bool:
         return not self.stray_group.isHidden()
 
+    def _combat_needed(self) -> bool:
+        return not self.combat_group.isHidden() and not self.combat_runner.isHidden()
+
     def _update_apply(self) -> None:
-        ready = self.runner.result is not None and (not self._stray_needed() or self.stray_runner.result is not None)
+        ready = (self.runner.result is not None
+                 and (not self._stray_needed() or self.stray_runner.result is not None)
+                 and (not self._combat_needed() or self.combat_runner.result is not None))
         self.apply_button.setEnabled(ready)
         if self.runner.result is not None and not ready:
-            self.status.setText("Roll the stray shots before applying.")
+            self.status.setText("Roll the stray shots or the allocation before applying.")
         elif ready:
             self.status.setText("Ready to apply as one undo step.")
         else:
@@ -633,6 +676,11 @@ class ShootDialog(QDialog):
                 unit = game.units[key]
                 effects.extend(hit_effects(key, engaged=unit.has(ENGAGED),
                                            seriously_injured=unit.has(SERIOUSLY_INJURED), near_ledge=False))
+        if self._combat_needed() and self.combat_runner.result is not None:
+            drawn = self.combat_runner.result
+            arolls = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in drawn.rolls)
+            log.append(f"Allocation - rolls: {arolls}")
+            log.extend(drawn.log)
         if self._stray_needed() and self.stray_runner.result is not None:
             stray = self.stray_runner.result
             srolls = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in stray.rolls)
@@ -650,8 +698,10 @@ class ShootDialog(QDialog):
         except (GameError, ValueError) as exc:
             self.status.setText(f"Not applied: {exc}")
             return False
+        self._cool = None
+        self.update_inputs()
         self.apply_button.setEnabled(False)
-        self.status.setText("Applied. Undo takes the whole attack back.")
+        self.status.setText("Applied. Undo takes the whole attack back; the dialog now shows the next shot.")
         return True
 
     # -- map ------------------------------------------------------------------------------------
