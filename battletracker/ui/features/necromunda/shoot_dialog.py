@@ -168,7 +168,6 @@ class ShootDialog(QDialog):
         self.range_box.setSingleStep(0.5)
         self.range_box.setSuffix('"')
         self.range_note = QLabel(self)
-        self.range_note.setForegroundRole(self.range_note.foregroundRole())
         range_row = QHBoxLayout()
         range_row.addWidget(self.range_box)
         range_row.addWidget(self.range_note, 1)
@@ -183,7 +182,6 @@ class ShootDialog(QDialog):
         target_state.addStretch(1)
         self.modifier_box = QSpinBox(self)
         self.modifier_box.setRange(-6, 6)
-        self.modifier_box.setPrefix("")
         self.modifier_box.setToolTip("Anything else added to the Hit roll (cover, skills, ...)")
 
         form = QFormLayout()
