@@ -36,7 +36,7 @@ class SniperSection(QWidget):
         self.shots.setWordWrap(True)
         self.spotted = QCheckBox("Spotted", self)
         self.spotted.setToolTip("Only a spotted sniper can be targeted and is affected by Suppressing Fire")
-        self.contact = QPushButton("Contacted...", self)
+        self.contact = QPushButton("Contacted by enemy", self)
         self.contact.setToolTip("An enemy unit contacted the sniper's base: it leaves the area "
                                 "(no Force Morale Test)")
         self.error = QLabel(self)
