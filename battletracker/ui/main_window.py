@@ -95,7 +95,8 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
-    def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None,
+    def _action(self, text: str, slot: object,
+                shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
                 icon: str | None = None, tip: str | None = None) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
@@ -361,7 +362,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recent_files", [])
         if isinstance(value, str):
             return [value]
-        return [str(v) for v in value or []]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
@@ -369,7 +370,8 @@ class MainWindow(QMainWindow):
         if not files:
             self.recent_menu.addAction("(none)").setEnabled(False)
         for name in files:
-            self.recent_menu.addAction(name, lambda checked=False, n=name: self._open_recent(Path(n)))
+            entry = self.recent_menu.addAction(name)
+            entry.triggered.connect(lambda _checked=False, n=name: self._open_recent(Path(n)))
 
     def _open_recent(self, path: Path) -> None:
         if self.maybe_save():
