@@ -60,13 +60,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if os.environ.get("BATTLETRACKER_EXIT_AFTER_PAINT"):
         def report() -> None:
-            if window.painted:
-                print(f"painted {time.perf_counter() - START:.4f}", flush=True)
-                app.quit()
-            else:
-                QTimer.singleShot(1, report)
+            print(f"painted {time.perf_counter() - START:.4f}", flush=True)
+            QTimer.singleShot(0, app.quit)
 
-        QTimer.singleShot(0, report)
+        window.first_painted.connect(report)
     elif pending is not None:
         game, saved, origin = pending
 

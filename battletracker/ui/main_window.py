@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPoint, QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -42,6 +42,7 @@ def safe_file_name(title: str) -> str:
 
 
 class MainWindow(QMainWindow):
+    first_painted = Signal()
     def __init__(self, session: Session, recovery: Recovery | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
@@ -83,8 +84,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_clock()
         self._on_selection(session.selected)
-        for extend in window_extensions():
-            extend(self)
+        self.features_loaded = False
         self._restore_settings()
 
     # -- construction -------------------------------------------------------------
@@ -150,12 +150,22 @@ class MainWindow(QMainWindow):
         self.fit_action = self.map.fit_action
         self.measure_action = self.map.measure_action
         self.unit_action_entries: dict[str, QAction] = {}
+
+    def load_features(self) -> None:
+        """Add every registered feature: its unit actions, card sections and window extensions."""
+        if self.features_loaded:
+            return
+        self.features_loaded = True
         for unit_action in all_unit_actions():
             entry = self._action(unit_action.title, lambda _=False, k=unit_action.key: self.run_unit_action(k),
                                  unit_action.shortcut, None, unit_action.tip or None)
             entry.setObjectName(f"action_{unit_action.key}")
             self.addAction(entry)
             self.unit_action_entries[unit_action.key] = entry
+        for extend in window_extensions():
+            extend(self)
+        self.cards.rebuild()
+        self._update_unit_actions()
 
     def _undo_text_changed(self, text: str) -> None:
         self.undo_button_action.setToolTip(f"Undo {text}".strip())
@@ -276,7 +286,12 @@ class MainWindow(QMainWindow):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
-        self.painted = True
+        if not self.painted:
+            self.painted = True
+            self.first_painted.emit()
+            # The rules features (and the rulesets they import) load just after the
+            # first paint, so the window shows as fast as it can.
+            QTimer.singleShot(0, self.load_features)
 
     # -- messages --------------------------------------------------------------------
     def show_error(self, title: str, text: str) -> None:

@@ -168,6 +168,7 @@ def test_explodes_lists_the_infantry_near_the_wreck(qtbot: QtBot, demo_game: Gam
 def test_opened_from_the_window_and_target_picked_on_the_map(qtbot: QtBot, session: Session,
                                                              tmp_path: Path) -> None:
     win = MainWindow(session, Recovery(session, tmp_path))
+    win.load_features()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
     win.run_unit_action("coc.anti_tank_fire", PANZER)

@@ -201,6 +201,8 @@ def test_selected_unit_shows_its_range_profile_rings(qtbot: QtBot, kursk: Sessio
     from battletracker.ui.main_window import MainWindow
 
     win = MainWindow(kursk)
+
+    win.load_features()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: kursk.undo_stack.setClean())
     kursk.select("stuh")
     items = win.map.map_scene.overlays[RINGS]
@@ -230,6 +232,8 @@ def test_the_action_opens_the_dialog_and_draws_the_burst_on_the_map(qtbot: QtBot
     from battletracker.ui.main_window import MainWindow
 
     win = MainWindow(kursk)
+
+    win.load_features()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: kursk.undo_stack.setClean())
     win.run_unit_action("ab.indirect_fire", "stuh")
     dlg = win.findChild(IndirectFireDialog)

@@ -254,6 +254,8 @@ def test_the_window_has_the_dock_and_the_layer(qtbot: QtBot, session: Session, t
     from battletracker.ui.main_window import MainWindow
 
     win = MainWindow(session)
+
+    win.load_features()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.resize(1400, 900)
     win.show()

@@ -35,6 +35,15 @@ def test_opens_on_the_demo_battle(window: MainWindow) -> None:
     assert window.log_dock.isVisible() and window.cards_dock.isVisible()
 
 
+def test_features_load_just_after_the_first_paint(qtbot: QtBot, window: MainWindow) -> None:
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=2000)
+    assert "coc.anti_tank_fire" in window.unit_action_entries
+    window.session.select("u6")
+    assert window.unit_action_entries["coc.anti_tank_fire"].isEnabled()
+    card = window.cards.card("u3")
+    assert card is not None
+
+
 def test_end_phase_updates_the_clock_and_log(window: MainWindow) -> None:
     window.end_phase_action.trigger()
     assert "Phase <b>2</b>" in window.clock_label.text()

@@ -261,6 +261,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("b", "Mira", 1, 10, 20))
     session = Session(game)
     win = MainWindow(session, Recovery(session, tmp_path))
+    win.load_features()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
     qtbot.waitExposed(win)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.effects import Changes, MoveUnit, add_shock
 from battletracker.model.game import GameError
 from battletracker.rules import resolve
-from battletracker.core.dice import ScriptedDice
 from battletracker.ui.session import Session
 
 

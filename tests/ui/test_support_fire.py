@@ -215,6 +215,7 @@ def test_gun_short_of_crew_note_and_he_dice(qtbot: QtBot, session: Session) -> N
 
 def test_window_draws_reach_circles_and_opens_fire_with_ctrl_f(qtbot: QtBot, session: Session) -> None:
     window = MainWindow(session)
+    window.load_features()  # normally just after the first paint
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     entry = window.unit_action_entries["coc.support_fire"]
     assert entry.shortcut().toString() == "Ctrl+F"

@@ -184,6 +184,12 @@ class CardsPanel(QWidget):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 
+    def rebuild(self) -> None:
+        """Build every card afresh, keeping the selection (card sections were added)."""
+        selected = self.session.selected
+        self._on_game_replaced()
+        self._on_selection(selected)
+
     # -- following the session ----------------------------------------------------
     def _on_game_replaced(self) -> None:
         for card in self._cards.values():
