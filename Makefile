@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 .PHONY: run test test-core bench lint clean
 
 run: $(VENV)/.run-installed
-	$(BIN)/python -m battletracker
+	$(BIN)/python -m battletracker --demo
 
 test: $(VENV)/.test-installed test-core
 	$(BIN)/python -m pytest
