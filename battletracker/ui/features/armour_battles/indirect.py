@@ -3,7 +3,8 @@ Reaction Checks.
 
 1. Aim: the point is picked on the map (or typed); the range from the firer
    is measured; line of sight and the Forward Observer are stated. The
-   halved, movement-reduced dice and any refusal show before anything rolls.
+   halved, movement-reduced dice and any refusal (opportunity fire needs a
+   line of sight) show before anything rolls.
 2. Placement: `ab.indirect_placement` (deviation die digital or typed) puts
    the Impact Marker, with its 2" burst, on the table (an undo step).
 3. Targets: every unit under the burst gets its FP or AT roll with exact
@@ -102,6 +103,11 @@ class IndirectFireDialog(QDialog):
             self.move_box.addItem(text, key)
         self.los = QCheckBox("The firer has line of sight to the aiming point", self)
         self.observer = QCheckBox("Another unit acts as Forward Observer", self)
+        self.opportunity = QCheckBox("Opportunity fire", self)
+        self.opportunity.setToolTip("Only with a direct line of sight to the target")
+        self.missions_label = QLabel("Single fire missions only: close-support units cannot fire "
+                                     "continuous missions", self)
+        self.missions_label.setWordWrap(True)
         self.pick_observer = QPushButton("Pick &observer...", self)
         self.pick_observer.setEnabled(map_view is not None)
         self.arrow_known = QCheckBox("Arrow direction read off the table", self)
@@ -139,6 +145,8 @@ class IndirectFireDialog(QDialog):
         form.addRow("Firer's move", self.move_box)
         form.addRow(self.los)
         form.addRow(observer_row)
+        form.addRow(self.opportunity)
+        form.addRow(self.missions_label)
         form.addRow(arrow_row)
         form.addRow("Dice", self.dice_label)
         form.addRow(self.refusal)
@@ -184,6 +192,7 @@ class IndirectFireDialog(QDialog):
             box.valueChanged.connect(self._update)
         self.move_box.currentIndexChanged.connect(self._update)
         self.los.toggled.connect(self._update)
+        self.opportunity.toggled.connect(self._update)
         self.observer.toggled.connect(self._observer_toggled)
         self.arrow_known.toggled.connect(self.arrow_bearing.setEnabled)
         self.arrow_known.toggled.connect(self._update)
@@ -256,6 +265,7 @@ class IndirectFireDialog(QDialog):
             "aim_x": self.aim[0], "aim_y": self.aim[1], "range": self.range,
             "ranges": str(profile.ranges) if profile is not None else "",
             "los": self.los.isChecked(), "observer": self.observer.isChecked(),
+            "opportunity": self.opportunity.isChecked(), "mission": "single",
             "marker_id": self._new_marker_id(),
         }
         if self.arrow_known.isChecked():
@@ -263,8 +273,9 @@ class IndirectFireDialog(QDialog):
         return inputs
 
     def shot(self) -> dict[str, str | int | float | bool]:
-        """What every target's roll shares: the measured range, the move and line of sight."""
-        return {"range": self.range, "move": str(self.move_box.currentData()), "los": self.los.isChecked()}
+        """What every target's roll shares: the measured range, the move, line of sight and opportunity fire."""
+        return {"range": self.range, "move": str(self.move_box.currentData()), "los": self.los.isChecked(),
+                "opportunity": self.opportunity.isChecked()}
 
     def _new_marker_id(self) -> str:
         n = 1
@@ -329,7 +340,7 @@ class IndirectFireDialog(QDialog):
         self.placement = res
         self.marker_id = next((e.marker.id for e in res.effects if isinstance(e, PlaceMarker)), "")
         for w in (self.aim_x, self.aim_y, self.pick_aim, self.move_box, self.los, self.observer, self.pick_observer,
-                  self.arrow_known, self.arrow_bearing):
+                  self.opportunity, self.arrow_known, self.arrow_bearing):
             w.setEnabled(False)
         self.placer.roll_button.setEnabled(False)
         self.placer.typed_button.setEnabled(False)

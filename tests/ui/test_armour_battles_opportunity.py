@@ -1,0 +1,114 @@
+"""Opportunity fire by a close-support unit in both dialogs: refused with the
+reason before anything is rolled unless the firer sees the target; allowed
+in either mode with line of sight; the indirect dialog says single missions only."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.model.game import Game, Side
+from battletracker.rules.presets import preset
+from battletracker.ui.features.armour_battles.direct import DirectFireDialog
+from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.session import Session
+
+REFUSAL = "a close-support unit may only use opportunity fire with a direct line of sight to the target"
+
+
+def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:
+    p = preset("armour_battles", key)
+    game.units[unit_id] = p.make(unit_id, p.title, side, x, y)
+
+
+@pytest.fixture
+def table() -> Session:
+    game = Game(title="Opportunity", ruleset="armour_battles",
+                sides=[Side("Germany", "#666666"), Side("Soviet Union", "#aa3333")])
+    _unit(game, "stuh_42", "stuh", 0, 30.0, 44.0)
+    _unit(game, "rifle_platoon_su", "rifles", 1, 30.0, 20.0)
+    _unit(game, "rifle_platoon_su", "observer", 0, 30.0, 30.0)
+    return Session(game)
+
+
+def _type(runner: ProcedureRunner, *entries: str) -> None:
+    runner.start_typed()
+    for text in entries:
+        assert runner._pending is not None, f"no roll asked for {text!r}"
+        runner.entry.setText(text)
+        runner.submit_entry()
+        assert runner.entry_error.isHidden(), runner.entry_error.text()
+    assert runner.result is not None, runner.prompt.text()
+
+
+def test_indirect_opportunity_fire_without_line_of_sight_is_refused_before_any_roll(
+        qtbot: QtBot, table: Session) -> None:
+    before = savefile.game_to_dict(table.game)
+    dlg = IndirectFireDialog(table, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.set_aim(30.0, 20.0)
+    dlg.set_observer("observer")
+    assert dlg.refusal_text() == ""  # an observed mission is fine when it is not opportunity fire
+    dlg.opportunity.setChecked(True)
+    assert REFUSAL in dlg.refusal_text()
+    assert not dlg.placer.roll_button.isEnabled() and not dlg.placer.typed_button.isEnabled()
+    assert dlg.placer.result is None
+    assert savefile.game_to_dict(table.game) == before
+
+
+def test_indirect_opportunity_fire_with_line_of_sight_walks_and_undoes(qtbot: QtBot, table: Session) -> None:
+    before = savefile.game_to_dict(table.game)
+    dlg = IndirectFireDialog(table, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.set_aim(30.0, 20.0)
+    dlg.los.setChecked(True)
+    dlg.opportunity.setChecked(True)
+    assert dlg.refusal_text() == ""
+    assert dlg.placement_inputs()["opportunity"] is True and dlg.shot()["opportunity"] is True
+    _type(dlg.placer)
+    assert dlg.placer.apply()
+    assert not dlg.opportunity.isEnabled()
+    (target,) = dlg.targets
+    assert target.inputs["opportunity"] is True and target.plan_text == "FP 7D, halved 4D = 4D at 4+"
+    _type(target.fire, "5 5 1 1")
+    _type(target.reaction, "1 1 1 1")
+    assert dlg.apply()
+    assert table.game.units["rifles"].counters["disruption"] == 2
+    table.undo_stack.undo()
+    table.undo_stack.undo()
+    assert savefile.game_to_dict(table.game) == before
+
+
+def test_indirect_dialog_says_single_missions_only(qtbot: QtBot, table: Session) -> None:
+    dlg = IndirectFireDialog(table, "stuh")
+    qtbot.addWidget(dlg)
+    assert "Single fire missions only" in dlg.missions_label.text()
+    assert dlg.placement_inputs()["mission"] == "single"
+    assert not dlg.placer.set_inputs({**dlg.placement_inputs(), "los": True, "mission": "continuous"})
+    assert "cannot conduct continuous fire missions" in dlg.placer.problem.text()
+
+
+def test_direct_opportunity_fire_needs_line_of_sight(qtbot: QtBot, table: Session) -> None:
+    before = savefile.game_to_dict(table.game)
+    dlg = DirectFireDialog(table, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.set_target("rifles")
+    dlg.opportunity.setChecked(True)
+    t = dlg.current
+    assert t is not None and t.refusal == "" and t.inputs["opportunity"] is True
+    dlg.los.setChecked(False)
+    t = dlg.current
+    assert t is not None and REFUSAL in t.refusal
+    assert not t.fire.isEnabled() and t.fire.result is None
+    assert REFUSAL in t.fire.problem.text()
+    assert not dlg.apply_button.isEnabled()
+    dlg.los.setChecked(True)
+    t = dlg.current
+    assert t is not None and t.refusal == ""
+    _type(t.fire, "5 5 1 1 1 1 1")
+    _type(t.reaction, "1 1 1 1")
+    assert dlg.apply()
+    table.undo_stack.undo()
+    assert savefile.game_to_dict(table.game) == before
