@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QGridLayout,
     QLabel,
     QRadioButton,
+    QScrollArea,
     QSpinBox,
     QTextBrowser,
     QVBoxLayout,
@@ -35,13 +37,17 @@ from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command.bombardment import (
+    carrier_of,
     describe_pattern,
+    next_centre,
     observer_name,
     place_pattern_die,
     ranging_inputs,
+    units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs, target_odds
+from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_inputs, sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.odds_plot import GroupFn
@@ -94,6 +100,57 @@ def _problem_label(parent: QWidget) -> QLabel:
     label.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
     label.hide()
     return label
+
+
+def _stated_cover(session: Session, unit_id: str) -> str:
+    """The cover on the unit's card, else the Open: the start of the player's choice."""
+    stated = session.game.units[unit_id].stats.get("cover")
+    return stated if isinstance(stated, str) and stated in cover_levels() else cover_levels()[0]
+
+
+class CoverRow:
+    """One unit's terrain, which the map does not know: its cover, a wall or hedge as its only cover, left out."""
+
+    def __init__(self, grid: QGridLayout, row: int, parent: QWidget, name: str, cover: str, *,
+                 takes_cover: bool, can_leave_out: bool) -> None:
+        self.name = QLabel(name, parent)
+        self.cover = QComboBox(parent)
+        for level in cover_levels():
+            self.cover.addItem(level.capitalize(), level)
+        self.cover.setCurrentIndex(max(0, self.cover.findData(cover)))
+        self.linear = QCheckBox("Behind a linear obstacle", parent)
+        self.linear.setToolTip("Its only cover is a wall, hedge or fence: no protection from fire falling from above")
+        self.leave_out = QCheckBox("Leave this unit out", parent)
+        self.leave_out.setToolTip("The players agree it is not under the bombardment")
+        self.leave_out.setVisible(can_leave_out)
+        self.cover.setEnabled(takes_cover)
+        self.linear.setEnabled(takes_cover)
+        if not takes_cover:
+            self.cover.setToolTip("A vehicle or its passengers: cover does not change their dice")
+        for column, widget in enumerate((self.name, self.cover, self.linear, self.leave_out)):
+            grid.addWidget(widget, row, column)
+        self.leave_out.toggled.connect(lambda out: self._follow_leave_out(out, takes_cover))
+
+    def _follow_leave_out(self, out: bool, takes_cover: bool) -> None:
+        self.cover.setEnabled(takes_cover and not out)
+        self.linear.setEnabled(takes_cover and not out)
+
+    @property
+    def level(self) -> str:
+        return str(self.cover.currentData())
+
+
+def _cover_box(parent: QWidget) -> tuple[QScrollArea, QWidget, QGridLayout]:
+    holder = QWidget(parent)
+    grid = QGridLayout(holder)
+    grid.setContentsMargins(0, 0, 0, 0)
+    grid.setColumnStretch(0, 1)
+    scroll = QScrollArea(parent)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setWidget(holder)
+    scroll.setMaximumHeight(170)
+    return scroll, holder, grid
 
 
 class _RunnerDialog(QDialog):
@@ -173,6 +230,7 @@ class PhaseDialog(_RunnerDialog):
         self.setMinimumSize(680, 820)
         self.bombardment_id = bombardment_id
         self.begun = b.state == "ready"
+        self.cover_rows: dict[str, CoverRow] = {}
         self.intro.setText(f"<b>{name}</b>: Phase of fire {b.phases_fired + 1}, "
                            f"{b.phases_left} left on the Forward Observer's die.")
         self.targets_view = QTextBrowser(self)
@@ -196,8 +254,22 @@ class PhaseDialog(_RunnerDialog):
                 button.toggled.connect(self._on_toggled)
             self.activation_buttons["command_die"].setChecked(True)
         self.form.addRow("Activation", holder)
-        self.body.insertWidget(3, QLabel("<b>Under the bombardment</b> (each unit's own chances)", self))
-        self.body.insertWidget(4, self.targets_view)
+        cover_box, holder, grid = _cover_box(self)
+        for row, unit_id in enumerate(units_in_area(session.game, b, next_centre(b))):
+            unit = session.game.units[unit_id]
+            infantry = unit.vehicle is None and carrier_of(session.game, unit) is None
+            self.cover_rows[unit_id] = CoverRow(grid, row, holder, unit.name,
+                                                _stated_cover(session, unit_id), takes_cover=infantry,
+                                                can_leave_out=True)
+        for cover_row in self.cover_rows.values():
+            cover_row.cover.currentIndexChanged.connect(lambda _i: self.update_inputs())
+            cover_row.linear.toggled.connect(lambda _on: self.update_inputs())
+            cover_row.leave_out.toggled.connect(lambda _on: self.update_inputs())
+        self.body.insertWidget(3, QLabel("<b>Where each unit is</b> (the map does not know the terrain)", self))
+        self.body.insertWidget(4, cover_box)
+        self.body.insertWidget(5, QLabel("<b>Under the bombardment</b> (each unit's own chances)", self))
+        self.body.insertWidget(6, self.targets_view)
+        cover_box.setVisible(bool(self.cover_rows) and b.kind == "high_explosive")
         self.update_inputs()
 
     def _on_toggled(self, on: bool) -> None:
@@ -218,7 +290,11 @@ class PhaseDialog(_RunnerDialog):
 
     def update_inputs(self) -> None:
         try:
-            inputs = phase_inputs(self.session.game, self.bombardment_id, self.activation)
+            inputs = phase_inputs(
+                self.session.game, self.bombardment_id, self.activation,
+                covers={u: r.level for u, r in self.cover_rows.items()},
+                linear_obstacles=[u for u, r in self.cover_rows.items() if r.linear.isChecked()],
+                exclude=[u for u, r in self.cover_rows.items() if r.leave_out.isChecked()])
         except RulesInputError as exc:
             self.show_problem(str(exc))
             return
@@ -252,17 +328,31 @@ class SosDialog(_RunnerDialog):
     def __init__(self, session: Session, sos_id: str, parent: QWidget | None = None) -> None:
         b = session.game.bombardments[sos_id]
         name = observer_name(session.game, b)
-        super().__init__(session, "coc.sos_fire", f"{name}: SOS Fire", parent)
+        super().__init__(session, "coc.sos_fire", f"{name}: SOS Fire", parent, kills_group)
         self.runner.applied.disconnect()
         self.runner.applied.connect(self._next_after_apply)
         self.sos_id = sos_id
         self.target = QComboBox(self)
         self.form.addRow("Target", self.target)
+        cover_box, holder, grid = _cover_box(self)
+        cover_box.setMaximumHeight(70)
+        self.cover_row = CoverRow(grid, 0, holder, "", cover_levels()[0], takes_cover=True,
+                                  can_leave_out=False)
+        self.cover_row.name.hide()
+        grid.setColumnStretch(0, 0)
+        grid.setColumnStretch(3, 1)
+        self.fortification = QCheckBox("In a fortification or entrenchment", self)
+        self.fortification.setToolTip("Not Pinned afterwards, like a unit in a building")
+        grid.addWidget(self.fortification, 1, 1, 1, 2)
+        self.form.addRow("Where it is", cover_box)
+        self.cover_row.cover.currentIndexChanged.connect(lambda _i: self.update_inputs())
+        self.cover_row.linear.toggled.connect(lambda _on: self.update_inputs())
+        self.fortification.toggled.connect(lambda _on: self.update_inputs())
         self.fired_at: set[str] = set()
         self.intro.setText(f"<b>{name}</b> on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius: six Firepower Dice "
                            "against each Team inside, then everything not in a building, entrenchment or "
                            "fortification is Pinned for this Phase and the next.")
-        self.target.currentIndexChanged.connect(lambda _i: self.update_inputs())
+        self.target.currentIndexChanged.connect(lambda _i: self._target_changed())
         self._fill()
 
     def _fill(self) -> None:
@@ -276,6 +366,24 @@ class SosDialog(_RunnerDialog):
         if self.target.count() == 0:
             self.show_problem("No Team or AFV/APC inside the circle is left to roll for.")
             return
+        self._target_changed()
+
+    def _target_changed(self) -> None:
+        """A new target starts from its card's cover, in the open and outside any fortification."""
+        unit_id = self.target.currentData()
+        if not isinstance(unit_id, str):
+            return
+        vehicle = self.session.game.units[unit_id].vehicle is not None
+        for box in (self.cover_row.linear, self.fortification):
+            box.blockSignals(True)
+            box.setChecked(False)
+            box.blockSignals(False)
+        self.cover_row.cover.blockSignals(True)
+        self.cover_row.cover.setCurrentIndex(max(0, self.cover_row.cover.findData(_stated_cover(self.session,
+                                                                                                unit_id))))
+        self.cover_row.cover.blockSignals(False)
+        for widget in (self.cover_row.cover, self.cover_row.linear, self.fortification):
+            widget.setEnabled(not vehicle)
         self.update_inputs()
 
     def update_inputs(self) -> None:
@@ -283,7 +391,9 @@ class SosDialog(_RunnerDialog):
         if not isinstance(unit_id, str):
             return
         try:
-            inputs = sos_inputs(self.session.game, self.sos_id, unit_id)
+            inputs = sos_inputs(self.session.game, self.sos_id, unit_id, cover=self.cover_row.level,
+                                linear_obstacle=self.cover_row.linear.isChecked(),
+                                in_fortification=self.fortification.isChecked())
         except RulesInputError as exc:
             self.show_problem(str(exc))
             return

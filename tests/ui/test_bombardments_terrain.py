@@ -1,0 +1,71 @@
+"""The Phase of fire and SOS dialogs ask where each unit is: cover, a linear obstacle, left out, fortification."""
+
+from __future__ import annotations
+
+from battletracker.model import savefile
+from battletracker.ui.features.bombardments import BombardmentsPanel
+from battletracker.ui.session import Session
+from tests.ui.test_bombardments import panel, start, type_all, type_dice, view  # noqa: F401
+
+__all__ = ["panel", "view"]
+
+
+def ready_to_fire(panel: BombardmentsPanel) -> str:  # noqa: F811
+    bid = start(panel)
+    ranging = panel.open_ranging(bid)
+    type_dice(ranging.runner, ["4 4"])
+    ranging.runner.apply()
+    pattern = panel.open_pattern(bid)
+    pattern.choose(2, None)
+    pattern.place()
+    return bid
+
+
+def kill_chance(text: str) -> str:
+    return text.split("at least one kill ")[1].split("%")[0] if "at least one kill" in text else "0"
+
+
+def test_phase_dialog_cover_linear_obstacle_and_leave_out(session: Session, panel: BombardmentsPanel) -> None:  # noqa: F811
+    bid = ready_to_fire(panel)
+    dialog = panel.open_phase(bid)
+    assert "u7" in dialog.cover_rows
+    row = dialog.cover_rows["u7"]
+    open_text = dialog.targets_view.toPlainText()
+    row.cover.setCurrentIndex(row.cover.findData("hard"))
+    assert dialog.runner._inputs["target1_cover"] == "hard"
+    hard_text = dialog.targets_view.toPlainText()
+    assert int(kill_chance(hard_text)) < int(kill_chance(open_text))
+    row.linear.setChecked(True)
+    assert dialog.runner._inputs["target1_linear_obstacle"] is True
+    assert dialog.targets_view.toPlainText() == open_text, "a wall gives no cover from above"
+    row.leave_out.setChecked(True)
+    assert not row.cover.isEnabled()
+    assert "1st Squad" not in dialog.targets_view.toPlainText()
+    assert all(dialog.runner._inputs.get(f"target{i}_id") != "u7"
+               for i in range(1, int(str(dialog.runner._inputs.get("targets", 0))) + 1))
+    row.leave_out.setChecked(False)
+    row.linear.setChecked(False)
+    before = savefile.game_to_dict(session.game)
+    type_all(dialog.runner, 6)
+    dialog.runner.apply()
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_sos_dialog_cover_and_fortification(session: Session, panel: BombardmentsPanel) -> None:  # noqa: F811
+    dialog = panel.create_sos(0, (22.0, 38.0))
+    assert dialog is not None
+    open_odds = dialog.runner.odds_plot.rows
+    dialog.cover_row.cover.setCurrentIndex(dialog.cover_row.cover.findData("light"))
+    assert dialog.runner._inputs["cover"] == "light"
+    assert dialog.runner.odds_plot.rows != open_odds
+    dialog.cover_row.linear.setChecked(True)
+    assert dialog.runner._inputs["linear_obstacle"] is True
+    dialog.fortification.setChecked(True)
+    assert dialog.runner._inputs["in_fortification"] is True
+    before = savefile.game_to_dict(session.game)
+    type_all(dialog.runner, 3)
+    dialog.runner.apply()
+    assert not session.game.units["u7"].has("pinned"), "a fortification keeps it from being Pinned"
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
