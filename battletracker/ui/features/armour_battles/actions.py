@@ -1,4 +1,4 @@
-"""The Armour Battles unit actions: Indirect fire and Direct fire for close-support units."""
+"""The Armour Battles unit actions: Indirect fire, Direct fire and Close assault for close-support units."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QDialog
 
 from battletracker.rules.armour_battles.data import RULESET
 from battletracker.ui.extensions import UnitAction, register_unit_action
+from battletracker.ui.features.armour_battles.assault import CloseAssaultDialog
 from battletracker.ui.features.armour_battles.common import is_close_support
 from battletracker.ui.features.armour_battles.direct import DirectFireDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
@@ -31,6 +32,10 @@ def open_direct_fire(window: MainWindow, unit_id: str) -> None:
     _show(DirectFireDialog(window.session, unit_id, window.map, window))
 
 
+def open_close_assault(window: MainWindow, unit_id: str) -> None:
+    _show(CloseAssaultDialog(window.session, unit_id, window.map, window))
+
+
 INDIRECT_FIRE = register_unit_action(UnitAction(
     "ab.indirect_fire", "&Indirect fire...", is_close_support, open_indirect_fire, rulesets=(RULESET,),
     shortcut="Ctrl+Alt+I",
@@ -39,3 +44,7 @@ INDIRECT_FIRE = register_unit_action(UnitAction(
 DIRECT_FIRE = register_unit_action(UnitAction(
     "ab.direct_fire", "Di&rect fire...", is_close_support, open_direct_fire, rulesets=(RULESET,),
     shortcut="Ctrl+Alt+F", tip="A close-support unit fires its full dice at a unit it can see"))
+
+CLOSE_ASSAULT = register_unit_action(UnitAction(
+    "ab.close_assault", "Close &assault...", is_close_support, open_close_assault, rulesets=(RULESET,),
+    shortcut="Ctrl+Alt+A", tip="A close-support unit's roll in a Close Assault: as a gun at +2 TN, never an overrun"))

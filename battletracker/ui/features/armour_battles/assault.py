@@ -1,0 +1,170 @@
+"""The Close assault dialog: a close-support unit's side of a Close Assault.
+
+The close-support update treats the unit as a gun, fighting at +2 TN, and it
+can never make an overrun attack; both are the procedure's, so ticking
+"Overrun attack" shows its refusal before anything is rolled. The roll's
+successes are compared with the other side's at the table; the result goes
+into the battle log as one undo step (with any effects the procedure gives).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.rules import Resolution, RulesInputError
+from battletracker.rules.armour_battles.close_assault import NAME, plan_assault
+from battletracker.rules.armour_battles.units import dice_type_for, is_suppressed
+from battletracker.rules.tables import TableError
+from battletracker.ui.features.armour_battles.common import profile_of, scalars
+from battletracker.ui.features.armour_battles.target_fire import fire_label
+from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.session import Session
+
+if TYPE_CHECKING:
+    from battletracker.ui.map.view import MapView
+
+
+class CloseAssaultDialog(QDialog):
+    def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.unit_id = unit_id
+        self.map_view = map_view
+        unit = session.game.unit(unit_id)
+        self.unit_name = unit.name
+        self.setWindowTitle(f"Close assault: {unit.name}")
+        self.setMinimumSize(900, 780)
+
+        self.opponent = QComboBox(self)
+        for other in session.game.units.values():
+            if other.id != unit_id and profile_of(other) is not None:
+                self.opponent.addItem(other.name, other.id)
+        enemies = [i for i in range(self.opponent.count())
+                   if session.game.unit(str(self.opponent.itemData(i))).side != unit.side]
+        if enemies:
+            self.opponent.setCurrentIndex(enemies[0])
+        self.pick_opponent = QPushButton("Pick on the &map", self)
+        self.pick_opponent.setEnabled(map_view is not None)
+        self.dice_label = QLabel(self)
+        self.dice_label.setWordWrap(True)
+        self.attacker = QCheckBox(f"{unit.name} is the attacker", self)
+        self.first_round = QCheckBox("First round of the assault", self)
+        self.first_round.setChecked(True)
+        self.suppressed = QCheckBox(f"{unit.name} is suppressed", self)
+        self.suppressed.setChecked(is_suppressed(unit))
+        self.overrun = QCheckBox("Overrun attack", self)
+        self.overrun.setToolTip("Close-support units can never make an overrun attack")
+        note = QLabel("A close-support unit fights a Close Assault as a gun, at +2 TN. Compare its successes "
+                      "with the other side's at the table.", self)
+        note.setWordWrap(True)
+
+        opponent_row = QHBoxLayout()
+        opponent_row.addWidget(self.opponent, 1)
+        opponent_row.addWidget(self.pick_opponent)
+        box = QGroupBox("The assault", self)
+        form = QFormLayout(box)
+        form.addRow(note)
+        form.addRow("Against", opponent_row)
+        form.addRow("Dice", self.dice_label)
+        form.addRow(self.attacker)
+        form.addRow(self.first_round)
+        form.addRow(self.suppressed)
+        form.addRow(self.overrun)
+
+        self.runner = ProcedureRunner(session, NAME, f"Close assault: {unit.name}", self, group=fire_label)
+        self.runner.apply_button.setToolTip("Into the battle log as one undo step")
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(box)
+        layout.addWidget(self.runner, 1)
+        layout.addWidget(close)
+
+        self.opponent.currentIndexChanged.connect(self._update)
+        for tick in (self.attacker, self.first_round, self.suppressed, self.overrun):
+            tick.toggled.connect(self._update)
+        self.pick_opponent.clicked.connect(self._pick)
+        self.runner.resolved.connect(self._resolved)
+        self.runner.applied.connect(self._applied)
+        self.finished.connect(self._closed)
+        self._update()
+
+    @property
+    def opponent_id(self) -> str | None:
+        data = self.opponent.currentData()
+        return None if data is None else str(data)
+
+    def set_opponent(self, unit_id: str | None) -> None:
+        index = self.opponent.findData(unit_id)
+        if index >= 0:
+            self.opponent.setCurrentIndex(index)
+
+    def _pick(self) -> None:
+        if self.map_view is not None:
+            self.map_view.pick_unit(self.set_opponent, f"Click the unit in the assault with {self.unit_name}")
+
+    def inputs(self) -> dict[str, str | int | float | bool]:
+        """The procedure's inputs from the table: FP or AT Dice by the opponent's armour, and the ticks."""
+        profile = profile_of(self.session.game.unit(self.unit_id))
+        oid = self.opponent_id
+        dice_type = dice_type_for(self.session.game.unit(oid)) if oid is not None else "fp"
+        return {
+            "dice_type": dice_type,
+            "fp_dice": profile.fp_dice if profile is not None else 0,
+            "at_dice": profile.at_dice if profile is not None else 0,
+            "attacker": self.attacker.isChecked(),
+            "first_round": self.first_round.isChecked(),
+            "suppressed": self.suppressed.isChecked(),
+            "overrun": self.overrun.isChecked(),
+        }
+
+    def _update(self) -> None:
+        if self.opponent_id is None:
+            self.dice_label.setText("No unit to assault")
+            self.runner.setEnabled(False)
+            return
+        self.runner.title = f"Close assault: {self.unit_name} against {self.opponent.currentText()}"
+        inputs = self.inputs()
+        try:
+            plan = plan_assault(scalars(with_settings(self.session, NAME, inputs)))
+        except (RulesInputError, TableError):
+            self.dice_label.setText("Refused: see the reason below")
+        else:
+            slid = f", TN {plan.tn_unslid}+ slides {plan.slide_dice:+d}D" if plan.slide_dice else ""
+            self.dice_label.setText(
+                f"{plan.dice_used.upper()} {plan.unit_dice}D as a gun (+{plan.gun_tn} TN){slid} = "
+                f"{plan.dice_rolled}D at {plan.tn}+" if plan.dice_rolled else
+                f"{plan.dice_used.upper()} {plan.unit_dice}D: no dice to roll")
+        # Refused inputs leave the last odds drawn; hide them so only the reason shows.
+        self.runner.odds_plot.setVisible(self.runner.set_inputs(inputs))
+
+    def refusal_text(self) -> str:
+        return "" if self.runner.problem.isHidden() else self.runner.problem.text()
+
+    def _resolved(self, res: Resolution) -> None:
+        """With effects the result is applied; without, it is only logged."""
+        self.runner.apply_button.setText("&Apply" if res.effects else "&Log result")
+
+    def _applied(self, _res: Resolution) -> None:
+        for w in (self.opponent, self.pick_opponent, self.attacker, self.first_round, self.suppressed,
+                  self.overrun, self.runner.roll_button, self.runner.typed_button):
+            w.setEnabled(False)
+
+    def _closed(self, _result: int) -> None:
+        if self.map_view is not None and self.map_view.picking:
+            self.map_view.cancel_pick()

@@ -1,0 +1,102 @@
+"""A close-support unit's Close assault from its unit action: a gun at +2 TN,
+the overrun attack refused with the reason before anything is rolled, and the
+result logged as one undo step that undo takes back exactly."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.model.game import Game, Side
+from battletracker.rules.presets import preset
+from battletracker.ui.features.armour_battles.assault import CloseAssaultDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.session import Session
+
+
+def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:
+    p = preset("armour_battles", key)
+    game.units[unit_id] = p.make(unit_id, p.title, side, x, y)
+
+
+@pytest.fixture
+def melee() -> Session:
+    game = Game(title="Assault", ruleset="armour_battles",
+                sides=[Side("Germany", "#666666"), Side("Soviet Union", "#aa3333")])
+    _unit(game, "stuh_42", "stuh", 0, 30.0, 30.0)
+    _unit(game, "rifle_platoon_su", "rifles", 1, 30.0, 28.0)
+    _unit(game, "t34_43", "t34", 1, 33.0, 28.0)
+    return Session(game)
+
+
+def _type(runner: ProcedureRunner, *entries: str) -> None:
+    runner.start_typed()
+    for text in entries:
+        assert runner._pending is not None, f"no roll asked for {text!r}"
+        runner.entry.setText(text)
+        runner.submit_entry()
+        assert runner.entry_error.isHidden(), runner.entry_error.text()
+    assert runner.result is not None, runner.prompt.text()
+
+
+def test_fights_as_a_gun_at_plus_two_and_logs_the_result_as_one_undo_step(qtbot: QtBot, melee: Session) -> None:
+    before = savefile.game_to_dict(melee.game)
+    dlg = CloseAssaultDialog(melee, "stuh")
+    qtbot.addWidget(dlg)
+    assert dlg.opponent_id == "rifles"
+    assert dlg.dice_label.text() == "FP 7D as a gun (+2 TN) = 7D at 6+"
+    dlg.attacker.setChecked(True)  # the attacker's first round: -1 TN
+    assert dlg.dice_label.text() == "FP 7D as a gun (+2 TN) = 7D at 5+"
+    assert dlg.refusal_text() == ""
+    _type(dlg.runner, "6 5 5 4 3 2 1")
+    res = dlg.runner.result
+    assert res is not None and res.outcome == "successes=3" and res.effects == []
+    assert res.values["tn"] == 5 and res.values["sixes"] == 1
+    assert dlg.runner.apply_button.text() == "&Log result"
+    assert dlg.runner.apply()
+    log = [e.text for e in melee.game.log]
+    assert any("Close assault: StuH 42" in t and "against" in t and "6 5 5 4 3 2 1" in t for t in log)
+    assert any("Close assault as a gun (+2 TN): FP 7D needing 5+" in t and "3 successes" in t for t in log)
+    assert not dlg.overrun.isEnabled() and not dlg.runner.roll_button.isEnabled()
+    melee.undo_stack.undo()
+    assert savefile.game_to_dict(melee.game) == before
+
+
+def test_against_armour_it_rolls_at_dice(qtbot: QtBot, melee: Session) -> None:
+    dlg = CloseAssaultDialog(melee, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.set_opponent("t34")
+    assert dlg.inputs()["dice_type"] == "at"
+    assert dlg.dice_label.text() == "AT 4D as a gun (+2 TN) = 4D at 6+"
+    dlg.suppressed.setChecked(True)  # 5+ suppressed, +2 as a gun: 7+ slides to 6+ with a die fewer
+    assert "= 3D at 6+" in dlg.dice_label.text() and "slides -1D" in dlg.dice_label.text()
+
+
+def test_an_overrun_attack_is_refused_before_anything_is_rolled(qtbot: QtBot, melee: Session) -> None:
+    before = savefile.game_to_dict(melee.game)
+    dlg = CloseAssaultDialog(melee, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.overrun.setChecked(True)
+    assert "overrun: close-support units cannot perform overrun attacks" in dlg.refusal_text()
+    assert not dlg.runner.roll_button.isEnabled() and not dlg.runner.typed_button.isEnabled()
+    assert dlg.runner.result is None and dlg.runner.odds_plot.isHidden()
+    assert savefile.game_to_dict(melee.game) == before
+    dlg.overrun.setChecked(False)
+    assert dlg.refusal_text() == "" and dlg.runner.roll_button.isEnabled()
+    assert not dlg.runner.odds_plot.isHidden()
+
+
+def test_the_action_is_offered_for_close_support_units_only(qtbot: QtBot, melee: Session) -> None:
+    from battletracker.ui.extensions import unit_actions
+    from battletracker.ui.main_window import MainWindow
+
+    win = MainWindow(melee)
+    win.load_features()
+    qtbot.addWidget(win, before_close_func=lambda _w: melee.undo_stack.setClean())
+    assert "ab.close_assault" in [a.key for a in unit_actions(melee.game, melee.game.unit("stuh"))]
+    assert "ab.close_assault" not in [a.key for a in unit_actions(melee.game, melee.game.unit("t34"))]
+    win.run_unit_action("ab.close_assault", "stuh")
+    dlg = win.findChild(CloseAssaultDialog)
+    assert dlg is not None and dlg.isVisible()
+    dlg.reject()
