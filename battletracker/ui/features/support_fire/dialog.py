@@ -38,15 +38,18 @@ from battletracker.rules.chain_of_command import flamethrowers, snipers
 from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, cover_levels
 from battletracker.ui.features.support_fire.plan import (
     PROCEDURE_TITLES,
+    SHARED_HITS,
     Choices,
     FireWeapon,
     Plan,
     default_cover,
     default_quality,
+    extra_target_candidates,
     fire_weapons,
     flamethrower_target_kind,
     plan_fire,
     sniper_target_kind,
+    target_teams,
     targets_for,
 )
 from battletracker.ui.map.items import line_item
@@ -76,6 +79,7 @@ class FireDialog(QDialog):
         self._applied = False
         self._frontage: float | None = None
         self._frontage_start: tuple[float, float] | None = None
+        self._extra: list[str] = []
         firer = session.game.unit(firer_id)
         self.setWindowTitle(f"Fire - {firer.name}")
         self.setMinimumSize(620, 760)
@@ -91,6 +95,23 @@ class FireDialog(QDialog):
         target_row = QHBoxLayout()
         target_row.addWidget(self.target, 1)
         target_row.addWidget(self.pick_button)
+
+        self.also = QComboBox(self)
+        self.also.setToolTip("Another Team of the target unit, or an enemy Team beside it, to share the hits")
+        self.add_team_button = QPushButton("&Add team", self)
+        self.clear_teams_button = QPushButton("C&lear", self)
+        self.clear_teams_button.setToolTip("Fire at the target alone")
+        self.teams_label = QLabel("", self)
+        self.teams_label.setWordWrap(True)
+        self.teams_box = QWidget(self)
+        teams_layout = QVBoxLayout(self.teams_box)
+        teams_layout.setContentsMargins(0, 0, 0, 0)
+        also_row = QHBoxLayout()
+        also_row.addWidget(self.also, 1)
+        also_row.addWidget(self.add_team_button)
+        also_row.addWidget(self.clear_teams_button)
+        teams_layout.addLayout(also_row)
+        teams_layout.addWidget(self.teams_label)
 
         self.cover = QComboBox(self)
         for level in cover_levels():
@@ -127,6 +148,9 @@ class FireDialog(QDialog):
         target_label = QLabel("&Target", self)
         target_label.setBuddy(self.target)
         self.form.addRow(target_label, target_row)
+        also_label = QLabel("Also &at", self)
+        also_label.setBuddy(self.also)
+        self.form.addRow(also_label, self.teams_box)
         self.form.addRow("Target &kind", self.target_kind)
         self.form.addRow("&Cover", self.cover)
         self.form.addRow("Target &quality", self.quality)
@@ -172,6 +196,8 @@ class FireDialog(QDialog):
             box.toggled.connect(self.update_plan)
         self.pick_button.clicked.connect(self.pick_target)
         self.frontage_button.clicked.connect(self.pick_frontage)
+        self.add_team_button.clicked.connect(self._add_chosen_team)
+        self.clear_teams_button.clicked.connect(self.clear_teams)
         session.changed.connect(self._on_changed)
         self._weapon_changed()
 
@@ -207,7 +233,30 @@ class FireDialog(QDialog):
             leader_attached=self.leader.isChecked(),
             target_kind=str(self.target_kind.currentData() or ""),
             target_in_building=self.in_building.isChecked(),
+            extra_targets=tuple(self._extra),
         )
+
+    def add_team(self, unit_id: str) -> bool:
+        """Another Team shares the hits; False when it is not an enemy Team on offer."""
+        firer, target = self.firer(), self.target_unit()
+        if firer is None or target is None or unit_id in self._extra:
+            return False
+        if unit_id not in {u.id for u in extra_target_candidates(self.session.game, firer, target)}:
+            return False
+        self._extra.append(unit_id)
+        self._fill_also()
+        self.update_plan()
+        return True
+
+    def clear_teams(self) -> None:
+        self._extra.clear()
+        self._fill_also()
+        self.update_plan()
+
+    def _add_chosen_team(self) -> None:
+        unit_id = self.also.currentData()
+        if isinstance(unit_id, str):
+            self.add_team(unit_id)
 
     # -- building the form -----------------------------------------------------------
     def _fill_targets(self) -> None:
@@ -224,6 +273,25 @@ class FireDialog(QDialog):
             self.target.setCurrentIndex(self.target.findData(keep))
         self.target.blockSignals(False)
 
+    def _fill_also(self) -> None:
+        """Teams that could still join the target, and the Teams sharing the hits now."""
+        firer, target = self.firer(), self.target_unit()
+        self.also.clear()
+        if firer is None or target is None:
+            self.teams_label.setText("")
+            return
+        self._extra = [u for u in self._extra if u != target.id and u in self.session.game.units]
+        there = (target.x, target.y)
+        for unit in extra_target_candidates(self.session.game, firer, target):
+            if unit.id not in self._extra:
+                self.also.addItem(f'{unit.name}  -  {distance(there, (unit.x, unit.y)):.1f}" from the target',
+                                  unit.id)
+        self.add_team_button.setEnabled(self.also.count() > 0)
+        self.clear_teams_button.setEnabled(bool(self._extra))
+        teams = target_teams(self.session.game, target, self.choices())
+        self.teams_label.setText("Hits shared by: " + ", ".join(t.name for t in teams) if len(teams) > 1
+                                 else "Only the target takes the hits.")
+
     def _weapon_changed(self) -> None:
         fw = self.fire_weapon
         procedure = fw.procedure
@@ -236,6 +304,7 @@ class FireDialog(QDialog):
         self.form.setRowVisible(self.leader, procedure == "coc.sniper")
         self.form.setRowVisible(self.in_building, procedure == "coc.gun_he")
         self.form.setRowVisible(self.suppress_box, procedure in ("coc.tripod_mg", "coc.sniper"))
+        self.form.setRowVisible(self.teams_box, procedure in SHARED_HITS)
         self.frontage_button.setVisible(procedure == "coc.tripod_mg")
         self.frontage_label.setVisible(procedure == "coc.tripod_mg")
         self.dice.blockSignals(True)
@@ -259,6 +328,7 @@ class FireDialog(QDialog):
     def _target_changed(self) -> None:
         """A new target: set the choices its card implies, then recompute."""
         target = self.target_unit()
+        self._fill_also()
         if target is not None:
             for combo, value in ((self.cover, default_cover(target)), (self.quality, default_quality(target))):
                 combo.blockSignals(True)
@@ -308,6 +378,7 @@ class FireDialog(QDialog):
         if self.runner is not None and self.runner.result is not None and not self._applied:
             return
         self._fill_targets()
+        self._fill_also()
         self.update_plan()
 
     # -- after the roll --------------------------------------------------------------------
@@ -338,8 +409,10 @@ class FireDialog(QDialog):
     def _draw_line(self, firer: Unit, target: Unit) -> None:
         if self.map_view is not None:
             colour = QColor("#d93025") if self.plan is not None and self.plan.refusal else QColor("#f9a825")
-            self.map_view.set_overlay(LINE_OVERLAY, [line_item((firer.x, firer.y), (target.x, target.y), colour,
-                                                               Qt.PenStyle.DashLine)])
+            teams = target_teams(self.session.game, target, self.choices()) if self.fire_weapon.procedure \
+                in SHARED_HITS else [target]
+            self.map_view.set_overlay(LINE_OVERLAY, [line_item((firer.x, firer.y), (t.x, t.y), colour,
+                                                               Qt.PenStyle.DashLine) for t in teams])
 
     def pick_target(self) -> None:
         if self.map_view is not None:

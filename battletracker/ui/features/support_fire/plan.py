@@ -123,6 +123,35 @@ class Choices:
     leader_attached: bool = False
     target_kind: str = ""
     target_in_building: bool = False
+    # Further Teams sharing the hits, after the target, in the order they take any odd hit.
+    extra_targets: tuple[str, ...] = ()
+
+
+SHARED_HITS = ("coc.fire", "coc.tripod_mg", "coc.gun_he")
+"""The procedures whose hits can be divided between several target Teams."""
+
+
+def extra_target_candidates(game: Game, firer: Unit, target: Unit) -> list[Unit]:
+    """Enemy Teams on foot that could share the hits with `target`, nearest to it first.
+
+    The rules divide the hits between Teams of one target (a unit's Teams, or
+    Teams close together); the player judges which, so every enemy Team is
+    offered, the ones beside the target first.
+    """
+    there = (target.x, target.y)
+    teams = [u for u in game.units.values()
+             if u.side != firer.side and u.id != target.id and not u.is_vehicle]
+    return sorted(teams, key=lambda u: (distance(there, (u.x, u.y)), u.name))
+
+
+def target_teams(game: Game, target: Unit, choices: Choices) -> list[Unit]:
+    """The target and the further Teams still on the table, each once."""
+    teams = [target]
+    for unit_id in choices.extra_targets:
+        unit = game.units.get(unit_id)
+        if unit is not None and all(unit.id != t.id for t in teams):
+            teams.append(unit)
+    return teams
 
 
 @dataclass
@@ -175,6 +204,13 @@ def plan_fire(game: Game, firer: Unit, fw: FireWeapon, target: Unit, choices: Ch
         plan.refusal = f'{target.name} is {dist:.1f}" away, beyond the longest range band ({longest:g}")'
     inputs = plan.inputs
     inputs.update(cover=choices.cover, target_id=target.id, target_figures=str(target.figures))
+    teams = target_teams(game, target, choices) if fw.procedure in SHARED_HITS else [target]
+    if len(teams) > 1:
+        del inputs["target_id"]
+        inputs.update(teams=len(teams), target_ids=",".join(t.id for t in teams),
+                      target_figures=",".join(str(t.figures) for t in teams))
+        plan.notes.append(f"Hits shared by {len(teams)} Teams: " + ", ".join(t.name for t in teams)
+                          + " (the first listed take any odd hit)")
     if fw.procedure == "coc.gun_he":
         assert weapon is not None
         inputs.update(he_dice=_number(weapon, "he"), crew=max(1, firer.figures),

@@ -1,0 +1,100 @@
+"""The Fire dialog with several target Teams sharing the hits, sharing the hits."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.model.effects import AddUnit, ChangeFigures
+from battletracker.model.game import Unit, Weapon
+from battletracker.ui.features.support_fire import FireDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.session import Session
+
+MG, GERMAN_SECTION, FIRST_SQUAD, SECOND_SQUAD = "u3", "u1", "u7", "u8"
+
+
+def dialog_for(qtbot: QtBot, session: Session, firer: str, target: str) -> FireDialog:
+    dialog = FireDialog(session, firer)
+    qtbot.addWidget(dialog)
+    assert dialog.set_target(target)
+    return dialog
+
+
+def runner_of(dialog: FireDialog) -> ProcedureRunner:
+    assert dialog.runner is not None
+    return dialog.runner
+
+
+def type_dice(runner: ProcedureRunner, *entries: str) -> None:
+    runner.start_typed()
+    for text in entries:
+        assert not runner.entry_row.isHidden(), f"no prompt left for {text!r}"
+        runner.entry.setText(text)
+        runner.submit_entry()
+        assert runner.entry_error.isHidden(), runner.entry_error.text()
+    assert runner.result is not None
+
+
+def bar_team(session: Session) -> Unit:
+    """A BAR team 3" from the 2nd Squad, as a second target beside it."""
+    team = Unit("u30", "BAR team", "team", 1, 41.0, 39.0, figures=3, figures_max=3,
+                weapons=[Weapon("BAR", "lmg", 24.0, [18.0, 48.0], stats={"firepower_dice": 4})])
+    session.apply("Add the BAR team", [AddUnit(team)])
+    return team
+
+
+def test_a_second_team_shares_the_hits_and_each_takes_its_effects(qtbot: QtBot, session: Session) -> None:
+    team = bar_team(session)
+    dialog = dialog_for(qtbot, session, GERMAN_SECTION, SECOND_SQUAD)
+    offered = [dialog.also.itemData(i) for i in range(dialog.also.count())]
+    assert offered[0] == team.id                         # the Team beside the target comes first
+    assert GERMAN_SECTION not in offered and "u11" not in offered   # no friends, no vehicles
+    assert not dialog.add_team(GERMAN_SECTION)
+    assert dialog.add_team(team.id)
+    assert dialog.plan is not None
+    inputs = dialog.plan.inputs
+    assert inputs["teams"] == 2 and inputs["target_ids"] == f"{SECOND_SQUAD},{team.id}"
+    assert inputs["target_figures"] == "12,3" and "target_id" not in inputs
+    assert "Hits shared by: 2nd Squad, BAR team" in dialog.teams_label.text()
+    assert all(dialog.also.itemData(i) != team.id for i in range(dialog.also.count()))
+
+    before = savefile.game_to_dict(session.game)
+    runner = runner_of(dialog)
+    assert runner.problem.isHidden()
+    dialog.dice.setValue(4)
+    # 4 dice at Effective against Regulars, all hit; 2 hits each, Team by Team; open: 5-6 kill, 3-4 Shock (default).
+    type_dice(runner, "6 6 6 6", "6 6", "6 3")
+    res = runner.result
+    assert res is not None and res.values["team_hits"] == [2, 2]
+    kills, shock = res.values["team_kills"], res.values["team_shock"]
+    assert isinstance(kills, list) and isinstance(shock, list)
+    assert runner.apply()
+    game = session.game
+    assert game.unit(SECOND_SQUAD).figures == 12 - kills[0]
+    assert game.unit(team.id).figures == 3 - kills[1]
+    assert game.unit(SECOND_SQUAD).shock == shock[0] and game.unit(team.id).shock == shock[1]
+    assert {e.unit_id for e in res.effects if isinstance(e, ChangeFigures)} == {SECOND_SQUAD, team.id}
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_clear_leaves_the_target_alone(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, GERMAN_SECTION, SECOND_SQUAD)
+    assert dialog.add_team(FIRST_SQUAD)
+    dialog.clear_teams()
+    assert dialog.plan is not None and dialog.plan.inputs["target_id"] == SECOND_SQUAD
+    assert "teams" not in dialog.plan.inputs
+
+
+def test_gun_he_hits_shared_between_teams(qtbot: QtBot, session: Session) -> None:
+    gun = Unit("u31", "Pak 40", "gun", 0, 40.0, 20.0, facing=180.0, figures=4, figures_max=4,
+               weapons=[Weapon("7.5cm Pak 40", "at_gun", 48.0, [12.0, 48.0], stats={"ap": 9, "he": 4})])
+    session.apply("Add the Pak", [AddUnit(gun)])
+    team = bar_team(session)
+    dialog = dialog_for(qtbot, session, gun.id, SECOND_SQUAD)
+    assert dialog.fire_weapon.procedure == "coc.gun_he"
+    assert not dialog.teams_box.isHidden()
+    assert dialog.add_team(team.id)
+    assert dialog.plan is not None and dialog.plan.inputs["teams"] == 2
+    assert runner_of(dialog).problem.isHidden(), runner_of(dialog).problem.text()
