@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QGraphicsPathItem
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -322,3 +323,83 @@ def test_after_apply_the_dialog_reads_the_new_state(qtbot: QtBot) -> None:
     type_dice(dialog.runner, "4", "2 3")
     assert dialog.apply()
     assert "Out of Ammo" in dialog.runner.problem.text()
+
+
+def flamer() -> Weapon:
+    """A two-profile weapon: a Template profile and a shooting one."""
+    return Weapon("Flamer", "special", profiles=[
+        WeaponProfile("Burn", {"strength": 4, "ap": -1, "damage": 1}, ["Template"]),
+        WeaponProfile("Torch", dict(AUTOGUN_RF2), []),
+    ])
+
+
+def template_game() -> Game:
+    """Kal fires down the table (bearing 180): the Template runs from (10, 10.5) to a round end at (10, 17.5)."""
+    return necro_game(
+        fighter("a", "Kal", 0, 10, 10, weapons=[flamer()]),
+        fighter("b", "Mira", 1, 10, 12, conditions=["engaged"]),
+        fighter("e", "Vex", 1, 11.4, 12, conditions=["engaged"]),  # off the Template, in Mira's combat
+        fighter("c", "Brute", 0, 10.5, 14),  # a friend under the Template
+        fighter("f", "Sly", 1, 10, 16, conditions=["seriously_injured"]),
+        Unit("g", "Nyx", "fighter", 1, 10, 17, stats={"bs": 4}, level=1),  # under it, on a walkway above
+        fighter("h", "Far", 1, 20, 20),
+    )
+
+
+def template_dialog(qtbot: QtBot, session: Session) -> ShootDialog:
+    dialog = dialog_for(qtbot, session)
+    assert dialog.refs[0].template and dialog.ref.title == "Flamer (Torch)"
+    dialog.profile_box.setCurrentIndex(0)
+    assert dialog.set_target("b")
+    return dialog
+
+
+def test_a_template_lists_the_models_it_hits_and_applies_as_one_undo_step(qtbot: QtBot) -> None:
+    session = Session(template_game())
+    before = savefile.game_to_dict(session.game)
+    dialog = template_dialog(qtbot, session)
+    assert dialog.is_template and dialog.runner.isHidden() and not dialog.template_group.isHidden()
+    assert "not in the documents" in dialog.template_rules.text()
+    placement = dialog.template()
+    assert placement is not None
+    assert placement.hit == ("b", "e", "c", "f")
+    assert placement.other_level == ("g",)
+    text = dialog.template_label.text()
+    assert "Vex" in text and "Brute" in text and "Nyx" in text and "Far" not in text
+    assert dialog.apply_button.isEnabled()
+    dialog.apply_button.click()
+    units = session.game.units
+    assert units["c"].has("suppressed")
+    assert not any(units[k].has("suppressed") for k in ("b", "e", "f", "g", "h"))
+    assert session.undo_stack.count() == 1
+    assert any("the Template hits Mira, Vex, Brute, Sly" in entry.text for entry in session.game.log)
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_a_template_that_reaches_no_one_on_the_target_level_cannot_be_applied(qtbot: QtBot) -> None:
+    session = Session(template_game())
+    dialog = template_dialog(qtbot, session)
+    assert dialog.set_target("h")
+    assert "does not reach" in dialog.template_label.text()
+    assert not dialog.apply_button.isEnabled()
+    assert not dialog.apply()
+    dialog.profile_box.setCurrentIndex(1)
+    assert not dialog.runner.isHidden() and dialog.template_group.isHidden()
+
+
+def test_the_template_is_drawn_on_the_map_while_the_dialog_is_open(qtbot: QtBot, tmp_path: Path) -> None:
+    session = Session(template_game())
+    win = MainWindow(session, Recovery(session, tmp_path))
+    win.load_features()
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    assert can_shoot(session.game, session.game.units["a"])
+    dialog = ShootDialog(session, "a", win.map, win)
+    qtbot.addWidget(dialog)
+    dialog.profile_box.setCurrentIndex(0)
+    dialog.set_target("b")
+    paths = [i for i in win.map.map_scene.overlays[SHOOT_KEY] if isinstance(i, QGraphicsPathItem)]
+    assert paths
+    shape = paths[-1].shape()
+    assert shape.contains(paths[-1].mapFromScene(10, 17)) and not shape.contains(paths[-1].mapFromScene(13, 12))
+    dialog.close()

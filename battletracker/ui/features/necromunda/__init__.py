@@ -33,8 +33,8 @@ SHOOT_SHORTCUT = "Ctrl+Alt+S"
 
 
 def can_shoot(game: Game, unit: Unit) -> bool:
-    """A fighter still in the fight with a profile that makes a Hit roll."""
-    return is_fighter(game, unit) and in_the_fight(unit) and any(not r.template for r in profile_refs(unit))
+    """A fighter still in the fight with a weapon profile (a Template counts: it is laid instead of rolled)."""
+    return is_fighter(game, unit) and in_the_fight(unit) and bool(profile_refs(unit))
 
 
 def open_shoot_dialog(window: MainWindow, unit_id: str) -> ShootDialog:

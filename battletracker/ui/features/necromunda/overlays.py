@@ -1,4 +1,4 @@
-"""Necromunda shapes on the map: range bands, the stray-shot corridor, toolkit radii, blasts.
+"""Necromunda shapes on the map: range bands, the stray-shot corridor, toolkit radii, blasts, the Template.
 
 The selected fighter's short and long range follow the selection (a window
 extension); the Shoot dialog adds its own layer while it is open. Every shape
@@ -17,9 +17,11 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 from battletracker.core.geometry import Point, bearing, offset
 from battletracker.model.effects import Changes
 from battletracker.model.game import Unit
+from battletracker.rules.necromunda.areas import TemplateShape, template_end
 from battletracker.rules.necromunda.stray_shots import CORRIDOR
 from battletracker.rules.necromunda.targeting import PRIORITY_RANGE, WALKING_FIRE_RADIUS
 from battletracker.ui.features.necromunda.table import is_fighter, profile_refs, traits_of
+from battletracker.ui.features.necromunda.template_attack import TemplatePlacement
 from battletracker.ui.map.items import Z_OVERLAYS, circle_item, cosmetic, line_item, text_item
 from battletracker.ui.map.palette import MapPalette
 
@@ -66,6 +68,30 @@ def corridor_item(a: Point, b: Point, half_width: float, colour: QColor) -> QGra
     return item
 
 
+def template_item(origin: Point, heading: float, shape: TemplateShape, colour: QColor) -> QGraphicsPathItem:
+    """The Template's teardrop, the same outline `areas.in_template` measures against."""
+    end = template_end(origin, heading, shape)
+    narrow, wide = shape.narrow_width / 2, shape.wide_radius
+    path = QPainterPath()
+    path.addEllipse(QRectF(end[0] - wide, end[1] - wide, 2 * wide, 2 * wide))
+    if narrow > 0:
+        path.addEllipse(QRectF(origin[0] - narrow, origin[1] - narrow, 2 * narrow, 2 * narrow))
+    corners = [offset(origin, heading - 90, narrow), offset(end, heading - 90, wide),
+               offset(end, heading + 90, wide), offset(origin, heading + 90, narrow)]
+    body = QPainterPath()
+    body.moveTo(*corners[0])
+    for c in corners[1:]:
+        body.lineTo(*c)
+    body.closeSubpath()
+    item = QGraphicsPathItem(path.united(body))
+    item.setPen(cosmetic(colour, 1.5))
+    fill = QColor(colour)
+    fill.setAlpha(60)
+    item.setBrush(fill)
+    item.setZValue(Z_OVERLAYS)
+    return item
+
+
 def range_items(view: MapView, origin: Point, short: float, long: float, name: str,
                 filled: bool = True) -> list[QGraphicsItem]:
     """A profile's short range and long range (dashed), labelled with the distances.
@@ -93,7 +119,7 @@ def profile_ranges(unit: Unit, weapon: int, profile: int) -> tuple[float, float]
 
 def shoot_items(view: MapView, shooter: Unit, target: Unit | None, ranges: tuple[float, float] | None,
                 name: str, *, stray: bool, walking: bool, priority: bool,
-                blast: float | None) -> list[QGraphicsItem]:
+                blast: float | None, template: TemplatePlacement | None = None) -> list[QGraphicsItem]:
     """The Shoot dialog's layer: ranges, line of fire, and the toolkit shapes that are on."""
     origin = (shooter.x, shooter.y)
     items: list[QGraphicsItem] = []
@@ -114,6 +140,9 @@ def shoot_items(view: MapView, shooter: Unit, target: Unit | None, ranges: tuple
         if blast is not None:
             items.append(circle_item(at, blast / 2, BLAST_COLOUR, 60))
             items.append(_label(view, offset(at, 0.0, blast / 2), f'Blast ({blast:g}")'))
+    if template is not None:
+        items.append(template_item(template.origin, template.heading, template.shape, BLAST_COLOUR))
+        items.append(_label(view, template_end(template.origin, template.heading, template.shape), "Template"))
     return items
 
 

@@ -7,7 +7,9 @@ or type the table's dice: the Hit D6, then the Firepower dice as faces. The
 Arbitrator's toolkit options the game turns on are checked here: target
 priority (a Cool check before another target may be chosen), walking fire
 (later Hits to enemies within 3" of the target) and stray shots (a miss may
-hit models within 1" of the line of fire). Everything the attack does is
+hit models within 1" of the line of fire). A Template profile makes no Hit
+roll: the Template is laid on the map from the shooter towards the target and
+the fighters it hits are listed. Everything the attack does is
 applied as one undo step.
 """
 
@@ -66,16 +68,24 @@ from battletracker.ui.features.necromunda.table import (
     profile_refs,
     traits_of,
 )
+from battletracker.ui.features.necromunda.template_attack import COMBAT_REACH, TemplatePlacement, place_template
 from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
-# The map does not record who fights whom: the combat is read as the Engaged models this close
-# to the target, centre to centre (two bases in contact with a little room).
-COMBAT_REACH = 1.5
 MAX_COMBAT = 6
+TEMPLATE_RULES = (
+    "<b>How this dialog resolves a Template.</b> The full Template rules (rulebook pages 162 and 165) are not "
+    "in the documents this app follows, so it takes the plain reading: the Template is laid with its narrow "
+    "end touching the shooter's base, pointing at the target, and every fighter whose base it touches is hit, "
+    "friend or foe, with no Hit roll. The documents' own rules then apply: only models on the target's level "
+    "can be hit, and a hit on an Engaged model also hits every model it is Engaged with (read from the map as "
+    "the Engaged fighters in base contact). Each fighter hit becomes Suppressed unless Engaged or Seriously "
+    "Injured. Check the placement on the table, and anything your rulebook adds (a roll to avoid the "
+    "Template, ammo), before applying."
+)
 WARNING_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 NOTE_STYLE = "padding: 4px; border: 1px solid palette(mid); border-radius: 3px;"
 
@@ -144,11 +154,7 @@ class ShootDialog(QDialog):
         self.profile_box.setObjectName("profile")
         self.refs: list[ProfileRef] = profile_refs(shooter)
         for ref in self.refs:
-            self.profile_box.addItem(ref.title + ("  (Template: place it, no Hit roll)" if ref.template else ""))
-        for i, ref in enumerate(self.refs):
-            if ref.template:
-                item = self.profile_box.model().item(i)  # type: ignore[attr-defined]
-                item.setEnabled(False)
+            self.profile_box.addItem(ref.title + ("  (Template: no Hit roll)" if ref.template else ""))
         first = next((i for i, ref in enumerate(self.refs) if not ref.template), 0)
         self.profile_box.setCurrentIndex(first)
 
@@ -263,6 +269,18 @@ class ShootDialog(QDialog):
         self.blast_label.setStyleSheet(NOTE_STYLE)
         self.blast_label.hide()
 
+        self.template_group = QGroupBox("Template", self)
+        tl = QVBoxLayout(self.template_group)
+        self.template_rules = QLabel(TEMPLATE_RULES, self.template_group)
+        self.template_rules.setWordWrap(True)
+        self.template_rules.setStyleSheet(NOTE_STYLE)
+        self.template_label = QLabel(self.template_group)
+        self.template_label.setObjectName("template_hits")
+        self.template_label.setWordWrap(True)
+        tl.addWidget(self.template_rules)
+        tl.addWidget(self.template_label)
+        self.template_group.hide()
+
         self.apply_button = QPushButton("&Apply", self)
         self.apply_button.setObjectName("apply")
         self.apply_button.setEnabled(False)
@@ -288,6 +306,7 @@ class ShootDialog(QDialog):
         inner.addWidget(self.stray_group)
         inner.addWidget(self.combat_group)
         inner.addWidget(self.blast_label)
+        inner.addWidget(self.template_group)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -330,6 +349,17 @@ class ShootDialog(QDialog):
         target_id = self.target_box.currentData()
         return self.session.game.units.get(target_id) if isinstance(target_id, str) else None
 
+    @property
+    def is_template(self) -> bool:
+        return self.ref.template
+
+    def template(self) -> TemplatePlacement | None:
+        """The Template laid towards the current target (None without a target or for other profiles)."""
+        target = self.target
+        if not self.is_template or target is None:
+            return None
+        return place_template(self.session.game, self.shooter, target)
+
     def _fill_targets(self) -> None:
         self.target_box.clear()
         for unit, dist in enemies_by_distance(self.session.game, self.shooter):
@@ -366,6 +396,11 @@ class ShootDialog(QDialog):
         self._updating = False
         self.ammo_note.setText(self._ammo_text(traits.rapid_fire, traits.ammo))
         self.ammo_note.setVisible(bool(traits.rapid_fire))
+        template = traits.template
+        for widget in (self.range_box, self.modifier_box, self.engaged_box, self.injured_box):
+            widget.setEnabled(not template)
+        self.runner.setVisible(not template)
+        self.template_group.setVisible(template)
         self.update_inputs()
 
     def _ammo_text(self, rapid_fire: int, ammo: int) -> str:
@@ -439,6 +474,14 @@ class ShootDialog(QDialog):
     def update_inputs(self) -> None:
         if self._updating:
             return
+        if self.is_template:
+            self.summary.hide()
+            self.blocked.hide()
+            self._check_priority()
+            self._clear_after_shot()
+            self._show_template()
+            self._update_overlay()
+            return
         try:
             inputs = self.inputs()
         except ValueError as exc:
@@ -456,6 +499,28 @@ class ShootDialog(QDialog):
         self._check_priority()
         self._clear_after_shot()
         self._update_overlay()
+
+    def _show_template(self) -> None:
+        placement = self.template()
+        target = self.target
+        game = self.session.game
+        if placement is None or target is None:
+            self.template_label.setText("Choose a target to lay the Template towards.")
+        elif not placement.reaches:
+            self.template_label.setText(f"The Template laid towards {target.name} does not reach: it is "
+                                        f"{placement.shape.length:g}\" long and must touch the target's base.")
+        else:
+            lines = [f"<b>Hit</b> (level {target.level}):"]
+            for key in placement.hit:
+                unit = game.units[key]
+                state = ("Engaged: not Suppressed" if unit.has(ENGAGED) else
+                         "Seriously Injured: not Suppressed" if unit.has(SERIOUSLY_INJURED) else "becomes Suppressed")
+                lines.append(f"\u2022 {unit.name} \u2013 {state}")
+            if placement.other_level:
+                lines.append("Under it on another level, not hit: "
+                             + ", ".join(game.units[k].name for k in placement.other_level))
+            self.template_label.setText("<br>".join(lines))
+        self._update_apply()
 
     # -- target priority ------------------------------------------------------------------
     def priority(self) -> tuple[str, ...]:
@@ -636,6 +701,12 @@ class ShootDialog(QDialog):
         return not self.combat_group.isHidden() and not self.combat_runner.isHidden()
 
     def _update_apply(self) -> None:
+        if self.is_template:
+            placement = self.template()
+            ready = placement is not None and placement.reaches and self.blocked.isHidden()
+            self.apply_button.setEnabled(ready)
+            self.status.setText("Ready to apply as one undo step." if ready else "")
+            return
         ready = (self.runner.result is not None
                  and (not self._stray_needed() or self.stray_runner.result is not None)
                  and (not self._combat_needed() or self.combat_runner.result is not None))
@@ -687,11 +758,31 @@ class ShootDialog(QDialog):
             effects.extend(stray.effects)
         return title, effects, log
 
+    def template_effects_and_log(self) -> tuple[str, list[Effect], list[str]]:
+        """The Template's Hits: each fighter under it on the target's level, and their combats."""
+        placement = self.template()
+        target = self.target
+        if placement is None or target is None or not placement.reaches:
+            raise ValueError("the Template does not reach the target")
+        game = self.session.game
+        title = f"{self.shooter.name} fires {self.ref.title} (Template) at {target.name}"
+        names = ", ".join(game.units[k].name for k in placement.hit)
+        log = [f"{title} - the Template hits {names}"]
+        effects: list[Effect] = []
+        for key in placement.hit:
+            unit = game.units[key]
+            hit = hit_effects(key, engaged=unit.has(ENGAGED), seriously_injured=unit.has(SERIOUSLY_INJURED),
+                              near_ledge=False)
+            effects.extend(hit)
+            if hit:
+                log.append(f"{unit.name} becomes Suppressed")
+        return title, effects, log
+
     def apply(self) -> bool:
-        if self.runner.result is None:
+        if self.runner.result is None and not self.is_template:
             return False
         try:
-            title, effects, log = self.effects_and_log()
+            title, effects, log = self.template_effects_and_log() if self.is_template else self.effects_and_log()
             self.session.apply(title, effects, log, kind="roll")
         except (GameError, ValueError) as exc:
             self.status.setText(f"Not applied: {exc}")
@@ -712,7 +803,7 @@ class ShootDialog(QDialog):
         self.map_view.set_overlay(SHOOT_KEY, shoot_items(
             self.map_view, shooter, self.target, profile_ranges(shooter, ref.weapon, ref.profile), ref.title,
             stray=self.stray_on, walking=self.walking_on and traits.rapid_fire > 0, priority=self.priority_on,
-            blast=traits.blast))
+            blast=traits.blast, template=self.template()))
 
     def _clear_overlay(self) -> None:
         if self.map_view is not None:
