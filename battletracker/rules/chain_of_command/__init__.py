@@ -17,8 +17,10 @@ from battletracker.rules.chain_of_command import (  # noqa: F401
     reverse,
     snipers,
     sos_fire,
+    vehicle_phase,
 )
 from battletracker.rules.clock import on_clock
 
 on_clock(lambda game, turn_end, next_side: (phase_end.end_turn_effects if turn_end else phase_end.end_phase_effects)(
     game, next_side))
+on_clock(lambda game, _turn_end, next_side: vehicle_phase.vehicle_phase_effects(game, next_side))
