@@ -1,7 +1,8 @@
-"""The Fire dialog with several target Teams sharing the hits, sharing the hits."""
+"""The Fire dialog with several target Teams sharing the hits, and MG Suppressing Fire at two Teams."""
 
 from __future__ import annotations
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -85,6 +86,26 @@ def test_clear_leaves_the_target_alone(qtbot: QtBot, session: Session) -> None:
     dialog.clear_teams()
     assert dialog.plan is not None and dialog.plan.inputs["target_id"] == SECOND_SQUAD
     assert "teams" not in dialog.plan.inputs
+
+
+def test_mg_suppressing_two_teams_reads_their_gap_from_the_map(qtbot: QtBot, session: Session) -> None:
+    team = bar_team(session)
+    dialog = dialog_for(qtbot, session, MG, SECOND_SQUAD)
+    assert dialog.add_team(team.id)
+    dialog.suppressing.setChecked(True)
+    assert dialog.plan is not None and dialog.plan.inputs["team_gap"] == pytest.approx(3.0)
+    assert runner_of(dialog).problem.isHidden()
+    assert 'Teams 3.0" apart' in dialog.derived.text()
+
+
+def test_mg_suppressing_two_teams_too_far_apart_is_refused_with_the_gap(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, MG, SECOND_SQUAD)
+    assert dialog.add_team(FIRST_SQUAD)                  # 16" apart
+    dialog.suppressing.setChecked(True)
+    runner = runner_of(dialog)
+    assert not runner.problem.isHidden()
+    assert 'within 4" of each other, not 16.03"' in runner.problem.text()
+    assert not runner.roll_button.isEnabled()
 
 
 def test_gun_he_hits_shared_between_teams(qtbot: QtBot, session: Session) -> None:

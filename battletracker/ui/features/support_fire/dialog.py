@@ -132,6 +132,8 @@ class FireDialog(QDialog):
         self.leader = QCheckBox("A Leader is attached to the target", self)
         self.in_building = QCheckBox("The target is inside a building", self)
         self.suppressing = QCheckBox("Suppressing Fire", self)
+        self.suppressing.setToolTip('At one frontage of at most 9", or at two Teams within 4" of each other '
+                                    "(add the second Team under Also at)")
         self.frontage_button = QPushButton("Pick &frontage...", self)
         self.frontage_button.setToolTip('Click both ends of the target frontage on the map (at most 9")')
         self.frontage_label = QLabel("", self)

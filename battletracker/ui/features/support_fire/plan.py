@@ -232,6 +232,10 @@ def plan_fire(game: Game, firer: Unit, fw: FireWeapon, target: Unit, choices: Ch
             inputs["suppressing"] = True
             if choices.frontage is not None:
                 inputs["frontage"] = choices.frontage
+            elif len(teams) == 2:
+                gap = distance((teams[0].x, teams[0].y), (teams[1].x, teams[1].y))
+                inputs["team_gap"] = round(gap, 2)
+                plan.notes.append(f'Suppressing two Teams {gap:.1f}" apart (centre to centre on the map)')
         plan.notes.append(f"{dice} Firepower Dice" + (f" ({lost} lost: down to one figure)" if lost else ""))
         if heavy:
             plan.notes.append("Heavy MG: cover reduced one level")
