@@ -1,0 +1,56 @@
+"""The shipped Armour Battles demo: it loads, offers the close-support actions
+for the StuH 42, and the seed's burst over two infantry units and a T34/43
+can be fired from it and undone exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.ui.extensions import unit_actions
+from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.session import Session
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "armour_battles.json"
+
+
+def _type(runner: ProcedureRunner, *entries: str) -> None:
+    runner.start_typed()
+    for text in entries:
+        assert runner._pending is not None, f"no roll asked for {text!r}"
+        runner.entry.setText(text)
+        runner.submit_entry()
+        assert runner.entry_error.isHidden(), runner.entry_error.text()
+    assert runner.result is not None, runner.prompt.text()
+
+
+def test_the_demo_loads_and_offers_indirect_fire_for_the_stuh() -> None:
+    game = savefile.load(DEMO)
+    assert game.ruleset == "armour_battles" and (game.table_width, game.table_height) == (72.0, 48.0)
+    assert {"stuh", "t34", "rifles", "smgs"} <= set(game.units)
+    stuh_actions = [a.key for a in unit_actions(game, game.unit("stuh"))]
+    assert {"ab.indirect_fire", "ab.direct_fire", "ab.close_assault"} <= set(stuh_actions)
+    assert "ab.indirect_fire" not in [a.key for a in unit_actions(game, game.unit("t34"))]
+
+
+def test_a_mission_from_the_demo_hits_the_seeds_three_units_and_undoes_exactly(qtbot: QtBot) -> None:
+    session = Session(savefile.load(DEMO))
+    before = savefile.game_to_dict(session.game)
+    dlg = IndirectFireDialog(session, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.los.setChecked(True)
+    dlg.set_aim(36.0, 20.0)
+    assert dlg.refusal_text() == ""
+    _type(dlg.placer)
+    assert dlg.placer.apply()
+    assert [(t.target_id, t.dice_type) for t in dlg.targets] == [("t34", "at"), ("rifles", "fp"), ("smgs", "fp")]
+    for t in dlg.targets:
+        _type(t.fire, " ".join(["1"] * (2 if t.dice_type == "at" else 4)))
+    assert dlg.apply()
+    assert "impact1" not in session.game.markers
+    while session.undo_stack.canUndo():
+        session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
