@@ -4,8 +4,9 @@ Aiming points; each ranging shot of the current aim as an arrow from the
 aiming point to where it landed, with its distance; every area that has
 effects (rolling ones, once the hidden die is revealed, with their later
 positions as dotted ghosts from `future_centres`: before that the map would
-give the die away); SOS Fire's circle; smoke; unstable and collapsed
-buildings; and a ring round each unit inside an active area. The map
+give the die away); SOS Fire's circle; smoke; buildings (intact ones in a
+light outline with their storeys and occupants, unstable, collapsed and
+burning ones dashed in their state's colour); and a ring round each unit inside an active area. The map
 already badges Pinned units from their conditions.
 
 `items` keys every drawn item ("area:b1", "ghost:b1:1", "shot:b1:2", ...) so
@@ -19,7 +20,7 @@ from PySide6.QtGui import QColor, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem
 
 from battletracker.core import geometry
-from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import Bombardment, Building
 from battletracker.model.effects import Changes
 from battletracker.rules.chain_of_command.bombardment import future_centres, units_in_area
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
@@ -33,6 +34,7 @@ SMOKE_COLOUR = QColor("#9e9e9e")
 SOS_COLOUR = QColor("#fb8c00")
 AIM_COLOUR = QColor("#1e88e5")
 INSIDE_COLOUR = QColor("#ffeb3b")
+INTACT_COLOUR = QColor("#efebe9")
 BUILDING_COLOURS = {"unstable": QColor("#ff9800"), "collapsed": QColor("#6d4c41"), "on_fire": QColor("#d84315")}
 ARROW_HEAD = 0.8  # inches
 ARROW_SPREAD = 25.0  # degrees either side of the shaft
@@ -77,16 +79,28 @@ class BombardmentLayer(QObject):
             for smoke in game.smoke.values():
                 self.items[f"smoke:{smoke.id}"] = polygon_item(smoke.outline(), SMOKE_COLOUR, 110)
             for building in game.buildings.values():
-                colour = BUILDING_COLOURS.get(building.state)
-                if colour is not None:
-                    self.items[f"building:{building.id}"] = polygon_item(building.outline(), colour, 70,
-                                                                         Qt.PenStyle.DashLine)
-                    self._label(f"building_label:{building.id}", building.centre,
-                                f"{building.name}: {building.state.replace('_', ' ')}")
+                self._building(building)
         if self.items:
             self.view.set_overlay(OVERLAY_KEY, list(self.items.values()))
         else:
             self.view.clear_overlay(OVERLAY_KEY)
+
+    def _building(self, building: Building) -> None:
+        """Intact buildings in a light outline with their storeys; damaged ones dashed in their state's colour."""
+        storeys = f"{building.storeys} storey{'s' if building.storeys != 1 else ''}"
+        colour = BUILDING_COLOURS.get(building.state)
+        if colour is None:
+            self.items[f"building:{building.id}"] = polygon_item(building.outline(), INTACT_COLOUR, 80)
+            text = f"{building.name}, {storeys}"
+        else:
+            self.items[f"building:{building.id}"] = polygon_item(building.outline(), colour, 70,
+                                                                 Qt.PenStyle.DashLine)
+            text = f"{building.name}: {building.state.replace('_', ' ')}"
+        inside = [self.session.game.units[u].name for u in building.occupants if u in self.session.game.units]
+        if inside:
+            text += " (" + ", ".join(inside) + ")"
+        top = min(y for _x, y in building.outline())
+        self._label(f"building_label:{building.id}", (building.x, top - 0.9), text)
 
     def _label(self, key: str, at: geometry.Point, text: str) -> None:
         scene = self.view.map_scene

@@ -1,5 +1,8 @@
 """The Bombardments dock: every Forward Observer and SOS Fire with its state and the next step as a button.
 
+It also places the buildings the bombardment rules need and puts units
+into and out of them (buildings.py registers the unit actions).
+
 Each row shows the Phases left on the Forward Observer's die, the hidden
 Static/Rolling die (covered until the second Phase of fire reveals it) and
 the one thing the rules want next (`next_action`). Rows are rebuilt from the
@@ -38,7 +41,9 @@ from battletracker.rules.chain_of_command.bombardment import (
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.rules.chain_of_command.buildings import add_building, building_of, enter, leave
 from battletracker.rules.chain_of_command.sos_fire import new_sos
+from battletracker.ui.features.bombardments.buildings import BuildingDialog, building_at, corners_to_footprint
 from battletracker.ui.features.bombardments.dialogs import (
     NewBombardmentDialog,
     PatternDialog,
@@ -180,6 +185,8 @@ class BombardmentsPanel(QWidget):
         self.new_button.setToolTip("Place a Forward Observer: side, rounds, Phases, then the aiming point")
         self.sos_button = QPushButton("SOS fire...", self)
         self.sos_button.setToolTip("Pick the centre of the 6\" circle; every Team inside is fired at")
+        self.building_button = QPushButton("Add building...", self)
+        self.building_button.setToolTip("A building the bombardment rules need: material, storeys, and where it is")
         self.problem = QLabel(self)
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
@@ -190,6 +197,7 @@ class BombardmentsPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.new_button)
         top.addWidget(self.sos_button)
+        top.addWidget(self.building_button)
         top.addStretch(1)
         self.list_widget = QWidget(self)
         self.list_layout = QVBoxLayout(self.list_widget)
@@ -207,6 +215,7 @@ class BombardmentsPanel(QWidget):
 
         self.new_button.clicked.connect(self.open_new)
         self.sos_button.clicked.connect(lambda: self.start_sos(self.session.game.active_side))
+        self.building_button.clicked.connect(self.open_add_building)
         session.changed.connect(self._on_changed)
         self.rebuild()
 
@@ -227,6 +236,7 @@ class BombardmentsPanel(QWidget):
         enabled = game.ruleset == RULESET and bool(game.sides)
         self.new_button.setEnabled(enabled)
         self.sos_button.setEnabled(enabled)
+        self.building_button.setEnabled(game.ruleset == RULESET)
         for b in game.bombardments.values():
             row = BombardmentRow(self, b)
             self.list_layout.insertWidget(self.list_layout.count() - 1, row)
@@ -329,3 +339,67 @@ class BombardmentsPanel(QWidget):
 
     def open_sos(self, sos_id: str) -> SosDialog:
         return self._open(SosDialog(self.session, sos_id, self))  # type: ignore[return-value]
+
+    # -- buildings ------------------------------------------------------------------------------
+    def open_add_building(self) -> BuildingDialog:
+        dialog = BuildingDialog(self.session, self)
+        dialog.accepted.connect(lambda: self.start_add_building(dialog))
+        return self._open(dialog)  # type: ignore[return-value]
+
+    def start_add_building(self, dialog: BuildingDialog) -> None:
+        """Ask the map for two corners, or for the centre of a building of the dialog's size."""
+        name, material = dialog.name.text().strip() or "Building", str(dialog.material.currentData())
+        storeys = dialog.storeys.value()
+        if dialog.by_centre.isChecked():
+            width, depth, facing = dialog.width_box.value(), dialog.depth_box.value(), dialog.facing.value()
+
+            def centred(at: tuple[float, float] | None) -> None:
+                if at is not None:
+                    self.place_building(name, at, width, depth, facing, material, storeys)
+            self.picker.pick_point(centred, f"Click the centre of {name} (Esc cancels)")
+            return
+
+        def first(a: tuple[float, float] | None) -> None:
+            if a is None:
+                return
+
+            def second(b: tuple[float, float] | None) -> None:
+                if b is not None:
+                    centre, width, depth = corners_to_footprint(a, b)
+                    self.place_building(name, centre, width, depth, 0.0, material, storeys)
+            self.picker.pick_point(second, f"Click the opposite corner of {name} (Esc cancels)")
+        self.picker.pick_point(first, f"Click one corner of {name} (Esc cancels)")
+
+    def place_building(self, name: str, centre: geometry.Point, width: float, depth: float, facing: float,
+                       material: str, storeys: int) -> bool:
+        game = self.session.game
+        return self._apply(f"{name} placed", lambda: add_building(
+            game, name, centre, width=width, depth=depth, facing=facing, material=material, storeys=storeys))
+
+    def start_enter_building(self, unit_id: str) -> None:
+        name = self.session.game.units[unit_id].name
+
+        def picked(at: tuple[float, float] | None) -> None:
+            if at is None:
+                return
+            building_id = building_at(self.session.game, at)
+            if building_id is None:
+                self.show_problem(f"No building at ({at[0]:.1f}, {at[1]:.1f}): click inside its outline.")
+                return
+            self.enter_building(unit_id, building_id)
+        self.picker.pick_point(picked, f"Click the building {name} goes into (Esc cancels)")
+
+    def enter_building(self, unit_id: str, building_id: str) -> bool:
+        game = self.session.game
+        unit = game.units.get(unit_id)
+        building = game.buildings.get(building_id)
+        text = f"{unit.name if unit else unit_id} goes into {building.name if building else building_id}"
+        return self._apply(text, lambda: enter(game, building_id, unit_id))
+
+    def leave_building(self, unit_id: str) -> bool:
+        game = self.session.game
+        building = building_of(game, unit_id)
+        if building is None:
+            self.show_problem(f"{game.units[unit_id].name} is not in a building.")
+            return False
+        return self._apply(f"{game.units[unit_id].name} comes out of {building.name}", lambda: leave(game, unit_id))
