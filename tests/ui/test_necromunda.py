@@ -403,3 +403,78 @@ def test_the_template_is_drawn_on_the_map_while_the_dialog_is_open(qtbot: QtBot,
     shape = paths[-1].shape()
     assert shape.contains(paths[-1].mapFromScene(10, 17)) and not shape.contains(paths[-1].mapFromScene(13, 12))
     dialog.close()
+
+
+def ledged(unit: Unit, **ledges: float) -> Unit:
+    unit.stats.update(ledges)
+    return unit
+
+
+def test_ledge_distances_on_the_card_are_undoable_and_name_the_ledge(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()])))
+    before = savefile.game_to_dict(session.game)
+    card = FighterSection(None, session, "a")
+    qtbot.addWidget(card)
+    card.ledge_boxes["ledge_1"].setValue(0.3)
+    assert session.game.units["a"].stats["ledge_1"] == pytest.approx(0.3)
+    assert session.undo_stack.count() == 1
+    card.refresh(session.game.units["a"])
+    assert "falls from ledge 1" in card.ledge_note.text()
+    card.ledge_boxes["ledge_2"].setValue(0.3)
+    card.refresh(session.game.units["a"])
+    assert "player chooses" in card.ledge_note.text()
+    card.ledge_boxes["ledge_2"].setValue(card.ledge_boxes["ledge_2"].minimum())
+    assert "ledge_2" not in session.game.units["a"].stats
+    assert session.undo_stack.count() == 3
+    for _ in range(3):
+        session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_a_hit_on_a_fighter_near_a_ledge_flags_the_falling_check_in_one_undo_step(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 ledged(fighter("b", "Mira", 1, 10, 20), ledge_1=0.3, ledge_2=0.5)))
+    before = savefile.game_to_dict(session.game)
+    dialog = dialog_for(qtbot, session)
+    assert dialog.ledge_box.isChecked() and dialog.inputs()["target_near_ledge"] is True
+    type_dice(dialog.runner, "4", "2 3")
+    assert dialog.apply()
+    target = session.game.units["b"]
+    assert target.has("suppressed") and target.has("check_falling")
+    assert any('must check for falling from ledge 1 (0.3")' in entry.text for entry in session.game.log)
+    assert session.undo_stack.count() == 1
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_two_equally_close_ledges_leave_the_choice_to_the_player(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 ledged(fighter("b", "Mira", 1, 10, 20), ledge_1=0.4, ledge_2=0.4)))
+    dialog = dialog_for(qtbot, session)
+    type_dice(dialog.runner, "4", "2 3")
+    assert dialog.apply()
+    assert any("ledge 1 (0.4\") and ledge 2 (0.4\") are equally close, the controlling player chooses"
+               in entry.text for entry in session.game.log)
+
+
+def test_a_ledge_further_than_half_an_inch_needs_no_falling_check(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 ledged(fighter("b", "Mira", 1, 10, 20), ledge_1=0.8)))
+    dialog = dialog_for(qtbot, session)
+    assert not dialog.ledge_box.isChecked()
+    type_dice(dialog.runner, "4", "2 3")
+    assert dialog.apply()
+    assert session.game.units["b"].has("suppressed") and not session.game.units["b"].has("check_falling")
+
+
+def test_a_template_flags_the_falling_check_for_fighters_near_a_ledge(qtbot: QtBot) -> None:
+    game = template_game()
+    ledged(game.units["c"], ledge_1=0.5)
+    session = Session(game)
+    before = savefile.game_to_dict(session.game)
+    dialog = template_dialog(qtbot, session)
+    assert dialog.apply()
+    assert session.game.units["c"].has("check_falling") and not session.game.units["f"].has("check_falling")
+    assert any('Brute must check for falling from ledge 1 (0.5")' in entry.text for entry in session.game.log)
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before

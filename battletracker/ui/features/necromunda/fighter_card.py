@@ -2,8 +2,10 @@
 
 Every change is one undo step through the session: the condition toggles
 set or clear a condition, the level steppers replace the unit with its new
-level, and Reload resolves `necro.reload` (a jammed weapon is refused, and the
-reason is shown on the card instead of anything changing).
+level, the ledge distances (what the player measures from the fighter to the
+nearest ledges; the map has no heights) are kept in its stats, and Reload
+resolves `necro.reload` (a jammed weapon is refused, and the reason is shown
+on the card instead of anything changing).
 """
 
 from __future__ import annotations
@@ -11,7 +13,16 @@ from __future__ import annotations
 import copy
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model.effects import ReplaceUnit, SetCondition
@@ -26,7 +37,13 @@ from battletracker.rules.necromunda.conditions import (
 )
 from battletracker.rules.necromunda.profiles import reload_inputs
 from battletracker.ui.cards.flow import FlowLayout
-from battletracker.ui.features.necromunda.table import state_of
+from battletracker.ui.features.necromunda.table import (
+    LEDGE_STATS,
+    ledge_distances,
+    ledge_title,
+    ledges_to_fall_from,
+    state_of,
+)
 from battletracker.ui.session import Session
 
 CONDITION_TITLES = {
@@ -35,6 +52,7 @@ CONDITION_TITLES = {
     SERIOUSLY_INJURED: "Seriously Injured",
     OUT_OF_ACTION: "Out of Action",
 }
+NO_LEDGE = -0.1
 STATE_BADGES = {"out_of_ammo": ("Out of Ammo", "#b26a00"), "jammed": ("Jammed", "#b3261e")}
 
 
@@ -102,6 +120,29 @@ class FighterSection(QWidget):
             self.toggles[condition] = button
         layout.addWidget(toggles_box)
 
+        ledges = QHBoxLayout()
+        ledges.addWidget(QLabel("Ledges", self))
+        self.ledge_boxes: dict[str, QDoubleSpinBox] = {}
+        for stat in LEDGE_STATS:
+            box = QDoubleSpinBox(self)
+            box.setObjectName(stat)
+            box.setRange(NO_LEDGE, 24.0)
+            box.setDecimals(1)
+            box.setSingleStep(0.1)
+            box.setSpecialValueText("none")
+            box.setSuffix('"')
+            box.setKeyboardTracking(False)
+            box.setToolTip(f"Distance from the fighter's base to a ledge ({ledge_title(stat)}), as measured on "
+                           "the table; within \u00bd\" a ranged Hit that suppresses it means a falling check")
+            box.valueChanged.connect(lambda value, key=stat: self.set_ledge(key, value))
+            ledges.addWidget(box)
+            self.ledge_boxes[stat] = box
+        self.ledge_note = QLabel(self)
+        self.ledge_note.setObjectName("ledge_note")
+        self.ledge_note.setWordWrap(True)
+        ledges.addWidget(self.ledge_note, 1)
+        layout.addLayout(ledges)
+
         self.profiles_box = QWidget(self)
         self.profiles_grid = QGridLayout(self.profiles_box)
         self.profiles_grid.setContentsMargins(0, 0, 0, 0)
@@ -137,6 +178,16 @@ class FighterSection(QWidget):
         for condition, button in self.toggles.items():
             button.setChecked(unit.has(condition))
         self.toggles[CHECK_FALLING].setVisible(unit.has(CHECK_FALLING))
+        distances = dict(ledge_distances(unit))
+        for stat, box in self.ledge_boxes.items():
+            box.blockSignals(True)
+            box.setValue(distances.get(stat, NO_LEDGE))
+            box.blockSignals(False)
+        falls = ledges_to_fall_from(unit)
+        self.ledge_note.setText(
+            "" if not falls else
+            f"within \u00bd\": falls from {ledge_title(falls[0])}" if len(falls) == 1 else
+            "within \u00bd\", equally close: the player chooses the ledge")
         shape = tuple(len(w.profiles) for w in unit.weapons)
         if shape != self._shape:
             self._rebuild(unit)
@@ -224,6 +275,30 @@ class FighterSection(QWidget):
                                [f"{unit.name} moves from level {unit.level} to level {changed.level}"])
         except GameError as exc:
             self._say(str(exc))
+
+    def set_ledge(self, stat: str, value: float) -> bool:
+        """Record (or with "none", remove) the distance to one ledge, as one undo step."""
+        unit = self._unit()
+        if unit is None:
+            return False
+        present = value > NO_LEDGE / 2
+        old = unit.stats.get(stat)
+        if (old is None and not present) or (present and old == round(value, 1)):
+            return False
+        changed = copy.deepcopy(unit)
+        if present:
+            changed.stats[stat] = round(value, 1)
+            line = f'{unit.name} is {value:.1f}" from a ledge ({ledge_title(stat)})'
+        else:
+            changed.stats.pop(stat, None)
+            line = f"{unit.name} is no longer near {ledge_title(stat)}"
+        try:
+            self.session.apply(f"Ledge distance of {unit.name}", [ReplaceUnit(changed)], [line])
+        except GameError as exc:
+            self._say(str(exc))
+            return False
+        self._say("")
+        return True
 
     def reload(self, weapon: int, profile: int) -> bool:
         """The Reload action on one profile; a refusal is shown on the card with its reason."""

@@ -39,12 +39,12 @@ from PySide6.QtWidgets import (
 
 from battletracker.core.geometry import distance
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import Effect
+from battletracker.model.effects import Effect, SetCondition
 from battletracker.model.game import GameError, Unit
 from battletracker.rules import Resolution, odds
 from battletracker.rules.base import InputValue
 from battletracker.rules.necromunda.areas import blast_hits, marker_sizes
-from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED, hit_effects
+from battletracker.rules.necromunda.conditions import CHECK_FALLING, ENGAGED, SERIOUSLY_INJURED, hit_effects
 from battletracker.rules.necromunda.firepower import AMMO_READINGS, READING_SETTING
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
 from battletracker.rules.necromunda.profiles import shoot_inputs
@@ -63,8 +63,10 @@ from battletracker.ui.features.necromunda.table import (
     RULESET,
     ProfileRef,
     enemies_by_distance,
+    falling_text,
     fighters_on_table,
     in_the_fight,
+    near_ledge,
     profile_refs,
     traits_of,
 )
@@ -83,7 +85,8 @@ TEMPLATE_RULES = (
     "friend or foe, with no Hit roll. The documents' own rules then apply: only models on the target's level "
     "can be hit, and a hit on an Engaged model also hits every model it is Engaged with (read from the map as "
     "the Engaged fighters in base contact). Each fighter hit becomes Suppressed unless Engaged or Seriously "
-    "Injured. Check the placement on the table, and anything your rulebook adds (a roll to avoid the "
+    "Injured, and one within \u00bd\" of a ledge (the distances on its card) is flagged to check for "
+    "falling. Check the placement on the table, and anything your rulebook adds (a roll to avoid the "
     "Template, ammo), before applying."
 )
 WARNING_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
@@ -183,8 +186,13 @@ class ShootDialog(QDialog):
         self.injured_box = QCheckBox("Seriously Injured (\u22121 to hit)", self)
         self.close_combat_box = QCheckBox("In close combat (Rapid Fire and Light: a single shot)", self)
         target_state = QHBoxLayout()
+        self.ledge_box = QCheckBox("within \u00bd\" of a ledge", self)
+        self.ledge_box.setObjectName("near_ledge")
+        self.ledge_box.setToolTip("From the ledge distances on the target's card; a Hit that suppresses it "
+                                  "means a falling check")
         target_state.addWidget(self.engaged_box)
         target_state.addWidget(self.injured_box)
+        target_state.addWidget(self.ledge_box)
         target_state.addStretch(1)
         self.modifier_box = QSpinBox(self)
         self.modifier_box.setRange(-6, 6)
@@ -323,7 +331,7 @@ class ShootDialog(QDialog):
         self.pick_button.clicked.connect(self.pick_target)
         for box in (self.range_box, self.firepower_box, self.modifier_box):
             box.valueChanged.connect(self.update_inputs)
-        for check in (self.engaged_box, self.injured_box, self.close_combat_box):
+        for check in (self.engaged_box, self.injured_box, self.ledge_box, self.close_combat_box):
             check.toggled.connect(self.update_inputs)
         self.sight_list.itemChanged.connect(self._sight_changed)
         self.runner.resolved.connect(self._shot_resolved)
@@ -397,7 +405,7 @@ class ShootDialog(QDialog):
         self.ammo_note.setText(self._ammo_text(traits.rapid_fire, traits.ammo))
         self.ammo_note.setVisible(bool(traits.rapid_fire))
         template = traits.template
-        for widget in (self.range_box, self.modifier_box, self.engaged_box, self.injured_box):
+        for widget in (self.range_box, self.modifier_box, self.engaged_box, self.injured_box, self.ledge_box):
             widget.setEnabled(not template)
         self.runner.setVisible(not template)
         self.template_group.setVisible(template)
@@ -421,6 +429,7 @@ class ShootDialog(QDialog):
             self.range_box.setValue(round(distance((shooter.x, shooter.y), (target.x, target.y)), 1))
             self.range_note.setText("measured from the map, centre to centre; change it to the table's tape")
             self.engaged_box.setChecked(target.has(ENGAGED))
+            self.ledge_box.setChecked(near_ledge(target))
             self.injured_box.setChecked(target.has(SERIOUSLY_INJURED))
         self._updating = False
         self.update_inputs()
@@ -458,7 +467,7 @@ class ShootDialog(QDialog):
         inputs: dict[str, InputValue] = dict(shoot_inputs(weapon, ref.profile))
         traits = traits_of(weapon, ref.profile)
         inputs.update(bs=shooter.stats.get("bs", 0), range=self.range_box.value(),
-                      target_engaged=self.engaged_box.isChecked(),
+                      target_engaged=self.engaged_box.isChecked(), target_near_ledge=self.ledge_box.isChecked(),
                       target_seriously_injured=self.injured_box.isChecked(),
                       other_modifier=self.modifier_box.value(), firer_id=shooter.id, weapon=ref.weapon)
         single = traits.rapid_fire and traits.light and self.close_combat_box.isChecked()
@@ -637,6 +646,7 @@ class ShootDialog(QDialog):
                     "hits": min(stray, MAX_HITS),
                     "engaged": ",".join(k for k in shown if game.units[k].has(ENGAGED)),
                     "seriously_injured": ",".join(k for k in shown if game.units[k].has(SERIOUSLY_INJURED)),
+                    "near_ledge": ",".join(k for k in shown if near_ledge(game.units[k])),
                 })
                 self.stray_group.show()
         if res.values.get("allocate_at_random") and target is not None:
@@ -744,7 +754,8 @@ class ShootDialog(QDialog):
             for key in others:
                 unit = game.units[key]
                 effects.extend(hit_effects(key, engaged=unit.has(ENGAGED),
-                                           seriously_injured=unit.has(SERIOUSLY_INJURED), near_ledge=False))
+                                           seriously_injured=unit.has(SERIOUSLY_INJURED),
+                                           near_ledge=near_ledge(unit)))
         if self._combat_needed() and self.combat_runner.result is not None:
             drawn = self.combat_runner.result
             arolls = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in drawn.rolls)
@@ -772,17 +783,25 @@ class ShootDialog(QDialog):
         for key in placement.hit:
             unit = game.units[key]
             hit = hit_effects(key, engaged=unit.has(ENGAGED), seriously_injured=unit.has(SERIOUSLY_INJURED),
-                              near_ledge=False)
+                              near_ledge=near_ledge(unit))
             effects.extend(hit)
             if hit:
                 log.append(f"{unit.name} becomes Suppressed")
         return title, effects, log
+
+    def falling_lines(self, effects: list[Effect]) -> list[str]:
+        """One line for each fighter the attack flags to check for falling, naming its ledge."""
+        units = self.session.game.units
+        flagged = dict.fromkeys(e.unit_id for e in effects if isinstance(e, SetCondition)
+                                and e.condition == CHECK_FALLING and e.present and e.unit_id in units)
+        return [falling_text(units[k]) for k in flagged]
 
     def apply(self) -> bool:
         if self.runner.result is None and not self.is_template:
             return False
         try:
             title, effects, log = self.template_effects_and_log() if self.is_template else self.effects_and_log()
+            log.extend(self.falling_lines(effects))
             self.session.apply(title, effects, log, kind="roll")
         except (GameError, ValueError) as exc:
             self.status.setText(f"Not applied: {exc}")

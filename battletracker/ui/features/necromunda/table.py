@@ -4,6 +4,10 @@ Pure functions over the `Game`, with the same geometry the rules and the map
 use, so a dialog, the map overlays and the tests agree on who is where.
 Fighters taken Out of Action have left the fight: they are never targets,
 never at risk of a stray shot and never the closest enemy.
+
+The map has no terrain heights, so ledges are what the player measures at
+the table: up to two distances, in inches from the fighter's base to the
+nearest ledges, kept in the fighter's stats (`LEDGE_STATS`).
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ from dataclasses import dataclass
 
 from battletracker.core.geometry import distance
 from battletracker.model.game import Game, Unit, Weapon
-from battletracker.rules.necromunda.conditions import OUT_OF_ACTION
+from battletracker.rules.necromunda.conditions import OUT_OF_ACTION, ledge_to_fall_from
 from battletracker.rules.necromunda.profiles import Traits, parse_traits, weapon_jammed
 from battletracker.rules.necromunda.targeting import FighterOnTable
 
 RULESET = "necromunda"
+LEDGE_STATS = ("ledge_1", "ledge_2")
 
 
 @dataclass(frozen=True)
@@ -79,3 +84,41 @@ def fighters_on_table(game: Game, hidden: frozenset[str] = frozenset(),
     return [FighterOnTable.from_unit(u, in_los=u.id not in hidden,
                                      in_range=in_range is None or u.id in in_range)
             for u in game.units.values() if in_the_fight(u)]
+
+
+def ledge_title(stat: str) -> str:
+    """ "ledge 1" for "ledge_1"."""
+    return stat.replace("_", " ")
+
+
+def ledge_distances(unit: Unit) -> list[tuple[str, float]]:
+    """The ledges the player measured for the fighter, as (stat, inches); a missing or negative one is none."""
+    found = []
+    for stat in LEDGE_STATS:
+        value = unit.stats.get(stat)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+            found.append((stat, float(value)))
+    return found
+
+
+def ledges_to_fall_from(unit: Unit) -> tuple[str, ...]:
+    """The ledge the fighter would fall from: the closer within 1/2", both when equally close."""
+    return ledge_to_fall_from(ledge_distances(unit))
+
+
+def near_ledge(unit: Unit) -> bool:
+    """Within 1/2" of a ledge: a ranged Hit that suppresses or seriously injures it means a falling check."""
+    return bool(ledges_to_fall_from(unit))
+
+
+def falling_text(unit: Unit) -> str:
+    """The log's line for a fighter flagged to check for falling, naming the ledge or the choice."""
+    ledges = ledges_to_fall_from(unit)
+    distances = dict(ledge_distances(unit))
+    named = [f'{ledge_title(k)} ({distances[k]:g}")' for k in ledges]
+    if len(named) > 1:
+        return (f"{unit.name} must check for falling: {' and '.join(named)} are equally close, "
+                f"the controlling player chooses which")
+    if named:
+        return f"{unit.name} must check for falling from {named[0]}"
+    return f"{unit.name} must check for falling"
