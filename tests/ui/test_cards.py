@@ -389,3 +389,15 @@ def test_double_click_opens_the_edit_dialog_for_that_unit(qtbot: QtBot, panel: C
     assert dialog.name.text() == "2nd Squad"
     assert dialog.isModal()
     dialog.reject()
+
+
+def test_other_rulesets_show_no_shock_or_chain_of_command_points(qtbot: QtBot) -> None:
+    from battletracker.rules.tables import resources_dir
+
+    session = Session(savefile.load(resources_dir() / "demo" / "armour_battles.json"))
+    _host, panel = show_panel(qtbot, session)
+    unit_id = next(iter(session.game.units))
+    card = card_of(panel, unit_id)
+    assert card.findChild(QLabel, "value_shock") is None
+    assert card.findChild(QLabel, "value_figures") is not None
+    assert all(not header.values_box.isVisibleTo(header) for header in panel.headers())

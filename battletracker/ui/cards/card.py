@@ -310,7 +310,8 @@ class UnitCard(QFrame):
 
     def _update_counters(self, unit: Unit) -> None:
         others = sorted(k for k, v in unit.counters.items() if v and k != "shock")
-        keys = ["figures", "shock", *others]
+        shock = ["shock"] if self.session.game.ruleset == "chain_of_command" or unit.shock else []
+        keys = ["figures", *shock, *others]
         if keys != self._counter_keys:
             for stepper in self._steppers.values():
                 self._discard(stepper, self.counters_flow)

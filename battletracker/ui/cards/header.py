@@ -79,6 +79,7 @@ class SideHeader(QWidget):
                                   ("coc_points", "CoC points", "Chain of Command point")):
             flow.addWidget(self._stepper(values, field, label, tip))
         root.addWidget(values)
+        self.values_box = values
         self._show_arrow()
 
     def _stepper(self, parent: QWidget, field: str, label: str, tip: str) -> QWidget:
@@ -113,13 +114,15 @@ class SideHeader(QWidget):
     def _emitter(self, field: str, delta: int) -> Callable[[], None]:
         return lambda: self.step.emit(field, delta)
 
-    def set_side(self, side: Side, units: int) -> None:
+    def set_side(self, side: Side, units: int, morale: bool = True) -> None:
+        """Show the side; `morale` False hides Force Morale and CoC points (other rulesets)."""
         self.name_label.setText(side.name)
         self.swatch.colour = QColor(side.colour)
         self.swatch.update()
         self.count_label.setText(f"{units} unit{'s' if units != 1 else ''}")
         self.values["force_morale"].setText(str(side.force_morale))
         self.values["coc_points"].setText(str(side.coc_points))
+        self.values_box.setVisible(morale)
         self.setToolTip(f"{side.name}: click to fold or unfold its cards")
 
     @property

@@ -292,7 +292,7 @@ class CardsPanel(QWidget):
             if 0 <= unit.side < len(counts):
                 counts[unit.side] += 1
         for header, side, count in zip(self._headers, game.sides, counts, strict=True):
-            header.set_side(side, count)
+            header.set_side(side, count, self.session.game.ruleset == "chain_of_command")
 
     def _step_side(self, index: int, field: str, delta: int) -> None:
         game = self.session.game
