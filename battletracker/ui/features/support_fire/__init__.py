@@ -4,7 +4,8 @@ Registers a "Fire..." unit action for infantry and support units with a
 weapon (the procedure follows the weapon: tripod MG, sniper, flamethrower,
 gun H.E. or the unit's Firepower Dice), the sniper's shots and Spotted toggle
 and a short-crewed gun's note on the cards, and the flamethrower's and
-sniper's circles around the selected unit on the map.
+sniper's circles around the selected unit on the map, and a "Grenade into
+vehicle..." action for a Team beside an enemy vehicle.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from battletracker.ui.extensions import (
 from battletracker.ui.features.support_fire import overlays
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection, is_gun, is_sniper
 from battletracker.ui.features.support_fire.dialog import FireDialog
+from battletracker.ui.features.support_fire.grenade_vehicle import can_throw_into_vehicle, open_grenade_dialog
 from battletracker.ui.features.support_fire.plan import can_fire
 
 if TYPE_CHECKING:
@@ -51,6 +53,20 @@ register_unit_action(UnitAction(
     rulesets=RULESETS,
     shortcut="Ctrl+F",
     tip="Fire this unit's weapon at an enemy unit, with the exact odds before the roll",
+))
+
+
+def _run_grenade(window: MainWindow, unit_id: str) -> None:
+    open_grenade_dialog(window.session, unit_id, window)
+
+
+register_unit_action(UnitAction(
+    key="coc.grenade_into_vehicle",
+    title="Grenade into vehicle...",
+    applies=can_throw_into_vehicle,
+    run=_run_grenade,
+    rulesets=RULESETS,
+    tip="Toss a grenade into an open-topped vehicle or Transport beside the Team, or at an APC from outside",
 ))
 register_card_section(CardSection("coc.sniper", is_sniper, SniperSection, RULESETS))
 register_card_section(CardSection("coc.gun_crew", is_gun, GunCrewSection, RULESETS))

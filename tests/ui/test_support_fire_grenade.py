@@ -1,0 +1,131 @@
+"""The "Grenade into vehicle..." action: a Team beside an enemy vehicle, odds first, one undo step."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.model.effects import AddUnit
+from battletracker.model.game import Unit, Vehicle, Weapon
+from battletracker.ui.extensions import unit_actions
+from battletracker.ui.features.support_fire.grenade_vehicle import (
+    THROW_REACH,
+    GrenadeIntoVehicleDialog,
+    can_throw_into_vehicle,
+)
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.session import Session
+
+SECTION, SHERMAN = "u1", "u11"
+
+
+def type_dice(runner: ProcedureRunner, *entries: str) -> None:
+    runner.start_typed()
+    for text in entries:
+        assert not runner.entry_row.isHidden(), f"no prompt left for {text!r}"
+        runner.entry.setText(text)
+        runner.submit_entry()
+        assert runner.entry_error.isHidden(), runner.entry_error.text()
+    assert runner.result is not None
+
+
+def rifle_team(session: Session, x: float, y: float, dice: int = 3) -> Unit:
+    team = Unit("u40", "Rifle team", "team", 0, x, y, figures=4, figures_max=4,
+                weapons=[Weapon("Rifles", "small_arms", 24.0, [18.0, 48.0], stats={"firepower_dice": dice})])
+    session.apply("Add the rifle team", [AddUnit(team)])
+    return team
+
+
+def halftrack(session: Session, x: float, y: float, open_topped: bool = True, category: str = "apc") -> Unit:
+    vehicle = Unit("u41", "M3 half-track", "vehicle", 1, x, y, facing=0.0, figures=1, figures_max=1,
+                   vehicle=Vehicle(category, {"front": 2, "side": 1, "rear": 1, "top": 0}, open_topped))
+    session.apply("Add the half-track", [AddUnit(vehicle)])
+    return vehicle
+
+
+def open_dialog(qtbot: QtBot, session: Session, unit_id: str) -> GrenadeIntoVehicleDialog:
+    dialog = GrenadeIntoVehicleDialog(session, unit_id)
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_action_offered_only_to_a_team_within_throwing_reach(session: Session) -> None:
+    game = session.game
+    team = rifle_team(session, 30.0, 30.0)
+    assert not can_throw_into_vehicle(game, team)
+    halftrack(session, 30.0, 30.0 + THROW_REACH)
+    assert can_throw_into_vehicle(game, game.unit(team.id))
+    assert "coc.grenade_into_vehicle" in {a.key for a in unit_actions(game, game.unit(team.id))}
+    assert not can_throw_into_vehicle(game, game.unit("u6"))        # a tank throws nothing
+
+
+def test_seed_example_two_shock_on_the_vehicle_and_undo_restores_the_game(qtbot: QtBot, session: Session) -> None:
+    team = rifle_team(session, 30.0, 30.0, dice=3)
+    vehicle = halftrack(session, 30.0, 33.0)
+    dialog = open_dialog(qtbot, session, team.id)
+    assert dialog.mode_box.currentData() == "open_topped"            # from the card: open-topped
+    assert dialog.dice_box.value() == 3
+    assert dialog.to_hit_box.value() == 7 and "default to check" in dialog.to_hit_note.text()
+    assert "Passengers: none" in dialog.facts.text()
+    runner = dialog.runner
+    assert runner.problem.isHidden(), runner.problem.text()
+    before = savefile.game_to_dict(session.game)
+    # Three Firepower Dice, +1 confined space, +1 Bullseye! from the throw of 3 and 6.
+    type_dice(runner, "3 6", "2 3 5 6 6")
+    res = runner.result
+    assert res is not None and res.values["bullseye_dice"] == 1 and res.values["dice_rolled"] == 5
+    assert res.values["vehicle_shock"] == 2
+    depth = session.undo_stack.count()
+    assert runner.apply()
+    assert session.undo_stack.count() == depth + 1
+    assert session.game.unit(vehicle.id).shock == 2
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_passengers_take_the_hits(qtbot: QtBot, session: Session) -> None:
+    team = rifle_team(session, 30.0, 30.0, dice=3)
+    vehicle = halftrack(session, 30.0, 33.0)
+    carried = Unit("u42", "Rifle squad", "section", 1, 30.0, 33.0, figures=8, figures_max=8,
+                   stats={"embarked_in": vehicle.id})
+    session.apply("Embark", [AddUnit(carried)])
+    dialog = open_dialog(qtbot, session, team.id)
+    assert "Rifle squad (8)" in dialog.facts.text()
+    assert dialog.runner.problem.isHidden(), dialog.runner.problem.text()
+    dialog.throw_box.setCurrentIndex(dialog.throw_box.findData("in"))
+    type_dice(dialog.runner, "6 6 6 1", "5 5 5")
+    res = dialog.runner.result
+    assert res is not None and res.values["sixes"] == 3 and res.values["vehicle_shock"] == 3
+    assert dialog.runner.apply()
+    assert session.game.unit(carried.id).figures == 8 - int(str(res.values["kills"]))
+
+
+def test_apc_from_outside_uses_the_armour_of_the_face_the_team_sees(qtbot: QtBot, session: Session) -> None:
+    team = rifle_team(session, 30.0, 30.0, dice=3)
+    halftrack(session, 30.0, 33.0, open_topped=False)
+    dialog = open_dialog(qtbot, session, team.id)
+    assert dialog.mode_box.currentData() == "apc_outside"
+    assert dialog.armour_box.value() == 2                            # facing the Team: its front armour
+    assert dialog.form.isRowVisible(dialog.armour_box) and not dialog.form.isRowVisible(dialog.throw_box)
+    type_dice(dialog.runner, "6 6 2", "5 1")
+    res = dialog.runner.result
+    assert res is not None and res.values["net_hits"] == 1 and res.values["vehicle_shock"] == 1
+
+
+def test_a_closed_tank_is_refused(qtbot: QtBot, session: Session) -> None:
+    team = rifle_team(session, 30.0, 30.0)
+    halftrack(session, 30.0, 33.0, open_topped=False, category="afv")
+    dialog = open_dialog(qtbot, session, team.id)
+    assert not dialog.refusal.isHidden()
+    assert "neither open-topped nor an APC" in dialog.refusal.text()
+    assert dialog.runner.isHidden()
+
+
+def test_the_throw_setting_override_is_shown(qtbot: QtBot, session: Session) -> None:
+    session.game.settings["grenade_throw_to_hit"] = 9
+    team = rifle_team(session, 30.0, 30.0)
+    halftrack(session, 30.0, 33.0)
+    dialog = open_dialog(qtbot, session, team.id)
+    assert dialog.to_hit_box.value() == 9
+    dialog.show()
+    dialog.grab().save("/tmp/grenade_into_vehicle.png")
