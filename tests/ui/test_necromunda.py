@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QGraphicsPathItem
+from PySide6.QtWidgets import QGraphicsPathItem, QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.game import Game, Side, Unit, Weapon, WeaponProfile
 from battletracker.rules.presets import preset
+from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.features.necromunda import SHOOT_SHORTCUT, can_shoot
 from battletracker.ui.features.necromunda.fighter_card import FighterSection
 from battletracker.ui.features.necromunda.overlays import SELECTION_KEY, SHOOT_KEY
@@ -478,3 +479,14 @@ def test_a_template_flags_the_falling_check_for_fighters_near_a_ledge(qtbot: QtB
     assert any('Brute must check for falling from ledge 1 (0.5")' in entry.text for entry in session.game.log)
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
+
+
+def test_a_fighter_card_lists_each_weapon_once(window: MainWindow) -> None:
+    cards = {c.unit_id: c for c in window.cards.findChildren(UnitCard) if c.built}
+    card = cards["a"]
+    stock = card.findChild(QLabel, "weapons")
+    assert stock is not None and stock.isHidden()
+    section = card.findChild(FighterSection)
+    assert section is not None and section.texts[(0, 0)].text().startswith("Autogun")
+    assert section.set_condition("suppressed", True)
+    assert stock.isHidden()

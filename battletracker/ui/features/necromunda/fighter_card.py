@@ -6,6 +6,11 @@ level, the ledge distances (what the player measures from the fighter to the
 nearest ledges; the map has no heights) are kept in its stats, and Reload
 resolves `necro.reload` (a jammed weapon is refused, and the reason is shown
 on the card instead of anything changing).
+
+The section stands in for the card's stock weapons line: its profile rows
+give every weapon with its ranges, traits and state, so the stock line (a
+direct sibling named "weapons") is hidden on each refresh, which the card
+runs after updating that line.
 """
 
 from __future__ import annotations
@@ -173,6 +178,7 @@ class FighterSection(QWidget):
 
     # -- refresh ---------------------------------------------------------------------
     def refresh(self, unit: Unit) -> None:
+        self._hide_stock_weapons()
         self.stats_label.setText(characteristics_text(unit))
         self.level_down.setEnabled(unit.level > 0)
         for condition, button in self.toggles.items():
@@ -209,6 +215,14 @@ class FighterSection(QWidget):
             reload_button.setToolTip(
                 "Reload action: take Out of Ammo off this profile" if state == "out_of_ammo" else
                 "A jammed weapon cannot be reloaded" if state == "jammed" else "This profile is not Out of Ammo")
+
+    def _hide_stock_weapons(self) -> None:
+        parent = self.parentWidget()
+        if parent is None:
+            return
+        stock = parent.findChild(QLabel, "weapons", Qt.FindChildOption.FindDirectChildrenOnly)
+        if stock is not None:
+            stock.hide()
 
     def _rebuild(self, unit: Unit) -> None:
         while self.profiles_grid.count():
