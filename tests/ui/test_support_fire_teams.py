@@ -51,6 +51,7 @@ def test_a_second_team_shares_the_hits_and_each_takes_its_effects(qtbot: QtBot, 
     offered = [dialog.also.itemData(i) for i in range(dialog.also.count())]
     assert offered[0] == team.id                         # the Team beside the target comes first
     assert GERMAN_SECTION not in offered and "u11" not in offered   # no friends, no vehicles
+    assert "u9" not in offered                                      # nor the sniper
     assert not dialog.add_team(GERMAN_SECTION)
     assert dialog.add_team(team.id)
     assert dialog.plan is not None
@@ -119,3 +120,13 @@ def test_gun_he_hits_shared_between_teams(qtbot: QtBot, session: Session) -> Non
     assert dialog.add_team(team.id)
     assert dialog.plan is not None and dialog.plan.inputs["teams"] == 2
     assert runner_of(dialog).problem.isHidden(), runner_of(dialog).problem.text()
+
+
+def test_dialog_with_two_teams_looks_right(qtbot: QtBot, session: Session) -> None:
+    team = bar_team(session)
+    dialog = dialog_for(qtbot, session, MG, SECOND_SQUAD)
+    assert dialog.add_team(team.id)
+    dialog.suppressing.setChecked(True)
+    dialog.show()
+    dialog.grab().save("/tmp/fire_two_teams.png")
+    assert dialog.clear_teams_button.isEnabled()

@@ -136,11 +136,13 @@ def extra_target_candidates(game: Game, firer: Unit, target: Unit) -> list[Unit]
 
     The rules divide the hits between Teams of one target (a unit's Teams, or
     Teams close together); the player judges which, so every enemy Team is
-    offered, the ones beside the target first.
+    offered, the ones beside the target first. Snipers (fired at on their
+    own, Shock ignored) and Teams carried in a vehicle are left out.
     """
     there = (target.x, target.y)
     teams = [u for u in game.units.values()
-             if u.side != firer.side and u.id != target.id and not u.is_vehicle]
+             if u.side != firer.side and u.id != target.id and not u.is_vehicle and u.kind != "sniper"
+             and "embarked_in" not in u.stats]
     return sorted(teams, key=lambda u: (distance(there, (u.x, u.y)), u.name))
 
 
