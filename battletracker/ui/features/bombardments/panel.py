@@ -15,13 +15,16 @@ from collections.abc import Callable
 from typing import Protocol
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QScrollArea,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -32,7 +35,10 @@ from battletracker.model.effects import Changes, Effect
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.chain_of_command.bombardment import (
+    AreaOptions,
+    add_rounds,
     describe_pattern,
+    edit_area,
     fire_for_effect,
     new_bombardment,
     next_action,
@@ -54,6 +60,7 @@ from battletracker.ui.features.bombardments.dialogs import (
 )
 from battletracker.ui.features.bombardments.die_face import DieFace
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
+from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
 from battletracker.ui.session import Session
 
 PointCallback = Callable[[tuple[float, float] | None], None]
@@ -84,6 +91,21 @@ class BombardmentRow(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         game = panel.session.game
         self.title = QLabel(f"<b>{observer_name(game, b)}</b>", self)
+        self.menu_button = QToolButton(self)
+        self.menu_button.setText("More")
+        self.menu_button.setObjectName("bombardment_menu")
+        self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.menu = QMenu(self.menu_button)
+        self.menu_button.setMenu(self.menu)
+        self.menu_actions: dict[str, QAction] = {}
+        if b.pattern_die is not None and not b.revealed:
+            self.menu_actions["peek"] = self.menu.addAction("Show my die...", lambda: panel.open_peek(b.id))
+        if b.kind != "sos" and b.state in ("ready", "firing"):
+            self.menu_actions["rounds"] = self.menu.addAction("Buy extra rounds...",
+                                                              lambda: panel.open_add_rounds(b.id))
+        if b.state != "cleared":
+            self.menu_actions["area"] = self.menu.addAction("Edit the area...", lambda: panel.open_edit_area(b.id))
+        self.menu_button.setVisible(bool(self.menu_actions))
         self.state = QLabel(self)
         self.state.setWordWrap(True)
         self.phases = DieFace("Phases left", self)
@@ -98,8 +120,11 @@ class BombardmentRow(QFrame):
         dice.addWidget(self.pattern)
         dice.addStretch(1)
         self.action_row = QHBoxLayout()
+        heading = QHBoxLayout()
+        heading.addWidget(self.title, 1)
+        heading.addWidget(self.menu_button)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.title)
+        layout.addLayout(heading)
         layout.addWidget(self.state)
         layout.addLayout(dice)
         layout.addLayout(self.action_row)
@@ -247,15 +272,19 @@ class BombardmentsPanel(QWidget):
         self.problem.setText(text or "")
         self.problem.setVisible(bool(text))
 
-    def _apply(self, text: str, make: Callable[[], list[Effect]]) -> bool:
-        """Build the rules layer's Effects and apply them as one step; a refusal shows in the panel."""
+    def _attempt(self, text: str, make: Callable[[], list[Effect]]) -> str | None:
+        """Build the rules layer's Effects and apply them as one step; the refusal's reason, or None."""
         try:
             apply_steps(self.session, text, make())
         except (RulesInputError, GameError) as exc:
-            self.show_problem(str(exc))
-            return False
-        self.show_problem(None)
-        return True
+            return str(exc)
+        return None
+
+    def _apply(self, text: str, make: Callable[[], list[Effect]]) -> bool:
+        """`_attempt`, with a refusal shown in the panel."""
+        error = self._attempt(text, make)
+        self.show_problem(error)
+        return error is None
 
     def _open(self, dialog: QDialog) -> QDialog:
         if self.dialog is not None:
@@ -403,3 +432,33 @@ class BombardmentsPanel(QWidget):
             self.show_problem(f"{game.units[unit_id].name} is not in a building.")
             return False
         return self._apply(f"{game.units[unit_id].name} comes out of {building.name}", lambda: leave(game, unit_id))
+
+    # -- the row's menu -------------------------------------------------------------------------
+    def open_peek(self, bombardment_id: str) -> PeekPopup:
+        """The owner's look at the hidden die, in its own window and only after they confirm."""
+        return self._open(PeekPopup(self.session, bombardment_id, self))  # type: ignore[return-value]
+
+    def open_add_rounds(self, bombardment_id: str) -> RoundsDialog:
+        dialog = RoundsDialog(self.session, bombardment_id, self)
+        dialog.on_submit = lambda: self.add_rounds_error(bombardment_id, dialog.rounds.value())
+        return self._open(dialog)  # type: ignore[return-value]
+
+    def add_rounds_error(self, bombardment_id: str, rounds: int) -> str | None:
+        game = self.session.game
+        name = observer_name(game, game.bombardments[bombardment_id])
+        return self._attempt(f"{name}: {rounds} extra round(s)", lambda: add_rounds(game, bombardment_id, rounds))
+
+    def open_edit_area(self, bombardment_id: str) -> AreaDialog:
+        dialog = AreaDialog(self.session, bombardment_id, self)
+        dialog.on_submit = lambda: self.edit_area_error(bombardment_id, dialog.options())
+        return self._open(dialog)  # type: ignore[return-value]
+
+    def edit_area_error(self, bombardment_id: str, area: AreaOptions) -> str | None:
+        """Change the area as one undo step; nothing changed is no step at all."""
+        game = self.session.game
+        name = observer_name(game, game.bombardments[bombardment_id])
+        try:
+            effects = edit_area(game, bombardment_id, area)
+        except RulesInputError as exc:
+            return str(exc)
+        return self._attempt(f"{name}: area edited", lambda: effects) if effects else None

@@ -1,0 +1,209 @@
+"""What a bombardment row's menu opens: the owner's peek at the hidden die, extra rounds, the area.
+
+The peek asks first, because the whole table can see the screen: only after
+"Show my die" does a small window hold the face and its meaning, and it
+closes itself after a few seconds. Nothing of the die is ever put in the row,
+a tooltip, the log or the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.model.bombardment import AREA_SHAPES
+from battletracker.rules.chain_of_command.bombardment import AreaOptions, describe_pattern, observer_name
+from battletracker.ui.features.bombardments.die_face import DieFace
+from battletracker.ui.session import Session
+
+PEEK_SECONDS = 8
+
+
+class PeekPopup(QDialog):
+    """"Only the owner should look", then the hidden die for a few seconds, in a window of its own."""
+
+    def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.bombardment_id = bombardment_id
+        b = session.game.bombardments[bombardment_id]
+        owner = session.game.sides[b.side].name if 0 <= b.side < len(session.game.sides) else "its owner"
+        self.setWindowTitle("The hidden die")
+        self.setMinimumWidth(380)
+        self.warning = QLabel(f"<b>Only {owner}'s player should look.</b><br>The die shows for "
+                              f"{PEEK_SECONDS} seconds, then hides again.", self)
+        self.warning.setWordWrap(True)
+        self.die = DieFace("Your hidden die", self, size=56)
+        self.die.cover()
+        self.meaning = QLabel(self)
+        self.meaning.setWordWrap(True)
+        self.show_button = QPushButton("Show my die", self)
+        self.show_button.setDefault(True)
+        self.hide_button = QPushButton("Cancel", self)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(PEEK_SECONDS * 1000)
+        self.timer.timeout.connect(self.close)
+
+        face_row = QHBoxLayout()
+        face_row.addWidget(self.die)
+        face_row.addWidget(self.meaning, 1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.show_button)
+        buttons.addWidget(self.hide_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.warning)
+        layout.addLayout(face_row)
+        layout.addLayout(buttons)
+        self.show_button.clicked.connect(self.reveal)
+        self.hide_button.clicked.connect(self.close)
+
+    @property
+    def showing(self) -> bool:
+        return self.die.face is not None
+
+    def reveal(self) -> None:
+        b = self.session.game.bombardments.get(self.bombardment_id)
+        if b is None or b.pattern_die is None:
+            self.meaning.setText("No hidden die is placed.")
+            return
+        self.die.show_face(b.pattern_die)
+        self.meaning.setText(describe_pattern(b.pattern_die, b.direction))
+        self.show_button.hide()
+        self.hide_button.setText("Hide")
+        self.timer.start()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.timer.stop()
+        self.die.cover()
+        self.meaning.clear()
+        super().closeEvent(event)
+
+
+class _SubmitDialog(QDialog):
+    """A small form whose OK applies through `on_submit` and stays open, with the reason, on a refusal."""
+
+    def __init__(self, parent: QWidget | None) -> None:
+        super().__init__(parent)
+        self.on_submit: Callable[[], str | None] = lambda: None
+        self.problem = QLabel(self)
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
+        self.problem.hide()
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons.accepted.connect(self.submit)
+        self.buttons.rejected.connect(self.reject)
+
+    def submit(self) -> None:
+        error = self.on_submit()
+        self.problem.setText(error or "")
+        self.problem.setVisible(bool(error))
+        if error is None:
+            self.accept()
+
+
+class RoundsDialog(_SubmitDialog):
+    """How many extra rounds are bought: more Phases of fire, static at the last position."""
+
+    def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        b = session.game.bombardments[bombardment_id]
+        self.setWindowTitle(f"{observer_name(session.game, b)}: extra rounds")
+        self.setMinimumWidth(400)
+        self.rounds = QSpinBox(self)
+        self.rounds.setRange(1, 12)
+        self.rounds.setSuffix(" round(s)")
+        note = QLabel(f"{b.phases_left} Phase(s) of fire left now. Each extra round is one more Phase of fire; "
+                      "the extra Phases never move a rolling bombardment.", self)
+        note.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Extra rounds", self.rounds)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Add the rounds")
+        layout = QVBoxLayout(self)
+        layout.addWidget(note)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+
+
+class AreaDialog(_SubmitDialog):
+    """One bombardment's area and weapon, as the table has them: shape, size, facing, dice and to-hit."""
+
+    def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        b = session.game.bombardments[bombardment_id]
+        self.setWindowTitle(f"{observer_name(session.game, b)}: area")
+        self.setMinimumWidth(420)
+        self.shape = QComboBox(self)
+        for shape in AREA_SHAPES:
+            self.shape.addItem(shape.capitalize(), shape)
+        self.shape.setCurrentIndex(max(0, self.shape.findData(b.shape)))
+        self.width_box = self._inches(b.width)
+        self.depth_box = self._inches(b.depth)
+        self.radius = self._inches(b.radius)
+        self.facing = QDoubleSpinBox(self)
+        self.facing.setRange(0.0, 359.9)
+        self.facing.setDecimals(1)
+        self.facing.setSuffix(" degrees turned clockwise")
+        self.facing.setValue(b.facing)
+        self.firepower_dice = QSpinBox(self)
+        self.firepower_dice.setRange(1, 60)
+        self.firepower_dice.setValue(b.firepower_dice)
+        self.to_hit = QSpinBox(self)
+        self.to_hit.setRange(2, 6)
+        self.to_hit.setPrefix("hits on ")
+        self.to_hit.setSuffix("+")
+        self.to_hit.setValue(b.to_hit)
+        form = QFormLayout()
+        form.addRow("Shape", self.shape)
+        form.addRow("Width (left-right)", self.width_box)
+        form.addRow("Depth (up-down)", self.depth_box)
+        form.addRow("Radius", self.radius)
+        form.addRow("Facing", self.facing)
+        form.addRow("Firepower Dice per unit", self.firepower_dice)
+        form.addRow("To hit", self.to_hit)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Change the area")
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self.shape.currentIndexChanged.connect(lambda _i: self._follow_shape())
+        self._follow_shape()
+        self.setWindowModality(Qt.WindowModality.NonModal)
+
+    def _inches(self, value: float) -> QDoubleSpinBox:
+        box = QDoubleSpinBox(self)
+        box.setRange(0.5, 200.0)
+        box.setDecimals(1)
+        box.setSingleStep(0.5)
+        box.setSuffix('"')
+        box.setValue(value)
+        return box
+
+    def _follow_shape(self) -> None:
+        circle = self.shape.currentData() == "circle"
+        self.radius.setEnabled(circle)
+        for box in (self.width_box, self.depth_box, self.facing):
+            box.setEnabled(not circle)
+
+    def options(self) -> AreaOptions:
+        return AreaOptions(shape=str(self.shape.currentData()), width=self.width_box.value(),
+                           depth=self.depth_box.value(), radius=self.radius.value(), facing=self.facing.value(),
+                           firepower_dice=self.firepower_dice.value(), to_hit=self.to_hit.value())

@@ -1,0 +1,113 @@
+"""A bombardment row's menu: the owner's peek at the hidden die, extra rounds and the area, each undoable."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QEvent
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.rules.chain_of_command.bombardment import AreaOptions
+from battletracker.ui.features.bombardments import BombardmentsPanel
+from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
+from battletracker.ui.session import Session
+from tests.ui.test_bombardments import items, panel, shown_text, start, type_dice, view
+
+__all__ = ["panel", "view"]
+
+
+def with_hidden_die(panel: BombardmentsPanel) -> str:
+    bid = start(panel)
+    ranging = panel.open_ranging(bid)
+    type_dice(ranging.runner, ["4 4"])
+    ranging.runner.apply()
+    pattern = panel.open_pattern(bid)
+    pattern.choose(5, "right")
+    pattern.place()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    return bid
+
+
+def test_peek_asks_first_and_shows_the_die_only_in_its_popup(qtbot: QtBot, session: Session,
+                                                             panel: BombardmentsPanel) -> None:
+    bid = with_hidden_die(panel)
+    row = panel.rows[bid]
+    assert set(row.menu_actions) == {"peek", "rounds", "area"}
+    steps = session.undo_stack.count()
+    row.menu_actions["peek"].trigger()
+    popup = panel.dialog
+    assert isinstance(popup, PeekPopup)
+    assert "Only Germany's player should look" in popup.warning.text()
+    assert not popup.showing and "Rolling 9" not in shown_text(popup) and "5" not in popup.die.toolTip()
+    popup.show_button.click()
+    assert popup.showing and popup.die.face == 5
+    assert "Rolling 9\" per move, right" in popup.meaning.text()
+    assert "Rolling 9" not in shown_text(panel.rows[bid]), "never in the row"
+    assert panel.rows[bid].pattern.covered
+    log = "\n".join(entry.text for entry in session.game.log)
+    assert "Rolling 9" not in log and session.undo_stack.count() == steps
+    popup.timer.timeout.emit()
+    assert not popup.isVisible() and popup.die.face is None and not popup.meaning.text()
+
+
+def test_peek_times_out(qtbot: QtBot, session: Session, panel: BombardmentsPanel) -> None:
+    bid = with_hidden_die(panel)
+    popup = panel.open_peek(bid)
+    popup.timer.setInterval(30)
+    popup.reveal()
+    qtbot.waitUntil(lambda: panel.dialog is None, timeout=2000)
+
+
+def test_extra_rounds_one_undo_step(session: Session, panel: BombardmentsPanel) -> None:
+    bid = with_hidden_die(panel)
+    before = savefile.game_to_dict(session.game)
+    steps = session.undo_stack.count()
+    panel.rows[bid].menu_actions["rounds"].trigger()
+    dialog = panel.dialog
+    assert isinstance(dialog, RoundsDialog)
+    dialog.rounds.setValue(2)
+    dialog.submit()
+    b = session.game.bombardments[bid]
+    assert b.phases_left == 5 and b.extra_rounds == 2
+    assert session.undo_stack.count() == steps + 1
+    assert panel.rows[bid].phases.face == 5
+    assert "2 extra round(s) bought" in session.game.log[-1].text
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+def test_no_extra_rounds_before_the_bombardment_begins(session: Session, panel: BombardmentsPanel) -> None:
+    bid = start(panel)
+    assert "rounds" not in panel.rows[bid].menu_actions
+    assert panel.add_rounds_error(bid, 1) is not None and session.undo_stack.count() == 1
+
+
+def test_edit_area_one_undo_step_and_refusal_inline(session: Session, panel: BombardmentsPanel) -> None:
+    bid = with_hidden_die(panel)
+    before = savefile.game_to_dict(session.game)
+    steps = session.undo_stack.count()
+    panel.rows[bid].menu_actions["area"].trigger()
+    dialog = panel.dialog
+    assert isinstance(dialog, AreaDialog)
+    assert not dialog.radius.isEnabled()
+    dialog.shape.setCurrentIndex(dialog.shape.findData("circle"))
+    assert dialog.radius.isEnabled() and not dialog.width_box.isEnabled()
+    dialog.radius.setValue(5.0)
+    dialog.firepower_dice.setValue(4)
+    dialog.submit()
+    b = session.game.bombardments[bid]
+    assert (b.shape, b.radius, b.firepower_dice) == ("circle", 5.0, 4)
+    assert session.undo_stack.count() == steps + 1
+    assert items(panel)[f"area:{bid}"].rect().width() == 10.0  # type: ignore[attr-defined]
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+    again = panel.open_edit_area(bid)
+    again.submit()
+    assert session.undo_stack.index() == steps and session.undo_stack.canRedo(), "nothing changed is no step"
+    assert "must be rectangle or circle" in str(panel.edit_area_error(bid, AreaOptions(shape="hexagon")))
+    refused = panel.open_edit_area(bid)
+    refused.on_submit = lambda: panel.edit_area_error(bid, AreaOptions(width=0.0))
+    refused.submit()
+    assert refused.isVisible() and refused.problem.isVisible()
+    assert "must be more than 0 inches" in refused.problem.text()
+    assert session.undo_stack.index() == steps and session.undo_stack.canRedo()
