@@ -474,6 +474,7 @@ def test_a_template_flags_the_falling_check_for_fighters_near_a_ledge(qtbot: QtB
     session = Session(game)
     before = savefile.game_to_dict(session.game)
     dialog = template_dialog(qtbot, session)
+    assert "Brute \u2013 becomes Suppressed and checks for falling" in dialog.template_label.text()
     assert dialog.apply()
     assert session.game.units["c"].has("check_falling") and not session.game.units["f"].has("check_falling")
     assert any('Brute must check for falling from ledge 1 (0.5")' in entry.text for entry in session.game.log)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -315,6 +316,11 @@ class ShootDialog(QDialog):
         inner.addWidget(self.combat_group)
         inner.addWidget(self.blast_label)
         inner.addWidget(self.template_group)
+        # Takes the room the odds plot leaves when a Template hides it, so the rows above keep their height.
+        self.template_room = QWidget(body)
+        self.template_room.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        self.template_room.hide()
+        inner.addWidget(self.template_room, 1)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -409,6 +415,7 @@ class ShootDialog(QDialog):
             widget.setEnabled(not template)
         self.runner.setVisible(not template)
         self.template_group.setVisible(template)
+        self.template_room.setVisible(template)
         self.update_inputs()
 
     def _ammo_text(self, rapid_fire: int, ammo: int) -> str:
@@ -523,7 +530,8 @@ class ShootDialog(QDialog):
             for key in placement.hit:
                 unit = game.units[key]
                 state = ("Engaged: not Suppressed" if unit.has(ENGAGED) else
-                         "Seriously Injured: not Suppressed" if unit.has(SERIOUSLY_INJURED) else "becomes Suppressed")
+                         "Seriously Injured: not Suppressed" if unit.has(SERIOUSLY_INJURED) else
+                         "becomes Suppressed and checks for falling" if near_ledge(unit) else "becomes Suppressed")
                 lines.append(f"\u2022 {unit.name} \u2013 {state}")
             if placement.other_level:
                 lines.append("Under it on another level, not hit: "
