@@ -1,6 +1,8 @@
 """The Bombardments dock: every Forward Observer and SOS Fire with its state and the next step as a button.
 
-It also places the buildings the bombardment rules need and puts units
+Above the rows, a reminder lists the enemies within 2" of each other in a
+Smoke Barrage, who must fight a Close Combat on the smoke's terms. It also
+places the buildings the bombardment rules need and puts units
 into and out of them (buildings.py registers the unit actions).
 
 Each row shows the Phases left on the Forward Observer's die, the hidden
@@ -48,6 +50,7 @@ from battletracker.rules.chain_of_command.bombardment import (
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.rules.chain_of_command.buildings import add_building, building_of, enter, leave
+from battletracker.rules.chain_of_command.smoke_barrage import close_combat_terms, smoke_close_combats
 from battletracker.rules.chain_of_command.sos_fire import new_sos
 from battletracker.ui.features.bombardments.buildings import BuildingDialog, building_at, corners_to_footprint
 from battletracker.ui.features.bombardments.dialogs import (
@@ -216,6 +219,12 @@ class BombardmentsPanel(QWidget):
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.problem.hide()
+        self.smoke_note = QLabel(self)
+        self.smoke_note.setObjectName("bombardment_smoke_close_combat")
+        self.smoke_note.setWordWrap(True)
+        self.smoke_note.setFrameShape(QFrame.Shape.StyledPanel)
+        self.smoke_note.setMargin(6)
+        self.smoke_note.hide()
         self.empty = QLabel("No bombardments yet.", self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
@@ -235,6 +244,7 @@ class BombardmentsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.problem)
+        layout.addWidget(self.smoke_note)
         layout.addWidget(self.empty)
         layout.addWidget(scroll, 1)
 
@@ -267,6 +277,24 @@ class BombardmentsPanel(QWidget):
             self.list_layout.insertWidget(self.list_layout.count() - 1, row)
             self.rows[b.id] = row
         self.empty.setVisible(not self.rows)
+        self._show_smoke_close_combats()
+
+    def _show_smoke_close_combats(self) -> None:
+        """Enemies within 2\" of each other where a Smoke Barrage covers one of them must fight a Close Combat."""
+        game = self.session.game
+        pairs = smoke_close_combats(game) if game.ruleset == RULESET else []
+        lines = []
+        for a, b in pairs:
+            terms = close_combat_terms(game, a, b)
+            if terms is None:
+                continue
+            worse = terms.losing_result_levels_worse
+            lines.append(f"<li><b>{game.units[a].name}</b> and <b>{game.units[b].name}</b>: "
+                         f"{terms.enemy_movement_dice or 'no'} dice for enemy movement; a losing result counts "
+                         f"{worse} level{'s' if worse != 1 else ''} worse</li>")
+        self.smoke_note.setText("<b>Close Combat in the smoke</b> (within 2\" of an enemy):"
+                                f"<ul style='margin: 0'>{''.join(lines)}</ul>" if lines else "")
+        self.smoke_note.setVisible(bool(lines))
 
     def show_problem(self, text: str | None) -> None:
         self.problem.setText(text or "")
