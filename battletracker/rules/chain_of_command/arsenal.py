@@ -4,7 +4,9 @@ Loaded from `resources/rulesets/chain_of_command/arsenal.toml`. Each entry
 keeps the list of its fields that the rules documents do not give (`example`),
 so a dialog can mark them as examples to check against the player's National
 Arsenal. Players' own entries use the same format and go through the same
-checks (`parse_weapon`, `parse_vehicle`, `parse_grenade`).
+checks (`parse_weapon`, `parse_vehicle`, `parse_grenade`); the app hands them
+over with `set_user_arsenal` at start and after each edit, and `arsenal()`
+(what every procedure's `weapon` input is looked up in) then includes them.
 """
 
 from __future__ import annotations
@@ -190,7 +192,7 @@ def _lookup(entries: Mapping[str, E], name: str) -> E | None:
 
 
 @lru_cache(maxsize=1)
-def arsenal() -> Arsenal:
+def builtin_arsenal() -> Arsenal:
     """The arsenal file, every entry checked; a vehicle's weapons must be listed among the weapons."""
     whole = ruleset_file(RULESET, "arsenal")
     weapons = {name: parse_weapon(name, t) for name, t in whole.table("weapons").tables()}
@@ -201,3 +203,77 @@ def arsenal() -> Arsenal:
             if w not in weapons:
                 raise TableError(f"{whole.where}.vehicles.{vehicle.name}: key 'weapons': no weapon called {w!r}")
     return Arsenal(weapons, vehicles, grenades)
+
+
+USER_SECTIONS = ("weapons", "vehicles", "grenades")
+UserEntries = Mapping[str, Mapping[str, Mapping[str, object]]]
+_user_entries: dict[str, dict[str, dict[str, object]]] = {section: {} for section in USER_SECTIONS}
+
+
+def _section(entries: UserEntries, section: str, where: str) -> list[tuple[str, Table]]:
+    raw = entries.get(section, {})
+    if not isinstance(raw, Mapping):
+        raise TableError(f"{where}: key {section!r}: must be a table of entries")
+    out: list[tuple[str, Table]] = []
+    for name, data in raw.items():
+        if not isinstance(data, Mapping):
+            raise TableError(f"{where}.{section}: key {name!r}: must be a table of fields")
+        if not str(name).strip():
+            raise TableError(f"{where}.{section}: an entry needs a name")
+        defaults: dict[str, object] = {"example": []}
+        if section == "vehicles":
+            defaults["weapons"] = []
+        out.append((str(name), Table(f"{where}.{section}.{name}", {**defaults, **data})))
+    return out
+
+
+def parse_user_arsenal(entries: UserEntries, where: str = "your arsenal") -> Arsenal:
+    """Players' own weapons, vehicles and grenades, each checked exactly as the arsenal file's are.
+
+    The format is the arsenal file's (`example` and a vehicle's `weapons` may
+    be left out). A vehicle's weapons may be built-in or the player's own. A
+    refusal is a TableError naming the entry and the field.
+    """
+    unknown = sorted(set(entries) - set(USER_SECTIONS))
+    if unknown:
+        raise TableError(f"{where}: {unknown[0]!r} is not a section ({', '.join(USER_SECTIONS)})")
+    weapons = {name: parse_weapon(name, t) for name, t in _section(entries, "weapons", where)}
+    vehicles = {name: parse_vehicle(name, t) for name, t in _section(entries, "vehicles", where)}
+    grenades = {name: parse_grenade(name, t) for name, t in _section(entries, "grenades", where)}
+    known = {*builtin_arsenal().weapons, *weapons}
+    for vehicle in vehicles.values():
+        for w in vehicle.weapons:
+            if w not in known:
+                raise TableError(f"{where}.vehicles.{vehicle.name}: key 'weapons': no weapon called {w!r}")
+    return Arsenal(weapons, vehicles, grenades)
+
+
+def set_user_arsenal(entries: UserEntries) -> None:
+    """Make the player's own entries part of the arsenal every procedure reads.
+
+    The app calls it at start with what it saved in the user's data folder
+    and again after each edit. Entries are checked first; a refusal
+    (TableError) leaves the arsenal as it was. A player's entry with a
+    built-in entry's name replaces it, so a National Arsenal's own figures
+    can stand in for the example values.
+    """
+    parse_user_arsenal(entries)
+    global _user_entries
+    _user_entries = {section: {str(name): dict(data) for name, data in entries.get(section, {}).items()}
+                     for section in USER_SECTIONS}
+    arsenal.cache_clear()
+
+
+def user_arsenal_entries() -> dict[str, dict[str, dict[str, object]]]:
+    """The player's own entries as last set, in the format `set_user_arsenal` takes (a copy)."""
+    return {section: {name: dict(data) for name, data in entries.items()}
+            for section, entries in _user_entries.items()}
+
+
+@lru_cache(maxsize=1)
+def arsenal() -> Arsenal:
+    """The arsenal file with the player's own entries (`set_user_arsenal`) added over it."""
+    base = builtin_arsenal()
+    user = parse_user_arsenal(_user_entries)
+    return Arsenal({**base.weapons, **user.weapons}, {**base.vehicles, **user.vehicles},
+                   {**base.grenades, **user.grenades})

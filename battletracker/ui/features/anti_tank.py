@@ -13,10 +13,12 @@ can instead send a figure at it with a grenade or charge (coc.at_grenade).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, QStandardPaths, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -29,7 +31,11 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QMenu,
     QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -45,10 +51,16 @@ from battletracker.rules.chain_of_command.anti_tank import (
     at_rules,
     parse_at_fire,
 )
-from battletracker.rules.chain_of_command.arsenal import ATWeapon, arsenal
+from battletracker.rules.chain_of_command.arsenal import (
+    ATWeapon,
+    UserEntries,
+    arsenal,
+    set_user_arsenal,
+    user_arsenal_entries,
+)
 from battletracker.rules.chain_of_command.damage import damage_result, outcome_group
 from battletracker.rules.tables import TableError, ruleset_settings
-from battletracker.ui.extensions import UnitAction, register_unit_action
+from battletracker.ui.extensions import UnitAction, register_unit_action, register_window_extension
 from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
@@ -669,3 +681,370 @@ AT_GRENADE = register_unit_action(UnitAction(
     rulesets=(RULESET,),
     tip="A figure runs at an enemy vehicle with an anti-tank grenade or charge",
 ))
+
+
+# -- the player's own arsenal ----------------------------------------------------------------------------------------
+# Saved as JSON in the user's data folder and handed to the rules with
+# `set_user_arsenal` at start and after each edit, so `coc.at_fire`'s `weapon`
+# (and the dialogs' weapon lookups) accept the player's entries by name.
+
+ARSENAL_FILE = "arsenal.json"
+SECTION_TITLES = {"weapons": "Weapons", "vehicles": "Vehicles", "grenades": "Grenades"}
+WEAPON_KIND_TITLES = {"tank_gun": "Tank gun", "at_gun": "Anti-tank gun", "infantry_at": "Portable infantry weapon"}
+
+
+def user_arsenal_path() -> Path:
+    """Where the player's own entries live: the application's data folder (test mode in tests)."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(folder) / ARSENAL_FILE
+
+
+def load_user_arsenal(path: Path | None = None) -> str | None:
+    """Read the player's entries into the rules; the reason as text when the file cannot be used."""
+    path = path or user_arsenal_path()
+    if not path.exists():
+        set_user_arsenal({})
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise TableError(f"{path}: must hold a table of weapons, vehicles and grenades")
+        set_user_arsenal(data)
+    except (OSError, ValueError, TableError) as exc:
+        return f"Your arsenal in {path} was not loaded: {exc}"
+    return None
+
+
+def save_user_arsenal(entries: UserEntries, path: Path | None = None) -> None:
+    """Check the entries (TableError names entry and field), make them current, then write them."""
+    set_user_arsenal(entries)
+    path = path or user_arsenal_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    spare = path.with_suffix(".tmp")
+    spare.write_text(json.dumps(user_arsenal_entries(), indent=2, sort_keys=True), encoding="utf-8")
+    spare.replace(path)
+
+
+def _value(token: str) -> object:
+    """A number typed in a field, or the text itself so the arsenal's check names the field."""
+    try:
+        return int(token)
+    except ValueError:
+        try:
+            return float(token)
+        except ValueError:
+            return token
+
+
+def _values(text: str) -> list[object]:
+    return [_value(t) for t in text.replace(",", " ").split()]
+
+
+def _numbers_text(values: tuple[float, ...] | tuple[int, ...] | list[object]) -> str:
+    return ", ".join(f"{v:g}" if isinstance(v, int | float) else str(v) for v in values)
+
+
+def weapon_fields(weapon: ATWeapon) -> dict[str, object]:
+    """An arsenal weapon in the format the player's entries are saved in."""
+    out: dict[str, object] = {"nation": weapon.nation, "kind": weapon.kind}
+    if weapon.bands:
+        out["bands"] = list(weapon.bands)
+        out["ap"] = list(weapon.ap)
+    else:
+        out["ap"] = weapon.ap[0]
+    if weapon.he is not None:
+        out["he"] = weapon.he
+    if weapon.rounds is not None:
+        out["rounds"] = weapon.rounds
+    return out
+
+
+def entry_fields(section: str, name: str) -> dict[str, object]:
+    """A current entry's fields: the player's own as saved, or a built-in one to start an edit from."""
+    own = user_arsenal_entries()[section].get(name)
+    if own is not None:
+        return dict(own)
+    whole = arsenal()
+    if section == "weapons":
+        return weapon_fields(whole.weapons[name])
+    if section == "vehicles":
+        v = whole.vehicles[name]
+        return {"nation": v.nation, "category": v.category, "armour": dict(v.armour), "weapons": list(v.weapons)}
+    g = whole.grenades[name]
+    return {"nations": list(g.nations), "ap": g.ap}
+
+
+def entry_summary(section: str, name: str) -> str:
+    whole = arsenal()
+    if section == "weapons":
+        w = whole.weapons[name]
+        reach = w.describe_bands() if w.bands else "whole table"
+        extra = [f"H.E. {w.he}" if w.he is not None else "", f"{w.rounds} rounds" if w.rounds else ""]
+        return " · ".join(p for p in (f"A.P. {_numbers_text(w.ap)}", reach, *extra) if p)
+    if section == "vehicles":
+        v = whole.vehicles[name]
+        return f"{v.category.upper()} · armour " + " ".join(f"{face} {v.armour[face]}" for face in ARMOUR_FACES)
+    return f"A.P. {whole.grenades[name].ap} · {', '.join(whole.grenades[name].nations)}"
+
+
+class ArsenalDialog(QDialog):
+    """The arsenal's weapons, vehicles and grenades; the player adds or edits their own and saves them.
+
+    A built-in entry opened and saved becomes the player's own under the same
+    name and stands in for it (the seeds mark many figures as examples to
+    check against the player's National Arsenal); removing it brings the
+    built-in figures back.
+    """
+
+    def __init__(self, parent: QWidget | None = None, path: Path | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Arsenal")
+        self.path = path
+        self.resize(980, 580)
+        root = QHBoxLayout(self)
+        left = QVBoxLayout()
+        self.tree = QTreeWidget(self)
+        self.tree.setHeaderLabels(["Entry", "Figures"])
+        self.tree.setColumnWidth(0, 210)
+        self.tree.currentItemChanged.connect(self._picked)
+        left.addWidget(self.tree)
+        new_row = QHBoxLayout()
+        self.new_buttons: dict[str, QPushButton] = {}
+        for section, text in (("weapons", "New weapon"), ("vehicles", "New vehicle"), ("grenades", "New grenade")):
+            button = QPushButton(text, self)
+            button.clicked.connect(lambda _on=False, s=section: self.start_new(s))
+            new_row.addWidget(button)
+            self.new_buttons[section] = button
+        left.addLayout(new_row)
+        root.addLayout(left, 5)
+
+        right = QVBoxLayout()
+        self.heading = QLabel(self)
+        self.heading.setWordWrap(True)
+        right.addWidget(self.heading)
+        form = QFormLayout()
+        self.name_edit = QLineEdit(self)
+        self.nation_edit = QLineEdit(self)
+        self.nation_edit.setToolTip("The nation; for a grenade, the nations that use it (comma separated) "
+                                    "or Universal")
+        form.addRow("Name", self.name_edit)
+        form.addRow("Nation(s)", self.nation_edit)
+        self.kind_box = QComboBox(self)
+        for key, text in WEAPON_KIND_TITLES.items():
+            self.kind_box.addItem(text, key)
+        self.category_box = QComboBox(self)
+        self.category_box.addItem("AFV", "afv")
+        self.category_box.addItem("APC", "apc")
+        self.bands_edit = QLineEdit(self)
+        self.bands_edit.setPlaceholderText("outer edges in inches, e.g. 18, 24, 36 (blank: the whole table)")
+        self.ap_edit = QLineEdit(self)
+        self.ap_edit.setPlaceholderText("A.P. Strike Dice, one per range band, e.g. 11, 11, 11")
+        self.he_edit = QLineEdit(self)
+        self.he_edit.setPlaceholderText("blank: no H.E.")
+        self.rounds_edit = QLineEdit(self)
+        self.rounds_edit.setPlaceholderText("blank: unlimited")
+        self.armour_edits = {face: QLineEdit(self) for face in ARMOUR_FACES}
+        self.weapons_edit = QLineEdit(self)
+        self.weapons_edit.setPlaceholderText("weapon names, main gun first, separated by ;")
+        self.rows: dict[str, list[QWidget]] = {
+            "weapons": [self.kind_box, self.bands_edit, self.ap_edit, self.he_edit, self.rounds_edit],
+            "vehicles": [self.category_box, *self.armour_edits.values(), self.weapons_edit],
+            "grenades": [self.ap_edit],
+        }
+        form.addRow("Kind", self.kind_box)
+        form.addRow("Category", self.category_box)
+        form.addRow("Range bands", self.bands_edit)
+        form.addRow("A.P. Strike Dice", self.ap_edit)
+        form.addRow("H.E.", self.he_edit)
+        form.addRow("Rounds", self.rounds_edit)
+        for face, edit in self.armour_edits.items():
+            form.addRow(f"Armour Dice, {face}", edit)
+        form.addRow("Weapons", self.weapons_edit)
+        self.form = form
+        right.addLayout(form)
+        self.error = QLabel(self)
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c62828; font-weight: bold;")
+        self.error.hide()
+        right.addWidget(self.error)
+        buttons = QHBoxLayout()
+        self.save_button = QPushButton("Save as mine", self)
+        self.save_button.clicked.connect(self.save_entry)
+        self.remove_button = QPushButton("Remove mine", self)
+        self.remove_button.clicked.connect(self.remove_entry)
+        close = QPushButton("Close", self)
+        close.clicked.connect(self.accept)
+        buttons.addWidget(self.save_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        buttons.addWidget(close)
+        right.addStretch(1)
+        right.addLayout(buttons)
+        root.addLayout(right, 4)
+        self.section = "weapons"
+        self.fill()
+        self.start_new("weapons")
+
+    # -- the list --------------------------------------------------------------------------------------------------
+    def fill(self, select: tuple[str, str] | None = None) -> None:
+        self.tree.blockSignals(True)
+        self.tree.clear()
+        own = user_arsenal_entries()
+        whole = arsenal()
+        chosen: QTreeWidgetItem | None = None
+        for section, title in SECTION_TITLES.items():
+            top = QTreeWidgetItem(self.tree, [title])
+            top.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            names: list[str] = list(getattr(whole, section))
+            for name in sorted(names, key=str.casefold):
+                label = f"{name} (yours)" if name in own[section] else name
+                summary = entry_summary(section, name)
+                item = QTreeWidgetItem(top, [label, summary])
+                item.setToolTip(1, summary)
+                item.setData(0, Qt.ItemDataRole.UserRole, (section, name))
+                if select == (section, name):
+                    chosen = item
+            top.setExpanded(True)
+        self.tree.blockSignals(False)
+        if chosen is not None:
+            self.tree.setCurrentItem(chosen)
+
+    def item_for(self, section: str, name: str) -> QTreeWidgetItem | None:
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            for j in range(top.childCount() if top is not None else 0):
+                child = top.child(j) if top is not None else None
+                if child is not None and tuple(child.data(0, Qt.ItemDataRole.UserRole) or ()) == (section, name):
+                    return child
+        return None
+
+    def _picked(self, item: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None = None) -> None:
+        key = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        if key:
+            section, name = key
+            self.show_entry(section, name, entry_fields(section, name))
+
+    # -- the form --------------------------------------------------------------------------------------------------
+    def _show_rows(self, section: str) -> None:
+        self.section = section
+        shown = set(map(id, self.rows[section]))
+        for widget in {id(w): w for ws in self.rows.values() for w in ws}.values():
+            self.form.setRowVisible(widget, id(widget) in shown)
+        self.error.hide()
+
+    def start_new(self, section: str) -> None:
+        self.tree.blockSignals(True)
+        self.tree.setCurrentIndex(QModelIndex())
+        self.tree.clearSelection()
+        self.tree.blockSignals(False)
+        self.show_entry(section, "", {})
+        self.heading.setText(f"<b>New {section[:-1]}</b> - saved with your own data")
+
+    def show_entry(self, section: str, name: str, fields: dict[str, object]) -> None:
+        self._show_rows(section)
+        own = name in user_arsenal_entries()[section]
+        self.heading.setText(f"<b>{name}</b>" + (" - yours" if own else " - built in; saving makes it yours"))
+        self.remove_button.setEnabled(own)
+        self.name_edit.setText(name)
+        nations = fields.get("nations")
+        self.nation_edit.setText(", ".join(map(str, nations)) if isinstance(nations, list)
+                                 else str(fields.get("nation", "")))
+        self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(fields.get("kind", "infantry_at"))))
+        self.category_box.setCurrentIndex(max(0, self.category_box.findData(fields.get("category", "afv"))))
+        bands = fields.get("bands")
+        self.bands_edit.setText(_numbers_text(bands) if isinstance(bands, list) else "")
+        ap = fields.get("ap")
+        self.ap_edit.setText(_numbers_text(ap) if isinstance(ap, list) else ("" if ap is None else str(ap)))
+        self.he_edit.setText("" if fields.get("he") is None else str(fields["he"]))
+        self.rounds_edit.setText("" if fields.get("rounds") is None else str(fields["rounds"]))
+        armour = fields.get("armour")
+        for face, edit in self.armour_edits.items():
+            edit.setText(str(armour.get(face, "")) if isinstance(armour, dict) else "")
+        weapons = fields.get("weapons")
+        self.weapons_edit.setText("; ".join(map(str, weapons)) if isinstance(weapons, list) else "")
+
+    def entry(self) -> dict[str, object]:
+        """The form as an arsenal entry; numbers typed wrong stay text so the check names the field."""
+        if self.section == "weapons":
+            out: dict[str, object] = {"nation": self.nation_edit.text().strip(), "kind": self.kind_box.currentData()}
+            ap = _values(self.ap_edit.text())
+            bands = _values(self.bands_edit.text())
+            if bands or out["kind"] == "infantry_at":
+                out["bands"] = bands
+                out["ap"] = ap
+            else:
+                out["ap"] = ap[0] if len(ap) == 1 else ap
+            for key, edit in (("he", self.he_edit), ("rounds", self.rounds_edit)):
+                if edit.text().strip():
+                    out[key] = _value(edit.text().strip())
+            return out
+        if self.section == "vehicles":
+            return {"nation": self.nation_edit.text().strip(), "category": self.category_box.currentData(),
+                    "armour": {face: _value(e.text().strip()) for face, e in self.armour_edits.items()},
+                    "weapons": [w.strip() for w in self.weapons_edit.text().split(";") if w.strip()]}
+        ap_values = _values(self.ap_edit.text())
+        return {"nations": [n.strip() for n in self.nation_edit.text().split(",") if n.strip()],
+                "ap": ap_values[0] if len(ap_values) == 1 else ap_values}
+
+    def _refuse(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.show()
+
+    def save_entry(self) -> bool:
+        """Check the entry with the arsenal's own rules and save it; a refusal names the field."""
+        name = self.name_edit.text().strip()
+        if not name:
+            self._refuse("Give the entry a name.")
+            return False
+        entries = user_arsenal_entries()
+        entries[self.section][name] = self.entry()
+        try:
+            save_user_arsenal(entries, self.path)
+        except TableError as exc:
+            self._refuse(f"Not saved: {exc}")
+            return False
+        except OSError as exc:
+            self._refuse(f"Not saved: could not write the file ({exc})")
+            return False
+        self.fill(select=(self.section, name))
+        self.show_entry(self.section, name, entry_fields(self.section, name))
+        return True
+
+    def remove_entry(self) -> bool:
+        name = self.name_edit.text().strip()
+        entries = user_arsenal_entries()
+        if entries[self.section].pop(name, None) is None:
+            return False
+        try:
+            save_user_arsenal(entries, self.path)
+        except (TableError, OSError) as exc:
+            self._refuse(f"Not removed: {exc}")
+            return False
+        self.fill()
+        self.start_new(self.section)
+        return True
+
+
+def open_arsenal(window: QWidget) -> ArsenalDialog:
+    dialog = ArsenalDialog(window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    return dialog
+
+
+def install_arsenal(window: MainWindow) -> None:
+    """Load the player's arsenal and add "Arsenal..." to the Game menu."""
+    problem = load_user_arsenal()
+    if problem:
+        window.statusBar().showMessage(problem)
+    for action in window.menuBar().actions():
+        menu = action.menu()
+        if action.text() == "&Game" and isinstance(menu, QMenu):
+            menu.addSeparator()
+            entry = menu.addAction("&Arsenal\u2026")
+            entry.setObjectName("action-arsenal")
+            entry.setToolTip("Anti-tank weapons, vehicles and grenades; add or edit your own")
+            entry.triggered.connect(lambda: open_arsenal(window))
+
+
+register_window_extension(install_arsenal)

@@ -1,0 +1,144 @@
+"""The player's own arsenal: added in the Arsenal dialog, fired by name in coc.at_fire, kept across a restart."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QAction
+from pytestqt.qtbot import QtBot
+
+from battletracker.core.dice import ScriptedDice
+from battletracker.rules import RulesInputError, resolve
+from battletracker.rules.chain_of_command.arsenal import arsenal, set_user_arsenal, user_arsenal_entries
+from battletracker.rules.tables import TableError
+from battletracker.ui.features.anti_tank import (
+    ArsenalDialog,
+    load_user_arsenal,
+    save_user_arsenal,
+    user_arsenal_path,
+)
+from battletracker.ui.main_window import MainWindow
+from battletracker.ui.session import Session
+
+SHOT = {"armour_dice": 6, "location": "front", "visibility": "open", "target": "afv", "range": 10.0}
+
+
+@pytest.fixture(autouse=True)
+def _own_arsenal_cleared() -> Iterator[None]:
+    """Each test starts and ends with no player entries and no file in the test-mode data folder."""
+    path = user_arsenal_path()
+    assert ".qttest" in str(path) or "BattleTrackerTests" in str(path)
+    path.unlink(missing_ok=True)
+    set_user_arsenal({})
+    yield
+    path.unlink(missing_ok=True)
+    set_user_arsenal({})
+
+
+def fill_weapon(dialog: ArsenalDialog, name: str, ap: str, bands: str, rounds: str = "") -> None:
+    dialog.start_new("weapons")
+    dialog.name_edit.setText(name)
+    dialog.nation_edit.setText("Soviet Union")
+    dialog.kind_box.setCurrentIndex(dialog.kind_box.findData("infantry_at"))
+    dialog.bands_edit.setText(bands)
+    dialog.ap_edit.setText(ap)
+    dialog.he_edit.setText("2")
+    dialog.rounds_edit.setText(rounds)
+
+
+def test_a_weapon_added_in_the_dialog_fires_by_name_and_survives_a_restart(qtbot: QtBot) -> None:
+    dialog = ArsenalDialog()
+    qtbot.addWidget(dialog)
+    fill_weapon(dialog, "RPG-43 launcher", "7, 5", "6, 12", rounds="2")
+    assert dialog.save_entry(), dialog.error.text()
+    assert dialog.item_for("weapons", "RPG-43 launcher") is not None
+    assert user_arsenal_path().exists()
+
+    # 10" is the second band: five Strike Dice, none penetrating; no saves either, so 1 on the Equal table.
+    res = resolve("coc.at_fire", {**SHOT, "weapon": "RPG-43 launcher", "rounds_left": 2},
+                  ScriptedDice([5, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]))
+    assert res.outcome == "equal:reverse" and res.values["modifier"] == -1
+    assert res.rolls[1][1] == (1, 1, 1, 1, 1)
+    assert any("One round spent: 1 left." in line for line in res.log)
+
+    set_user_arsenal({})  # the app closes; its next start reads the file again
+    assert arsenal().weapon("RPG-43 launcher") is None
+    assert load_user_arsenal() is None
+    weapon = arsenal().weapon("rpg-43 launcher")
+    assert weapon is not None and weapon.ap == (7, 5) and weapon.bands == (6.0, 12.0) and weapon.rounds == 2
+    with pytest.raises(RulesInputError, match="cannot fire beyond 12\""):
+        resolve("coc.at_fire", {**SHOT, "weapon": "RPG-43 launcher", "range": 13.0, "rounds_left": 2},
+                ScriptedDice([]))
+
+
+def test_a_bad_entry_is_refused_with_a_message_naming_the_field(qtbot: QtBot) -> None:
+    dialog = ArsenalDialog()
+    qtbot.addWidget(dialog)
+    fill_weapon(dialog, "Broken launcher", "7, 5", "12, 6")
+    assert not dialog.save_entry()
+    assert dialog.error.isVisibleTo(dialog)
+    assert "Broken launcher" in dialog.error.text() and "key 'bands'" in dialog.error.text()
+    fill_weapon(dialog, "Broken launcher", "seven", "6")
+    assert not dialog.save_entry() and "key 'ap'" in dialog.error.text()
+    assert user_arsenal_entries()["weapons"] == {} and not user_arsenal_path().exists()
+    with pytest.raises(TableError, match="armour.*key 'top'"):
+        save_user_arsenal({"vehicles": {"T-34": {"nation": "Soviet Union", "category": "afv",
+                                                 "armour": {"front": 7, "side": 5, "rear": 3}}}})
+
+
+def test_a_vehicle_with_its_own_gun_and_a_grenade(qtbot: QtBot) -> None:
+    dialog = ArsenalDialog()
+    qtbot.addWidget(dialog)
+    dialog.start_new("weapons")
+    dialog.name_edit.setText("76mm F-34")
+    dialog.nation_edit.setText("Soviet Union")
+    dialog.kind_box.setCurrentIndex(dialog.kind_box.findData("tank_gun"))
+    dialog.ap_edit.setText("7")
+    dialog.he_edit.setText("4")
+    assert dialog.save_entry(), dialog.error.text()
+    dialog.start_new("vehicles")
+    dialog.name_edit.setText("T-34/76")
+    dialog.nation_edit.setText("Soviet Union")
+    for face, value in zip(("front", "side", "rear", "top"), "6532", strict=True):
+        dialog.armour_edits[face].setText(value)
+    dialog.weapons_edit.setText("76mm F-34")
+    assert dialog.save_entry(), dialog.error.text()
+    dialog.start_new("grenades")
+    dialog.name_edit.setText("RPG-40")
+    dialog.nation_edit.setText("Soviet Union")
+    dialog.ap_edit.setText("5")
+    assert dialog.save_entry(), dialog.error.text()
+    t34 = arsenal().vehicle("T-34/76")
+    assert t34 is not None and t34.armour["front"] == 6
+    gun = arsenal().weapon("T-34/76")
+    assert gun is not None and gun.name == "76mm F-34" and gun.close_range_only
+    grenade = arsenal().grenade("RPG-40")
+    assert grenade is not None and grenade.ap == 5
+    dialog.grab().save("/tmp/arsenal_dialog.png")
+    assert dialog.remove_entry()
+    assert arsenal().grenade("RPG-40") is None
+
+
+def test_game_menu_offers_the_arsenal(qtbot: QtBot, session: Session) -> None:
+    save_user_arsenal({"grenades": {"RPG-40": {"nations": ["Soviet Union"], "ap": 5}}})
+    set_user_arsenal({})
+    window = MainWindow(session)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.load_features()  # normally just after the first paint
+    assert arsenal().grenade("RPG-40") is not None
+    entries = [a for a in window.findChildren(QAction) if a.objectName() == "action-arsenal"]
+    assert len(entries) == 1 and entries[0].text() == "&Arsenal\u2026"
+    entries[0].trigger()
+    dialog = window.findChild(ArsenalDialog)
+    assert dialog is not None and dialog.isVisible() and dialog.item_for("grenades", "RPG-40") is not None
+    dialog.close()
+
+
+def test_a_broken_file_is_reported_not_loaded(tmp_path: Path) -> None:
+    path = tmp_path / "arsenal.json"
+    path.write_text('{"weapons": {"X": {"kind": "tank_gun"}}}', encoding="utf-8")
+    problem = load_user_arsenal(path)
+    assert problem is not None and "arsenal.json" in problem and "key 'ap': missing" in problem
+    assert arsenal().weapon("X") is None
