@@ -100,3 +100,25 @@ def test_units_go_in_and_out_each_one_undo_step(session: Session, panel: Bombard
     assert session.game.buildings[bid].occupants == ["u7"]
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == start
+
+
+def test_the_unit_actions_run_through_the_window(qtbot: QtBot, session: Session) -> None:
+    from battletracker.ui.features.bombardments.buildings import ENTER_BUILDING, LEAVE_BUILDING
+    from battletracker.ui.main_window import MainWindow
+
+    win = MainWindow(session)
+    win.load_features()
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    panel = win.findChild(BombardmentsPanel)
+    assert panel is not None
+    assert panel.place_building("Farmhouse", (22.0, 38.0), 6.0, 4.0, 0.0, "brick_stone", 2)
+    (bid,) = session.game.buildings
+    ENTER_BUILDING.run(win, "u7")
+    assert win.map.picking
+    click(win.map, (22.0, 38.0))
+    assert session.game.buildings[bid].occupants == ["u7"]
+    LEAVE_BUILDING.run(win, "u7")
+    assert session.game.buildings[bid].occupants == []
