@@ -491,3 +491,19 @@ def test_a_fighter_card_lists_each_weapon_once(window: MainWindow) -> None:
     assert section is not None and section.texts[(0, 0)].text().startswith("Autogun")
     assert section.set_condition("suppressed", True)
     assert stock.isHidden()
+
+
+def test_a_template_at_another_target_waits_for_the_cool_check(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[flamer()]),
+                      fighter("near", "Near", 1, 14, 10), fighter("far", "Far", 1, 10, 15),
+                      toolkit_target_priority=True)
+    session = Session(game)
+    dialog = dialog_for(qtbot, session)
+    dialog.profile_box.setCurrentIndex(0)
+    assert dialog.set_target("far") and dialog.is_template
+    assert not dialog.blocked.isHidden() and not dialog.apply_button.isEnabled()
+    type_dice(dialog.cool_runner, "4 4")
+    assert dialog.blocked.isHidden() and dialog.apply_button.isEnabled()
+    assert dialog.apply()
+    assert session.game.units["far"].has("suppressed") and not session.game.units["near"].has("suppressed")
+    assert any("Cool check" in entry.text for entry in session.game.log)

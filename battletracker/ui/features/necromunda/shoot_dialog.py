@@ -592,9 +592,10 @@ class ShootDialog(QDialog):
         self.cool_runner.roll_button.setEnabled(False)
         self.cool_runner.typed_button.setEnabled(False)
         self._check_priority()
-        if res.outcome == "passed":
+        if res.outcome == "passed" and not self.is_template:
             self.runner.set_inputs(self.inputs())
             self._check_priority()
+        self._update_apply()
 
     # -- after the shot -----------------------------------------------------------------------
     def _clear_after_shot(self) -> None:
@@ -786,7 +787,8 @@ class ShootDialog(QDialog):
         game = self.session.game
         title = f"{self.shooter.name} fires {self.ref.title} (Template) at {target.name}"
         names = ", ".join(game.units[k].name for k in placement.hit)
-        log = [f"{title} - the Template hits {names}"]
+        log = list(self._cool.log) if self._cool is not None else []
+        log.append(f"{title} - the Template hits {names}")
         effects: list[Effect] = []
         for key in placement.hit:
             unit = game.units[key]
