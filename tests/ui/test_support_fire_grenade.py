@@ -79,8 +79,11 @@ def test_seed_example_two_shock_on_the_vehicle_and_undo_restores_the_game(qtbot:
     assert runner.apply()
     assert session.undo_stack.count() == depth + 1
     assert session.game.unit(vehicle.id).shock == 2
+    assert runner.result is not None                                 # the result stays in view
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
+    assert runner.result is None and runner.roll_button.isEnabled()  # fresh odds from the card
+    assert "Shock 0" in dialog.facts.text()
 
 
 def test_passengers_take_the_hits(qtbot: QtBot, session: Session) -> None:

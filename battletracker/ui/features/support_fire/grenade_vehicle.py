@@ -14,6 +14,7 @@ or the player says where the throw landed.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
@@ -137,6 +138,7 @@ class GrenadeIntoVehicleDialog(QDialog):
         super().__init__(parent)
         self.session = session
         self.unit_id = unit_id
+        self._applied = False
         unit = session.game.unit(unit_id)
         self.setWindowTitle(f"Grenade into vehicle - {unit.name}")
         self.setMinimumSize(620, 720)
@@ -200,6 +202,7 @@ class GrenadeIntoVehicleDialog(QDialog):
         for spin in (self.dice_box, self.to_hit_box, self.armour_box):
             spin.valueChanged.connect(self.update_inputs)
         self.throw_box.currentIndexChanged.connect(self.update_inputs)
+        session.changed.connect(self._on_changed)
         self._vehicle_changed()
 
     def vehicle(self) -> Unit | None:
@@ -257,6 +260,7 @@ class GrenadeIntoVehicleDialog(QDialog):
         self.facts.setText("; ".join(facts))
         self.refusal.hide()
         self.runner.show()
+        self._applied = False
         unit = self.session.game.unit(self.unit_id)
         self.runner.title = f"{unit.name} throws a grenade at {vehicle.name}"
         self.runner.set_inputs(grenade_inputs(self.session.game, vehicle, choice))
@@ -267,7 +271,22 @@ class GrenadeIntoVehicleDialog(QDialog):
         self.runner.hide()
 
     def _on_applied(self, _res: object) -> None:
+        """Keep the result in view; the next change to the game brings fresh odds from the card."""
+        self._applied = True
         self.runner.result_view.append("<p><i>Applied: one step on the undo stack.</i></p>")
+
+    def _on_changed(self, _changes: object) -> None:
+        if self.unit_id not in self.session.game.units:
+            self.close()
+            return
+        if self.runner.result is not None and not self._applied:
+            return
+        self.update_inputs()
+
+    def done(self, result: int) -> None:
+        with contextlib.suppress(RuntimeError, TypeError):
+            self.session.changed.disconnect(self._on_changed)
+        super().done(result)
 
 
 def open_grenade_dialog(session: Session, unit_id: str, parent: QWidget | None = None) -> GrenadeIntoVehicleDialog:
