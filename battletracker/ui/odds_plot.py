@@ -49,7 +49,28 @@ def short_labels(labels: list[str]) -> tuple[list[str], str]:
               for words in split):
         suffix.insert(0, split[0][-1 - len(suffix)])
     short = [" ".join(words[len(prefix):len(words) - len(suffix)]) for words in split]
-    return short, " ".join([*prefix, "...", *suffix]) if prefix or suffix else ""
+    caption = " ".join([*prefix, "...", *suffix]) if prefix or suffix else ""
+    if sum(len(label) for label in short) > 60:
+        short, legend = _abbreviate(short)
+        caption = "; ".join(part for part in (caption, legend) if part)
+    return short, caption
+
+
+def _abbreviate(labels: list[str]) -> tuple[list[str], str]:
+    """"kills=1 shock=2" -> "K1 S2" when the full labels would pile up under the bars."""
+    names: dict[str, str] = {}
+    out = []
+    for label in labels:
+        words = []
+        for word in label.split(" "):
+            name, sep, value = word.partition("=")
+            if sep and name:
+                names.setdefault(name[0].upper(), name)
+                words.append(f"{name[0].upper()}{value}")
+            else:
+                words.append(word)
+        out.append(" ".join(words))
+    return out, ", ".join(f"{k} = {v}" for k, v in names.items())
 
 
 def percent(p: Fraction) -> str:
