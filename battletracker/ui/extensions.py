@@ -105,7 +105,11 @@ def unit_actions(game: Game, unit: Unit) -> list[UnitAction]:
 
 
 def card_sections(game: Game, unit: Unit) -> list[CardSection]:
-    _load()
+    """The sections registered so far, without loading the features.
+
+    Cards are filled in before the first paint, when the features have not
+    loaded yet; the main window rebuilds the cards once they have.
+    """
     return [s for s in _sections.values() if s.available(game, unit)]
 
 
