@@ -12,7 +12,6 @@ from __future__ import annotations
 import builtins
 import math
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,6 +38,8 @@ def _ruleset_files(ruleset: str) -> dict[str, dict[str, Any]]:
     folder = resources_dir() / "rulesets" / ruleset
     if not folder.is_dir():
         raise TableError(f"no ruleset data folder for {ruleset!r} at {folder}")
+    import tomllib  # here, not at the top: the window's first paint reads no tables
+
     files: dict[str, dict[str, Any]] = {}
     for path in sorted(folder.glob("*.toml")):
         try:
