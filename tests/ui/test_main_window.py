@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -42,6 +42,14 @@ def test_features_load_just_after_the_first_paint(qtbot: QtBot, window: MainWind
     assert window.unit_action_entries["coc.anti_tank_fire"].isEnabled()
     card = window.cards.card("u3")
     assert card is not None
+
+
+def test_cards_get_the_feature_sections_once_the_features_load(qtbot: QtBot, window: MainWindow) -> None:
+    """Cards filled in for the first paint do not wait for the features; they are rebuilt with them."""
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=2000)
+    sniper = window.cards.card("u9")
+    assert sniper is not None
+    qtbot.waitUntil(lambda: sniper.findChild(QWidget, "section_coc.sniper") is not None, timeout=2000)
 
 
 def test_end_phase_updates_the_clock_and_log(window: MainWindow) -> None:
