@@ -77,6 +77,14 @@ class CardsPanel(QWidget):
 
         self.scroll_area = QScrollArea(self)
         self.scroll_area.setObjectName("cards_scroll")
+        # Qt's own viewport, made here instead: PySide6 spends milliseconds the first
+        # time it hands Python a widget Qt made, which the first paint need not wait for.
+        viewport = QWidget()
+        viewport.setObjectName("qt_scrollarea_viewport")
+        viewport.setAutoFillBackground(True)
+        viewport.setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
+        viewport.setBackgroundRole(QPalette.ColorRole.NoRole)
+        self.scroll_area.setViewport(viewport)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

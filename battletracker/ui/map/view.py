@@ -90,6 +90,9 @@ class MapView(QGraphicsView):
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # The viewport Qt would make, made here: PySide6 spends milliseconds the first
+        # time it hands Python a widget Qt made, which the first paint need not wait for.
+        self.setViewport(QWidget())
         self.session = session
         self._palette = MapPalette.from_qpalette(self.palette())
         self.map_scene = MapScene(session, self._palette, self.font(), self)
