@@ -18,6 +18,7 @@ from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog, g
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 PANZER, SCHRECK, SHERMAN, RIFLES = "u6", "u4", "u11", "u1"
 WORKED_EXAMPLE = ["6 1", "1 1 2 3 4 4 5 5 6 6", "1 2 3 4 5 6", "4"]
@@ -27,16 +28,6 @@ def dialog_for(qtbot: QtBot, session: Session, firer: str) -> AntiTankDialog:
     dialog = AntiTankDialog(session, firer)
     qtbot.addWidget(dialog)
     return dialog
-
-
-def type_dice(dialog: AntiTankDialog, entries: list[str]) -> None:
-    runner = dialog.runner
-    runner.start_typed()
-    for text in entries:
-        assert runner.entry_row.isVisibleTo(runner)
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert runner.entry_error.isHidden(), runner.entry_error.text()
 
 
 def test_action_offered_to_units_with_an_anti_tank_weapon(session: Session) -> None:
@@ -114,7 +105,7 @@ def test_panzerschreck_range_band_and_rounds(qtbot: QtBot, session: Session) -> 
 def test_worked_example_typed_applied_and_undone(qtbot: QtBot, session: Session) -> None:
     before = savefile.game_to_dict(session.game)
     dialog = dialog_for(qtbot, session, PANZER)
-    type_dice(dialog, WORKED_EXAMPLE)
+    type_dice(dialog.runner, *WORKED_EXAMPLE)
     res = dialog.runner.result
     assert res is not None and res.outcome == "net2:immobilised"
     assert res.effects == [add_shock(SHERMAN, 2), SetDamage(SHERMAN, "immobilised")]
@@ -131,7 +122,7 @@ def test_worked_example_typed_applied_and_undone(qtbot: QtBot, session: Session)
 def test_reverse_result_moves_the_sherman_as_one_step(qtbot: QtBot, session: Session) -> None:
     dialog = dialog_for(qtbot, session, PANZER)
     # Hit on 3+4; one Penetrating Hit among the nine Strike Dice, one save: Equal Hits & Saves, 1 is Reverse.
-    type_dice(dialog, ["3 4", "5 1 1 1 1 1 1 1 1", "5 1 1 1 1 1", "1"])
+    type_dice(dialog.runner, "3 4", "5 1 1 1 1 1 1 1 1", "5 1 1 1 1 1", "1")
     res = dialog.runner.result
     assert res is not None and res.outcome == "equal:reverse"
     assert dialog.runner.apply()
@@ -157,7 +148,7 @@ def test_explodes_lists_the_infantry_near_the_wreck(qtbot: QtBot, demo_game: Gam
     session = Session(demo_game)
     assert [u.id for u in infantry_near(demo_game, (50.0, 36.0), 4.0, SHERMAN)] == ["u8"]
     dialog = dialog_for(qtbot, session, PANZER)
-    type_dice(dialog, ["6 6", "6 6 6 6 6 6 6 6 6 6 6", "1 1 1 1 1 1", "6"])
+    type_dice(dialog.runner, "6 6", "6 6 6 6 6 6 6 6 6 6 6", "1 1 1 1 1 1", "6")
     res = dialog.runner.result
     assert res is not None and res.outcome == "net3:explodes"
     assert dialog.runner.apply()

@@ -14,8 +14,8 @@ from battletracker.ui.features.armour_battles.card import ArmourBattlesSection
 from battletracker.ui.features.armour_battles.direct import DirectFireDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.features.armour_battles.overlays import OVERLAY as RINGS
-from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 
 def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:
@@ -37,17 +37,6 @@ def kursk() -> Session:
     return Session(game)
 
 
-def _type(runner: ProcedureRunner, *entries: str) -> None:
-    """Enter the table's dice step by step, as a player would."""
-    runner.start_typed()
-    for text in entries:
-        assert runner._pending is not None, f"no roll asked for {text!r}"
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert runner.entry_error.isHidden(), runner.entry_error.text()
-    assert runner.result is not None, runner.prompt.text()
-
-
 def test_indirect_fire_walks_one_mission_and_undo_restores_the_game(qtbot: QtBot, kursk: Session) -> None:
     before = savefile.game_to_dict(kursk.game)
     dlg = IndirectFireDialog(kursk, "stuh")
@@ -59,7 +48,7 @@ def test_indirect_fire_walks_one_mission_and_undo_restores_the_game(qtbot: QtBot
     assert "AT 4D, halved 2D = 2D at 4+" in dlg.dice_label.text()
     assert dlg.refusal_text() == ""
 
-    _type(dlg.placer)  # line of sight: on target, nothing to roll
+    type_dice(dlg.placer)  # line of sight: on target, nothing to roll
     assert dlg.placer.result is not None and dlg.placer.result.outcome == "on_target"
     assert dlg.placer.result.rolls == []
     assert dlg.placer.apply()
@@ -72,12 +61,12 @@ def test_indirect_fire_walks_one_mission_and_undo_restores_the_game(qtbot: QtBot
         ("at", "AT 4D, halved 2D = 2D at 4+")]
     assert not dlg.apply_button.isEnabled()
 
-    _type(under["rifles"].fire, "6 4 3 2")      # 2 successes, one 6
-    _type(under["rifles"].reaction, "6 1 1 1")  # 1 save, one 6: artillery suppression needs more 6s
-    _type(under["smgs"].fire, "5 5 1 1")        # 2 successes
-    _type(under["smgs"].reaction, "1 1 1 1")    # no saves: 2 Disruption
-    _type(under["t34"].fire, "4 2")             # 1 success
-    _type(under["t34"].reaction, "5 1 1 1 1")   # saved
+    type_dice(under["rifles"].fire, "6 4 3 2")      # 2 successes, one 6
+    type_dice(under["rifles"].reaction, "6 1 1 1")  # 1 save, one 6: artillery suppression needs more 6s
+    type_dice(under["smgs"].fire, "5 5 1 1")        # 2 successes
+    type_dice(under["smgs"].reaction, "1 1 1 1")    # no saves: 2 Disruption
+    type_dice(under["t34"].fire, "4 2")             # 1 success
+    type_dice(under["t34"].reaction, "5 1 1 1 1")   # saved
     assert dlg.apply_button.isEnabled()
     assert dlg.apply()
 
@@ -134,7 +123,7 @@ def test_an_observed_mission_deviates_on_the_typed_arrow(qtbot: QtBot, kursk: Se
     assert "StuH" not in dlg.observer.text() and "Rifle platoon" in dlg.observer.text()
     dlg.arrow_known.setChecked(True)
     dlg.arrow_bearing.setValue(90)
-    _type(dlg.placer, "arrow", "3")
+    type_dice(dlg.placer, "arrow", "3")
     res = dlg.placer.result
     assert res is not None and res.outcome == "deviated"
     assert (res.values["x"], res.values["y"]) == pytest.approx((33.0, 20.0))
@@ -153,8 +142,8 @@ def test_direct_fire_rolls_full_dice_then_the_reaction_as_one_step(qtbot: QtBot,
     dlg.set_target("rifles")
     t = dlg.current
     assert t is not None and t.plan_text == "FP 7D = 7D at 4+" and not dlg.flank.isChecked()
-    _type(t.fire, "6 6 5 1 1 1 1")      # 3 successes, two 6s
-    _type(t.reaction, "6 6 1 1")        # 2 saves matching both 6s: 1 Disruption, not suppressed
+    type_dice(t.fire, "6 6 5 1 1 1 1")      # 3 successes, two 6s
+    type_dice(t.reaction, "6 6 1 1")        # 2 saves matching both 6s: 1 Disruption, not suppressed
     assert dlg.apply()
     rifles = kursk.game.units["rifles"]
     assert rifles.counters["disruption"] == 1 and rifles.conditions == []

@@ -11,8 +11,8 @@ from battletracker.model import savefile
 from battletracker.model.game import Game, Side
 from battletracker.rules.presets import preset
 from battletracker.ui.features.armour_battles.assault import CloseAssaultDialog
-from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 
 def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:
@@ -30,16 +30,6 @@ def melee() -> Session:
     return Session(game)
 
 
-def _type(runner: ProcedureRunner, *entries: str) -> None:
-    runner.start_typed()
-    for text in entries:
-        assert runner._pending is not None, f"no roll asked for {text!r}"
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert runner.entry_error.isHidden(), runner.entry_error.text()
-    assert runner.result is not None, runner.prompt.text()
-
-
 def test_fights_as_a_gun_at_plus_two_and_logs_the_result_as_one_undo_step(qtbot: QtBot, melee: Session) -> None:
     before = savefile.game_to_dict(melee.game)
     dlg = CloseAssaultDialog(melee, "stuh")
@@ -49,7 +39,7 @@ def test_fights_as_a_gun_at_plus_two_and_logs_the_result_as_one_undo_step(qtbot:
     dlg.attacker.setChecked(True)  # the attacker's first round: -1 TN
     assert dlg.dice_label.text() == "FP 7D as a gun (+2 TN) = 7D at 5+"
     assert dlg.refusal_text() == ""
-    _type(dlg.runner, "6 5 5 4 3 2 1")
+    type_dice(dlg.runner, "6 5 5 4 3 2 1")
     res = dlg.runner.result
     assert res is not None and res.outcome == "successes=3" and res.effects == []
     assert res.values["tn"] == 5 and res.values["sixes"] == 1

@@ -11,20 +11,10 @@ from pytestqt.qtbot import QtBot
 from battletracker.model import savefile
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
-from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "armour_battles.json"
-
-
-def _type(runner: ProcedureRunner, *entries: str) -> None:
-    runner.start_typed()
-    for text in entries:
-        assert runner._pending is not None, f"no roll asked for {text!r}"
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert runner.entry_error.isHidden(), runner.entry_error.text()
-    assert runner.result is not None, runner.prompt.text()
 
 
 def test_the_demo_loads_and_offers_indirect_fire_for_the_stuh() -> None:
@@ -44,11 +34,11 @@ def test_a_mission_from_the_demo_hits_the_seeds_three_units_and_undoes_exactly(q
     dlg.los.setChecked(True)
     dlg.set_aim(36.0, 20.0)
     assert dlg.refusal_text() == ""
-    _type(dlg.placer)
+    type_dice(dlg.placer)
     assert dlg.placer.apply()
     assert [(t.target_id, t.dice_type) for t in dlg.targets] == [("t34", "at"), ("rifles", "fp"), ("smgs", "fp")]
     for t in dlg.targets:
-        _type(t.fire, " ".join(["1"] * (2 if t.dice_type == "at" else 4)))
+        type_dice(t.fire, " ".join(["1"] * (2 if t.dice_type == "at" else 4)))
     assert dlg.apply()
     assert "impact1" not in session.game.markers
     while session.undo_stack.canUndo():

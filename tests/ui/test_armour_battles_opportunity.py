@@ -12,8 +12,8 @@ from battletracker.model.game import Game, Side
 from battletracker.rules.presets import preset
 from battletracker.ui.features.armour_battles.direct import DirectFireDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
-from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 REFUSAL = "a close-support unit may only use opportunity fire with a direct line of sight to the target"
 
@@ -31,16 +31,6 @@ def table() -> Session:
     _unit(game, "rifle_platoon_su", "rifles", 1, 30.0, 20.0)
     _unit(game, "rifle_platoon_su", "observer", 0, 30.0, 30.0)
     return Session(game)
-
-
-def _type(runner: ProcedureRunner, *entries: str) -> None:
-    runner.start_typed()
-    for text in entries:
-        assert runner._pending is not None, f"no roll asked for {text!r}"
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert runner.entry_error.isHidden(), runner.entry_error.text()
-    assert runner.result is not None, runner.prompt.text()
 
 
 def test_indirect_opportunity_fire_without_line_of_sight_is_refused_before_any_roll(
@@ -67,13 +57,13 @@ def test_indirect_opportunity_fire_with_line_of_sight_walks_and_undoes(qtbot: Qt
     dlg.opportunity.setChecked(True)
     assert dlg.refusal_text() == ""
     assert dlg.placement_inputs()["opportunity"] is True and dlg.shot()["opportunity"] is True
-    _type(dlg.placer)
+    type_dice(dlg.placer)
     assert dlg.placer.apply()
     assert not dlg.opportunity.isEnabled()
     (target,) = dlg.targets
     assert target.inputs["opportunity"] is True and target.plan_text == "FP 7D, halved 4D = 4D at 4+"
-    _type(target.fire, "5 5 1 1")
-    _type(target.reaction, "1 1 1 1")
+    type_dice(target.fire, "5 5 1 1")
+    type_dice(target.reaction, "1 1 1 1")
     assert dlg.apply()
     assert table.game.units["rifles"].counters["disruption"] == 2
     table.undo_stack.undo()
@@ -107,8 +97,8 @@ def test_direct_opportunity_fire_needs_line_of_sight(qtbot: QtBot, table: Sessio
     dlg.los.setChecked(True)
     t = dlg.current
     assert t is not None and t.refusal == ""
-    _type(t.fire, "5 5 1 1 1 1 1")
-    _type(t.reaction, "1 1 1 1")
+    type_dice(t.fire, "5 5 1 1 1 1 1")
+    type_dice(t.reaction, "1 1 1 1")
     assert dlg.apply()
     table.undo_stack.undo()
     assert savefile.game_to_dict(table.game) == before

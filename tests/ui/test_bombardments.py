@@ -17,6 +17,7 @@ from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseD
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 AIM = (24.0, 38.0)
 OBSERVER = (30.0, 20.0)
@@ -40,17 +41,6 @@ def panel(qtbot: QtBot, session: Session, view: MapView) -> BombardmentsPanel:
     p.resize(420, 600)
     p.show()
     return p
-
-
-def type_dice(runner: ProcedureRunner, rolls: list[str]) -> None:
-    """Enter the table's dice step by step, exactly as a player types them."""
-    runner.start_typed()
-    for text in rolls:
-        assert runner.entry_row.isVisible(), f"no more dice asked for, but {text!r} left"
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert not runner.entry_error.isVisible(), runner.entry_error.text()
-    assert runner.result is not None, runner.prompt.text()
 
 
 def type_all(runner: ProcedureRunner, face: int) -> None:
@@ -104,7 +94,7 @@ def test_the_panel_walks_a_bombardment_through_its_states(qtbot: QtBot, session:
     dialog.set_bearing.setChecked(True)
     dialog.bearing.setValue(90.0)
     assert dialog.runner.odds_plot.isVisible() or dialog.runner.roll_button.isEnabled()
-    type_dice(dialog.runner, ["3 3", "2 2 2"])
+    type_dice(dialog.runner, "3 3", "2 2 2")
     assert dialog.runner.result is not None and dialog.runner.result.outcome == "deviates"
     dialog.runner.apply_button.click()
     assert session.undo_stack.count() == steps + 1
@@ -213,7 +203,7 @@ def test_contact_lost_without_activation(session: Session, panel: BombardmentsPa
     bid = start(panel)
     game = session.game
     ranging = panel.open_ranging(bid)
-    type_dice(ranging.runner, ["4 4"])
+    type_dice(ranging.runner, "4 4")
     ranging.runner.apply()
     assert game.bombardments[bid].state == "ready"
     pattern = panel.open_pattern(bid)
@@ -266,7 +256,7 @@ def test_the_window_has_the_dock_and_the_layer(qtbot: QtBot, session: Session, t
     panel.place_bombardment(0, "high_explosive", 3, (30.0, 38.0), OBSERVER)
     (bid,) = session.game.bombardments
     ranging = panel.open_ranging(bid)
-    type_dice(ranging.runner, ["5 4"])
+    type_dice(ranging.runner, "5 4")
     ranging.runner.apply()
     dock.show()
     dock.raise_()

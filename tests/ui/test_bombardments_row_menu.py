@@ -10,7 +10,8 @@ from battletracker.rules.chain_of_command.bombardment import AreaOptions
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
 from battletracker.ui.session import Session
-from tests.ui.test_bombardments import items, panel, shown_text, start, type_dice, view
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_bombardments import items, panel, shown_text, start, view
 
 __all__ = ["panel", "view"]
 
@@ -18,7 +19,7 @@ __all__ = ["panel", "view"]
 def with_hidden_die(panel: BombardmentsPanel) -> str:
     bid = start(panel)
     ranging = panel.open_ranging(bid)
-    type_dice(ranging.runner, ["4 4"])
+    type_dice(ranging.runner, "4 4")
     ranging.runner.apply()
     pattern = panel.open_pattern(bid)
     pattern.choose(5, "right")

@@ -6,7 +6,8 @@ from battletracker.model import savefile
 from battletracker.model.effects import MoveUnit
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.session import Session
-from tests.ui.test_bombardments import OBSERVER, panel, type_dice, view
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_bombardments import OBSERVER, panel, view
 
 __all__ = ["panel", "view"]
 
@@ -15,7 +16,7 @@ def test_smoke_close_combat_reminder_follows_the_units(session: Session, panel: 
     assert panel.place_bombardment(0, "smoke", 3, (22.0, 38.0), OBSERVER)
     (bid,) = session.game.bombardments
     ranging = panel.open_ranging(bid)
-    type_dice(ranging.runner, ["4 4"])
+    type_dice(ranging.runner, "4 4")
     ranging.runner.apply()
     assert session.game.bombardments[bid].active
     assert not panel.smoke_note.isVisible(), "nobody is within 2\" of an enemy yet"
@@ -37,7 +38,7 @@ def test_no_reminder_for_high_explosive(session: Session, panel: BombardmentsPan
     assert panel.place_bombardment(0, "high_explosive", 3, (22.0, 38.0), OBSERVER)
     (bid,) = session.game.bombardments
     ranging = panel.open_ranging(bid)
-    type_dice(ranging.runner, ["4 4"])
+    type_dice(ranging.runner, "4 4")
     ranging.runner.apply()
     session.apply("1. Gruppe moves", [MoveUnit("u1", 23.5, 39.0, 180.0)])
     assert not panel.smoke_note.isVisible()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from battletracker.model import savefile
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.session import Session
-from tests.ui.test_bombardments import panel, start, type_all, type_dice, view  # noqa: F401
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_bombardments import panel, start, type_all, view  # noqa: F401
 
 __all__ = ["panel", "view"]
 
@@ -13,7 +14,7 @@ __all__ = ["panel", "view"]
 def ready_to_fire(panel: BombardmentsPanel) -> str:  # noqa: F811
     bid = start(panel)
     ranging = panel.open_ranging(bid)
-    type_dice(ranging.runner, ["4 4"])
+    type_dice(ranging.runner, "4 4")
     ranging.runner.apply()
     pattern = panel.open_pattern(bid)
     pattern.choose(2, None)

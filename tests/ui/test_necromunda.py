@@ -18,9 +18,9 @@ from battletracker.ui.features.necromunda.fighter_card import FighterSection
 from battletracker.ui.features.necromunda.overlays import SELECTION_KEY, SHOOT_KEY
 from battletracker.ui.features.necromunda.shoot_dialog import ShootDialog
 from battletracker.ui.main_window import MainWindow
-from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 AUTOGUN_RF2 = {"short_range": 8, "long_range": 24, "acc_short": 1, "acc_long": 0, "strength": 3, "ap": 0,
                "damage": 1}
@@ -44,15 +44,6 @@ def necro_game(*units: Unit, **settings: bool) -> Game:
     for unit in units:
         game.units[unit.id] = unit
     return game
-
-
-def type_dice(runner: ProcedureRunner, *entries: str) -> None:
-    runner.start_typed()
-    for text in entries:
-        assert runner.entry_row.isVisibleTo(runner), runner.result_view.toPlainText()
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert runner.entry_error.isHidden(), runner.entry_error.text()
 
 
 def dialog_for(qtbot: QtBot, session: Session, shooter: str = "a") -> ShootDialog:

@@ -21,6 +21,7 @@ from battletracker.ui.features.support_fire.overlays import REACH_OVERLAY
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 MG, SQUAD, SNIPER, GERMAN_SECTION = "u3", "u8", "u9", "u1"
 
@@ -35,17 +36,6 @@ def dialog_for(qtbot: QtBot, session: Session, firer: str, target: str) -> FireD
 def runner_of(dialog: FireDialog) -> ProcedureRunner:
     assert dialog.runner is not None
     return dialog.runner
-
-
-def type_dice(runner: ProcedureRunner, *entries: str) -> None:
-    """Answer the runner's dice prompts in order, as a player typing the table's dice."""
-    runner.start_typed()
-    for text in entries:
-        assert not runner.entry_row.isHidden(), f"no prompt left for {text!r}"
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert runner.entry_error.isHidden(), runner.entry_error.text()
-    assert runner.result is not None
 
 
 def flamethrower(fuel: int) -> Unit:

@@ -13,20 +13,10 @@ from battletracker.ui.features.support_fire.grenade_vehicle import (
     GrenadeIntoVehicleDialog,
     can_throw_into_vehicle,
 )
-from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 SECTION, SHERMAN = "u1", "u11"
-
-
-def type_dice(runner: ProcedureRunner, *entries: str) -> None:
-    runner.start_typed()
-    for text in entries:
-        assert not runner.entry_row.isHidden(), f"no prompt left for {text!r}"
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert runner.entry_error.isHidden(), runner.entry_error.text()
-    assert runner.result is not None
 
 
 def rifle_team(session: Session, x: float, y: float, dice: int = 3) -> Unit:

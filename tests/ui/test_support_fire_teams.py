@@ -11,6 +11,7 @@ from battletracker.model.game import Unit, Weapon
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
 
 MG, GERMAN_SECTION, FIRST_SQUAD, SECOND_SQUAD = "u3", "u1", "u7", "u8"
 
@@ -25,16 +26,6 @@ def dialog_for(qtbot: QtBot, session: Session, firer: str, target: str) -> FireD
 def runner_of(dialog: FireDialog) -> ProcedureRunner:
     assert dialog.runner is not None
     return dialog.runner
-
-
-def type_dice(runner: ProcedureRunner, *entries: str) -> None:
-    runner.start_typed()
-    for text in entries:
-        assert not runner.entry_row.isHidden(), f"no prompt left for {text!r}"
-        runner.entry.setText(text)
-        runner.submit_entry()
-        assert runner.entry_error.isHidden(), runner.entry_error.text()
-    assert runner.result is not None
 
 
 def bar_team(session: Session) -> Unit:
