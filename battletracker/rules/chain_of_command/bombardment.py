@@ -405,11 +405,12 @@ def waiting(game: Game, b: Bombardment) -> Waiting | None:
                        f"It is the {side_name(game, game.active_side)} Phase: {name} acts only in a {owner} Phase.")
     current = now(game)
     if key == "range" and b.last_ranged == current:
-        return Waiting("Ranged this Phase: ranges again next Phase",
+        plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
+        return Waiting(f"Ranged this Phase: again in a later Phase with +{plus}",
                        f"{name} has already taken a ranging shot this Phase ({current}): an unobserved shot "
                        f"is repeated on a later {owner} Phase.")
     if key == "fire_for_effect_or_re_aim" and b.last_ranged == current:
-        return Waiting("The shot landed this Phase: fire for effect or re-aim next Phase",
+        return Waiting("The shot landed this Phase: fire for effect or re-aim in a later Phase",
                        f"{name}'s ranging shot landed this Phase ({current}): the Forward Observer calls for fire "
                        f"for effect or re-aims when next activated, in a later {owner} Phase.")
     if key in ("fire", "activate") and b.last_fired == current:

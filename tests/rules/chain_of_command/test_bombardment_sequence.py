@@ -143,6 +143,8 @@ def test_a_second_ranging_shot_in_one_phase_is_refused_and_the_plus_one_waits_fo
     apply(game, res.effects)
     assert (res.outcome, b.unobserved_attempts, b.last_ranged) == ("unobserved", 1, PhaseStamp(1, 1))
     assert bm.next_action(b).text == "Range (+1)"
+    wait = bm.waiting(game, b)
+    assert wait is not None and wait.short == "Ranged this Phase: again in a later Phase with +1"
     with pytest.raises(SequenceRefusal) as err:
         bm.ranging_inputs(game, "b1")
     assert str(err.value) == ("British bombardment b1 has already taken a ranging shot this Phase (Turn 1, Phase 1): "
@@ -169,6 +171,18 @@ def test_a_second_ranging_shot_in_one_phase_is_refused_and_the_plus_one_waits_fo
     assert (b.unobserved_attempts, b.last_ranged) == (2, PhaseStamp(1, 3))
 
 
+def test_undoing_a_ranging_shot_lets_it_range_again_this_phase() -> None:
+    game = table()
+    ranging(game)
+    before = savefile.dumps(game)
+    inverses = apply(game, resolve("coc.ranging_shot", bm.ranging_inputs(game, "b1"), ScriptedDice([1, 2])).effects)
+    for inverse in reversed(inverses):
+        game.apply(inverse)
+    b = game.bombardments["b1"]
+    assert savefile.dumps(game) == before and (b.last_ranged, b.unobserved_attempts) == (None, 0)
+    assert bm.waiting(game, b) is None and bm.ranging_inputs(game, "b1")["unobserved_attempts"] == 0
+
+
 def test_fire_for_effect_or_re_aiming_waits_for_the_next_activation() -> None:
     game = table()
     ranging(game)
@@ -176,7 +190,7 @@ def test_fire_for_effect_or_re_aiming_waits_for_the_next_activation() -> None:
     b = game.bombardments["b1"]
     assert b.state == "landed"
     wait = bm.waiting(game, b)
-    assert wait is not None and wait.short == "The shot landed this Phase: fire for effect or re-aim next Phase"
+    assert wait is not None and wait.short == "The shot landed this Phase: fire for effect or re-aim in a later Phase"
     for step in (lambda: bm.fire_for_effect(game, "b1"), lambda: bm.re_aim(game, "b1", (30.0, 30.0))):
         with pytest.raises(SequenceRefusal, match="calls for fire for effect or re-aims when next activated"):
             step()
