@@ -28,6 +28,7 @@ from battletracker.model.bombardment import (
     Bombardment,
     BombardmentEvent,
     Building,
+    PhaseStamp,
     SmokeArea,
     check_bombardment,
     check_building,
@@ -476,8 +477,22 @@ def _event(path: _Path, v: Any) -> BombardmentEvent:
     )
 
 
+def _stamp(path: _Path, v: Any) -> PhaseStamp:
+    o = _obj(path, v)
+    return PhaseStamp(turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive))
+
+
+def _last(path: _Path, o: dict[str, Any], name: str, history: list[BombardmentEvent], kind: str) -> PhaseStamp | None:
+    """A bombardment's last Phase of fire or ranging shot; a file written before they were kept reads its history."""
+    if name in o:
+        return _opt(_stamp)(path.key(name), o[name])
+    stamps = [PhaseStamp(e.turn, e.phase) for e in history if e.kind == kind]
+    return max(stamps) if stamps else None
+
+
 def _bombardment(path: _Path, v: Any) -> Bombardment:
     o = _obj(path, v)
+    history = _field(path, o, "history", _list(_event), [])
     bombardment = Bombardment(
         id=_field(path, o, "id", _str),
         side=_field(path, o, "side", _count),
@@ -506,7 +521,9 @@ def _bombardment(path: _Path, v: Any) -> Bombardment:
         firepower_dice=_field(path, o, "firepower_dice", _positive, 6),
         to_hit=_field(path, o, "to_hit", _positive, 4),
         pinned=_field(path, o, "pinned", _names, []),
-        history=_field(path, o, "history", _list(_event), []),
+        history=history,
+        last_fired=_last(path, o, "last_fired", history, "fire"),
+        last_ranged=_last(path, o, "last_ranged", history, "ranging"),
     )
     return _checked(path, check_bombardment, bombardment)
 

@@ -4,7 +4,9 @@ The bombardment must be activated each Phase by a Command Dice 1 or one Chain
 of Command point (`activation`); without either (`none`) it ends, contact lost,
 and its effects end with the current Phase. The Phase it begins in (on
 target, or fire for effect) the Forward Observer's activation already counts
-(`begun`).
+(`begun`). It is activated in its own side's Phase (`side`, `active_side`) and
+fires at most once a Phase: a Phase of fire in the Phase of the last one
+(`last_fire_turn`, `last_fire_phase`) is refused.
 
 An activated Phase of fire, in order: a rolling bombardment moves first (from
 its second Phase, for as many moves as its die allows), the hidden die is
@@ -36,7 +38,7 @@ from functools import lru_cache
 from battletracker.core import geometry
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
-from battletracker.model.bombardment import Bombardment, BombardmentEvent
+from battletracker.model.bombardment import Bombardment, BombardmentEvent, PhaseStamp
 from battletracker.model.bombardment_effects import (
     AppendBombardmentEvent,
     ChangeCocPoints,
@@ -66,6 +68,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     is_transport,
     next_centre,
     units_in_area,
+    waiting,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.buildings import building_of
@@ -80,6 +83,13 @@ from battletracker.rules.chain_of_command.fire import (
 )
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
+from battletracker.rules.sequence import (
+    SequenceRefusal,
+    check_once_a_phase,
+    check_own_phase,
+    last_inputs,
+    read_last,
+)
 from battletracker.rules.tables import setting
 
 ACTIVATIONS = ("begun", "command_die", "coc_point", "none")
@@ -156,6 +166,8 @@ def _parse(inputs: Inputs) -> PhaseInputs:
     state = r.choice("state", PHASE_STATES, "firing")
     activation = r.choice("activation", ACTIVATIONS)
     side = r.int("side", 0, minimum=0)
+    active_side = r.optional_int("active_side", minimum=0)
+    last_fire = read_last(r, "last_fire")
     coc_points = r.optional_int("coc_points", minimum=0)
     bombardment_id = read_id(r, "bombardment_id")
     observer_id = read_id(r, "observer_id")
@@ -185,6 +197,9 @@ def _parse(inputs: Inputs) -> PhaseInputs:
                     for i in range(1, count + 1))
     r.finish()
 
+    check_own_phase(side, active_side, "A bombardment is activated")
+    check_once_a_phase(last_fire, PhaseStamp(turn, phase), "last_fire_phase", "has already fired",
+                       "a bombardment fires once a Phase, next in a later Phase of its side")
     if activation == "begun" and state != "ready":
         raise RulesInputError("activation", "'begun' is only for the Phase a bombardment begins in; one already "
                                             "firing needs a Command Dice 1 or a Chain of Command point")
@@ -322,7 +337,7 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log.append(f"Not Pinned, in a substantial building: {', '.join(spared)}")
 
     left = p.phases_left - 1
-    update.update(phases_left=left, phases_fired=number)
+    update.update(phases_left=left, phases_fired=number, last_fired=PhaseStamp(p.turn, p.phase))
     if p.doubled:
         update["devastating"] = False
     if left:
@@ -479,8 +494,12 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
     if b.state not in PHASE_STATES:
         raise RulesInputError("bombardment_id", f"bombardment {b.id} is {b.state}; only a bombardment that has "
                                                 "begun has Phases of fire")
+    wait = waiting(game, b)
+    if wait is not None:
+        raise SequenceRefusal("bombardment_id", wait.sentence)
     inputs: dict[str, InputValue] = {
         "kind": b.kind, "state": b.state, "activation": activation, "side": b.side,
+        "active_side": game.active_side, **last_inputs("last_fire", b.last_fired),
         "coc_points": game.sides[b.side].coc_points, "bombardment_id": b.id, "turn": game.turn,
         "phase": game.phase, "x": b.x, "y": b.y, "phases_left": b.phases_left, "phases_fired": b.phases_fired,
         "devastating": b.devastating, "moves_left": b.moves_left, "firepower_dice": b.firepower_dice,

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.bombardment_effects import (
     AppendBombardmentEvent,
     ChangeCocPoints,
@@ -183,7 +184,7 @@ def test_a_rolling_bombardment_moves_before_its_later_phases_and_reveals_on_the_
     update = res.effects[0]
     assert isinstance(update, UpdateBombardment)
     assert dict(update.values) == {"state": "firing", "x": 20.0, "y": 8.0, "moves_left": 2, "revealed": True,
-                                   "phases_left": 2, "phases_fired": 2}
+                                   "phases_left": 2, "phases_fired": 2, "last_fired": PhaseStamp(2, 3)}
     kinds = [e.event.kind for e in res.effects if isinstance(e, AppendBombardmentEvent)]
     assert kinds == ["move", "reveal", "fire"]
     assert (res.values["x"], res.values["y"], res.values["moved"], res.values["pattern_die"]) == (20.0, 8.0, True, 6)

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.core import geometry
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import AppendLog, Effect
+from battletracker.model.effects import AppendLog, Changes, Effect
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import InputValue
@@ -182,6 +182,17 @@ class _RunnerDialog(QDialog):
         self.problem.setVisible(bool(text))
         self.runner.setEnabled(not text)
 
+    def follow_clock(self) -> None:
+        """Check the inputs again at End Phase / End Turn: the Forward Observer acts only in its side's Phase."""
+        self.session.changed.connect(self._on_changed)
+
+    def _on_changed(self, changes: Changes) -> None:
+        if changes.clock or changes.everything:
+            self.update_inputs()
+
+    def update_inputs(self) -> None:
+        """Build the procedure's inputs from the game and the dialog's choices (each dialog says how)."""
+
 
 class RangingDialog(_RunnerDialog):
     """`coc.ranging_shot` for one bombardment: 2D6 with its +1s, deviation and bearing."""
@@ -207,6 +218,7 @@ class RangingDialog(_RunnerDialog):
         self.set_bearing.toggled.connect(self.bearing.setEnabled)
         self.set_bearing.toggled.connect(lambda _on: self.update_inputs())
         self.bearing.valueChanged.connect(lambda _v: self.update_inputs())
+        self.follow_clock()
         self.update_inputs()
 
     def update_inputs(self) -> None:
@@ -270,6 +282,7 @@ class PhaseDialog(_RunnerDialog):
         self.body.insertWidget(5, QLabel("<b>Under the bombardment</b> (each unit's own chances)", self))
         self.body.insertWidget(6, self.targets_view)
         cover_box.setVisible(bool(self.cover_rows) and b.kind == "high_explosive")
+        self.follow_clock()
         self.update_inputs()
 
     def _on_toggled(self, on: bool) -> None:

@@ -7,8 +7,10 @@ into and out of them (buildings.py registers the unit actions).
 
 Each row shows the Phases left on the Forward Observer's die, the hidden
 Static/Rolling die (covered until the second Phase of fire reveals it) and
-the one thing the rules want next (`next_action`). Rows are rebuilt from the
-game on every change, so undo and redo show through at once.
+the one thing the rules want next (`next_action`), or why it waits
+(`waiting`: another side's Phase, or already done this Phase). Rows are
+rebuilt from the game on every change, End Phase included, so undo and redo
+show through at once.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     observer_name,
     re_aim,
     units_in_area,
+    waiting,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.rules.chain_of_command.buildings import add_building, building_of, enter, leave
@@ -175,7 +178,13 @@ class BombardmentRow(QFrame):
                 self._button("sos", "Roll for the units inside...", lambda: panel.open_sos(b.id))
             return
         action = next_action(b)
-        if action.key == "range":
+        wait = waiting(game, b)
+        if wait is not None:
+            note = QLabel(f"<i>{wait.short}</i>", self)
+            note.setObjectName("bombardment_waiting")
+            note.setToolTip(wait.sentence)
+            self.action_row.addWidget(note)
+        elif action.key == "range":
             self._button("range", action.text + "...", lambda: panel.open_ranging(b.id))
         elif action.key == "fire_for_effect_or_re_aim":
             self._button("fire_for_effect", "Fire for effect", lambda: panel.fire_for_effect(b.id))
@@ -257,7 +266,7 @@ class BombardmentsPanel(QWidget):
     # -- following the game -----------------------------------------------------------------
     def _on_changed(self, changes: Changes) -> None:
         if (changes.everything or changes.bombardments or changes.sides or changes.roster or changes.units
-                or changes.buildings):
+                or changes.buildings or changes.clock):
             self.rebuild()
 
     def rebuild(self) -> None:
