@@ -38,7 +38,7 @@ def autogun(state: str = "ok") -> Weapon:
                   profiles=[WeaponProfile("Autogun", dict(AUTOGUN_RF2), ["Rapid Fire (2)", "Ammo (4+)"], state)])
 
 
-def necro_game(*units: Unit, **settings: bool) -> Game:
+def necro_game(*units: Unit, **settings: bool | str) -> Game:
     game = Game(title="Underhive", ruleset="necromunda", table_width=36, table_height=36,
                 sides=[Side("Goliaths", "#3b6fb6"), Side("Escher", "#b5651d")], settings=dict(settings))
     for unit in units:
@@ -62,15 +62,17 @@ def test_rapid_fire_two_with_typed_dice_applies_as_one_step_and_undoes_exactly(q
     assert dialog.target is not None and dialog.target.id == "b"
     assert dialog.range_box.value() == pytest.approx(10.0)
     assert dialog.firepower_box.value() == 2
-    assert "Ammo (4+)" in dialog.ammo_note.text() and "always" in dialog.ammo_note.text()
+    assert "Ammo check (4+)" in dialog.ammo_note.text() and "passes on 4 or more" in dialog.ammo_note.text()
     assert dialog.runner.problem.isHidden()
     assert "miss 50.0%" in dialog.summary.text()
     assert "Out of Ammo" in dialog.summary.text() and "jammed" in dialog.summary.text()
-    # Hit roll 4 against BS 4+ at long range (acc 0); Firepower faces 2 and 3: five Hits; the
-    # Ammo (4+) trait's extra symbol (read literally) puts the profile Out of Ammo.
-    type_dice(dialog.runner, "4", "2 3")
+    # Hit roll 4 against BS 4+ at long range (acc 0); Firepower faces 2 and 1+ammo: three Hits; the
+    # ammo symbol's Ammo check (4+) fails on a 3 and puts the profile Out of Ammo.
+    type_dice(dialog.runner, "4", "2 1+ammo", complete=False)
+    assert "Ammo check (4+)" in dialog.runner.prompt.text()
+    type_dice(dialog.runner, "4", "2 1+ammo", "3")
     res = dialog.runner.result
-    assert res is not None and res.outcome == "hits=5 ammo=out"
+    assert res is not None and res.outcome == "hits=3 ammo=out"
     assert dialog.apply_button.isEnabled()
     dialog.apply_button.click()
     assert session.game.units["b"].has("suppressed")
@@ -81,11 +83,33 @@ def test_rapid_fire_two_with_typed_dice_applies_as_one_step_and_undoes_exactly(q
     assert savefile.game_to_dict(session.game) == before
 
 
-def test_two_ammo_symbols_jam_every_profile_and_a_miss_suppresses_no_one(qtbot: QtBot) -> None:
+def test_a_passed_ammo_check_keeps_the_autogun_loaded(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = dialog_for(qtbot, session)
+    type_dice(dialog.runner, "5", "1+ammo 2", "4")
+    assert dialog.runner.result is not None and dialog.runner.result.outcome == "hits=3 ammo=ok"
+    assert dialog.apply()
+    assert session.game.units["a"].weapons[0].profiles[0].state == "ok"
+    assert dialog.runner.problem.isHidden() and dialog.runner.roll_button.isEnabled()
+
+
+def test_the_literal_reading_stays_a_choice_and_empties_the_autogun_as_before(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20), ammo_trait_reading="always"))
+    dialog = dialog_for(qtbot, session)
+    assert "always" in dialog.ammo_note.text() and "literally" in dialog.ammo_note.text()
+    type_dice(dialog.runner, "4", "2 3")
+    assert dialog.runner.result is not None and dialog.runner.result.outcome == "hits=5 ammo=out"
+    assert dialog.apply()
+    assert session.game.units["a"].weapons[0].profiles[0].state == "out_of_ammo"
+
+
+def test_two_failed_ammo_checks_jam_every_profile_and_a_miss_suppresses_no_one(qtbot: QtBot) -> None:
     game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("b", "Mira", 1, 10, 20))
     session = Session(game)
     dialog = dialog_for(qtbot, session)
-    type_dice(dialog.runner, "2", "1+ammo 1")
+    type_dice(dialog.runner, "2", "1+ammo 1+ammo", "2 3")
     assert dialog.runner.result is not None and dialog.runner.result.outcome == "miss ammo=jammed"
     assert dialog.apply()
     assert session.game.units["a"].weapons[0].profiles[0].state == "jammed"
@@ -291,6 +315,17 @@ def test_the_necromunda_demo_opens_with_fighters_that_can_shoot() -> None:
     assert {u.side for u in shooters} == {0, 1}
 
 
+@pytest.mark.parametrize("shooter", ["u4", "u11"])
+def test_the_demo_autogun_keeps_its_ammo_unless_a_symbol_fails_its_check(qtbot: QtBot, shooter: str) -> None:
+    game = savefile.load(Path(__file__).resolve().parents[2] / "resources" / "demo" / "necromunda.json")
+    session = Session(game)
+    dialog = dialog_for(qtbot, session, shooter)
+    assert dialog.shooter.weapons[dialog.ref.weapon].name == "Autogun"
+    # One Firepower die: the ammo symbol on one face in six, then an Ammo check failing on 1-3.
+    assert "ammo fine 91.7%, Out of Ammo 8.3%" in dialog.summary.text()
+    assert "jammed" not in dialog.summary.text()
+
+
 def test_hits_on_an_engaged_target_are_allocated_at_random_in_the_combat(qtbot: QtBot) -> None:
     game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
                       fighter("b", "Mira", 1, 10, 20, conditions=["engaged"]),
@@ -312,7 +347,7 @@ def test_after_apply_the_dialog_reads_the_new_state(qtbot: QtBot) -> None:
     session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
                                  fighter("b", "Mira", 1, 10, 20)))
     dialog = dialog_for(qtbot, session)
-    type_dice(dialog.runner, "4", "2 3")
+    type_dice(dialog.runner, "4", "2 1+ammo", "1")
     assert dialog.apply()
     assert "Out of Ammo" in dialog.runner.problem.text()
 

@@ -15,7 +15,13 @@ On a hit the number of Hits is the bullet holes across the dice; otherwise a
 hit is one Hit. A Rapid Fire weapon that is also Light fires a single shot in
 close combat and rolls no Firepower dice.
 
-Dice order: the Hit D6 (none when out of range), then the Firepower dice.
+Ammo: the Firepower dice's ammo symbols count against the weapon as the
+setting `ammo_trait_reading` says (firepower.py). Under the default,
+`ammo_check`, a weapon with Ammo (X+) makes one Ammo check per ammo symbol
+rolled, a D6 each that passes on X+, and counts only the failed checks.
+
+Dice order: the Hit D6 (none when out of range), then the Firepower dice,
+then the Ammo check D6s (one per ammo symbol, when the reading calls for them).
 
 Outcome: `out_of_range`, `miss` or `hits=N`, followed by ` ammo=ok|out|jammed`
 when Firepower dice were rolled.
@@ -51,9 +57,11 @@ from battletracker.rules.necromunda.firepower import (
     PROFILE_STATE_AFTER,
     READING_SETTING,
     FirepowerDie,
+    ammo_check_failed,
+    ammo_checks_needed,
     ammo_state,
     ammo_symbols_counted,
-    holes_and_symbols,
+    holes_and_ammo_state,
     read_die,
     read_reading,
 )
@@ -220,6 +228,8 @@ def shoot_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     holes = 0
     rolled_symbols = 0
     counted_symbols = 0
+    checks: tuple[int, ...] = ()
+    failed = 0
     state: str | None = None
     if p.single_shot:
         log.append("Rapid Fire and Light in close combat: a single shot, no Firepower dice")
@@ -230,11 +240,20 @@ def shoot_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             faces.append(face.label)
             holes += face.holes
             rolled_symbols += 1 if face.ammo else 0
-        counted_symbols = ammo_symbols_counted(rolled_symbols, p.ammo > 0, p.reading)
+        needed = ammo_checks_needed(rolled_symbols, p.ammo, p.reading)
+        fire_line = f"Firepower dice {', '.join(faces)}: {holes} bullet hole(s), {rolled_symbols} ammo symbol(s)"
+        if needed:
+            checks = roller.roll_ints(_checks_label(p.ammo, needed), D6, needed)
+            failed = sum(1 for roll in checks if ammo_check_failed(roll, p.ammo))
+        counted_symbols = ammo_symbols_counted(rolled_symbols, p.ammo > 0, p.reading, failed)
         state = ammo_state(counted_symbols)
-        trait = f" + 1 for Ammo ({p.ammo}+)" if counted_symbols > rolled_symbols else ""
-        log.append(f"Firepower dice {', '.join(faces)}: {holes} bullet hole(s), {rolled_symbols} ammo symbol(s)"
-                   f"{trait}: {_ammo_text(state)}")
+        if needed:
+            log.append(fire_line)
+            log.append(f"{_checks_label(p.ammo, needed)}: {', '.join(str(c) for c in checks)}, {failed} failed: "
+                       f"{_ammo_text(state)}")
+        else:
+            trait = f" + 1 for Ammo ({p.ammo}+)" if counted_symbols > rolled_symbols else ""
+            log.append(f"{fire_line}{trait}: {_ammo_text(state)}")
 
     shots = holes if state is not None else 1
     hits = shots if hit else 0
@@ -277,12 +296,19 @@ def shoot_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         "stray_hits": 0 if hit else shots,
         "ammo_symbols_rolled": rolled_symbols,
         "ammo_symbols": counted_symbols,
+        "ammo_checks": list(checks),
+        "ammo_checks_failed": failed,
         "ammo_state": state,
         "suppressed": suppressed,
         "check_falling": suppressed and p.target_near_ledge,
         "allocate_at_random": allocate,
     }
     return Resolution(NAME, outcome_key(result, state), values, roller.rolls, effects, log)
+
+
+def _checks_label(ammo: int, count: int) -> str:
+    """The roll's name for typed dice: "Ammo check (4+)", or "Ammo checks (4+)" for one per symbol."""
+    return f"Ammo check{'s' if count > 1 else ''} ({ammo}+)"
 
 
 def _ammo_text(state: str) -> str:
@@ -296,19 +322,17 @@ def _ammo_text(state: str) -> str:
 def shoot_odds(inputs: Inputs) -> Distribution[str]:
     p = _parse(inputs)
     needed = p.needed if p.band is not None else None
-    return _odds(needed, p.dice_rolled, p.die, p.ammo > 0, p.reading)
+    return _odds(needed, p.dice_rolled, p.die, p.ammo, p.reading)
 
 
 @lru_cache(maxsize=1024)
-def _odds(needed: int | None, dice: int, die: FirepowerDie, has_ammo_trait: bool,
-          reading: str) -> Distribution[str]:
+def _odds(needed: int | None, dice: int, die: FirepowerDie, ammo: int, reading: str) -> Distribution[str]:
     """Exact odds; `needed` None is out of range (no Hit roll)."""
     p_hit = Fraction(0) if needed is None else success_chance(needed)
     miss = "out_of_range" if needed is None else "miss"
     if not dice:
         return Distribution({"hits=1": p_hit, miss: 1 - p_hit})
-    fire = holes_and_symbols(die, dice).map(
-        lambda hs: (hs[0], ammo_state(ammo_symbols_counted(hs[1], has_ammo_trait, reading))))
+    fire = holes_and_ammo_state(die, dice, ammo, reading)
     hit_or_miss = Distribution({True: p_hit, False: 1 - p_hit})
     return hit_or_miss.convolve(
         fire, lambda hit, hs: outcome_key(f"hits={hs[0]}" if hit else miss, hs[1])).reduced()
