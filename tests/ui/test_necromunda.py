@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QGraphicsPathItem, QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.model.effects import SetProfileState
 from battletracker.model.game import Game, Side, Unit, Weapon, WeaponProfile
 from battletracker.rules.presets import preset
 from battletracker.ui.cards.card import UnitCard
@@ -138,18 +140,12 @@ def test_an_out_of_ammo_profile_is_refused_before_any_roll(qtbot: QtBot) -> None
     assert not dialog.runner.roll_button.isEnabled()
 
 
-def test_reloading_a_jammed_weapon_is_refused_with_the_reason(qtbot: QtBot) -> None:
-    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("jammed")])))
-    before = savefile.game_to_dict(session.game)
-    section = FighterSection(None, session, "a")
-    qtbot.addWidget(section)
-    section.show()
-    assert section.badges[(0, 0)].text() == "Jammed" and section.badges[(0, 0)].isVisible()
-    assert section.reload_buttons[(0, 0)].isEnabled()
-    section.reload_buttons[(0, 0)].click()
-    assert "jammed" in section.message.text() and "cannot be reloaded" in section.message.text()
-    assert savefile.game_to_dict(session.game) == before
-    assert session.undo_stack.count() == 0
+def test_a_jammed_profile_is_refused_before_any_roll_with_a_sentence(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("jammed")]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = dialog_for(qtbot, session)
+    assert dialog.runner.problem.text() == "The autogun is jammed and cannot be used again this battle."
+    assert not dialog.runner.roll_button.isEnabled() and not dialog.runner.typed_button.isEnabled()
 
 
 def test_reload_clears_out_of_ammo_on_one_profile_only(qtbot: QtBot) -> None:
@@ -506,6 +502,38 @@ def test_a_template_flags_the_falling_check_for_fighters_near_a_ledge(qtbot: QtB
     assert any('Brute must check for falling from ledge 1 (0.5")' in entry.text for entry in session.game.log)
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
+
+
+def test_the_card_offers_no_reload_on_a_jammed_weapon(window: MainWindow, qtbot: QtBot) -> None:
+    session = window.session
+    card = {c.unit_id: c for c in window.cards.findChildren(UnitCard) if c.built}["a"]
+    section = card.findChild(FighterSection)
+    assert section is not None
+    reload_button = section.reload_buttons[(0, 0)]
+    assert reload_button.isVisible() and not reload_button.isEnabled()
+    session.apply("Autogun jams", [SetProfileState("a", 0, 0, "jammed")], ["Kal's autogun jams"])
+    badge = section.badges[(0, 0)]
+    assert badge.text() == "Jammed" and badge.isVisible()
+    assert "cannot be used again this battle" in badge.toolTip()
+    assert not reload_button.isVisible()
+    qtbot.mouseClick(reload_button, Qt.MouseButton.LeftButton)
+    assert session.game.units["a"].weapons[0].profiles[0].state == "jammed"
+    assert section.message.isHidden() and session.undo_stack.count() == 1
+    session.undo_stack.undo()
+    assert reload_button.isVisible() and badge.isHidden()
+
+
+def test_reload_on_the_card_clears_out_of_ammo(window: MainWindow, qtbot: QtBot) -> None:
+    session = window.session
+    session.apply("Autogun runs dry", [SetProfileState("a", 0, 0, "out_of_ammo")], ["Kal's autogun is Out of Ammo"])
+    card = {c.unit_id: c for c in window.cards.findChildren(UnitCard) if c.built}["a"]
+    section = card.findChild(FighterSection)
+    assert section is not None
+    reload_button = section.reload_buttons[(0, 0)]
+    assert reload_button.isVisible() and reload_button.isEnabled()
+    qtbot.mouseClick(reload_button, Qt.MouseButton.LeftButton)
+    assert session.game.units["a"].weapons[0].profiles[0].state == "ok"
+    assert not reload_button.isEnabled() and section.message.isHidden()
 
 
 def test_a_fighter_card_lists_each_weapon_once(window: MainWindow) -> None:

@@ -48,7 +48,7 @@ from battletracker.core.odds import Distribution, success_chance
 from battletracker.model.effects import Effect, SetProfileState
 from battletracker.model.game import PROFILE_STATES
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
 from battletracker.rules.necromunda.conditions import becomes_suppressed, hit_effects
 from battletracker.rules.necromunda.firepower import (
     AMMO_JAMMED,
@@ -65,6 +65,7 @@ from battletracker.rules.necromunda.firepower import (
     read_die,
     read_reading,
 )
+from battletracker.rules.necromunda.refusals import Refusal, speaking, weapon_words
 
 NAME = "necro.shoot"
 MAX_RAPID_FIRE = 6
@@ -129,6 +130,7 @@ class ShootInputs:
         return min(6, max(2, self.bs - self.modifier))
 
 
+@speaking
 def _parse(inputs: Inputs) -> ShootInputs:
     r = InputReader(inputs)
     bs = r.int("bs", minimum=2, maximum=6)
@@ -136,8 +138,8 @@ def _parse(inputs: Inputs) -> ShootInputs:
     short_range = r.float("short_range", minimum=0.0)
     long_range = r.float("long_range", minimum=0.0)
     if long_range < short_range:
-        raise RulesInputError("long_range", f"must be at least the short range ({short_range:g}\"), "
-                                            f"not {long_range:g}\"")
+        raise Refusal("long_range", f"the weapon's long range ({long_range:g}\") must be at least its short "
+                                    f"range ({short_range:g}\")")
     acc_short = r.int("acc_short", 0, minimum=-MAX_MODIFIER, maximum=MAX_MODIFIER)
     acc_long = r.int("acc_long", 0, minimum=-MAX_MODIFIER, maximum=MAX_MODIFIER)
     rapid_fire = r.int("rapid_fire", 0, minimum=0, maximum=MAX_RAPID_FIRE)
@@ -146,28 +148,30 @@ def _parse(inputs: Inputs) -> ShootInputs:
     dice_given = "firepower_dice" in r
     firepower_dice = r.int("firepower_dice", rapid_fire, minimum=0)
     if rapid_fire == 0 and firepower_dice:
-        raise RulesInputError("firepower_dice", f"the profile has no Rapid Fire trait (rapid_fire is 0), "
-                                                f"so it rolls no Firepower dice, not {firepower_dice}")
+        raise Refusal("firepower_dice", f"this profile has no Rapid Fire trait, so it rolls no Firepower dice, "
+                                        f"not {firepower_dice}")
     if rapid_fire and light and close_combat and dice_given:
-        raise RulesInputError("firepower_dice", f"a Rapid Fire ({rapid_fire}) weapon that is also Light fires "
-                                                f"single shots in close combat and rolls no Firepower dice")
+        raise Refusal("firepower_dice", f"a Rapid Fire ({rapid_fire}) weapon that is also Light fires single "
+                                        f"shots in close combat and rolls no Firepower dice")
     if rapid_fire and not 1 <= firepower_dice <= rapid_fire:
-        raise RulesInputError("firepower_dice", f"must be 1 to {rapid_fire} for Rapid Fire ({rapid_fire}), "
-                                                f"not {firepower_dice}")
+        raise Refusal("firepower_dice", f"a Rapid Fire ({rapid_fire}) weapon rolls 1 to {rapid_fire} Firepower "
+                                        f"dice, not {firepower_dice}")
     ammo = r.int("ammo", 0, minimum=0, maximum=6)
     if ammo == 1:
-        raise RulesInputError("ammo", "must be 0 (no Ammo trait) or the X of Ammo (X+), 2 to 6, not 1")
+        raise Refusal("ammo", "the X of Ammo (X+) must be 2 to 6 (0 for no Ammo trait), not 1")
     profile_state = r.choice("profile_state", PROFILE_STATES, "ok")
+    name = r.str("weapon_name", "")
     if profile_state == "out_of_ammo":
-        raise RulesInputError("profile_state", "this profile is Out of Ammo: it cannot fire until a Reload action")
+        raise Refusal("profile_state", f"{weapon_words(name, 'this profile')} is Out of Ammo and cannot fire "
+                                       f"until a Reload action")
     if profile_state == "jammed":
-        raise RulesInputError("profile_state", "this weapon is jammed and cannot be used again this battle")
+        raise Refusal("profile_state", f"{weapon_words(name)} is jammed and cannot be used again this battle")
     weapon = r.int("weapon", 0, minimum=0)
     weapon_profiles = r.int("weapon_profiles", 1, minimum=1, maximum=MAX_PROFILES)
     profile = r.int("profile", 0, minimum=0)
     if profile >= weapon_profiles:
-        raise RulesInputError("profile", f"the weapon has {weapon_profiles} profile(s), numbered from 0; "
-                                         f"there is no profile {profile}")
+        raise Refusal("profile", f"the weapon has {weapon_profiles} profile(s), numbered from 0; there is no "
+                                 f"profile {profile}")
     parsed = ShootInputs(
         bs=bs,
         distance=distance,

@@ -14,7 +14,7 @@ from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import InputValue
 from battletracker.rules.necromunda.firepower import default_die
 from battletracker.rules.necromunda.profiles import shoot_inputs, weapon_preset
-from tests.rules.necromunda.helpers import necromunda_game
+from tests.rules.necromunda.helpers import assert_sentence, necromunda_game
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 NAME = "necro.shoot"
@@ -309,15 +309,19 @@ def test_without_ids_nothing_changes() -> None:
     ({"bs": 1}, "bs", "at least 2, not 1"),
     ({"bs": 7}, "bs", "at most 6, not 7"),
     ({"range": -1}, "range", "at least 0"),
-    ({"long_range": 6}, "long_range", "at least the short range (8\"), not 6\""),
+    ({"long_range": 6}, "long_range", "The weapon's long range (6\") must be at least its short range (8\")."),
     ({"rapid_fire": 0, "firepower_dice": 1}, "firepower_dice", "no Rapid Fire trait"),
-    ({"rapid_fire": 2, "firepower_dice": 3}, "firepower_dice", "must be 1 to 2 for Rapid Fire (2), not 3"),
-    ({"rapid_fire": 2, "firepower_dice": 0}, "firepower_dice", "must be 1 to 2"),
+    ({"rapid_fire": 2, "firepower_dice": 3}, "firepower_dice",
+     "A Rapid Fire (2) weapon rolls 1 to 2 Firepower dice, not 3."),
+    ({"rapid_fire": 2, "firepower_dice": 0}, "firepower_dice", "rolls 1 to 2"),
     ({"rapid_fire": 7}, "rapid_fire", "at most 6"),
-    ({"ammo": 1}, "ammo", "or the X of Ammo (X+), 2 to 6, not 1"),
+    ({"ammo": 1}, "ammo", "The X of Ammo (X+) must be 2 to 6 (0 for no Ammo trait), not 1."),
     ({"ammo": 7}, "ammo", "at most 6"),
-    ({"profile_state": "out_of_ammo"}, "profile_state", "Out of Ammo: it cannot fire until a Reload"),
-    ({"profile_state": "jammed"}, "profile_state", "jammed and cannot be used again this battle"),
+    ({"profile_state": "out_of_ammo"}, "profile_state", "This profile is Out of Ammo and cannot fire until a Reload"),
+    ({"profile_state": "jammed"}, "profile_state", "This weapon is jammed and cannot be used again this battle."),
+    ({"profile_state": "jammed", "weapon_name": "Autogun"}, "profile_state",
+     "The autogun is jammed and cannot be used again this battle."),
+    ({"bs": 0}, "bs", "The shooter's BS must be at least 2, not 0."),
     ({"profile": 2, "weapon_profiles": 2}, "profile", "has 2 profile(s)"),
     ({"firepower_die_faces": "1, 2, 3"}, "firepower_die_faces", "6 faces, not 3"),
     ({"firepower_die_faces": "1, 1, 2, 2, 4, 1+ammo"}, "firepower_die_faces", "'4' is not a Firepower die face"),
@@ -330,6 +334,8 @@ def test_refusals_name_the_field(over: dict[str, InputValue], field: str, messag
         resolve(NAME, shot(**over), ScriptedDice([6, "1", "1", "1"]))
     assert err.value.field == field
     assert message in str(err.value)
+    if field != "ammo_trait_reading":  # its choices are the setting's values, as Ruleset settings lists them
+        assert_sentence(str(err.value))
     with pytest.raises(RulesInputError):
         odds(NAME, shot(**over))
 
