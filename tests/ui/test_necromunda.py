@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QGraphicsPathItem, QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.model.effects import SetProfileState
 from battletracker.model.game import Game, Side, Unit, Weapon, WeaponProfile
 from battletracker.rules.presets import preset
 from battletracker.ui.cards.card import UnitCard
@@ -38,7 +40,7 @@ def autogun(state: str = "ok") -> Weapon:
                   profiles=[WeaponProfile("Autogun", dict(AUTOGUN_RF2), ["Rapid Fire (2)", "Ammo (4+)"], state)])
 
 
-def necro_game(*units: Unit, **settings: bool) -> Game:
+def necro_game(*units: Unit, **settings: bool | str) -> Game:
     game = Game(title="Underhive", ruleset="necromunda", table_width=36, table_height=36,
                 sides=[Side("Goliaths", "#3b6fb6"), Side("Escher", "#b5651d")], settings=dict(settings))
     for unit in units:
@@ -62,15 +64,17 @@ def test_rapid_fire_two_with_typed_dice_applies_as_one_step_and_undoes_exactly(q
     assert dialog.target is not None and dialog.target.id == "b"
     assert dialog.range_box.value() == pytest.approx(10.0)
     assert dialog.firepower_box.value() == 2
-    assert "Ammo (4+)" in dialog.ammo_note.text() and "always" in dialog.ammo_note.text()
+    assert "Ammo check (4+)" in dialog.ammo_note.text() and "passes on 4 or more" in dialog.ammo_note.text()
     assert dialog.runner.problem.isHidden()
     assert "miss 50.0%" in dialog.summary.text()
     assert "Out of Ammo" in dialog.summary.text() and "jammed" in dialog.summary.text()
-    # Hit roll 4 against BS 4+ at long range (acc 0); Firepower faces 2 and 3: five Hits; the
-    # Ammo (4+) trait's extra symbol (read literally) puts the profile Out of Ammo.
-    type_dice(dialog.runner, "4", "2 3")
+    # Hit roll 4 against BS 4+ at long range (acc 0); Firepower faces 2 and 1+ammo: three Hits; the
+    # ammo symbol's Ammo check (4+) fails on a 3 and puts the profile Out of Ammo.
+    type_dice(dialog.runner, "4", "2 1+ammo", complete=False)
+    assert "Ammo check (4+)" in dialog.runner.prompt.text()
+    type_dice(dialog.runner, "4", "2 1+ammo", "3")
     res = dialog.runner.result
-    assert res is not None and res.outcome == "hits=5 ammo=out"
+    assert res is not None and res.outcome == "hits=3 ammo=out"
     assert dialog.apply_button.isEnabled()
     dialog.apply_button.click()
     assert session.game.units["b"].has("suppressed")
@@ -81,11 +85,33 @@ def test_rapid_fire_two_with_typed_dice_applies_as_one_step_and_undoes_exactly(q
     assert savefile.game_to_dict(session.game) == before
 
 
-def test_two_ammo_symbols_jam_every_profile_and_a_miss_suppresses_no_one(qtbot: QtBot) -> None:
+def test_a_passed_ammo_check_keeps_the_autogun_loaded(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = dialog_for(qtbot, session)
+    type_dice(dialog.runner, "5", "1+ammo 2", "4")
+    assert dialog.runner.result is not None and dialog.runner.result.outcome == "hits=3 ammo=ok"
+    assert dialog.apply()
+    assert session.game.units["a"].weapons[0].profiles[0].state == "ok"
+    assert dialog.runner.problem.isHidden() and dialog.runner.roll_button.isEnabled()
+
+
+def test_the_literal_reading_stays_a_choice_and_empties_the_autogun_as_before(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20), ammo_trait_reading="always"))
+    dialog = dialog_for(qtbot, session)
+    assert "always" in dialog.ammo_note.text() and "literally" in dialog.ammo_note.text()
+    type_dice(dialog.runner, "4", "2 3")
+    assert dialog.runner.result is not None and dialog.runner.result.outcome == "hits=5 ammo=out"
+    assert dialog.apply()
+    assert session.game.units["a"].weapons[0].profiles[0].state == "out_of_ammo"
+
+
+def test_two_failed_ammo_checks_jam_every_profile_and_a_miss_suppresses_no_one(qtbot: QtBot) -> None:
     game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("b", "Mira", 1, 10, 20))
     session = Session(game)
     dialog = dialog_for(qtbot, session)
-    type_dice(dialog.runner, "2", "1+ammo 1")
+    type_dice(dialog.runner, "2", "1+ammo 1+ammo", "2 3")
     assert dialog.runner.result is not None and dialog.runner.result.outcome == "miss ammo=jammed"
     assert dialog.apply()
     assert session.game.units["a"].weapons[0].profiles[0].state == "jammed"
@@ -114,18 +140,12 @@ def test_an_out_of_ammo_profile_is_refused_before_any_roll(qtbot: QtBot) -> None
     assert not dialog.runner.roll_button.isEnabled()
 
 
-def test_reloading_a_jammed_weapon_is_refused_with_the_reason(qtbot: QtBot) -> None:
-    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("jammed")])))
-    before = savefile.game_to_dict(session.game)
-    section = FighterSection(None, session, "a")
-    qtbot.addWidget(section)
-    section.show()
-    assert section.badges[(0, 0)].text() == "Jammed" and section.badges[(0, 0)].isVisible()
-    assert section.reload_buttons[(0, 0)].isEnabled()
-    section.reload_buttons[(0, 0)].click()
-    assert "jammed" in section.message.text() and "cannot be reloaded" in section.message.text()
-    assert savefile.game_to_dict(session.game) == before
-    assert session.undo_stack.count() == 0
+def test_a_jammed_profile_is_refused_before_any_roll_with_a_sentence(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("jammed")]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = dialog_for(qtbot, session)
+    assert dialog.runner.problem.text() == "The autogun is jammed and cannot be used again this battle."
+    assert not dialog.runner.roll_button.isEnabled() and not dialog.runner.typed_button.isEnabled()
 
 
 def test_reload_clears_out_of_ammo_on_one_profile_only(qtbot: QtBot) -> None:
@@ -291,6 +311,17 @@ def test_the_necromunda_demo_opens_with_fighters_that_can_shoot() -> None:
     assert {u.side for u in shooters} == {0, 1}
 
 
+@pytest.mark.parametrize("shooter", ["u4", "u11"])
+def test_the_demo_autogun_keeps_its_ammo_unless_a_symbol_fails_its_check(qtbot: QtBot, shooter: str) -> None:
+    game = savefile.load(Path(__file__).resolve().parents[2] / "resources" / "demo" / "necromunda.json")
+    session = Session(game)
+    dialog = dialog_for(qtbot, session, shooter)
+    assert dialog.shooter.weapons[dialog.ref.weapon].name == "Autogun"
+    # One Firepower die: the ammo symbol on one face in six, then an Ammo check failing on 1-3.
+    assert "ammo fine 91.7%, Out of Ammo 8.3%" in dialog.summary.text()
+    assert "jammed" not in dialog.summary.text()
+
+
 def test_hits_on_an_engaged_target_are_allocated_at_random_in_the_combat(qtbot: QtBot) -> None:
     game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
                       fighter("b", "Mira", 1, 10, 20, conditions=["engaged"]),
@@ -312,7 +343,7 @@ def test_after_apply_the_dialog_reads_the_new_state(qtbot: QtBot) -> None:
     session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
                                  fighter("b", "Mira", 1, 10, 20)))
     dialog = dialog_for(qtbot, session)
-    type_dice(dialog.runner, "4", "2 3")
+    type_dice(dialog.runner, "4", "2 1+ammo", "1")
     assert dialog.apply()
     assert "Out of Ammo" in dialog.runner.problem.text()
 
@@ -471,6 +502,38 @@ def test_a_template_flags_the_falling_check_for_fighters_near_a_ledge(qtbot: QtB
     assert any('Brute must check for falling from ledge 1 (0.5")' in entry.text for entry in session.game.log)
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
+
+
+def test_the_card_offers_no_reload_on_a_jammed_weapon(window: MainWindow, qtbot: QtBot) -> None:
+    session = window.session
+    card = {c.unit_id: c for c in window.cards.findChildren(UnitCard) if c.built}["a"]
+    section = card.findChild(FighterSection)
+    assert section is not None
+    reload_button = section.reload_buttons[(0, 0)]
+    assert reload_button.isVisible() and not reload_button.isEnabled()
+    session.apply("Autogun jams", [SetProfileState("a", 0, 0, "jammed")], ["Kal's autogun jams"])
+    badge = section.badges[(0, 0)]
+    assert badge.text() == "Jammed" and badge.isVisible()
+    assert "cannot be used again this battle" in badge.toolTip()
+    assert not reload_button.isVisible()
+    qtbot.mouseClick(reload_button, Qt.MouseButton.LeftButton)
+    assert session.game.units["a"].weapons[0].profiles[0].state == "jammed"
+    assert section.message.isHidden() and session.undo_stack.count() == 1
+    session.undo_stack.undo()
+    assert reload_button.isVisible() and badge.isHidden()
+
+
+def test_reload_on_the_card_clears_out_of_ammo(window: MainWindow, qtbot: QtBot) -> None:
+    session = window.session
+    session.apply("Autogun runs dry", [SetProfileState("a", 0, 0, "out_of_ammo")], ["Kal's autogun is Out of Ammo"])
+    card = {c.unit_id: c for c in window.cards.findChildren(UnitCard) if c.built}["a"]
+    section = card.findChild(FighterSection)
+    assert section is not None
+    reload_button = section.reload_buttons[(0, 0)]
+    assert reload_button.isVisible() and reload_button.isEnabled()
+    qtbot.mouseClick(reload_button, Qt.MouseButton.LeftButton)
+    assert session.game.units["a"].weapons[0].profiles[0].state == "ok"
+    assert not reload_button.isEnabled() and section.message.isHidden()
 
 
 def test_a_fighter_card_lists_each_weapon_once(window: MainWindow) -> None:

@@ -4,8 +4,9 @@ Every change is one undo step through the session: the condition toggles
 set or clear a condition, the level steppers replace the unit with its new
 level, the ledge distances (what the player measures from the fighter to the
 nearest ledges; the map has no heights) are kept in its stats, and Reload
-resolves `necro.reload` (a jammed weapon is refused, and the reason is shown
-on the card instead of anything changing).
+resolves `necro.reload` on an Out of Ammo profile. A jammed weapon cannot be
+used again this battle, so its profiles offer no Reload; a refusal the rules
+still make is shown on the card, as a sentence, instead of anything changing.
 
 The section stands in for the card's stock weapons line: its profile rows
 give every weapon with its ranges, traits and state, so the stock line (a
@@ -211,10 +212,11 @@ class FighterSection(QWidget):
             else:
                 badge.hide()
             reload_button = self.reload_buttons[(wi, pi)]
-            reload_button.setEnabled(state != "ok")
-            reload_button.setToolTip(
-                "Reload action: take Out of Ammo off this profile" if state == "out_of_ammo" else
-                "A jammed weapon cannot be reloaded" if state == "jammed" else "This profile is not Out of Ammo")
+            reload_button.setVisible(state != "jammed")
+            reload_button.setEnabled(state == "out_of_ammo")
+            reload_button.setToolTip("Reload action: take Out of Ammo off this profile" if state == "out_of_ammo"
+                                     else "This profile is not Out of Ammo")
+            badge.setToolTip("Jammed: this weapon cannot be used again this battle" if state == "jammed" else "")
 
     def _hide_stock_weapons(self) -> None:
         parent = self.parentWidget()
@@ -327,7 +329,7 @@ class FighterSection(QWidget):
             self.session.apply(f"Reload {w.name} ({unit.name})", res.effects,
                                [f"{unit.name} reloads: {label} is no longer Out of Ammo"], kind="roll")
         except (RulesInputError, GameError) as exc:
-            self._say(f"Cannot reload {w.name}: {exc}")
+            self._say(str(exc))
             return False
         self._say("")
         return True

@@ -46,7 +46,7 @@ from battletracker.rules import Resolution, odds
 from battletracker.rules.base import InputValue
 from battletracker.rules.necromunda.areas import blast_hits, marker_sizes
 from battletracker.rules.necromunda.conditions import CHECK_FALLING, ENGAGED, SERIOUSLY_INJURED, hit_effects
-from battletracker.rules.necromunda.firepower import AMMO_READINGS, READING_SETTING
+from battletracker.rules.necromunda.firepower import AMMO_READINGS, CHECK_READING, READING_SETTING
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
 from battletracker.rules.necromunda.profiles import shoot_inputs
 from battletracker.rules.necromunda.stray_shots import MAX_AT_RISK, MAX_HITS, stray_shot_candidates
@@ -421,12 +421,17 @@ class ShootDialog(QDialog):
     def _ammo_text(self, rapid_fire: int, ammo: int) -> str:
         base = ("Firepower dice: one ammo symbol puts this profile Out of Ammo; two or more jam the weapon "
                 "for the rest of the battle.")
+        where = ("(Game \u203a Ruleset settings \u203a Ammo (X+) with Firepower dice; a default to check "
+                 "against your rulebook.)")
         if not ammo:
             return base
+        if self.reading == CHECK_READING:
+            return (f"Firepower dice: each ammo symbol rolled calls for an <b>Ammo check ({ammo}+)</b>, a D6 that "
+                    f"passes on {ammo} or more. One failed check puts this profile Out of Ammo; two or more jam "
+                    f"the weapon for the rest of the battle. {where}")
         return (f"{base}<br><b>Ammo ({ammo}+)</b>: the rules say such a weapon \u201cmay be considered to have "
                 f"rolled one additional ammo symbol\u201d. This game reads it as <i>{self.reading}</i>: "
-                f"{AMMO_READINGS[self.reading]} (Game \u203a Ruleset settings \u203a Ammo (X+) with Firepower dice; "
-                f"a default to check against your rulebook.)")
+                f"{AMMO_READINGS[self.reading]} {where}")
 
     def _target_changed(self) -> None:
         target = self.target
