@@ -48,12 +48,12 @@ def add(session: Session, unit: Unit) -> None:
     session.apply(f"Add {unit.name}", [AddUnit(unit)])
 
 
-def test_fire_action_offered_to_infantry_and_support_units_with_a_weapon(session: Session) -> None:
+def test_fire_action_offered_to_units_with_a_weapon_that_fires_at_infantry(session: Session) -> None:
     game = session.game
     keys = {uid: {a.key for a in unit_actions(game, game.unit(uid))} for uid in ("u1", "u3", "u5", "u6", "u9")}
     assert "coc.support_fire" in keys["u1"] and "coc.support_fire" in keys["u3"] and "coc.support_fire" in keys["u9"]
     assert "coc.support_fire" not in keys["u5"]          # a Leader with no weapon
-    assert "coc.support_fire" not in keys["u6"]          # a tank fires through the anti-tank rules
+    assert {"coc.support_fire", "coc.anti_tank_fire"} <= keys["u6"]   # a tank's H.E. and MG, and its A.P.
 
 
 def test_tripod_mg_fire_derives_dice_arc_and_cover_from_the_table(qtbot: QtBot, session: Session) -> None:
