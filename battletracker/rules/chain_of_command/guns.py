@@ -42,13 +42,14 @@ from battletracker.model.bombardment_effects import SetBuildingState
 from battletracker.model.effects import Effect
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
-from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.arc_of_fire import Aim, read_aim, turn_effects
 from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
     MAX_TEAMS,
     RULESET,
+    SETTINGS,
+    FireTables,
     HitEffect,
     Targets,
     Volley,
@@ -128,6 +129,7 @@ def _parse(inputs: Inputs) -> GunHEInputs:
         raise RulesInputError("suppressing", "infantry and anti-tank guns always Fire for Effect, never "
                                              "Suppressing Fire")
     storm = read_storm(r, True)
+    tables = FireTables.read(r)
     targets = read_targets(r, teams)
     aim = read_aim(r, "gun")
     firer_id = read_id(r, "firer_id")
@@ -135,7 +137,7 @@ def _parse(inputs: Inputs) -> GunHEInputs:
     if is_building and not in_building:
         raise RulesInputError("target_is_building", "infantry and anti-tank guns fire H.E. at a building only "
                                                     "when targeting a Unit inside it")
-    effect = HitEffect.for_cover(reduce_cover(cover, COVER_REDUCTION))
+    effect = HitEffect.for_cover(reduce_cover(cover, COVER_REDUCTION), 1, tables)
     return GunHEInputs(Volley(dice, to_hit, storm, effect, teams), targets, aim, firer_id, crew, in_building,
                        building, modifier)
 
@@ -179,4 +181,4 @@ def gun_he_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure("coc.gun_he", "Gun firing H.E. at infantry", gun_he_resolve, gun_he_odds,
-                   ruleset=RULESET, settings=storm_of_steel.SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS))
