@@ -50,7 +50,6 @@ from battletracker.model.effects import Effect, RemoveMarker, SetCondition
 from battletracker.model.game import Game, Unit
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
-from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
     TargetResult,
@@ -74,12 +73,16 @@ from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.buildings import building_of
 from battletracker.rules.chain_of_command.fire import (
     MAX_TEAMS,
+    FireTables,
     HitEffect,
     Volley,
     cover_levels,
     raise_cover,
     read_id,
     read_storm,
+)
+from battletracker.rules.chain_of_command.fire import (
+    SETTINGS as FIRE_SETTINGS,
 )
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
@@ -99,7 +102,7 @@ TARGET_KINDS = ("infantry", "passengers", "vehicle", "building")
 BUILDING_MATERIALS = ("none", "wood", "brick_stone")
 PIN_EXEMPT = ("brick_stone", "any")
 MAX_TARGETS = 60
-SETTINGS = (*storm_of_steel.SETTINGS, "bombardment_devastating_doubles_all", "bombardment_pin_exempt_material")
+SETTINGS = (*FIRE_SETTINGS, "bombardment_devastating_doubles_all", "bombardment_pin_exempt_material")
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
                            maximum=60)
     to_hit = r.int("to_hit", int(_setting_value("bombardment_to_hit")), minimum=2, maximum=6)
     storm = read_storm(r, True)
+    tables = FireTables.read(r)
     double_all = r.bool("bombardment_devastating_doubles_all",
                         bool(_setting_value("bombardment_devastating_doubles_all")))
     exempt = r.choice("bombardment_pin_exempt_material", PIN_EXEMPT,
@@ -193,7 +197,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
     count = r.int("targets", 0, minimum=0, maximum=MAX_TARGETS)
     doubled = devastating and phases_fired == 0
     dice_for_target = firepower_dice * (2 if doubled else 1)
-    targets = tuple(_read_target(r, i, dice_for_target, to_hit, storm, doubled and double_all, exempt)
+    targets = tuple(_read_target(r, i, dice_for_target, to_hit, storm, doubled and double_all, exempt, tables)
                     for i in range(1, count + 1))
     r.finish()
 
@@ -228,7 +232,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
 
 
 def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm: StormOfSteel | None,
-                 double_all: bool, exempt: str) -> PhaseTarget:
+                 double_all: bool, exempt: str, tables: FireTables) -> PhaseTarget:
     key = f"target{i}_"
     kind = r.choice(key + "kind", TARGET_KINDS)
     name = r.str(key + "name", f"Target {i}")
@@ -255,7 +259,7 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
     if kind == "passengers":
         vehicle = VehicleTarget(read_id(r, key + "vehicle_id"), r.int(key + "vehicle_current_shock", 0, minimum=0),
                                 r.bool(key + "vehicle_immobilised"))
-        effect = HitEffect.for_cover(_cover(b.passenger_cover))
+        effect = HitEffect.for_cover(_cover(b.passenger_cover), 1, tables)
         volley = Volley(b.passenger_dice * factor, b.passenger_to_hit, storm, effect, teams)
         return PhaseTarget(AreaTarget("passengers", name, volley, storm=storm, unit_id=target_id, figures=figures,
                                       vehicle=vehicle), False)
@@ -273,7 +277,7 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
     if material != "none" and storeys < 1:
         raise RulesInputError(key + "storeys", f"a unit in a building needs its storeys (1 or more), not {storeys}")
     substantial = storeys >= b.pin_exempt_storeys and (exempt == "any" or material == "brick_stone")
-    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover), teams)
+    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover, 1, tables), teams)
     area = AreaTarget("infantry", name, volley, storm=storm, unit_id=target_id, figures=figures,
                       can_collapse=material == "brick_stone" and intact, building_id=building_id)
     return PhaseTarget(area, not substantial)

@@ -41,7 +41,7 @@ from battletracker.core.odds import Distribution, success_chance
 from battletracker.model.effects import ChangeCounter, ChangeFigures, Effect, RemoveUnit, add_shock
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
-from battletracker.rules.chain_of_command.fire import RULESET, HitEffect, read_id
+from battletracker.rules.chain_of_command.fire import RULESET, TABLE_SETTINGS, FireTables, HitEffect, read_id
 
 SIGHT_RADIUS = 3.0
 """Line of Sight is measured from any point within 3" of the centre of the sniper's base."""
@@ -101,10 +101,11 @@ def _parse(inputs: Inputs) -> SniperInputs:
     suppressing = r.bool("suppressing")
     firer_id = read_id(r, "firer_id")
     target_id = read_id(r, "target_id")
+    tables = FireTables.read(r)
     r.finish()
     check_sniper_target(kind, enclosed, suppressing)
     bunker = kind == "bunker"
-    effect = HitEffect.for_cover("light" if bunker else "open", SHOCK_MULTIPLIER)
+    effect = HitEffect.for_cover("light" if bunker else "open", SHOCK_MULTIPLIER, tables)
     return SniperInputs(Shot(TO_HIT_BUNKER if bunker else TO_HIT, effect, leader), kind, firer_id, target_id)
 
 
@@ -203,4 +204,5 @@ def sniper_contacted(sniper_id: str) -> SniperLoss:
     return SniperLoss((RemoveUnit(sniper_id),), False)
 
 
-register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET))
+register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET,
+                   settings=TABLE_SETTINGS))

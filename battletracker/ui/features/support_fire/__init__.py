@@ -1,6 +1,6 @@
 """Chain of Command support weapons at the table: the Fire dialog, sniper and gun card rows, reach overlays.
 
-Registers a "Fire..." unit action for infantry and support units with a
+Registers a "Fire..." unit action for infantry, support units and vehicles with a
 weapon (the procedure follows the weapon: tripod MG, sniper, flamethrower,
 gun H.E. or the unit's Firepower Dice), the sniper's shots and Spotted toggle
 and a short-crewed gun's note on the cards, and the flamethrower's and

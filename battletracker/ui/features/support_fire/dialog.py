@@ -1,4 +1,4 @@
-"""The Fire dialog: a Chain of Command team fires its weapon at an infantry target.
+"""The Fire dialog: a Chain of Command team or vehicle fires its weapon at an infantry target.
 
 Opened from the firer. The weapon decides the procedure (tripod MG, sniper,
 flamethrower, gun H.E., or the unit's Firepower Dice); the target comes from
