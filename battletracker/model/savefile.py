@@ -128,14 +128,13 @@ def _known_keys() -> frozenset[str]:
 _KNOWN_KEYS = _known_keys()
 
 
-def _drop_unknown(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _drop_unknown(obj: dict[str, Any]) -> dict[str, Any]:
     """An object from the file, with lists and objects under unknown keys dropped as they are read.
 
     Free-form maps (stats, settings, counters) only ever hold plain values,
     which are kept; a dropped value reaching a validator is refused there
     like any other value of the wrong type.
     """
-    obj = dict(pairs)
     if obj.keys() <= _KNOWN_KEYS:
         return obj
     for key, value in obj.items():
@@ -150,7 +149,7 @@ def loads(raw: bytes) -> Game:
     except UnicodeDecodeError as exc:
         raise SaveFileError(f"not a BattleTracker save file: not UTF-8 text (byte {exc.start})") from None
     try:
-        doc = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_drop_unknown)
+        doc = json.loads(text, parse_constant=_refuse_constant, object_hook=_drop_unknown)
     except RecursionError:
         raise SaveFileError("not a BattleTracker save file: nested too deeply") from None
     except json.JSONDecodeError as exc:
