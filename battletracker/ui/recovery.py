@@ -18,6 +18,7 @@ compare against and to save to.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -41,9 +42,7 @@ RECOVERY_NAME = re.compile(r"recovery(-[0-9a-f]{32})?\.json")
 
 def data_dir() -> Path:
     location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    path = Path(location)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return Path(location)
 
 
 @dataclass
@@ -72,7 +71,8 @@ class Recovery(QObject):
         super().__init__(parent)
         self._session = session
         self._dir = directory if directory is not None else data_dir()
-        self._dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):  # a folder that cannot be made is said when autosave first fails
+            self._dir.mkdir(parents=True, exist_ok=True)
         self._suffix = f"-{uuid4().hex}"
         self._lock = QLockFile(str(self._file(self._suffix, ".lock")))
         self._lock.setStaleLockTime(0)
@@ -153,8 +153,7 @@ class Recovery(QObject):
         """Forget this window's recovery file: the game was saved, put away, or is as saved."""
         self._timer.stop()
         self._deadline.stop()
-        self.path.unlink(missing_ok=True)
-        self.info_path.unlink(missing_ok=True)
+        _unlink(self.path, self.info_path)
 
     def close(self) -> None:
         """A clean exit: no recovery file and no lock left behind."""
@@ -170,7 +169,11 @@ class Recovery(QObject):
         to restore. A note that cannot be read is set aside too, and said once.
         """
         found: list[Orphan] = []
-        for entry in sorted(self._dir.iterdir()) if self._dir.is_dir() else []:
+        try:
+            entries = sorted(self._dir.iterdir())
+        except OSError:
+            return found
+        for entry in entries:
             match = RECOVERY_NAME.fullmatch(entry.name)
             suffix = (match.group(1) or "") if match else None
             if suffix is None or suffix == self._suffix or not entry.is_file():
@@ -179,7 +182,11 @@ class Recovery(QObject):
             lock.setStaleLockTime(0)  # stale only when its process is gone, however long a window stays open
             if not lock.tryLock(0):
                 continue  # a live window's game
-            orphan = self._orphan(suffix, entry, lock)
+            try:
+                orphan = self._orphan(suffix, lock)
+            except OSError as exc:
+                self.status.emit(f"A recovery file could not be read: {exc.strerror or exc} ({entry}).", 0)
+                orphan = None
             if orphan is None:
                 lock.unlock()
             else:
@@ -187,12 +194,14 @@ class Recovery(QObject):
         found.sort(key=lambda o: o.saved)
         return found
 
-    def _orphan(self, suffix: str, path: Path, lock: QLockFile) -> Orphan | None:
+    def _orphan(self, suffix: str, lock: QLockFile) -> Orphan | None:
+        path = self._file(suffix, ".json")
         try:
             game = savefile.load(path)
         except savefile.SaveFileError:
-            path.replace(self._file(suffix, ".broken.json"))
-            self.status.emit(f"A damaged recovery file was set aside as {self._file(suffix, '.broken.json')}.", 0)
+            aside = self._file(suffix, ".broken.json")
+            path.replace(aside)
+            self.status.emit(f"A damaged recovery file was set aside as {aside}.", 0)
             return None
         saved = datetime.fromtimestamp(path.stat().st_mtime)
         origin: Path | None = None
@@ -216,23 +225,20 @@ class Recovery(QObject):
                 self.status.emit(f"A damaged recovery note was set aside as {aside}; its game is still offered, "
                                  "without the file it came from.", 0)
         orphan = Orphan(suffix, game, saved, origin, origin_fingerprint, lock)
-        if self._same_as_on_disk(orphan):
-            self._remove(orphan)
-            return None
+        if origin is not None and origin.exists():
+            try:
+                on_disk = savefile.load(origin)
+            except savefile.SaveFileError:
+                # Not a game file (any more): the restored game must never be saved over it.
+                orphan.origin, orphan.origin_fingerprint = None, None
+            else:
+                if on_disk == game:
+                    self._remove(orphan)
+                    return None
         return orphan
 
-    @staticmethod
-    def _same_as_on_disk(orphan: Orphan) -> bool:
-        if orphan.origin is None:
-            return False
-        try:
-            return savefile.load(orphan.origin) == orphan.game
-        except savefile.SaveFileError:
-            return False
-
     def _remove(self, orphan: Orphan) -> None:
-        self._file(orphan.suffix, ".json").unlink(missing_ok=True)
-        self._file(orphan.suffix, "-info.json").unlink(missing_ok=True)
+        _unlink(self._file(orphan.suffix, ".json"), self._file(orphan.suffix, "-info.json"))
         orphan.lock.unlock()
 
     def take(self, orphan: Orphan) -> None:
@@ -248,6 +254,13 @@ class Recovery(QObject):
     def release(orphan: Orphan) -> None:
         """Leave the orphan for the next start."""
         orphan.lock.unlock()
+
+
+def _unlink(*paths: Path) -> None:
+    """Remove recovery files; one that cannot be removed is left, never a reason for a save or exit to fail."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
 
 
 def _text(info: dict[str, object], key: str) -> str | None:

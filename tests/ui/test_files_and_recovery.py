@@ -405,3 +405,33 @@ def test_a_recovery_that_repeats_its_file_on_disk_is_not_offered(session: Sessio
     (tmp_path / "recovery-info.json").write_text(json.dumps({"saved": "2026-11-30T10:00:00", "path": str(origin)}))
     assert Recovery(Session(savefile.load(demo_path())), tmp_path).orphans() == []
     assert recovery_files(tmp_path) == []
+
+
+def test_a_note_naming_a_file_that_is_not_a_game_never_gets_it_overwritten(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    victim = tmp_path / "notes.txt"
+    victim.write_text("my own notes", encoding="utf-8")
+    savefile.save(savefile.load(demo_path()), tmp_path / "recovery.json")
+    (tmp_path / "recovery-info.json").write_text(json.dumps({"saved": "2026-11-30T10:00:00", "path": str(victim)}))
+    win = open_window(qtbot, tmp_path)
+    said = answer_next_box("Yes")
+    win.offer_recovery()
+    assert "(never saved)" in said[0]
+    assert win.session.path is None
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: ("", ""))
+    assert not win.save()  # asks where, like any new game
+    assert victim.read_text(encoding="utf-8") == "my own notes"
+
+
+def test_a_recovery_folder_that_cannot_be_made_does_not_stop_the_window(qtbot: QtBot, tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the folder should be", encoding="utf-8")
+    win = open_window(qtbot, blocker / "BattleTracker")
+    win.offer_recovery()
+    said: list[str] = []
+    win.recovery.status.connect(lambda text, _timeout: said.append(text))
+    win.session.apply("Shock", [add_shock("u1", 1)])
+    win.recovery.write_now()
+    assert said and "Autosave failed: the folder does not exist" in said[0]
+    answer_next_box("Discard")
+    win.close()
