@@ -11,9 +11,10 @@ the file on disk. `recovery.json` with `recovery-info.json` is the single
 recovery file of older versions, found the same way.
 
 Paths of recovery files are only ever built from the folder's own entries
-whose names match the pattern below; the notes name no recovery file, and
-the one path they hold (the game's own file) is checked and only used to
-compare against and to save to.
+whose names match the pattern below; the notes name no recovery file. The
+one path a note holds, the game's own file, is taken only when it is absolute
+and is missing or holds a BattleTracker game, so a damaged or foreign note
+can never make the app read anything else or save over it.
 """
 
 from __future__ import annotations
