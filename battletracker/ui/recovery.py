@@ -38,7 +38,7 @@ DEBOUNCE_MS = 200
 MAX_WAIT_MS = 1500
 """However steadily the player keeps changing the game, a change is on disk within 2 s."""
 
-RECOVERY_NAME = re.compile(r"recovery(-[0-9a-f]{32})?\.json")
+RECOVERY_NAME = re.compile(r"recovery(-[0-9a-f]{32})?\.(json|lock)")
 
 
 def data_dir() -> Path:
@@ -176,13 +176,18 @@ class Recovery(QObject):
             return found
         for entry in entries:
             match = RECOVERY_NAME.fullmatch(entry.name)
-            suffix = (match.group(1) or "") if match else None
-            if suffix is None or suffix == self._suffix or not entry.is_file():
+            if match is None or not entry.is_file():
                 continue
+            suffix, kind = match.group(1) or "", match.group(2)
+            if suffix == self._suffix or (kind == "lock" and self._file(suffix, ".json").exists()):
+                continue  # this window's own, or seen with its recovery file
             lock = QLockFile(str(self._file(suffix, ".lock")))
             lock.setStaleLockTime(0)  # stale only when its process is gone, however long a window stays open
             if not lock.tryLock(0):
                 continue  # a live window's game
+            if kind == "lock":  # left by a run that ended with nothing unsaved: now cleared
+                lock.unlock()
+                continue
             try:
                 orphan = self._orphan(suffix, lock)
             except OSError as exc:

@@ -297,10 +297,7 @@ os._exit(9)
 def test_after_a_crash_every_orphan_is_offered_in_a_list(qtbot: QtBot, tmp_path: Path) -> None:
     folder = tmp_path / "recovery"
     folder.mkdir()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[2]), *sys.path])}
-    run = subprocess.run([sys.executable, "-c", CRASHING_RUN, str(folder)], env=env, capture_output=True,
-                         text=True, timeout=60)
-    assert run.returncode == 9 and "written" in run.stdout, run.stderr
+    run_and_crash(CRASHING_RUN, folder)
     assert len(list(folder.glob("recovery-*.lock"))) == 2  # left behind by the dead process
 
     win = open_window(qtbot, folder)
@@ -435,3 +432,22 @@ def test_a_recovery_folder_that_cannot_be_made_does_not_stop_the_window(qtbot: Q
     assert said and "Autosave failed: the folder does not exist" in said[0]
     answer_next_box("Discard")
     win.close()
+
+
+
+def run_and_crash(script: str, folder: Path) -> None:
+    """Run `script` in another process that dies without closing (exit code 9), as after kill -9."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[2]), *sys.path])}
+    run = subprocess.run([sys.executable, "-c", script, str(folder)], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 9 and "written" in run.stdout, run.stderr
+
+
+def test_a_lock_left_by_a_crash_with_nothing_unsaved_is_cleared(qtbot: QtBot, tmp_path: Path) -> None:
+    untouched = CRASHING_RUN.replace('session.apply("Shock"', 'pass  # ').replace('session.apply("Clock"', 'pass  # ')
+    run_and_crash(untouched, tmp_path)
+    assert len(list(tmp_path.glob("recovery-*.lock"))) == 2
+    assert recovery_files(tmp_path) == []
+    fresh = Recovery(Session(savefile.load(demo_path())), tmp_path)
+    assert fresh.orphans() == []
+    assert list(tmp_path.glob("recovery-*.lock")) == [tmp_path / f"recovery{fresh._suffix}.lock"]
