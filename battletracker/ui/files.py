@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QIODevice, QSaveFile
+from PySide6.QtCore import QFileDevice, QIODevice, QSaveFile
 
 from battletracker.model import savefile
 from battletracker.model.game import Game
@@ -73,6 +73,8 @@ def failure_reason(path: Path, handle: QSaveFile, needed: int) -> str:
     words = describe_errno(_probe(path.parent, needed))
     if words is not None:
         return words
+    if handle.error() == QFileDevice.FileError.PermissionsError:
+        return "no permission to write there"
     text = handle.errorString()
     return text if text and text != "Unknown error" else "the system gave no reason"
 

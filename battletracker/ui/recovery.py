@@ -2,9 +2,10 @@
 
 Every window keeps its game in `recovery-<key>.json` beside a note
 `recovery-<key>-info.json` (when it was written, the file it came from and
-what that file held), and holds `recovery-<key>.lock` with a QLockFile for
-as long as it lives. A saved game, a game undone back to its saved state, a
-game put away by New or Open and a clean exit leave no recovery file. So a
+what that file held), and holds `recovery-<key>.lock` with a QLockFile from
+its first recovery file for as long as it lives. A saved game, a game undone
+back to its saved state, a game put away by New or Open and a clean exit
+leave no recovery file. So a
 recovery file whose lock nobody holds was left by a run that ended without
 closing: an orphan, offered back at the next start unless it only repeats
 the file on disk. `recovery.json` with `recovery-info.json` is the single
@@ -77,7 +78,6 @@ class Recovery(QObject):
         self._suffix = f"-{uuid4().hex}"
         self._lock = QLockFile(str(self._file(self._suffix, ".lock")))
         self._lock.setStaleLockTime(0)
-        self._lock.tryLock(0)
         self.last_error: str | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -133,6 +133,8 @@ class Recovery(QObject):
             "path": str(path.absolute()) if path is not None else None,
             "fingerprint": self._session.disk_fingerprint,
         }
+        if not self._lock.isLocked():
+            self._lock.tryLock(0)  # taken with the first recovery file, not at start: it costs about a millisecond
         try:
             write_bytes(self.path, savefile.dumps(self._session.game))
             write_bytes(self.info_path, json.dumps(info).encode("utf-8"))
