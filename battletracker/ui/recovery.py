@@ -47,9 +47,9 @@ def data_dir() -> Path:
     return Path(location)
 
 
-@dataclass
+@dataclass(eq=False)
 class Orphan:
-    """A recovery file left by a run that did not close properly."""
+    """A recovery file left by a run that did not close properly; each one is itself (compared by identity)."""
 
     suffix: str  # "-<key>", or "" for an older version's recovery.json
     game: Game
@@ -93,10 +93,6 @@ class Recovery(QObject):
 
     def _file(self, suffix: str, ending: str) -> Path:
         return self._dir / f"recovery{suffix}{ending}"
-
-    @property
-    def directory(self) -> Path:
-        return self._dir
 
     @property
     def path(self) -> Path:
@@ -147,10 +143,6 @@ class Recovery(QObject):
         if self.last_error is not None:
             self.status.emit("Autosave works again: your changes are kept in case of a crash.", 8000)
         self.last_error = None
-
-    def flush(self) -> None:
-        if self._timer.isActive():
-            self.write_now()
 
     def discard(self) -> None:
         """Forget this window's recovery file: the game was saved, put away, or is as saved."""
