@@ -451,3 +451,31 @@ def test_a_lock_left_by_a_crash_with_nothing_unsaved_is_cleared(qtbot: QtBot, tm
     assert recovery_files(tmp_path) == []
     assert Recovery(Session(savefile.load(demo_path())), tmp_path).orphans() == []
     assert list(tmp_path.glob("recovery*")) == []
+
+
+def test_the_list_discards_one_and_keeps_the_other_for_later(qtbot: QtBot, tmp_path: Path) -> None:
+    for key, title in (("a" * 32, "Keep for later"), ("b" * 32, "Throw away")):
+        game = savefile.load(demo_path())
+        game.title = title
+        savefile.save(game, tmp_path / f"recovery-{key}.json")
+    win = open_window(qtbot, tmp_path)
+
+    def discard_then_later() -> None:
+        from battletracker.ui.recovery_dialog import RecoveryDialog
+
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, RecoveryDialog):
+            QTimer.singleShot(20, discard_then_later)
+            return
+        row = next(i for i in range(dialog.list.count()) if "Throw away" in dialog.list.item(i).text())
+        dialog.list.setCurrentRow(row)
+        qtbot.mouseClick(dialog.discard_button, Qt.MouseButton.LeftButton)
+        assert dialog.list.count() == 1
+        qtbot.mouseClick(dialog.later_button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, discard_then_later)
+    win.offer_recovery()
+    assert win.session.game.title.startswith("Demo")
+    assert recovery_files(tmp_path) == [f"recovery-{'a' * 32}.json"]
+    [left] = Recovery(Session(savefile.load(demo_path())), tmp_path).orphans()
+    assert left.game.title == "Keep for later"
