@@ -20,6 +20,7 @@ from battletracker.model.effects import AppendLog, Changes, Effect, SetClock
 from battletracker.model.game import Game, GameError
 from battletracker.rules import Resolution
 from battletracker.rules.clock import due_effects
+from battletracker.ui.files import fingerprint
 
 EVERYTHING = Changes(everything=True)
 
@@ -54,6 +55,8 @@ class Session(QObject):
         super().__init__(parent)
         self._game = game
         self._path: Path | None = None
+        self.disk_fingerprint: str | None = None
+        """What the file at `path` held when it was opened or last saved (see ui.files.fingerprint)."""
         self._selected: str | None = None
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
@@ -152,6 +155,7 @@ class Session(QObject):
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self._path = path
+        self.disk_fingerprint = None
         self.game_replaced.emit()
         self.changed.emit(EVERYTHING)
         self.selection_changed.emit(None)
@@ -160,15 +164,18 @@ class Session(QObject):
 
     def open(self, path: Path) -> None:
         """Load a save file; on any problem raise SaveFileError and keep the current game."""
-        game = savefile.load(path)
+        raw = savefile.read_file(path)
+        game = savefile.loads(raw)
         self.replace_game(game, path)
+        self.disk_fingerprint = fingerprint(raw)
 
     def snapshot(self) -> Game:
         """A deep copy of the game for writing in the background or comparing in tests."""
         return copy.deepcopy(self._game)
 
-    def mark_saved(self, path: Path) -> None:
+    def mark_saved(self, path: Path, disk_fingerprint: str | None = None) -> None:
         self._path = path
+        self.disk_fingerprint = disk_fingerprint
         self.undo_stack.setClean()
         self.path_changed.emit(path)
 
