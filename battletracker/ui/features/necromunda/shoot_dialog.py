@@ -50,6 +50,18 @@ from battletracker.rules.necromunda.firepower import AMMO_READINGS, CHECK_READIN
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
 from battletracker.rules.necromunda.profiles import shoot_inputs
 from battletracker.rules.necromunda.stray_shots import MAX_AT_RISK, MAX_HITS, stray_shot_candidates
+from battletracker.rules.necromunda.table import (
+    RULESET,
+    ProfileRef,
+    enemies_by_distance,
+    falling_text,
+    fighters_on_table,
+    in_the_fight,
+    near_ledge,
+    profile_ranges,
+    profile_refs,
+    traits_of,
+)
 from battletracker.rules.necromunda.targeting import (
     PRIORITY_RANGE,
     FighterOnTable,
@@ -58,20 +70,9 @@ from battletracker.rules.necromunda.targeting import (
     priority_targets,
     walking_fire_candidates,
 )
+from battletracker.rules.necromunda.template import COMBAT_REACH, TemplatePlacement, place_template
 from battletracker.rules.tables import setting
-from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, profile_ranges, shoot_items
-from battletracker.ui.features.necromunda.table import (
-    RULESET,
-    ProfileRef,
-    enemies_by_distance,
-    falling_text,
-    fighters_on_table,
-    in_the_fight,
-    near_ledge,
-    profile_refs,
-    traits_of,
-)
-from battletracker.ui.features.necromunda.template_attack import COMBAT_REACH, TemplatePlacement, place_template
+from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
 from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 

@@ -17,8 +17,8 @@ from battletracker.core.geometry import Point, bearing, distance, offset
 from battletracker.model.game import Game, Unit
 from battletracker.rules.necromunda.areas import TemplateShape, marker_sizes, template_hits, under_template
 from battletracker.rules.necromunda.conditions import ENGAGED
+from battletracker.rules.necromunda.table import in_the_fight
 from battletracker.rules.necromunda.targeting import FighterOnTable
-from battletracker.ui.features.necromunda.table import in_the_fight
 
 # Centre to centre: two bases in contact with a little room.
 COMBAT_REACH = 1.5
