@@ -239,10 +239,10 @@ def _odds_key(p: AttackInputs) -> _OddsKey:
 @lru_cache(maxsize=1024)
 def _odds(k: _OddsKey) -> Distribution[str]:
     body = Distribution.certain(TEMPLATE) if k.template else _shot_odds(k)
-    if not k.cool:
-        return body
-    passed = cool.cool_odds({"cool": k.cool}).p("passed")
-    return Distribution.mix(((passed, body), (1 - passed, Distribution.certain(COOL_FAILED)))).reduced()
+    if k.cool:
+        passed = cool.cool_odds({"cool": k.cool}).p("passed")
+        body = Distribution.mix(((passed, body), (1 - passed, Distribution.certain(COOL_FAILED))))
+    return Distribution({key: body.p(key) for key in sorted(body.outcomes, key=display_order)})
 
 
 def _shot_odds(k: _OddsKey) -> Distribution[str]:
@@ -271,17 +271,33 @@ def _shot_odds(k: _OddsKey) -> Distribution[str]:
 AMMO_WORDS = {"ok": "", "out": ", Out of Ammo", "jammed": ", the weapon jams"}
 
 
+RESULT_ORDER = (COOL_FAILED, "out_of_range", "miss")
+
+
+def result_label(outcome: str) -> str:
+    """The attack's result alone, for the odds plot's bars: "Miss", "2 Hits", "Cool check failed"."""
+    return label(outcome.partition(" ")[0])
+
+
+def display_order(outcome: str) -> tuple[int, int, str]:
+    """Outcomes in reading order: no attack, misses, then Hits from fewest to most."""
+    head = outcome.partition(" ")[0]
+    if head in RESULT_ORDER:
+        return (RESULT_ORDER.index(head), 0, outcome)
+    return (len(RESULT_ORDER), int(head.removeprefix("hits=")) if head.startswith("hits=") else 0, outcome)
+
+
 def label(outcome: str, names: Mapping[str, str] | None = None) -> str:
     """An outcome in a player's words; `names` turns unit ids into the fighters' names."""
     def name(unit_id: str) -> str:
         return (names or {}).get(unit_id, unit_id)
 
     if outcome == COOL_FAILED:
-        return "Cool check failed: shoot the closest enemy instead"
+        return "Cool check failed"
     if outcome == TEMPLATE:
-        return "The Template hits"
+        return "Template hits"
     head, _, rest = outcome.partition(" ")
-    words = {"miss": "Miss", "out_of_range": "Out of range: miss"}.get(head)
+    words = {"miss": "Miss", "out_of_range": "Out of range"}.get(head)
     if words is None:
         n = int(head.removeprefix("hits="))
         words = f"{n} Hit{'s' if n != 1 else ''}"

@@ -11,7 +11,7 @@ from battletracker.core.dice import DiceExhausted, ScriptedDice
 from battletracker.model.effects import SetCondition, SetProfileState
 from battletracker.rules import ChoiceNeeded, RulesInputError, odds, resolve
 from battletracker.rules.base import InputValue
-from battletracker.rules.necromunda.attack import _odds, label
+from battletracker.rules.necromunda.attack import _odds, label, result_label
 from tests.rules.necromunda.helpers import assert_sentence
 from tests.rules.oddscheck import assert_odds_match_simulation
 
@@ -41,7 +41,7 @@ def test_a_failed_cool_check_ends_the_attack_with_no_shot() -> None:
     assert r.outcome == "cool_failed"
     assert r.rolls == [("Cool check", (3, 2))] and r.effects == []
     assert "closest enemy must be the target" in r.log[-1]
-    assert label(r.outcome) == "Cool check failed: shoot the closest enemy instead"
+    assert label(r.outcome) == "Cool check failed"
 
 
 def test_a_miss_sends_every_shot_along_the_line_of_fire_closest_first() -> None:
@@ -138,6 +138,12 @@ def test_the_odds_are_the_cool_check_times_the_shot() -> None:
 def test_walking_fire_choices_do_not_change_the_odds() -> None:
     inputs = autogun(walking_candidates="c", toolkit_walking_fire=True)
     assert odds(NAME, inputs) == odds(NAME, autogun()) == odds(NAME, {**inputs, "walking_fire": "c,c"})
+
+
+def test_outcomes_read_from_no_attack_to_the_most_hits() -> None:
+    keys = odds(NAME, autogun(cool=7, toolkit_target_priority=True)).outcomes
+    assert [result_label(k) for k in keys][:4] == ["Cool check failed", "Miss", "Miss", "Miss"]
+    assert result_label(keys[-1]) == "6 Hits"
 
 
 def test_every_outcome_has_a_label_in_words() -> None:
