@@ -75,13 +75,15 @@ class ProcedureRunner(QWidget):
     applied = Signal(object)  # Resolution
 
     def __init__(self, session: Session, procedure: str, title: str, parent: QWidget | None = None,
-                 group: GroupFn | None = None, label: Callable[[str], str] | None = None) -> None:
+                 group: GroupFn | None = None, label: Callable[[str], str] | None = None,
+                 option_words: Callable[[str], str] | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.procedure = procedure
         self.title = title
         self._group = group
         self._label = label
+        self._option_words = option_words
         self._inputs: dict[str, object] = {}
         self._answers: dict[str, str] = {}
         self._choice: ChoiceNeeded | None = None
@@ -169,6 +171,11 @@ class ProcedureRunner(QWidget):
         self.roll_button.setEnabled(True)
         self.typed_button.setEnabled(True)
         return True
+
+    @property
+    def dice_source(self) -> str:
+        """Whose dice the result came from, for the log."""
+        return "dice rolled at the table" if self._typed_run else "the app's dice"
 
     def _as_inputs(self) -> Inputs:
         inputs = {k: v for k, v in self._inputs.items() if isinstance(v, str | int | float | bool)}
@@ -269,7 +276,7 @@ class ProcedureRunner(QWidget):
         self.prompt.setText(f"<b>{need.prompt}</b>")
         self.choice_box.clear()
         for value, words in need.options:
-            self.choice_box.addItem(words, value)
+            self.choice_box.addItem(self._option_words(words) if self._option_words else words, value)
         self.entry.hide()
         self.choice_box.show()
         self.entry_row.show()
@@ -305,8 +312,7 @@ class ProcedureRunner(QWidget):
         if self.result is None:
             return False
         try:
-            source = "dice rolled at the table" if self._typed_run else "the app's dice"
-            self.session.apply_resolution(self.result, self.title, source)
+            self.session.apply_resolution(self.result, self.title, self.dice_source)
         except GameError as exc:
             self._show_problem(f"Not applied: {exc}")
             return False
