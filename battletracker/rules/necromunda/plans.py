@@ -35,6 +35,7 @@ from battletracker.rules.necromunda.refusals import Refusal, in_words
 from battletracker.rules.necromunda.stray_shots import MAX_AT_RISK, stray_shot_candidates
 from battletracker.rules.necromunda.table import (
     ProfileRef,
+    enemies_by_distance,
     fighters_on_table,
     in_the_fight,
     near_ledge,
@@ -109,6 +110,11 @@ def priority_for(game: Game, firer: Unit, hidden: frozenset[str]) -> tuple[str, 
     if not enabled(TARGET_PRIORITY, game.settings):
         return ()
     return priority_targets((firer.x, firer.y), firer.side, fighters_on_table(game, hidden))
+
+
+def sight_candidates(game: Game, firer: Unit) -> list[tuple[Unit, float]]:
+    """Enemies within 12" that could claim target priority, closest first: the ones to ask about Line of Sight."""
+    return [(u, d) for u, d in enemies_by_distance(game, firer) if d <= PRIORITY_RANGE]
 
 
 def combat_of(game: Game, target: Unit) -> list[str]:

@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 
 from battletracker.core.dice import ScriptedDice
+from battletracker.model import savefile
 from battletracker.model.effects import SetCondition
 from battletracker.model.game import Game, Side, Unit, Weapon, WeaponProfile
 from battletracker.rules import RulesInputError, odds, resolve
-from battletracker.rules.necromunda.plans import attack_plan, combat_of
+from battletracker.rules.necromunda.plans import attack_plan, combat_of, sight_candidates
 from tests.rules.necromunda.helpers import assert_sentence
 
 AUTOGUN = {"short_range": 8, "long_range": 24, "acc_short": 1, "acc_long": 0, "strength": 3, "ap": 0, "damage": 1}
@@ -125,3 +126,25 @@ def test_refusals_are_sentences_a_player_reads(choices: dict[str, Any], words: s
         attack_plan(game, choices)
     assert words in str(refused.value)
     assert_sentence(str(refused.value))
+
+
+def test_applying_an_attack_and_its_inverses_restores_the_game_exactly() -> None:
+    game = game_of(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("near", "Near", 1, 10, 14),
+                   fighter("b", "Mira", 1, 20, 10), fighter("c", "Close", 1, 21, 12, ledge_1=0.2),
+                   toolkit_target_priority=True, toolkit_walking_fire=True)
+    before = savefile.game_to_dict(game)
+    plan = attack_plan(game, {"firer": "a", "target": "b"})
+    # Cool check passed, a hit with faces 2 and 1+ammo (three Hits), the Ammo check fails: Out of Ammo.
+    r = resolve(plan.procedure, {**plan.inputs, "walking_fire": "c,b"}, ScriptedDice([6, 1, 4, "2", "1+ammo", 1]))
+    assert r.outcome == "hits=3 ammo=out"
+    inverses = game.apply_all(r.effects)
+    assert game.units["c"].has("check_falling") and game.units["a"].weapons[0].profiles[0].state == "out_of_ammo"
+    for inverse in reversed(inverses):
+        inverse.apply(game)
+    assert savefile.game_to_dict(game) == before
+
+
+def test_only_enemies_within_twelve_inches_are_asked_about_line_of_sight() -> None:
+    game = game_of(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("near", "Near", 1, 10, 14),
+                   fighter("far", "Far", 1, 10, 30), fighter("pal", "Pal", 0, 11, 10))
+    assert [(u.id, d) for u, d in sight_candidates(game, game.units["a"])] == [("near", 4.0)]

@@ -47,7 +47,7 @@ from battletracker.rules.necromunda.attack import COOL_FAILED, label, result_lab
 from battletracker.rules.necromunda.conditions import CHECK_FALLING, ENGAGED, SERIOUSLY_INJURED
 from battletracker.rules.necromunda.firepower import AMMO_READINGS, CHECK_READING, READING_SETTING
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
-from battletracker.rules.necromunda.plans import NecroPlan, attack_plan, priority_for, template_for
+from battletracker.rules.necromunda.plans import NecroPlan, attack_plan, priority_for, sight_candidates, template_for
 from battletracker.rules.necromunda.table import (
     RULESET,
     ProfileRef,
@@ -388,9 +388,7 @@ class ShootDialog(QDialog):
     def _fill_sight(self) -> None:
         self.sight_list.blockSignals(True)
         self.sight_list.clear()
-        for unit, dist in enemies_by_distance(self.session.game, self.shooter):
-            if dist > PRIORITY_RANGE:
-                break
+        for unit, dist in sight_candidates(self.session.game, self.shooter):
             item = QListWidgetItem(f'{unit.name} ({dist:.1f}")', self.sight_list)
             item.setData(Qt.ItemDataRole.UserRole, unit.id)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
