@@ -633,3 +633,38 @@ def test_one_attack_is_one_step_cool_check_walking_fire_and_stray_shots_with_the
     assert savefile.game_to_dict(session.game) == after_first
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
+
+
+class CountingDice:
+    """The app's dice, scripted: each face is handed out once, so a second roll of the same die would show."""
+
+    def __init__(self, faces: list[object]) -> None:
+        self.faces = list(faces)
+
+    def roll(self, die: object, count: int, label: str) -> tuple[object, ...]:
+        taken, self.faces = self.faces[:count], self.faces[count:]
+        assert len(taken) == count, f"{label}: the app's dice were asked for more than the attack rolls"
+        return tuple(taken)
+
+
+def test_roll_for_me_keeps_its_dice_while_the_player_chooses_where_walking_fire_goes(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    dice = CountingDice([5, "2", "1"])  # Hit roll 5, Firepower 2 and 1: three Hits
+    monkeypatch.setattr("battletracker.ui.procedure_runner.RandomDice", lambda: dice)
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("b", "Mira", 1, 10, 20), fighter("c", "Close", 1, 12, 21), toolkit_walking_fire=True)
+    session = Session(game)
+    dialog = dialog_for(qtbot, session)
+    qtbot.mouseClick(dialog.runner.roll_button, Qt.MouseButton.LeftButton)
+    for answer in ("Close", "Mira"):
+        box = dialog.runner.choice_box
+        assert box.isVisible() and dialog.runner.result is None
+        box.setCurrentIndex(box.findText(answer))
+        qtbot.mouseClick(dialog.runner.entry_ok, Qt.MouseButton.LeftButton)
+    res = dialog.runner.result
+    assert res is not None and res.outcome == "hits=3 ammo=ok"
+    assert res.rolls == [("Hit roll", (5,)), ("Firepower dice", ("2", "1"))]
+    assert res.values["walking_fire"] == ["b", "c", "b"]
+    assert dialog.apply()
+    assert any("(the app's dice)" in entry.text for entry in session.game.log)
+    assert session.game.units["c"].has("suppressed")
