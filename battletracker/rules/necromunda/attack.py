@@ -54,7 +54,7 @@ NAME = "necro.attack"
 COOL_FAILED = "cool_failed"
 TEMPLATE = "template"
 ATTACK_KEYS = ("cool", "walking_candidates", "walking_fire", "at_risk", "combat", "template", "template_hits",
-               "engaged", "seriously_injured", "near_ledge", *(STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE))
+               "engaged", "seriously_injured", "near_ledge", STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE)
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,10 @@ def attack_resolve(inputs: Inputs, dice: Dice) -> Resolution:
 
 
 def _walking_choice(p: AttackInputs, hits: int, given: tuple[str, ...]) -> ChoiceNeeded:
-    """The question for the next Hit's model: each option is the answer list with that model added."""
+    """The question for the next Hit's model: each option is the answer list with that model added.
+
+    The options' words are unit ids; the app shows the fighters' names.
+    """
     assert p.shot is not None
     n = len(given) + 2
     options = tuple((",".join((*given, k)), k) for k in (p.shot.target_id, *p.walking_candidates))
