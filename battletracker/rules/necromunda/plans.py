@@ -58,11 +58,16 @@ MAX_COMBAT = 6
 
 @dataclass(frozen=True)
 class NecroPlan:
-    """One Shoot read from the table: the procedure to run, its inputs, and what was read, in words."""
+    """One Shoot read from the table: the procedure to run, its inputs, what was read in words, what was picked.
+
+    The fields are those of the rules' `Plan`, so it converts field for field.
+    """
 
     procedure: str
     inputs: dict[str, InputValue]
     facts: tuple[str, ...]
+    choices: dict[str, InputValue]
+    title: str
 
 
 def firer_of(game: Game, choices: Choices) -> Unit:
@@ -201,7 +206,7 @@ def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
             inputs["cool"] = score
 
     if ref.template:
-        return _template_plan(game, firer, target, inputs, facts)
+        return _template_plan(game, firer, target, inputs, facts, choices)
 
     weapon = firer.weapons[ref.weapon]
     traits = traits_of(weapon, ref.profile)
@@ -259,11 +264,11 @@ def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
         facts.append(f"Blast ({traits.blast:g}\") centred on {target.name}: on a hit the marker covers, on level "
                      f"{target.level}: {_names(game, hit) or 'no one'}. Scatter it on the table if the rules call "
                      f"for it and resolve each model's Hit.")
-    return NecroPlan(NAME, inputs, tuple(facts))
+    return NecroPlan(NAME, inputs, tuple(facts), dict(choices), f"{firer.name} shoots {ref.title} at {target.name}")
 
 
 def _template_plan(game: Game, firer: Unit, target: Unit, inputs: dict[str, InputValue],
-                   facts: list[str]) -> NecroPlan:
+                   facts: list[str], choices: Choices) -> NecroPlan:
     placement = place_template(game, firer, target)
     if not placement.reaches:
         raise Refusal("target", f"the Template laid towards {target.name} does not reach: it is "
@@ -275,7 +280,8 @@ def _template_plan(game: Game, firer: Unit, target: Unit, inputs: dict[str, Inpu
                  + ".")
     if placement.other_level:
         facts.append(f"Under it on another level, not hit: {_names(game, placement.other_level)}.")
-    return NecroPlan(NAME, inputs, tuple(facts))
+    title = f"{firer.name} fires {profile_of(firer, choices).title} (Template) at {target.name}"
+    return NecroPlan(NAME, inputs, tuple(facts), dict(choices), title)
 
 
 def _range_fact(at: float, measured: float, short: float, long: float) -> str:

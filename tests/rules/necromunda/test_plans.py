@@ -47,6 +47,8 @@ def test_a_plain_shot_reads_range_bs_and_the_target_from_the_table() -> None:
     assert plan.inputs["range"] == 10.0 and plan.inputs["bs"] == 4 and plan.inputs["firepower_dice"] == 2
     assert plan.inputs["target_id"] == "b" and plan.inputs["firer_id"] == "a"
     assert plan.facts == ('Range 10.0" \u2014 long range.',)
+    assert plan.choices == {"firer": "a", "target": "b", "weapon": "Autogun"}
+    assert plan.title == "Kal shoots Autogun at Mira"
     assert odds(plan.procedure, plan.inputs).total() == 1
 
 
@@ -103,6 +105,7 @@ def test_a_template_lists_whom_it_hits_and_needs_no_dice() -> None:
                    fighter("c", "Brute", 0, 10.5, 14, ledge_1=0.3), fighter("h", "Far", 1, 20, 20))
     plan = attack_plan(game, {"firer": "a", "target": "b"})
     assert plan.inputs["template"] is True and plan.inputs["template_hits"] == "b,c"
+    assert plan.title == "Kal fires Flamer (Template) at Mira"
     assert "Brute \u2013 becomes Suppressed and checks for falling" in plan.facts[0]
     r = resolve(plan.procedure, plan.inputs, ScriptedDice([]))
     assert r.effects == [SetCondition("b", "suppressed"), SetCondition("c", "suppressed"),

@@ -480,12 +480,6 @@ class ShootDialog(QDialog):
         self.status.setText("Ready to apply as one undo step." if ready else "")
 
     # -- applying ------------------------------------------------------------------------------
-    def title(self) -> str:
-        shooter, target, ref = self.shooter, self.target, self.ref
-        verb = "fires" if self.is_template else "shoots"
-        kind = " (Template)" if self.is_template else ""
-        return f"{shooter.name} {verb} {ref.title}{kind}" + (f" at {target.name}" if target else "")
-
     def falling_lines(self, effects: list[object]) -> list[str]:
         """One line for each fighter the attack flags to check for falling, naming its ledge."""
         units = self.session.game.units
@@ -499,7 +493,7 @@ class ShootDialog(QDialog):
         if res is None or self.plan is None:
             return False
         units = self.session.game.units
-        title = self.title()
+        title = self.plan.title
         if res.values.get("models_hit"):
             title += " - the Template hits " + ", ".join(units[k].name for k in res.values["models_hit"])
         rolls = "; ".join(f"{name}: {' '.join(str(v) for v in values)}" for name, values in res.rolls)
