@@ -9,10 +9,11 @@ the log will, and Apply pushes its effects as one undo step.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -22,9 +23,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.core.dice import DiceError, DiceExhausted, Face, RandomDice, ScriptedDice, parse_typed_rolls
+from battletracker.core.dice import (
+    DiceError,
+    DiceExhausted,
+    Die,
+    Face,
+    RandomDice,
+    ScriptedDice,
+    parse_typed_rolls,
+)
 from battletracker.model.game import GameError
-from battletracker.rules import Inputs, Resolution, RulesInputError, get, odds, resolve
+from battletracker.rules import ChoiceNeeded, Inputs, Resolution, RulesInputError, get, odds, resolve
 from battletracker.rules.tables import TableError
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
 from battletracker.ui.session import Session
@@ -39,6 +48,26 @@ def with_settings(session: Session, procedure: str, inputs: Mapping[str, object]
     return merged
 
 
+class _Replay:
+    """The faces already rolled, in order, then the app's dice; remembers every face it gave.
+
+    A procedure that stops for a player's choice is run again from the start
+    with the answer: this gives it the same dice it rolled before.
+    """
+
+    def __init__(self, prefix: list[Face], rng: RandomDice) -> None:
+        self._prefix = list(prefix)
+        self._rng = rng
+        self.faces: list[Face] = []
+
+    def roll(self, die: Die, count: int, label: str) -> tuple[Face, ...]:
+        taken = self._prefix[:count]
+        del self._prefix[:count]
+        values = (*taken, *self._rng.roll(die, count - len(taken), label)) if count > len(taken) else tuple(taken)
+        self.faces.extend(values)
+        return values
+
+
 class ProcedureRunner(QWidget):
     """Odds, dice (digital or typed), result and Apply for one procedure."""
 
@@ -46,13 +75,19 @@ class ProcedureRunner(QWidget):
     applied = Signal(object)  # Resolution
 
     def __init__(self, session: Session, procedure: str, title: str, parent: QWidget | None = None,
-                 group: GroupFn | None = None) -> None:
+                 group: GroupFn | None = None, label: Callable[[str], str] | None = None,
+                 option_words: Callable[[str], str] | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.procedure = procedure
         self.title = title
         self._group = group
+        self._label = label
+        self._option_words = option_words
         self._inputs: dict[str, object] = {}
+        self._answers: dict[str, str] = {}
+        self._choice: ChoiceNeeded | None = None
+        self._rng = RandomDice()
         self._typed: list[Face] = []
         self._typed_run = False
         self._pending: DiceExhausted | None = None
@@ -76,6 +111,8 @@ class ProcedureRunner(QWidget):
         self.prompt.setWordWrap(True)
         self.entry = QLineEdit(self)
         self.entry.setPlaceholderText("e.g. 6 1")
+        self.choice_box = QComboBox(self)
+        self.choice_box.hide()
         self.entry_ok = QPushButton("OK", self)
         for button in (self.roll_button, self.typed_button, self.apply_button, self.entry_ok):
             # Enter in the dice field must submit those dice, never press a dialog's default button.
@@ -86,6 +123,7 @@ class ProcedureRunner(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.prompt, 2)
         row.addWidget(self.entry, 2)
+        row.addWidget(self.choice_box, 2)
         row.addWidget(self.entry_ok)
         self.entry_row.hide()
         self.entry_error = QLabel(self)
@@ -134,8 +172,15 @@ class ProcedureRunner(QWidget):
         self.typed_button.setEnabled(True)
         return True
 
+    @property
+    def dice_source(self) -> str:
+        """Whose dice the result came from, for the log."""
+        return "dice rolled at the table" if self._typed_run else "the app's dice"
+
     def _as_inputs(self) -> Inputs:
-        return {k: v for k, v in self._inputs.items() if isinstance(v, str | int | float | bool)}
+        inputs = {k: v for k, v in self._inputs.items() if isinstance(v, str | int | float | bool)}
+        inputs.update(self._answers)
+        return inputs
 
     def _show_problem(self, message: str) -> None:
         self.problem.setText(message)
@@ -146,7 +191,11 @@ class ProcedureRunner(QWidget):
     def _clear_result(self) -> None:
         self.result = None
         self._pending = None
+        self._choice = None
+        self._answers = {}
         self._typed = []
+        self.choice_box.hide()
+        self.entry.show()
         self.entry_row.hide()
         self.entry_error.hide()
         self.result_view.clear()
@@ -157,7 +206,8 @@ class ProcedureRunner(QWidget):
     def roll_for_me(self) -> None:
         self._clear_result()
         self._typed_run = False
-        self._run(RandomDice())
+        self._rng = RandomDice()
+        self._run()
 
     def start_typed(self) -> None:
         """Begin asking for the table's dice, one roll at a time, in the rules' order."""
@@ -166,6 +216,9 @@ class ProcedureRunner(QWidget):
         self._advance_typed()
 
     def submit_entry(self) -> None:
+        if self._choice is not None:
+            self.submit_choice()
+            return
         if self._pending is None:
             return
         try:
@@ -191,6 +244,9 @@ class ProcedureRunner(QWidget):
             self.entry_row.show()
             self.entry.setFocus(Qt.FocusReason.OtherFocusReason)
             return
+        except ChoiceNeeded as need:
+            self._ask(need)
+            return
         except (RulesInputError, TableError) as exc:
             self._show_problem(str(exc))
             return
@@ -198,13 +254,47 @@ class ProcedureRunner(QWidget):
         self.entry_row.hide()
         self._show_result(res)
 
-    def _run(self, dice: RandomDice) -> None:
+    def _run(self) -> None:
+        dice = _Replay(self._typed, self._rng)
         try:
             res = resolve(self.procedure, self._as_inputs(), dice)
+        except ChoiceNeeded as need:
+            self._typed = dice.faces
+            self._ask(need)
+            return
         except (RulesInputError, TableError) as exc:
             self._show_problem(str(exc))
             return
+        self.entry_row.hide()
         self._show_result(res)
+
+    # -- choices the rules leave to the player ------------------------------------
+    def _ask(self, need: ChoiceNeeded) -> None:
+        """Ask the player's choice where the procedure stopped, in the row the dice are typed in."""
+        self._pending = None
+        self._choice = need
+        self.prompt.setText(f"<b>{need.prompt}</b>")
+        self.choice_box.clear()
+        for value, words in need.options:
+            self.choice_box.addItem(self._option_words(words) if self._option_words else words, value)
+        self.entry.hide()
+        self.choice_box.show()
+        self.entry_row.show()
+        self.choice_box.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def submit_choice(self) -> None:
+        """Take the chosen option and run the procedure again with it, on the same dice."""
+        need = self._choice
+        if need is None:
+            return
+        self._choice = None
+        self._answers[need.field] = str(self.choice_box.currentData())
+        self.choice_box.hide()
+        self.entry.show()
+        if self._typed_run:
+            self._advance_typed()
+        else:
+            self._run()
 
     def _show_result(self, res: Resolution) -> None:
         self.result = res
@@ -212,7 +302,8 @@ class ProcedureRunner(QWidget):
             f"<li>{label}: <b>{' '.join(str(v) for v in values)}</b></li>" for label, values in res.rolls
         )
         lines = "".join(f"<p>{line}</p>" for line in res.log)
-        self.result_view.setHtml(f"<h3>{res.outcome}</h3><ul>{rolls}</ul>{lines}")
+        title = self._label(res.outcome) if self._label else res.outcome
+        self.result_view.setHtml(f"<h3>{title}</h3><ul>{rolls}</ul>{lines}")
         self.odds_plot.mark(res.outcome)
         self.apply_button.setEnabled(True)
         self.resolved.emit(res)
@@ -221,8 +312,7 @@ class ProcedureRunner(QWidget):
         if self.result is None:
             return False
         try:
-            source = "dice rolled at the table" if self._typed_run else "the app's dice"
-            self.session.apply_resolution(self.result, self.title, source)
+            self.session.apply_resolution(self.result, self.title, self.dice_source)
         except GameError as exc:
             self._show_problem(f"Not applied: {exc}")
             return False

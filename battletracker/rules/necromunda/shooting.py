@@ -200,6 +200,9 @@ def _parse(inputs: Inputs) -> ShootInputs:
     return parsed
 
 
+parse_shot = _parse
+
+
 def outcome_key(result: str, ammo: str | None) -> str:
     """The outcome key: the result, then the ammo state when Firepower dice were rolled ("hits=3 ammo=out")."""
     return result if ammo is None else f"{result} ammo={ammo}"

@@ -42,14 +42,14 @@ from battletracker.rules.necromunda.conditions import (
     SUPPRESSED,
 )
 from battletracker.rules.necromunda.profiles import reload_inputs
-from battletracker.ui.cards.flow import FlowLayout
-from battletracker.ui.features.necromunda.table import (
+from battletracker.rules.necromunda.table import (
     LEDGE_STATS,
     ledge_distances,
     ledge_title,
     ledges_to_fall_from,
     state_of,
 )
+from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.session import Session
 
 CONDITION_TITLES = {
