@@ -79,7 +79,11 @@ class Effect:
 
     @property
     def touches(self) -> Changes:
-        raise NotImplementedError
+        """Every part of the game `apply` may change: views refresh it and `Game.apply_all` copies it first.
+
+        An effect that does not say is taken to touch everything.
+        """
+        return Changes(everything=True)
 
 
 def _finite(*values: float) -> None:

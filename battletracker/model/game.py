@@ -6,8 +6,9 @@ takes an Effect (see effects.py) and returns the Effect that undoes it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -205,13 +206,77 @@ class Game:
         return effect.apply(self)
 
     def apply_all(self, effects: Sequence[Effect]) -> list[Effect]:
-        """Apply effects in order, all or nothing: on a refusal the earlier ones are undone."""
+        """Apply effects in order, all or nothing.
+
+        On a refusal the game gets back a copy of everything the effects touch,
+        taken before the first one: putting a copy back cannot be refused, so
+        the game is left exactly as it was even when an effect's inverse would
+        not apply (a Pinned unit that is no longer in the game, say).
+        """
+        saved = _Snapshot(self, effects)
         inverses: list[Effect] = []
         try:
             for effect in effects:
                 inverses.append(effect.apply(self))
         except BaseException:
-            for inverse in reversed(inverses):
-                inverse.apply(self)
+            saved.restore(self)
             raise
         return inverses
+
+    def check_all(self, effects: Sequence[Effect]) -> None:
+        """Raise GameError if the effects cannot all apply; either way the game is left exactly as it was."""
+        saved = _Snapshot(self, effects)
+        try:
+            for effect in effects:
+                effect.apply(self)
+        finally:
+            saved.restore(self)
+
+
+_REGIONS: dict[str, tuple[str, ...]] = {
+    "markers": ("markers",),
+    "log": ("log",),
+    "clock": ("turn", "phase", "active_side"),
+    "sides": ("sides",),
+    "settings": ("settings",),
+    "bombardments": ("bombardments",),
+    "buildings": ("buildings", "smoke"),
+}
+"""The Game fields behind each flag of an effect's `touches` (smoke areas count as buildings)."""
+
+
+class _Snapshot:
+    """Copies of the parts of a game that some effects touch, by their `touches`, to put back.
+
+    Units are copied one by one (only those named in `touches.units`) with the
+    roster's order, so a 500-unit game is not copied for one unit's Shock, and
+    put back into the same Unit objects. The log's entries are frozen, so a
+    shallow copy of the list keeps it. Restoring puts values back into the
+    game's own containers.
+    """
+
+    def __init__(self, game: Game, effects: Sequence[Effect]) -> None:
+        everything = any(e.touches.everything for e in effects)
+        names = {f.name for f in fields(Game)} - {"units"} if everything else {
+            name for e in effects for flag, region in _REGIONS.items() if getattr(e.touches, flag) for name in region}
+        touched = set(game.units) if everything else {u for e in effects for u in e.touches.units}
+        self.values = {name: list(game.log) if name == "log" else copy.deepcopy(getattr(game, name))
+                       for name in names}
+        self.roster = list(game.units.items())
+        self.units = [(game.units[u], copy.deepcopy(game.units[u])) for u in touched if u in game.units]
+
+    def restore(self, game: Game) -> None:
+        for name, value in self.values.items():
+            current = getattr(game, name)
+            if isinstance(current, dict):
+                current.clear()
+                current.update(value)
+            elif isinstance(current, list):
+                current[:] = value
+            else:
+                setattr(game, name, value)
+        for unit, saved in self.units:
+            vars(unit).clear()
+            vars(unit).update(vars(saved))
+        game.units.clear()
+        game.units.update(self.roster)

@@ -93,10 +93,8 @@ class Session(QObject):
         return inverse
 
     def check(self, effects: Sequence[Effect]) -> None:
-        """Raise GameError if the effects cannot all apply; the game is left as it was."""
-        inverses = self._game.apply_all(effects)
-        for inverse in reversed(inverses):
-            self._game.apply(inverse)
+        """Raise GameError if the effects cannot all apply; the game is left exactly as it was."""
+        self._game.check_all(effects)
 
     def apply(self, text: str, effects: Sequence[Effect], log: Sequence[str] = (), kind: str = "effect") -> None:
         """Apply effects and their log lines as one undo step named `text`.
