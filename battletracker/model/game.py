@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from battletracker.model.bombardment import Bombardment, Building, SmokeArea
@@ -260,7 +260,7 @@ class _Snapshot:
         names = {f.name for f in fields(Game)} - {"units"} if everything else {
             name for e in effects for flag, region in _REGIONS.items() if getattr(e.touches, flag) for name in region}
         touched = set(game.units) if everything else {u for e in effects for u in e.touches.units}
-        self.values = {name: list(game.log) if name == "log" else copy.deepcopy(getattr(game, name))
+        self.values: dict[str, Any] = {name: list(game.log) if name == "log" else copy.deepcopy(getattr(game, name))
                        for name in names}
         self.roster = list(game.units.items())
         self.units = [(game.units[u], copy.deepcopy(game.units[u])) for u in touched if u in game.units]
