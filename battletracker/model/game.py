@@ -246,13 +246,12 @@ _REGIONS: dict[str, tuple[str, ...]] = {
 
 
 class _Snapshot:
-    """Copies of the parts of a game that some effects touch, by their `touches`, to put back.
+    """What some effects may change, by their `touches`, kept to be put back exactly.
 
-    Units are copied one by one (only those named in `touches.units`) with the
-    roster's order, so a 500-unit game is not copied for one unit's Shock, and
-    put back into the same Unit objects. The log's entries are frozen, so a
-    shallow copy of the list keeps it. Restoring puts values back into the
-    game's own containers.
+    Records (units, markers, bombardments, sides, ...) are put back into the
+    same objects, so whoever holds one still sees the game. Units are copied
+    one by one, only those named in `touches.units`, so a 500-unit game is not
+    copied for one unit's Shock; the roster's order is always kept.
     """
 
     def __init__(self, game: Game, effects: Sequence[Effect]) -> None:
@@ -260,23 +259,49 @@ class _Snapshot:
         names = {f.name for f in fields(Game)} - {"units"} if everything else {
             name for e in effects for flag, region in _REGIONS.items() if getattr(e.touches, flag) for name in region}
         touched = set(game.units) if everything else {u for e in effects for u in e.touches.units}
-        self.values: dict[str, Any] = {name: list(game.log) if name == "log" else copy.deepcopy(getattr(game, name))
-                       for name in names}
+        self.fields = {name: _Kept(getattr(game, name)) for name in names}
         self.roster = list(game.units.items())
-        self.units = [(game.units[u], copy.deepcopy(game.units[u])) for u in touched if u in game.units]
+        self.units = [_Kept(game.units[u]) for u in touched if u in game.units]
 
     def restore(self, game: Game) -> None:
-        for name, value in self.values.items():
-            current = getattr(game, name)
-            if isinstance(current, dict):
-                current.clear()
-                current.update(value)
-            elif isinstance(current, list):
-                current[:] = value
-            else:
-                setattr(game, name, value)
-        for unit, saved in self.units:
-            vars(unit).clear()
-            vars(unit).update(vars(saved))
+        for name, kept in self.fields.items():
+            setattr(game, name, kept.restore())
+        for unit in self.units:
+            unit.restore()
         game.units.clear()
         game.units.update(self.roster)
+
+
+def _record(value: Any) -> bool:
+    """A mutable dataclass (a unit, a marker, a side...); frozen ones such as log entries never change."""
+    params = None if isinstance(value, type) else getattr(type(value), "__dataclass_params__", None)
+    return params is not None and not params.frozen
+
+
+class _Kept:
+    """One value as it was: a record's fields, a container's items in order and a copy of each record in it."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.items: list[Any] | None = None
+        if isinstance(value, dict):
+            self.items = list(value.items())
+            inside: Iterable[Any] = value.values()
+        elif isinstance(value, list):
+            self.items = list(value)
+            inside = value
+        else:
+            inside = (value,)
+        self.records = [(r, copy.deepcopy(r)) for r in inside if _record(r)]
+
+    def restore(self) -> Any:
+        """Put the value back in place and return it (the same object it was)."""
+        for record, saved in self.records:
+            vars(record).clear()
+            vars(record).update(vars(saved))
+        if isinstance(self.value, dict) and self.items is not None:
+            self.value.clear()
+            self.value.update(self.items)
+        elif isinstance(self.value, list) and self.items is not None:
+            self.value[:] = self.items
+        return self.value

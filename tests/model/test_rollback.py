@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from battletracker.model import savefile
+from battletracker.model.bombardment_effects import ChangeCocPoints
 from battletracker.model.effects import AppendLog, ChangeFigures, Effect, RemoveUnit, SetClock, SpendAmmo
 from battletracker.model.game import Game, GameError, LogEntry
 from battletracker.rules.clock import due_effects
@@ -85,3 +86,15 @@ def test_an_effect_that_does_not_say_what_it_touches_is_rolled_back_whole() -> N
     with pytest.raises(GameError, match="after scribbling"):
         game.apply_all([Scribble()])
     assert savefile.dumps(game) == before
+
+
+def test_checking_or_refusing_keeps_every_record_the_same_object() -> None:
+    """A panel holding a bombardment, building, marker or side keeps seeing the game's own record."""
+    game = game_with_units()
+    held = (game.bombardments["b1"], game.buildings["bld1"], game.smoke["smoke1"], game.sides[0], game.units["u1"])
+    effects = [*_end(game, True), ChangeFigures("u1", -1), ChangeCocPoints(0, -1)]
+    game.check_all(effects)
+    with pytest.raises(GameError):
+        game.apply_all([*effects, REFUSED])
+    now = (game.bombardments["b1"], game.buildings["bld1"], game.smoke["smoke1"], game.sides[0], game.units["u1"])
+    assert all(a is b for a, b in zip(held, now, strict=True))
