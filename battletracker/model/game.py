@@ -259,7 +259,7 @@ class _Snapshot:
         names = {f.name for f in fields(Game)} - {"units"} if everything else {
             name for e in effects for flag, region in _REGIONS.items() if getattr(e.touches, flag) for name in region}
         touched = set(game.units) if everything else {u for e in effects for u in e.touches.units}
-        self.fields = {name: _Kept(getattr(game, name)) for name in names}
+        self.fields = {name: _Kept(getattr(game, name), records=name != "log") for name in names}
         self.roster = list(game.units.items())
         self.units = [_Kept(game.units[u]) for u in touched if u in game.units]
 
@@ -279,9 +279,13 @@ def _record(value: Any) -> bool:
 
 
 class _Kept:
-    """One value as it was: a record's fields, a container's items in order and a copy of each record in it."""
+    """One value as it was: a record's fields, a container's items in order and a copy of each record in it.
 
-    def __init__(self, value: Any) -> None:
+    `records` False skips looking for records in a container of frozen ones
+    (the log's 10,000 entries).
+    """
+
+    def __init__(self, value: Any, records: bool = True) -> None:
         self.value = value
         self.items: list[Any] | None = None
         if isinstance(value, dict):
@@ -292,7 +296,7 @@ class _Kept:
             inside = value
         else:
             inside = (value,)
-        self.records = [(r, copy.deepcopy(r)) for r in inside if _record(r)]
+        self.records = [(r, copy.deepcopy(r)) for r in inside if _record(r)] if records else []
 
     def restore(self) -> Any:
         """Put the value back in place and return it (the same object it was)."""
