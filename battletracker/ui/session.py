@@ -18,6 +18,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from battletracker.model import savefile
 from battletracker.model.effects import AppendLog, Changes, Effect, SetClock
 from battletracker.model.game import Game, GameError
+from battletracker.model.references import with_references_cleared
 from battletracker.rules import Resolution
 from battletracker.rules.clock import due_effects
 from battletracker.ui.files import fingerprint
@@ -96,20 +97,20 @@ class Session(QObject):
         return inverse
 
     def check(self, effects: Sequence[Effect]) -> None:
-        """Raise GameError if the effects cannot all apply; the game is left as it was."""
-        inverses = self._game.apply_all(effects)
-        for inverse in reversed(inverses):
-            self._game.apply(inverse)
+        """Raise GameError if the effects cannot all apply; the game is left exactly as it was."""
+        self._game.check_all(effects)
 
     def apply(self, text: str, effects: Sequence[Effect], log: Sequence[str] = (), kind: str = "effect") -> None:
         """Apply effects and their log lines as one undo step named `text`.
 
         Everything is checked first: a refused effect raises GameError and
-        nothing is applied, logged or pushed.
+        nothing is applied, logged or pushed. A unit taken off the table takes
+        every reference to it along (its pins, its place in a building, its
+        passengers' embarkation) in the same step.
         """
         lines = list(log) if log else [text]
         stamped = [AppendLog.now(self._game, line, kind) for line in lines]
-        everything = [*effects, *stamped]
+        everything = [*with_references_cleared(self._game, effects), *stamped]
         self.check(everything)
         self.undo_stack.beginMacro(text)
         try:
