@@ -419,7 +419,9 @@ class MainWindow(QMainWindow):
     def open_dice(self) -> None:
         from battletracker.ui.dice_dialog import DiceDialog
 
-        DiceDialog(self.session, self).exec()
+        dialog = DiceDialog(self.session, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
     def open_settings(self) -> None:
         from battletracker.ui.settings_dialog import SettingsDialog

@@ -5,6 +5,10 @@ roll; "Roll for me" uses the app's dice, "Enter table dice" asks for the dice
 rolled at the table one step at a time (each entry validated against its die,
 nothing applied until the whole procedure has its dice); the result reads as
 the log will, and Apply pushes its effects as one undo step.
+
+Dialogs that hold runners derive from `ProcedureDialog`: Enter in the dice
+field submits the dice and never reaches the dialog, the Close button is not a
+default button, and closing with typed dice not yet applied asks first.
 """
 
 from __future__ import annotations
@@ -12,10 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
@@ -37,6 +45,22 @@ def with_settings(session: Session, procedure: str, inputs: Mapping[str, object]
         if key in session.game.settings and key not in merged:
             merged[key] = session.game.settings[key]
     return merged
+
+
+_ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+class DiceEntry(QLineEdit):
+    """The dice field: Enter submits its dice (`returnPressed`) and goes no further.
+
+    A QLineEdit passes Enter on to its window, where a dialog would press its
+    default button and close with the typed dice unread.
+    """
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        super().keyPressEvent(event)
+        if event.key() in _ENTER_KEYS:
+            event.accept()
 
 
 class ProcedureRunner(QWidget):
@@ -74,7 +98,7 @@ class ProcedureRunner(QWidget):
 
         self.prompt = QLabel(self)
         self.prompt.setWordWrap(True)
-        self.entry = QLineEdit(self)
+        self.entry = DiceEntry(self)
         self.entry.setPlaceholderText("e.g. 6 1")
         self.entry_ok = QPushButton("OK", self)
         for button in (self.roll_button, self.typed_button, self.apply_button, self.entry_ok):
@@ -159,6 +183,14 @@ class ProcedureRunner(QWidget):
         self._typed_run = False
         self._run(RandomDice())
 
+    def has_unapplied_dice(self) -> bool:
+        """Dice typed from the table that closing would lose: a prompt part-answered, or a typed result not applied."""
+        if not self._typed_run:
+            return False
+        if self._pending is not None:
+            return bool(self._typed) or bool(self.entry.text().strip())
+        return self.result is not None and self.apply_button.isVisibleTo(self) and self.apply_button.isEnabled()
+
     def start_typed(self) -> None:
         """Begin asking for the table's dice, one roll at a time, in the rules' order."""
         self._clear_result()
@@ -230,3 +262,55 @@ class ProcedureRunner(QWidget):
         self.apply_button.setEnabled(False)
         self.applied.emit(applied)
         return True
+
+
+class ProcedureDialog(QDialog):
+    """A dialog around ProcedureRunners that never drops the table's dice on a stray key.
+
+    Enter acts on the focused widget only (a dice field submits, a focused button
+    clicks) and never presses a default button: a procedure dialog has nothing Enter
+    should close it with. Escape, Close and the window's close button ask before
+    discarding typed dice that are not applied yet; closing from code does not ask.
+    """
+
+    def close_buttons(self) -> QDialogButtonBox:
+        """The dialog's Close button box: never a default button, and asking before dice are lost."""
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        for button in box.buttons():
+            if isinstance(button, QPushButton):
+                button.setAutoDefault(False)
+                button.setDefault(False)
+        box.rejected.connect(self.close_asking)
+        return box
+
+    def close_asking(self) -> None:
+        """Close, unless typed dice are pending and the player chooses to keep them."""
+        if self.may_discard_dice():
+            self.reject()
+
+    def may_discard_dice(self) -> bool:
+        """True when no typed dice would be lost, or the player agrees to lose them."""
+        if not any(r.has_unapplied_dice() for r in self.findChildren(ProcedureRunner)):
+            return True
+        answer = QMessageBox.question(
+            self, "Discard the typed dice?",
+            "The dice typed from the table are not applied yet. Close and discard them?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in _ENTER_KEYS and event.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                                                   Qt.KeyboardModifier.KeypadModifier):
+            event.accept()
+            return
+        if event.key() == Qt.Key.Key_Escape and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            event.accept()
+            self.close_asking()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if event.spontaneous() and not self.may_discard_dice():
+            event.ignore()
+            return
+        super().closeEvent(event)

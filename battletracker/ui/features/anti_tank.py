@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
@@ -61,7 +60,7 @@ from battletracker.rules.chain_of_command.arsenal import (
 from battletracker.rules.chain_of_command.damage import damage_result, outcome_group
 from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.ui.extensions import UnitAction, register_unit_action, register_window_extension
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
@@ -232,7 +231,7 @@ def infantry_near(game: Game, centre: tuple[float, float], radius: float, exclud
             if u.id != exclude and u.vehicle is None and distance(centre, (u.x, u.y)) <= radius + 1e-9]
 
 
-class AntiTankDialog(QDialog):
+class AntiTankDialog(ProcedureDialog):
     """One A.P. round from the firer's weapon at an enemy vehicle, odds first."""
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
@@ -316,8 +315,7 @@ class AntiTankDialog(QDialog):
         self.reverse_runner: ProcedureRunner | None = None
         self.follow_up.hide()
 
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
 
         left = QVBoxLayout()
         left.addLayout(form)
@@ -578,7 +576,7 @@ def can_throw_grenade(game: Game, unit: Unit) -> bool:
     return unit.vehicle is None and unit.figures > 0 and bool(vehicles_in_reach(game, unit))
 
 
-class GrenadeDialog(QDialog):
+class GrenadeDialog(ProcedureDialog):
     """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour."""
 
     def __init__(self, session: Session, unit_id: str, parent: QWidget | None = None) -> None:
@@ -612,8 +610,7 @@ class GrenadeDialog(QDialog):
         form.addRow("Distance to run", self.distance_box)
         form.addRow("", self.facts)
         self.runner = ProcedureRunner(session, GRENADE_PROCEDURE, "Anti-tank grenade", self, group=group_label)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.runner, 1)

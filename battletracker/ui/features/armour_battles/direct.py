@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -24,13 +22,14 @@ from battletracker.core.geometry import aspect, distance
 from battletracker.model.game import GameError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, profile_of
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
+from battletracker.ui.procedure_runner import ProcedureDialog
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
 
-class DirectFireDialog(QDialog):
+class DirectFireDialog(ProcedureDialog):
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -80,8 +79,7 @@ class DirectFireDialog(QDialog):
         self.apply_button.setToolTip("The target's suppression and Disruption as one undo step")
         self.status = QLabel(self)
         self.status.setWordWrap(True)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         bottom = QHBoxLayout()
         bottom.addWidget(self.status, 1)
         bottom.addWidget(self.apply_button)

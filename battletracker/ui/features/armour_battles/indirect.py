@@ -22,8 +22,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QGraphicsItem,
@@ -55,7 +53,7 @@ from battletracker.ui.features.armour_battles.common import (
 )
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
@@ -67,7 +65,7 @@ ARROW_COLOUR = QColor("#fb8c00")
 REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 
 
-class IndirectFireDialog(QDialog):
+class IndirectFireDialog(ProcedureDialog):
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -176,8 +174,7 @@ class IndirectFireDialog(QDialog):
         row.addWidget(self.apply_button)
         tl.addLayout(row)
 
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         left = QVBoxLayout()
         left.addWidget(aim_box)
         left.addWidget(place_box, 1)

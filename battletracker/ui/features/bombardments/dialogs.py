@@ -51,7 +51,7 @@ from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_inputs, sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.odds_plot import GroupFn
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
 ACTIVATION_CHOICES = (
@@ -153,7 +153,7 @@ def _cover_box(parent: QWidget) -> tuple[QScrollArea, QWidget, QGridLayout]:
     return scroll, holder, grid
 
 
-class _RunnerDialog(QDialog):
+class _RunnerDialog(ProcedureDialog):
     """A dialog around one ProcedureRunner that closes itself once the result is applied."""
 
     def __init__(self, session: Session, procedure: str, title: str, parent: QWidget | None,
@@ -167,8 +167,7 @@ class _RunnerDialog(QDialog):
         self.form = QFormLayout()
         self.problem = _problem_label(self)
         self.runner = ProcedureRunner(session, procedure, title, self, group=group)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         self.body = QVBoxLayout(self)
         self.body.addWidget(self.intro)
         self.body.addLayout(self.form)

@@ -22,7 +22,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
@@ -72,7 +71,7 @@ from battletracker.ui.features.necromunda.table import (
     traits_of,
 )
 from battletracker.ui.features.necromunda.template_attack import COMBAT_REACH, TemplatePlacement, place_template
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
@@ -127,7 +126,7 @@ def odds_summary(dist: Distribution[str]) -> str:
     return text
 
 
-class ShootDialog(QDialog):
+class ShootDialog(ProcedureDialog):
     """Declare, measure, roll and apply one ranged attack."""
 
     def __init__(self, session: Session, shooter_id: str, map_view: MapView | None = None,
@@ -297,7 +296,8 @@ class ShootDialog(QDialog):
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         close = QPushButton("Close", self)
-        close.clicked.connect(self.reject)
+        close.setAutoDefault(False)
+        close.clicked.connect(self.close_asking)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
         buttons.addWidget(self.apply_button)

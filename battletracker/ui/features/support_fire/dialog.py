@@ -18,8 +18,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -54,7 +52,7 @@ from battletracker.ui.features.support_fire.plan import (
 )
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
-from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
 LINE_OVERLAY = "support_fire.line"
@@ -66,7 +64,7 @@ def _words(key: str) -> str:
     return key.replace("_", " ").capitalize()
 
 
-class FireDialog(QDialog):
+class FireDialog(ProcedureDialog):
     """Fire from one unit: weapon, target, the player's choices, then the odds-first runner."""
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
@@ -178,8 +176,7 @@ class FireDialog(QDialog):
         self.runner_box = QVBoxLayout(self.runner_area)
         self.runner_box.setContentsMargins(0, 0, 0, 0)
         self.runner: ProcedureRunner | None = None
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
+        buttons = self.close_buttons()
 
         layout = QVBoxLayout(self)
         layout.addLayout(self.form)
