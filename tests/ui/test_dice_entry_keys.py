@@ -263,3 +263,19 @@ def test_escape_without_typed_dice_closes_at_once(qtbot: QtBot, monkeypatch: pyt
     _first_prompt(qtbot, runner)
     qtbot.keyClick(runner.entry, Qt.Key.Key_Escape)
     assert finished == [QDialog.DialogCode.Rejected]
+
+
+def test_a_five_thousand_digit_die_is_refused_naming_the_die(qtbot: QtBot, tmp_path: Path) -> None:
+    dialog, runner = open_dice(qtbot, tmp_path)
+    dialog_session = runner.session
+    steps = dialog_session.undo_stack.count()
+    _first_prompt(qtbot, runner)
+    qtbot.keyClicks(runner.entry, "6 " + "6" * 5000)
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    assert dialog.isVisible() and runner.entry_error.isVisible()
+    message = runner.entry_error.text()
+    assert message.startswith("6D6: ") and "cannot be rolled on a D6 (faces 1-6)" in message
+    assert len(message) < 100
+    assert runner.result is None and runner._typed == []
+    assert dialog_session.undo_stack.count() == steps
+    dialog.close()

@@ -14,6 +14,7 @@ can instead send a figure at it with a grenade or charge (coc.at_grenade).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -718,19 +719,22 @@ def save_user_arsenal(entries: UserEntries, path: Path | None = None) -> None:
     path = path or user_arsenal_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     spare = path.with_suffix(".tmp")
-    spare.write_text(json.dumps(user_arsenal_entries(), indent=2, sort_keys=True), encoding="utf-8")
+    spare.write_text(json.dumps(user_arsenal_entries(), indent=2, sort_keys=True, allow_nan=False), encoding="utf-8")
     spare.replace(path)
 
 
+_NUMBER = re.compile(r"-?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+
+
 def _value(token: str) -> object:
-    """A number typed in a field, or the text itself so the arsenal's check names the field."""
-    try:
-        return int(token)
-    except ValueError:
-        try:
-            return float(token)
-        except ValueError:
-            return token
+    """A plain decimal number typed in a field, or the text itself so the arsenal's check names the field.
+
+    Only ordinary figures count as numbers: "nan", "inf", "1e999" and a pasted
+    wall of digits stay text, and the check refuses them by name.
+    """
+    if not _NUMBER.fullmatch(token):
+        return token
+    return float(token) if "." in token else int(token)
 
 
 def _values(text: str) -> list[object]:
