@@ -36,6 +36,7 @@ from battletracker.rules import Inputs, Resolution, RulesInputError, get, odds, 
 from battletracker.rules.tables import TableError
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 
 def with_settings(session: Session, procedure: str, inputs: Mapping[str, object]) -> dict[str, object]:
@@ -82,7 +83,7 @@ class ProcedureRunner(QWidget):
         self._pending: DiceExhausted | None = None
         self.result: Resolution | None = None
 
-        self.problem = QLabel(self)
+        self.problem = plain(QLabel(self))
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.problem.hide()
@@ -112,7 +113,7 @@ class ProcedureRunner(QWidget):
         row.addWidget(self.entry, 2)
         row.addWidget(self.entry_ok)
         self.entry_row.hide()
-        self.entry_error = QLabel(self)
+        self.entry_error = plain(QLabel(self))
         self.entry_error.setWordWrap(True)
         self.entry_error.setStyleSheet("color: #d93025; font-weight: bold;")
         self.entry_error.hide()
@@ -218,7 +219,7 @@ class ProcedureRunner(QWidget):
             self._pending = need
             faces = need.die.describe_faces()
             many = f"{need.count} {need.die.name}" if need.count > 1 else f"one {need.die.name}"
-            self.prompt.setText(f"<b>{need.label}</b>: roll {many} ({faces}) and type the result")
+            self.prompt.setText(f"<b>{esc(need.label)}</b>: roll {esc(many)} ({esc(faces)}) and type the result")
             self.entry.clear()
             self.entry_row.show()
             self.entry.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -241,10 +242,10 @@ class ProcedureRunner(QWidget):
     def _show_result(self, res: Resolution) -> None:
         self.result = res
         rolls = "".join(
-            f"<li>{label}: <b>{' '.join(str(v) for v in values)}</b></li>" for label, values in res.rolls
+            f"<li>{esc(label)}: <b>{esc(' '.join(str(v) for v in values))}</b></li>" for label, values in res.rolls
         )
-        lines = "".join(f"<p>{line}</p>" for line in res.log)
-        self.result_view.setHtml(f"<h3>{res.outcome}</h3><ul>{rolls}</ul>{lines}")
+        lines = "".join(f"<p>{esc(line)}</p>" for line in res.log)
+        self.result_view.setHtml(f"<h3>{esc(res.outcome)}</h3><ul>{rolls}</ul>{lines}")
         self.odds_plot.mark(res.outcome)
         self.apply_button.setEnabled(True)
         self.resolved.emit(res)

@@ -63,6 +63,7 @@ from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.ui.extensions import UnitAction, register_unit_action, register_window_extension
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 if TYPE_CHECKING:
     from battletracker.ui.main_window import MainWindow
@@ -288,7 +289,7 @@ class AntiTankDialog(ProcedureDialog):
             self.checks[key] = box
             grid.addWidget(box, n, 0)
 
-        self.refusal = QLabel(self)
+        self.refusal = plain(QLabel(self))
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.refusal.hide()
@@ -425,7 +426,7 @@ class AntiTankDialog(ProcedureDialog):
             if box.isChecked():
                 inputs[key] = True
         self.shot = shot
-        self.facts.setText("<table>" + "".join(f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{v}</td></tr>"
+        self.facts.setText("<table>" + "".join(f"<tr><td><b>{esc(k)}</b>&nbsp;&nbsp;</td><td>{esc(v)}</td></tr>"
                                                for k, v in shot.facts) + "</table>")
         self._draw_line(target)
         self.runner.title = f"Anti-tank fire: {self.firer.name} at {target.name}"
@@ -474,18 +475,18 @@ class AntiTankDialog(ProcedureDialog):
         lines: list[str] = ["<i>Applied as one undo step.</i>"]
         now = res.values.get("consequences") or ()
         if isinstance(now, tuple | list) and now:
-            lines.append("<b>Now:</b><ul>" + "".join(f"<li>{line}</li>" for line in now) + "</ul>")
+            lines.append("<b>Now:</b><ul>" + "".join(f"<li>{esc(line)}</li>" for line in now) + "</ul>")
         self.reverse_button.setVisible(False)
         if isinstance(result, str) and target is not None and target.vehicle is not None:
             meaning = damage_result(target.vehicle.category, result)
             if result == "reverse":
-                lines.append(f"{target.name} must reverse 1D6\" directly away from {self.firer.name}.")
+                lines.append(esc(f"{target.name} must reverse 1D6\" directly away from {self.firer.name}."))
                 self.reverse_button.setVisible(True)
             if meaning.blast_radius:
                 caught = infantry_near(self.session.game, (target.x, target.y), meaning.blast_radius, target.id)
                 names = ", ".join(u.name for u in caught) or "none"
                 lines.append(f"Infantry Teams within {meaning.blast_radius:g}\" of the wreck take 1D6 hits each: "
-                             f"<b>{names}</b>.")
+                             f"<b>{esc(names)}</b>.")
                 self._draw_blast(target, meaning.blast_radius)
         self.follow_text.setText("<br>".join(lines))
         self.follow_up.show()
@@ -603,7 +604,7 @@ class GrenadeDialog(ProcedureDialog):
         self.distance_box.setDecimals(1)
         self.distance_box.setSuffix("\"")
         self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
-        self.facts = QLabel(self)
+        self.facts = plain(QLabel(self))
         self.facts.setWordWrap(True)
         form = QFormLayout()
         form.addRow("Grenade or charge", self.grenade_box)
@@ -944,7 +945,7 @@ class ArsenalDialog(QDialog):
     def show_entry(self, section: str, name: str, fields: dict[str, object]) -> None:
         self._show_rows(section)
         own = name in user_arsenal_entries()[section]
-        self.heading.setText(f"<b>{name}</b>" + (" - yours" if own else " - built in; saving makes it yours"))
+        self.heading.setText(f"<b>{esc(name)}</b>" + (" - yours" if own else " - built in; saving makes it yours"))
         self.remove_button.setEnabled(own)
         self.name_edit.setText(name)
         nations = fields.get("nations")

@@ -24,6 +24,7 @@ from battletracker.ui.features.armour_battles.common import MOVE_TITLES, profile
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
 from battletracker.ui.procedure_runner import ProcedureDialog
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -53,7 +54,7 @@ class DirectFireDialog(ProcedureDialog):
             self.target.setCurrentIndex(enemies[0])
         self.pick_target = QPushButton("Pick on the &map", self)
         self.pick_target.setEnabled(map_view is not None)
-        self.range_label = QLabel(self)
+        self.range_label = plain(QLabel(self))
         self.move_box = QComboBox(self)
         for key, text in MOVE_TITLES.items():
             self.move_box.addItem(text, key)

@@ -55,6 +55,7 @@ from battletracker.ui.features.armour_battles.target_fire import TargetFire
 from battletracker.ui.map.items import circle_item, line_item
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -95,7 +96,7 @@ class IndirectFireDialog(ProcedureDialog):
         self.pick_aim = QPushButton("Pick on the &map", self)
         self.pick_aim.setToolTip("Click the aiming point on the table")
         self.pick_aim.setEnabled(map_view is not None)
-        self.range_label = QLabel(self)
+        self.range_label = plain(QLabel(self))
         self.move_box = QComboBox(self)
         for key, text in MOVE_TITLES.items():
             self.move_box.addItem(text, key)

@@ -73,6 +73,7 @@ from battletracker.ui.features.necromunda.table import (
 from battletracker.ui.features.necromunda.template_attack import COMBAT_REACH, TemplatePlacement, place_template
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -152,7 +153,7 @@ class ShootDialog(ProcedureDialog):
         side = game.sides[shooter.side].name if 0 <= shooter.side < len(game.sides) else ""
         stats = ", ".join(f"{label} {shooter.stats[key]}+" for key, label in (("bs", "BS"), ("cool", "Cool"))
                           if key in shooter.stats)
-        self.heading.setText(f"<b>{shooter.name}</b> ({side}) \u2013 {stats}, level {shooter.level}")
+        self.heading.setText(f"<b>{esc(shooter.name)}</b> ({esc(side)}) \u2013 {esc(stats)}, level {shooter.level}")
         self.profile_box = QComboBox(self)
         self.profile_box.setObjectName("profile")
         self.refs: list[ProfileRef] = profile_refs(shooter)
@@ -216,7 +217,7 @@ class ShootDialog(ProcedureDialog):
 
         self.priority_group = QGroupBox("Target priority (Arbitrator's toolkit)", self)
         pl = QVBoxLayout(self.priority_group)
-        self.priority_label = QLabel(self.priority_group)
+        self.priority_label = plain(QLabel(self.priority_group))
         self.priority_label.setWordWrap(True)
         self.sight_label = QLabel("Tick the enemies within 12\" that are <b>not</b> in Line of Sight:",
                                   self.priority_group)
@@ -262,7 +263,7 @@ class ShootDialog(ProcedureDialog):
 
         self.combat_group = QGroupBox("Hits on an Engaged target: allocated at random in the combat", self)
         cl = QVBoxLayout(self.combat_group)
-        self.combat_label = QLabel(self.combat_group)
+        self.combat_label = plain(QLabel(self.combat_group))
         self.combat_label.setWordWrap(True)
         self.combat_runner = ProcedureRunner(session, "necro.engaged_allocation", "Allocate Hits", self.combat_group)
         self.combat_runner.apply_button.hide()
@@ -271,7 +272,7 @@ class ShootDialog(ProcedureDialog):
         cl.addWidget(self.combat_runner)
         self.combat_group.hide()
 
-        self.blast_label = QLabel(self)
+        self.blast_label = plain(QLabel(self))
         self.blast_label.setObjectName("blast")
         self.blast_label.setWordWrap(True)
         self.blast_label.setStyleSheet(NOTE_STYLE)
@@ -523,8 +524,8 @@ class ShootDialog(ProcedureDialog):
         if placement is None or target is None:
             self.template_label.setText("Choose a target to lay the Template towards.")
         elif not placement.reaches:
-            self.template_label.setText(f"The Template laid towards {target.name} does not reach: it is "
-                                        f"{placement.shape.length:g}\" long and must touch the target's base.")
+            self.template_label.setText(esc(f"The Template laid towards {target.name} does not reach: it is "
+                                            f"{placement.shape.length:g}\" long and must touch the target's base."))
         else:
             lines = [f"<b>Hit</b> (level {target.level}):"]
             for key in placement.hit:
@@ -532,10 +533,10 @@ class ShootDialog(ProcedureDialog):
                 state = ("Engaged: not Suppressed" if unit.has(ENGAGED) else
                          "Seriously Injured: not Suppressed" if unit.has(SERIOUSLY_INJURED) else
                          "becomes Suppressed and checks for falling" if near_ledge(unit) else "becomes Suppressed")
-                lines.append(f"\u2022 {unit.name} \u2013 {state}")
+                lines.append(f"\u2022 {esc(unit.name)} \u2013 {state}")
             if placement.other_level:
                 lines.append("Under it on another level, not hit: "
-                             + ", ".join(game.units[k].name for k in placement.other_level))
+                             + esc(", ".join(game.units[k].name for k in placement.other_level)))
             self.template_label.setText("<br>".join(lines))
         self._update_apply()
 
@@ -687,7 +688,7 @@ class ShootDialog(ProcedureDialog):
             self.walking_form.removeRow(0)
         self.walking_boxes = []
         game = self.session.game
-        first = QLabel(f"{target.name} (the original target)", self.walking_group)
+        first = plain(QLabel(f"{target.name} (the original target)", self.walking_group))
         self.walking_form.addRow("Hit 1", first)
         for i in range(2, hits + 1):
             box = QComboBox(self.walking_group)

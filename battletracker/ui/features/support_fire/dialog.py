@@ -54,6 +54,7 @@ from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 LINE_OVERLAY = "support_fire.line"
 FRONTAGE_OVERLAY = "support_fire.frontage"
@@ -99,7 +100,7 @@ class FireDialog(ProcedureDialog):
         self.add_team_button = QPushButton("&Add team", self)
         self.clear_teams_button = QPushButton("C&lear", self)
         self.clear_teams_button.setToolTip("Fire at the target alone")
-        self.teams_label = QLabel("", self)
+        self.teams_label = plain(QLabel("", self))
         self.teams_label.setWordWrap(True)
         self.teams_box = QWidget(self)
         teams_layout = QVBoxLayout(self.teams_box)
