@@ -24,6 +24,10 @@ def plain(label: QLabel) -> QLabel:
     return label
 
 
-def text_tip(text: str) -> str:
-    """A tooltip showing `text` exactly as typed, line breaks kept."""
+def literal(text: str) -> str:
+    """`text` as rich text that shows it exactly as typed, line breaks kept.
+
+    For tooltips and message boxes, which guess whether their text is markup:
+    this is markup, so the guess is right and the player's characters show.
+    """
     return f"<p style='white-space:pre-wrap'>{esc(text)}</p>" if text else ""

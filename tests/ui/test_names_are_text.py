@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.app import demo_path
@@ -51,6 +52,10 @@ def test_the_card_and_the_side_header_show_the_name_as_text(qtbot: QtBot, tmp_pa
     assert card is not None
     _shows_as_text(card.name_label)
     assert card.sizeHint().width() < SMALL
+    panzer = win.cards.card(PANZER)
+    assert panzer is not None
+    _shows_as_text(panzer.weapons_label)
+    assert panzer.sizeHint().width() < SMALL
     headers = [label for label in win.cards.findChildren(QLabel, "side_name") if NAME in label.text()]
     assert headers
     for label in headers:
@@ -75,6 +80,25 @@ def test_the_log_view_shows_the_name_as_text(qtbot: QtBot, tmp_path: Path) -> No
     model = win.log.model
     last = model.index(model.rowCount() - 1, 0)
     assert NAME in str(model.data(last, Qt.ItemDataRole.DisplayRole))
+    tip = str(model.data(last, Qt.ItemDataRole.ToolTipRole))
+    assert "&lt;img" in tip and "<img" not in tip
+    undo_tip = win.undo_button_action.toolTip()
+    assert "&lt;img" in undo_tip and "<img" not in undo_tip
+
+
+def test_the_remove_question_shows_the_name_as_text(qtbot: QtBot, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    win = _window(qtbot, tmp_path)
+    asked: list[str] = []
+
+    def question(_parent: object, _title: str, text: str, *_args: object) -> QMessageBox.StandardButton:
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    win.cards.remove_unit(SHERMAN)
+    assert len(asked) == 1 and "&lt;img" in asked[0] and "<img" not in asked[0]
+    assert SHERMAN in win.session.game.units
 
 
 def test_the_anti_tank_dialog_shows_the_names_as_text(qtbot: QtBot, tmp_path: Path) -> None:

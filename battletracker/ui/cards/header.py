@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVB
 
 from battletracker.model.game import Side
 from battletracker.ui.cards.flow import FlowLayout
-from battletracker.ui.text import plain, text_tip
+from battletracker.ui.text import literal, plain
 
 SWATCH = 14
 
@@ -124,7 +124,7 @@ class SideHeader(QWidget):
         self.values["force_morale"].setText(str(side.force_morale))
         self.values["coc_points"].setText(str(side.coc_points))
         self.values_box.setVisible(morale)
-        self.setToolTip(text_tip(f"{side.name}: click to fold or unfold its cards"))
+        self.setToolTip(literal(f"{side.name}: click to fold or unfold its cards"))
 
     @property
     def is_folded(self) -> bool:

@@ -63,7 +63,7 @@ from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.ui.extensions import UnitAction, register_unit_action, register_window_extension
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, plain
+from battletracker.ui.text import esc, literal, plain
 
 if TYPE_CHECKING:
     from battletracker.ui.main_window import MainWindow
@@ -864,7 +864,7 @@ class ArsenalDialog(QDialog):
         form.addRow("Weapons", self.weapons_edit)
         self.form = form
         right.addLayout(form)
-        self.error = QLabel(self)
+        self.error = plain(QLabel(self))
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c62828; font-weight: bold;")
         self.error.hide()
@@ -902,7 +902,7 @@ class ArsenalDialog(QDialog):
                 label = f"{name} (yours)" if name in own[section] else name
                 summary = entry_summary(section, name)
                 item = QTreeWidgetItem(top, [label, summary])
-                item.setToolTip(1, summary)
+                item.setToolTip(1, literal(summary))
                 item.setData(0, Qt.ItemDataRole.UserRole, (section, name))
                 if select == (section, name):
                     chosen = item

@@ -78,7 +78,7 @@ class DirectFireDialog(ProcedureDialog):
         self.apply_button = QPushButton("&Apply", self)
         self.apply_button.setEnabled(False)
         self.apply_button.setToolTip("The target's suppression and Disruption as one undo step")
-        self.status = QLabel(self)
+        self.status = plain(QLabel(self))
         self.status.setWordWrap(True)
         close = self.close_buttons()
         bottom = QHBoxLayout()

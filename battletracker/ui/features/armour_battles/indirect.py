@@ -55,7 +55,7 @@ from battletracker.ui.features.armour_battles.target_fire import TargetFire
 from battletracker.ui.map.items import circle_item, line_item
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
+from battletracker.ui.text import esc, plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -119,7 +119,7 @@ class IndirectFireDialog(ProcedureDialog):
         self.dice_label = QLabel(self)
         self.dice_label.setWordWrap(True)
         self.dice_label.setTextFormat(Qt.TextFormat.RichText)
-        self.refusal = QLabel(self)
+        self.refusal = plain(QLabel(self))
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet(REFUSAL_STYLE)
         self.refusal.hide()
@@ -157,14 +157,14 @@ class IndirectFireDialog(ProcedureDialog):
         QVBoxLayout(place_box).addWidget(self.placer)
 
         # 3. Targets
-        self.targets_label = QLabel("Place the Impact Marker to see the units under its burst.", self)
+        self.targets_label = plain(QLabel("Place the Impact Marker to see the units under its burst.", self))
         self.targets_label.setWordWrap(True)
         self.tabs = QTabWidget(self)
         self.apply_button = QPushButton("Apply to &targets", self)
         self.apply_button.setToolTip("Suppression and Disruption for every target as one undo step; "
                                      "the Impact Marker is lifted")
         self.apply_button.setEnabled(False)
-        self.status = QLabel(self)
+        self.status = plain(QLabel(self))
         self.status.setWordWrap(True)
         targets_box = QGroupBox("3. Units under the burst", self)
         tl = QVBoxLayout(targets_box)
@@ -296,7 +296,7 @@ class IndirectFireDialog(ProcedureDialog):
             except (RulesInputError, TableError) as exc:
                 problem = str(exc)
                 break
-            parts.append(describe_plan(plan) + ("" if dice_type == "at" else f" ({plan.band} range)"))
+            parts.append(esc(describe_plan(plan)) + ("" if dice_type == "at" else f" ({plan.band} range)"))
         self.dice_label.setText("<br>".join(parts) if not problem else "")
         valid = self.placer.set_inputs(self.placement_inputs())
         placement_problem = "" if valid else self.placer.problem.text()

@@ -65,7 +65,7 @@ from battletracker.ui.features.bombardments.die_face import DieFace
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc
+from battletracker.ui.text import esc, plain
 
 PointCallback = Callable[[tuple[float, float] | None], None]
 
@@ -216,7 +216,7 @@ class BombardmentsPanel(QWidget):
         self.sos_button.setToolTip("Pick the centre of the 6\" circle; every Team inside is fired at")
         self.building_button = QPushButton("Add building...", self)
         self.building_button.setToolTip("A building the bombardment rules need: material, storeys, and where it is")
-        self.problem = QLabel(self)
+        self.problem = plain(QLabel(self))
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.problem.hide()

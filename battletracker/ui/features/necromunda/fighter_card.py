@@ -50,6 +50,7 @@ from battletracker.ui.features.necromunda.table import (
     state_of,
 )
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 CONDITION_TITLES = {
     SUPPRESSED: "Suppressed",
@@ -158,7 +159,7 @@ class FighterSection(QWidget):
         self.badges: dict[tuple[int, int], QLabel] = {}
         self.reload_buttons: dict[tuple[int, int], QPushButton] = {}
 
-        self.message = QLabel(self)
+        self.message = plain(QLabel(self))
         self.message.setObjectName("necro_message")
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #d93025; font-weight: bold;")
@@ -237,7 +238,7 @@ class FighterSection(QWidget):
         for wi, weapon in enumerate(unit.weapons):
             for pi in range(len(weapon.profiles)):
                 key = (wi, pi)
-                text = QLabel(self.profiles_box)
+                text = plain(QLabel(self.profiles_box))
                 text.setWordWrap(True)
                 text.setTextFormat(Qt.TextFormat.PlainText)
                 text.setObjectName(f"profile_{wi}_{pi}")

@@ -294,7 +294,7 @@ class ShootDialog(ProcedureDialog):
         self.apply_button.setObjectName("apply")
         self.apply_button.setEnabled(False)
         self.apply_button.setToolTip("Apply everything this attack did as one undo step")
-        self.status = QLabel(self)
+        self.status = plain(QLabel(self))
         self.status.setWordWrap(True)
         close = QPushButton("Close", self)
         close.setAutoDefault(False)

@@ -162,10 +162,10 @@ class FireDialog(ProcedureDialog):
         self.form.addRow("", self.in_building)
         self.form.addRow("", self.suppress_box)
 
-        self.derived = QLabel(self)
+        self.derived = plain(QLabel(self))
         self.derived.setWordWrap(True)
         self.derived.setTextFormat(Qt.TextFormat.PlainText)
-        self.refusal = QLabel(self)
+        self.refusal = plain(QLabel(self))
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet(REFUSAL_STYLE)
         self.refusal.hide()

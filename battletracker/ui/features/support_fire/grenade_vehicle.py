@@ -35,6 +35,7 @@ from battletracker.rules.tables import setting
 from battletracker.ui.features.support_fire.plan import IMMOBILISED, default_quality, fire_weapons
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 PROCEDURE = "coc.grenade_into_vehicle"
 THROW_REACH = 6.0
@@ -166,9 +167,9 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         self.armour_box = QSpinBox(self)
         self.armour_box.setRange(0, MAX_DICE)
         self.armour_box.setSuffix(" Armour Dice")
-        self.facts = QLabel(self)
+        self.facts = plain(QLabel(self))
         self.facts.setWordWrap(True)
-        self.refusal = QLabel(self)
+        self.refusal = plain(QLabel(self))
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet(REFUSAL_STYLE)
         self.refusal.hide()
