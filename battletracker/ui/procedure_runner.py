@@ -81,6 +81,7 @@ class ProcedureRunner(QWidget):
         self._typed: list[Face] = []
         self._typed_run = False
         self._pending: DiceExhausted | None = None
+        self._applied = False
         self.result: Resolution | None = None
 
         self.problem = plain(QLabel(self))
@@ -170,6 +171,7 @@ class ProcedureRunner(QWidget):
 
     def _clear_result(self) -> None:
         self.result = None
+        self._applied = False
         self._pending = None
         self._typed = []
         self.entry_row.hide()
@@ -190,7 +192,11 @@ class ProcedureRunner(QWidget):
             return False
         if self._pending is not None:
             return bool(self._typed) or bool(self.entry.text().strip())
-        return self.result is not None and self.apply_button.isVisibleTo(self) and self.apply_button.isEnabled()
+        return self.result is not None and not self._applied
+
+    def mark_applied(self) -> None:
+        """The dialog applied this result itself (the runner's own Apply hidden): its dice are in the game."""
+        self._applied = self.result is not None
 
     def start_typed(self) -> None:
         """Begin asking for the table's dice, one roll at a time, in the rules' order."""
@@ -260,6 +266,7 @@ class ProcedureRunner(QWidget):
             self._show_problem(f"Not applied: {exc}")
             return False
         applied = self.result
+        self._applied = True
         self.apply_button.setEnabled(False)
         self.applied.emit(applied)
         return True

@@ -279,3 +279,51 @@ def test_a_five_thousand_digit_die_is_refused_naming_the_die(qtbot: QtBot, tmp_p
     assert runner.result is None and runner._typed == []
     assert dialog_session.undo_stack.count() == steps
     dialog.close()
+
+
+def _asking(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    asked: list[str] = []
+
+    def question(_parent: object, title: str, *_args: object) -> QMessageBox.StandardButton:
+        asked.append(title)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    return asked
+
+
+def test_a_typed_result_not_applied_asks_and_once_applied_closes_at_once(qtbot: QtBot, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    dialog, runner = open_dice(qtbot, tmp_path)
+    asked = _asking(monkeypatch)
+    finished: list[int] = []
+    dialog.finished.connect(finished.append)
+    text = _first_prompt(qtbot, runner)
+    qtbot.keyClicks(runner.entry, text)
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    assert runner.result is not None
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert asked and finished == []
+    qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+    asked.clear()
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert asked == [] and finished == [QDialog.DialogCode.Rejected]
+
+
+def test_direct_fire_results_wait_for_the_dialogs_apply(qtbot: QtBot, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    dialog, runner = open_direct_fire(qtbot, tmp_path)
+    assert isinstance(dialog, DirectFireDialog) and dialog.current is not None
+    asked = _asking(monkeypatch)
+    finished: list[int] = []
+    dialog.finished.connect(finished.append)
+    type_dice(dialog.current.fire, "6 6 5 1 1 1 1")
+    type_dice(dialog.current.reaction, "6 6 1 1")
+    close = next(b for b in dialog.findChildren(QAbstractButton) if b.text() == "Close")
+    qtbot.mouseClick(close, Qt.MouseButton.LeftButton)
+    assert asked and finished == []
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert dialog.applied
+    asked.clear()
+    qtbot.mouseClick(close, Qt.MouseButton.LeftButton)
+    assert asked == [] and finished == [QDialog.DialogCode.Rejected]

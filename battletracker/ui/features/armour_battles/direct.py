@@ -176,6 +176,8 @@ class DirectFireDialog(ProcedureDialog):
             self.status.setText(f"Not applied: {exc}")
             return False
         self.applied = True
+        t.fire.mark_applied()
+        t.reaction.mark_applied()
         for w in (self.target, self.pick_target, self.move_box, self.los, self.flank, self.opportunity):
             w.setEnabled(False)
         self._progress()

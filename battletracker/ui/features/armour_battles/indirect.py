@@ -386,6 +386,9 @@ class IndirectFireDialog(ProcedureDialog):
             self.status.setText(f"Not applied: {exc}")
             return False
         self.applied = True
+        for t in self.targets:
+            t.fire.mark_applied()
+            t.reaction.mark_applied()
         self.marker_id = ""
         self._progress()
         if self.map_view is not None:

@@ -817,6 +817,8 @@ class ShootDialog(ProcedureDialog):
         except (GameError, ValueError) as exc:
             self.status.setText(f"Not applied: {exc}")
             return False
+        for runner in (self.cool_runner, self.runner, self.stray_runner, self.combat_runner):
+            runner.mark_applied()
         self._cool = None
         self.update_inputs()
         self.apply_button.setEnabled(False)
