@@ -306,6 +306,15 @@ class ProcedureDialog(QDialog):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
+    def setVisible(self, visible: bool) -> None:
+        super().setVisible(visible)
+        if visible:
+            # QDialog has just made its first auto-default button the default; Enter presses none here,
+            # so no button should look as if it would.
+            for button in self.findChildren(QPushButton):
+                if button.isDefault() and not button.hasFocus():
+                    button.setDefault(False)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in _ENTER_KEYS and event.modifiers() in (Qt.KeyboardModifier.NoModifier,
                                                                    Qt.KeyboardModifier.KeypadModifier):

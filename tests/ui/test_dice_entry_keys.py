@@ -12,7 +12,7 @@ from typing import TypeVar
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QDialog, QMessageBox
+from PySide6.QtWidgets import QAbstractButton, QDialog, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.app import demo_path
@@ -200,6 +200,7 @@ def opened(request: pytest.FixtureRequest, qtbot: QtBot, tmp_path: Path) -> Iter
     dialog, runner = DIALOGS[request.param](qtbot, tmp_path)
     qtbot.waitExposed(dialog)
     assert dialog.isVisible() and runner.typed_button.isEnabled(), runner.problem.text()
+    assert [b.text() for b in dialog.findChildren(QPushButton) if b.isDefault()] == []
     closed: list[int] = []
     dialog.finished.connect(closed.append)
     yield dialog, runner
