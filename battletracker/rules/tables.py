@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from battletracker.core.text import brief
 from battletracker.model.game import Scalar
 
 
@@ -79,19 +80,19 @@ class Table:
             maximum: builtins.int | None = None) -> builtins.int:
         v = self._get(key)
         if not isinstance(v, int) or isinstance(v, bool):
-            raise self._fail(key, f"must be a whole number, not {v!r}")
+            raise self._fail(key, f"must be a whole number, not {brief(v)}")
         if minimum is not None and v < minimum:
-            raise self._fail(key, f"must be at least {minimum}, not {v}")
+            raise self._fail(key, f"must be at least {minimum}, not {brief(v)}")
         if maximum is not None and v > maximum:
-            raise self._fail(key, f"must be at most {maximum}, not {v}")
+            raise self._fail(key, f"must be at most {maximum}, not {brief(v)}")
         return v
 
     def float(self, key: builtins.str, minimum: builtins.float | None = None) -> builtins.float:
         v = self._get(key)
         if not isinstance(v, int | builtins.float) or isinstance(v, bool):
-            raise self._fail(key, f"must be a number, not {v!r}")
+            raise self._fail(key, f"must be a number, not {brief(v)}")
         if not math.isfinite(v):
-            raise self._fail(key, f"must be a finite number, not {v!r}")
+            raise self._fail(key, f"must be a finite number, not {brief(v)}")
         if minimum is not None and v < minimum:
             raise self._fail(key, f"must be at least {minimum:g}, not {v:g}")
         return float(v)
@@ -99,21 +100,21 @@ class Table:
     def str(self, key: builtins.str, choices: tuple[builtins.str, ...] | None = None) -> builtins.str:
         v = self._get(key)
         if not isinstance(v, str):
-            raise self._fail(key, f"must be text, not {v!r}")
+            raise self._fail(key, f"must be text, not {brief(v)}")
         if choices is not None and v not in choices:
-            raise self._fail(key, f"must be one of {', '.join(choices)}, not {v!r}")
+            raise self._fail(key, f"must be one of {', '.join(choices)}, not {brief(v)}")
         return v
 
     def bool(self, key: builtins.str) -> builtins.bool:
         v = self._get(key)
         if not isinstance(v, bool):
-            raise self._fail(key, f"must be true or false, not {v!r}")
+            raise self._fail(key, f"must be true or false, not {brief(v)}")
         return v
 
     def list(self, key: builtins.str) -> builtins.list[Any]:
         v = self._get(key)
         if not isinstance(v, list):
-            raise self._fail(key, f"must be a list, not {v!r}")
+            raise self._fail(key, f"must be a list, not {brief(v)}")
         return v
 
     def table(self, key: builtins.str) -> Table:

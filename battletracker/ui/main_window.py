@@ -30,6 +30,7 @@ from battletracker.ui.log_view import LogPanel
 from battletracker.ui.map.view import MapView
 from battletracker.ui.recovery import Orphan, Recovery
 from battletracker.ui.session import Session
+from battletracker.ui.text import literal
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
@@ -169,10 +170,10 @@ class MainWindow(QMainWindow):
         self._update_unit_actions()
 
     def _undo_text_changed(self, text: str) -> None:
-        self.undo_button_action.setToolTip(f"Undo {text}".strip())
+        self.undo_button_action.setToolTip(literal(f"Undo {text}".strip()))
 
     def _redo_text_changed(self, text: str) -> None:
-        self.redo_button_action.setToolTip(f"Redo {text}".strip())
+        self.redo_button_action.setToolTip(literal(f"Redo {text}".strip()))
 
     def _build_menus_and_toolbar(self) -> None:
         bar = self.menuBar()
@@ -296,7 +297,7 @@ class MainWindow(QMainWindow):
 
     # -- messages --------------------------------------------------------------------
     def show_error(self, title: str, text: str) -> None:
-        QMessageBox.critical(self, title, text)
+        QMessageBox.critical(self, title, literal(text))
 
     # -- files ----------------------------------------------------------------------
     def maybe_save(self) -> bool:
@@ -304,7 +305,7 @@ class MainWindow(QMainWindow):
         if not self.session.modified:
             return True
         answer = QMessageBox.warning(
-            self, "Unsaved changes", f"Save the changes to \"{self.session.game.title}\"?",
+            self, "Unsaved changes", literal(f"Save the changes to \"{self.session.game.title}\"?"),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Save:
@@ -486,7 +487,9 @@ class MainWindow(QMainWindow):
     def open_dice(self) -> None:
         from battletracker.ui.dice_dialog import DiceDialog
 
-        DiceDialog(self.session, self).exec()
+        dialog = DiceDialog(self.session, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
     def open_settings(self) -> None:
         from battletracker.ui.settings_dialog import SettingsDialog

@@ -5,6 +5,10 @@ roll; "Roll for me" uses the app's dice, "Enter table dice" asks for the dice
 rolled at the table one step at a time (each entry validated against its die,
 nothing applied until the whole procedure has its dice); the result reads as
 the log will, and Apply pushes its effects as one undo step.
+
+Dialogs that hold runners derive from `ProcedureDialog`: Enter in the dice
+field submits the dice and never reaches the dialog, the Close button is not a
+default button, and closing with typed dice not yet applied asks first.
 """
 
 from __future__ import annotations
@@ -12,11 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
@@ -37,6 +45,7 @@ from battletracker.rules import ChoiceNeeded, Inputs, Resolution, RulesInputErro
 from battletracker.rules.tables import TableError
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 
 def with_settings(session: Session, procedure: str, inputs: Mapping[str, object]) -> dict[str, object]:
@@ -68,6 +77,22 @@ class _Replay:
         return values
 
 
+_ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+class DiceEntry(QLineEdit):
+    """The dice field: Enter submits its dice (`returnPressed`) and goes no further.
+
+    A QLineEdit passes Enter on to its window, where a dialog would press its
+    default button and close with the typed dice unread.
+    """
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        super().keyPressEvent(event)
+        if event.key() in _ENTER_KEYS:
+            event.accept()
+
+
 class ProcedureRunner(QWidget):
     """Odds, dice (digital or typed), result and Apply for one procedure."""
 
@@ -91,9 +116,10 @@ class ProcedureRunner(QWidget):
         self._typed: list[Face] = []
         self._typed_run = False
         self._pending: DiceExhausted | None = None
+        self._applied = False
         self.result: Resolution | None = None
 
-        self.problem = QLabel(self)
+        self.problem = plain(QLabel(self))
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.problem.hide()
@@ -109,7 +135,7 @@ class ProcedureRunner(QWidget):
 
         self.prompt = QLabel(self)
         self.prompt.setWordWrap(True)
-        self.entry = QLineEdit(self)
+        self.entry = DiceEntry(self)
         self.entry.setPlaceholderText("e.g. 6 1")
         self.choice_box = QComboBox(self)
         self.choice_box.hide()
@@ -126,7 +152,7 @@ class ProcedureRunner(QWidget):
         row.addWidget(self.choice_box, 2)
         row.addWidget(self.entry_ok)
         self.entry_row.hide()
-        self.entry_error = QLabel(self)
+        self.entry_error = plain(QLabel(self))
         self.entry_error.setWordWrap(True)
         self.entry_error.setStyleSheet("color: #d93025; font-weight: bold;")
         self.entry_error.hide()
@@ -190,6 +216,7 @@ class ProcedureRunner(QWidget):
 
     def _clear_result(self) -> None:
         self.result = None
+        self._applied = False
         self._pending = None
         self._choice = None
         self._answers = {}
@@ -208,6 +235,18 @@ class ProcedureRunner(QWidget):
         self._typed_run = False
         self._rng = RandomDice()
         self._run()
+
+    def has_unapplied_dice(self) -> bool:
+        """Dice typed from the table that closing would lose: a prompt part-answered, or a typed result not applied."""
+        if not self._typed_run:
+            return False
+        if self._pending is not None:
+            return bool(self._typed) or bool(self.entry.text().strip())
+        return self.result is not None and not self._applied
+
+    def mark_applied(self) -> None:
+        """The dialog applied this result itself (the runner's own Apply hidden): its dice are in the game."""
+        self._applied = self.result is not None
 
     def start_typed(self) -> None:
         """Begin asking for the table's dice, one roll at a time, in the rules' order."""
@@ -239,7 +278,7 @@ class ProcedureRunner(QWidget):
             self._pending = need
             faces = need.die.describe_faces()
             many = f"{need.count} {need.die.name}" if need.count > 1 else f"one {need.die.name}"
-            self.prompt.setText(f"<b>{need.label}</b>: roll {many} ({faces}) and type the result")
+            self.prompt.setText(f"<b>{esc(need.label)}</b>: roll {esc(many)} ({esc(faces)}) and type the result")
             self.entry.clear()
             self.entry_row.show()
             self.entry.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -299,11 +338,11 @@ class ProcedureRunner(QWidget):
     def _show_result(self, res: Resolution) -> None:
         self.result = res
         rolls = "".join(
-            f"<li>{label}: <b>{' '.join(str(v) for v in values)}</b></li>" for label, values in res.rolls
+            f"<li>{esc(label)}: <b>{esc(' '.join(str(v) for v in values))}</b></li>" for label, values in res.rolls
         )
-        lines = "".join(f"<p>{line}</p>" for line in res.log)
+        lines = "".join(f"<p>{esc(line)}</p>" for line in res.log)
         title = self._label(res.outcome) if self._label else res.outcome
-        self.result_view.setHtml(f"<h3>{title}</h3><ul>{rolls}</ul>{lines}")
+        self.result_view.setHtml(f"<h3>{esc(title)}</h3><ul>{rolls}</ul>{lines}")
         self.odds_plot.mark(res.outcome)
         self.apply_button.setEnabled(True)
         self.resolved.emit(res)
@@ -317,6 +356,68 @@ class ProcedureRunner(QWidget):
             self._show_problem(f"Not applied: {exc}")
             return False
         applied = self.result
+        self._applied = True
         self.apply_button.setEnabled(False)
         self.applied.emit(applied)
         return True
+
+
+class ProcedureDialog(QDialog):
+    """A dialog around ProcedureRunners that never drops the table's dice on a stray key.
+
+    Enter acts on the focused widget only (a dice field submits, a focused button
+    clicks) and never presses a default button: a procedure dialog has nothing Enter
+    should close it with. Escape, Close and the window's close button ask before
+    discarding typed dice that are not applied yet; closing from code does not ask.
+    """
+
+    def close_buttons(self) -> QDialogButtonBox:
+        """The dialog's Close button box: never a default button, and asking before dice are lost."""
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        for button in box.buttons():
+            if isinstance(button, QPushButton):
+                button.setAutoDefault(False)
+                button.setDefault(False)
+        box.rejected.connect(self.close_asking)
+        return box
+
+    def close_asking(self) -> None:
+        """Close, unless typed dice are pending and the player chooses to keep them."""
+        if self.may_discard_dice():
+            self.reject()
+
+    def may_discard_dice(self) -> bool:
+        """True when no typed dice would be lost, or the player agrees to lose them."""
+        if not any(r.has_unapplied_dice() for r in self.findChildren(ProcedureRunner)):
+            return True
+        answer = QMessageBox.question(
+            self, "Discard the typed dice?",
+            "The dice typed from the table are not applied yet. Close and discard them?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def setVisible(self, visible: bool) -> None:
+        super().setVisible(visible)
+        if visible:
+            # QDialog has just made its first auto-default button the default; Enter presses none here,
+            # so no button should look as if it would.
+            for button in self.findChildren(QPushButton):
+                if button.isDefault() and not button.hasFocus():
+                    button.setDefault(False)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in _ENTER_KEYS and event.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                                                   Qt.KeyboardModifier.KeypadModifier):
+            event.accept()
+            return
+        if event.key() == Qt.Key.Key_Escape and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            event.accept()
+            self.close_asking()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if event.spontaneous() and not self.may_discard_dice():
+            event.ignore()
+            return
+        super().closeEvent(event)

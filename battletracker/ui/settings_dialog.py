@@ -28,6 +28,7 @@ from battletracker.model.effects import SetSetting
 from battletracker.model.game import GameError, Scalar
 from battletracker.rules.tables import Setting, TableError, ruleset_settings
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 
 class FacesEditor(QWidget):
@@ -91,7 +92,7 @@ class SettingsDialog(QDialog):
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
-        self.error = QLabel(self)
+        self.error = plain(QLabel(self))
         self.error.setStyleSheet("color: #d93025; font-weight: bold;")
         self.error.setWordWrap(True)
         self.error.setText("\n".join(problems))

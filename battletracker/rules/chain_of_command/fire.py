@@ -49,6 +49,7 @@ from math import lcm
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
+from battletracker.core.text import brief
 from battletracker.model.effects import ChangeFigures, Effect, add_shock
 from battletracker.model.game import Scalar
 from battletracker.rules import register
@@ -389,13 +390,16 @@ def read_storm(r: InputReader, enabled: bool) -> StormOfSteel | None:
     return storm if enabled else None
 
 
+_FIGURES_DIGITS = 4  # no Team has 10,000 figures; longer numbers are refused before `int` reads them
+
+
 def _id_list(r: InputReader, key: str) -> tuple[str, ...]:
     if key not in r:
         r.str(key, "")
         return ()
     parts = tuple(p.strip() for p in r.str(key).split(","))
     if any(not p for p in parts):
-        raise RulesInputError(key, f"must be unit ids separated by commas, not {r.str(key)!r}")
+        raise RulesInputError(key, f"must be unit ids separated by commas, not {brief(r.str(key))}")
     return parts
 
 
@@ -435,8 +439,8 @@ def read_targets(r: InputReader, teams: int) -> Targets:
     figures_text = _id_list(r, "target_figures")
     figures: list[int] = []
     for text in figures_text:
-        if not text.isdigit():
-            raise RulesInputError("target_figures", f"must be whole numbers separated by commas, not {text!r}")
+        if not (text.isascii() and text.isdigit()) or len(text) > _FIGURES_DIGITS:
+            raise RulesInputError("target_figures", f"must be whole numbers separated by commas, not {brief(text)}")
         figures.append(int(text))
     if figures and not ids:
         raise RulesInputError("target_figures", "needs target_id or target_ids")

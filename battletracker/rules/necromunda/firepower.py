@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from battletracker.core.dice import Die, Face
 from battletracker.core.odds import Distribution, binomial
+from battletracker.core.text import brief
 from battletracker.rules.base import InputReader
 from battletracker.rules.necromunda.refusals import Refusal
 from battletracker.rules.tables import setting
@@ -114,11 +115,11 @@ def parse_faces(text: str, field: str = FACES_SETTING) -> FirepowerDie:
     for part in parts:
         match = _FACE.match(part)
         if match is None or int(match.group(1)) > MAX_HOLES:
-            raise Refusal(field, f"{part!r} is not a Firepower die face: write 1, 2 or 3 bullet holes, with +ammo "
-                                 f"for the ammo symbol (e.g. 1+ammo)")
+            raise Refusal(field, f"{brief(part)} is not a Firepower die face: write 1, 2 or 3 bullet holes, "
+                                 f"with +ammo for the ammo symbol (e.g. 1+ammo)")
         faces.append(FirepowerFace(int(match.group(1)), match.group(2) is not None))
     if len(faces) != SIDES:
-        raise Refusal(field, f"the Firepower die has {SIDES} faces, not {len(faces)} ({text!r})")
+        raise Refusal(field, f"the Firepower die has {SIDES} faces, not {len(faces)} ({brief(text)})")
     return FirepowerDie(tuple(faces))
 
 

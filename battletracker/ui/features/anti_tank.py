@@ -14,6 +14,7 @@ can instead send a figure at it with a grenade or charge (coc.at_grenade).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +25,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
@@ -61,8 +61,9 @@ from battletracker.rules.chain_of_command.arsenal import (
 from battletracker.rules.chain_of_command.damage import damage_result, outcome_group
 from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.ui.extensions import UnitAction, register_unit_action, register_window_extension
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, literal, plain
 
 if TYPE_CHECKING:
     from battletracker.ui.main_window import MainWindow
@@ -232,7 +233,7 @@ def infantry_near(game: Game, centre: tuple[float, float], radius: float, exclud
             if u.id != exclude and u.vehicle is None and distance(centre, (u.x, u.y)) <= radius + 1e-9]
 
 
-class AntiTankDialog(QDialog):
+class AntiTankDialog(ProcedureDialog):
     """One A.P. round from the firer's weapon at an enemy vehicle, odds first."""
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
@@ -288,7 +289,7 @@ class AntiTankDialog(QDialog):
             self.checks[key] = box
             grid.addWidget(box, n, 0)
 
-        self.refusal = QLabel(self)
+        self.refusal = plain(QLabel(self))
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.refusal.hide()
@@ -316,8 +317,7 @@ class AntiTankDialog(QDialog):
         self.reverse_runner: ProcedureRunner | None = None
         self.follow_up.hide()
 
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
 
         left = QVBoxLayout()
         left.addLayout(form)
@@ -426,7 +426,7 @@ class AntiTankDialog(QDialog):
             if box.isChecked():
                 inputs[key] = True
         self.shot = shot
-        self.facts.setText("<table>" + "".join(f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{v}</td></tr>"
+        self.facts.setText("<table>" + "".join(f"<tr><td><b>{esc(k)}</b>&nbsp;&nbsp;</td><td>{esc(v)}</td></tr>"
                                                for k, v in shot.facts) + "</table>")
         self._draw_line(target)
         self.runner.title = f"Anti-tank fire: {self.firer.name} at {target.name}"
@@ -475,18 +475,18 @@ class AntiTankDialog(QDialog):
         lines: list[str] = ["<i>Applied as one undo step.</i>"]
         now = res.values.get("consequences") or ()
         if isinstance(now, tuple | list) and now:
-            lines.append("<b>Now:</b><ul>" + "".join(f"<li>{line}</li>" for line in now) + "</ul>")
+            lines.append("<b>Now:</b><ul>" + "".join(f"<li>{esc(line)}</li>" for line in now) + "</ul>")
         self.reverse_button.setVisible(False)
         if isinstance(result, str) and target is not None and target.vehicle is not None:
             meaning = damage_result(target.vehicle.category, result)
             if result == "reverse":
-                lines.append(f"{target.name} must reverse 1D6\" directly away from {self.firer.name}.")
+                lines.append(esc(f"{target.name} must reverse 1D6\" directly away from {self.firer.name}."))
                 self.reverse_button.setVisible(True)
             if meaning.blast_radius:
                 caught = infantry_near(self.session.game, (target.x, target.y), meaning.blast_radius, target.id)
                 names = ", ".join(u.name for u in caught) or "none"
                 lines.append(f"Infantry Teams within {meaning.blast_radius:g}\" of the wreck take 1D6 hits each: "
-                             f"<b>{names}</b>.")
+                             f"<b>{esc(names)}</b>.")
                 self._draw_blast(target, meaning.blast_radius)
         self.follow_text.setText("<br>".join(lines))
         self.follow_up.show()
@@ -578,7 +578,7 @@ def can_throw_grenade(game: Game, unit: Unit) -> bool:
     return unit.vehicle is None and unit.figures > 0 and bool(vehicles_in_reach(game, unit))
 
 
-class GrenadeDialog(QDialog):
+class GrenadeDialog(ProcedureDialog):
     """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour."""
 
     def __init__(self, session: Session, unit_id: str, parent: QWidget | None = None) -> None:
@@ -604,7 +604,7 @@ class GrenadeDialog(QDialog):
         self.distance_box.setDecimals(1)
         self.distance_box.setSuffix("\"")
         self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
-        self.facts = QLabel(self)
+        self.facts = plain(QLabel(self))
         self.facts.setWordWrap(True)
         form = QFormLayout()
         form.addRow("Grenade or charge", self.grenade_box)
@@ -612,8 +612,7 @@ class GrenadeDialog(QDialog):
         form.addRow("Distance to run", self.distance_box)
         form.addRow("", self.facts)
         self.runner = ProcedureRunner(session, GRENADE_PROCEDURE, "Anti-tank grenade", self, group=group_label)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.runner, 1)
@@ -721,19 +720,22 @@ def save_user_arsenal(entries: UserEntries, path: Path | None = None) -> None:
     path = path or user_arsenal_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     spare = path.with_suffix(".tmp")
-    spare.write_text(json.dumps(user_arsenal_entries(), indent=2, sort_keys=True), encoding="utf-8")
+    spare.write_text(json.dumps(user_arsenal_entries(), indent=2, sort_keys=True, allow_nan=False), encoding="utf-8")
     spare.replace(path)
 
 
+_NUMBER = re.compile(r"-?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+
+
 def _value(token: str) -> object:
-    """A number typed in a field, or the text itself so the arsenal's check names the field."""
-    try:
-        return int(token)
-    except ValueError:
-        try:
-            return float(token)
-        except ValueError:
-            return token
+    """A plain decimal number typed in a field, or the text itself so the arsenal's check names the field.
+
+    Only ordinary figures count as numbers: "nan", "inf", "1e999" and a pasted
+    wall of digits stay text, and the check refuses them by name.
+    """
+    if not _NUMBER.fullmatch(token):
+        return token
+    return float(token) if "." in token else int(token)
 
 
 def _values(text: str) -> list[object]:
@@ -862,7 +864,7 @@ class ArsenalDialog(QDialog):
         form.addRow("Weapons", self.weapons_edit)
         self.form = form
         right.addLayout(form)
-        self.error = QLabel(self)
+        self.error = plain(QLabel(self))
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c62828; font-weight: bold;")
         self.error.hide()
@@ -900,7 +902,7 @@ class ArsenalDialog(QDialog):
                 label = f"{name} (yours)" if name in own[section] else name
                 summary = entry_summary(section, name)
                 item = QTreeWidgetItem(top, [label, summary])
-                item.setToolTip(1, summary)
+                item.setToolTip(1, literal(summary))
                 item.setData(0, Qt.ItemDataRole.UserRole, (section, name))
                 if select == (section, name):
                     chosen = item
@@ -943,7 +945,7 @@ class ArsenalDialog(QDialog):
     def show_entry(self, section: str, name: str, fields: dict[str, object]) -> None:
         self._show_rows(section)
         own = name in user_arsenal_entries()[section]
-        self.heading.setText(f"<b>{name}</b>" + (" - yours" if own else " - built in; saving makes it yours"))
+        self.heading.setText(f"<b>{esc(name)}</b>" + (" - yours" if own else " - built in; saving makes it yours"))
         self.remove_button.setEnabled(own)
         self.name_edit.setText(name)
         nations = fields.get("nations")

@@ -121,7 +121,7 @@ def test_hits_divided_between_teams_first_team_takes_the_odd_hit() -> None:
 
 def test_target_id_gives_effects_and_figures_cap_the_kills() -> None:
     kill_face = hit_effect_faces("open").index("kill") + 1
-    res = fire([4, 5, 6, kill_face, kill_face, kill_face], target_id="t1", target_figures=2)
+    res = fire([4, 5, 6, kill_face, kill_face, kill_face], target_id="t1", target_figures="2")
     assert res.values["kills"] == 3
     assert res.effects == [ChangeFigures("t1", -2)]
 
@@ -140,7 +140,9 @@ def test_target_id_gives_effects_and_figures_cap_the_kills() -> None:
     ({"target_id": "a,b"}, "target_id", "use target_ids for 2 teams"),
     ({"target_id": "a", "target_ids": "a"}, "target_id", "not both"),
     ({"teams": 2, "target_ids": "a,a"}, "target_ids", "the same unit twice"),
-    ({"target_figures": 3}, "target_figures", "needs target_id"),
+    ({"target_figures": "3"}, "target_figures", "needs target_id"),
+    ({"target_id": "a", "target_figures": "9" * 5000}, "target_figures", "must be whole numbers separated by commas"),
+    ({"target_id": "a", "target_figures": 2}, "target_figures", "must be text"),
     ({"target_id": "a", "target_figures": "2,3"}, "target_figures", "gives 2 number(s) for 1 team(s)"),
     ({"range": 12}, "range", "not an input"),
 ])

@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -31,14 +29,14 @@ from battletracker.rules.armour_battles.units import dice_type_for, is_suppresse
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import profile_of, scalars
 from battletracker.ui.features.armour_battles.target_fire import fire_label
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
 
-class CloseAssaultDialog(QDialog):
+class CloseAssaultDialog(ProcedureDialog):
     def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -88,8 +86,7 @@ class CloseAssaultDialog(QDialog):
 
         self.runner = ProcedureRunner(session, NAME, f"Close assault: {unit.name}", self, group=fire_label)
         self.runner.apply_button.setToolTip("Into the battle log as one undo step")
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         layout = QVBoxLayout(self)
         layout.addWidget(box)
         layout.addWidget(self.runner, 1)

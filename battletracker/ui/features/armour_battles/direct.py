@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -24,13 +22,15 @@ from battletracker.core.geometry import aspect, distance
 from battletracker.model.game import GameError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, profile_of
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
+from battletracker.ui.procedure_runner import ProcedureDialog
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
 
-class DirectFireDialog(QDialog):
+class DirectFireDialog(ProcedureDialog):
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,7 +54,7 @@ class DirectFireDialog(QDialog):
             self.target.setCurrentIndex(enemies[0])
         self.pick_target = QPushButton("Pick on the &map", self)
         self.pick_target.setEnabled(map_view is not None)
-        self.range_label = QLabel(self)
+        self.range_label = plain(QLabel(self))
         self.move_box = QComboBox(self)
         for key, text in MOVE_TITLES.items():
             self.move_box.addItem(text, key)
@@ -78,10 +78,9 @@ class DirectFireDialog(QDialog):
         self.apply_button = QPushButton("&Apply", self)
         self.apply_button.setEnabled(False)
         self.apply_button.setToolTip("The target's suppression and Disruption as one undo step")
-        self.status = QLabel(self)
+        self.status = plain(QLabel(self))
         self.status.setWordWrap(True)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         bottom = QHBoxLayout()
         bottom.addWidget(self.status, 1)
         bottom.addWidget(self.apply_button)
@@ -177,6 +176,8 @@ class DirectFireDialog(QDialog):
             self.status.setText(f"Not applied: {exc}")
             return False
         self.applied = True
+        t.fire.mark_applied()
+        t.reaction.mark_applied()
         for w in (self.target, self.pick_target, self.move_box, self.los, self.flank, self.opportunity):
             w.setEnabled(False)
         self._progress()

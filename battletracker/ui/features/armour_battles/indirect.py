@@ -22,8 +22,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QGraphicsItem,
@@ -55,8 +53,9 @@ from battletracker.ui.features.armour_battles.common import (
 )
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -67,7 +66,7 @@ ARROW_COLOUR = QColor("#fb8c00")
 REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 
 
-class IndirectFireDialog(QDialog):
+class IndirectFireDialog(ProcedureDialog):
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -97,7 +96,7 @@ class IndirectFireDialog(QDialog):
         self.pick_aim = QPushButton("Pick on the &map", self)
         self.pick_aim.setToolTip("Click the aiming point on the table")
         self.pick_aim.setEnabled(map_view is not None)
-        self.range_label = QLabel(self)
+        self.range_label = plain(QLabel(self))
         self.move_box = QComboBox(self)
         for key, text in MOVE_TITLES.items():
             self.move_box.addItem(text, key)
@@ -120,7 +119,7 @@ class IndirectFireDialog(QDialog):
         self.dice_label = QLabel(self)
         self.dice_label.setWordWrap(True)
         self.dice_label.setTextFormat(Qt.TextFormat.RichText)
-        self.refusal = QLabel(self)
+        self.refusal = plain(QLabel(self))
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet(REFUSAL_STYLE)
         self.refusal.hide()
@@ -158,14 +157,14 @@ class IndirectFireDialog(QDialog):
         QVBoxLayout(place_box).addWidget(self.placer)
 
         # 3. Targets
-        self.targets_label = QLabel("Place the Impact Marker to see the units under its burst.", self)
+        self.targets_label = plain(QLabel("Place the Impact Marker to see the units under its burst.", self))
         self.targets_label.setWordWrap(True)
         self.tabs = QTabWidget(self)
         self.apply_button = QPushButton("Apply to &targets", self)
         self.apply_button.setToolTip("Suppression and Disruption for every target as one undo step; "
                                      "the Impact Marker is lifted")
         self.apply_button.setEnabled(False)
-        self.status = QLabel(self)
+        self.status = plain(QLabel(self))
         self.status.setWordWrap(True)
         targets_box = QGroupBox("3. Units under the burst", self)
         tl = QVBoxLayout(targets_box)
@@ -176,8 +175,7 @@ class IndirectFireDialog(QDialog):
         row.addWidget(self.apply_button)
         tl.addLayout(row)
 
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         left = QVBoxLayout()
         left.addWidget(aim_box)
         left.addWidget(place_box, 1)
@@ -298,7 +296,7 @@ class IndirectFireDialog(QDialog):
             except (RulesInputError, TableError) as exc:
                 problem = str(exc)
                 break
-            parts.append(describe_plan(plan) + ("" if dice_type == "at" else f" ({plan.band} range)"))
+            parts.append(esc(describe_plan(plan)) + ("" if dice_type == "at" else f" ({plan.band} range)"))
         self.dice_label.setText("<br>".join(parts) if not problem else "")
         valid = self.placer.set_inputs(self.placement_inputs())
         placement_problem = "" if valid else self.placer.problem.text()
@@ -388,6 +386,9 @@ class IndirectFireDialog(QDialog):
             self.status.setText(f"Not applied: {exc}")
             return False
         self.applied = True
+        for t in self.targets:
+            t.fire.mark_applied()
+            t.reaction.mark_applied()
         self.marker_id = ""
         self._progress()
         if self.map_view is not None:

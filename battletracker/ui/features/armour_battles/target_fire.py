@@ -21,6 +21,7 @@ from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import describe_plan, scalars
 from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc
 
 MAX_COVER_DICE = 6
 
@@ -109,16 +110,16 @@ class TargetFire(QWidget):
 
     def _show_plan(self) -> None:
         if self.refusal:
-            self.heading.setText(f"<b>{self.target_name}</b>: not fired at ({self.refusal})")
+            self.heading.setText(f"<b>{esc(self.target_name)}</b>: not fired at ({esc(self.refusal)})")
             return
         try:
             plan = plan_fire(scalars(with_settings(self.session, "ab.close_support_fire", self.inputs)))
         except (RulesInputError, TableError) as exc:
             self.refusal = str(exc)
-            self.heading.setText(f"<b>{self.target_name}</b>: {exc}")
+            self.heading.setText(f"<b>{esc(self.target_name)}</b>: {esc(exc)}")
             return
         self.plan_text = describe_plan(plan)
-        self.heading.setText(f"<b>{self.target_name}</b>: {self.plan_text} "
+        self.heading.setText(f"<b>{esc(self.target_name)}</b>: {esc(self.plan_text)} "
                              f"({plan.band} range, {plan.suppression} suppressions)")
 
     @property

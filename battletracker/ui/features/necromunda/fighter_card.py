@@ -51,6 +51,7 @@ from battletracker.rules.necromunda.table import (
 )
 from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 CONDITION_TITLES = {
     SUPPRESSED: "Suppressed",
@@ -159,7 +160,7 @@ class FighterSection(QWidget):
         self.badges: dict[tuple[int, int], QLabel] = {}
         self.reload_buttons: dict[tuple[int, int], QPushButton] = {}
 
-        self.message = QLabel(self)
+        self.message = plain(QLabel(self))
         self.message.setObjectName("necro_message")
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #d93025; font-weight: bold;")
@@ -239,7 +240,7 @@ class FighterSection(QWidget):
         for wi, weapon in enumerate(unit.weapons):
             for pi in range(len(weapon.profiles)):
                 key = (wi, pi)
-                text = QLabel(self.profiles_box)
+                text = plain(QLabel(self.profiles_box))
                 text.setWordWrap(True)
                 text.setTextFormat(Qt.TextFormat.PlainText)
                 text.setObjectName(f"profile_{wi}_{pi}")

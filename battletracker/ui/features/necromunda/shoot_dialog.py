@@ -21,7 +21,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
@@ -62,8 +61,9 @@ from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
 from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
-from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -105,7 +105,7 @@ def odds_summary(dist: Distribution[str]) -> str:
     return text
 
 
-class ShootDialog(QDialog):
+class ShootDialog(ProcedureDialog):
     """Gather one ranged attack's choices, show what the rules read and the odds, roll and apply."""
 
     def __init__(self, session: Session, shooter_id: str, map_view: MapView | None = None,
@@ -132,7 +132,7 @@ class ShootDialog(QDialog):
         side = game.sides[shooter.side].name if 0 <= shooter.side < len(game.sides) else ""
         stats = ", ".join(f"{title} {shooter.stats[key]}+" for key, title in (("bs", "BS"), ("cool", "Cool"))
                           if key in shooter.stats)
-        self.heading.setText(f"<b>{shooter.name}</b> ({side}) \u2013 {stats}, level {shooter.level}")
+        self.heading.setText(f"<b>{esc(shooter.name)}</b> ({esc(side)}) \u2013 {esc(stats)}, level {shooter.level}")
         self.profile_box = QComboBox(self)
         self.profile_box.setObjectName("profile")
         self.refs: list[ProfileRef] = profile_refs(shooter)
@@ -209,7 +209,7 @@ class ShootDialog(QDialog):
         self.facts.setObjectName("facts")
         self.facts.setWordWrap(True)
         self.facts.setStyleSheet(NOTE_STYLE)
-        self.blocked = QLabel(self)
+        self.blocked = plain(QLabel(self))
         self.blocked.setObjectName("blocked")
         self.blocked.setWordWrap(True)
         self.blocked.setStyleSheet(WARNING_STYLE)
@@ -234,10 +234,10 @@ class ShootDialog(QDialog):
         self.apply_button.setObjectName("apply")
         self.apply_button.setEnabled(False)
         self.apply_button.setToolTip("Apply everything this attack did as one undo step")
-        self.status = QLabel(self)
+        self.status = plain(QLabel(self))
         self.status.setWordWrap(True)
         close = QPushButton("Close", self)
-        close.clicked.connect(self.reject)
+        close.clicked.connect(self.close_asking)
         for button in (self.pick_button, self.apply_button, close):
             # Enter in the dice field submits those dice; it must never press one of these.
             button.setAutoDefault(False)
@@ -440,7 +440,7 @@ class ShootDialog(QDialog):
             self._update_overlay()
             return
         self.blocked.hide()
-        self.facts.setText("<br>".join(f"\u2022 {fact}" for fact in self.plan.facts))
+        self.facts.setText("<br>".join(f"\u2022 {esc(fact)}" for fact in self.plan.facts))
         self.facts.setVisible(bool(self.plan.facts))
         self.shown_odds = None
         if self.runner.set_inputs(self.plan.inputs):
@@ -504,6 +504,7 @@ class ShootDialog(QDialog):
         except GameError as exc:
             self.status.setText(f"Not applied: {exc}")
             return False
+        self.runner.mark_applied()
         failed = res.outcome == COOL_FAILED
         self.update_inputs()
         self.apply_button.setEnabled(False)

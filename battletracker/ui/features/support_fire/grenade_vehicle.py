@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QSizePolicy,
@@ -35,8 +33,9 @@ from battletracker.model.game import Game, Scalar, Unit
 from battletracker.rules.chain_of_command.fire import MAX_DICE, RULESET
 from battletracker.rules.tables import setting
 from battletracker.ui.features.support_fire.plan import IMMOBILISED, default_quality, fire_weapons
-from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 PROCEDURE = "coc.grenade_into_vehicle"
 THROW_REACH = 6.0
@@ -131,7 +130,7 @@ def grenade_inputs(game: Game, vehicle: Unit, choice: GrenadeChoice) -> dict[str
     return inputs
 
 
-class GrenadeIntoVehicleDialog(QDialog):
+class GrenadeIntoVehicleDialog(ProcedureDialog):
     """Throw a grenade into a vehicle beside the Team: odds first, then one undo step."""
 
     def __init__(self, session: Session, unit_id: str, parent: QWidget | None = None) -> None:
@@ -168,9 +167,9 @@ class GrenadeIntoVehicleDialog(QDialog):
         self.armour_box = QSpinBox(self)
         self.armour_box.setRange(0, MAX_DICE)
         self.armour_box.setSuffix(" Armour Dice")
-        self.facts = QLabel(self)
+        self.facts = plain(QLabel(self))
         self.facts.setWordWrap(True)
-        self.refusal = QLabel(self)
+        self.refusal = plain(QLabel(self))
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet(REFUSAL_STYLE)
         self.refusal.hide()
@@ -188,8 +187,7 @@ class GrenadeIntoVehicleDialog(QDialog):
         self.form.addRow("&Armour", self.armour_box)
         self.runner = ProcedureRunner(session, PROCEDURE, "Grenade into a vehicle", self, group=outcome_label)
         self.runner.applied.connect(self._on_applied)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
+        buttons = self.close_buttons()
         layout = QVBoxLayout(self)
         layout.addLayout(self.form)
         layout.addWidget(self.facts)
