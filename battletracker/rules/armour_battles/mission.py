@@ -24,14 +24,14 @@ from fractions import Fraction
 from functools import lru_cache, partial
 
 from battletracker.core.dice import Dice, Die, Face
-from battletracker.core.geometry import Point, offset, within_burst
+from battletracker.core.geometry import Point, offset
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect, RemoveMarker
 from battletracker.rules import register
 from battletracker.rules.armour_battles import fire, placement, reaction
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.fire import FirePlan, plan_fire
-from battletracker.rules.armour_battles.placement import CLOCK_DIE, clock_bearing
+from battletracker.rules.armour_battles.placement import CLOCK_DIE, burst_targets, clock_bearing
 from battletracker.rules.armour_battles.reaction import ReactionPlan, plan_reaction, saves_and_sixes, suppresses
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, RulesInputError
 
@@ -186,7 +186,7 @@ def _reaction_plan(p: MissionInputs, t: Target) -> ReactionPlan:
 
 def under_burst(p: MissionInputs, centre: Point) -> list[Target]:
     """The listed units under the burst at `centre`, in the order listed (the order they are rolled for)."""
-    return within_burst(centre, p.radius, [(t, (t.x, t.y)) for t in p.targets])
+    return burst_targets(centre, [(t, (t.x, t.y)) for t in p.targets])
 
 
 class _Prefixed:
@@ -294,7 +294,8 @@ def _odds(p: MissionInputs) -> Distribution[str]:
     for chance, lands, centre in _landings(p):
         group = _group_odds(tuple(sorted(profile[t.id] for t in under_burst(p, centre))))
         parts.append((chance, group.map(partial(_key, lands))))
-    return Distribution.mix(parts).reduced()
+    mixed = Distribution.mix(parts)
+    return Distribution(sorted(mixed.items(), key=lambda item: sort_key(item[0])))
 
 
 def mission_odds(inputs: Inputs) -> Distribution[str]:

@@ -192,7 +192,8 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
     los = _flag(choices, "los")
     opportunity = _flag(choices, "opportunity")
     if opportunity and not los:
-        raise Refusal("opportunity", "Opportunity fire needs a direct line of sight to the target.")
+        raise Refusal("opportunity", "A close-support unit may only use opportunity fire with a "
+                                     "direct line of sight to the target.")
     observer: Unit | None = None
     if choices.get("observer"):
         observer = _unit(game, choices, "observer", "Forward Observer")

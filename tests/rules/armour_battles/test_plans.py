@@ -71,7 +71,7 @@ def test_sight_observer_and_opportunity_fire_are_refused_in_a_players_words() ->
     assert refusal({**base, "observer": "rifles"}) == (
         "Rifle platoon is on the other side and cannot observe for StuH 42 (close support).")
     assert refusal({**base, "observer": "observer", "opportunity": True}) == (
-        "Opportunity fire needs a direct line of sight to the target.")
+        "A close-support unit may only use opportunity fire with a direct line of sight to the target.")
     assert refusal({**base, "los": True, "move": "crawl"}) == "The firer's move is a single, double or triple move."
     assert refusal({**base, "los": True, "cover": "rifles=lots"}) == (
         "Rifle platoon's Cover Dice must be a whole number from 0 to 6.")

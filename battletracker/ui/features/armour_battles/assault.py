@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
 
 from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles.close_assault import NAME, plan_assault
+from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.armour_battles.units import dice_type_for, is_suppressed
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.common import profile_of, scalars
+from battletracker.ui.features.armour_battles.common import scalars
 from battletracker.ui.features.armour_battles.target_fire import fire_label
 from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
 from battletracker.ui.session import Session

@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 
 from battletracker.core.geometry import aspect, distance
 from battletracker.model.game import GameError
-from battletracker.ui.features.armour_battles.common import MOVE_TITLES, profile_of
+from battletracker.rules.armour_battles.plans import profile_of
+from battletracker.ui.features.armour_battles.common import MOVE_TITLES
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
 from battletracker.ui.session import Session
 

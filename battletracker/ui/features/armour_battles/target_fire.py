@@ -15,10 +15,11 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpin
 from battletracker.model.game import GameError
 from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles.fire import plan_fire
+from battletracker.rules.armour_battles.plans import describe_fire
 from battletracker.rules.armour_battles.reaction import DISRUPTION
 from battletracker.rules.armour_battles.units import dice_type_for, fire_inputs, is_suppressed, reaction_dice
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.common import describe_plan, scalars
+from battletracker.ui.features.armour_battles.common import scalars
 from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 
@@ -117,7 +118,7 @@ class TargetFire(QWidget):
             self.refusal = str(exc)
             self.heading.setText(f"<b>{self.target_name}</b>: {exc}")
             return
-        self.plan_text = describe_plan(plan)
+        self.plan_text = describe_fire(plan)
         self.heading.setText(f"<b>{self.target_name}</b>: {self.plan_text} "
                              f"({plan.band} range, {plan.suppression} suppressions)")
 
