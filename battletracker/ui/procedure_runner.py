@@ -212,7 +212,8 @@ class ProcedureRunner(QWidget):
             f"<li>{label}: <b>{' '.join(str(v) for v in values)}</b></li>" for label, values in res.rolls
         )
         lines = "".join(f"<p>{line}</p>" for line in res.log)
-        self.result_view.setHtml(f"<h3>{res.outcome}</h3><ul>{rolls}</ul>{lines}")
+        heading = self._group(res.outcome) if self._group else res.outcome
+        self.result_view.setHtml(f"<h3>{heading}</h3><ul>{rolls}</ul>{lines}")
         self.odds_plot.mark(res.outcome)
         self.apply_button.setEnabled(True)
         self.resolved.emit(res)

@@ -82,6 +82,7 @@ def test_an_observed_mission_that_deviates_onto_two_units_is_one_undo_step(qtbot
     res = dlg.runner.result
     assert res is not None and res.values["under"] == ("smgs", "far")
     assert "Deviates: 1 unit suppressed, 1 takes Disruption" in dlg.result_label.text()
+    assert dlg.runner.result_view.toPlainText().startswith("Deviates: 1 unit suppressed, 1 takes Disruption")
     _click(qtbot, dlg.runner.apply_button)
 
     game = session.game

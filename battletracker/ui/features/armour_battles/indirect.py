@@ -104,6 +104,7 @@ class IndirectFireDialog(QDialog):
         self.facts_label = QLabel(self)
         self.facts_label.setWordWrap(True)
         self.facts_label.setTextFormat(Qt.TextFormat.RichText)
+        self.facts_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.refusal = QLabel(self)
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet(REFUSAL_STYLE)
@@ -133,8 +134,8 @@ class IndirectFireDialog(QDialog):
         form.addRow(arrow_row)
         facts_box = QGroupBox("From the table", self)
         facts_layout = QVBoxLayout(facts_box)
-        facts_layout.addWidget(self.facts_label)
         facts_layout.addWidget(self.refusal)
+        facts_layout.addWidget(self.facts_label, 1)
 
         self.runner = ProcedureRunner(session, NAME, f"Indirect fire: {firer.name}", self, group=label)
         self.runner.apply_button.setText("&Apply to the table")
