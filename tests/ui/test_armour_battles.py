@@ -125,7 +125,8 @@ def test_direct_fire_rolls_full_dice_then_the_reaction_as_one_step(qtbot: QtBot,
     qtbot.addWidget(dlg)
     dlg.set_target("rifles")
     t = dlg.current
-    assert t is not None and t.plan_text == "FP 7D = 7D at 4+" and not dlg.flank.isChecked()
+    assert t is not None and not dlg.flank.isChecked()
+    assert t.plan_text == "FP 7D = 7D at 4+ against infantry and soft targets."
     type_dice(t.fire, "6 6 5 1 1 1 1")      # 3 successes, two 6s
     type_dice(t.reaction, "6 6 1 1")        # 2 saves matching both 6s: 1 Disruption, not suppressed
     assert dlg.apply()
@@ -140,9 +141,9 @@ def test_direct_fire_without_line_of_sight_is_refused(qtbot: QtBot, kursk: Sessi
     qtbot.addWidget(dlg)
     dlg.set_target("rifles")
     assert dlg.flank.isChecked()  # the StuH is behind the rifles, which face up the table
-    assert dlg.current is not None and dlg.current.plan_text.endswith("at 4+")  # 24": long +1, rear -1
+    assert dlg.current is not None and "= 7D at 4+" in dlg.current.plan_text  # 24": long +1, rear -1
     dlg.los.setChecked(False)
-    assert dlg.current is not None and "direct fire needs a line of sight" in dlg.current.refusal
+    assert dlg.current is not None and dlg.current.refusal.startswith("Direct fire needs a line of sight")
     assert not dlg.apply_button.isEnabled()
 
 

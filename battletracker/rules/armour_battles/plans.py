@@ -13,15 +13,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from battletracker.core.geometry import distance, in_radius
+from battletracker.core.geometry import aspect, distance, in_radius
 from battletracker.model.game import Game, GameError, Unit
+from battletracker.rules.armour_battles import close_assault as assault
 from battletracker.rules.armour_battles import mission
+from battletracker.rules.armour_battles import reaction as reaction_check
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.fire import DICE_TYPES, MOVES, FirePlan, plan_fire
+from battletracker.rules.armour_battles.fire import NAME as FIRE
 from battletracker.rules.armour_battles.fire import SETTINGS as FIRE_SETTINGS
 from battletracker.rules.armour_battles.placement import DEVIATION_FACES
 from battletracker.rules.armour_battles.reaction import DISPERSED, DISRUPTION
-from battletracker.rules.armour_battles.units import CombatProfile, combat_profile, is_suppressed
+from battletracker.rules.armour_battles.units import (
+    CombatProfile,
+    combat_profile,
+    dice_type_for,
+    fire_inputs,
+    is_suppressed,
+    reaction_dice,
+)
 from battletracker.rules.base import InputValue, RulesInputError
 from battletracker.rules.tables import TableError, ruleset_settings
 
@@ -258,6 +268,115 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
             facts.append("Within reach if it deviates: " + ", ".join(others) + ".")
     mission.parse(inputs)  # the procedure takes what the table gives
     return AbPlan(mission.NAME, inputs, tuple(facts))
+
+
+def _target(game: Game, choices: Choices, unit: Unit, key: str = "target", role: str = "target") -> Unit:
+    """The other unit of a shot or an assault: a fighting unit still on the table."""
+    other = _unit(game, choices, key, role)
+    if other.id == unit.id:
+        raise Refusal(key, f"{unit.name} cannot pick itself as the {role}.")
+    if profile_of(other) is None:
+        raise Refusal(key, f"{other.name} has no FP or AT Dice and Reaction Dice: pick a fighting unit.")
+    if _dispersed(game, other):
+        raise Refusal(key, f"{other.name} has dispersed.")
+    return other
+
+
+# -- direct fire and the target's Reaction ----------------------------------------------------------
+
+def direct_fire(game: Game, choices: Choices) -> AbPlan:
+    """`ab.close_support_fire` at a `target` the firer sees: the range band, the flank or rear read from
+    the target's facing (the choice `flank_or_rear` overrides it), the firer's `move`, `los`, `opportunity`."""
+    firer, profile = _close_support_firer(game, choices)
+    target = _target(game, choices, firer)
+    dist = distance((firer.x, firer.y), (target.x, target.y))
+    band = profile.ranges.direct_band(round(dist, 2))
+    if band is None:
+        raise Refusal("target", f"{target.name} is {inches(dist)} from {firer.name}, beyond its long range of "
+                                f'{profile.ranges.long:g}".')
+    los = _flag(choices, "los") if "los" in choices else True
+    opportunity = _flag(choices, "opportunity")
+    if opportunity and not los:
+        raise Refusal("opportunity", "A close-support unit may only use opportunity fire with a "
+                                     "direct line of sight to the target.")
+    if not los:
+        raise Refusal("los", "Direct fire needs a line of sight to the target; without one a close-support unit "
+                             "fires indirectly with a Forward Observer.")
+    face = aspect((firer.x, firer.y), (target.x, target.y), target.facing)
+    flank = _flag(choices, "flank_or_rear") if "flank_or_rear" in choices else face != "front"
+    inputs: dict[str, InputValue] = {
+        **fire_inputs(firer, target, "direct", round(dist, 2)), "move": _move(choices), "los": los,
+        "flank_or_rear": flank, "opportunity": opportunity, **setting_overrides(game, FIRE_SETTINGS),
+    }
+    plan = plan_fire(inputs)
+    dice_type = str(inputs["dice_type"])
+    facts = (f"Range {inches(dist)} to {target.name}: {band} range.",
+             f"The shot strikes {target.name}'s {face}" + (": flank or rear." if flank else "."),
+             f"{describe_fire(plan)} against {DICE_TARGETS[dice_type]}.",
+             "Direct fire causes normal suppressions.")
+    return AbPlan(FIRE, inputs, facts)
+
+
+def reaction(game: Game, choices: Choices) -> AbPlan:
+    """`ab.reaction` of the `target` against the `firer`'s fire (`mode` direct or indirect) that scored
+    `incoming` successes with `incoming_sixes` sixes, with its `cover` Dice."""
+    firer = _unit(game, choices, "firer", "firing unit")
+    target = _target(game, choices, firer)
+    mode = str(choices.get("mode") or "direct")
+    if mode not in ("direct", "indirect"):
+        raise Refusal("mode", "The fire is direct or indirect.")
+    counts = []
+    for key in ("incoming", "incoming_sixes", "cover"):
+        raw = choices.get(key, 0)
+        if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+            raise Refusal(key, f"The {key.replace('_', ' ')} must be a whole number from 0.")
+        counts.append(raw)
+    incoming, sixes, cover = counts
+    inputs: dict[str, InputValue] = {
+        "reaction_dice": reaction_dice(target, mode), "incoming": incoming, "incoming_sixes": sixes,
+        "suppression": "artillery" if mode == "indirect" else "normal", "suppressed": is_suppressed(target),
+        "cover_dice": cover, "indirect": mode == "indirect", "disruption": target.counters.get(DISRUPTION, 0),
+        "target_id": target.id, "firer_id": firer.id, **setting_overrides(game, reaction_check.SETTINGS),
+    }
+    plan = reaction_check.plan_reaction(inputs)
+    if not plan.checked:
+        facts: tuple[str, ...] = (f"The fire scored no successes: {target.name} makes no Reaction Check.",)
+    else:
+        covered = f" with {_count(plan.cover_dice, 'Cover Die', 'Cover Dice')}" if plan.cover_dice else ""
+        facts = (f"{target.name} rolls {plan.dice_rolled}D{covered} needing {plan.tn}+ against "
+                 f"{_count(incoming, 'success', 'successes')} and {_count(sixes, 'six', 'sixes')}.",)
+    return AbPlan(reaction_check.NAME, inputs, facts)
+
+
+# -- close assault -------------------------------------------------------------------------------------
+
+def close_assault(game: Game, choices: Choices) -> AbPlan:
+    """`ab.close_support_assault` for the close-support `firer` against the `target`: FP or AT Dice by the
+    target's armour, `attacker`, `first_round`, `suppressed` (read off the unit unless given), `overrun`."""
+    unit = _unit(game, choices, "firer", "close-support unit")
+    profile = profile_of(unit)
+    if profile is None or not profile.close_support:
+        raise Refusal("firer", f"{unit.name} is not a close-support unit.")
+    target = _target(game, choices, unit, role="unit it fights")
+    if _flag(choices, "overrun"):
+        raise Refusal("overrun", "Close-support units can never make an overrun attack.")
+    suppressed = _flag(choices, "suppressed") if "suppressed" in choices else is_suppressed(unit)
+    inputs: dict[str, InputValue] = {
+        "dice_type": dice_type_for(target), "fp_dice": profile.fp_dice, "at_dice": profile.at_dice,
+        "attacker": _flag(choices, "attacker"),
+        "first_round": _flag(choices, "first_round") if "first_round" in choices else True,
+        "suppressed": suppressed, **setting_overrides(game, assault.SETTINGS),
+    }
+    plan = assault.plan_assault(inputs)
+    kind = plan.dice_used.upper()
+    slid = f", TN {plan.tn_unslid}+ slides {plan.slide_dice:+d}D" if plan.slide_dice else ""
+    dice = (f"{kind} {plan.unit_dice}D as a gun (+{plan.gun_tn} TN){slid} = {plan.dice_rolled}D at {plan.tn}+"
+            if plan.dice_rolled else f"{kind} {plan.unit_dice}D: no dice to roll")
+    return AbPlan(assault.NAME, inputs, (f"{unit.name} against {target.name}.", dice + "."))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _new_marker_id(game: Game) -> str:

@@ -3,22 +3,38 @@ dialog shows and the refusals a player reads, in inches to one decimal."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+from battletracker.model.game import Game
 from battletracker.rules import RulesInputError
 from battletracker.rules.armour_battles.mission import NAME
-from battletracker.rules.armour_battles.plans import Refusal, indirect_mission
+from battletracker.rules.armour_battles.plans import (
+    AbPlan,
+    Refusal,
+    close_assault,
+    direct_fire,
+    indirect_mission,
+    reaction,
+)
 from tests.rules.armour_battles.test_indirect_mission import kursk, observed
 
 
-def refusal(choices: dict[str, object], game_setup: object = None) -> str:
+def refusal_of(plan: Callable[[Game, dict[str, object]], AbPlan], choices: dict[str, object],
+               setup: Callable[[Game], object] | None = None) -> str:
+    """The sentence a plan refuses `choices` with on the document's table (after `setup`)."""
     game = kursk()
-    if callable(game_setup):
-        game_setup(game)
+    if setup is not None:
+        setup(game)
     with pytest.raises(RulesInputError) as refused:
-        indirect_mission(game, choices)
+        plan(game, choices)
     assert isinstance(refused.value, Refusal)
     return str(refused.value)
+
+
+def refusal(choices: dict[str, object], setup: Callable[[Game], object] | None = None) -> str:
+    return refusal_of(indirect_mission, choices, setup)
 
 
 def test_the_plan_states_range_sight_dice_and_who_is_under_the_burst() -> None:
@@ -50,17 +66,12 @@ def test_ranges_are_refused_with_the_distance_to_one_decimal() -> None:
         'The aiming point is 6.3" from StuH 42 (close support), within its short range of 9": '
         "indirect fire cannot target anything at short range.")
 
-    def far_corner(game: object) -> None:
-        stuh = kursk_unit(game, "stuh")
-        stuh.x, stuh.y = 1.0, 47.0
+    def far_corner(game: Game) -> None:
+        game.units["stuh"].x, game.units["stuh"].y = 1.0, 47.0
 
     assert refusal({"firer": "stuh", "x": 71.0, "y": 0.0, "los": True}, far_corner) == (
         'The aiming point is 84.3" from StuH 42 (close support), beyond its indirect fire long range of 72" '
         '(long range 36" doubled).')
-
-
-def kursk_unit(game: object, uid: str):  # type: ignore[no-untyped-def]
-    return game.units[uid]  # type: ignore[attr-defined]
 
 
 def test_sight_observer_and_opportunity_fire_are_refused_in_a_players_words() -> None:
@@ -90,11 +101,61 @@ def test_the_firer_must_be_an_unsuppressed_close_support_unit() -> None:
 
 
 def test_cover_dice_and_a_dispersed_unit_are_read_off_the_table() -> None:
-    def disperse(game: object) -> None:
-        kursk_unit(game, "smgs").counters["disruption"] = 3
-
     game = kursk()
-    disperse(game)
+    game.units["smgs"].counters["disruption"] = 3
     plan = indirect_mission(game, {"firer": "stuh", "x": 30.0, "y": 20.0, "los": True, "cover": "rifles=2"})
     assert [plan.inputs[f"unit{n}_id"] for n in (1, 2)] == ["rifles", "t34"]  # the dispersed unit is gone
     assert plan.inputs["unit1_cover_dice"] == 2 and plan.inputs["unit2_cover_dice"] == 0
+
+
+def test_direct_fire_reads_range_band_and_the_face_the_shot_strikes() -> None:
+    game = kursk()
+    game.units["stuh"].y = 32.0  # 12" from the rifles: effective range
+    game.units["rifles"].facing = 180.0  # facing the StuH
+    plan = direct_fire(game, {"firer": "stuh", "target": "rifles"})
+    assert plan.procedure == "ab.close_support_fire"
+    assert plan.facts == ('Range 12.0" to Rifle platoon: effective range.', "The shot strikes Rifle platoon's front.",
+                          "FP 7D = 7D at 4+ against infantry and soft targets.",
+                          "Direct fire causes normal suppressions.")
+    assert (plan.inputs["flank_or_rear"], plan.inputs["dice_type"], plan.inputs["range"]) == (False, "fp", 12.04)
+
+    behind = direct_fire(kursk(), {"firer": "stuh", "target": "rifles", "move": "double"})  # 24", from behind
+    assert "The shot strikes Rifle platoon's rear: flank or rear." in behind.facts
+    assert "FP 7D, -1D moving = 6D at 4+ against infantry and soft targets." in behind.facts  # long +1, rear -1
+    assert direct_fire(kursk(), {"firer": "stuh", "target": "t34", "flank_or_rear": False}).inputs["dice_type"] == "at"
+
+
+def test_direct_fire_refusals_are_sentences() -> None:
+    base = {"firer": "stuh", "target": "rifles"}
+    assert refusal_of(direct_fire, {**base, "los": False}) == (
+        "Direct fire needs a line of sight to the target; without one a close-support unit fires indirectly "
+        "with a Forward Observer.")
+    assert refusal_of(direct_fire, {**base, "los": False, "opportunity": True}) == (
+        "A close-support unit may only use opportunity fire with a direct line of sight to the target.")
+    assert refusal_of(direct_fire, {**base, "target": "stuh"}) == (
+        "StuH 42 (close support) cannot pick itself as the target.")
+
+    def far_away(game: Game) -> None:
+        game.units["rifles"].y = 3.55
+
+    assert refusal_of(direct_fire, base, far_away) == (
+        'Rifle platoon is 40.5" from StuH 42 (close support), beyond its long range of 36".')
+
+
+def test_the_reaction_plan_counts_reaction_and_cover_dice() -> None:
+    plan = reaction(kursk(), {"firer": "stuh", "target": "rifles", "incoming": 3, "incoming_sixes": 1, "cover": 1})
+    assert plan.procedure == "ab.reaction"
+    assert plan.facts == ("Rifle platoon rolls 5D with 1 Cover Die needing 4+ against 3 successes and 1 six.",)
+    assert (plan.inputs["suppression"], plan.inputs["reaction_dice"]) == ("normal", 4)
+    none = reaction(kursk(), {"firer": "stuh", "target": "t34", "mode": "indirect", "incoming": 0})
+    assert none.facts == ("The fire scored no successes: T34/43 makes no Reaction Check.",)
+    assert none.inputs["suppression"] == "artillery"
+
+
+def test_close_assault_fights_as_a_gun_and_never_overruns() -> None:
+    plan = close_assault(kursk(), {"firer": "stuh", "target": "t34", "attacker": True})
+    assert plan.procedure == "ab.close_support_assault"
+    assert plan.facts == ("StuH 42 (close support) against T34/43.", "AT 4D as a gun (+2 TN) = 4D at 5+.")
+    assert refusal_of(close_assault, {"firer": "stuh", "target": "rifles", "overrun": True}) == (
+        "Close-support units can never make an overrun attack.")
+    assert refusal_of(close_assault, {"firer": "t34", "target": "rifles"}) == "T34/43 is not a close-support unit."

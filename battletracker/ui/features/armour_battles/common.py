@@ -4,19 +4,12 @@ is in `rules.armour_battles.plans`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from battletracker.model.game import Game, Unit
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, SUPPRESSED
 
 MOVE_TITLES = {"single": "Single move", "double": "Double move", "triple": "Triple move"}
-
-
-def scalars(inputs: Mapping[str, object]) -> dict[str, str | int | float | bool]:
-    """Procedure inputs from a merged mapping (settings overrides are plain values too)."""
-    return {k: v for k, v in inputs.items() if isinstance(v, str | int | float | bool)}
 
 
 def is_armour_battles(game: Game) -> bool:
