@@ -10,7 +10,7 @@ sentence a player understands, with distances to one decimal of an inch.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from battletracker.core.geometry import aspect, distance, in_radius
@@ -384,3 +384,14 @@ def _new_marker_id(game: Game) -> str:
     while f"impact{n}" in game.markers:
         n += 1
     return f"impact{n}"
+
+
+PlanFn = Callable[[Game, Choices], AbPlan]
+
+PLANS: dict[str, PlanFn] = {
+    mission.NAME: indirect_mission,
+    FIRE: direct_fire,
+    reaction_check.NAME: reaction,
+    assault.NAME: close_assault,
+}
+"""Each Armour Battles procedure a player starts, with the plan that reads the table for it."""

@@ -11,6 +11,7 @@ from battletracker.model.game import Game
 from battletracker.rules import RulesInputError
 from battletracker.rules.armour_battles.mission import NAME
 from battletracker.rules.armour_battles.plans import (
+    PLANS,
     AbPlan,
     Refusal,
     close_assault,
@@ -159,3 +160,13 @@ def test_close_assault_fights_as_a_gun_and_never_overruns() -> None:
     assert refusal_of(close_assault, {"firer": "stuh", "target": "rifles", "overrun": True}) == (
         "Close-support units can never make an overrun attack.")
     assert refusal_of(close_assault, {"firer": "t34", "target": "rifles"}) == "T34/43 is not a close-support unit."
+
+
+@pytest.mark.parametrize("name", sorted(PLANS))
+def test_every_plan_names_its_procedure_and_its_inputs_are_taken(name: str) -> None:
+    from battletracker.rules import odds
+
+    choices = {"firer": "stuh", "target": "rifles", "x": 30.0, "y": 20.0, "los": True, "incoming": 2}
+    plan = PLANS[name](kursk(), choices)
+    assert plan.procedure == name
+    assert odds(plan.procedure, plan.inputs).total() == 1

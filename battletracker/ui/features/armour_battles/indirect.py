@@ -272,14 +272,15 @@ class IndirectFireDialog(QDialog):
         while self.cover_form.rowCount():
             self.cover_form.removeRow(0)
         self.cover = {}
-        for uid in reach:
+        names = [self.session.game.unit(uid).name for uid in reach]
+        for uid, name in zip(reach, names, strict=True):
             box = QSpinBox(self.cover_box)
             box.setRange(0, MAX_COVER_DICE)
             box.setSuffix(" D")
             box.setValue(kept.get(uid, 0))
             box.valueChanged.connect(self._update)
             self.cover[uid] = box
-            self.cover_form.addRow(self.session.game.unit(uid).name, box)
+            self.cover_form.addRow(name if names.count(name) == 1 else f"{name} ({uid})", box)
         self.cover_box.setVisible(bool(reach))
 
     def refusal_text(self) -> str:
