@@ -32,7 +32,7 @@ from battletracker.rules.armour_battles import fire, placement, reaction
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.fire import FirePlan, plan_fire
 from battletracker.rules.armour_battles.placement import CLOCK_DIE, burst_targets, clock_bearing
-from battletracker.rules.armour_battles.reaction import ReactionPlan, plan_reaction, saves_and_sixes, suppresses
+from battletracker.rules.armour_battles.reaction import ReactionPlan, plan_reaction, suppresses
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, RulesInputError
 
 NAME = "ab.indirect_mission"
@@ -181,7 +181,15 @@ def _reaction_inputs(p: MissionInputs, t: Target, incoming: int, sixes: int) -> 
 
 def _reaction_plan(p: MissionInputs, t: Target) -> ReactionPlan:
     """The Reaction roll the target makes when the fire scores (its dice do not depend on how much)."""
-    return plan_reaction(_reaction_inputs(p, t, 1, 0))
+    return _reaction_plan_cached(p.reaction_settings, t.reaction_dice, t.suppressed, t.cover_dice, t.disruption)
+
+
+@lru_cache(maxsize=256)
+def _reaction_plan_cached(settings: tuple[tuple[str, InputValue], ...], dice: int, suppressed: bool, cover: int,
+                          disruption: int) -> ReactionPlan:
+    return plan_reaction({**dict(settings), "reaction_dice": dice, "incoming": 1, "suppression": "artillery",
+                          "suppressed": suppressed, "cover_dice": cover, "indirect": True,
+                          "disruption": disruption})
 
 
 def under_burst(p: MissionInputs, centre: Point) -> list[Target]:
@@ -236,19 +244,35 @@ def mission_resolve(inputs: Inputs, dice: Dice) -> Resolution:
 
 # -- odds ---------------------------------------------------------------------------------------------
 
+@lru_cache(maxsize=256)
+def _throws(dice: int, tn: int) -> dict[tuple[int, int], int]:
+    """(successes, sixes) of `dice` D6 needing `tn`+, as counts of the 6**dice equally likely throws."""
+    counts = {(0, 0): 1}
+    for _ in range(dice):
+        rolled: dict[tuple[int, int], int] = {}
+        for (hits, sixes), n in counts.items():
+            for face in range(1, 7):
+                key = (hits + (face >= tn), sixes + (face == 6))
+                rolled[key] = rolled.get(key, 0) + n
+        counts = rolled
+    return counts
+
+
 @lru_cache(maxsize=1024)
 def _target_odds(fire_dice: int, fire_tn: int, reaction_dice: int, reaction_tn: int,
                  ) -> Distribution[tuple[int, int]]:
     """(suppressed, disrupted) as 0/1 for one unit under the burst: its fire, then its Reaction."""
-
-    def answer(shot: tuple[int, int]) -> Distribution[tuple[int, int]]:
-        hits, sixes = shot
+    answers = _throws(reaction_dice, reaction_tn)
+    throws = 6 ** reaction_dice
+    out: dict[tuple[int, int], int] = {}
+    for (hits, sixes), n in _throws(fire_dice, fire_tn).items():
         if hits == 0:
-            return Distribution.certain((0, 0))
-        return saves_and_sixes(reaction_dice, reaction_tn).map(
-            lambda pair: (int(suppresses("artillery", sixes, pair[1])), int(hits > pair[0])))
-
-    return saves_and_sixes(fire_dice, fire_tn).bind(answer).reduced()
+            out[(0, 0)] = out.get((0, 0), 0) + n * throws
+            continue
+        for (saves, answered), m in answers.items():
+            key = (int(suppresses("artillery", sixes, answered)), int(hits > saves))
+            out[key] = out.get(key, 0) + n * m
+    return Distribution.from_weights(out, 6 ** fire_dice * throws)
 
 
 def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
@@ -266,17 +290,25 @@ def _group_odds(profiles: tuple[Profile, ...]) -> Distribution[tuple[int, int]]:
     return _group_odds(profiles[:-1]).convolve(_target_odds(*profiles[-1]), _add).reduced()
 
 
-def _landings(p: MissionInputs) -> list[tuple[Fraction, str, Point]]:
-    """Where the fire may land, with its chance: the aiming point, or each arrow and distance."""
+def _landings(p: MissionInputs) -> tuple[int, list[tuple[int, str, Point]]]:
+    """Where the fire may land, each with its whole-number weight over the returned denominator:
+    the aiming point, or each arrow direction and distance."""
     if p.los:
-        return [(Fraction(1), "on_target", p.aim)]
-    hit = Fraction(p.hit_faces, placement.DEVIATION_FACES)
-    out: list[tuple[Fraction, str, Point]] = [(hit, "on_target", p.aim)]
+        return 1, [(1, "on_target", p.aim)]
     bearings = ([p.bearing] if p.bearing is not None else [clock_bearing(int(f)) for f in CLOCK_DIE.faces])
+    throws = placement.DEVIATION_FACES ** p.deviation_dice
+    out: list[tuple[int, str, Point]] = [(p.hit_faces * len(bearings) * throws, "on_target", p.aim)]
+    ways: dict[int, int] = {0: 1}  # the deviation distance: ways to throw each total on the D6s
+    for _ in range(p.deviation_dice):
+        rolled: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in range(1, 7):
+                rolled[total + face] = rolled.get(total + face, 0) + n
+        ways = rolled
     for b in bearings:
-        for dist, chance in Distribution.dice_sum(p.deviation_dice).items():
-            out.append(((1 - hit) * chance / len(bearings), "deviated", offset(p.aim, b, dist)))
-    return out
+        for dist, n in ways.items():
+            out.append(((placement.DEVIATION_FACES - p.hit_faces) * n, "deviated", offset(p.aim, b, dist)))
+    return placement.DEVIATION_FACES * len(bearings) * throws, out
 
 
 def _key(lands: str, counts: tuple[int, int]) -> str:
@@ -290,11 +322,13 @@ def _odds(p: MissionInputs) -> Distribution[str]:
         shot = _fire_plan(p, t.armoured)
         answer = _reaction_plan(p, t)
         profile[t.id] = (shot.dice_rolled, shot.tn, answer.dice_rolled, answer.tn)
-    parts: list[tuple[Fraction, Distribution[str]]] = []
-    for chance, lands, centre in _landings(p):
-        group = _group_odds(tuple(sorted(profile[t.id] for t in under_burst(p, centre))))
-        parts.append((chance, group.map(partial(_key, lands))))
-    mixed = Distribution.mix(parts)
+    den, landings = _landings(p)
+    groups: dict[tuple[str, tuple[Profile, ...]], int] = {}
+    for weight, lands, centre in landings:
+        group = (lands, tuple(sorted(profile[t.id] for t in under_burst(p, centre))))
+        groups[group] = groups.get(group, 0) + weight
+    mixed = Distribution.mix((Fraction(weight, den), _group_odds(profiles).map(partial(_key, lands)))
+                             for (lands, profiles), weight in groups.items())
     return Distribution(sorted(mixed.items(), key=lambda item: sort_key(item[0])))
 
 
@@ -307,5 +341,6 @@ register(Procedure(NAME, "Indirect fire mission", mission_resolve, mission_odds,
 
 def clear_caches() -> None:
     """Forget every cached parse and distribution (for measuring cold odds)."""
-    for cached in (_parse_cached, _fire_plan_cached, _target_odds, _group_odds, _odds):
+    for cached in (_parse_cached, _fire_plan_cached, _reaction_plan_cached, _throws, _target_odds, _group_odds,
+                   _odds):
         cached.cache_clear()
