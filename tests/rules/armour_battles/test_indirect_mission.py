@@ -11,24 +11,11 @@ import pytest
 
 from battletracker.core.dice import DiceExhausted, ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.game import Game
 from battletracker.rules import odds, resolve
 from battletracker.rules.armour_battles import mission
 from battletracker.rules.armour_battles.plans import indirect_mission
-from tests.rules.armour_battles.helpers import battle, unit_from_preset
+from tests.rules.armour_battles.helpers import battle, kursk, observed, unit_from_preset
 from tests.rules.oddscheck import assert_odds_match_simulation
-
-
-def kursk() -> Game:
-    """Max's StuH 42 and, around the aiming point (30, 20), two infantry units and a T34/43."""
-    return battle(
-        unit_from_preset("stuh_42", "stuh", 0, 30.0, 44.0),
-        unit_from_preset("rifle_platoon_su", "rifles", 1, 29.0, 20.0),
-        unit_from_preset("smg_platoon_su", "smgs", 1, 31.5, 21.0),
-        unit_from_preset("t34_43", "t34", 1, 30.0, 18.0),
-        unit_from_preset("rifle_platoon_su", "far", 1, 32.01, 20.0),
-        unit_from_preset("rifle_platoon_su", "observer", 0, 30.0, 30.0),
-    )
 
 
 def test_the_documents_mission_rolls_fp_4d_at_the_infantry_and_at_2d_at_the_tank_in_one_resolution() -> None:
@@ -56,10 +43,6 @@ def test_the_documents_mission_rolls_fp_4d_at_the_infantry_and_at_2d_at_the_tank
     assert game.markers == {}  # placed and removed within the one step
     game.apply_all(list(reversed(undo)))
     assert savefile.game_to_dict(game) == before
-
-
-def observed(**extra: object) -> dict[str, object]:
-    return {"firer": "stuh", "x": 30.0, "y": 20.0, "los": False, "observer": "observer", **extra}
 
 
 def test_without_line_of_sight_the_arrow_moves_the_burst_onto_other_units() -> None:
@@ -145,3 +128,15 @@ def test_cold_odds_for_ten_units_around_the_aiming_point_take_milliseconds() -> 
         best = min(best, time.perf_counter() - start)
     assert dist.total() == Fraction(1)
     assert best < 0.05
+
+
+def test_odds_with_cover_a_suppressed_unit_and_one_a_point_from_dispersal_agree_with_a_simulation() -> None:
+    game = kursk()
+    game.units["smgs"].counters["disruption"] = 2
+    game.units["smgs"].conditions.append("suppressed")  # 5+ to react
+    plan = indirect_mission(game, {**observed(), "cover": "rifles=2,t34=1", "move": "double"})
+    assert plan.inputs["unit2_disruption"] == 2 and plan.inputs["unit2_suppressed"] is True
+    assert_odds_match_simulation(plan.procedure, plan.inputs, runs=3000, seed=7)
+    res = resolve(plan.procedure, plan.inputs, ScriptedDice(["hit", 1, 1, 1,  6, 6, 1,  1, 1, 1, 1, 1]))
+    smgs = res.values["targets"][1]
+    assert (smgs["disruption"], smgs["dispersed"]) == (2, True)  # two hits, no saves: Cohesion 3 reached

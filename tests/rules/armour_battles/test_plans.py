@@ -19,7 +19,7 @@ from battletracker.rules.armour_battles.plans import (
     indirect_mission,
     reaction,
 )
-from tests.rules.armour_battles.test_indirect_mission import kursk, observed
+from tests.rules.armour_battles.helpers import kursk, observed
 
 
 def refusal_of(plan: Callable[[Game, dict[str, object]], AbPlan], choices: dict[str, object],
