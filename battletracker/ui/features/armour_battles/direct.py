@@ -70,7 +70,7 @@ class DirectFireDialog(QDialog):
         form_box = QGroupBox("The shot", self)
         form = QFormLayout(form_box)
         form.addRow("Target", target_row)
-        form.addRow("Range", self.range_label)
+        form.addRow(self.range_label)
         form.addRow("Firer's move", self.move_box)
         form.addRow(self.los)
         form.addRow(self.flank)
