@@ -341,7 +341,7 @@ class ProcedureRunner(QWidget):
             f"<li>{esc(label)}: <b>{esc(' '.join(str(v) for v in values))}</b></li>" for label, values in res.rolls
         )
         lines = "".join(f"<p>{esc(line)}</p>" for line in res.log)
-        title = self._label(res.outcome) if self._label else res.outcome
+        title = self._label(res.outcome) if self._label else self._group(res.outcome) if self._group else res.outcome
         self.result_view.setHtml(f"<h3>{esc(title)}</h3><ul>{rolls}</ul>{lines}")
         self.odds_plot.mark(res.outcome)
         self.apply_button.setEnabled(True)
