@@ -30,7 +30,8 @@ from battletracker.rules.chain_of_command.anti_tank import (
 )
 from battletracker.rules.chain_of_command.arsenal import arsenal
 from battletracker.rules.chain_of_command.damage import outcome_group
-from battletracker.rules.tables import TableError, ruleset_settings
+from battletracker.rules.chain_of_command.fire import QUALITIES
+from battletracker.rules.tables import TableError, ruleset_settings, setting
 
 RULESET = "chain_of_command"
 AT_FIRE = "coc.at_fire"
@@ -384,3 +385,138 @@ def plan_at_grenade(game: Game, choices: Choices) -> ShotPlan:
     )
     return ShotPlan(AT_GRENADE, inputs, facts)
 
+
+
+# -- coc.grenade_into_vehicle ----------------------------------------------------------------------------------------
+# The documents say the grenade is tossed into the vehicle but give no
+# distance: 6" (centre to centre on the map) keeps the action to Teams close
+# enough to throw, and the player judges the last inch at the table. The
+# card decides how the grenade works: into an open-topped vehicle or a
+# Transport (`open_topped`: hits on the passengers, Shock from 6s), or
+# against an APC from outside (`apc_outside`: the Armour Dice of the face the
+# Team sees). A closed AFV that is no APC is the anti-tank grenade's work.
+
+GRENADE_INTO_VEHICLE = "coc.grenade_into_vehicle"
+THROW_REACH = 6.0
+THROW_SETTING = "grenade_throw_to_hit"
+THROWS = ("roll", "in", "bullseye", "missed")
+IMMOBILISED = "immobilised"
+
+
+def vehicles_in_throw(game: Game, unit: Unit) -> list[Unit]:
+    """Enemy vehicles within THROW_REACH of the Team, nearest first."""
+    here = (unit.x, unit.y)
+    near = [v for v in game.units.values()
+            if v.vehicle is not None and v.side != unit.side and distance(here, (v.x, v.y)) <= THROW_REACH + 1e-9]
+    return sorted(near, key=lambda v: (distance(here, (v.x, v.y)), v.name))
+
+
+def can_throw_into_vehicle(game: Game, unit: Unit) -> bool:
+    return unit.vehicle is None and unit.figures > 0 and bool(vehicles_in_throw(game, unit))
+
+
+def grenade_modes(vehicle: Unit) -> list[str]:
+    """How a grenade can hurt this vehicle, read from its card."""
+    card = vehicle.vehicle
+    if card is None:
+        return []
+    modes = []
+    if card.open_topped or vehicle.stats.get("transport") is True:
+        modes.append("open_topped")
+    if card.category == "apc":
+        modes.append("apc_outside")
+    return modes
+
+
+def passengers_of(game: Game, vehicle: Unit) -> list[Unit]:
+    """Teams carried by the vehicle (`stats["embarked_in"]`), as the bombardment rules read them."""
+    return [u for u in game.units.values() if u.stats.get("embarked_in") == vehicle.id and u.vehicle is None]
+
+
+def throw_to_hit(game: Game) -> int:
+    """The 2D6 score a throw needs: the ruleset setting, or the game's override of it."""
+    value = setting(RULESET, THROW_SETTING, game.settings)
+    assert isinstance(value, int)
+    return value
+
+
+def face_seen(team: Unit, vehicle: Unit) -> tuple[str, int]:
+    """The face of the vehicle the Team is beside, and its Armour Dice."""
+    assert vehicle.vehicle is not None
+    face = aspect((team.x, team.y), (vehicle.x, vehicle.y), vehicle.facing)
+    return face, vehicle.vehicle.armour.get(face, 0)
+
+
+def _quality(unit: Unit) -> str:
+    quality = unit.stats.get("quality")
+    return quality if isinstance(quality, str) and quality in QUALITIES else "regular"
+
+
+def _whole(choices: Choices, key: str, default: int | None, what: str) -> int:
+    value = choices.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ShotRefusal(key, f"{what} is a whole number, 0 or more.")
+    return value
+
+
+def plan_grenade_into_vehicle(game: Game, choices: Choices) -> ShotPlan:
+    """Read the table for a grenade tossed into (or at) an enemy vehicle beside the Team.
+
+    Choices: `firer` (the Team), `target` (the vehicle), `mode` (default the
+    first the card allows), `firepower_dice`, `throw` (roll, in, bullseye,
+    missed), `to_hit` (default the ruleset setting), and for an APC from
+    outside `armour_dice` (default the face the Team sees).
+    """
+    team = _unit(game, choices, "firer", "Team throwing the grenade")
+    if team.vehicle is not None or team.figures <= 0:
+        raise ShotRefusal("firer", f"{team.name} has no figure on foot to throw a grenade.")
+    vehicle = _enemy_vehicle(game, team, choices, "a grenade into a vehicle")
+    card = vehicle.vehicle
+    assert card is not None
+    if vehicle.id not in {v.id for v in vehicles_in_throw(game, team)}:
+        raise ShotRefusal("target", f'{vehicle.name} is {_inches(distance((team.x, team.y), (vehicle.x, vehicle.y)))}'
+                                    f' away: a grenade is thrown at a vehicle within {THROW_REACH:g}".')
+    modes = grenade_modes(vehicle)
+    if not modes:
+        raise ShotRefusal("target", f"{vehicle.name} is a closed {card.category.upper()}, neither open-topped nor "
+                                    "an APC: a grenade cannot be tossed inside (use Anti-tank grenade).")
+    mode = choices.get("mode") or modes[0]
+    if mode not in modes:
+        raise ShotRefusal("mode", f"{vehicle.name}'s card does not allow that: "
+                                  + ("it is not open-topped." if mode == "open_topped" else "it is not an APC."))
+    dice = _whole(choices, "firepower_dice", None, "The Team's Firepower Dice")
+    inputs: dict[str, InputValue] = {
+        "firepower_dice": dice, "vehicle": str(mode), "vehicle_id": vehicle.id,
+        "vehicle_current_shock": vehicle.shock, "vehicle_immobilised": IMMOBILISED in card.damage,
+    }
+    facts = [f"{vehicle.name}: Shock {vehicle.shock}"
+             + (", immobilised (Shock doubled)" if IMMOBILISED in card.damage else "")]
+    if mode == "apc_outside":
+        face, armour = face_seen(team, vehicle)
+        inputs["armour_dice"] = _whole(choices, "armour_dice", armour, "The Armour Dice")
+        facts.append(f"{FACE_NAMES[face]} armour faces the Team: {armour} Armour Dice")
+        facts.append("Every 6 penetrates (no Storm of Steel); each net hit after the Armour Dice is one Shock")
+    else:
+        throw = choices.get("throw", "roll")
+        if throw not in THROWS:
+            raise ShotRefusal("throw", "Say whether to roll the throw, or where it landed.")
+        inputs[THROW_SETTING] = _whole(choices, "to_hit", throw_to_hit(game), "The score the throw needs")
+        if throw != "roll":
+            inputs["throw_hit"] = throw != "missed"
+            if throw == "bullseye":
+                inputs["bullseye_dice"] = 1
+        carried = passengers_of(game, vehicle)
+        if carried:
+            inputs.update(passenger_teams=len(carried), range_band="close", target_quality=_quality(carried[0]),
+                          cover="open", target_ids=",".join(u.id for u in carried),
+                          target_figures=",".join(str(u.figures) for u in carried))
+        facts.append("Passengers: " + (", ".join(f"{u.name} ({u.figures})" for u in carried) if carried
+                                       else "none; only the 6s count, as Shock on the vehicle"))
+        facts.append("+1 die for the confined space, +1 for a Bullseye!; every 6 is one Shock on the vehicle")
+    from battletracker.rules import odds
+
+    try:
+        odds(GRENADE_INTO_VEHICLE, inputs)  # the procedure's own checks, in a player's words
+    except (RulesInputError, TableError) as exc:
+        raise ShotRefusal(getattr(exc, "field", "firepower_dice"), _sentence(exc)) from exc
+    return ShotPlan(GRENADE_INTO_VEHICLE, inputs, tuple(facts))

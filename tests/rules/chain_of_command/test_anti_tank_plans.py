@@ -9,12 +9,13 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.game import Game
+from battletracker.model.game import Game, Unit, Vehicle, Weapon
 from battletracker.rules import odds, resolve
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     ShotRefusal,
     at_weapons,
     can_throw_grenade,
+    can_throw_into_vehicle,
     enemy_vehicles,
     grenade_reach,
     group_label,
@@ -23,7 +24,9 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
     is_at_weapon,
     plan_at_fire,
     plan_at_grenade,
+    plan_grenade_into_vehicle,
     vehicles_in_reach,
+    vehicles_in_throw,
 )
 from battletracker.rules.tables import resources_dir
 from tests.rules.oddscheck import assert_odds_match_simulation
@@ -177,3 +180,65 @@ def test_grenade_only_within_running_reach(game: Game) -> None:
     assert_odds_match_simulation(measured.procedure, measured.inputs)
     with pytest.raises(ShotRefusal, match="^Choose the grenade or charge from the arsenal.$"):
         plan_at_grenade(game, {"firer": SQUAD, "target": SHERMAN, "weapon": "Brick"})
+
+
+# -- a grenade into a vehicle ------------------------------------------------------------------------------------------
+
+def beside_a_halftrack(game: Game, open_topped: bool = True, category: str = "apc") -> tuple[Unit, Unit]:
+    """A four-man rifle team 3" from a half-track that faces it."""
+    team = Unit("u40", "Rifle team", "team", 0, 30.0, 30.0, figures=4, figures_max=4,
+                weapons=[Weapon("Rifles", "small_arms", 24.0, [18.0, 48.0], stats={"firepower_dice": 3})])
+    vehicle = Unit("u41", "M3 half-track", "vehicle", 1, 30.0, 33.0, facing=0.0, figures=1, figures_max=1,
+                   vehicle=Vehicle(category, {"front": 2, "side": 1, "rear": 1, "top": 0}, open_topped))
+    game.units[team.id], game.units[vehicle.id] = team, vehicle
+    return team, vehicle
+
+
+def test_grenade_into_an_open_topped_halftrack(game: Game) -> None:
+    team, vehicle = beside_a_halftrack(game)
+    assert can_throw_into_vehicle(game, team) and not can_throw_into_vehicle(game, game.unit(PANZER))
+    assert [v.id for v in vehicles_in_throw(game, team)] == [vehicle.id]
+    shot = plan_grenade_into_vehicle(game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 3})
+    assert shot.procedure == "coc.grenade_into_vehicle"
+    assert (shot.inputs["vehicle"], shot.inputs["grenade_throw_to_hit"], shot.inputs["firepower_dice"]) == (
+        "open_topped", 7, 3)
+    assert shot.facts[:2] == ("M3 half-track: Shock 0", "Passengers: none; only the 6s count, as Shock on the vehicle")
+    # Three Firepower Dice, +1 confined space, +1 Bullseye! from the throw of 3 and 6.
+    res = resolve(shot.procedure, shot.inputs, ScriptedDice([3, 6, 2, 3, 5, 6, 6]))
+    assert (res.values["bullseye_dice"], res.values["vehicle_shock"]) == (1, 2)
+    assert_odds_match_simulation(shot.procedure, shot.inputs)
+
+
+def test_the_passengers_and_the_landed_throw(game: Game) -> None:
+    team, vehicle = beside_a_halftrack(game)
+    game.units["u42"] = Unit("u42", "Rifle squad", "section", 1, 30.0, 33.0, figures=8, figures_max=8,
+                             stats={"embarked_in": vehicle.id, "quality": "elite"})
+    game.settings["grenade_throw_to_hit"] = 9
+    shot = plan_grenade_into_vehicle(game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 3,
+                                            "throw": "bullseye"})
+    assert (shot.inputs["throw_hit"], shot.inputs["bullseye_dice"], shot.inputs["grenade_throw_to_hit"]) == (
+        True, 1, 9)
+    assert (shot.inputs["target_ids"], shot.inputs["target_figures"], shot.inputs["target_quality"]) == (
+        "u42", "8", "elite")
+    assert "Passengers: Rifle squad (8)" in shot.facts
+
+
+def test_an_apc_from_outside_takes_the_armour_of_the_face_the_team_sees(game: Game) -> None:
+    team, vehicle = beside_a_halftrack(game, open_topped=False)
+    shot = plan_grenade_into_vehicle(game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 3})
+    assert (shot.inputs["vehicle"], shot.inputs["armour_dice"]) == ("apc_outside", 2)
+    assert "Front armour faces the Team: 2 Armour Dice" in shot.facts
+    res = resolve(shot.procedure, shot.inputs, ScriptedDice([6, 6, 2, 5, 1]))
+    assert (res.values["net_hits"], res.values["vehicle_shock"]) == (1, 1)
+    with pytest.raises(ShotRefusal, match="^M3 half-track's card does not allow that: it is not open-topped.$"):
+        plan_grenade_into_vehicle(game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 3,
+                                         "mode": "open_topped"})
+
+
+def test_a_closed_tank_or_one_out_of_reach_is_refused(game: Game) -> None:
+    team, vehicle = beside_a_halftrack(game, open_topped=False, category="afv")
+    with pytest.raises(ShotRefusal, match=r"^M3 half-track is a closed AFV, neither open-topped nor an APC: "):
+        plan_grenade_into_vehicle(game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 3})
+    with pytest.raises(ShotRefusal, match=r"^Sherman 'Lucky' is 20\.9\" away: a grenade is thrown at a vehicle "
+                                          r"within 6\"\.$"):
+        plan_grenade_into_vehicle(game, {"firer": team.id, "target": SHERMAN, "firepower_dice": 3})
