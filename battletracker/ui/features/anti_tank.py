@@ -220,8 +220,10 @@ class AntiTankDialog(QDialog):
         """Choose the target; False (with the reason shown) if it is not an enemy vehicle."""
         index = self.target_box.findData(unit_id)
         if index < 0:
-            name = self.session.game.units[unit_id].name if unit_id in self.session.game.units else unit_id
-            self._refuse(f"{name} is not an enemy AFV or APC: anti-tank fire needs a vehicle target.")
+            try:
+                plan_at_fire(self.session.game, {**self.choices(), "target": unit_id})
+            except RulesInputError as exc:
+                self._refuse(str(exc))
             return False
         self.target_box.setCurrentIndex(index)
         self._target_changed()
@@ -447,11 +449,15 @@ class GrenadeDialog(QDialog):
         return self.session.game.units.get(target_id) if target_id is not None else None
 
     def _target_changed(self) -> None:
-        target = self.target()
-        if target is not None:
-            unit = self.session.game.unit(self.unit_id)
+        choices = self.choices()
+        del choices["distance"]
+        try:
+            measured = plan_at_grenade(self.session.game, choices).inputs["distance"]
+        except RulesInputError:
+            measured = None
+        if isinstance(measured, float):
             self.distance_box.blockSignals(True)
-            self.distance_box.setValue(round(distance((unit.x, unit.y), (target.x, target.y)), 1))
+            self.distance_box.setValue(measured)
             self.distance_box.blockSignals(False)
         self._update()
 
