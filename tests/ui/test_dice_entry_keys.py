@@ -159,7 +159,7 @@ def open_indirect_fire(qtbot: QtBot, tmp_path: Path) -> Opened:
     dialog.set_aim(30.0, 20.0)
     dialog.set_observer("observer")
     assert dialog.refusal_text() == ""
-    return dialog, dialog.placer
+    return dialog, dialog.runner
 
 
 def open_direct_fire(qtbot: QtBot, tmp_path: Path) -> Opened:
