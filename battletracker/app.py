@@ -58,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setOrganizationName("BattleTracker")
     app.setApplicationName("BattleTracker")
     app.setApplicationDisplayName("BattleTracker")
+    app.setDesktopFileName("io.github.battletracker.BattleTracker")  # the taskbar finds the entry's icon
     apply_scheme(app, args.scheme)
 
     session = Session(games[0])
@@ -72,9 +73,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
 
     if args.quit_after_paint:
+        def finish() -> None:  # the rules features load too: an installation missing one fails here
+            try:
+                window.load_features()
+            except Exception as exc:
+                print(f"battletracker: the rules features did not load: {exc!r}", file=sys.stderr)
+                app.exit(1)
+            else:
+                app.quit()
+
         def report() -> None:
             print(f"painted {time.perf_counter() - START:.4f} s: {session.game.title}", flush=True)
-            QTimer.singleShot(0, app.quit)
+            QTimer.singleShot(0, finish)
 
         window.first_painted.connect(report)
     elif pending is not None:
