@@ -7,6 +7,10 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
 
 START = time.perf_counter()
 
@@ -28,6 +32,18 @@ def demo_path() -> Path:
     from battletracker.rules.tables import resources_dir
 
     return resources_dir() / "demo" / "chain_of_command.json"
+
+
+def check_odds_plot(parent: QWidget) -> None:
+    """Draw an odds plot off screen: pyqtgraph, numpy and the Qt modules they need are there."""
+    from fractions import Fraction
+
+    from battletracker.core.odds import Distribution
+    from battletracker.ui.odds_plot import OddsPlot
+
+    plot = OddsPlot(parent)
+    plot.set_distribution(Distribution({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}))
+    plot.deleteLater()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -73,13 +89,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
 
     if args.quit_after_paint:
-        def finish() -> None:  # the rules features load too: an installation missing one fails here
+        def finish() -> None:
+            """Load what the first paint leaves for later, so an installation missing any part fails."""
             try:
                 window.load_features()
+                check_odds_plot(window)
             except Exception as exc:
-                print(f"battletracker: the rules features did not load: {exc!r}", file=sys.stderr)
+                print(f"battletracker: the installation is incomplete: {exc!r}", file=sys.stderr)
                 app.exit(1)
             else:
+                print("loaded the rules features and the odds plot", flush=True)
                 app.quit()
 
         def report() -> None:

@@ -13,11 +13,14 @@ from battletracker.rules.tables import resources_dir
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def app_env(home: Path) -> dict[str, str]:
+    return dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / "config"),
+                XDG_DATA_HOME=str(home / "data"), QT_QPA_PLATFORM="offscreen",
+                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+
+
 def run_app(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / "config"),
-               XDG_DATA_HOME=str(home / "data"), QT_QPA_PLATFORM="offscreen",
-               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    return subprocess.run([sys.executable, "-m", "battletracker", *args, "--quit-after-paint"], env=env,
+    return subprocess.run([sys.executable, "-m", "battletracker", *args, "--quit-after-paint"], env=app_env(home),
                           cwd=home, capture_output=True, text=True, timeout=60)
 
 
@@ -26,6 +29,7 @@ def test_the_demo_paints_and_quits_with_exit_0(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("painted ")
     assert "the crossroads at Le Hamel" in done.stdout
+    assert "loaded the rules features and the odds plot" in done.stdout
 
 
 def test_a_saved_battle_file_opens_paints_and_quits(tmp_path: Path) -> None:
@@ -50,3 +54,12 @@ def test_a_missing_file_exits_1_naming_it(tmp_path: Path) -> None:
     done = run_app(str(tmp_path / "nowhere.battle"), home=tmp_path)
     assert done.returncode == 1
     assert "nowhere.battle" in done.stderr
+
+
+def test_an_installation_missing_a_qt_module_the_odds_plot_needs_exits_1(tmp_path: Path) -> None:
+    script = ("import sys; sys.modules['PySide6.QtOpenGL'] = None  # as a bundle that left it out\n"
+              "from battletracker.app import main; sys.exit(main(['--demo', '--quit-after-paint']))")
+    done = subprocess.run([sys.executable, "-c", script], env=app_env(tmp_path), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "the installation is incomplete" in done.stderr and "QtOpenGL" in done.stderr
