@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import battletracker
+from battletracker.rules.tables import resources_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 APP_ID = "io.github.battletracker.BattleTracker"
@@ -74,3 +75,11 @@ def test_desktop_entry_icon_launchable_and_file_type_agree() -> None:
     scripts = pyproject()["gui-scripts"]
     assert isinstance(scripts, dict)
     assert entry["Exec"].split()[0] == entry["TryExec"] == root.findtext("provides/binary") == next(iter(scripts))
+
+
+def test_the_resources_are_read_from_inside_the_package() -> None:
+    """So the wheel and the bundle carry them with the code (.ci/smoke-install lists the wheel's)."""
+    folder = resources_dir()
+    assert folder == Path(battletracker.__file__).resolve().parent / "resources"
+    for part in ("rulesets/chain_of_command/settings.toml", "demo/necromunda.json", "icons/battletracker.svg"):
+        assert (folder / part).is_file()
