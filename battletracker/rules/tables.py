@@ -1,4 +1,4 @@
-"""Ruleset tables and settings, loaded from `resources/rulesets/<ruleset>/*.toml`.
+"""Ruleset tables and settings, loaded from `battletracker/resources/rulesets/<ruleset>/*.toml`.
 
 Tables from the rules documents are data, not code, so a player can check
 them against their rulebook. Rules the documents name but do not state are
@@ -27,11 +27,18 @@ class TableError(ValueError):
 
 
 def resources_dir() -> Path:
-    """The resources folder: $BATTLETRACKER_RESOURCES, or the one beside the package."""
+    """The data shipped inside the package (rulesets, demos, icons), or $BATTLETRACKER_RESOURCES.
+
+    Found through importlib.resources, so the source tree, an installed wheel and
+    the frozen bundle take the same path. Every installer unpacks the package onto
+    disk; Qt and the save-file reader need real file paths, hence a Path.
+    """
     override = os.environ.get("BATTLETRACKER_RESOURCES")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "resources"
+    from importlib.resources import files
+
+    return Path(str(files("battletracker") / "resources"))
 
 
 @lru_cache(maxsize=16)
@@ -129,7 +136,7 @@ class Table:
 
 
 def ruleset_file(ruleset: str, name: str) -> Table:
-    """The whole of `resources/rulesets/<ruleset>/<name>.toml` as a Table."""
+    """The whole of `battletracker/resources/rulesets/<ruleset>/<name>.toml` as a Table."""
     files = _ruleset_files(ruleset)
     if name not in files:
         raise TableError(f"{ruleset}/{name}.toml: missing")

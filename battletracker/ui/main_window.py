@@ -497,10 +497,9 @@ class MainWindow(QMainWindow):
         SettingsDialog(self.session, self).exec()
 
     def about(self) -> None:
-        QMessageBox.about(self, "About BattleTracker",
-                          "<h3>BattleTracker</h3><p>A table-side companion for miniatures wargames: "
-                          "it keeps the state, walks through the long procedures with exact odds, "
-                          "and draws the table.</p>")
+        from battletracker.ui.about import about_box
+
+        about_box(self).exec()
 
     # -- window state ----------------------------------------------------------------
     def _restore_settings(self) -> None:

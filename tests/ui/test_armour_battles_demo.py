@@ -14,7 +14,7 @@ from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
 
-DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "armour_battles.json"
+DEMO = Path(__file__).resolve().parents[2] / "battletracker" / "resources" / "demo" / "armour_battles.json"
 
 
 def test_the_demo_loads_and_offers_indirect_fire_for_the_stuh() -> None:

@@ -316,7 +316,7 @@ def test_fighter_card_section_is_on_the_card(window: MainWindow) -> None:
 
 
 def test_the_necromunda_demo_opens_with_fighters_that_can_shoot() -> None:
-    game = savefile.load(Path(__file__).resolve().parents[2] / "resources" / "demo" / "necromunda.json")
+    game = savefile.load(Path(__file__).resolve().parents[2] / "battletracker/resources/demo/necromunda.json")
     assert game.ruleset == "necromunda"
     shooters = [u for u in game.units.values() if can_shoot(game, u)]
     assert len(shooters) == len(game.units) >= 10
