@@ -44,7 +44,8 @@ class RecoveryDialog(QDialog):
 
     def _current(self) -> Orphan | None:
         item = self.list.currentItem()
-        return self.orphans[item.data(Qt.ItemDataRole.UserRole)] if item is not None else None
+        index = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        return self.orphans[index] if isinstance(index, int) else None
 
     def _restore(self) -> None:
         self.chosen = self._current()

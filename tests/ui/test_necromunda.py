@@ -325,7 +325,7 @@ def test_the_necromunda_demo_opens_with_fighters_that_can_shoot() -> None:
 
 @pytest.mark.parametrize("shooter", ["u4", "u11"])
 def test_the_demo_autogun_keeps_its_ammo_unless_a_symbol_fails_its_check(qtbot: QtBot, shooter: str) -> None:
-    game = savefile.load(Path(__file__).resolve().parents[2] / "resources" / "demo" / "necromunda.json")
+    game = savefile.load(Path(__file__).resolve().parents[2] / "battletracker/resources/demo/necromunda.json")
     session = Session(game)
     dialog = dialog_for(qtbot, session, shooter)
     assert dialog.shooter.weapons[dialog.ref.weapon].name == "Autogun"
