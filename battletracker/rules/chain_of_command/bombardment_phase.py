@@ -69,6 +69,7 @@ from battletracker.rules.chain_of_command.bombardment import (
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.buildings import building_of
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_TEAMS,
     HitEffect,
@@ -529,17 +530,19 @@ def _unit_target(game: Game, unit: Unit, covers: Mapping[str, str],
     team_fields: dict[str, InputValue] = {"teams": teams} if isinstance(teams, int) and teams >= 1 else {}
     if unit.vehicle is not None and not is_transport(unit):
         return {"kind": "vehicle", "name": unit.name, "id": unit.id, "open_topped": unit.vehicle.open_topped,
-                "vehicle_current_shock": unit.shock, "vehicle_immobilised": "immobilised" in unit.vehicle.damage}
+                "vehicle_current_shock": unit.shock,
+                "vehicle_immobilised": later_shock_doubled(unit.vehicle.category, unit.vehicle.damage)}
     if is_transport(unit):
         return None
     carrier = carrier_of(game, unit)
     if carrier is not None:
         if not is_transport(carrier):
             return None
-        immobilised = carrier.vehicle is not None and "immobilised" in carrier.vehicle.damage
+        doubled = carrier.vehicle is not None and later_shock_doubled(carrier.vehicle.category,
+                                                                      carrier.vehicle.damage)
         return {"kind": "passengers", "name": unit.name, "id": unit.id, "figures": unit.figures,
                 "vehicle_id": carrier.id, "vehicle_current_shock": carrier.shock,
-                "vehicle_immobilised": immobilised, **team_fields}
+                "vehicle_immobilised": doubled, **team_fields}
     if unit.figures == 0:
         return None
     stated = unit.stats.get("cover")

@@ -43,6 +43,7 @@ from battletracker.rules.chain_of_command.bombardment import (
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.buildings import building_of
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
     MAX_TEAMS,
@@ -225,7 +226,7 @@ def sos_inputs(game: Game, sos_id: str, unit_id: str, *, cover: str | None = Non
     if unit.vehicle is not None:
         inputs.update(vehicle="open_topped" if unit.vehicle.open_topped else "closed", vehicle_id=unit.id,
                       vehicle_current_shock=unit.shock,
-                      vehicle_immobilised="immobilised" in unit.vehicle.damage)
+                      vehicle_immobilised=later_shock_doubled(unit.vehicle.category, unit.vehicle.damage))
         inputs.pop("sos_id")
         return inputs
     stated = unit.stats.get("cover")

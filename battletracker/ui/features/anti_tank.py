@@ -58,7 +58,7 @@ from battletracker.rules.chain_of_command.arsenal import (
     set_user_arsenal,
     user_arsenal_entries,
 )
-from battletracker.rules.chain_of_command.damage import damage_result, outcome_group
+from battletracker.rules.chain_of_command.damage import damage_result, later_shock_doubled, outcome_group
 from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.ui.extensions import UnitAction, register_unit_action, register_window_extension
 from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
@@ -217,7 +217,8 @@ def derive_shot(game: Game, firer: Unit, weapon_index: int, target: Unit, locati
         ("Range", f"{rng:.1f}\""),
         ("Hit location", f"{FACE_NAMES[face]}{face_note}: {inputs['armour_dice']} Armour Dice"),
         ("Target", f"{vehicle.category.upper()}, Shock {target.shock}"
-                   + (", immobilised (later Shock doubled)" if inputs["target_immobilised"] else "")),
+                   + (", immobilised" if inputs["target_immobilised"] else "")
+                   + (" (later Shock doubled)" if later_shock_doubled(vehicle.category, vehicle.damage) else "")),
         ("Firer", f"Shock {firer.shock}" + (", optics damaged" if inputs["optics_damaged"] else "")
                   + (", engine damage" if inputs["firer_engine_damage"] else "")),
     ]

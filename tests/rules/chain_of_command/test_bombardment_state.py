@@ -225,8 +225,9 @@ def test_phase_inputs_find_every_kind_of_target_in_the_area() -> None:
     a, p1, apc, house = (f"target{index[k]}_" for k in ("a", "p1", "apc", "house_team"))
     assert (inputs[a + "cover"], inputs[a + "linear_obstacle"], inputs[a + "pinned"]) == ("hard", True, False)
     assert (inputs[p1 + "vehicle_id"], inputs[p1 + "teams"], inputs[p1 + "figures"]) == ("truck", 2, 6)
+    # an immobilised APC's later Shock is not doubled (only the AFV table says so)
     assert (inputs[apc + "open_topped"], inputs[apc + "vehicle_current_shock"],
-            inputs[apc + "vehicle_immobilised"]) == (True, 2, True)
+            inputs[apc + "vehicle_immobilised"]) == (True, 2, False)
     assert (inputs[house + "cover"], inputs[house + "pinned"], inputs[house + "building"],
             inputs[house + "storeys"], inputs[house + "building_id"]) == ("light", True, "brick_stone", 2, "house")
     res = resolve("coc.bombardment_phase", inputs, ScriptedDice([1] * 100))

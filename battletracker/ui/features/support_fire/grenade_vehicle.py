@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.core.geometry import aspect, distance
 from battletracker.model.game import Game, Scalar, Unit
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import MAX_DICE, RULESET
 from battletracker.rules.tables import setting
 from battletracker.ui.features.support_fire.plan import IMMOBILISED, default_quality, fire_weapons
@@ -111,9 +112,10 @@ class GrenadeChoice:
 def grenade_inputs(game: Game, vehicle: Unit, choice: GrenadeChoice) -> dict[str, Scalar]:
     """The procedure's inputs for a grenade at `vehicle`: the card's Shock and damage, the passengers."""
     assert vehicle.vehicle is not None
+    doubled = later_shock_doubled(vehicle.vehicle.category, vehicle.vehicle.damage)
     inputs: dict[str, Scalar] = {
         "firepower_dice": choice.firepower_dice, "vehicle": choice.mode, "vehicle_id": vehicle.id,
-        "vehicle_current_shock": vehicle.shock, "vehicle_immobilised": IMMOBILISED in vehicle.vehicle.damage,
+        "vehicle_current_shock": vehicle.shock, "vehicle_immobilised": doubled,
     }
     if choice.mode == "apc_outside":
         inputs["armour_dice"] = choice.armour_dice
@@ -250,7 +252,9 @@ class GrenadeIntoVehicleDialog(QDialog):
         choice = self.choice()
         carried = passengers_of(self.session.game, vehicle)
         facts = [f"{vehicle.name}: Shock {vehicle.shock}"
-                 + (", immobilised (Shock doubled)" if IMMOBILISED in vehicle.vehicle.damage else "")]
+                 + (", immobilised" if IMMOBILISED in vehicle.vehicle.damage else "")
+                 + (" (Shock doubled)" if later_shock_doubled(vehicle.vehicle.category, vehicle.vehicle.damage)
+                    else "")]
         if choice.mode == "open_topped":
             facts.append("Passengers: " + (", ".join(f"{u.name} ({u.figures})" for u in carried) if carried
                                            else "none; only the 6s count, as Shock on the vehicle"))

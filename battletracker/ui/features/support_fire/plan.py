@@ -16,6 +16,7 @@ from battletracker.core.geometry import bearing, distance, range_band
 from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Scalar, Unit, Weapon
 from battletracker.rules.chain_of_command import flamethrowers, guns, machine_guns, snipers
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import QUALITIES
 
 TRIPOD_KINDS = ("mmg", "hmg")
@@ -298,7 +299,7 @@ def _plan_flamethrower(plan: Plan, game: Game, firer: Unit, fw: FireWeapon, weap
                   weapon_index=fw.index or 0)
     if kind == "transport" and target.vehicle is not None:
         inputs.update(vehicle_id=target.id, vehicle_current_shock=target.shock,
-                      vehicle_immobilised=IMMOBILISED in target.vehicle.damage)
+                      vehicle_immobilised=later_shock_doubled(target.vehicle.category, target.vehicle.damage))
     elif kind == "infantry":
         inputs.update(target_id=target.id, target_figures=str(target.figures))
     elif kind == "wooden_building":
