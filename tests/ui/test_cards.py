@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import ChangeCounter, SetCondition, add_shock
-from battletracker.model.game import Game, Unit
-from battletracker.ui.cards import CardsPanel, UnitCard
+from battletracker.model.game import Game, GameError, Unit, Weapon
+from battletracker.ui.cards import CardsPanel, UnitCard, edits
 from battletracker.ui.cards.panel import KEEP_BUILT
 from battletracker.ui.session import Session
 
@@ -121,6 +121,27 @@ def test_refill_puts_the_weapon_back_to_its_maximum_in_one_step(
     session.undo_stack.undo()
     assert session.game.unit("u4").weapons[0].ammo == 1
     assert label(card, "ammo_0").text() == "1/3 rounds"
+
+
+def test_flamethrower_fuel_is_never_offered_a_refill_and_refused_if_asked(qtbot: QtBot, session: Session) -> None:
+    """Flamethrowers "have fuel for three Phases of fire which cannot be resupplied"."""
+    session.game.units["ft"] = Unit("ft", "Flamethrower", "team", 0, 20.0, 20.0, figures=2, figures_max=2,
+                                    weapons=[Weapon("Flammenwerfer", "flamethrower", 45.0, [12.0], ammo=3,
+                                                    ammo_max=3, ammo_label="fuel")])
+    host, panel = show_panel(qtbot, session)
+    card = card_of(panel, "ft")
+    click(qtbot, button(card, "spend_0"))
+    assert label(card, "ammo_0").text() == "2/3 fuel"
+    assert card.findChild(QToolButton, "refill_0") is None
+    assert card_of(panel, "u4").findChild(QToolButton, "refill_0") is not None
+    before = state(session)
+    with qtbot.waitSignal(panel.status_message) as signal:
+        card._refill(0)
+    assert "Flammenwerfer's fuel cannot be resupplied" in signal.args[0]
+    assert state(session) == before and session.undo_stack.count() == 1
+    with pytest.raises(GameError, match="cannot be resupplied"):
+        edits.refill_ammo(session.game.unit("ft"), 0)
+    del host
 
 
 def test_weapons_without_limited_ammo_have_no_ammo_row(panel: CardsPanel) -> None:

@@ -19,7 +19,8 @@ from battletracker.model.effects import (
     SetDamage,
     SpendAmmo,
 )
-from battletracker.model.game import Side, Unit
+from battletracker.model.game import GameError, Side, Unit
+from battletracker.rules.resupply import resupply_refusal
 from battletracker.ui.cards.names import KIND_TITLES, title
 
 
@@ -67,8 +68,14 @@ def spend_ammo(unit: Unit, weapon_index: int, rounds: int = 1) -> Edit:
 
 
 def refill_ammo(unit: Unit, weapon_index: int) -> Edit:
-    """Back to the weapon's maximum; a weapon that is already full is refused by the model."""
+    """Back to the weapon's maximum; a weapon that is already full is refused by the model.
+
+    Flamethrower fuel is never resupplied: asking is refused with the reason.
+    """
     weapon = unit.weapon(weapon_index)
+    refusal = resupply_refusal(weapon)
+    if refusal is not None:
+        raise GameError(refusal[0].upper() + refusal[1:])
     now = weapon.ammo if weapon.ammo is not None else 0
     full = weapon.ammo_max if weapon.ammo_max is not None else now
     return Edit(
