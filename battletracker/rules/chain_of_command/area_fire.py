@@ -5,7 +5,8 @@ by what it is:
 
 - infantry: the weapon's Firepower Dice through coc.fire's volley (to-hit,
   Storm of Steel, one effect die per hit read against its cover);
-- passengers in a Transport: 4D6 hitting on 5-6, effect as in Light Cover,
+- passengers in a Transport: 4D6 for each passenger Team (`teams`), hitting
+  on 5-6, effect as in Light Cover,
   every 6 (Storm of Steel dice included) one Shock on the vehicle;
 - an AFV or APC: 2D6 (3D6 open-topped), every 6 one Shock;
 - an empty building: the weapon's Firepower Dice, its 6s applied to the building.

@@ -242,7 +242,7 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
         vehicle = VehicleTarget(read_id(r, key + "vehicle_id"), r.int(key + "vehicle_current_shock", 0, minimum=0),
                                 r.bool(key + "vehicle_immobilised"))
         effect = HitEffect.for_cover(_cover(b.passenger_cover))
-        volley = Volley(b.passenger_dice * factor, b.passenger_to_hit, storm, effect, teams)
+        volley = Volley(b.passenger_dice * teams * factor, b.passenger_to_hit, storm, effect, teams)
         return PhaseTarget(AreaTarget("passengers", name, volley, storm=storm, unit_id=target_id, figures=figures,
                                       vehicle=vehicle), False)
     cover = r.choice(key + "cover", cover_levels(), "open")

@@ -145,6 +145,21 @@ def test_passengers_roll_4d6_hitting_on_5_or_6_in_light_cover_and_6s_shock_the_v
     assert "effect rolled as light" in " ".join(res.log)
 
 
+def test_each_passenger_team_rolls_its_own_4d6() -> None:
+    """"Roll 4D6 for hits on each passenger Team": two Teams roll eight dice (sixteen in a Devastating first Phase)."""
+    two = {**PASSENGERS, "teams": 2}
+    res = phase([1, 2, 3, 4, 1, 2, 3, 4], two)
+    assert res.rolls == [("Passengers: Firepower Dice", (1, 2, 3, 4, 1, 2, 3, 4))]
+    first = {**BASE, "phases_fired": 0, "state": "ready", "activation": "begun", "devastating": True}
+    res = resolve("coc.bombardment_phase", {**first, **targets(two)}, ScriptedDice([1] * 16))  # type: ignore[dict-item]
+    assert res.rolls == [("Passengers: Firepower Dice", (1,) * 16)]
+    (_, one_team), (_, two_teams) = target_odds({**BASE, **targets(PASSENGERS, two)})  # type: ignore[arg-type]
+    nothing = Fraction(4, 6) + Fraction(1, 6) * Fraction(hit_effect_faces("light").count("none"), 6)
+    assert one_team.p("kills=0 shock=0 vehicle_shock=0") == nothing ** 4
+    assert two_teams.p("kills=0 shock=0 vehicle_shock=0") == nothing ** 8
+    assert_odds_match_simulation("coc.bombardment_phase", {**BASE, **targets(two)})  # type: ignore[dict-item]
+
+
 def test_storm_of_steel_sixes_shock_the_vehicle_too_and_an_immobilised_one_takes_double() -> None:
     res = phase([6, 1, 1, 1, 6, face("light", "none"), face("light", "none")],
                 {**PASSENGERS, "vehicle_immobilised": True, "vehicle_current_shock": 1})
