@@ -387,11 +387,19 @@ def is_transport(unit: Unit) -> bool:
     return unit.stats.get("transport") is True or (unit.kind == "vehicle" and unit.vehicle is None)
 
 
+def unit_teams(unit: Unit) -> int:
+    """How many Teams the unit's card says it has (`stats["teams"]`, a Section's two); one when it does not say."""
+    teams = unit.stats.get("teams")
+    return teams if isinstance(teams, int) and not isinstance(teams, bool) and teams >= 1 else 1
+
+
 def units_in_area(game: Game, b: Bombardment, centre: geometry.Point | None = None,
                   units: Iterable[Unit] | None = None) -> list[str]:
-    """Ids of the units inside the area, in roster order; a passenger is where its vehicle is."""
+    """Ids of the units in play inside the area, in roster order; a passenger is where its vehicle is."""
     out: list[str] = []
     for unit in (game.units.values() if units is None else units):
+        if not unit.in_play:
+            continue
         carrier = carrier_of(game, unit)
         where = (carrier.x, carrier.y) if carrier is not None else (unit.x, unit.y)
         if b.contains(where, centre):

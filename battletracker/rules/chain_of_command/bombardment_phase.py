@@ -65,6 +65,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     is_rolling,
     is_transport,
     next_centre,
+    unit_teams,
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
@@ -236,13 +237,15 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
                                       vehicle=vehicle), False)
     teams = r.int(key + "teams", 1, minimum=1, maximum=MAX_TEAMS)
     figures = r.optional_int(key + "figures", minimum=0)
+    if figures == 0:
+        raise RulesInputError(key + "figures", f"{name} has no figures left: it is out of play and cannot be hit")
     if figures is not None and target_id is None:
         raise RulesInputError(key + "figures", f"needs {key}id")
     if kind == "passengers":
         vehicle = VehicleTarget(read_id(r, key + "vehicle_id"), r.int(key + "vehicle_current_shock", 0, minimum=0),
                                 r.bool(key + "vehicle_immobilised"))
         effect = HitEffect.for_cover(_cover(b.passenger_cover))
-        volley = Volley(b.passenger_dice * teams * factor, b.passenger_to_hit, storm, effect, teams)
+        volley = Volley(b.passenger_dice * teams * factor, b.passenger_to_hit, storm, effect, 1, _caps(figures))
         return PhaseTarget(AreaTarget("passengers", name, volley, storm=storm, unit_id=target_id, figures=figures,
                                       vehicle=vehicle), False)
     cover = r.choice(key + "cover", cover_levels(), "open")
@@ -259,10 +262,15 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
     if material != "none" and storeys < 1:
         raise RulesInputError(key + "storeys", f"a unit in a building needs its storeys (1 or more), not {storeys}")
     substantial = storeys >= b.pin_exempt_storeys and (exempt == "any" or material == "brick_stone")
-    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover), teams)
+    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover), 1, _caps(figures))
     area = AreaTarget("infantry", name, volley, storm=storm, unit_id=target_id, figures=figures,
                       can_collapse=material == "brick_stone" and intact, building_id=building_id)
     return PhaseTarget(area, not substantial)
+
+
+def _caps(figures: int | None) -> tuple[int, ...]:
+    """A unit's figures as the cap on its kills (its Teams take the unit's dice together)."""
+    return () if figures is None else (figures,)
 
 
 def _cover(name: str) -> str:
@@ -311,7 +319,8 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         if result.unstable and building_id is not None and building_id not in unstable:
             unstable.append(building_id)
     effects.extend(SetBuildingState(building_id, "unstable") for building_id in unstable)
-    pinned = [t.area.unit_id for t in p.targets if t.pins and t.area.unit_id is not None]
+    out = {r.target.unit_id for r in results if r.target.figures is not None and r.kills >= r.target.figures}
+    pinned = [t.area.unit_id for t in p.targets if t.pins and t.area.unit_id is not None and t.area.unit_id not in out]
     for unit_id in pinned:
         effects.append(SetCondition(unit_id, PINNED))
         if p.bombardment_id is not None:
@@ -526,8 +535,7 @@ def _targets(game: Game, b: Bombardment, covers: Mapping[str, str], linear: set[
 def _unit_target(game: Game, unit: Unit, covers: Mapping[str, str],
                  linear: set[str]) -> dict[str, InputValue] | None:
     """One unit as a target, or None for units the rules leave alone (Transports, APC passengers)."""
-    teams = unit.stats.get("teams")
-    team_fields: dict[str, InputValue] = {"teams": teams} if isinstance(teams, int) and teams >= 1 else {}
+    team_fields: dict[str, InputValue] = {"teams": unit_teams(unit)} if "teams" in unit.stats else {}
     if unit.vehicle is not None and not is_transport(unit):
         return {"kind": "vehicle", "name": unit.name, "id": unit.id, "open_topped": unit.vehicle.open_topped,
                 "vehicle_current_shock": unit.shock,
@@ -540,6 +548,8 @@ def _unit_target(game: Game, unit: Unit, covers: Mapping[str, str],
             return None
         doubled = carrier.vehicle is not None and later_shock_doubled(carrier.vehicle.category,
                                                                       carrier.vehicle.damage)
+        if unit.figures == 0:
+            return None
         return {"kind": "passengers", "name": unit.name, "id": unit.id, "figures": unit.figures,
                 "vehicle_id": carrier.id, "vehicle_current_shock": carrier.shock,
                 "vehicle_immobilised": doubled, **team_fields}

@@ -89,7 +89,8 @@ def _parse(inputs: Inputs) -> GunHEInputs:
         raise RulesInputError("target_is_building", "infantry and anti-tank guns fire H.E. at a building only "
                                                     "when targeting a Unit inside it")
     effect = HitEffect.for_cover(reduce_cover(cover, COVER_REDUCTION))
-    return GunHEInputs(Volley(dice, TO_HIT, storm, effect, teams), targets, aim, firer_id, crew, in_building)
+    volley = Volley(dice, TO_HIT, storm, effect, teams, targets.figures)
+    return GunHEInputs(volley, targets, aim, firer_id, crew, in_building)
 
 
 def gun_he_resolve(inputs: Inputs, dice: Dice) -> Resolution:

@@ -15,6 +15,7 @@ from battletracker.model.bombardment_effects import (
     UpdateBombardment,
 )
 from battletracker.model.effects import ChangeCounter, ChangeFigures, RemoveMarker, SetCondition
+from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.bombardment_phase import target_odds
@@ -60,7 +61,14 @@ def test_infantry_in_the_open_is_hit_by_the_mortars_firepower_dice_then_pinned()
 
 def test_kills_never_remove_more_figures_than_the_unit_has() -> None:
     res = phase([6, 5, 4, 1, 1, 1, 1] + [face("open", "kill")] * 3, {**INFANTRY, "figures": 2})
-    assert res.values["kills"] == 3 and ChangeFigures("u1", -2) in res.effects
+    assert res.values["kills"] == 2 and res.outcome == "kills=2"
+    assert ChangeFigures("u1", -2) in res.effects and SetCondition("u1", OUT_OF_PLAY) in res.effects
+    assert SetCondition("u1", "pinned") not in res.effects and res.values["pinned"] == []
+    assert any("no figures left: out of play. Its side takes a Force Morale Test" in line for line in res.log)
+    (_, capped), = target_odds({**BASE, **targets({**INFANTRY, "figures": 2})})  # type: ignore[arg-type]
+    assert max(int(k.split()[0][6:]) for k in capped.outcomes) == 2
+    assert_odds_match_simulation("coc.bombardment_phase", {**BASE, **targets({**INFANTRY, "figures": 1},
+                                                                            {**PASSENGERS, "figures": 2})})  # type: ignore[dict-item]
 
 
 def test_the_dialog_is_told_whose_dice_come_next() -> None:
