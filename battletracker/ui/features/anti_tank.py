@@ -107,7 +107,7 @@ def has_at_weapon(_game: Game, unit: Unit) -> bool:
 
 def enemy_vehicles(game: Game, firer: Unit) -> list[Unit]:
     """Enemy AFVs and APCs, nearest first."""
-    found = [u for u in game.units.values() if u.side != firer.side and u.vehicle is not None]
+    found = [u for u in game.units.values() if u.side != firer.side and u.vehicle is not None and u.in_play]
     return sorted(found, key=lambda u: distance((firer.x, firer.y), (u.x, u.y)))
 
 
@@ -230,7 +230,7 @@ def derive_shot(game: Game, firer: Unit, weapon_index: int, target: Unit, locati
 def infantry_near(game: Game, centre: tuple[float, float], radius: float, exclude: str) -> list[Unit]:
     """Teams on foot within `radius` of the point: who takes hits when a vehicle explodes."""
     return [u for u in game.units.values()
-            if u.id != exclude and u.vehicle is None and distance(centre, (u.x, u.y)) <= radius + 1e-9]
+            if u.id != exclude and u.vehicle is None and u.in_play and distance(centre, (u.x, u.y)) <= radius + 1e-9]
 
 
 class AntiTankDialog(QDialog):

@@ -66,7 +66,8 @@ def vehicles_in_throw(game: Game, unit: Unit) -> list[Unit]:
     """Enemy vehicles within THROW_REACH of the Team, nearest first."""
     here = (unit.x, unit.y)
     near = [v for v in game.units.values()
-            if v.vehicle is not None and v.side != unit.side and distance(here, (v.x, v.y)) <= THROW_REACH + 1e-9]
+            if v.vehicle is not None and v.side != unit.side and v.in_play
+            and distance(here, (v.x, v.y)) <= THROW_REACH + 1e-9]
     return sorted(near, key=lambda v: (distance(here, (v.x, v.y)), v.name))
 
 

@@ -81,7 +81,7 @@ def can_fire(game: Game, unit: Unit) -> bool:
 def targets_for(game: Game, firer: Unit) -> list[Unit]:
     """Units of the other sides, nearest first: what the target list offers."""
     here = (firer.x, firer.y)
-    enemies = [u for u in game.units.values() if u.side != firer.side]
+    enemies = [u for u in game.units.values() if u.side != firer.side and u.in_play]
     return sorted(enemies, key=lambda u: (distance(here, (u.x, u.y)), u.name))
 
 
@@ -142,7 +142,7 @@ def extra_target_candidates(game: Game, firer: Unit, target: Unit) -> list[Unit]
     """
     there = (target.x, target.y)
     teams = [u for u in game.units.values()
-             if u.side != firer.side and u.id != target.id and not u.is_vehicle and u.kind != "sniper"
+             if u.side != firer.side and u.id != target.id and u.in_play and not u.is_vehicle and u.kind != "sniper"
              and "embarked_in" not in u.stats]
     return sorted(teams, key=lambda u: (distance(there, (u.x, u.y)), u.name))
 
@@ -254,7 +254,7 @@ def _plan_sniper(plan: Plan, firer: Unit, target: Unit, choices: Choices) -> Non
     plan.inputs.update(target_kind=kind, leader_attached=choices.leader_attached, suppressing=choices.suppressing,
                        firer_id=firer.id)
     if kind in ("infantry", "support", "bunker"):
-        plan.inputs["target_id"] = target.id
+        plan.inputs.update(target_id=target.id, target_figures=target.figures)
     shots = firer.counters.get(snipers.SHOTS_COUNTER, 0)
     plan.notes.append(f"Hits on {snipers.TO_HIT_BUNKER if kind == 'bunker' else snipers.TO_HIT}+ at any range; "
                       f"{shots} shot(s) fired so far")
