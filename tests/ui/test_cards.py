@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from battletracker.model import savefile
 from battletracker.model.effects import ChangeCounter, SetCondition, add_shock
 from battletracker.model.game import Game, GameError, Unit, Weapon
+from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.ui.cards import CardsPanel, UnitCard, edits
 from battletracker.ui.cards.panel import KEEP_BUILT
 from battletracker.ui.session import Session
@@ -141,6 +142,29 @@ def test_flamethrower_fuel_is_never_offered_a_refill_and_refused_if_asked(qtbot:
     assert state(session) == before and session.undo_stack.count() == 1
     with pytest.raises(GameError, match="cannot be resupplied"):
         edits.refill_ammo(session.game.unit("ft"), 0)
+    del host
+
+
+def test_rallying_the_last_shock_of_a_unit_left_behind_by_a_bombardment_unpins_it(
+        qtbot: QtBot, session: Session) -> None:
+    """It "remains Pinned until all Shock is rallied from it or the Bombardment ends"."""
+    game = session.game
+    game.apply_all(bm.new_bombardment(game, 0, (5.0, 5.0), (60.0, 5.0)))
+    b = game.bombardments["b1"]
+    b.state, b.pattern_die, b.phases_fired, b.pinned = "firing", 1, 1, ["u7"]
+    game.units["u7"].conditions = ["pinned"]
+    game.units["u7"].counters["shock"] = 2
+    host, panel = show_panel(qtbot, session)
+    card = card_of(panel, "u7")
+    before = state(session)
+    click(qtbot, button(card, "minus_shock"))
+    assert game.unit("u7").has("pinned"), "one Shock left"
+    click(qtbot, button(card, "minus_shock"))
+    assert not game.unit("u7").has("pinned") and b.pinned == []
+    assert game.log[-1].text == "1st Squad has rallied all its Shock outside the bombardment: no longer Pinned"
+    session.undo_stack.undo()
+    session.undo_stack.undo()
+    assert state(session) == before
     del host
 
 

@@ -113,6 +113,7 @@ class PhaseInputs:
     observer_id: str | None
     turn: int
     phase: int
+    left_behind: tuple[str, ...]
     centre: geometry.Point
     phases_left: int
     phases_fired: int
@@ -165,6 +166,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
         turn, phase = r.int("turn", 1, minimum=1), r.int("phase", 1, minimum=1)
     else:
         turn, phase = r.int("turn", minimum=1), r.int("phase", minimum=1)
+    left_behind = tuple(i.strip() for i in r.str("left_behind", "").split(",") if i.strip())
     centre = (r.float("x"), r.float("y"))
     phases_left = r.int("phases_left", minimum=1, maximum=99)
     phases_fired = r.int("phases_fired", 0, minimum=0, maximum=99)
@@ -209,7 +211,8 @@ def _parse(inputs: Inputs) -> PhaseInputs:
         raise RulesInputError("targets", f"a smoke barrage rolls no dice against the units in it, not {count}")
     if bombardment_id is not None and activation == "coc_point" and coc_points is None:
         raise RulesInputError("coc_points", "is required to spend a Chain of Command point from the side")
-    return PhaseInputs(kind, state, activation, side, coc_points, bombardment_id, observer_id, turn, phase, centre,
+    return PhaseInputs(kind, state, activation, side, coc_points, bombardment_id, observer_id, turn, phase,
+                       left_behind, centre,
                        phases_left, phases_fired, devastating, pattern_die, direction, moves_left, firepower_dice,
                        to_hit, targets)
 
@@ -347,6 +350,7 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         effects.extend(_event(p, "ended", "Out of Phases of fire: the Forward Observer is removed", centre))
         if p.observer_id is not None:
             effects.append(RemoveMarker(p.observer_id))
+        effects.extend(_release_left_behind(p, log))
     if p.bombardment_id is not None:
         effects.insert(0, UpdateBombardment(p.bombardment_id, tuple(update.items())))
     values: dict[str, object] = {
@@ -387,6 +391,24 @@ def _event(p: PhaseInputs, kind: str, text: str, at: geometry.Point, origin: geo
                                                                       source[0], source[1], dict(values or {})))]
 
 
+def _release_left_behind(p: PhaseInputs, log: list[str]) -> list[Effect]:
+    """The bombardment has ended: units it left behind when it moved are Pinned no longer.
+
+    "That Unit remains Pinned until all Shock is rallied from it or the
+    Bombardment ends, whichever occurs first."
+    """
+    if not p.left_behind:
+        return []
+    log.append(f"The bombardment has ended: {len(p.left_behind)} unit(s) it left behind when it moved are no "
+               "longer Pinned")
+    effects: list[Effect] = []
+    for unit_id in p.left_behind:
+        effects.append(SetCondition(unit_id, PINNED, False))
+        if p.bombardment_id is not None:
+            effects.append(SetBombardmentPin(p.bombardment_id, unit_id, False))
+    return effects
+
+
 def _contact_lost(p: PhaseInputs) -> Resolution:
     linger = data().lingering.after_contact_lost
     log = ["No Command Dice 1 and no Chain of Command point: the bombardment ends, contact with the mortars lost",
@@ -398,6 +420,7 @@ def _contact_lost(p: PhaseInputs) -> Resolution:
         effects.extend(_event(p, "contact_lost", log[0], p.centre))
     if p.observer_id is not None:
         effects.append(RemoveMarker(p.observer_id))
+    effects.extend(_release_left_behind(p, log))
     return Resolution("coc.bombardment_phase", "contact_lost",
                       {"phases_left": p.phases_left, "ended": True, "x": p.centre[0], "y": p.centre[1]},
                       [], effects, log)
@@ -498,6 +521,9 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
     }
     if b.observer_id:
         inputs["observer_id"] = b.observer_id
+    left_behind = _left_behind(game, b)
+    if left_behind:
+        inputs["left_behind"] = ",".join(left_behind)
     if b.pattern_die is not None:
         inputs["pattern_die"] = b.pattern_die
     if b.direction is not None:
@@ -513,6 +539,13 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
     for i, fields in enumerate(targets, start=1):
         inputs.update({f"target{i}_{k}": v for k, v in fields.items()})
     return inputs
+
+
+def _left_behind(game: Game, b: Bombardment) -> list[str]:
+    """Units this bombardment Pinned that its area (after this Phase's move) has left, held by no other."""
+    inside = set(units_in_area(game, b, next_centre(b)))
+    held = {u for other in game.bombardments.values() if other.id != b.id and other.active for u in other.pinned}
+    return [u for u in b.pinned if u in game.units and u not in inside and u not in held]
 
 
 def _targets(game: Game, b: Bombardment, covers: Mapping[str, str], linear: set[str],

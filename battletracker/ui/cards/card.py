@@ -395,8 +395,16 @@ class UnitCard(QFrame):
     # -- actions ---------------------------------------------------------------
     def _counter(self, key: str, delta: int) -> None:
         unit = self.unit()
-        if unit is not None:
-            self._host.run(edits.change_counter(unit, key, delta))
+        if unit is None:
+            return
+        edit = edits.change_counter(unit, key, delta)
+        game = self.session.game
+        if key == "shock" and delta < 0 and game.ruleset == "chain_of_command":
+            from battletracker.rules.chain_of_command.bombardment import rally_release
+
+            more, lines = rally_release(game, unit.id, unit.shock + delta)
+            edit = edits.Edit(edit.text, (*edit.effects, *more), (*edit.log, *lines))
+        self._host.run(edit)
 
     def _figures(self, delta: int) -> None:
         unit = self.unit()
