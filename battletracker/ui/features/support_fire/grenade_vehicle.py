@@ -90,7 +90,8 @@ def grenade_modes(vehicle: Unit) -> list[str]:
 
 def passengers_of(game: Game, vehicle: Unit) -> list[Unit]:
     """Teams carried by the vehicle (`stats["embarked_in"]`), as the bombardment rules read them."""
-    return [u for u in game.units.values() if u.stats.get("embarked_in") == vehicle.id and u.vehicle is None]
+    return [u for u in game.units.values()
+            if u.stats.get("embarked_in") == vehicle.id and u.vehicle is None and u.in_play]
 
 
 def throw_to_hit(game: Game) -> int:
