@@ -155,9 +155,9 @@ def sos_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log.extend(t.vehicle.describe(fire.sixes))
         effects.extend(t.vehicle.effects(fire.sixes))
         counts = (0, 0, t.vehicle.shock_added(fire.sixes), 0)
-        values: dict[str, object] = {"sixes": fire.sixes, "dice_rolled": len(fire.all_dice),
-                                     **t.vehicle.values(fire.sixes)}
-        return Resolution("coc.sos_fire", target_key("vehicle", counts), values, roller.rolls, effects, log)
+        shock_values: dict[str, object] = {"sixes": fire.sixes, "dice_rolled": len(fire.all_dice),
+                                           **t.vehicle.values(fire.sixes)}
+        return Resolution("coc.sos_fire", target_key("vehicle", counts), shock_values, roller.rolls, effects, log)
     assert t.volley is not None
     log = [f"SOS Fire: {p.dice_per_team} Firepower Dice against each of {p.teams} Teams"] if p.teams > 1 else []
     unstable_sixes = data().unstable_sixes
@@ -171,7 +171,7 @@ def sos_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         results = [roll_target(roller, dice, unit, unstable_sixes) for unit in p.units]
         for result in results:
             log.extend(result.lines)
-        values = {"hits": None, "sixes": max(r.sixes for r in results),
+        values = {"sixes": max(r.sixes for r in results),
                   "team_kills": [r.kills for r in results], "team_shock": [r.shock for r in results]}
     for result in results:
         effects.extend(result.effects)
