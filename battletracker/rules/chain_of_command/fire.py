@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import lcm
+from math import factorial, lcm
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
@@ -282,40 +282,95 @@ def volley_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
 
 
 @lru_cache(maxsize=1024)
-def _team_effects(effect: HitEffect, hits: int, figures: int) -> Distribution[tuple[int, int]]:
-    """Exact (kills, shock) of one Team taking `hits`, capped at its `figures`."""
-    return effects_of_hits(effect, hits).map(lambda c: cap_kills(c[0], c[1], figures))
+def _team_weights(effect: HitEffect, hits: int, figures: int) -> dict[tuple[int, int], int]:
+    """(kills, shock) of one Team taking `hits`, capped at its `figures`, as whole weights over 6**hits.
+
+    The effect dice are a multinomial over the faces: `a` kills and `b` Shock
+    results happen in hits!/(a! b! c!) * kill**a * shock**b * none**c ways.
+    """
+    kill = sum(1 for f in effect.faces if f == "kill")
+    shock = sum(1 for f in effect.faces if f == "shock")
+    none = 6 - kill - shock
+    out: dict[tuple[int, int], int] = {}
+    for a in range(hits + 1):
+        for b in range(hits - a + 1):
+            c = hits - a - b
+            ways = factorial(hits) // (factorial(a) * factorial(b) * factorial(c)) * kill**a * shock**b * none**c
+            if ways:
+                key = cap_kills(a, b * effect.shock_multiplier, figures)
+                out[key] = out.get(key, 0) + ways
+    return out
 
 
-def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    return (a[0] + b[0], a[1] + b[1])
+@lru_cache(maxsize=256)
+def _fire_weights(dice: int, to_hit: int, storm: StormOfSteel | None) -> tuple[dict[tuple[int, int], int], int]:
+    """(hits, sixes) of the Firepower Dice with their Storm of Steel dice, as whole weights over a denominator.
+
+    One die's polynomial packed into an integer and raised to the `dice`-th
+    power, as `_uncapped_counts` does.
+    """
+    one_die = list(storm_of_steel.hits_and_sixes(1, to_hit, storm).items())
+    die_den = lcm(*(p.denominator for _, p in one_die))
+    most_h = dice * max(h for (h, _), _ in one_die)
+    xs = dice * max(x for (_, x), _ in one_die) + 1
+    size = _slot_bytes(die_den**dice)
+    die = 0
+    for (h, x), p in one_die:
+        die |= (p.numerator * (die_den // p.denominator)) << (8 * size * (h * xs + x))
+    raw = (die**dice).to_bytes(size * (most_h + 1) * xs, "little")
+    out: dict[tuple[int, int], int] = {}
+    for h in range(most_h + 1):
+        for x in range(min(h, xs - 1) + 1):
+            at = (h * xs + x) * size
+            n = int.from_bytes(raw[at:at + size], "little")
+            if n:
+                out[(h, x)] = n
+    return out, die_den**dice
 
 
 @lru_cache(maxsize=1024)
-def _teams_effects(effect: HitEffect, hits: tuple[int, ...], figures: tuple[int, ...]) -> Distribution[
-        tuple[int, int]]:
-    """Exact summed (kills, shock) of several Teams, each taking its share of the hits and capped at its figures."""
-    total: Distribution[tuple[int, int]] = Distribution.certain((0, 0))
-    for h, f in zip(hits, figures, strict=True):
-        total = total.convolve(_team_effects(effect, h, f), _add_pairs).reduced()
-    return total
+def _team_poly(effect: HitEffect, hits: int, figures: int, side: int, xc: int, width: int) -> int:
+    """`_team_weights` packed into one integer: the weight of (k, s) at slot (k * side + s) * xc."""
+    poly = 0
+    for (k, s), w in _team_weights(effect, hits, figures).items():
+        poly |= w << (width * ((k * side + s) * xc))
+    return poly
 
 
 def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
-    """Several Teams with their own caps: for each number of hits, the Teams' shares are fixed by `split_hits`."""
-    fire = storm_of_steel.hits_and_sixes(volley.dice, volley.to_hit, volley.storm)
-    rows: dict[int, dict[int, Fraction]] = {}
-    for (h, x), p in fire.items():
-        row = rows.setdefault(h, {})
-        row[min(x, sixes_cap)] = row.get(min(x, sixes_cap), Fraction(0)) + p
-    out: dict[Counts, Fraction] = {}
+    """Several Teams with their own caps: for each number of hits, the Teams' shares are fixed by `split_hits`.
+
+    Whole-number weights over one denominator (the Firepower Dice's times
+    6**most hits), packed into one integer per polynomial as `_uncapped_counts`
+    does, so combining the Teams is big-integer multiplication.
+    """
+    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm)
+    most_h = max(h for h, _ in fire)
+    most_x = max(x for _, x in fire)
+    xc = min(sixes_cap, most_x) + 1
+    side = most_h * volley.effect.shock_multiplier + 1
+    kills_side = sum(volley.figures) + 1
+    width = 8 * _slot_bytes(den * 6**most_h)
+    rows: dict[int, int] = {}
+    for (h, x), n in fire.items():
+        rows[h] = rows.get(h, 0) + (n << (width * min(x, xc - 1)))
+    acc = 0
     for h, row in rows.items():
-        teams = _teams_effects(volley.effect, split_hits(h, volley.teams), volley.figures)
-        for (k, s), q in teams.items():
-            for x, p in row.items():
-                key = (k, s, x)
-                out[key] = out.get(key, Fraction(0)) + p * q
-    return Distribution(out)
+        teams = 1
+        for share, f in zip(split_hits(h, volley.teams), volley.figures, strict=True):
+            teams *= _team_poly(volley.effect, share, f, side, xc, width)
+        acc += teams * row * 6 ** (most_h - h)
+    size = width // 8
+    raw = acc.to_bytes(size * kills_side * side * xc, "little")
+    out: dict[Counts, int] = {}
+    for k in range(kills_side):
+        for s in range(side):
+            for x in range(xc):
+                at = ((k * side + s) * xc + x) * size
+                n = int.from_bytes(raw[at:at + size], "little")
+                if n:
+                    out[(k, s, x)] = n
+    return Distribution.from_weights(out, den * 6**most_h)
 
 
 @lru_cache(maxsize=4096)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 
 import pytest
 
@@ -13,6 +14,7 @@ from battletracker.rules import RulesInputError, odds, procedures, resolve
 from battletracker.rules.chain_of_command.fire import (
     HitEffect,
     Volley,
+    cap_kills,
     cover_levels,
     effects_of_hits,
     hit_effect_faces,
@@ -260,3 +262,23 @@ def test_effects_of_hits_is_a_multinomial() -> None:
     k, s = effect.kill_chance(), effect.shock_chance()
     assert dist.p((1, 1)) == 6 * k * s * (1 - k - s)
     assert dist.p((3, 0)) == k**3
+
+
+@pytest.mark.parametrize("multiplier", [1, 2])
+def test_capped_odds_of_teams_sharing_hits_equal_every_way_the_dice_fall(multiplier: int) -> None:
+    """Two Teams of 1 and 2 figures sharing three dice's hits, enumerated die face by die face."""
+    effect = HitEffect.for_cover("light", multiplier)
+    brute: dict[tuple[int, int, int], Fraction] = {}
+    for fire_faces in product(range(1, 7), repeat=3):
+        hits = sum(1 for d in fire_faces if d >= 4)
+        sixes = min(2, fire_faces.count(6))
+        for faces in product(range(1, 7), repeat=hits):
+            at, kills, shock = 0, 0, 0
+            for n, figures in zip(split_hits(hits, 2), (1, 2), strict=True):
+                read = [effect.read(f) for f in faces[at:at + n]]
+                at += n
+                k, s = cap_kills(sum(r[0] for r in read), sum(r[1] for r in read), figures)
+                kills, shock = kills + k, shock + s
+            key = (kills, shock, sixes)
+            brute[key] = brute.get(key, Fraction(0)) + Fraction(1, 6 ** (3 + hits))
+    assert dict(volley_counts(Volley(3, 4, None, effect, 2, (1, 2)), 2).items()) == brute
