@@ -168,6 +168,21 @@ def test_rallying_the_last_shock_of_a_unit_left_behind_by_a_bombardment_unpins_i
     del host
 
 
+def test_a_unit_taken_to_no_figures_on_its_card_is_out_of_play_until_given_one_back(
+        qtbot: QtBot, panel: CardsPanel, session: Session) -> None:
+    before = state(session)
+    card = card_of(panel, "u10")
+    click(qtbot, button(card, "minus_figures"))
+    leader = session.game.unit("u10")
+    assert leader.figures == 0 and not leader.in_play and session.undo_stack.count() == 1
+    assert session.game.log[-1].text == "Lt. Hayes has no figures left: out of play. Its side takes a Force Morale Test"
+    click(qtbot, button(card, "plus_figures"))
+    assert leader.figures == 1 and leader.in_play
+    session.undo_stack.undo()
+    session.undo_stack.undo()
+    assert state(session) == before
+
+
 def test_weapons_without_limited_ammo_have_no_ammo_row(panel: CardsPanel) -> None:
     card = card_of(panel, "u7")
     assert card.findChild(QToolButton, "spend_0") is None

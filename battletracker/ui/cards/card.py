@@ -408,8 +408,12 @@ class UnitCard(QFrame):
 
     def _figures(self, delta: int) -> None:
         unit = self.unit()
-        if unit is not None:
-            self._host.run(edits.change_figures(unit, delta))
+        if unit is None:
+            return
+        edit = edits.change_figures(unit, delta)
+        if self.session.game.ruleset == "chain_of_command" and 0 <= unit.figures + delta <= unit.figures_max:
+            edit = edits.out_of_play_follows(edit, unit, unit.figures + delta)
+        self._host.run(edit)
 
     def _spend(self, index: int) -> None:
         unit = self.unit()

@@ -19,7 +19,7 @@ from battletracker.model.effects import (
     SetDamage,
     SpendAmmo,
 )
-from battletracker.model.game import GameError, Side, Unit
+from battletracker.model.game import OUT_OF_PLAY, GameError, Side, Unit
 from battletracker.rules.resupply import resupply_refusal
 from battletracker.ui.cards.names import KIND_TITLES, title
 
@@ -55,6 +55,17 @@ def change_figures(unit: Unit, delta: int) -> Edit:
         (ChangeFigures(unit.id, delta),),
         (f"Figures of {unit.name}: {unit.figures} -> {after} of {unit.figures_max}",),
     )
+
+
+def out_of_play_follows(edit: Edit, unit: Unit, figures_after: int) -> Edit:
+    """A Chain of Command unit taken to no figures goes out of play with them; one given a figure back returns."""
+    if figures_after == 0 and unit.in_play:
+        return Edit(edit.text, (*edit.effects, SetCondition(unit.id, OUT_OF_PLAY)),
+                    (*edit.log, f"{unit.name} has no figures left: out of play. Its side takes a Force Morale Test"))
+    if figures_after > 0 and not unit.in_play:
+        return Edit(edit.text, (*edit.effects, SetCondition(unit.id, OUT_OF_PLAY, False)),
+                    (*edit.log, f"{unit.name} is back in play"))
+    return edit
 
 
 def spend_ammo(unit: Unit, weapon_index: int, rounds: int = 1) -> Edit:
