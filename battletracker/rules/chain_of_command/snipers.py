@@ -104,8 +104,11 @@ def _parse(inputs: Inputs) -> SniperInputs:
     suppressing = r.bool("suppressing")
     firer_id = read_id(r, "firer_id")
     target_id = read_id(r, "target_id")
-    figures = r.optional_int("target_figures", minimum=0)
+    figures_text = r.optional_str("target_figures")
     r.finish()
+    if figures_text is not None and not figures_text.strip().isdigit():
+        raise RulesInputError("target_figures", f"must be a whole number, not {figures_text!r}")
+    figures = int(figures_text) if figures_text is not None else None
     if figures == 0:
         raise RulesInputError("target_figures", "the target has no figures left: it is out of play and cannot be "
                                                 "fired at")

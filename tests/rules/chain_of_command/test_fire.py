@@ -125,7 +125,7 @@ def test_hits_divided_between_teams_first_team_takes_the_odd_hit() -> None:
 def test_target_id_gives_effects_and_figures_cap_the_kills() -> None:
     kill_face = hit_effect_faces("open").index("kill") + 1
     shock_face = hit_effect_faces("open").index("shock") + 1
-    res = fire([4, 5, 6, kill_face, kill_face, shock_face], target_id="t1", target_figures=3)
+    res = fire([4, 5, 6, kill_face, kill_face, shock_face], target_id="t1", target_figures="3")
     assert res.outcome == "kills=2 shock=1"
     assert res.effects == [ChangeFigures("t1", -2), ChangeCounter("t1", "shock", 1)]
 
@@ -133,7 +133,7 @@ def test_target_id_gives_effects_and_figures_cap_the_kills() -> None:
 def test_kills_never_exceed_the_figures_and_a_team_with_none_left_is_out_of_play() -> None:
     kill_face = hit_effect_faces("open").index("kill") + 1
     shock_face = hit_effect_faces("open").index("shock") + 1
-    res = fire([4, 5, 6, kill_face, shock_face, kill_face], target_id="t1", target_figures=2)
+    res = fire([4, 5, 6, kill_face, shock_face, kill_face], target_id="t1", target_figures="2")
     assert res.outcome == "kills=2 shock=0"
     assert res.values["kills"] == 2 and res.values["shock"] == 0
     assert res.effects == [ChangeFigures("t1", -2), SetCondition("t1", OUT_OF_PLAY)]
@@ -146,7 +146,7 @@ def test_kills_never_exceed_the_figures_and_a_team_with_none_left_is_out_of_play
 
 
 def test_the_odds_never_list_more_kills_than_the_target_has() -> None:
-    dist = odds("coc.fire", {"firepower_dice": 12, "to_hit": 3, "cover": "open", "target_figures": 2})
+    dist = odds("coc.fire", {"firepower_dice": 12, "to_hit": 3, "cover": "open", "target_figures": "2"})
     assert max(int(k.split()[0].split("=")[1]) for k in dist.outcomes) == 2
     assert all(k.endswith("shock=0") for k in dist.outcomes if k.startswith("kills=2"))
     uncapped = odds("coc.fire", {"firepower_dice": 12, "to_hit": 3, "cover": "open"})
@@ -170,7 +170,7 @@ def test_the_odds_never_list_more_kills_than_the_target_has() -> None:
     ({"target_id": "a", "target_ids": "a"}, "target_id", "not both"),
     ({"teams": 2, "target_ids": "a,a"}, "target_ids", "the same unit twice"),
     ({"target_figures": "3,2"}, "target_figures", "gives 2 number(s) for 1 team(s)"),
-    ({"target_id": "a", "target_figures": 0}, "target_figures", "The target has no figures left: it is out of play"),
+    ({"target_id": "a", "target_figures": "0"}, "target_figures", "The target has no figures left: it is out of play"),
     ({"target_id": "a", "target_figures": "2,3"}, "target_figures", "gives 2 number(s) for 1 team(s)"),
     ({"range": 12}, "range", "not an input"),
 ])
@@ -205,7 +205,7 @@ def test_closed_form_storm_of_steel_one_die() -> None:
     {"firepower_dice": 8, "to_hit": 5, "cover": "light", "storm_of_steel": True, "shock_multiplier": 2, "teams": 3},
     {"firepower_dice": 4, "to_hit": 3, "cover": "open", "storm_of_steel": True, "storm_of_steel_chains": True},
     {"firepower_dice": 0, "to_hit": 4, "cover": "open"},
-    {"firepower_dice": 12, "to_hit": 3, "cover": "open", "target_figures": 2},
+    {"firepower_dice": 12, "to_hit": 3, "cover": "open", "target_figures": "2"},
     {"firepower_dice": 8, "to_hit": 4, "cover": "open", "storm_of_steel": True, "teams": 2, "target_figures": "1,2"},
     {"firepower_dice": 6, "to_hit": 4, "cover": "light", "teams": 3, "target_ids": "a,b,c", "target_figures": "2,1,3"},
 ])

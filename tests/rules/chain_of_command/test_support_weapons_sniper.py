@@ -145,10 +145,10 @@ def test_contact_removes_the_sniper_without_a_force_morale_test() -> None:
 
 def test_a_sniper_kill_on_the_last_figure_puts_the_target_out_of_play() -> None:
     kill = hit_effect_faces("open").index("kill") + 1
-    res = resolve("coc.sniper", {"target_kind": "infantry", "target_id": "t", "target_figures": 1},
+    res = resolve("coc.sniper", {"target_kind": "infantry", "target_id": "t", "target_figures": "1"},
                   ScriptedDice([5, kill]))
     assert res.effects == [ChangeFigures("t", -1), SetCondition("t", OUT_OF_PLAY)]
     assert "The target has no figures left: out of play. Its side takes a Force Morale Test" in res.log
-    res = resolve("coc.sniper", {"target_kind": "infantry", "target_id": "t", "target_figures": 2},
+    res = resolve("coc.sniper", {"target_kind": "infantry", "target_id": "t", "target_figures": "2"},
                   ScriptedDice([5, kill]))
     assert res.effects == [ChangeFigures("t", -1)]

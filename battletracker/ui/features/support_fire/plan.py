@@ -254,7 +254,7 @@ def _plan_sniper(plan: Plan, firer: Unit, target: Unit, choices: Choices) -> Non
     plan.inputs.update(target_kind=kind, leader_attached=choices.leader_attached, suppressing=choices.suppressing,
                        firer_id=firer.id)
     if kind in ("infantry", "support", "bunker"):
-        plan.inputs.update(target_id=target.id, target_figures=target.figures)
+        plan.inputs.update(target_id=target.id, target_figures=str(target.figures))
     shots = firer.counters.get(snipers.SHOTS_COUNTER, 0)
     plan.notes.append(f"Hits on {snipers.TO_HIT_BUNKER if kind == 'bunker' else snipers.TO_HIT}+ at any range; "
                       f"{shots} shot(s) fired so far")
