@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
 
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    from PySide6.QtWidgets import QApplication
 
     from battletracker.model import savefile
     from battletracker.ui.main_window import MainWindow
@@ -49,7 +49,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     session = Session(savefile.load(demo_path()))
     window = MainWindow(session, Recovery(session))
-    pending = window.recovery.pending()
     if args.file is not None:
         window.open_path(args.file)
     elif not args.demo:
@@ -64,19 +63,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             QTimer.singleShot(0, app.quit)
 
         window.first_painted.connect(report)
-    elif pending is not None:
-        game, saved, origin = pending
-
-        def offer() -> None:
-            answer = QMessageBox.question(
-                window, "Restore unsaved game?",
-                f"BattleTracker did not close properly last time. Restore \"{game.title}\" "
-                f"as it was at {saved.replace('T', ' ')}?")
-            if answer == QMessageBox.StandardButton.Yes:
-                session.replace_game(game, origin)
-                session.undo_stack.resetClean()
-            else:
-                window.recovery.discard()
-
-        QTimer.singleShot(0, offer)
+    else:
+        QTimer.singleShot(0, window.offer_recovery)
     return app.exec()

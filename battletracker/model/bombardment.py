@@ -12,7 +12,9 @@ SOS Fire whose pinning lasts into the next Phase. Its `state` walks:
     lingering -> cleared (its effects and smoke end after `linger_phases` more Phase ends)
 
 The hidden Static/Rolling die (`pattern_die`) is kept here for the owner; who may
-see it is `pattern_visible_to`. The rules layer decides every transition and
+see it is `pattern_visible_to`. `last_fired` and `last_ranged` are the Phases of
+its last Phase of fire and last ranging shot, because a bombardment fires once a
+Phase and ranges again only in a later Phase. The rules layer decides every transition and
 the game changes only through the Effects in bombardment_effects.py, which
 check a changed record with `check_bombardment` before storing it.
 
@@ -44,6 +46,17 @@ BUILDING_STATES = ("intact", "unstable", "collapsed", "on_fire")
 MAX_PHASE_DIE = 6
 
 
+@dataclass(frozen=True, order=True)
+class PhaseStamp:
+    """One Phase on the game clock: Turn and Phase in the order they are played (so stamps compare)."""
+
+    turn: int
+    phase: int
+
+    def __str__(self) -> str:
+        return f"Turn {self.turn}, Phase {self.phase}"
+
+
 @dataclass
 class BombardmentEvent:
     """One line of a bombardment's history, with where it happened for the map.
@@ -72,7 +85,8 @@ class Bombardment:
     bombardment moves it before each of its later Phases of fire.
     `phases_left` is the Forward Observer's phase die; `moves_left` is how many
     more rolling moves it makes (0 once static or bought extra rounds).
-    `pinned` lists the units this bombardment has Pinned.
+    `pinned` lists the units this bombardment has Pinned. `last_fired` and
+    `last_ranged` are the Phases it last fired and last ranged in (None: never).
     """
 
     id: str
@@ -103,6 +117,8 @@ class Bombardment:
     to_hit: int = 4
     pinned: list[str] = field(default_factory=list)
     history: list[BombardmentEvent] = field(default_factory=list)
+    last_fired: PhaseStamp | None = None
+    last_ranged: PhaseStamp | None = None
 
     @property
     def centre(self) -> geometry.Point:
@@ -253,6 +269,9 @@ def check_bombardment(b: Bombardment) -> None:
         raise GameError(f"{name}: lists the same pinned unit twice")
     for event in b.history:
         check_event(event)
+    for stamp in (b.last_fired, b.last_ranged):
+        if stamp is not None and (stamp.turn < 1 or stamp.phase < 1):
+            raise GameError(f"{name}: turns and phases count from 1")
 
 
 def check_building(b: Building) -> None:

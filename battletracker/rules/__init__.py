@@ -15,6 +15,7 @@ import importlib
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.rules.base import (
+    ChoiceNeeded,
     InputReader,
     Inputs,
     Procedure,
@@ -24,6 +25,7 @@ from battletracker.rules.base import (
 )
 
 __all__ = [
+    "ChoiceNeeded",
     "InputReader",
     "Inputs",
     "Procedure",

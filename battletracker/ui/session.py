@@ -18,8 +18,10 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from battletracker.model import savefile
 from battletracker.model.effects import AppendLog, Changes, Effect, SetClock
 from battletracker.model.game import Game, GameError
+from battletracker.model.references import with_references_cleared
 from battletracker.rules import Resolution
 from battletracker.rules.clock import due_effects
+from battletracker.ui.files import fingerprint
 
 EVERYTHING = Changes(everything=True)
 
@@ -54,6 +56,8 @@ class Session(QObject):
         super().__init__(parent)
         self._game = game
         self._path: Path | None = None
+        self.disk_fingerprint: str | None = None
+        """What the file at `path` held when it was opened or last saved (see ui.files.fingerprint)."""
         self._selected: str | None = None
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
@@ -93,20 +97,20 @@ class Session(QObject):
         return inverse
 
     def check(self, effects: Sequence[Effect]) -> None:
-        """Raise GameError if the effects cannot all apply; the game is left as it was."""
-        inverses = self._game.apply_all(effects)
-        for inverse in reversed(inverses):
-            self._game.apply(inverse)
+        """Raise GameError if the effects cannot all apply; the game is left exactly as it was."""
+        self._game.check_all(effects)
 
     def apply(self, text: str, effects: Sequence[Effect], log: Sequence[str] = (), kind: str = "effect") -> None:
         """Apply effects and their log lines as one undo step named `text`.
 
         Everything is checked first: a refused effect raises GameError and
-        nothing is applied, logged or pushed.
+        nothing is applied, logged or pushed. A unit taken off the table takes
+        every reference to it along (its pins, its place in a building, its
+        passengers' embarkation) in the same step.
         """
         lines = list(log) if log else [text]
         stamped = [AppendLog.now(self._game, line, kind) for line in lines]
-        everything = [*effects, *stamped]
+        everything = [*with_references_cleared(self._game, effects), *stamped]
         self.check(everything)
         self.undo_stack.beginMacro(text)
         try:
@@ -152,6 +156,7 @@ class Session(QObject):
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self._path = path
+        self.disk_fingerprint = None
         self.game_replaced.emit()
         self.changed.emit(EVERYTHING)
         self.selection_changed.emit(None)
@@ -160,15 +165,18 @@ class Session(QObject):
 
     def open(self, path: Path) -> None:
         """Load a save file; on any problem raise SaveFileError and keep the current game."""
-        game = savefile.load(path)
+        raw = savefile.read_file(path)
+        game = savefile.loads(raw)
         self.replace_game(game, path)
+        self.disk_fingerprint = fingerprint(raw)
 
     def snapshot(self) -> Game:
         """A deep copy of the game for writing in the background or comparing in tests."""
         return copy.deepcopy(self._game)
 
-    def mark_saved(self, path: Path) -> None:
+    def mark_saved(self, path: Path, disk_fingerprint: str | None = None) -> None:
         self._path = path
+        self.disk_fingerprint = disk_fingerprint
         self.undo_stack.setClean()
         self.path_changed.emit(path)
 

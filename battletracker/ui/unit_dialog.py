@@ -38,6 +38,7 @@ from battletracker.model.game import ARMOUR_FACES, UNIT_KINDS, VEHICLE_CATEGORIE
 from battletracker.rules.presets import UnitPreset, unit_presets
 from battletracker.ui.cards.names import KIND_TITLES
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 CATEGORY_TITLES = {"afv": "AFV (armoured fighting vehicle)", "apc": "APC (armoured personnel carrier)"}
 BLANK = ""
@@ -233,7 +234,7 @@ class UnitDialog(QDialog):
 
 
         root.addStretch(1)
-        self.problems_label = QLabel(self)
+        self.problems_label = plain(QLabel(self))
         self.problems_label.setObjectName("problems")
         self.problems_label.setWordWrap(True)
         self.problems_label.setTextFormat(Qt.TextFormat.PlainText)

@@ -104,6 +104,12 @@ def test_the_panel_walks_a_bombardment_through_its_states(qtbot: QtBot, session:
     assert any(key.startswith(f"shot_line:{bid}") for key in items(panel))
     assert any(getattr(item, "text", lambda: "")() == '6.0"' for item in items(panel).values())
 
+    # fire for effect waits for the Forward Observer's next activation, in a later Phase of its side
+    assert not panel.rows[bid].buttons
+    for _ in range(2):
+        session.end_phase()
+        steps += 1
+
     # fire for effect on the landing point
     row = panel.rows[bid]
     assert {"fire_for_effect", "re_aim"} <= set(row.buttons)
@@ -144,10 +150,11 @@ def test_the_panel_walks_a_bombardment_through_its_states(qtbot: QtBot, session:
     assert b.state == "firing" and b.phases_fired == 1 and b.phases_left == 2
     assert panel.rows[bid].pattern.covered and panel.rows[bid].phases.face == 2
 
-    session.end_phase()
-    steps += 1
+    for _ in range(2):
+        session.end_phase()
+        steps += 1
 
-    # the second Phase: a Command Dice 1; it moves 9" right and the die is revealed
+    # the next British Phase: a Command Dice 1; it moves 9" right and the die is revealed
     panel.rows[bid].buttons["fire"].click()
     phase = panel.dialog
     assert isinstance(phase, PhaseDialog)
@@ -212,6 +219,8 @@ def test_contact_lost_without_activation(session: Session, panel: BombardmentsPa
     first = panel.open_phase(bid)
     type_all(first.runner, 3)
     first.runner.apply()
+    session.end_phase()
+    session.end_phase()
     second = panel.open_phase(bid)
     second.set_activation("none")
     assert "bombardment ends" in second.targets_view.toPlainText()

@@ -48,12 +48,12 @@ def add(session: Session, unit: Unit) -> None:
     session.apply(f"Add {unit.name}", [AddUnit(unit)])
 
 
-def test_fire_action_offered_to_infantry_and_support_units_with_a_weapon(session: Session) -> None:
+def test_fire_action_offered_to_units_with_a_weapon_that_fires_at_infantry(session: Session) -> None:
     game = session.game
     keys = {uid: {a.key for a in unit_actions(game, game.unit(uid))} for uid in ("u1", "u3", "u5", "u6", "u9")}
     assert "coc.support_fire" in keys["u1"] and "coc.support_fire" in keys["u3"] and "coc.support_fire" in keys["u9"]
     assert "coc.support_fire" not in keys["u5"]          # a Leader with no weapon
-    assert "coc.support_fire" not in keys["u6"]          # a tank fires through the anti-tank rules
+    assert {"coc.support_fire", "coc.anti_tank_fire"} <= keys["u6"]   # a tank's H.E. and MG, and its A.P.
 
 
 def test_tripod_mg_fire_derives_dice_arc_and_cover_from_the_table(qtbot: QtBot, session: Session) -> None:
@@ -89,13 +89,14 @@ def test_mg_fire_applied_is_one_undo_step_and_undo_restores_the_game(qtbot: QtBo
     before = savefile.game_to_dict(session.snapshot())
     dialog = dialog_for(qtbot, session, MG, SQUAD)
     runner = runner_of(dialog)
-    type_dice(runner, "6 6 6 6 6 6 6 6 6 6", "4 5 6 1 1 1 1 1 1 1")
-    assert runner.result is not None and runner.result.outcome == "kills=3 shock=7"
+    type_dice(runner, "6 6 6 6 6 6 6 6 6 6", "3 4 5 6 1 1 1 1 1 1")
+    # In the Open (fire.toml): 1-2 no effect, 3-4 Shock, 5-6 a kill.
+    assert runner.result is not None and runner.result.outcome == "kills=2 shock=2"
     steps = session.undo_stack.count()
     assert runner.apply()
     assert session.undo_stack.count() == steps + 1
     squad, mg = session.game.unit(SQUAD), session.game.unit(MG)
-    assert squad.figures == 9 and squad.shock == 7
+    assert squad.figures == 10 and squad.shock == 2
     assert mg.facing == pytest.approx(bearing((mg.x, mg.y), (squad.x, squad.y)))   # turned onto the target
     assert any("Tripod MG" in e.text or "fires at" in e.text for e in session.game.log)
     session.undo_stack.undo()

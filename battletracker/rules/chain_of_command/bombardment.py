@@ -11,6 +11,12 @@ Nothing here changes the game: each function returns the Effects (with log
 lines) that the session applies as one undo step, and refuses an impossible
 step with a RulesInputError naming the input and the numbers.
 
+The Forward Observer acts in its own side's Phase only, and once a Phase: one
+ranging shot (repeated only on later Phases), fire for effect or re-aiming at
+its next activation after a shot that deviated, one Phase of fire. `waiting`
+says why its next step is not allowed now; the steps refuse with the same
+sentence.
+
 Passengers are units whose `stats["embarked_in"]` names the vehicle carrying
 them; a carrier that is not an AFV or APC (no `vehicle` record, or
 `stats["transport"]` true) is a Transport, whose passengers are hit.
@@ -33,6 +39,7 @@ from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondi
 from battletracker.model.game import Game, Marker, Unit
 from battletracker.rules.base import InputValue, RulesInputError
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
 from battletracker.rules.tables import setting
 
 OBSERVER_MARKER = "forward_observer"
@@ -201,9 +208,11 @@ def ranging_inputs(game: Game, bombardment_id: str, bearing: float | None = None
     if b.state != "ranging":
         raise RulesInputError("bombardment_id", f"{observer_name(game, b)} is {b.state}; only a bombardment "
                                                 "that is ranging takes a ranging shot")
+    _check_not_waiting(game, b)
     inputs: dict[str, InputValue] = {
         "aim_x": b.x, "aim_y": b.y, "unobserved_attempts": b.unobserved_attempts, "bombardment_id": b.id,
-        "turn": game.turn, "phase": game.phase, "table_width": game.table_width,
+        "turn": game.turn, "phase": game.phase, "side": b.side, "active_side": game.active_side,
+        **last_inputs("last_ranging", b.last_ranged), "table_width": game.table_width,
         "table_height": game.table_height,
     }
     if bearing is not None:
@@ -219,6 +228,7 @@ def _landed(game: Game, bombardment_id: str, what: str) -> Bombardment:
     if b.state != "landed" or b.landed_x is None or b.landed_y is None:
         raise RulesInputError("bombardment_id", f"{observer_name(game, b)} is {b.state}; {what} follows a "
                                                 "ranging shot that deviated")
+    _check_not_waiting(game, b)
     return b
 
 
@@ -374,6 +384,51 @@ def next_action(b: Bombardment) -> NextAction:
     if b.state == "lingering":
         return NextAction("wait", f"Effects clear after {b.linger_phases} more Phase end(s)")
     return NextAction("none", "Cleared")
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Why the Forward Observer's next step is not allowed now: `short` for the panel, `sentence` for a refusal."""
+
+    short: str
+    sentence: str
+
+
+def waiting(game: Game, b: Bombardment) -> Waiting | None:
+    """Why the next step (ranging, fire for effect or re-aiming, a Phase of fire) must wait, or None.
+
+    Each is an activation of the Forward Observer: in its own side's Phase
+    only, once a Phase. Placing the hidden die and buying rounds never wait.
+    """
+    key = next_action(b).key
+    if key not in ("range", "fire_for_effect_or_re_aim", "fire", "activate"):
+        return None
+    name = observer_name(game, b)
+    owner = side_name(game, b.side)
+    if game.active_side != b.side:
+        return Waiting(f"Waits for the {owner} Phase",
+                       f"It is the {side_name(game, game.active_side)} Phase: {name} acts only in a {owner} Phase.")
+    current = now(game)
+    if key == "range" and b.last_ranged == current:
+        plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
+        return Waiting(f"Ranged this Phase: again in a later Phase with +{plus}",
+                       f"{name} has already taken a ranging shot this Phase ({current}): an unobserved shot "
+                       f"is repeated on a later {owner} Phase.")
+    if key == "fire_for_effect_or_re_aim" and b.last_ranged == current:
+        return Waiting("The shot landed this Phase: fire for effect or re-aim in a later Phase",
+                       f"{name}'s ranging shot landed this Phase ({current}): the Forward Observer calls for fire "
+                       f"for effect or re-aims when next activated, in a later {owner} Phase.")
+    if key in ("fire", "activate") and b.last_fired == current:
+        return Waiting("Fired this Phase",
+                       f"{name} has already fired this Phase ({current}): a bombardment fires once a Phase, "
+                       f"next in a later {owner} Phase.")
+    return None
+
+
+def _check_not_waiting(game: Game, b: Bombardment) -> None:
+    wait = waiting(game, b)
+    if wait is not None:
+        raise SequenceRefusal("bombardment_id", wait.sentence)
 
 
 # who is inside, and what they may not do -------------------------------------------------------------------

@@ -4,7 +4,9 @@ The bombardment must be activated each Phase by a Command Dice 1 or one Chain
 of Command point (`activation`); without either (`none`) it ends, contact lost,
 and its effects end with the current Phase. The Phase it begins in (on
 target, or fire for effect) the Forward Observer's activation already counts
-(`begun`).
+(`begun`). It is activated in its own side's Phase (`side`, `active_side`) and
+fires at most once a Phase: a Phase of fire in the Phase of the last one
+(`last_fire_turn`, `last_fire_phase`) is refused.
 
 An activated Phase of fire, in order: a rolling bombardment moves first (from
 its second Phase, for as many moves as its die allows), the hidden die is
@@ -36,7 +38,7 @@ from functools import lru_cache
 from battletracker.core import geometry
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
-from battletracker.model.bombardment import Bombardment, BombardmentEvent
+from battletracker.model.bombardment import Bombardment, BombardmentEvent, PhaseStamp
 from battletracker.model.bombardment_effects import (
     AppendBombardmentEvent,
     ChangeCocPoints,
@@ -48,7 +50,6 @@ from battletracker.model.effects import Effect, RemoveMarker, SetCondition
 from battletracker.model.game import Game, Unit
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
-from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
     TargetResult,
@@ -67,12 +68,14 @@ from battletracker.rules.chain_of_command.bombardment import (
     next_centre,
     unit_teams,
     units_in_area,
+    waiting,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.buildings import building_of
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_TEAMS,
+    FireTables,
     HitEffect,
     Volley,
     cover_levels,
@@ -80,8 +83,18 @@ from battletracker.rules.chain_of_command.fire import (
     read_id,
     read_storm,
 )
+from battletracker.rules.chain_of_command.fire import (
+    SETTINGS as FIRE_SETTINGS,
+)
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
+from battletracker.rules.sequence import (
+    SequenceRefusal,
+    check_once_a_phase,
+    check_own_phase,
+    last_inputs,
+    read_last,
+)
 from battletracker.rules.tables import setting
 
 ACTIVATIONS = ("begun", "command_die", "coc_point", "none")
@@ -91,7 +104,7 @@ TARGET_KINDS = ("infantry", "passengers", "vehicle", "building")
 BUILDING_MATERIALS = ("none", "wood", "brick_stone")
 PIN_EXEMPT = ("brick_stone", "any")
 MAX_TARGETS = 60
-SETTINGS = (*storm_of_steel.SETTINGS, "bombardment_devastating_doubles_all", "bombardment_pin_exempt_material")
+SETTINGS = (*FIRE_SETTINGS, "bombardment_devastating_doubles_all", "bombardment_pin_exempt_material")
 
 
 @dataclass(frozen=True)
@@ -159,6 +172,8 @@ def _parse(inputs: Inputs) -> PhaseInputs:
     state = r.choice("state", PHASE_STATES, "firing")
     activation = r.choice("activation", ACTIVATIONS)
     side = r.int("side", 0, minimum=0)
+    active_side = r.optional_int("active_side", minimum=0)
+    last_fire = read_last(r, "last_fire")
     coc_points = r.optional_int("coc_points", minimum=0)
     bombardment_id = read_id(r, "bombardment_id")
     observer_id = read_id(r, "observer_id")
@@ -178,6 +193,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
                            maximum=60)
     to_hit = r.int("to_hit", int(_setting_value("bombardment_to_hit")), minimum=2, maximum=6)
     storm = read_storm(r, True)
+    tables = FireTables.read(r)
     double_all = r.bool("bombardment_devastating_doubles_all",
                         bool(_setting_value("bombardment_devastating_doubles_all")))
     exempt = r.choice("bombardment_pin_exempt_material", PIN_EXEMPT,
@@ -185,10 +201,13 @@ def _parse(inputs: Inputs) -> PhaseInputs:
     count = r.int("targets", 0, minimum=0, maximum=MAX_TARGETS)
     doubled = devastating and phases_fired == 0
     dice_for_target = firepower_dice * (2 if doubled else 1)
-    targets = tuple(_read_target(r, i, dice_for_target, to_hit, storm, doubled and double_all, exempt)
+    targets = tuple(_read_target(r, i, dice_for_target, to_hit, storm, doubled and double_all, exempt, tables)
                     for i in range(1, count + 1))
     r.finish()
 
+    check_own_phase(side, active_side, "A bombardment is activated")
+    check_once_a_phase(last_fire, PhaseStamp(turn, phase), "last_fire_phase", "has already fired",
+                       "a bombardment fires once a Phase, next in a later Phase of its side")
     if activation == "begun" and state != "ready":
         raise RulesInputError("activation", "'begun' is only for the Phase a bombardment begins in; one already "
                                             "firing needs a Command Dice 1 or a Chain of Command point")
@@ -218,7 +237,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
 
 
 def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm: StormOfSteel | None,
-                 double_all: bool, exempt: str) -> PhaseTarget:
+                 double_all: bool, exempt: str, tables: FireTables) -> PhaseTarget:
     key = f"target{i}_"
     kind = r.choice(key + "kind", TARGET_KINDS)
     name = r.str(key + "name", f"Target {i}")
@@ -247,7 +266,7 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
     if kind == "passengers":
         vehicle = VehicleTarget(read_id(r, key + "vehicle_id"), r.int(key + "vehicle_current_shock", 0, minimum=0),
                                 r.bool(key + "vehicle_immobilised"))
-        effect = HitEffect.for_cover(_cover(b.passenger_cover))
+        effect = HitEffect.for_cover(_cover(b.passenger_cover), 1, tables)
         volley = Volley(b.passenger_dice * teams * factor, b.passenger_to_hit, storm, effect, 1, _caps(figures))
         return PhaseTarget(AreaTarget("passengers", name, volley, storm=storm, unit_id=target_id, figures=figures,
                                       vehicle=vehicle), False)
@@ -265,7 +284,7 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
     if material != "none" and storeys < 1:
         raise RulesInputError(key + "storeys", f"a unit in a building needs its storeys (1 or more), not {storeys}")
     substantial = storeys >= b.pin_exempt_storeys and (exempt == "any" or material == "brick_stone")
-    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover), 1, _caps(figures))
+    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover, 1, tables), 1, _caps(figures))
     area = AreaTarget("infantry", name, volley, storm=storm, unit_id=target_id, figures=figures,
                       can_collapse=material == "brick_stone" and intact, building_id=building_id)
     return PhaseTarget(area, not substantial)
@@ -335,7 +354,7 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log.append(f"Not Pinned, in a substantial building: {', '.join(spared)}")
 
     left = p.phases_left - 1
-    update.update(phases_left=left, phases_fired=number)
+    update.update(phases_left=left, phases_fired=number, last_fired=PhaseStamp(p.turn, p.phase))
     if p.doubled:
         update["devastating"] = False
     if left:
@@ -512,8 +531,12 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
     if b.state not in PHASE_STATES:
         raise RulesInputError("bombardment_id", f"bombardment {b.id} is {b.state}; only a bombardment that has "
                                                 "begun has Phases of fire")
+    wait = waiting(game, b)
+    if wait is not None:
+        raise SequenceRefusal("bombardment_id", wait.sentence)
     inputs: dict[str, InputValue] = {
         "kind": b.kind, "state": b.state, "activation": activation, "side": b.side,
+        "active_side": game.active_side, **last_inputs("last_fire", b.last_fired),
         "coc_points": game.sides[b.side].coc_points, "bombardment_id": b.id, "turn": game.turn,
         "phase": game.phase, "x": b.x, "y": b.y, "phases_left": b.phases_left, "phases_fired": b.phases_fired,
         "devastating": b.devastating, "moves_left": b.moves_left, "firepower_dice": b.firepower_dice,

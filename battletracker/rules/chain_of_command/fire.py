@@ -10,7 +10,10 @@ same way.
 
 The to-hit table, the cover levels and the effect of a hit by cover are data
 (fire.toml); the documents use them without printing them, so the file marks
-them as defaults to check.
+them as defaults to check. Each entry of the to-hit and hit-effect tables is
+also a ruleset setting (`TABLE_SETTINGS`, Game > Ruleset settings): every
+procedure that rolls against them lists `SETTINGS` and reads the game's
+changes with `FireTables.read`.
 
 Hits are divided between Teams as evenly as possible; when they do not divide
 evenly the Teams listed first take one more (the firer lists the Team that
@@ -26,7 +29,8 @@ same way, so a two-figure Team's chart never lists three kills.
     effective) with `target_quality` (green | regular | elite); `cover` (open
     | light | hard); `reduce_cover` (levels, never below open; default 0);
     `shock_multiplier` (1 or 2); `storm_of_steel` (bool) and the settings
-    `storm_of_steel_per_six`, `storm_of_steel_chains`; `teams` (1-12, default
+    `storm_of_steel_per_six`, `storm_of_steel_chains`, `TABLE_SETTINGS`
+    (`to_hit_<band>_<quality>`, `hit_effect_<cover>`); `teams` (1-12, default
     1). Optional: `target_id` (one Team) or `target_ids` (comma separated,
     one per Team, in the order the hits are shared), `target_figures` (the
     figures of each, comma separated; kills are capped at them).
@@ -49,13 +53,14 @@ from math import factorial, lcm
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
+from battletracker.core.text import brief
 from battletracker.model.effects import ChangeFigures, Effect, SetCondition, add_shock
-from battletracker.model.game import OUT_OF_PLAY
+from battletracker.model.game import OUT_OF_PLAY, Scalar
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, StormRoll
-from battletracker.rules.tables import TableError, ruleset_table
+from battletracker.rules.tables import TableError, find_setting, ruleset_table
 
 RULESET = "chain_of_command"
 MAX_DICE = 60
@@ -66,6 +71,13 @@ HIT_RESULTS = ("none", "shock", "kill")
 
 Counts = tuple[int, int, int]
 """(kills, shock, sixes) summed over a roll; sixes are capped where only a threshold matters."""
+
+TO_HIT_SETTINGS = tuple(f"to_hit_{band}_{quality}" for band in RANGE_BANDS for quality in QUALITIES)
+HIT_EFFECT_SETTINGS = ("hit_effect_open", "hit_effect_light", "hit_effect_hard")
+"""A cover level fire.toml adds without a setting here keeps the file's row."""
+TABLE_SETTINGS = (*TO_HIT_SETTINGS, *HIT_EFFECT_SETTINGS)
+SETTINGS = (*storm_of_steel.SETTINGS, *TABLE_SETTINGS)
+"""The settings every procedure rolling Firepower Dice against the fire tables takes."""
 
 
 # ruleset data ------------------------------------------------------------------------------------
@@ -91,14 +103,49 @@ def raise_cover(cover: str, levels: int) -> str:
     return order[min(len(order) - 1, order.index(cover) + levels)]
 
 
-def to_hit_number(range_band: str, quality: str) -> int:
+@dataclass(frozen=True)
+class FireTables:
+    """The game's changes to fire.toml's to-hit and hit-effect entries (none: the file's defaults)."""
+
+    overrides: tuple[tuple[str, Scalar], ...] = ()
+
+    @classmethod
+    def read(cls, r: InputReader) -> FireTables:
+        """The `TABLE_SETTINGS` given in a procedure's inputs, each checked as Game > Ruleset settings checks it."""
+        found: list[tuple[str, Scalar]] = []
+        for key in TABLE_SETTINGS:
+            if key not in r:
+                r.str(key, "")
+                continue
+            declared = find_setting(RULESET, key)
+            value: Scalar = r.int(key) if isinstance(declared.default, int) else r.str(key)
+            problem = declared.problem(value)
+            if problem is not None:
+                raise RulesInputError(key, problem)
+            found.append((key, value))
+        return cls(tuple(found))
+
+    def get(self, key: str) -> Scalar | None:
+        return next((value for k, value in self.overrides if k == key), None)
+
+
+DEFAULT_TABLES = FireTables()
+
+
+def to_hit_number(range_band: str, quality: str, tables: FireTables = DEFAULT_TABLES) -> int:
     """The score each Firepower Die needs at this range band against a target of this quality."""
+    changed = tables.get(f"to_hit_{range_band}_{quality}")
+    if isinstance(changed, int):
+        return changed
     band = ruleset_table(RULESET, "fire", "to_hit").table(range_band)
     return band.int(quality, minimum=2, maximum=6)
 
 
-def hit_effect_faces(cover: str) -> tuple[str, ...]:
+def hit_effect_faces(cover: str, tables: FireTables = DEFAULT_TABLES) -> tuple[str, ...]:
     """What faces 1-6 of one effect die do to a target in `cover`: none, shock or kill."""
+    changed = tables.get(f"hit_effect_{cover}")
+    if isinstance(changed, str):
+        return tuple(changed.split())
     table = ruleset_table(RULESET, "fire", "hit_effect")
     faces = table.list(cover)
     if len(faces) != 6 or any(f not in HIT_RESULTS for f in faces):
@@ -118,8 +165,8 @@ class HitEffect:
     shock_multiplier: int = 1
 
     @classmethod
-    def for_cover(cls, cover: str, shock_multiplier: int = 1) -> HitEffect:
-        return cls(cover, hit_effect_faces(cover), shock_multiplier)
+    def for_cover(cls, cover: str, shock_multiplier: int = 1, tables: FireTables = DEFAULT_TABLES) -> HitEffect:
+        return cls(cover, hit_effect_faces(cover, tables), shock_multiplier)
 
     def read(self, face: int) -> tuple[int, int]:
         """(kills, shock) from one effect die."""
@@ -453,8 +500,8 @@ def kills_shock_odds(volley: Volley) -> Distribution[str]:
 
 # reading inputs shared by the fire procedures ------------------------------------------------------
 
-def read_to_hit(r: InputReader) -> int:
-    """`to_hit`, or `range_band` with `target_quality` looked up in fire.toml (not both)."""
+def read_to_hit(r: InputReader, tables: FireTables = DEFAULT_TABLES) -> int:
+    """`to_hit`, or `range_band` with `target_quality` looked up in the to-hit table (not both)."""
     band = r.choice("range_band", RANGE_BANDS, "")
     quality = r.choice("target_quality", QUALITIES, "")
     if "to_hit" in r:
@@ -468,7 +515,7 @@ def read_to_hit(r: InputReader) -> int:
         raise RulesInputError("range_band", f"is required with target_quality (one of {', '.join(RANGE_BANDS)})")
     if not quality:
         raise RulesInputError("target_quality", f"is required with range_band (one of {', '.join(QUALITIES)})")
-    return to_hit_number(band, quality)
+    return to_hit_number(band, quality, tables)
 
 
 def read_cover(r: InputReader, key: str = "cover", default: str | None = None) -> str:
@@ -481,13 +528,16 @@ def read_storm(r: InputReader, enabled: bool) -> StormOfSteel | None:
     return storm if enabled else None
 
 
+FIGURES_DIGITS = 4  # no Team has 10,000 figures; longer numbers are refused before `int` reads them
+
+
 def _id_list(r: InputReader, key: str) -> tuple[str, ...]:
     if key not in r:
         r.str(key, "")
         return ()
     parts = tuple(p.strip() for p in r.str(key).split(","))
     if any(not p for p in parts):
-        raise RulesInputError(key, f"must be unit ids separated by commas, not {r.str(key)!r}")
+        raise RulesInputError(key, f"must be unit ids separated by commas, not {brief(r.str(key))}")
     return parts
 
 
@@ -533,8 +583,8 @@ def read_targets(r: InputReader, teams: int, one_unit: bool = False) -> Targets:
     figures_text = _id_list(r, "target_figures")
     figures: list[int] = []
     for text in figures_text:
-        if not text.isdigit():
-            raise RulesInputError("target_figures", f"must be whole numbers separated by commas, not {text!r}")
+        if not (text.isascii() and text.isdigit()) or len(text) > FIGURES_DIGITS:
+            raise RulesInputError("target_figures", f"must be whole numbers separated by commas, not {brief(text)}")
         figures.append(int(text))
     if figures and len(figures) != (len(ids) or teams):
         raise RulesInputError("target_figures", f"gives {len(figures)} number(s) for {len(ids) or teams} team(s)")
@@ -593,14 +643,15 @@ class FireInputs:
 
 def read_fire(r: InputReader, dice: int, extra_cover_reduction: int = 0) -> tuple[Volley, Targets]:
     """The coc.fire inputs other than the dice count: to-hit, cover, Shock, Storm of Steel, Teams, ids."""
-    to_hit = read_to_hit(r)
+    tables = FireTables.read(r)
+    to_hit = read_to_hit(r, tables)
     cover = read_cover(r)
     reduce_by = r.int("reduce_cover", 0, minimum=0, maximum=len(cover_levels()))
     multiplier = r.int("shock_multiplier", 1, minimum=1, maximum=2)
     storm = read_storm(r, r.bool("storm_of_steel"))
     teams = r.int("teams", 1, minimum=1, maximum=MAX_TEAMS)
     targets = read_targets(r, teams)
-    effect = HitEffect.for_cover(reduce_cover(cover, reduce_by + extra_cover_reduction), multiplier)
+    effect = HitEffect.for_cover(reduce_cover(cover, reduce_by + extra_cover_reduction), multiplier, tables)
     return Volley(dice, to_hit, storm, effect, teams, targets.figures), targets
 
 
@@ -625,5 +676,4 @@ def fire_odds(inputs: Inputs) -> Distribution[str]:
     return kills_shock_odds(_parse(inputs).volley)
 
 
-register(Procedure("coc.fire", "Fire", fire_resolve, fire_odds,
-                   ruleset=RULESET, settings=storm_of_steel.SETTINGS))
+register(Procedure("coc.fire", "Fire", fire_resolve, fire_odds, ruleset=RULESET, settings=SETTINGS))

@@ -48,6 +48,8 @@ from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
     MAX_TEAMS,
     RULESET,
+    TABLE_SETTINGS,
+    FireTables,
     HitEffect,
     Targets,
     Volley,
@@ -68,7 +70,7 @@ CONFINED_SPACE_DICE = 1
 SINGLE_SIX_BULLSEYE = 1
 ARMOUR_SAVE = 5
 PENETRATES_ON = 6
-SETTINGS = ("grenade_throw_to_hit", "grenade_bullseye_double_six")
+SETTINGS = ("grenade_throw_to_hit", "grenade_bullseye_double_six", *TABLE_SETTINGS)
 UNCAPPED = 1_000_000
 
 
@@ -136,14 +138,15 @@ def _parse(inputs: Inputs) -> GrenadeInputs:
     vehicle = r.choice("vehicle", VEHICLES)
     armour = r.int("armour_dice", 0, minimum=0, maximum=MAX_DICE)
     throw = _read_throw(r, vehicle)
+    tables = FireTables.read(r)
     teams = r.int("passenger_teams", 0, minimum=0, maximum=MAX_TEAMS)
     if teams and vehicle == "apc_outside":
         raise RulesInputError("passenger_teams", "a grenade against an APC from outside does not reach the "
                                                  f"passengers ({teams} team(s) given)")
     passengers: Volley | None = None
     if teams:
-        effect = HitEffect.for_cover(read_cover(r, default="open"))
-        passengers = Volley(dice, read_to_hit(r), None, effect, teams)
+        effect = HitEffect.for_cover(read_cover(r, default="open"), 1, tables)
+        passengers = Volley(dice, read_to_hit(r, tables), None, effect, teams)
     else:
         for key in ("to_hit", "range_band", "target_quality", "cover"):
             if key in r:

@@ -7,6 +7,11 @@ The document does not say which way a deviating shot goes: unless the player
 sets `bearing`, a die (settings.toml: a D12 read as a clock face) gives it.
 The landing point is where fire for effect would fall. Ranging shots do not
 use up Phases of fire.
+
+A Forward Observer ranges in its own side's Phase (`side`, `active_side`) and
+repeats an unobserved shot only "on subsequent Phases": a second shot in the
+Phase of the last one (`last_ranging_turn`, `last_ranging_phase`) is refused,
+so the +1 is only ever taken in a later Phase.
 """
 
 from __future__ import annotations
@@ -18,13 +23,14 @@ from functools import lru_cache
 from battletracker.core import geometry
 from battletracker.core.dice import D6, Dice, numeric_die
 from battletracker.core.odds import Distribution
-from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import BombardmentEvent, PhaseStamp
 from battletracker.model.bombardment_effects import AppendBombardmentEvent, UpdateBombardment
 from battletracker.model.effects import Effect
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.fire import read_id
+from battletracker.rules.sequence import check_once_a_phase, check_own_phase, read_last
 from battletracker.rules.tables import setting
 
 SETTINGS = ("ranging_bearing_die_sides", "ranging_above_table")
@@ -92,9 +98,15 @@ def _parse(inputs: Inputs) -> RangingInputs:
     above = r.choice("ranging_above_table", ABOVE_TABLE, _setting_str("ranging_above_table"))
     bombardment_id = read_id(r, "bombardment_id")
     turn, phase = read_stamp(r, bombardment_id)
+    side = r.int("side", 0, minimum=0)
+    active_side = r.optional_int("active_side", minimum=0)
+    last = read_last(r, "last_ranging")
     table = read_table(r)
     r.finish()
     check_on_table(aim, table, "aim_x", "aim_y")
+    check_own_phase(side, active_side, "A Forward Observer ranges")
+    check_once_a_phase(last, PhaseStamp(turn, phase), "last_ranging_phase", "took a ranging shot",
+                       "an unobserved shot is repeated on a later Phase")
     return RangingInputs(aim, attempts, None if bearing is None else geometry.normalise(bearing), sides, above,
                          bombardment_id, turn, phase, table)
 
@@ -146,13 +158,14 @@ def _effects(p: RangingInputs, result: str, landed: geometry.Point, values: Mapp
              text: str) -> list[Effect]:
     if p.bombardment_id is None:
         return []
+    stamp = ("last_ranged", PhaseStamp(p.turn, p.phase))
     if result == "unobserved":
-        update: tuple[tuple[str, object], ...] = (("unobserved_attempts", p.unobserved_attempts + 1),)
+        update: tuple[tuple[str, object], ...] = (("unobserved_attempts", p.unobserved_attempts + 1), stamp)
     elif result == "deviates":
-        update = (("state", "landed"), ("landed_x", landed[0]), ("landed_y", landed[1]))
+        update = (("state", "landed"), ("landed_x", landed[0]), ("landed_y", landed[1]), stamp)
     else:
         update = (("state", "ready"), ("devastating", result == "devastating"), ("landed_x", None),
-                  ("landed_y", None))
+                  ("landed_y", None), stamp)
     numbers = {k: v for k, v in values.items() if v is not None}
     event = BombardmentEvent(p.turn, p.phase, "ranging", f"Ranging shot {values['roll']}: {text}",
                              landed[0], landed[1], p.aim[0], p.aim[1], {"result": result, **numbers})

@@ -39,11 +39,20 @@ from functools import lru_cache
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution, success_chance
+from battletracker.core.text import brief
 from battletracker.model.effects import ChangeCounter, ChangeFigures, Effect, RemoveUnit, SetCondition, add_shock
 from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
-from battletracker.rules.chain_of_command.fire import RULESET, HitEffect, out_of_play_line, read_id
+from battletracker.rules.chain_of_command.fire import (
+    FIGURES_DIGITS,
+    RULESET,
+    TABLE_SETTINGS,
+    FireTables,
+    HitEffect,
+    out_of_play_line,
+    read_id,
+)
 
 SIGHT_RADIUS = 3.0
 """Line of Sight is measured from any point within 3" of the centre of the sniper's base."""
@@ -105,16 +114,18 @@ def _parse(inputs: Inputs) -> SniperInputs:
     firer_id = read_id(r, "firer_id")
     target_id = read_id(r, "target_id")
     figures_text = r.optional_str("target_figures")
+    tables = FireTables.read(r)
     r.finish()
-    if figures_text is not None and not figures_text.strip().isdigit():
-        raise RulesInputError("target_figures", f"must be a whole number, not {figures_text!r}")
-    figures = int(figures_text) if figures_text is not None else None
+    text = None if figures_text is None else figures_text.strip()
+    if text is not None and not (text.isascii() and text.isdigit() and len(text) <= FIGURES_DIGITS):
+        raise RulesInputError("target_figures", f"must be a whole number, not {brief(figures_text)}")
+    figures = int(text) if text is not None else None
     if figures == 0:
         raise RulesInputError("target_figures", "the target has no figures left: it is out of play and cannot be "
                                                 "fired at")
     check_sniper_target(kind, enclosed, suppressing)
     bunker = kind == "bunker"
-    effect = HitEffect.for_cover("light" if bunker else "open", SHOCK_MULTIPLIER)
+    effect = HitEffect.for_cover("light" if bunker else "open", SHOCK_MULTIPLIER, tables)
     return SniperInputs(Shot(TO_HIT_BUNKER if bunker else TO_HIT, effect, leader), kind, firer_id, target_id,
                         figures)
 
@@ -218,4 +229,5 @@ def sniper_contacted(sniper_id: str) -> SniperLoss:
     return SniperLoss((RemoveUnit(sniper_id),), False)
 
 
-register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET))
+register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET,
+                   settings=TABLE_SETTINGS))

@@ -59,6 +59,8 @@ from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
     MAX_TEAMS,
+    SETTINGS,
+    FireTables,
     HitEffect,
     Targets,
     Volley,
@@ -93,6 +95,7 @@ def _parse(inputs: Inputs) -> SosInputs:
     r = InputReader(inputs)
     vehicle = r.choice("vehicle", VEHICLES, "none")
     storm = read_storm(r, r.bool("storm_of_steel", d.sos_storm_of_steel))
+    tables = FireTables.read(r)
     vehicle_target = read_vehicle_target(r)
     sos_id = read_id(r, "sos_id")
     if vehicle != "none":
@@ -126,7 +129,7 @@ def _parse(inputs: Inputs) -> SosInputs:
         raise RulesInputError("building", "names the Team's building, but in_building is false")
     if sos_id is not None and not targets.ids:
         raise RulesInputError("sos_id", "Pinning a Team needs its target_id")
-    effect = HitEffect.for_cover(cover, multiplier)
+    effect = HitEffect.for_cover(cover, multiplier, tables)
     collapse = material == "brick_stone" and intact
     separate = len(targets.ids) > 1
     count = teams if separate else 1
@@ -217,7 +220,7 @@ def sos_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure("coc.sos_fire", "SOS Fire", sos_resolve, sos_odds, ruleset=RULESET,
-                   settings=storm_of_steel.SETTINGS))
+                   settings=SETTINGS))
 
 
 # the SOS Fire on the table ------------------------------------------------------------------------------------
@@ -270,7 +273,7 @@ def sos_inputs(game: Game, sos_id: str, unit_id: str, *, cover: str | None = Non
     if unit_id not in sos_targets(game, sos_id):
         raise RulesInputError("unit_id", f"{unit.name} is not a Team or AFV/APC inside {observer_name(game, b)}")
     inputs: dict[str, InputValue] = {"sos_id": b.id}
-    for key in storm_of_steel.SETTINGS:
+    for key in SETTINGS:
         if key in game.settings:
             inputs[key] = game.settings[key]
     if unit.vehicle is not None:

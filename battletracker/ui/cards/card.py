@@ -45,6 +45,7 @@ from battletracker.ui.cards.names import (
 )
 from battletracker.ui.extensions import SectionWidget, card_sections, unit_actions
 from battletracker.ui.session import Session
+from battletracker.ui.text import literal, plain
 
 STRIPE = 6
 MARGIN = 8
@@ -235,7 +236,7 @@ class UnitCard(QFrame):
 
         header = QHBoxLayout()
         header.setSpacing(6)
-        self.name_label = QLabel(content)
+        self.name_label = plain(QLabel(content))
         self.name_label.setObjectName("name")
         self.name_label.setWordWrap(True)
         font = QFont(self.name_label.font())
@@ -251,7 +252,7 @@ class UnitCard(QFrame):
 
         kind_row = QHBoxLayout()
         kind_row.setSpacing(6)
-        self.type_label = QLabel(content)
+        self.type_label = plain(QLabel(content))
         self.type_label.setObjectName("type")
         self.type_label.setWordWrap(True)
         self.type_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -275,13 +276,13 @@ class UnitCard(QFrame):
         self.ammo_rows.setSpacing(3)
         root.addWidget(self.ammo_box)
 
-        self.weapons_label = QLabel(content)
+        self.weapons_label = plain(QLabel(content))
         self.weapons_label.setObjectName("weapons")
         self.weapons_label.setWordWrap(True)
         self.weapons_label.setTextFormat(Qt.TextFormat.PlainText)
         root.addWidget(self.weapons_label)
 
-        self.armour_label = QLabel(content)
+        self.armour_label = plain(QLabel(content))
         self.armour_label.setObjectName("armour")
         self.armour_label.setWordWrap(True)
         root.addWidget(self.armour_label)
@@ -309,7 +310,7 @@ class UnitCard(QFrame):
         self.chips.setVisible(bool(chips))
         for section in self._sections:
             section.refresh(unit)
-        self.setToolTip(unit.notes)
+        self.setToolTip(literal(unit.notes))
 
     def _update_counters(self, unit: Unit) -> None:
         others = sorted(k for k, v in unit.counters.items() if v and k != "shock")
@@ -362,7 +363,7 @@ class UnitCard(QFrame):
         """"Panzerschreck 2/3 rounds [Spend] [Refill]", wrapping the buttons under a narrow card."""
         row = QWidget(self.ammo_box)
         flow = FlowLayout(row, spacing=6)
-        title_label = QLabel(name, row)
+        title_label = plain(QLabel(name, row))
         value = QLabel(row)
         value.setObjectName(f"ammo_{index}")
         spend = _button("Spend", f"Spend one from the {name}", f"spend_{index}")

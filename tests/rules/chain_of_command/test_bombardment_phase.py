@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.bombardment_effects import (
     AppendBombardmentEvent,
     ChangeCocPoints,
@@ -19,7 +20,7 @@ from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.bombardment_phase import target_odds
-from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS, hit_effect_faces
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 BASE: dict[str, object] = {"activation": "command_die", "x": 20.0, "y": 20.0, "phases_left": 3, "phases_fired": 1,
@@ -206,7 +207,7 @@ def test_a_rolling_bombardment_moves_before_its_later_phases_and_reveals_on_the_
     update = res.effects[0]
     assert isinstance(update, UpdateBombardment)
     assert dict(update.values) == {"state": "firing", "x": 20.0, "y": 8.0, "moves_left": 2, "revealed": True,
-                                   "phases_left": 2, "phases_fired": 2}
+                                   "phases_left": 2, "phases_fired": 2, "last_fired": PhaseStamp(2, 3)}
     kinds = [e.event.kind for e in res.effects if isinstance(e, AppendBombardmentEvent)]
     assert kinds == ["move", "reveal", "fire"]
     assert (res.values["x"], res.values["y"], res.values["moved"], res.values["pattern_die"]) == (20.0, 8.0, True, 6)
@@ -258,7 +259,12 @@ def test_each_target_has_its_own_odds_for_the_panel() -> None:
                                 {"kind": "building", "name": "Church"})}
     (infantry, i_odds), (passengers, p_odds), (_, v_odds), (_, b_odds) = target_odds(inputs)  # type: ignore[arg-type]
     assert (infantry, passengers) == ("1 Section", "Passengers")
-    assert i_odds.p("kills=0 shock=0") == Fraction(1, 2) ** 6
+    # Per die: a miss (1-3), or a hit (4-5) whose effect die does nothing in the Open; a 6 is a hit that does
+    # nothing and earns one Storm of Steel die, which misses (1-3) or hits (4-6) doing nothing too.
+    none_open = Fraction(hit_effect_faces("open").count("none"), 6)
+    storm_die_quiet = Fraction(1, 2) + Fraction(1, 2) * none_open
+    die_quiet = Fraction(1, 2) + Fraction(1, 3) * none_open + Fraction(1, 6) * none_open * storm_die_quiet
+    assert i_odds.p("kills=0 shock=0") == die_quiet ** 6
     # Per die: a miss, or a 5 whose effect die does nothing in Light Cover (a 6 always shocks the vehicle).
     nothing = Fraction(hit_effect_faces("light").count("none"), 6)
     assert p_odds.p("kills=0 shock=0 vehicle_shock=0") == (Fraction(4, 6) + Fraction(1, 6) * nothing) ** 4
@@ -302,7 +308,7 @@ def test_vehicle_shock_odds_agree_with_simulation_with_chained_storm_of_steel() 
 
 def test_its_settings_are_declared() -> None:
     assert get("coc.bombardment_phase").settings == (
-        "storm_of_steel_per_six", "storm_of_steel_chains", "bombardment_devastating_doubles_all",
+        "storm_of_steel_per_six", "storm_of_steel_chains", *TABLE_SETTINGS, "bombardment_devastating_doubles_all",
         "bombardment_pin_exempt_material")
 
 

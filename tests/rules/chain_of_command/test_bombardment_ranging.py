@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.bombardment_effects import AppendBombardmentEvent, UpdateBombardment
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import Resolution
@@ -100,10 +101,11 @@ def test_the_dialog_is_told_which_dice_it_needs_next() -> None:
 def test_effects_move_the_bombardment_through_its_states() -> None:
     ids = {"bombardment_id": "b1", "turn": 2, "phase": 3}
     unobserved = shot([1, 2], unobserved_attempts=1, **ids)
-    assert unobserved.effects[0] == UpdateBombardment("b1", (("unobserved_attempts", 2),))
+    stamp = ("last_ranged", PhaseStamp(2, 3))
+    assert unobserved.effects[0] == UpdateBombardment("b1", (("unobserved_attempts", 2), stamp))
     landed = shot([3, 3, 1, 1, 1], bearing=180, **ids)
     assert landed.effects[0] == UpdateBombardment("b1", (("state", "landed"), ("landed_x", 30.0),
-                                                         ("landed_y", 23.0)))
+                                                         ("landed_y", 23.0), stamp))
     event = landed.effects[1]
     assert isinstance(event, AppendBombardmentEvent)
     assert (event.event.turn, event.event.phase, event.event.kind) == (2, 3, "ranging")
@@ -111,7 +113,7 @@ def test_effects_move_the_bombardment_through_its_states() -> None:
     assert event.event.values["distance"] == 3.0
     on = shot([4, 4], **ids)
     assert on.effects[0] == UpdateBombardment("b1", (("state", "ready"), ("devastating", False), ("landed_x", None),
-                                                     ("landed_y", None)))
+                                                     ("landed_y", None), stamp))
     devastating = shot([6, 6], **ids)
     assert ("devastating", True) in devastating.effects[0].values  # type: ignore[attr-defined]
     assert shot([4, 4]).effects == []

@@ -7,7 +7,7 @@ import pytest
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.bombardment import Bombardment, Building
-from battletracker.model.effects import Effect, SetCondition
+from battletracker.model.effects import Effect, SetClock, SetCondition
 from battletracker.model.game import Game, Side, Unit, Vehicle
 from battletracker.rules import RulesInputError, resolve
 from battletracker.rules.chain_of_command import bombardment as bm
@@ -29,6 +29,11 @@ def table() -> Game:
 
 def apply(game: Game, effects: list[Effect]) -> list[Effect]:
     return game.apply_all(effects)
+
+
+def next_own_phase(game: Game) -> None:
+    """End Phase twice: past the other side's Phase to the active side's next one."""
+    apply(game, [SetClock(game.turn, game.phase + 2, game.active_side)])
 
 
 def firing(game: Game, **fields: object) -> Bombardment:
@@ -86,8 +91,8 @@ def test_ranging_inputs_carry_the_bombardment_the_table_and_the_settings() -> No
     apply(game, bm.new_bombardment(game, 0, (5.0, 5.0), (20.0, 20.0)))
     inputs = bm.ranging_inputs(game, "b1", bearing=45.0)
     assert inputs == {"aim_x": 20.0, "aim_y": 20.0, "unobserved_attempts": 0, "bombardment_id": "b1", "turn": 1,
-                      "phase": 1, "table_width": 72.0, "table_height": 48.0, "bearing": 45.0,
-                      "ranging_bearing_die_sides": 8}
+                      "phase": 1, "side": 0, "active_side": 0, "table_width": 72.0, "table_height": 48.0,
+                      "bearing": 45.0, "ranging_bearing_die_sides": 8}
     apply(game, resolve("coc.ranging_shot", inputs, ScriptedDice([4, 4])).effects)
     with pytest.raises(RulesInputError, match="is ready; only a bombardment that is ranging takes a ranging shot"):
         bm.ranging_inputs(game, "b1")
@@ -98,10 +103,12 @@ def test_re_aiming_after_a_deviation_starts_ranging_again_without_the_plus_ones(
     apply(game, bm.new_bombardment(game, 0, (5.0, 5.0), (20.0, 20.0)))
     b = game.bombardments["b1"]
     apply(game, resolve("coc.ranging_shot", bm.ranging_inputs(game, "b1"), ScriptedDice([1, 1])).effects)
+    next_own_phase(game)
     apply(game, resolve("coc.ranging_shot", bm.ranging_inputs(game, "b1", 180.0),
                         ScriptedDice([3, 3, 2, 2])).effects)
     assert (b.state, b.landed_x, b.landed_y, b.unobserved_attempts) == ("landed", 20.0, 24.0, 1)
     assert bm.next_action(b).key == "fire_for_effect_or_re_aim"
+    next_own_phase(game)
     with pytest.raises(RulesInputError, match="80 is off the table"):
         bm.re_aim(game, "b1", (80.0, 10.0))
     apply(game, bm.re_aim(game, "b1", (30.0, 10.0)))

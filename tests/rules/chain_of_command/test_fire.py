@@ -171,6 +171,8 @@ def test_the_odds_never_list_more_kills_than_the_target_has() -> None:
     ({"teams": 2, "target_ids": "a,a"}, "target_ids", "the same unit twice"),
     ({"target_figures": "3,2"}, "target_figures", "gives 2 number(s) for 1 team(s)"),
     ({"target_id": "a", "target_figures": "0"}, "target_figures", "The target has no figures left: it is out of play"),
+    ({"target_id": "a", "target_figures": "9" * 5000}, "target_figures", "must be whole numbers separated by commas"),
+    ({"target_id": "a", "target_figures": 2}, "target_figures", "must be text"),
     ({"target_id": "a", "target_figures": "2,3"}, "target_figures", "gives 2 number(s) for 1 team(s)"),
     ({"range": 12}, "range", "not an input"),
 ])

@@ -15,7 +15,7 @@ from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit, Vehicle
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command import bombardment as bm
-from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS, hit_effect_faces
 from battletracker.rules.chain_of_command.phase_end import end_phase_effects
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs, sos_targets
 from tests.rules.oddscheck import assert_odds_match_simulation
@@ -148,7 +148,7 @@ def test_odds_agree_with_simulation(inputs: dict[str, object]) -> None:
 
 
 def test_its_settings_are_declared() -> None:
-    assert get("coc.sos_fire").settings == ("storm_of_steel_per_six", "storm_of_steel_chains")
+    assert get("coc.sos_fire").settings == ("storm_of_steel_per_six", "storm_of_steel_chains", *TABLE_SETTINGS)
 
 
 @pytest.mark.parametrize(("inputs", "field", "message"), [

@@ -63,7 +63,7 @@ def test_tripod_mg_turns_and_hits_two_teams() -> None:
 
 def test_kills_beyond_a_teams_figures_are_not_removed() -> None:
     res = resolve("coc.fire", {"firepower_dice": 3, "to_hit": 2, "cover": "open", "target_id": "t2",
-                               "target_figures": 2}, ScriptedDice([4, 4, 4, KILL, KILL, KILL]))
+                               "target_figures": "2"}, ScriptedDice([4, 4, 4, KILL, KILL, KILL]))
     after, _ = apply_and_undo(res)
     assert after.unit("t2").figures == 0
 

@@ -7,8 +7,10 @@ into and out of them (buildings.py registers the unit actions).
 
 Each row shows the Phases left on the Forward Observer's die, the hidden
 Static/Rolling die (covered until the second Phase of fire reveals it) and
-the one thing the rules want next (`next_action`). Rows are rebuilt from the
-game on every change, so undo and redo show through at once.
+the one thing the rules want next (`next_action`), or why it waits
+(`waiting`: another side's Phase, or already done this Phase). Rows are
+rebuilt from the game on every change, End Phase included, so undo and redo
+show through at once.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     observer_name,
     re_aim,
     units_in_area,
+    waiting,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.rules.chain_of_command.buildings import add_building, building_of, enter, leave
@@ -65,6 +68,7 @@ from battletracker.ui.features.bombardments.die_face import DieFace
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 PointCallback = Callable[[tuple[float, float] | None], None]
 
@@ -93,7 +97,7 @@ class BombardmentRow(QFrame):
         self.bombardment_id = b.id
         self.setFrameShape(QFrame.Shape.StyledPanel)
         game = panel.session.game
-        self.title = QLabel(f"<b>{observer_name(game, b)}</b>", self)
+        self.title = QLabel(f"<b>{esc(observer_name(game, b))}</b>", self)
         self.menu_button = QToolButton(self)
         self.menu_button.setText("More")
         self.menu_button.setObjectName("bombardment_menu")
@@ -149,9 +153,9 @@ class BombardmentRow(QFrame):
         if b.state == "lingering":
             lines.append(f"Clears after {b.linger_phases} more Phase end(s)")
         if inside:
-            lines.append("In the area: " + ", ".join(game.units[u].name for u in inside))
+            lines.append("In the area: " + esc(", ".join(game.units[u].name for u in inside)))
         if b.pinned:
-            lines.append("Pinned: " + ", ".join(game.units[u].name for u in b.pinned if u in game.units))
+            lines.append("Pinned: " + esc(", ".join(game.units[u].name for u in b.pinned if u in game.units)))
         self.state.setText("<br>".join(lines))
 
         if b.kind == "sos":
@@ -175,7 +179,13 @@ class BombardmentRow(QFrame):
                 self._button("sos", "Roll for the units inside...", lambda: panel.open_sos(b.id))
             return
         action = next_action(b)
-        if action.key == "range":
+        wait = waiting(game, b)
+        if wait is not None:
+            note = QLabel(f"<i>{wait.short}</i>", self)
+            note.setObjectName("bombardment_waiting")
+            note.setToolTip(wait.sentence)
+            self.action_row.addWidget(note)
+        elif action.key == "range":
             self._button("range", action.text + "...", lambda: panel.open_ranging(b.id))
         elif action.key == "fire_for_effect_or_re_aim":
             self._button("fire_for_effect", "Fire for effect", lambda: panel.fire_for_effect(b.id))
@@ -215,7 +225,7 @@ class BombardmentsPanel(QWidget):
         self.sos_button.setToolTip("Pick the centre of the 6\" circle; every Team inside is fired at")
         self.building_button = QPushButton("Add building...", self)
         self.building_button.setToolTip("A building the bombardment rules need: material, storeys, and where it is")
-        self.problem = QLabel(self)
+        self.problem = plain(QLabel(self))
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.problem.hide()
@@ -257,7 +267,7 @@ class BombardmentsPanel(QWidget):
     # -- following the game -----------------------------------------------------------------
     def _on_changed(self, changes: Changes) -> None:
         if (changes.everything or changes.bombardments or changes.sides or changes.roster or changes.units
-                or changes.buildings):
+                or changes.buildings or changes.clock):
             self.rebuild()
 
     def rebuild(self) -> None:
@@ -289,7 +299,7 @@ class BombardmentsPanel(QWidget):
             if terms is None:
                 continue
             worse = terms.losing_result_levels_worse
-            lines.append(f"<li><b>{game.units[a].name}</b> and <b>{game.units[b].name}</b>: "
+            lines.append(f"<li><b>{esc(game.units[a].name)}</b> and <b>{esc(game.units[b].name)}</b>: "
                          f"{terms.enemy_movement_dice or 'no'} dice for enemy movement; a losing result counts "
                          f"{worse} level{'s' if worse != 1 else ''} worse</li>")
         self.smoke_note.setText("<b>Close Combat in the smoke</b> (within 2\" of an enemy):"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from battletracker.core.geometry import bearing, distance, range_band
 from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Scalar, Unit, Weapon
-from battletracker.rules.chain_of_command import flamethrowers, guns, machine_guns, snipers
+from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import QUALITIES
 
@@ -23,7 +23,6 @@ TRIPOD_KINDS = ("mmg", "hmg")
 SNIPER_KINDS = ("sniper", "sniper_rifle")
 FLAME_KINDS = ("flamethrower",)
 GUN_KINDS = ("at_gun", "infantry_gun", "gun")
-IMMOBILISED = "immobilised"
 
 PROCEDURE_TITLES = {
     "coc.fire": "Fire",
@@ -47,6 +46,7 @@ class FireWeapon:
     index: int | None
     title: str
     dice: int = 0
+    heavy: bool = False
 
 
 def fire_weapons(unit: Unit) -> list[FireWeapon]:
@@ -54,8 +54,16 @@ def fire_weapons(unit: Unit) -> list[FireWeapon]:
 
     Weapons with Firepower Dice that are not tripod MGs, snipers' rifles or
     flamethrowers are the unit's ordinary fire: their dice add up to the
-    unit's Firepower Dice for `coc.fire`.
+    unit's Firepower Dice for `coc.fire`. A vehicle fires each weapon on its
+    own: its gun's H.E., each machine gun's dice.
     """
+    if unit.is_vehicle:
+        out: list[FireWeapon] = []
+        for vw in fire_table.vehicle_weapons(unit):
+            w = unit.weapons[vw.index]
+            title = f"{w.name} (H.E.)" if vw.procedure == "coc.gun_he" else f"{w.name} ({vw.dice} Firepower Dice)"
+            out.append(FireWeapon(vw.procedure, vw.index, title, vw.dice, vw.heavy))
+        return out
     special: list[FireWeapon] = []
     ordinary = 0
     for i, w in enumerate(unit.weapons):
@@ -75,7 +83,7 @@ def fire_weapons(unit: Unit) -> list[FireWeapon]:
 
 
 def can_fire(game: Game, unit: Unit) -> bool:
-    return not unit.is_vehicle and bool(fire_weapons(unit))
+    return bool(fire_weapons(unit))
 
 
 def targets_for(game: Game, firer: Unit) -> list[Unit]:
@@ -216,12 +224,19 @@ def plan_fire(game: Game, firer: Unit, fw: FireWeapon, target: Unit, choices: Ch
                           + " (the first listed take any odd hit)")
     if fw.procedure == "coc.gun_he":
         assert weapon is not None
-        inputs.update(he_dice=_number(weapon, "he"), crew=max(1, firer.figures),
-                      target_in_building=choices.target_in_building,
-                      barrel_facing=firer.facing, target_bearing=bearing(here, there), firer_id=firer.id)
-        if not guns.gun_can_move(firer.figures):
-            plan.notes.append(f"Only {firer.figures} crew: the gun cannot move, but fires inside its arc")
-        plan.notes.append(f"{_number(weapon, 'he')} H.E. dice at Close Range (4+), cover reduced one level")
+        table = fire_table.gun_he_facts(game, firer, target, _number(weapon, "he"))
+        inputs["target_in_building"] = choices.target_in_building
+        inputs.update(table.inputs)
+        if firer.is_vehicle:
+            # A vehicle's gun is not a gun team: the three crew rule is not for it, and its turret turns.
+            inputs["crew"] = max(guns.FULL_CREW, firer.figures)
+        else:
+            inputs.update(crew=max(1, firer.figures), barrel_facing=firer.facing,
+                          target_bearing=bearing(here, there), firer_id=firer.id)
+            if not guns.gun_can_move(firer.figures):
+                plan.notes.append(f"Only {firer.figures} crew: the gun cannot move, but fires inside its arc")
+        plan.notes.append(f"{table.inputs['he_dice']} H.E. dice at Close Range (4+), cover reduced one level")
+        plan.notes.extend(table.notes)
         return plan
     inputs.update(range_band=band or "effective", target_quality=choices.quality)
     if fw.procedure == "coc.tripod_mg":
@@ -244,6 +259,13 @@ def plan_fire(game: Game, firer: Unit, fw: FireWeapon, target: Unit, choices: Ch
             plan.notes.append("Heavy MG: cover reduced one level")
         return plan
     dice = choices.firepower_dice if choices.firepower_dice is not None else fw.dice
+    if firer.is_vehicle:
+        fired = fire_table.vehicle_fire(firer, dice, he=False)
+        plan.notes.extend(fired.notes)
+        dice = fired.dice
+        if fw.heavy:
+            inputs["reduce_cover"] = 1
+            plan.notes.append("Heavy MG: cover reduced one level")
     inputs["firepower_dice"] = dice
     plan.notes.append(f"{dice} Firepower Dice")
     return plan

@@ -1,0 +1,68 @@
+"""The sequence of play as the rules read it: whose Phase it is, and what was already done in it.
+
+The clock is the Game's: `turn`, `phase` and `active_side` (End Phase moves on
+to the next Phase and the next side, End Turn to Phase 1 of the next Turn), so
+a Turn and Phase name one Phase of the battle and later Phases compare
+greater. A step the sequence forbids now is refused with a `SequenceRefusal`,
+whose message is the whole sentence a player reads; its `field` still names
+the input, for code.
+"""
+
+from __future__ import annotations
+
+from battletracker.model.bombardment import PhaseStamp
+from battletracker.model.game import Game
+from battletracker.rules.base import InputReader, RulesInputError
+
+
+class SequenceRefusal(RulesInputError):
+    """A step the sequence of play does not allow now (another side's Phase, already done this Phase)."""
+
+    def __init__(self, field: str, sentence: str) -> None:
+        super().__init__(field, sentence)
+        self.sentence = sentence
+
+    def __str__(self) -> str:
+        return self.sentence
+
+
+def now(game: Game) -> PhaseStamp:
+    """The Phase the game clock shows."""
+    return PhaseStamp(game.turn, game.phase)
+
+
+def side_name(game: Game, side: int) -> str:
+    return game.sides[side].name if 0 <= side < len(game.sides) else f"Side {side + 1}"
+
+
+def read_last(r: InputReader, prefix: str) -> PhaseStamp | None:
+    """`<prefix>_turn` and `<prefix>_phase` together (the Phase something was last done in), or neither."""
+    turn = r.optional_int(prefix + "_turn", minimum=1)
+    phase = r.optional_int(prefix + "_phase", minimum=1)
+    if (turn is None) != (phase is None):
+        raise RulesInputError(prefix + ("_turn" if turn is None else "_phase"),
+                              f"give {prefix}_turn and {prefix}_phase together")
+    return None if turn is None or phase is None else PhaseStamp(turn, phase)
+
+
+def last_inputs(prefix: str, stamp: PhaseStamp | None) -> dict[str, int]:
+    """The inputs `read_last` reads back."""
+    return {} if stamp is None else {prefix + "_turn": stamp.turn, prefix + "_phase": stamp.phase}
+
+
+def check_own_phase(side: int, active_side: int | None, doing: str) -> None:
+    """Refuse `doing` (e.g. "A bombardment fires") outside its own side's Phase."""
+    if active_side is not None and active_side != side:
+        raise SequenceRefusal("active_side", f"{doing} only in its own side's Phase, and this is the other "
+                                             "side's Phase.")
+
+
+def check_once_a_phase(last: PhaseStamp | None, current: PhaseStamp, field: str, done: str, again: str) -> None:
+    """Refuse a second time in one Phase: `done` says what was done ("has already fired"), `again` when next."""
+    if last is None:
+        return
+    if last == current:
+        raise SequenceRefusal(field, f"It {done} this Phase ({current}); {again}.")
+    if last > current:
+        raise SequenceRefusal(field, f"It {done} in {last}, after this Phase ({current}): check the game's "
+                                     "Turn and Phase.")
