@@ -12,7 +12,7 @@ from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
 from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
-from battletracker.model.game import Unit, Weapon
+from battletracker.model.game import OUT_OF_PLAY, Unit, Weapon
 from battletracker.rules import odds
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire import FireDialog
@@ -230,10 +230,11 @@ def test_flamethrower_at_a_wooden_building_names_who_must_evacuate(qtbot: QtBot,
     add(session, flamethrower(3))
     session.apply("Move up", [MoveUnit("u20", 20.0, 18.0, 0.0)])
     session.apply("Barn", [AddBuilding(Building("b1", "Barn", 20.0, 10.0, material="wood"))])
+    add(session, Unit("u21", "Lost team", "team", 0, 20.0, 10.0, figures=0, conditions=[OUT_OF_PLAY]))
     dialog = dialog_for(qtbot, session, "u20", GERMAN_SECTION)
     dialog.target_kind.setCurrentIndex(dialog.target_kind.findData("wooden_building"))
     assert dialog.plan is not None and dialog.plan.inputs["building_id"] == "b1"
-    assert any("1. Gruppe must evacuate" in note for note in dialog.plan.notes)
+    assert any(note.endswith("then 1. Gruppe must evacuate") for note in dialog.plan.notes)
     runner = runner_of(dialog)
     type_dice(runner, "6 6 1 1 1 1 1 1 1 1 1 1", "1 1", "1 1")          # two 6s, their Storm dice, effects
     assert runner.result is not None and runner.result.values["building_on_fire"] is True

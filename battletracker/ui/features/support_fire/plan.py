@@ -291,7 +291,9 @@ def building_of(game: Game, unit: Unit) -> Building | None:
 
 
 def occupants_of(game: Game, building: Building) -> list[Unit]:
-    return [u for u in game.units.values() if u.id in building.occupants or building.contains((u.x, u.y))]
+    """The units in play inside the building: who must evacuate when it catches fire."""
+    return [u for u in game.units.values()
+            if u.in_play and (u.id in building.occupants or building.contains((u.x, u.y)))]
 
 
 def _plan_building(plan: Plan, game: Game, target: Unit) -> None:
