@@ -21,6 +21,8 @@ UNIT_KINDS = ("team", "section", "leader", "support_weapon", "sniper", "gun", "v
 VEHICLE_CATEGORIES = ("afv", "apc")
 ARMOUR_FACES = ("front", "side", "rear", "top")
 PROFILE_STATES = ("ok", "out_of_ammo", "jammed")
+OUT_OF_PLAY = "out_of_play"
+"""The condition of a unit that has lost every figure: it stays in the game (log, report) but plays no part."""
 RULESETS = ("chain_of_command", "armour_battles", "necromunda")
 
 
@@ -104,6 +106,11 @@ class Unit:
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions
+
+    @property
+    def in_play(self) -> bool:
+        """False once the unit is out of play (every figure lost): never a firer or a target again."""
+        return OUT_OF_PLAY not in self.conditions
 
     def weapon(self, index: int) -> Weapon:
         if not 0 <= index < len(self.weapons):

@@ -12,7 +12,7 @@ from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
 from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
-from battletracker.model.game import Unit, Weapon
+from battletracker.model.game import OUT_OF_PLAY, Unit, Weapon
 from battletracker.rules import odds
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire import FireDialog
@@ -230,10 +230,11 @@ def test_flamethrower_at_a_wooden_building_names_who_must_evacuate(qtbot: QtBot,
     add(session, flamethrower(3))
     session.apply("Move up", [MoveUnit("u20", 20.0, 18.0, 0.0)])
     session.apply("Barn", [AddBuilding(Building("b1", "Barn", 20.0, 10.0, material="wood"))])
+    add(session, Unit("u21", "Lost team", "team", 0, 20.0, 10.0, figures=0, conditions=[OUT_OF_PLAY]))
     dialog = dialog_for(qtbot, session, "u20", GERMAN_SECTION)
     dialog.target_kind.setCurrentIndex(dialog.target_kind.findData("wooden_building"))
     assert dialog.plan is not None and dialog.plan.inputs["building_id"] == "b1"
-    assert any("1. Gruppe must evacuate" in note for note in dialog.plan.notes)
+    assert any(note.endswith("then 1. Gruppe must evacuate") for note in dialog.plan.notes)
     runner = runner_of(dialog)
     type_dice(runner, "6 6 1 1 1 1 1 1 1 1 1 1", "1 1", "1 1")          # two 6s, their Storm dice, effects
     assert runner.result is not None and runner.result.values["building_on_fire"] is True
@@ -241,3 +242,35 @@ def test_flamethrower_at_a_wooden_building_names_who_must_evacuate(qtbot: QtBot,
     assert session.game.buildings["b1"].state == "on_fire"
     session.apply("Stone barn", [ReplaceBuilding(Building("b1", "Barn", 20.0, 10.0, material="brick_stone"))])
     assert "only a wooden building catches fire" in dialog.refusal.text()
+
+
+def test_a_leader_killed_is_out_of_play_not_offered_as_target_or_firer_and_greyed(
+        qtbot: QtBot, session: Session) -> None:
+    """Kills stop at the figures a unit has; at none left it is out of play until undone."""
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    leader = "u10"
+    before = savefile.game_to_dict(session.game)
+    dialog = dialog_for(qtbot, session, GERMAN_SECTION, leader)
+    assert dialog.plan is not None and dialog.plan.inputs["target_figures"] == "1"
+    assert "kills=2 shock=0" not in dict(runner_of(dialog).odds_plot.rows)
+    dialog.dice.setValue(2)
+    runner = runner_of(dialog)
+    type_dice(runner, "6 6", "6 1")                  # two hits: a kill, then a Shock on a Leader already dead
+    assert runner.result is not None and runner.result.outcome == "kills=1 shock=0"
+    assert runner.apply()
+    game = session.game
+    hayes = game.unit(leader)
+    assert (hayes.figures, hayes.shock, hayes.in_play, hayes.has("pinned")) == (0, 0, False, False)
+    assert leader in game.units                      # kept for the log and the report
+    assert any("Force Morale Test" in e.text for e in game.log[-8:])
+    again = dialog_for(qtbot, session, GERMAN_SECTION, SQUAD)
+    assert again.target.findData(leader) < 0 and not again.set_target(leader)
+    assert unit_actions(game, hayes) == []
+    card = window.cards.card(leader)
+    assert card is not None and "Out of play" in [c.text for c in card.chips.chips()]
+    assert window.map.map_scene.tokens[leader].destroyed
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+    assert not window.map.map_scene.tokens[leader].destroyed
+    assert dialog_for(qtbot, session, GERMAN_SECTION, leader).target.findData(leader) >= 0

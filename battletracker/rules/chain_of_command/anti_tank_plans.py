@@ -29,7 +29,7 @@ from battletracker.rules.chain_of_command.anti_tank import (
     parse_at_grenade,
 )
 from battletracker.rules.chain_of_command.arsenal import arsenal
-from battletracker.rules.chain_of_command.damage import outcome_group
+from battletracker.rules.chain_of_command.damage import later_shock_doubled, outcome_group
 from battletracker.rules.chain_of_command.fire import QUALITIES
 from battletracker.rules.tables import TableError, ruleset_settings, setting
 
@@ -104,14 +104,14 @@ def has_at_weapon(_game: Game, unit: Unit) -> bool:
 
 def enemy_vehicles(game: Game, firer: Unit) -> list[Unit]:
     """Enemy AFVs and APCs, nearest first."""
-    found = [u for u in game.units.values() if u.side != firer.side and u.vehicle is not None]
+    found = [u for u in game.units.values() if u.side != firer.side and u.vehicle is not None and u.in_play]
     return sorted(found, key=lambda u: distance((firer.x, firer.y), (u.x, u.y)))
 
 
 def infantry_near(game: Game, centre: tuple[float, float], radius: float, exclude: str) -> list[Unit]:
     """Teams on foot within `radius` of the point: who takes hits when a vehicle explodes."""
     return [u for u in game.units.values()
-            if u.id != exclude and u.vehicle is None and distance(centre, (u.x, u.y)) <= radius + 1e-9]
+            if u.id != exclude and u.vehicle is None and u.in_play and distance(centre, (u.x, u.y)) <= radius + 1e-9]
 
 
 def grenade_reach(game: Game) -> float:
@@ -162,7 +162,10 @@ def _unit(game: Game, choices: Choices, key: str, role: str) -> Unit:
         raise ShotRefusal(key, f"Choose the {role}.")
     if unit_id not in game.units:
         raise ShotRefusal(key, f"The {role} is no longer on the table.")
-    return game.unit(unit_id)
+    unit = game.unit(unit_id)
+    if not unit.in_play:
+        raise ShotRefusal(key, f"{unit.name} is out of play: it cannot be the {role}.")
+    return unit
 
 
 def _enemy_vehicle(game: Game, firer: Unit, choices: Choices, what: str) -> Unit:
@@ -264,7 +267,8 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
     face_note = "" if face == derived_face else f" (chosen; the facings give {FACE_NAMES[derived_face].lower()})"
     facts.append(f"{FACE_NAMES[face]} armour{face_note}: {inputs['armour_dice']} Armour Dice")
     facts.append(f"Target {target.name}: {vehicle.category.upper()}, Shock {target.shock}"
-                 + (", immobilised (later Shock doubled)" if inputs["target_immobilised"] else ""))
+                 + (", immobilised" if inputs["target_immobilised"] else "")
+                 + (" (later Shock doubled)" if later_shock_doubled(vehicle.category, vehicle.damage) else ""))
     facts.append(f"Firer {firer.name}: Shock {firer.shock}"
                  + (", optics damaged" if inputs["optics_damaged"] else "")
                  + (", engine damage" if inputs["firer_engine_damage"] else ""))
@@ -407,7 +411,8 @@ def vehicles_in_throw(game: Game, unit: Unit) -> list[Unit]:
     """Enemy vehicles within THROW_REACH of the Team, nearest first."""
     here = (unit.x, unit.y)
     near = [v for v in game.units.values()
-            if v.vehicle is not None and v.side != unit.side and distance(here, (v.x, v.y)) <= THROW_REACH + 1e-9]
+            if v.vehicle is not None and v.side != unit.side and v.in_play
+            and distance(here, (v.x, v.y)) <= THROW_REACH + 1e-9]
     return sorted(near, key=lambda v: (distance(here, (v.x, v.y)), v.name))
 
 
@@ -430,7 +435,8 @@ def grenade_modes(vehicle: Unit) -> list[str]:
 
 def passengers_of(game: Game, vehicle: Unit) -> list[Unit]:
     """Teams carried by the vehicle (`stats["embarked_in"]`), as the bombardment rules read them."""
-    return [u for u in game.units.values() if u.stats.get("embarked_in") == vehicle.id and u.vehicle is None]
+    return [u for u in game.units.values()
+            if u.stats.get("embarked_in") == vehicle.id and u.vehicle is None and u.in_play]
 
 
 def throw_to_hit(game: Game) -> int:
@@ -485,12 +491,14 @@ def plan_grenade_into_vehicle(game: Game, choices: Choices) -> ShotPlan:
         raise ShotRefusal("mode", f"{vehicle.name}'s card does not allow that: "
                                   + ("it is not open-topped." if mode == "open_topped" else "it is not an APC."))
     dice = _whole(choices, "firepower_dice", None, "The Team's Firepower Dice")
+    doubled = later_shock_doubled(card.category, card.damage)
     inputs: dict[str, InputValue] = {
         "firepower_dice": dice, "vehicle": str(mode), "vehicle_id": vehicle.id,
-        "vehicle_current_shock": vehicle.shock, "vehicle_immobilised": IMMOBILISED in card.damage,
+        "vehicle_current_shock": vehicle.shock, "vehicle_immobilised": doubled,
     }
     facts = [f"{vehicle.name}: Shock {vehicle.shock}"
-             + (", immobilised (Shock doubled)" if IMMOBILISED in card.damage else "")]
+             + (", immobilised" if IMMOBILISED in card.damage else "")
+             + (" (Shock doubled)" if doubled else "")]
     if mode == "apc_outside":
         face, armour = face_seen(team, vehicle)
         inputs["armour_dice"] = _whole(choices, "armour_dice", armour, "The Armour Dice")

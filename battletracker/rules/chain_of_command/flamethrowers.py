@@ -131,7 +131,7 @@ def _parse(inputs: Inputs) -> FlamethrowerInputs:
     if vehicle.vehicle_id is not None and kind != "transport":
         raise RulesInputError("vehicle_id", f"only a transport target takes Shock from the 6s, not {kind}")
     effect = HitEffect.for_cover("open", SHOCK_MULTIPLIER, tables)
-    volley = Volley(DICE_AFTER_MOVING if moved else DICE, to_hit, storm, effect, teams)
+    volley = Volley(DICE_AFTER_MOVING if moved else DICE, to_hit, storm, effect, teams, targets.figures)
     shot = FlameShot(volley, kind, teams > 0)
     return FlamethrowerInputs(shot, distance, moved, fuel, targets, firer_id, weapon_index, building_id, vehicle)
 
@@ -151,7 +151,7 @@ def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     volley = p.shot.volley
     kind = p.shot.target_kind
     fire = storm_of_steel.roll(roller, "Firepower Dice", volley.dice, volley.to_hit, volley.storm)
-    v = roll_effects(roller, fire, volley.effect, volley.teams)
+    v = roll_effects(roller, fire, volley)
     on_fire = kind == "wooden_building" and v.sixes >= SETS_FIRE_AT_SIXES
     values: dict[str, object] = {
         **v.values(),

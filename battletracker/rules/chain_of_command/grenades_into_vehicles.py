@@ -37,7 +37,7 @@ Shock. Shock on the vehicle is doubled once it is immobilised
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from battletracker.core.dice import D6, Dice
@@ -153,6 +153,8 @@ def _parse(inputs: Inputs) -> GrenadeInputs:
                 raise RulesInputError(key, "is for hits on passengers, and passenger_teams is 0")
             r.optional_str(key)
     targets = read_targets(r, teams) if teams else _no_targets(r)
+    if passengers is not None:
+        passengers = replace(passengers, figures=targets.figures)
     vehicle_target = read_vehicle_target(r)
     r.finish()
     return GrenadeInputs(Grenade(dice, vehicle, armour, throw, passengers, vehicle_target), targets)
@@ -199,7 +201,7 @@ def grenade_resolve(inputs: Inputs, dice: Dice) -> Resolution:
                + (f" + {bullseye} Bullseye!" if bullseye else "") + f" = {count}; no Armour Dice")
     effects = []
     if g.passengers is not None:
-        volley = Volley(count, g.passengers.to_hit, None, g.passengers.effect, g.passengers.teams)
+        volley = replace(g.passengers, dice=count)
         v = roll_volley(roller, volley)
         values.update(v.values())
         log.extend(describe_volley(v, volley))
@@ -249,7 +251,7 @@ def _odds(g: Grenade) -> Distribution[str]:
         count = g.firepower_dice + CONFINED_SPACE_DICE + bullseye
         if g.passengers is None:
             return successes(count, PENETRATES_ON).map(lambda x: _open_topped_key(0, 0, x, vehicle))
-        volley = Volley(count, g.passengers.to_hit, None, g.passengers.effect, g.passengers.teams)
+        volley = replace(g.passengers, dice=count)
         return volley_counts(volley, UNCAPPED).map(lambda c: _open_topped_key(c[0], c[1], c[2], vehicle))
 
     return g.throw.outcomes().bind(after_throw)

@@ -138,8 +138,8 @@ def _parse(inputs: Inputs) -> GunHEInputs:
         raise RulesInputError("target_is_building", "infantry and anti-tank guns fire H.E. at a building only "
                                                     "when targeting a Unit inside it")
     effect = HitEffect.for_cover(reduce_cover(cover, COVER_REDUCTION), 1, tables)
-    return GunHEInputs(Volley(dice, to_hit, storm, effect, teams), targets, aim, firer_id, crew, in_building,
-                       building, modifier)
+    volley = Volley(dice, to_hit, storm, effect, teams, targets.figures)
+    return GunHEInputs(volley, targets, aim, firer_id, crew, in_building, building, modifier)
 
 
 def _outcome(kills: int, shock: int, unstable: bool) -> str:

@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.model.game import Unit
+from battletracker.model.game import GameError, Unit
+from battletracker.rules.resupply import resupply_refusal
 from battletracker.ui.cards import edits
 from battletracker.ui.cards.chips import Chip, ChipsView, condition_colour, damage_colour
 from battletracker.ui.cards.flow import FlowLayout
@@ -56,6 +57,8 @@ class CardHost(Protocol):
     """What a card asks of the panel that holds it."""
 
     def run(self, edit: edits.Edit) -> bool: ...
+
+    def show_refusal(self, text: str) -> None: ...
 
     def select_unit(self, unit_id: str) -> None: ...
 
@@ -338,14 +341,14 @@ class UnitCard(QFrame):
                        self.counters_box)
 
     def _update_ammo(self, unit: Unit) -> None:
-        shape = [(i, w.name, w.ammo_max is not None) for i, w in enumerate(unit.weapons) if w.ammo is not None]
+        shape = [(i, w.name, resupply_refusal(w) is None) for i, w in enumerate(unit.weapons) if w.ammo is not None]
         if shape != self._ammo_shape:
             for widget in self._ammo_widgets:
                 self._discard(widget, self.ammo_rows)
             self._ammo_widgets = []
             self._ammo_labels = {}
-            for index, name, has_max in shape:
-                self._add_ammo_row(index, name, has_max)
+            for index, name, refillable in shape:
+                self._add_ammo_row(index, name, refillable)
             self._ammo_shape = shape
         for index, label in self._ammo_labels.items():
             weapon = unit.weapons[index]
@@ -356,7 +359,7 @@ class UnitCard(QFrame):
             label.setFont(font)
         self.ammo_box.setVisible(bool(shape))
 
-    def _add_ammo_row(self, index: int, name: str, has_max: bool) -> None:
+    def _add_ammo_row(self, index: int, name: str, refillable: bool) -> None:
         """"Panzerschreck 2/3 rounds [Spend] [Refill]", wrapping the buttons under a narrow card."""
         row = QWidget(self.ammo_box)
         flow = FlowLayout(row, spacing=6)
@@ -367,7 +370,7 @@ class UnitCard(QFrame):
         spend.clicked.connect(lambda: self._spend(index))
         for widget in (title_label, value, spend):
             flow.addWidget(widget)
-        if has_max:
+        if refillable:
             refill = _button("Refill", f"Refill the {name} to its maximum", f"refill_{index}")
             refill.clicked.connect(lambda: self._refill(index))
             flow.addWidget(refill)
@@ -393,13 +396,25 @@ class UnitCard(QFrame):
     # -- actions ---------------------------------------------------------------
     def _counter(self, key: str, delta: int) -> None:
         unit = self.unit()
-        if unit is not None:
-            self._host.run(edits.change_counter(unit, key, delta))
+        if unit is None:
+            return
+        edit = edits.change_counter(unit, key, delta)
+        game = self.session.game
+        if key == "shock" and delta < 0 and game.ruleset == "chain_of_command":
+            from battletracker.rules.chain_of_command.bombardment import rally_release
+
+            more, lines = rally_release(game, unit.id, unit.shock + delta)
+            edit = edits.Edit(edit.text, (*edit.effects, *more), (*edit.log, *lines))
+        self._host.run(edit)
 
     def _figures(self, delta: int) -> None:
         unit = self.unit()
-        if unit is not None:
-            self._host.run(edits.change_figures(unit, delta))
+        if unit is None:
+            return
+        edit = edits.change_figures(unit, delta)
+        if self.session.game.ruleset == "chain_of_command" and 0 <= unit.figures + delta <= unit.figures_max:
+            edit = edits.out_of_play_follows(edit, unit, unit.figures + delta)
+        self._host.run(edit)
 
     def _spend(self, index: int) -> None:
         unit = self.unit()
@@ -408,8 +423,14 @@ class UnitCard(QFrame):
 
     def _refill(self, index: int) -> None:
         unit = self.unit()
-        if unit is not None:
-            self._host.run(edits.refill_ammo(unit, index))
+        if unit is None:
+            return
+        try:
+            edit = edits.refill_ammo(unit, index)
+        except GameError as exc:
+            self._host.show_refusal(str(exc))
+            return
+        self._host.run(edit)
 
     def set_condition(self, condition: str, present: bool) -> bool:
         unit = self.unit()

@@ -19,7 +19,8 @@ from battletracker.model.effects import (
     SetDamage,
     SpendAmmo,
 )
-from battletracker.model.game import Side, Unit
+from battletracker.model.game import OUT_OF_PLAY, GameError, Side, Unit
+from battletracker.rules.resupply import resupply_refusal
 from battletracker.ui.cards.names import KIND_TITLES, title
 
 
@@ -56,6 +57,17 @@ def change_figures(unit: Unit, delta: int) -> Edit:
     )
 
 
+def out_of_play_follows(edit: Edit, unit: Unit, figures_after: int) -> Edit:
+    """A Chain of Command unit taken to no figures goes out of play with them; one given a figure back returns."""
+    if figures_after == 0 and unit.in_play:
+        return Edit(edit.text, (*edit.effects, SetCondition(unit.id, OUT_OF_PLAY)),
+                    (*edit.log, f"{unit.name} has no figures left: out of play. Its side takes a Force Morale Test"))
+    if figures_after > 0 and not unit.in_play:
+        return Edit(edit.text, (*edit.effects, SetCondition(unit.id, OUT_OF_PLAY, False)),
+                    (*edit.log, f"{unit.name} is back in play"))
+    return edit
+
+
 def spend_ammo(unit: Unit, weapon_index: int, rounds: int = 1) -> Edit:
     weapon = unit.weapon(weapon_index)
     now = weapon.ammo if weapon.ammo is not None else 0
@@ -67,8 +79,14 @@ def spend_ammo(unit: Unit, weapon_index: int, rounds: int = 1) -> Edit:
 
 
 def refill_ammo(unit: Unit, weapon_index: int) -> Edit:
-    """Back to the weapon's maximum; a weapon that is already full is refused by the model."""
+    """Back to the weapon's maximum; a weapon that is already full is refused by the model.
+
+    Flamethrower fuel is never resupplied: asking is refused with the reason.
+    """
     weapon = unit.weapon(weapon_index)
+    refusal = resupply_refusal(weapon)
+    if refusal is not None:
+        raise GameError(refusal[0].upper() + refusal[1:])
     now = weapon.ammo if weapon.ammo is not None else 0
     full = weapon.ammo_max if weapon.ammo_max is not None else now
     return Edit(

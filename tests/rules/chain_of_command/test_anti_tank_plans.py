@@ -9,7 +9,7 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.game import Game, Unit, Vehicle, Weapon
+from battletracker.model.game import OUT_OF_PLAY, Game, Unit, Vehicle, Weapon
 from battletracker.rules import odds, resolve
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     ShotRefusal,
@@ -242,3 +242,39 @@ def test_a_closed_tank_or_one_out_of_reach_is_refused(game: Game) -> None:
     with pytest.raises(ShotRefusal, match=r"^Sherman 'Lucky' is 20\.9\" away: a grenade is thrown at a vehicle "
                                           r"within 6\"\.$"):
         plan_grenade_into_vehicle(game, {"firer": team.id, "target": SHERMAN, "firepower_dice": 3})
+
+
+def test_a_unit_out_of_play_is_never_offered_nor_accepted(game: Game) -> None:
+    team, vehicle = beside_a_halftrack(game)
+    game.units["u42"] = Unit("u42", "Rifle squad", "section", 1, 30.0, 33.0, figures=2, figures_max=8,
+                             stats={"embarked_in": vehicle.id})
+    game.units["u43"] = Unit("u43", "Gun crew", "team", 1, 30.0, 33.0, stats={"embarked_in": vehicle.id},
+                             conditions=[OUT_OF_PLAY])
+    shot = plan_grenade_into_vehicle(game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 3})
+    assert (shot.inputs["target_ids"], shot.inputs["target_figures"]) == ("u42", "2")
+    assert [u.id for u in infantry_near(game, (30.0, 33.0), 4.0, vehicle.id)] == [team.id, "u42"]
+    game.unit("u42").conditions.append(OUT_OF_PLAY)
+    assert [u.id for u in infantry_near(game, (30.0, 33.0), 4.0, vehicle.id)] == [team.id]
+    vehicle.conditions.append(OUT_OF_PLAY)
+    game.unit(SHERMAN).conditions.append(OUT_OF_PLAY)
+    assert enemy_vehicles(game, game.unit(PANZER)) == [] and vehicles_in_throw(game, team) == []
+    assert not can_throw_into_vehicle(game, team)
+    with pytest.raises(ShotRefusal, match=r"^Sherman 'Lucky' is out of play: it cannot be the enemy vehicle"):
+        plan_at_fire(game, {"firer": PANZER, "target": SHERMAN, "weapon": "7.5cm KwK 40"})
+    game.unit(SHERMAN).conditions.clear()
+    game.unit(PANZER).conditions.append(OUT_OF_PLAY)
+    assert refusal(game, firer=PANZER, target=SHERMAN, weapon="7.5cm KwK 40").startswith(
+        "Panzer IV H is out of play")
+
+
+def test_an_immobilised_apc_takes_the_grenade_shock_undoubled(game: Game) -> None:
+    team, vehicle = beside_a_halftrack(game)
+    assert vehicle.vehicle is not None
+    vehicle.vehicle.damage.append("immobilised")
+    shot = plan_grenade_into_vehicle(game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 3})
+    assert shot.inputs["vehicle_immobilised"] is False
+    assert shot.facts[0] == "M3 half-track: Shock 0, immobilised"
+    vehicle.vehicle.category = "afv"
+    shot = plan_grenade_into_vehicle(game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 3})
+    assert shot.inputs["vehicle_immobilised"] is True
+    assert shot.facts[0] == "M3 half-track: Shock 0, immobilised (Shock doubled)"

@@ -8,7 +8,8 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model.bombardment_effects import SetBuildingState
-from battletracker.model.effects import ChangeCounter, ChangeFigures, TurnUnit
+from battletracker.model.effects import ChangeCounter, ChangeFigures, SetCondition, TurnUnit
+from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import RulesInputError, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import HitEffect, hit_effect_faces
@@ -154,3 +155,16 @@ def test_smoke_or_damaged_optics_adjust_the_four_plus() -> None:
                                                                           .kill_chance() - HitEffect.for_cover(
                                                                               "open").shock_chance())
     assert_odds_match_simulation("coc.gun_he", {**BASE, "he_dice": 5, "to_hit_modifier": -1})  # type: ignore[arg-type]
+
+
+def test_kills_stop_at_the_figures_when_the_building_turns_unstable() -> None:
+    kill = face("light", "kill")
+    res = gun([6, 6, 6, 6, 1, 1, 1, 1, kill, kill, kill, kill], **STONE, he_dice=4, target_figures="1")
+    assert res.outcome == "kills=1 shock=0 building_unstable"
+    assert res.effects[:2] == [ChangeFigures("t", -1), SetCondition("t", OUT_OF_PLAY)]
+    assert SetBuildingState("b1", "unstable") in res.effects
+    inputs = {**BASE, **STONE, "he_dice": 4, "target_figures": "1"}
+    dist = odds("coc.gun_he", inputs)  # type: ignore[arg-type]
+    assert {key.split()[0] for key in dist.outcomes} == {"kills=0", "kills=1"}
+    assert "kills=1 shock=0 building_unstable" in dist.outcomes
+    assert_odds_match_simulation("coc.gun_he", inputs)  # type: ignore[arg-type]

@@ -422,7 +422,10 @@ class FireDialog(ProcedureDialog):
         if unit_id is None:
             return
         if not self.set_target(unit_id):
-            self.refusal.setText("That unit is on the firer's own side: pick an enemy unit.")
+            unit = self.session.game.units.get(unit_id)
+            self.refusal.setText(f"{unit.name} is out of play: pick a unit still in the game."
+                                 if unit is not None and not unit.in_play
+                                 else "That unit is on the firer's own side: pick an enemy unit.")
             self.refusal.show()
 
     def pick_frontage(self) -> None:

@@ -16,13 +16,13 @@ from battletracker.core.geometry import bearing, distance, range_band
 from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Scalar, Unit, Weapon
 from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import QUALITIES
 
 TRIPOD_KINDS = ("mmg", "hmg")
 SNIPER_KINDS = ("sniper", "sniper_rifle")
 FLAME_KINDS = ("flamethrower",)
 GUN_KINDS = ("at_gun", "infantry_gun", "gun")
-IMMOBILISED = "immobilised"
 
 PROCEDURE_TITLES = {
     "coc.fire": "Fire",
@@ -89,7 +89,7 @@ def can_fire(game: Game, unit: Unit) -> bool:
 def targets_for(game: Game, firer: Unit) -> list[Unit]:
     """Units of the other sides, nearest first: what the target list offers."""
     here = (firer.x, firer.y)
-    enemies = [u for u in game.units.values() if u.side != firer.side]
+    enemies = [u for u in game.units.values() if u.side != firer.side and u.in_play]
     return sorted(enemies, key=lambda u: (distance(here, (u.x, u.y)), u.name))
 
 
@@ -150,7 +150,7 @@ def extra_target_candidates(game: Game, firer: Unit, target: Unit) -> list[Unit]
     """
     there = (target.x, target.y)
     teams = [u for u in game.units.values()
-             if u.side != firer.side and u.id != target.id and not u.is_vehicle and u.kind != "sniper"
+             if u.side != firer.side and u.id != target.id and u.in_play and not u.is_vehicle and u.kind != "sniper"
              and "embarked_in" not in u.stats]
     return sorted(teams, key=lambda u: (distance(there, (u.x, u.y)), u.name))
 
@@ -276,7 +276,7 @@ def _plan_sniper(plan: Plan, firer: Unit, target: Unit, choices: Choices) -> Non
     plan.inputs.update(target_kind=kind, leader_attached=choices.leader_attached, suppressing=choices.suppressing,
                        firer_id=firer.id)
     if kind in ("infantry", "support", "bunker"):
-        plan.inputs["target_id"] = target.id
+        plan.inputs.update(target_id=target.id, target_figures=str(target.figures))
     shots = firer.counters.get(snipers.SHOTS_COUNTER, 0)
     plan.notes.append(f"Hits on {snipers.TO_HIT_BUNKER if kind == 'bunker' else snipers.TO_HIT}+ at any range; "
                       f"{shots} shot(s) fired so far")
@@ -291,7 +291,9 @@ def building_of(game: Game, unit: Unit) -> Building | None:
 
 
 def occupants_of(game: Game, building: Building) -> list[Unit]:
-    return [u for u in game.units.values() if u.id in building.occupants or building.contains((u.x, u.y))]
+    """The units in play inside the building: who must evacuate when it catches fire."""
+    return [u for u in game.units.values()
+            if u.in_play and (u.id in building.occupants or building.contains((u.x, u.y)))]
 
 
 def _plan_building(plan: Plan, game: Game, target: Unit) -> None:
@@ -321,7 +323,7 @@ def _plan_flamethrower(plan: Plan, game: Game, firer: Unit, fw: FireWeapon, weap
                   weapon_index=fw.index or 0)
     if kind == "transport" and target.vehicle is not None:
         inputs.update(vehicle_id=target.id, vehicle_current_shock=target.shock,
-                      vehicle_immobilised=IMMOBILISED in target.vehicle.damage)
+                      vehicle_immobilised=later_shock_doubled(target.vehicle.category, target.vehicle.damage))
     elif kind == "infantry":
         inputs.update(target_id=target.id, target_figures=str(target.figures))
     elif kind == "wooden_building":
