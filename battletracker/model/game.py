@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from battletracker.model.bombardment import Bombardment, Building, SmokeArea
+    from battletracker.model.bombardment import Bombardment, Building, PhaseStamp, SmokeArea
     from battletracker.model.effects import Effect
 
 Scalar = int | float | str | bool
@@ -124,10 +124,21 @@ class Unit:
 
 @dataclass
 class Side:
+    """A side's standing: Force Morale, Chain of Command dice, and its Command Dice this Phase.
+
+    `coc_points` are the side's whole Chain of Command dice, `coc_tally` the
+    pips the 5s of its Command Dice have added towards the next one.
+    `command_dice` is how many Command Dice it rolls each Phase; `held_dice`
+    the faces (1 to 4) it rolled this Phase and has not spent yet, in order.
+    """
+
     name: str
     colour: str
     force_morale: int = 10
     coc_points: int = 0
+    command_dice: int = 5
+    held_dice: list[int] = field(default_factory=list)
+    coc_tally: int = 0
 
 
 @dataclass
@@ -144,6 +155,33 @@ class Marker:
     data: dict[str, Scalar] = field(default_factory=dict)
 
 
+@dataclass
+class CommandRoll:
+    """The last Command Dice roll: whose, in which Phase, every face as rolled (its 6s decide what follows)."""
+
+    side: int
+    turn: int
+    phase: int
+    faces: list[int] = field(default_factory=list)
+
+
+@dataclass
+class AgendaItem:
+    """Something due that a player must resolve, such as a Force Morale Test after a sniper is killed.
+
+    `kind` says which procedure resolves it ("force_morale_test"), `event` the
+    rules' occasion for it ("sniper_killed"), `text` what the player reads.
+    """
+
+    id: str
+    kind: str
+    side: int
+    event: str
+    text: str
+    turn: int
+    phase: int
+
+
 @dataclass(frozen=True)
 class LogEntry:
     time: str
@@ -155,6 +193,9 @@ class LogEntry:
 
 @dataclass
 class Game:
+    """The whole battle. Besides the table, the sequence of play: the clock, the last Command Dice roll,
+    `acted` (each unit's last activation, by unit id: the Phase it acted in) and the `agenda` of what is due."""
+
     title: str = "New battle"
     ruleset: str = "chain_of_command"
     table_width: float = 72.0
@@ -170,6 +211,9 @@ class Game:
     bombardments: dict[str, Bombardment] = field(default_factory=dict)
     buildings: dict[str, Building] = field(default_factory=dict)
     smoke: dict[str, SmokeArea] = field(default_factory=dict)
+    command_roll: CommandRoll | None = None
+    acted: dict[str, PhaseStamp] = field(default_factory=dict)
+    agenda: list[AgendaItem] = field(default_factory=list)
 
     def unit(self, unit_id: str) -> Unit:
         try:

@@ -41,6 +41,8 @@ from battletracker.model.game import (
     RULESETS,
     UNIT_KINDS,
     VEHICLE_CATEGORIES,
+    AgendaItem,
+    CommandRoll,
     Game,
     GameError,
     LogEntry,
@@ -97,6 +99,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     data["bombardments"] = list(data["bombardments"].values())
     data["buildings"] = list(data["buildings"].values())
     data["smoke"] = list(data["smoke"].values())
+    data["acted"] = [{"id": unit_id, **stamp} for unit_id, stamp in data["acted"].items()]
     return {"format": FORMAT, "version": VERSION, "game": data}
 
 
@@ -121,7 +124,7 @@ _LEGACY_KEYS: frozenset[str] = frozenset()
 def _known_keys() -> frozenset[str]:
     """Every key a save file of any version can hold outside the free-form maps (stats, settings, ...)."""
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
-               Bombardment, BombardmentEvent, Building, SmokeArea)
+               Bombardment, BombardmentEvent, Building, SmokeArea, CommandRoll, AgendaItem)
     return frozenset({"format", "version", "game", *ARMOUR_FACES, *_LEGACY_KEYS,
                       *(name for cls in classes for name in _field_names(cls))})
 
@@ -495,7 +498,36 @@ def _side(path: _Path, v: Any) -> Side:
         colour=_field(path, o, "colour", _colour),
         force_morale=_field(path, o, "force_morale", _count, 10),
         coc_points=_field(path, o, "coc_points", _count, 0),
+        command_dice=_field(path, o, "command_dice", _count, 5),
+        held_dice=_field(path, o, "held_dice", _list(_face), []),
+        coc_tally=_field(path, o, "coc_tally", _count, 0),
     )
+
+
+def _face(path: _Path, v: Any) -> int:
+    face = _int(path, v, 1)
+    if face > 6:
+        raise path.fail(f"a die shows 1 to 6, not {face}")
+    return face
+
+
+def _command_roll(path: _Path, v: Any) -> CommandRoll:
+    o = _obj(path, v)
+    return CommandRoll(side=_field(path, o, "side", _count), turn=_field(path, o, "turn", _positive),
+                       phase=_field(path, o, "phase", _positive), faces=_field(path, o, "faces", _list(_face), []))
+
+
+def _acted(path: _Path, v: Any) -> tuple[str, PhaseStamp]:
+    o = _obj(path, v)
+    return _field(path, o, "id", _str), _stamp(path, o)
+
+
+def _agenda_item(path: _Path, v: Any) -> AgendaItem:
+    o = _obj(path, v)
+    return AgendaItem(id=_field(path, o, "id", _str), kind=_field(path, o, "kind", _str),
+                      side=_field(path, o, "side", _count), event=_field(path, o, "event", _str),
+                      text=_field(path, o, "text", _str, ""), turn=_field(path, o, "turn", _positive),
+                      phase=_field(path, o, "phase", _positive))
 
 
 def _colour(path: _Path, v: Any) -> str:
@@ -698,4 +730,23 @@ def _game(path: _Path, v: Any) -> Game:
     game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
                             lambda b: b.id)
     game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
+    _sequence(path, o, game)
     return game
+
+
+def _sequence(path: _Path, o: dict[str, Any], game: Game) -> None:
+    """The sequence of play; a file written before it was kept starts with none (no roll, nobody acted)."""
+    roll = _field(path, o, "command_roll", _opt(_command_roll), None)
+    if roll is not None and roll.side >= len(game.sides):
+        raise path.key("command_roll").key("side").fail(f"there is no side number {roll.side + 1}")
+    game.command_roll = roll
+    acted = _field(path, o, "acted", _list(_acted), [])
+    game.acted = {unit_id: stamp for unit_id, stamp in acted}
+    if len(game.acted) != len(acted):
+        raise path.key("acted").fail("a unit is listed twice")
+    agenda = _field(path, o, "agenda", _list(_agenda_item), [])
+    _keyed(path.key("agenda"), agenda, lambda item: item.id)
+    for i, item in enumerate(agenda):
+        if item.side >= len(game.sides):
+            raise path.key("agenda").index(i).key("side").fail(f"there is no side number {item.side + 1}")
+    game.agenda = agenda
