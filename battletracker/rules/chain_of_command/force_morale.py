@@ -12,6 +12,7 @@ one step.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -132,12 +133,29 @@ def morale_odds(inputs: Inputs) -> Distribution[str]:
 # the agenda --------------------------------------------------------------------------------------------------
 
 
-def queue_test(game: Game, side: int, event: str) -> AddAgendaItem:
+def queue_test(game: Game, side: int, event: str, item_id: str | None = None) -> AddAgendaItem:
     """The Effect that puts a Force Morale Test for `side` on the agenda, for the event `event`."""
     if event not in events():
         raise GameError(f"no Force Morale Test is listed for {event!r}")
     text = f"{side_name(game, side)}: Force Morale Test for {events()[event].title}"
-    return AddAgendaItem(AgendaItem(agenda_id(game), KIND, side, event, text, game.turn, game.phase))
+    return AddAgendaItem(AgendaItem(item_id or agenda_id(game), KIND, side, event, text, game.turn, game.phase))
+
+
+def queue_named(game: Game, side: int, named: Iterable[str]) -> list[AddAgendaItem]:
+    """The tests a result calls for in the documents' words (an anti-tank result's `force_morale_tests`).
+
+    Words the events do not list are refused: a test is never silently lost.
+    """
+    out: list[AddAgendaItem] = []
+    taken = [item.id for item in game.agenda]
+    for words in named:
+        event = event_named(words)
+        if event is None:
+            raise GameError(f"no Force Morale Test is listed for {words!r}")
+        item_id = game.new_id("a", taken)
+        taken.append(item_id)
+        out.append(queue_test(game, side, event.key, item_id))
+    return out
 
 
 def sniper_killed(game: Game, sniper_id: str, kills: int) -> list[Effect]:

@@ -15,6 +15,7 @@ from battletracker.rules import odds, resolve
 from battletracker.rules.chain_of_command.force_morale import (
     event_named,
     morale_test_inputs,
+    queue_named,
     queue_test,
     sniper_killed,
 )
@@ -110,3 +111,27 @@ def test_events_read_from_the_documents_words_and_unknown_ones_are_refused() -> 
         queue_test(game(), 0, "lunch")
     with pytest.raises(SequenceRefusal, match="no longer due"):
         morale_test_inputs(game(), "a9")
+
+
+def test_an_anti_tank_result_names_its_tests_and_they_go_on_the_agenda() -> None:
+    g = game()
+    explodes = resolve("coc.at_fire", {"strike_dice": 3, "armour_dice": 0, "location": "rear", "visibility": "open",
+                                       "target": "afv", "target_id": "v"}, ScriptedDice([3, 3, 6, 6, 6, 6]))
+    assert explodes.values["result"] == "explodes"
+    assert explodes.values["force_morale_tests"] == ("Loss of an AFV Support, +1",)
+    wounded_and_abandoned = resolve("coc.at_fire", {
+        "strike_dice": 2, "armour_dice": 0, "location": "rear", "visibility": "open", "target": "afv",
+        "target_id": "v", "target_shock": 2}, ScriptedDice([3, 3, 6, 6, 6]))
+    assert wounded_and_abandoned.values["result"] == "commander_wounded"
+    assert wounded_and_abandoned.values["force_morale_tests"] == ("Leader Wounded", "AFV abandoned")
+    missed = resolve("coc.at_fire", {"strike_dice": 1, "armour_dice": 0, "location": "rear", "visibility": "open",
+                                     "target": "afv"}, ScriptedDice([1, 1]))
+    assert missed.values["force_morale_tests"] == ()
+    before = savefile.dumps(g)
+    inverses = apply(g, [*queue_named(g, 1, ("Leader Wounded", "AFV abandoned"))])
+    assert [(i.id, i.event) for i in g.agenda] == [("a1", "leader_wounded"), ("a2", "afv_abandoned")]
+    for inverse in reversed(inverses):
+        g.apply(inverse)
+    assert savefile.dumps(g) == before
+    with pytest.raises(GameError, match="no Force Morale Test is listed for 'Lunch'"):
+        queue_named(g, 1, ["Lunch"])
