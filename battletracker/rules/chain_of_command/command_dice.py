@@ -33,7 +33,14 @@ from battletracker.model.sequence_effects import ChangeCocTally, SetActed, SetCo
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command.fire import read_id
-from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, read_last, side_name
+from battletracker.rules.sequence import (
+    SequenceRefusal,
+    check_own_phase,
+    last_inputs,
+    now,
+    read_last,
+    side_name,
+)
 from battletracker.rules.tables import ruleset_file, setting
 
 RULESET = "chain_of_command"
@@ -107,8 +114,10 @@ def _parse_roll(inputs: Inputs) -> RollInputs:
     tally = r.int("coc_tally", 0, minimum=0)
     stamp = PhaseStamp(r.int("turn", 1, minimum=1), r.int("phase", 1, minimum=1))
     rolled = read_last(r, "rolled")
+    active_side = r.optional_int("active_side", minimum=0)
     table = CommandDiceTable.read(r)
     r.finish()
+    check_own_phase(side, active_side, f"{name} rolls its Command Dice")
     if rolled is not None and rolled == stamp:
         raise SequenceRefusal("rolled_phase", f"{name} has already rolled its Command Dice this Phase ({stamp}).")
     return RollInputs(side, name, dice, tally, stamp, table)
@@ -161,6 +170,7 @@ def command_dice_inputs(game: Game, side: int | None = None) -> dict[str, InputV
     rolled = PhaseStamp(roll.turn, roll.phase) if roll is not None and roll.side == who else None
     inputs: dict[str, InputValue] = {"side": who, "side_name": s.name, "dice": s.command_dice,
                                      "coc_tally": s.coc_tally, "turn": game.turn, "phase": game.phase,
+                                     "active_side": game.active_side,
                                      **last_inputs("rolled", rolled)}
     inputs.update(_settings(game.settings))
     return inputs

@@ -174,3 +174,9 @@ def test_without_a_roll_this_phase_or_in_another_ruleset_the_other_side_follows(
     game.phase -= 1
     game.ruleset = "armour_battles"
     assert next_phase(game) == (0, False)
+
+
+def test_a_side_rolls_its_command_dice_in_its_own_phase() -> None:
+    game = two_sides(active=1)
+    with pytest.raises(SequenceRefusal, match="Americans rolls its Command Dice only in its own side's Phase"):
+        resolve("coc.command_dice", command_dice_inputs(game, side=0), ScriptedDice([1] * 5))
