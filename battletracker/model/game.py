@@ -73,7 +73,8 @@ class Unit:
     """A unit, team, figure or vehicle on the table, in inches and degrees.
 
     `counters` holds every number that goes up and down in play (shock,
-    suppression, disruption, shots fired); each is never negative.
+    suppression, disruption, shots fired); each is never negative. `acted` is
+    the Phase it last acted in (its activation), None before it ever has.
     """
 
     id: str
@@ -92,6 +93,7 @@ class Unit:
     stats: dict[str, Scalar] = field(default_factory=dict)
     level: int = 0
     notes: str = ""
+    acted: PhaseStamp | None = None
 
     @property
     def shock(self) -> int:
@@ -124,12 +126,14 @@ class Unit:
 
 @dataclass
 class Side:
-    """A side's standing: Force Morale, Chain of Command dice, and its Command Dice this Phase.
+    """A side's standing: Force Morale, Chain of Command dice, its Command Dice, and what it has due.
 
     `coc_points` are the side's whole Chain of Command dice, `coc_tally` the
     pips the 5s of its Command Dice have added towards the next one.
-    `command_dice` is how many Command Dice it rolls each Phase; `held_dice`
-    the faces (1 to 4) it rolled this Phase and has not spent yet, in order.
+    `command_dice` is how many Command Dice it rolls each Phase,
+    `command_roll` its last roll, `held_dice` the faces (1 to 4) of it not
+    spent yet, in order. `agenda` lists what the side must resolve (a Force
+    Morale Test after its sniper is killed, say).
     """
 
     name: str
@@ -139,6 +143,8 @@ class Side:
     command_dice: int = 5
     held_dice: list[int] = field(default_factory=list)
     coc_tally: int = 0
+    command_roll: CommandRoll | None = None
+    agenda: list[AgendaItem] = field(default_factory=list)
 
 
 @dataclass
@@ -157,9 +163,8 @@ class Marker:
 
 @dataclass
 class CommandRoll:
-    """The last Command Dice roll: whose, in which Phase, every face as rolled (its 6s decide what follows)."""
+    """A side's last Command Dice roll: in which Phase, every face as rolled (its 6s decide what follows)."""
 
-    side: int
     turn: int
     phase: int
     faces: list[int] = field(default_factory=list)
@@ -167,15 +172,16 @@ class CommandRoll:
 
 @dataclass
 class AgendaItem:
-    """Something due that a player must resolve, such as a Force Morale Test after a sniper is killed.
+    """Something due that a side must resolve, such as a Force Morale Test after its sniper is killed.
 
-    `kind` says which procedure resolves it ("force_morale_test"), `event` the
-    rules' occasion for it ("sniper_killed"), `text` what the player reads.
+    `id` is unique in the game. `kind` says which procedure resolves it
+    ("force_morale_test"), `event` the rules' occasion for it
+    ("sniper_killed"), `text` what the player reads, `turn` and `phase` when
+    it fell due.
     """
 
     id: str
     kind: str
-    side: int
     event: str
     text: str
     turn: int
@@ -193,9 +199,6 @@ class LogEntry:
 
 @dataclass
 class Game:
-    """The whole battle. Besides the table, the sequence of play: the clock, the last Command Dice roll,
-    `acted` (each unit's last activation, by unit id: the Phase it acted in) and the `agenda` of what is due."""
-
     title: str = "New battle"
     ruleset: str = "chain_of_command"
     table_width: float = 72.0
@@ -211,9 +214,6 @@ class Game:
     bombardments: dict[str, Bombardment] = field(default_factory=dict)
     buildings: dict[str, Building] = field(default_factory=dict)
     smoke: dict[str, SmokeArea] = field(default_factory=dict)
-    command_roll: CommandRoll | None = None
-    acted: dict[str, PhaseStamp] = field(default_factory=dict)
-    agenda: list[AgendaItem] = field(default_factory=list)
 
     def unit(self, unit_id: str) -> Unit:
         try:

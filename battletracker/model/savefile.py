@@ -99,7 +99,6 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     data["bombardments"] = list(data["bombardments"].values())
     data["buildings"] = list(data["buildings"].values())
     data["smoke"] = list(data["smoke"].values())
-    data["acted"] = [{"id": unit_id, **stamp} for unit_id, stamp in data["acted"].items()]
     return {"format": FORMAT, "version": VERSION, "game": data}
 
 
@@ -483,6 +482,7 @@ def _unit(path: _Path, v: Any) -> Unit:
         stats=_field(path, o, "stats", _scalars, {}),
         level=_field(path, o, "level", _int, 0),
         notes=_field(path, o, "notes", _str, ""),
+        acted=_field(path, o, "acted", _opt(_stamp), None),
     )
     if not unit.id:
         raise path.key("id").fail("must not be empty")
@@ -501,6 +501,8 @@ def _side(path: _Path, v: Any) -> Side:
         command_dice=_field(path, o, "command_dice", _count, 5),
         held_dice=_field(path, o, "held_dice", _list(_face), []),
         coc_tally=_field(path, o, "coc_tally", _count, 0),
+        command_roll=_field(path, o, "command_roll", _opt(_command_roll), None),
+        agenda=_field(path, o, "agenda", _list(_agenda_item), []),
     )
 
 
@@ -513,21 +515,18 @@ def _face(path: _Path, v: Any) -> int:
 
 def _command_roll(path: _Path, v: Any) -> CommandRoll:
     o = _obj(path, v)
-    return CommandRoll(side=_field(path, o, "side", _count), turn=_field(path, o, "turn", _positive),
-                       phase=_field(path, o, "phase", _positive), faces=_field(path, o, "faces", _list(_face), []))
-
-
-def _acted(path: _Path, v: Any) -> tuple[str, PhaseStamp]:
-    o = _obj(path, v)
-    return _field(path, o, "id", _str), _stamp(path, o)
+    return CommandRoll(turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive),
+                       faces=_field(path, o, "faces", _list(_face), []))
 
 
 def _agenda_item(path: _Path, v: Any) -> AgendaItem:
     o = _obj(path, v)
-    return AgendaItem(id=_field(path, o, "id", _str), kind=_field(path, o, "kind", _str),
-                      side=_field(path, o, "side", _count), event=_field(path, o, "event", _str),
-                      text=_field(path, o, "text", _str, ""), turn=_field(path, o, "turn", _positive),
-                      phase=_field(path, o, "phase", _positive))
+    item = AgendaItem(id=_field(path, o, "id", _str), kind=_field(path, o, "kind", _str),
+                      event=_field(path, o, "event", _str), text=_field(path, o, "text", _str, ""),
+                      turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive))
+    if not item.id:
+        raise path.key("id").fail("must not be empty")
+    return item
 
 
 def _colour(path: _Path, v: Any) -> str:
@@ -730,23 +729,16 @@ def _game(path: _Path, v: Any) -> Game:
     game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
                             lambda b: b.id)
     game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
-    _sequence(path, o, game)
+    _agenda_ids(path.key("sides"), sides)
     return game
 
 
-def _sequence(path: _Path, o: dict[str, Any], game: Game) -> None:
-    """The sequence of play; a file written before it was kept starts with none (no roll, nobody acted)."""
-    roll = _field(path, o, "command_roll", _opt(_command_roll), None)
-    if roll is not None and roll.side >= len(game.sides):
-        raise path.key("command_roll").key("side").fail(f"there is no side number {roll.side + 1}")
-    game.command_roll = roll
-    acted = _field(path, o, "acted", _list(_acted), [])
-    game.acted = {unit_id: stamp for unit_id, stamp in acted}
-    if len(game.acted) != len(acted):
-        raise path.key("acted").fail("a unit is listed twice")
-    agenda = _field(path, o, "agenda", _list(_agenda_item), [])
-    _keyed(path.key("agenda"), agenda, lambda item: item.id)
-    for i, item in enumerate(agenda):
-        if item.side >= len(game.sides):
-            raise path.key("agenda").index(i).key("side").fail(f"there is no side number {item.side + 1}")
-    game.agenda = agenda
+def _agenda_ids(path: _Path, sides: list[Side]) -> None:
+    """Refuse an agenda item id used twice in the game (items are found by id, whichever side they are for)."""
+    seen: set[str] = set()
+    for i, side in enumerate(sides):
+        for j, item in enumerate(side.agenda):
+            if item.id in seen:
+                raise path.index(i).key("agenda").index(j).fail(f"the id {item.id!r} is used twice")
+            seen.add(item.id)
+

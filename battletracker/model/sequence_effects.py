@@ -1,8 +1,8 @@
 """Effects on the sequence of play, each with its exact inverse.
 
-Command Dice held and the Chain of Command dice tally (on the Side), the last
-Command Dice roll, who has acted this Phase (or Necromunda round) and the
-agenda of what is due. Like every Effect, each checks everything before it
+A side's Command Dice held, its Chain of Command dice tally, its last
+Command Dice roll and its agenda of what is due; the Phase a unit last acted
+in. Like every Effect, each checks everything before it
 changes anything; an inverse puts back the same values in the same order, so
 an undone game saves to the same bytes.
 """
@@ -16,7 +16,6 @@ from battletracker.model.effects import Changes, Effect
 from battletracker.model.game import AgendaItem, CommandRoll, Game, GameError
 
 SIDE_CHANGES = Changes(sides=True)
-CLOCK_CHANGES = Changes(clock=True)
 
 
 def _faces(faces: tuple[int, ...], where: str) -> None:
@@ -107,52 +106,45 @@ class SetCommandDiceCount(Effect):
 
 @dataclass(frozen=True)
 class SetCommandRoll(Effect):
-    """Record the last Command Dice roll (None: no roll), whose 6s decide what follows this Phase."""
+    """Record a side's last Command Dice roll (None: no roll), whose 6s decide what follows this Phase."""
 
+    side: int
     roll: CommandRoll | None
 
     def apply(self, game: Game) -> Effect:
-        old = SetCommandRoll(game.command_roll)
-        if self.roll is None:
-            game.command_roll = None
-            return old
-        game.side(self.roll.side)
-        if self.roll.turn < 1 or self.roll.phase < 1:
-            raise GameError("turns and phases count from 1")
-        faces = tuple(self.roll.faces)
-        _faces(faces, "a Command Dice roll")
-        game.command_roll = CommandRoll(self.roll.side, self.roll.turn, self.roll.phase, list(faces))
+        side = game.side(self.side)
+        roll = self.roll
+        if roll is not None:
+            if roll.turn < 1 or roll.phase < 1:
+                raise GameError("turns and phases count from 1")
+            faces = tuple(roll.faces)
+            _faces(faces, f"{side.name}'s Command Dice roll")
+            roll = CommandRoll(roll.turn, roll.phase, list(faces))
+        old = SetCommandRoll(self.side, side.command_roll)
+        side.command_roll = roll
         return old
 
     @property
     def touches(self) -> Changes:
-        return CLOCK_CHANGES
+        return SIDE_CHANGES
 
 
 @dataclass(frozen=True)
 class SetActed(Effect):
-    """Record that a unit acted in a Phase (None forgets it); `index` keeps its place when undone."""
+    """Record the Phase a unit acted in (None: Ready again, as before it ever acted)."""
 
     unit_id: str
     stamp: PhaseStamp | None
-    index: int | None = None
 
     def apply(self, game: Game) -> Effect:
-        if not self.unit_id:
-            raise GameError("a unit that acted needs an id")
-        listed = list(game.acted.items())
-        keys = [key for key, _ in listed]
-        old_index = keys.index(self.unit_id) if self.unit_id in game.acted else None
-        old = SetActed(self.unit_id, game.acted.get(self.unit_id), old_index)
-        if old_index is not None:
-            del listed[old_index]
-        if self.stamp is not None:
-            if self.stamp.turn < 1 or self.stamp.phase < 1:
+        unit = game.unit(self.unit_id)
+        stamp = self.stamp
+        if stamp is not None:
+            if stamp.turn < 1 or stamp.phase < 1:
                 raise GameError("turns and phases count from 1")
-            at = old_index if old_index is not None else self.index
-            at = len(listed) if at is None else max(0, min(at, len(listed)))
-            listed.insert(at, (self.unit_id, PhaseStamp(self.stamp.turn, self.stamp.phase)))
-        game.acted = dict(listed)
+            stamp = PhaseStamp(stamp.turn, stamp.phase)
+        old = SetActed(self.unit_id, unit.acted)
+        unit.acted = stamp
         return old
 
     @property
@@ -160,67 +152,58 @@ class SetActed(Effect):
         return Changes(units=frozenset({self.unit_id}))
 
 
-@dataclass(frozen=True)
-class SetAllActed(Effect):
-    """Replace the whole record of who acted (an empty one: everybody is Ready again)."""
-
-    entries: tuple[tuple[str, PhaseStamp], ...] = ()
-
-    def apply(self, game: Game) -> Effect:
-        ids = [unit_id for unit_id, _ in self.entries]
-        if len(set(ids)) != len(ids) or not all(ids):
-            raise GameError("each unit that acted is listed once, by its id")
-        old = SetAllActed(tuple(game.acted.items()))
-        game.acted = {unit_id: PhaseStamp(s.turn, s.phase) for unit_id, s in self.entries}
-        return old
-
-    @property
-    def touches(self) -> Changes:
-        return Changes(roster=True)
+def _find_item(game: Game, item_id: str) -> tuple[int, int] | None:
+    """(side, index) of the agenda item `item_id`, or None."""
+    for s, side in enumerate(game.sides):
+        for i, item in enumerate(side.agenda):
+            if item.id == item_id:
+                return s, i
+    return None
 
 
 @dataclass(frozen=True)
 class AddAgendaItem(Effect):
-    """Put something due on the agenda (at `index`, or last)."""
+    """Put something due on a side's agenda (at `index`, or last); its id is unique in the game."""
 
+    side: int
     item: AgendaItem
     index: int | None = None
 
     def apply(self, game: Game) -> Effect:
+        side = game.side(self.side)
         item = self.item
-        if not item.id or any(i.id == item.id for i in game.agenda):
+        if not item.id or _find_item(game, item.id) is not None:
             raise GameError(f"the agenda already has an item {item.id!r}")
-        game.side(item.side)
         if item.turn < 1 or item.phase < 1:
             raise GameError("turns and phases count from 1")
-        at = len(game.agenda) if self.index is None else max(0, min(self.index, len(game.agenda)))
-        game.agenda.insert(at, AgendaItem(item.id, item.kind, item.side, item.event, item.text, item.turn,
-                                          item.phase))
+        at = len(side.agenda) if self.index is None else max(0, min(self.index, len(side.agenda)))
+        side.agenda.insert(at, AgendaItem(item.id, item.kind, item.event, item.text, item.turn, item.phase))
         return RemoveAgendaItem(item.id)
 
     @property
     def touches(self) -> Changes:
-        return CLOCK_CHANGES
+        return SIDE_CHANGES
 
 
 @dataclass(frozen=True)
 class RemoveAgendaItem(Effect):
-    """Take a resolved item off the agenda."""
+    """Take a resolved item off its side's agenda."""
 
     item_id: str
 
     def apply(self, game: Game) -> Effect:
-        for i, item in enumerate(game.agenda):
-            if item.id == self.item_id:
-                del game.agenda[i]
-                return AddAgendaItem(item, i)
-        raise GameError(f"nothing on the agenda is called {self.item_id!r}")
+        found = _find_item(game, self.item_id)
+        if found is None:
+            raise GameError(f"nothing on the agenda is called {self.item_id!r}")
+        s, i = found
+        item = game.sides[s].agenda.pop(i)
+        return AddAgendaItem(s, item, i)
 
     @property
     def touches(self) -> Changes:
-        return CLOCK_CHANGES
+        return SIDE_CHANGES
 
 
-def agenda_id(game: Game) -> str:
-    """A fresh id for an agenda item."""
-    return game.new_id("a", [item.id for item in game.agenda])
+def agenda_id(game: Game, taken: list[str] | None = None) -> str:
+    """A fresh id for an agenda item (beyond `taken`, ids chosen for items not yet added)."""
+    return game.new_id("a", [*(item.id for side in game.sides for item in side.agenda), *(taken or [])])

@@ -7,8 +7,8 @@ greater. A step the sequence forbids now is refused with a `SequenceRefusal`,
 whose message is the whole sentence a player reads; its `field` still names
 the input, for code.
 
-Who has acted is `Game.acted` (unit id: the Phase it acted in). In Chain of
-Command a unit has acted when it did so in this Phase; in Necromunda and
+Who has acted is each unit's `acted` (the Phase it last acted in). In Chain
+of Command a unit has acted when it did so in this Phase; in Necromunda and
 Armour Battles, whose Turns are rounds of activations, when it did so in this
 Turn, and End Turn makes every fighter Ready again (`round_end_effects`).
 """
@@ -18,8 +18,9 @@ from __future__ import annotations
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import Effect
 from battletracker.model.game import Game
-from battletracker.model.sequence_effects import SetActed, SetAllActed
+from battletracker.model.sequence_effects import SetActed
 from battletracker.rules.base import InputReader, RulesInputError
+from battletracker.rules.clock import on_clock
 
 
 class SequenceRefusal(RulesInputError):
@@ -81,7 +82,8 @@ ROUND_RULESETS = ("necromunda", "armour_battles")
 
 def acted(game: Game, unit_id: str) -> bool:
     """Whether the unit has acted this Phase (Chain of Command) or this round (Necromunda, Armour Battles)."""
-    stamp = game.acted.get(unit_id)
+    unit = game.units.get(unit_id)
+    stamp = None if unit is None else unit.acted
     if stamp is None:
         return False
     if game.ruleset in ROUND_RULESETS:
@@ -94,8 +96,9 @@ def mark_acted(game: Game, unit_id: str) -> SetActed:
     return SetActed(unit_id, now(game))
 
 
+@on_clock
 def round_end_effects(game: Game, turn_end: bool, _next_side: int | None) -> list[Effect]:
-    """At the end of a round (End Turn) every fighter or unit is Ready again: the record of who acted is cleared."""
-    if not turn_end or game.ruleset not in ROUND_RULESETS or not game.acted:
+    """At the end of a round (End Turn) every fighter or unit that acted is Ready again."""
+    if not turn_end or game.ruleset not in ROUND_RULESETS:
         return []
-    return [SetAllActed(())]
+    return [SetActed(unit.id, None) for unit in game.units.values() if unit.acted is not None]

@@ -1,4 +1,5 @@
-"""The sequence of play in the model: Command Dice held, the CoC tally, who acted, the agenda; saved and undone."""
+"""The sequence of play in the model: Command Dice held and rolled, the CoC tally, who acted, each side's agenda;
+saved, read as none from older files, and undone to the same bytes."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from battletracker.model.sequence_effects import (
     ChangeForceMorale,
     RemoveAgendaItem,
     SetActed,
-    SetAllActed,
     SetCommandDiceCount,
     SetCommandRoll,
     SetHeldDice,
@@ -28,9 +28,11 @@ def game_in_play() -> Game:
     game = sample_game()
     game.sides[1].held_dice = [1, 3]
     game.sides[1].coc_tally = 4
-    game.command_roll = CommandRoll(1, 2, 3, [1, 3, 5, 6, 6])
-    game.acted = {"u2": PhaseStamp(2, 3), "u4": PhaseStamp(2, 1)}
-    game.agenda = [AgendaItem("a1", "force_morale_test", 0, "sniper_killed", "Sniper killed", 2, 2)]
+    game.sides[1].command_roll = CommandRoll(2, 3, [1, 3, 5, 6, 6])
+    game.units["u2"].acted = PhaseStamp(2, 3)
+    game.units["u4"].acted = PhaseStamp(2, 1)
+    game.sides[0].agenda = [AgendaItem("a1", "force_morale_test", "sniper_killed", "Sniper killed", 2, 2),
+                            AgendaItem("a3", "force_morale_test", "team_lost", "Team lost", 2, 2)]
     return game
 
 
@@ -40,14 +42,14 @@ EFFECTS: list[tuple[str, Effect]] = [
     ("tally", ChangeCocTally(1, 2)),
     ("force morale", ChangeForceMorale(0, -2)),
     ("dice count", SetCommandDiceCount(0, 6)),
-    ("command roll", SetCommandRoll(CommandRoll(0, 2, 4, [2, 2, 4, 6, 6, 6]))),
-    ("no command roll", SetCommandRoll(None)),
+    ("command roll", SetCommandRoll(0, CommandRoll(2, 4, [2, 2, 4, 6, 6, 6]))),
+    ("no command roll", SetCommandRoll(1, None)),
     ("acted new", SetActed("u1", PhaseStamp(2, 3))),
     ("acted again", SetActed("u2", PhaseStamp(2, 4))),
-    ("acted forgotten", SetActed("u2", None)),
-    ("everybody ready", SetAllActed()),
-    ("agenda add", AddAgendaItem(AgendaItem("a2", "force_morale_test", 1, "team_lost", "x", 2, 3), 0)),
-    ("agenda remove", RemoveAgendaItem("a1")),
+    ("ready again", SetActed("u2", None)),
+    ("agenda add", AddAgendaItem(1, AgendaItem("a2", "force_morale_test", "team_lost", "x", 2, 3), 0)),
+    ("agenda add first", AddAgendaItem(0, AgendaItem("a2", "force_morale_test", "team_lost", "x", 2, 3), 0)),
+    ("agenda remove first", RemoveAgendaItem("a1")),
 ]
 
 
@@ -68,10 +70,11 @@ REFUSED: list[tuple[Effect, str]] = [
     (ChangeCocTally(1, -5), "cannot take 5"),
     (ChangeForceMorale(0, -10), "cannot fall by 10"),
     (SetCommandDiceCount(0, 0), "1 to 12 Command Dice"),
-    (SetCommandRoll(CommandRoll(5, 1, 1, [1])), "no side number 6"),
-    (AddAgendaItem(AgendaItem("a1", "force_morale_test", 0, "x", "x", 1, 1)), "already has an item"),
+    (SetCommandRoll(5, CommandRoll(1, 1, [1])), "no side number 6"),
+    (SetCommandRoll(0, CommandRoll(1, 1, [0])), "a die shows 1 to 6"),
+    (AddAgendaItem(1, AgendaItem("a1", "force_morale_test", "x", "x", 1, 1)), "already has an item"),
     (RemoveAgendaItem("zz"), "nothing on the agenda"),
-    (SetAllActed((("u1", PhaseStamp(1, 1)), ("u1", PhaseStamp(1, 2)))), "listed once"),
+    (SetActed("nobody", PhaseStamp(1, 1)), "no unit"),
 ]
 
 
@@ -86,21 +89,22 @@ def test_refused_sequence_effects_change_nothing(effect: Effect, message: str) -
 
 def test_a_file_written_before_the_sequence_was_kept_loads_with_none() -> None:
     doc = savefile.game_to_dict(sample_game())
-    for key in ("command_roll", "acted", "agenda"):
-        del doc["game"][key]
+    for unit in doc["game"]["units"]:
+        del unit["acted"]
     for side in doc["game"]["sides"]:
-        for key in ("command_dice", "held_dice", "coc_tally"):
+        for key in ("command_dice", "held_dice", "coc_tally", "command_roll", "agenda"):
             del side[key]
     game = savefile.loads(json.dumps(doc).encode())
-    assert game.command_roll is None and game.acted == {} and game.agenda == []
-    assert [(s.command_dice, s.held_dice, s.coc_tally) for s in game.sides] == [(5, [], 0), (5, [], 0)]
+    assert all(unit.acted is None for unit in game.units.values())
+    assert [(s.command_dice, s.held_dice, s.coc_tally, s.command_roll, s.agenda) for s in game.sides] == [
+        (5, [], 0, None, []), (5, [], 0, None, [])]
 
 
 @pytest.mark.parametrize(("change", "message"), [
     (lambda g: g["sides"][0].update(held_dice=[0]), "held_dice"),
-    (lambda g: g.update(command_roll={"side": 4, "turn": 1, "phase": 1, "faces": []}), "no side number 5"),
-    (lambda g: g.update(acted=[{"id": "u1", "turn": 1, "phase": 1}] * 2), "listed twice"),
-    (lambda g: g["agenda"].append(dict(g["agenda"][0])), "used twice"),
+    (lambda g: g["sides"][1].update(command_roll={"turn": 0, "phase": 1, "faces": []}), "command_roll"),
+    (lambda g: g["units"][0].update(acted={"turn": 1}), "acted"),
+    (lambda g: g["sides"][1].update(agenda=[dict(g["sides"][0]["agenda"][0])]), r"sides\[1\]\.agenda\[0\].*used twice"),
 ])
 def test_a_damaged_sequence_in_a_file_is_refused_with_its_place(change: object, message: str) -> None:
     doc = savefile.game_to_dict(game_in_play())

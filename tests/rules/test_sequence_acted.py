@@ -10,7 +10,7 @@ from battletracker.model import savefile
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import Effect
 from battletracker.model.game import Game, Side, Unit
-from battletracker.model.sequence_effects import SetAllActed
+from battletracker.model.sequence_effects import SetActed
 from battletracker.rules import RulesInputError, resolve
 from battletracker.rules.clock import due_effects
 from battletracker.rules.necromunda.plans import attack_plan
@@ -37,10 +37,10 @@ def test_a_chain_of_command_unit_has_acted_in_this_phase_only() -> None:
     game = two_sides("chain_of_command")
     assert not acted(game, "u")
     apply(game, [mark_acted(game, "u")])
-    assert acted(game, "u") and game.acted == {"u": PhaseStamp(1, 1)}
+    assert acted(game, "u") and game.units["u"].acted == PhaseStamp(1, 1)
     game.phase = 2
     assert not acted(game, "u")
-    assert not any(isinstance(e, SetAllActed) for e in due_effects(game, True, 0))
+    assert not any(isinstance(e, SetActed) for e in due_effects(game, True, 0))
 
 
 def test_an_armour_battles_unit_stays_activated_for_the_round_and_is_ready_after_end_turn() -> None:
@@ -51,7 +51,7 @@ def test_an_armour_battles_unit_stays_activated_for_the_round_and_is_ready_after
     assert due_effects(game, False, 1) == []
     before = savefile.dumps(game)
     inverses = apply(game, due_effects(game, True, 0))
-    assert game.acted == {} and not acted(game, "u")
+    assert game.units["u"].acted is None and not acted(game, "u")
     undo(game, inverses)
     assert savefile.dumps(game) == before
 

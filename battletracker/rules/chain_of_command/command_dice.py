@@ -133,7 +133,7 @@ def command_dice_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     pips = p.tally + fives
     gained, left = divmod(pips, p.table.pips_per_die)
     bonus = 1 if outcome == TURN_ENDS_BONUS else 0
-    effects: list[Effect] = [SetCommandRoll(CommandRoll(p.side, p.stamp.turn, p.stamp.phase, list(faces))),
+    effects: list[Effect] = [SetCommandRoll(p.side, CommandRoll(p.stamp.turn, p.stamp.phase, list(faces))),
                              SetHeldDice(p.side, held)]
     if left != p.tally:
         effects.append(ChangeCocTally(p.side, left - p.tally))
@@ -166,8 +166,8 @@ def command_dice_inputs(game: Game, side: int | None = None) -> dict[str, InputV
     """The inputs of `coc.command_dice` for the active side (or `side`) now."""
     who = game.active_side if side is None else side
     s = game.side(who)
-    roll = game.command_roll
-    rolled = PhaseStamp(roll.turn, roll.phase) if roll is not None and roll.side == who else None
+    roll = s.command_roll
+    rolled = PhaseStamp(roll.turn, roll.phase) if roll is not None else None
     inputs: dict[str, InputValue] = {"side": who, "side_name": s.name, "dice": s.command_dice,
                                      "coc_tally": s.coc_tally, "turn": game.turn, "phase": game.phase,
                                      "active_side": game.active_side,
@@ -185,8 +185,8 @@ def _settings(values: Mapping[str, Scalar]) -> dict[str, InputValue]:
 
 def rolled_this_phase(game: Game, side: int) -> bool:
     """Whether `side` rolled its Command Dice in the Phase the clock shows (so what it holds is known)."""
-    roll = game.command_roll
-    return roll is not None and roll.side == side and PhaseStamp(roll.turn, roll.phase) == now(game)
+    roll = game.side(side).command_roll
+    return roll is not None and PhaseStamp(roll.turn, roll.phase) == now(game)
 
 
 def next_phase(game: Game) -> tuple[int, bool]:
@@ -198,8 +198,9 @@ def next_phase(game: Game) -> tuple[int, bool]:
     other = (game.active_side + 1) % max(1, len(game.sides))
     if game.ruleset != RULESET or not rolled_this_phase(game, game.active_side):
         return other, False
-    assert game.command_roll is not None
-    outcome = CommandDiceTable.of(game).outcome(game.command_roll.faces.count(6))
+    roll = game.sides[game.active_side].command_roll
+    assert roll is not None
+    outcome = CommandDiceTable.of(game).outcome(roll.faces.count(6))
     if outcome == OTHER_SIDE:
         return other, False
     return game.active_side, outcome != SAME_SIDE

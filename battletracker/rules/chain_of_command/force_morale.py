@@ -134,11 +134,11 @@ def morale_odds(inputs: Inputs) -> Distribution[str]:
 
 
 def queue_test(game: Game, side: int, event: str, item_id: str | None = None) -> AddAgendaItem:
-    """The Effect that puts a Force Morale Test for `side` on the agenda, for the event `event`."""
+    """The Effect that puts a Force Morale Test for `side` on its agenda, for the event `event`."""
     if event not in events():
         raise GameError(f"no Force Morale Test is listed for {event!r}")
     text = f"{side_name(game, side)}: Force Morale Test for {events()[event].title}"
-    return AddAgendaItem(AgendaItem(item_id or agenda_id(game), KIND, side, event, text, game.turn, game.phase))
+    return AddAgendaItem(side, AgendaItem(item_id or agenda_id(game), KIND, event, text, game.turn, game.phase))
 
 
 def queue_named(game: Game, side: int, named: Iterable[str]) -> list[AddAgendaItem]:
@@ -147,12 +147,12 @@ def queue_named(game: Game, side: int, named: Iterable[str]) -> list[AddAgendaIt
     Words the events do not list are refused: a test is never silently lost.
     """
     out: list[AddAgendaItem] = []
-    taken = [item.id for item in game.agenda]
+    taken: list[str] = []
     for words in named:
         event = event_named(words)
         if event is None:
             raise GameError(f"no Force Morale Test is listed for {words!r}")
-        item_id = game.new_id("a", taken)
+        item_id = agenda_id(game, taken)
         taken.append(item_id)
         out.append(queue_test(game, side, event.key, item_id))
     return out
@@ -170,11 +170,13 @@ def sniper_killed(game: Game, sniper_id: str, kills: int) -> list[Effect]:
 
 def morale_test_inputs(game: Game, item_id: str) -> dict[str, InputValue]:
     """The inputs of `coc.force_morale_test` for the agenda's item `item_id`."""
-    item = next((i for i in game.agenda if i.id == item_id and i.kind == KIND), None)
-    if item is None:
+    found = next(((s, i) for s, side in enumerate(game.sides) for i in side.agenda
+                  if i.id == item_id and i.kind == KIND), None)
+    if found is None:
         raise SequenceRefusal("agenda_id", "That Force Morale Test is no longer due.")
-    side = game.side(item.side)
-    inputs: dict[str, InputValue] = {"side": item.side, "side_name": side.name, "force_morale": side.force_morale,
+    index, item = found
+    side = game.sides[index]
+    inputs: dict[str, InputValue] = {"side": index, "side_name": side.name, "force_morale": side.force_morale,
                                      "event": item.event, "agenda_id": item.id}
     inputs.update({k: game.settings[k] for k in SETTINGS if k in game.settings})
     return inputs

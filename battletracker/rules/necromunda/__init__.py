@@ -9,10 +9,6 @@ shoot inputs from a weapon profile, weapon presets), options (the Arbitrator's
 toolkit settings).
 """
 
-from battletracker.rules.clock import on_clock
 from battletracker.rules.necromunda import allocation, attack, cool, reload, shooting, stray_shots
-from battletracker.rules.sequence import round_end_effects
-
-on_clock(round_end_effects)
 
 __all__ = ["allocation", "attack", "cool", "reload", "shooting", "stray_shots"]

@@ -65,7 +65,8 @@ def test_every_count_of_sixes_decides_what_follows_the_phase(faces: list[int], o
     assert next_phase(game) == follows
     assert game.sides[0].coc_points == coc_dice
     assert game.sides[0].held_dice == sorted(f for f in faces if f <= 4)
-    assert game.command_roll is not None and game.command_roll.faces == faces
+    roll_kept = game.sides[0].command_roll
+    assert roll_kept is not None and roll_kept.faces == faces
     undo(game, inverses)
     assert savefile.dumps(game) == before
 
@@ -137,7 +138,7 @@ def test_spending_a_held_die_activates_and_records_who_acted() -> None:
                        "bombardment): Rifle Team"]
     inverses = apply(game, res.effects)
     assert game.sides[0].held_dice == [1, 2, 3]
-    assert game.acted == {"t1": PhaseStamp(2, 3)}
+    assert game.units["t1"].acted == PhaseStamp(2, 3)
     undo(game, inverses)
     assert savefile.dumps(game) == before
 

@@ -58,7 +58,7 @@ def test_a_test_lowers_force_morale_by_the_row_for_the_current_force_morale(forc
     res = resolve("coc.force_morale_test", morale_test_inputs(g, item), ScriptedDice([roll]))
     inverses = apply(g, res.effects)
     assert g.sides[0].force_morale == force_morale - loss
-    assert g.agenda == []
+    assert g.sides[0].agenda == []
     assert res.outcome == ("no loss of Force Morale" if loss == 0 else f"Force Morale falls by {loss}")
     for inverse in reversed(inverses):
         g.apply(inverse)
@@ -87,7 +87,7 @@ def test_the_rows_are_settings() -> None:
     assert res.values["loss"] == 3
     g.settings["force_morale_losses_high"] = "3 3 3"
     with pytest.raises(SequenceRefusal, match="high row must list 6 results"):
-        odds("coc.force_morale_test", morale_test_inputs(g, g.agenda[0].id))
+        odds("coc.force_morale_test", morale_test_inputs(g, g.sides[0].agenda[0].id))
 
 
 def test_a_sniper_killed_is_removed_and_its_side_has_a_test_due() -> None:
@@ -95,8 +95,9 @@ def test_a_sniper_killed_is_removed_and_its_side_has_a_test_due() -> None:
     before = savefile.dumps(g)
     inverses = apply(g, sniper_killed(g, "s1", kills=1))
     assert "s1" not in g.units
-    assert [(i.kind, i.side, i.event, i.text) for i in g.agenda] == [
-        ("force_morale_test", 1, "sniper_killed", "Germans: Force Morale Test for Sniper killed")]
+    assert g.sides[0].agenda == []
+    assert [(i.kind, i.event, i.text) for i in g.sides[1].agenda] == [
+        ("force_morale_test", "sniper_killed", "Germans: Force Morale Test for Sniper killed")]
     for inverse in reversed(inverses):
         g.apply(inverse)
     assert savefile.dumps(g) == before
@@ -129,7 +130,7 @@ def test_an_anti_tank_result_names_its_tests_and_they_go_on_the_agenda() -> None
     assert missed.values["force_morale_tests"] == ()
     before = savefile.dumps(g)
     inverses = apply(g, [*queue_named(g, 1, ("Leader Wounded", "AFV abandoned"))])
-    assert [(i.id, i.event) for i in g.agenda] == [("a1", "leader_wounded"), ("a2", "afv_abandoned")]
+    assert [(i.id, i.event) for i in g.sides[1].agenda] == [("a1", "leader_wounded"), ("a2", "afv_abandoned")]
     for inverse in reversed(inverses):
         g.apply(inverse)
     assert savefile.dumps(g) == before
