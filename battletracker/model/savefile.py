@@ -498,7 +498,7 @@ def _side(path: _Path, v: Any) -> Side:
         colour=_field(path, o, "colour", _colour),
         force_morale=_field(path, o, "force_morale", _count, 10),
         coc_points=_field(path, o, "coc_points", _count, 0),
-        command_dice=_field(path, o, "command_dice", _count, 5),
+        command_dice=_field(path, o, "command_dice", _positive, 5),
         held_dice=_field(path, o, "held_dice", _list(_face), []),
         coc_tally=_field(path, o, "coc_tally", _count, 0),
         command_roll=_field(path, o, "command_roll", _opt(_command_roll), None),
