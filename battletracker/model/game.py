@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from battletracker.model.bombardment import Bombardment, Building, SmokeArea
+    from battletracker.model.bombardment import Bombardment, Building, PhaseStamp, SmokeArea
     from battletracker.model.effects import Effect
 
 Scalar = int | float | str | bool
@@ -76,7 +76,8 @@ class Unit:
     """A unit, team, figure or vehicle on the table, in inches and degrees.
 
     `counters` holds every number that goes up and down in play (shock,
-    suppression, disruption, shots fired); each is never negative.
+    suppression, disruption, shots fired); each is never negative. `acted` is
+    the Phase it last acted in (its activation), None before it ever has.
     """
 
     id: str
@@ -95,6 +96,7 @@ class Unit:
     stats: dict[str, Scalar] = field(default_factory=dict)
     level: int = 0
     notes: str = ""
+    acted: PhaseStamp | None = None
 
     @property
     def shock(self) -> int:
@@ -132,10 +134,25 @@ class Unit:
 
 @dataclass
 class Side:
+    """A side's standing: Force Morale, Chain of Command dice, its Command Dice, and what it has due.
+
+    `coc_points` are the side's whole Chain of Command dice, `coc_tally` the
+    pips the 5s of its Command Dice have added towards the next one.
+    `command_dice` is how many Command Dice it rolls each Phase,
+    `command_roll` its last roll, `held_dice` the faces (1 to 4) of it not
+    spent yet, in order. `agenda` lists what the side must resolve (a Force
+    Morale Test after its sniper is killed, say).
+    """
+
     name: str
     colour: str
     force_morale: int = 10
     coc_points: int = 0
+    command_dice: int = 5
+    held_dice: list[int] = field(default_factory=list)
+    coc_tally: int = 0
+    command_roll: CommandRoll | None = None
+    agenda: list[AgendaItem] = field(default_factory=list)
 
 
 @dataclass
@@ -150,6 +167,33 @@ class Marker:
     label: str = ""
     side: int | None = None
     data: dict[str, Scalar] = field(default_factory=dict)
+
+
+@dataclass
+class CommandRoll:
+    """A side's last Command Dice roll: in which Phase, every face as rolled (its 6s decide what follows)."""
+
+    turn: int
+    phase: int
+    faces: list[int] = field(default_factory=list)
+
+
+@dataclass
+class AgendaItem:
+    """Something due that a side must resolve, such as a Force Morale Test after its sniper is killed.
+
+    `id` is unique in the game. `kind` says which procedure resolves it
+    ("force_morale_test"), `event` the rules' occasion for it
+    ("sniper_killed"), `text` what the player reads, `turn` and `phase` when
+    it fell due.
+    """
+
+    id: str
+    kind: str
+    event: str
+    text: str
+    turn: int
+    phase: int
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,8 @@ from battletracker.model.game import (
     RULESETS,
     UNIT_KINDS,
     VEHICLE_CATEGORIES,
+    AgendaItem,
+    CommandRoll,
     Game,
     GameError,
     LogEntry,
@@ -121,7 +123,7 @@ _LEGACY_KEYS: frozenset[str] = frozenset()
 def _known_keys() -> frozenset[str]:
     """Every key a save file of any version can hold outside the free-form maps (stats, settings, ...)."""
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
-               Bombardment, BombardmentEvent, Building, SmokeArea)
+               Bombardment, BombardmentEvent, Building, SmokeArea, CommandRoll, AgendaItem)
     return frozenset({"format", "version", "game", *ARMOUR_FACES, *_LEGACY_KEYS,
                       *(name for cls in classes for name in _field_names(cls))})
 
@@ -480,6 +482,7 @@ def _unit(path: _Path, v: Any) -> Unit:
         stats=_field(path, o, "stats", _scalars, {}),
         level=_field(path, o, "level", _int, 0),
         notes=_field(path, o, "notes", _str, ""),
+        acted=_field(path, o, "acted", _opt(_stamp), None),
     )
     if not unit.id:
         raise path.key("id").fail("must not be empty")
@@ -495,7 +498,35 @@ def _side(path: _Path, v: Any) -> Side:
         colour=_field(path, o, "colour", _colour),
         force_morale=_field(path, o, "force_morale", _count, 10),
         coc_points=_field(path, o, "coc_points", _count, 0),
+        command_dice=_field(path, o, "command_dice", _positive, 5),
+        held_dice=_field(path, o, "held_dice", _list(_face), []),
+        coc_tally=_field(path, o, "coc_tally", _count, 0),
+        command_roll=_field(path, o, "command_roll", _opt(_command_roll), None),
+        agenda=_field(path, o, "agenda", _list(_agenda_item), []),
     )
+
+
+def _face(path: _Path, v: Any) -> int:
+    face = _int(path, v, 1)
+    if face > 6:
+        raise path.fail(f"a die shows 1 to 6, not {face}")
+    return face
+
+
+def _command_roll(path: _Path, v: Any) -> CommandRoll:
+    o = _obj(path, v)
+    return CommandRoll(turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive),
+                       faces=_field(path, o, "faces", _list(_face), []))
+
+
+def _agenda_item(path: _Path, v: Any) -> AgendaItem:
+    o = _obj(path, v)
+    item = AgendaItem(id=_field(path, o, "id", _str), kind=_field(path, o, "kind", _str),
+                      event=_field(path, o, "event", _str), text=_field(path, o, "text", _str, ""),
+                      turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive))
+    if not item.id:
+        raise path.key("id").fail("must not be empty")
+    return item
 
 
 def _colour(path: _Path, v: Any) -> str:
@@ -698,4 +729,16 @@ def _game(path: _Path, v: Any) -> Game:
     game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
                             lambda b: b.id)
     game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
+    _agenda_ids(path.key("sides"), sides)
     return game
+
+
+def _agenda_ids(path: _Path, sides: list[Side]) -> None:
+    """Refuse an agenda item id used twice in the game (items are found by id, whichever side they are for)."""
+    seen: set[str] = set()
+    for i, side in enumerate(sides):
+        for j, item in enumerate(side.agenda):
+            if item.id in seen:
+                raise path.index(i).key("agenda").index(j).fail(f"the id {item.id!r} is used twice")
+            seen.add(item.id)
+

@@ -6,13 +6,21 @@ a Turn and Phase name one Phase of the battle and later Phases compare
 greater. A step the sequence forbids now is refused with a `SequenceRefusal`,
 whose message is the whole sentence a player reads; its `field` still names
 the input, for code.
+
+Who has acted is each unit's `acted` (the Phase it last acted in). In Chain
+of Command a unit has acted when it did so in this Phase; in Necromunda and
+Armour Battles, whose Turns are rounds of activations, when it did so in this
+Turn, and End Turn makes every fighter Ready again (`round_end_effects`).
 """
 
 from __future__ import annotations
 
 from battletracker.model.bombardment import PhaseStamp
+from battletracker.model.effects import Effect
 from battletracker.model.game import Game
+from battletracker.model.sequence_effects import SetActed
 from battletracker.rules.base import InputReader, RulesInputError
+from battletracker.rules.clock import on_clock
 
 
 class SequenceRefusal(RulesInputError):
@@ -66,3 +74,31 @@ def check_once_a_phase(last: PhaseStamp | None, current: PhaseStamp, field: str,
     if last > current:
         raise SequenceRefusal(field, f"It {done} in {last}, after this Phase ({current}): check the game's "
                                      "Turn and Phase.")
+
+
+ROUND_RULESETS = ("necromunda", "armour_battles")
+"""Rulesets whose Turn is a round in which each unit activates once."""
+
+
+def acted(game: Game, unit_id: str) -> bool:
+    """Whether the unit has acted this Phase (Chain of Command) or this round (Necromunda, Armour Battles)."""
+    unit = game.units.get(unit_id)
+    stamp = None if unit is None else unit.acted
+    if stamp is None:
+        return False
+    if game.ruleset in ROUND_RULESETS:
+        return stamp.turn == game.turn
+    return stamp == now(game)
+
+
+def mark_acted(game: Game, unit_id: str) -> SetActed:
+    """The Effect recording that the unit acts now."""
+    return SetActed(unit_id, now(game))
+
+
+@on_clock
+def round_end_effects(game: Game, turn_end: bool, _next_side: int | None) -> list[Effect]:
+    """At the end of a round (End Turn) every fighter or unit that acted is Ready again."""
+    if not turn_end or game.ruleset not in ROUND_RULESETS:
+        return []
+    return [SetActed(unit.id, None) for unit in game.units.values() if unit.acted is not None]

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battletracker.model import savefile
+from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import (
     AddUnit,
     AppendLog,
@@ -32,8 +33,18 @@ from battletracker.model.effects import (
     SpendAmmo,
     TurnUnit,
 )
-from battletracker.model.game import Game, GameError, LogEntry, Marker, Side, Unit, Weapon
+from battletracker.model.game import AgendaItem, CommandRoll, Game, GameError, LogEntry, Marker, Side, Unit, Weapon
 from battletracker.model.savefile import SaveFileError, game_to_dict
+from battletracker.model.sequence_effects import (
+    AddAgendaItem,
+    ChangeCocTally,
+    ChangeForceMorale,
+    RemoveAgendaItem,
+    SetActed,
+    SetCommandDiceCount,
+    SetCommandRoll,
+    SetHeldDice,
+)
 from tests.model.sample import sample_game
 
 UNIT_IDS = st.sampled_from(["u1", "u2", "u3", "u4", "u5", "u9", "nobody"])
@@ -41,6 +52,9 @@ MARKER_IDS = st.sampled_from(["m1", "m2", "m3", "gone"])
 COUNTERS = st.sampled_from(["shock", "suppression", "disruption"])
 NAMES = st.sampled_from(["pinned", "broken", "out_of_ammo", "buttoned", "immobilised", ""])
 SMALL = st.integers(-6, 6)
+SIDES = st.integers(-1, 2)
+FACES = st.lists(st.integers(0, 7), max_size=6)
+AGENDA_IDS = st.sampled_from(["a1", "a2", ""])
 COORD = st.one_of(st.floats(-10, 100, allow_nan=False), st.sampled_from([float("nan"), float("inf")]))
 ANGLE = st.one_of(st.floats(-1000, 1000), st.sampled_from([-1e-20, 360.0, -0.0, 359.9999999999999]))
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=5),
@@ -94,6 +108,16 @@ effects: st.SearchStrategy[Effect] = st.one_of(
               st.builds(Side, st.text(max_size=5), st.sampled_from(["#112233", "red"]),
                         st.integers(-1, 12), st.integers(-1, 5))),
     st.builds(SetSetting, st.sampled_from(["storm_of_steel_per_six", "other", ""]), SCALARS),
+    st.builds(SetHeldDice, SIDES, FACES.map(tuple)),
+    st.builds(ChangeCocTally, SIDES, SMALL),
+    st.builds(ChangeForceMorale, SIDES, SMALL),
+    st.builds(SetCommandDiceCount, SIDES, st.integers(0, 13)),
+    st.builds(SetCommandRoll, SIDES, st.none() | st.builds(CommandRoll, st.integers(0, 3), st.integers(0, 3), FACES)),
+    st.builds(SetActed, UNIT_IDS, st.none() | st.builds(PhaseStamp, st.integers(0, 3), st.integers(0, 3))),
+    st.builds(AddAgendaItem, SIDES, st.builds(AgendaItem, AGENDA_IDS, st.just("force_morale_test"),
+                                              st.just("team_lost"), st.just("Team lost"), st.integers(0, 3),
+                                              st.integers(0, 3)), st.none() | st.integers(-1, 3)),
+    st.builds(RemoveAgendaItem, AGENDA_IDS),
 )
 
 

@@ -98,6 +98,12 @@ def test_a_passed_ammo_check_keeps_the_autogun_loaded(qtbot: QtBot) -> None:
     assert dialog.runner.result is not None and dialog.runner.result.outcome == "hits=3 ammo=ok"
     assert dialog.apply()
     assert session.game.units["a"].weapons[0].profiles[0].state == "ok"
+    assert not dialog.blocked.isHidden()
+    assert dialog.blocked.text() == ("Kal is Activated: it has already shot this round, and is Ready again when the "
+                                     "round ends.")
+    session.end_turn()  # the round ends: Kal is Ready again and shoots with the autogun still loaded
+    dialog = dialog_for(qtbot, session)
+    assert dialog.blocked.isHidden()
     assert dialog.runner.problem.isHidden() and dialog.runner.roll_button.isEnabled()
 
 
@@ -356,6 +362,8 @@ def test_after_apply_the_dialog_reads_the_new_state(qtbot: QtBot) -> None:
     dialog = dialog_for(qtbot, session)
     type_dice(dialog.runner, "4", "2 1+ammo", "1")
     assert dialog.apply()
+    session.end_turn()
+    dialog = dialog_for(qtbot, session)
     assert "Out of Ammo" in dialog.runner.problem.text()
 
 
@@ -619,6 +627,10 @@ def test_one_attack_is_one_step_cool_check_walking_fire_and_stray_shots_with_the
     assert units["b"].has("suppressed") and units["c"].has("suppressed") and not units["d"].has("suppressed")
     assert session.undo_stack.count() == 1
     after_first = savefile.game_to_dict(session.game)
+    session.end_turn()  # Kal has shot this round: the next shot is in the next round
+    next_round = savefile.game_to_dict(session.game)
+    dialog = dialog_for(qtbot, session)
+    assert dialog.set_target("b")
 
     # The next shot: Cool check again, a miss (natural 1) and three stray shots; the first hits Bystander.
     qtbot.mouseClick(dialog.runner.typed_button, Qt.MouseButton.LeftButton)
@@ -628,7 +640,9 @@ def test_one_attack_is_one_step_cool_check_walking_fire_and_stray_shots_with_the
     assert "Miss; stray shots hit Bystander" in dialog.runner.result_view.toHtml()
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
     assert session.game.units["d"].has("suppressed")
-    assert session.undo_stack.count() == 2
+    assert session.undo_stack.count() == 3
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == next_round
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == after_first
     session.undo_stack.undo()

@@ -177,6 +177,8 @@ def test_an_unspotted_sniper_cannot_be_targeted_and_a_spotted_one_ignores_shock(
     assert runner.apply()
     assert SNIPER not in session.game.units
     assert any("Force Morale Test" in e.text for e in session.game.log)
+    sniper_side = session.game.sides[1 - session.game.unit(GERMAN_SECTION).side]
+    assert [item.event for item in sniper_side.agenda] == ["sniper_killed"]
 
 
 def test_suppressing_frontage_over_nine_inches_is_refused(qtbot: QtBot, session: Session) -> None:

@@ -7,8 +7,10 @@ of a Phase or Turn.
 from battletracker.rules.chain_of_command import (  # noqa: F401
     anti_tank,
     bombardment_phase,
+    command_dice,
     fire,
     flamethrowers,
+    force_morale,
     grenades_into_vehicles,
     guns,
     machine_guns,
@@ -24,3 +26,4 @@ from battletracker.rules.clock import on_clock
 on_clock(lambda game, turn_end, next_side: (phase_end.end_turn_effects if turn_end else phase_end.end_phase_effects)(
     game, next_side))
 on_clock(lambda game, _turn_end, next_side: vehicle_phase.vehicle_phase_effects(game, next_side))
+on_clock(command_dice.held_at_phase_end)

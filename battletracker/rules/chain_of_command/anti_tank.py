@@ -228,6 +228,7 @@ def _untouched(target: TargetState) -> dict[str, Any]:
         "total_shock": target.shock,
         "abandoned": abandoned(target.shock),
         "consequences": (),
+        "force_morale_tests": (),
     }
 
 
@@ -261,6 +262,7 @@ def _saves_and_damage(roller: Roller, target: TargetState, hits: int, armour_dic
         "total_shock": damage.shock.total,
         "abandoned": damage.shock.abandoned,
         "consequences": damage.lines(),
+        "force_morale_tests": damage.force_morale_tests,
     }
     return damage.outcome, values, damage
 

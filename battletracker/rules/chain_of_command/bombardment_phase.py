@@ -2,7 +2,9 @@
 
 The bombardment must be activated each Phase by a Command Dice 1 or one Chain
 of Command point (`activation`); without either (`none`) it ends, contact lost,
-and its effects end with the current Phase. The Phase it begins in (on
+and its effects end with the current Phase. Once the side's Command Dice are
+rolled this Phase (`held`, the faces it holds), a Command Dice 1 must be one it
+holds, and the Phase of fire spends it. The Phase it begins in (on
 target, or fire for effect) the Forward Observer's activation already counts
 (`begun`). It is activated in its own side's Phase (`side`, `active_side`) and
 fires at most once a Phase: a Phase of fire in the Phase of the last one
@@ -48,6 +50,7 @@ from battletracker.model.bombardment_effects import (
 )
 from battletracker.model.effects import Effect, RemoveMarker, SetCondition
 from battletracker.model.game import Game, Unit
+from battletracker.model.sequence_effects import SetHeldDice
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command.area_fire import (
@@ -72,6 +75,7 @@ from battletracker.rules.chain_of_command.bombardment import (
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.buildings import building_of
+from battletracker.rules.chain_of_command.command_dice import held_input, read_held, rolled_this_phase, without
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_TEAMS,
@@ -122,6 +126,7 @@ class PhaseInputs:
     activation: str
     side: int
     coc_points: int | None
+    held: tuple[int, ...] | None
     bombardment_id: str | None
     observer_id: str | None
     turn: int
@@ -175,6 +180,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
     active_side = r.optional_int("active_side", minimum=0)
     last_fire = read_last(r, "last_fire")
     coc_points = r.optional_int("coc_points", minimum=0)
+    held = read_held(r) if r.bool("command_dice_rolled") else None
     bombardment_id = read_id(r, "bombardment_id")
     observer_id = read_id(r, "observer_id")
     if bombardment_id is None:
@@ -213,6 +219,9 @@ def _parse(inputs: Inputs) -> PhaseInputs:
                                             "firing needs a Command Dice 1 or a Chain of Command point")
     if activation == "coc_point" and coc_points == 0:
         raise RulesInputError("activation", "the side has no Chain of Command point to spend")
+    if activation == "command_die" and held is not None and 1 not in held:
+        raise SequenceRefusal("activation", "The side holds no Command Dice 1 this Phase: the bombardment needs a "
+                                            "Chain of Command point, or it ends, contact lost.")
     if state == "ready" and phases_fired:
         raise RulesInputError("phases_fired", f"a bombardment that has fired {phases_fired} Phase(s) is firing, "
                                               "not ready")
@@ -230,10 +239,9 @@ def _parse(inputs: Inputs) -> PhaseInputs:
         raise RulesInputError("targets", f"a smoke barrage rolls no dice against the units in it, not {count}")
     if bombardment_id is not None and activation == "coc_point" and coc_points is None:
         raise RulesInputError("coc_points", "is required to spend a Chain of Command point from the side")
-    return PhaseInputs(kind, state, activation, side, coc_points, bombardment_id, observer_id, turn, phase,
-                       left_behind, centre,
-                       phases_left, phases_fired, devastating, pattern_die, direction, moves_left, firepower_dice,
-                       to_hit, targets)
+    return PhaseInputs(kind, state, activation, side, coc_points, held, bombardment_id, observer_id, turn, phase,
+                       left_behind, centre, phases_left, phases_fired, devastating, pattern_die, direction,
+                       moves_left, firepower_dice, to_hit, targets)
 
 
 def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm: StormOfSteel | None,
@@ -320,6 +328,8 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         effects.append(ChangeCocPoints(p.side, -1))
     elif p.activation == "command_die":
         log.append("Activated with a Command Dice 1")
+        if p.held is not None:
+            effects.append(SetHeldDice(p.side, without(p.held, 1)))
     if p.moves_now:
         log.append(f"Rolling: moves {geometry.distance(p.centre, centre):g}\" {p.direction} to "
                    f"({centre[0]:.1f}, {centre[1]:.1f})")
@@ -515,10 +525,14 @@ register(Procedure("coc.bombardment_phase", "Bombardment: Phase of fire", phase_
 # the inputs from the table -------------------------------------------------------------------------------------
 
 
-def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
+def phase_inputs(game: Game, bombardment_id: str, activation: str | None = None, *, spend_coc_point: bool = False,
                  covers: Mapping[str, str] | None = None, linear_obstacles: Iterable[str] = (),
                  exclude: Iterable[str] = ()) -> dict[str, InputValue]:
     """The inputs of `coc.bombardment_phase` for this bombardment's Phase of fire now.
+
+    Without an `activation` it is what the side holds (`activation_now`): a
+    held Command Dice 1 first, else a Chain of Command point when the player
+    chooses to spend one (`spend_coc_point`), else none and contact is lost.
 
     The targets are the units in the area where this Phase's fire falls (after
     a rolling bombardment's move), in roster order, then the empty brick or
@@ -534,6 +548,8 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
     wait = waiting(game, b)
     if wait is not None:
         raise SequenceRefusal("bombardment_id", wait.sentence)
+    if activation is None:
+        activation = activation_now(game, b, spend_coc_point)
     inputs: dict[str, InputValue] = {
         "kind": b.kind, "state": b.state, "activation": activation, "side": b.side,
         "active_side": game.active_side, **last_inputs("last_fire", b.last_fired),
@@ -542,6 +558,8 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
         "devastating": b.devastating, "moves_left": b.moves_left, "firepower_dice": b.firepower_dice,
         "to_hit": b.to_hit,
     }
+    if rolled_this_phase(game, b.side):
+        inputs.update(command_dice_rolled=True, held=held_input(game.sides[b.side].held_dice))
     if b.observer_id:
         inputs["observer_id"] = b.observer_id
     left_behind = _left_behind(game, b)
@@ -569,6 +587,28 @@ def _left_behind(game: Game, b: Bombardment) -> list[str]:
     inside = set(units_in_area(game, b, next_centre(b)))
     held = {u for other in game.bombardments.values() if other.id != b.id and other.active for u in other.pinned}
     return [u for u in b.pinned if u in game.units and u not in inside and u not in held]
+
+
+def activation_now(game: Game, b: Bombardment, spend_coc_point: bool) -> str:
+    """How the bombardment is activated this Phase from what its side holds (see `phase_inputs`).
+
+    Before the side's Command Dice are rolled this Phase a held 1 is not known:
+    only a Chain of Command point can be spent, else the roll comes first.
+    """
+    if b.state == "ready":
+        return "begun"
+    side = game.sides[b.side]
+    rolled = rolled_this_phase(game, b.side)
+    if rolled and 1 in side.held_dice:
+        return "command_die"
+    if spend_coc_point:
+        if side.coc_points == 0:
+            raise SequenceRefusal("activation", f"{side.name} has no Chain of Command point to spend.")
+        return "coc_point"
+    if not rolled:
+        raise SequenceRefusal("activation", f"Roll {side.name}'s Command Dice for this Phase first: the "
+                                            "bombardment is activated with a held 1 or a Chain of Command point.")
+    return "none"
 
 
 def _targets(game: Game, b: Bombardment, covers: Mapping[str, str], linear: set[str],

@@ -234,6 +234,14 @@ class DamageOutcome:
         """Everything the player must now do or remember, Shock first."""
         return outcome_lines(self.vehicle, self.row.result, self.shock)
 
+    @property
+    def force_morale_tests(self) -> tuple[str, ...]:
+        """The Force Morale Tests the result calls for, in the documents' words ("Leader Wounded")."""
+        tests = [self.meaning.force_morale_test]
+        if self.shock.added and self.shock.newly_abandoned:
+            tests.append(damage_tables().abandoned_force_morale_test[self.vehicle])
+        return tuple(t for t in tests if t)
+
 
 def outcome_lines(vehicle: str, result: str, shock: VehicleShock) -> tuple[str, ...]:
     """The consequence lines for a result that put `shock` on the vehicle."""

@@ -21,7 +21,10 @@ Inputs: those of `necro.shoot` (none for a Template), and
 - `combat`: the Engaged target and the models in its combat;
 - `template`, `template_hits`: a Template attack and the models it hits;
 - `engaged`, `seriously_injured`, `near_ledge`: those of the other models
-  named above that are so (their Suppression and falling checks).
+  named above that are so (their Suppression and falling checks);
+- `activated`, `round`: the fighter whose activation the Shoot is and the
+  round (Turn) it is in: once the shot is taken (not after a failed Cool
+  check) it is Activated for the rest of the round.
 
 Outcome keys: `cool_failed`; `template`; or `necro.shoot`'s key, followed by
 ` stray:` and the models hit by stray shots (or `none`) when stray shots were
@@ -39,7 +42,9 @@ from typing import Any
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution, success_chance
+from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import Effect
+from battletracker.model.sequence_effects import SetActed
 from battletracker.rules import register
 from battletracker.rules.base import ChoiceNeeded, InputReader, Inputs, Procedure, Resolution
 from battletracker.rules.necromunda import allocation, cool, shooting, stray_shots
@@ -54,7 +59,8 @@ NAME = "necro.attack"
 COOL_FAILED = "cool_failed"
 TEMPLATE = "template"
 ATTACK_KEYS = ("cool", "walking_candidates", "walking_fire", "at_risk", "combat", "template", "template_hits",
-               "engaged", "seriously_injured", "near_ledge", STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE)
+               "engaged", "seriously_injured", "near_ledge", "activated", "round", STRAY_SHOTS, TARGET_PRIORITY,
+               WALKING_FIRE)
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,7 @@ class AttackInputs:
     engaged: frozenset[str]
     seriously_injured: frozenset[str]
     near_ledge: frozenset[str]
+    activated: SetActed | None
 
 
 @speaking
@@ -104,6 +111,11 @@ def _parse(inputs: Inputs) -> AttackInputs:
     seriously_injured = frozenset(read_ids(r, "seriously_injured", within=others))
     near_ledge = frozenset(read_ids(r, "near_ledge", within=others))
     walking_fire = _answers(r.str("walking_fire", ""))
+    activated_id = r.optional_str("activated")
+    round_ = r.optional_int("round", minimum=1)
+    if (activated_id is None) != (round_ is None):
+        raise Refusal("round", "the fighter's activation needs both the fighter and the round")
+    activated = None if activated_id is None or round_ is None else SetActed(activated_id, PhaseStamp(round_, 1))
     r.finish()
     shot_raw = tuple(sorted((k, v) for k, v in inputs.items() if k not in ATTACK_KEYS))
     if template:
@@ -119,7 +131,7 @@ def _parse(inputs: Inputs) -> AttackInputs:
         if combat and not shot.target_engaged:
             raise Refusal("combat", "only Hits on an Engaged target are allocated at random in a combat")
     return AttackInputs(cool_score, shot, shot_raw, walking, walking_fire, at_risk, combat, template_hits,
-                        engaged, seriously_injured, near_ledge)
+                        engaged, seriously_injured, near_ledge, activated)
 
 
 def _answers(text: str) -> tuple[str, ...]:
@@ -156,6 +168,8 @@ def attack_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             log.append("Target priority: the Cool check failed, so this target cannot be shot; the closest enemy "
                        "must be the target instead")
             return Resolution(NAME, COOL_FAILED, values, rolls, [], log)
+    if p.activated is not None:
+        effects.append(p.activated)
     if p.shot is None:
         log.append("The Template hits " + ", ".join(p.template_hits))
         for unit_id in p.template_hits:

@@ -51,6 +51,7 @@ from battletracker.rules.necromunda.targeting import (
     walking_fire_candidates,
 )
 from battletracker.rules.necromunda.template import COMBAT_REACH, TemplatePlacement, place_template
+from battletracker.rules.sequence import acted
 
 Choices = Mapping[str, InputValue]
 MAX_COMBAT = 6
@@ -78,6 +79,9 @@ def firer_of(game: Game, choices: Choices) -> Unit:
         raise Refusal("firer", f"there is no fighter {unit_id!r} on the table")
     if not in_the_fight(unit):
         raise Refusal("firer", f"{unit.name} is Out of Action and cannot shoot")
+    if acted(game, unit.id):
+        raise Refusal("firer", f"{unit.name} is Activated: it has already shot this round, and is Ready again when "
+                               "the round ends.")
     return unit
 
 
@@ -194,6 +198,7 @@ def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
     hidden = hidden_of(choices)
     facts: list[str] = []
     inputs: dict[str, InputValue] = {k: game.settings[k] for k in SETTINGS if k in game.settings}
+    inputs.update(activated=firer.id, round=game.turn)
 
     priority = priority_for(game, firer, hidden)
     if enabled(TARGET_PRIORITY, game.settings):

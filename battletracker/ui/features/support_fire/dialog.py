@@ -32,7 +32,7 @@ from battletracker.core.geometry import distance
 from battletracker.model.effects import ChangeCounter, ChangeFigures
 from battletracker.model.game import Unit
 from battletracker.rules import Resolution
-from battletracker.rules.chain_of_command import flamethrowers, snipers
+from battletracker.rules.chain_of_command import flamethrowers, force_morale, snipers
 from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, cover_levels
 from battletracker.ui.features.support_fire.plan import (
     PROCEDURE_TITLES,
@@ -390,9 +390,8 @@ class FireDialog(ProcedureDialog):
         res.effects = [e for e in res.effects
                        if not (isinstance(e, ChangeFigures | ChangeCounter) and e.unit_id == target.id)]
         kills = int(res.values.get("kills", 0))
-        loss = snipers.sniper_fired_on(target.id, kills)
-        res.effects.extend(loss.effects)
-        if loss.force_morale_test:
+        res.effects.extend(force_morale.sniper_killed(self.session.game, target.id, kills))
+        if kills > 0:
             res.log.append(f"{target.name} is killed and removed: its side takes a Force Morale Test")
         else:
             res.log.append(f"{target.name} ignores the Shock")

@@ -1,0 +1,209 @@
+"""Effects on the sequence of play, each with its exact inverse.
+
+A side's Command Dice held, its Chain of Command dice tally, its last
+Command Dice roll and its agenda of what is due; the Phase a unit last acted
+in. Like every Effect, each checks everything before it
+changes anything; an inverse puts back the same values in the same order, so
+an undone game saves to the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from battletracker.model.bombardment import PhaseStamp
+from battletracker.model.effects import Changes, Effect
+from battletracker.model.game import AgendaItem, CommandRoll, Game, GameError
+
+SIDE_CHANGES = Changes(sides=True)
+
+
+def _faces(faces: tuple[int, ...], where: str) -> None:
+    for face in faces:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise GameError(f"{where}: a die shows 1 to 6, not {face!r}")
+
+
+@dataclass(frozen=True)
+class SetHeldDice(Effect):
+    """The Command Dice a side holds this Phase (the faces not yet spent), in order."""
+
+    side: int
+    faces: tuple[int, ...]
+
+    def apply(self, game: Game) -> Effect:
+        side = game.side(self.side)
+        _faces(self.faces, f"{side.name}'s Command Dice")
+        old = SetHeldDice(self.side, tuple(side.held_dice))
+        side.held_dice = list(self.faces)
+        return old
+
+    @property
+    def touches(self) -> Changes:
+        return SIDE_CHANGES
+
+
+@dataclass(frozen=True)
+class ChangeCocTally(Effect):
+    """Add pips to (or take them from) a side's Chain of Command dice tally; never below zero."""
+
+    side: int
+    delta: int
+
+    def apply(self, game: Game) -> Effect:
+        side = game.side(self.side)
+        after = side.coc_tally + self.delta
+        if after < 0:
+            raise GameError(f"{side.name} has {side.coc_tally} pip(s) towards a Chain of Command die; "
+                            f"cannot take {-self.delta}")
+        side.coc_tally = after
+        return ChangeCocTally(self.side, -self.delta)
+
+    @property
+    def touches(self) -> Changes:
+        return SIDE_CHANGES
+
+
+@dataclass(frozen=True)
+class ChangeForceMorale(Effect):
+    """Lower (negative) or raise a side's Force Morale; never below zero."""
+
+    side: int
+    delta: int
+
+    def apply(self, game: Game) -> Effect:
+        side = game.side(self.side)
+        after = side.force_morale + self.delta
+        if after < 0:
+            raise GameError(f"{side.name}'s Force Morale is {side.force_morale}; it cannot fall by {-self.delta}")
+        side.force_morale = after
+        return ChangeForceMorale(self.side, -self.delta)
+
+    @property
+    def touches(self) -> Changes:
+        return SIDE_CHANGES
+
+
+@dataclass(frozen=True)
+class SetCommandDiceCount(Effect):
+    """How many Command Dice a side rolls each Phase (a side setting)."""
+
+    side: int
+    count: int
+
+    def apply(self, game: Game) -> Effect:
+        side = game.side(self.side)
+        if not 1 <= self.count <= 12:
+            raise GameError(f"{side.name} rolls 1 to 12 Command Dice, not {self.count}")
+        old = SetCommandDiceCount(self.side, side.command_dice)
+        side.command_dice = self.count
+        return old
+
+    @property
+    def touches(self) -> Changes:
+        return SIDE_CHANGES
+
+
+@dataclass(frozen=True)
+class SetCommandRoll(Effect):
+    """Record a side's last Command Dice roll (None: no roll), whose 6s decide what follows this Phase."""
+
+    side: int
+    roll: CommandRoll | None
+
+    def apply(self, game: Game) -> Effect:
+        side = game.side(self.side)
+        roll = self.roll
+        if roll is not None:
+            if roll.turn < 1 or roll.phase < 1:
+                raise GameError("turns and phases count from 1")
+            faces = tuple(roll.faces)
+            _faces(faces, f"{side.name}'s Command Dice roll")
+            roll = CommandRoll(roll.turn, roll.phase, list(faces))
+        old = SetCommandRoll(self.side, side.command_roll)
+        side.command_roll = roll
+        return old
+
+    @property
+    def touches(self) -> Changes:
+        return SIDE_CHANGES
+
+
+@dataclass(frozen=True)
+class SetActed(Effect):
+    """Record the Phase a unit acted in (None: Ready again, as before it ever acted)."""
+
+    unit_id: str
+    stamp: PhaseStamp | None
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        stamp = self.stamp
+        if stamp is not None:
+            if stamp.turn < 1 or stamp.phase < 1:
+                raise GameError("turns and phases count from 1")
+            stamp = PhaseStamp(stamp.turn, stamp.phase)
+        old = SetActed(self.unit_id, unit.acted)
+        unit.acted = stamp
+        return old
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+def _find_item(game: Game, item_id: str) -> tuple[int, int] | None:
+    """(side, index) of the agenda item `item_id`, or None."""
+    for s, side in enumerate(game.sides):
+        for i, item in enumerate(side.agenda):
+            if item.id == item_id:
+                return s, i
+    return None
+
+
+@dataclass(frozen=True)
+class AddAgendaItem(Effect):
+    """Put something due on a side's agenda (at `index`, or last); its id is unique in the game."""
+
+    side: int
+    item: AgendaItem
+    index: int | None = None
+
+    def apply(self, game: Game) -> Effect:
+        side = game.side(self.side)
+        item = self.item
+        if not item.id or _find_item(game, item.id) is not None:
+            raise GameError(f"the agenda already has an item {item.id!r}")
+        if item.turn < 1 or item.phase < 1:
+            raise GameError("turns and phases count from 1")
+        at = len(side.agenda) if self.index is None else max(0, min(self.index, len(side.agenda)))
+        side.agenda.insert(at, AgendaItem(item.id, item.kind, item.event, item.text, item.turn, item.phase))
+        return RemoveAgendaItem(item.id)
+
+    @property
+    def touches(self) -> Changes:
+        return SIDE_CHANGES
+
+
+@dataclass(frozen=True)
+class RemoveAgendaItem(Effect):
+    """Take a resolved item off its side's agenda."""
+
+    item_id: str
+
+    def apply(self, game: Game) -> Effect:
+        found = _find_item(game, self.item_id)
+        if found is None:
+            raise GameError(f"nothing on the agenda is called {self.item_id!r}")
+        s, i = found
+        item = game.sides[s].agenda.pop(i)
+        return AddAgendaItem(s, item, i)
+
+    @property
+    def touches(self) -> Changes:
+        return SIDE_CHANGES
+
+
+def agenda_id(game: Game, taken: list[str] | None = None) -> str:
+    """A fresh id for an agenda item (beyond `taken`, ids chosen for items not yet added)."""
+    return game.new_id("a", [*(item.id for side in game.sides for item in side.agenda), *(taken or [])])
