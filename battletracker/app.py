@@ -29,7 +29,12 @@ def demo_path() -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["replay"]:
+        from battletracker.rules.replay import main as replay
+
+        return replay(argv[1:])
+    args = parse_args(argv)
 
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox

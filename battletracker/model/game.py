@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from battletracker.model.actions import Action
     from battletracker.model.bombardment import Bombardment, Building, SmokeArea
     from battletracker.model.effects import Effect
 
@@ -170,6 +171,10 @@ class Game:
     bombardments: dict[str, Bombardment] = field(default_factory=dict)
     buildings: dict[str, Building] = field(default_factory=dict)
     smoke: dict[str, SmokeArea] = field(default_factory=dict)
+    # The actions applied (model/actions.py) and the state before the first of
+    # them, as a save file writes a game: what a replay starts from.
+    actions: list[Action] = field(default_factory=list)
+    start: dict[str, Any] | None = None
 
     def unit(self, unit_id: str) -> Unit:
         try:

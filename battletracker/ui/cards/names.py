@@ -14,25 +14,7 @@ from functools import lru_cache
 
 from battletracker.model.game import Unit, Weapon
 from battletracker.rules.tables import TableError, ruleset_file
-
-KIND_TITLES = {
-    "team": "Team",
-    "section": "Section",
-    "leader": "Leader",
-    "support_weapon": "Support weapon",
-    "sniper": "Sniper",
-    "gun": "Gun",
-    "vehicle": "Vehicle",
-    "fighter": "Fighter",
-}
-
-TITLES = {
-    "out_of_ammo": "Out of ammo",
-    "sniper_shots": "Sniper shots",
-    "check_falling": "Check falling",
-    "afv": "AFV",
-    "apc": "APC",
-}
+from battletracker.rules.words import KIND_TITLES, title
 
 # Conditions a player sets by hand often enough to deserve a menu entry.
 COMMON_CONDITIONS = ("pinned", "broken", "suppressed", "out_of_ammo")
@@ -40,14 +22,6 @@ VEHICLE_CONDITIONS = ("abandoned",)
 
 # Short names of the weapon stats worth seeing on a card.
 STAT_ABBREVIATIONS = {"firepower_dice": "FP", "ap": "AP", "he": "HE"}
-
-
-def title(key: str) -> str:
-    """A model key as words: "out_of_ammo" -> "Out of ammo"."""
-    if key in TITLES:
-        return TITLES[key]
-    words = key.replace("_", " ").strip()
-    return words[:1].upper() + words[1:] if words else key
 
 
 def kind_title(unit: Unit) -> str:
