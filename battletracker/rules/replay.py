@@ -45,6 +45,14 @@ class ReplayReport:
     index: int | None = None
 
 
+class ReplayError(ValueError):
+    """An action that does not replay as recorded; `index` is its place in the list."""
+
+    def __init__(self, message: str, index: int | None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
 def describe(index: int, action: Action) -> str:
     choices = ", ".join(f"{k}={v}" for k, v in action.choices.items() if k != "unit" or len(str(v)) < 40)
     dice = f"; dice {' '.join(map(str, action.dice))}" if action.dice else ""
@@ -65,7 +73,7 @@ def replay_steps(game: Game) -> tuple[Game, list[Step]]:
     for i, action in enumerate(game.actions):
         if action.name == UNTRACKED:
             what = action.choices.get("title", "a change")
-            raise ReplayError(f"{describe(i, action)} ({what}) was made by a dialog that does not record its "
+            raise ReplayError(f"action {i + 1} ({what}) was made by a dialog that does not record its "
                               f"choices yet, so the replay stops before it", i)
         before = len(current.log)
         try:
@@ -87,14 +95,6 @@ def replay_steps(game: Game) -> tuple[Game, list[Step]]:
                               f"the saved game says {said!r}", i)
         steps.append(Step(p.title or action.name, tuple(result.effects)))
     return current, steps
-
-
-class ReplayError(ValueError):
-    """An action that does not replay as recorded; `index` is its place in the list."""
-
-    def __init__(self, message: str, index: int | None) -> None:
-        super().__init__(message)
-        self.index = index
 
 
 def check(game: Game) -> ReplayReport:
