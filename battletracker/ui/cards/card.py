@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.model.game import Unit
+from battletracker.rules.actions import Choices
 from battletracker.ui.cards import edits
 from battletracker.ui.cards.chips import Chip, ChipsView, condition_colour, damage_colour
 from battletracker.ui.cards.flow import FlowLayout
@@ -55,6 +56,8 @@ class CardHost(Protocol):
     """What a card asks of the panel that holds it."""
 
     def run(self, edit: edits.Edit) -> bool: ...
+
+    def act(self, name: str, choices: Choices) -> bool: ...
 
     def select_unit(self, unit_id: str) -> None: ...
 
@@ -393,26 +396,27 @@ class UnitCard(QFrame):
     def _counter(self, key: str, delta: int) -> None:
         unit = self.unit()
         if unit is not None:
-            self._host.run(edits.change_counter(unit, key, delta))
+            self._host.act("unit.counter", {"unit": unit.id, "counter": key, "delta": delta})
 
     def _figures(self, delta: int) -> None:
         unit = self.unit()
         if unit is not None:
-            self._host.run(edits.change_figures(unit, delta))
+            self._host.act("unit.figures", {"unit": unit.id, "delta": delta})
 
     def _spend(self, index: int) -> None:
         unit = self.unit()
         if unit is not None:
-            self._host.run(edits.spend_ammo(unit, index))
+            self._host.act("unit.ammo", {"unit": unit.id, "weapon": index})
 
     def _refill(self, index: int) -> None:
         unit = self.unit()
         if unit is not None:
-            self._host.run(edits.refill_ammo(unit, index))
+            self._host.act("unit.ammo", {"unit": unit.id, "weapon": index, "refill": True})
 
     def set_condition(self, condition: str, present: bool) -> bool:
         unit = self.unit()
-        return unit is not None and self._host.run(edits.set_condition(unit, condition, present))
+        return unit is not None and self._host.act("unit.condition", {"unit": unit.id, "condition": condition,
+                                                                      "present": present})
 
     def set_damage(self, damage: str, present: bool) -> bool:
         unit = self.unit()

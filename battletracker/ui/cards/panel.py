@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
 
 from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
+from battletracker.rules import RulesInputError
+from battletracker.rules.actions import Choices
 from battletracker.ui.cards import edits
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.cards.header import SideHeader
@@ -148,6 +150,15 @@ class CardsPanel(QWidget):
             return False
         return True
 
+    def act(self, name: str, choices: Choices) -> bool:
+        """Take one action (rules/actions.py) as an undo step; a refusal is shown and nothing changes."""
+        try:
+            self.session.act(name, choices)
+        except (GameError, RulesInputError) as exc:
+            self.show_refusal(str(exc))
+            return False
+        return True
+
     def show_refusal(self, text: str) -> None:
         self.notice.setText(f"Not applied: {text}")
         self.notice.show()
@@ -184,8 +195,7 @@ class CardsPanel(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        side = game.sides[unit.side].name if 0 <= unit.side < len(game.sides) else f"side {unit.side + 1}"
-        self.run(edits.remove_unit(unit, side))
+        self.act("unit.remove", {"unit": unit.id})
 
     def _open_dialog(self, dialog: QDialog) -> None:
         """Window-modal, so the unit cannot change under the dialog before OK."""
