@@ -28,7 +28,6 @@ from battletracker.model.history import RecordAction
 from battletracker.model.savefile import SaveFileError, game_from_state
 from battletracker.rules import Resolution
 from battletracker.rules.actions import Choices, carry_out, plan
-from battletracker.rules.replay import ReplayError, replay_steps
 
 EVERYTHING = Changes(everything=True)
 
@@ -189,6 +188,8 @@ class Session(QObject):
         """
         if game.start is None or not game.actions:
             return
+        from battletracker.rules.replay import ReplayError, replay_steps
+
         try:
             _replayed, steps = replay_steps(game)
             self._game = game_from_state(game.start)
