@@ -30,6 +30,7 @@ from battletracker.rules import (
 from battletracker.rules.actions import actions
 from battletracker.rules.table_actions import unit_choice
 from tests.model.sample import sample_game
+from tests.rules.oddscheck import assert_odds_match_simulation
 
 
 def apply(game: Game, name: str, choices: Mapping[str, object], dice: list[int] | None = None) -> Resolution:
@@ -225,3 +226,13 @@ def test_an_action_goes_to_json_and_back_equal_and_bad_data_is_refused() -> None
 def test_the_apps_dice_are_used_when_no_dice_are_given() -> None:
     result = perform(sample_game(), "dice.pool", {"dice": 5, "target": 4}, rng=ScriptedDice([1, 2, 3, 4, 5]))
     assert result.values == {"successes": 2}
+
+
+def test_the_simple_actions_are_certain_and_their_odds_say_so() -> None:
+    game = sample_game()
+    for name, choices in [("unit.move", {"unit": "u1", "x": 1.0, "y": 2.0}), ("unit.shock", {"unit": "u1", "delta": 1}),
+                          ("unit.figures", {"unit": "u1", "delta": -1}), ("unit.ammo", {"unit": "u2"}),
+                          ("unit.condition", {"unit": "u1", "condition": "broken"}), ("unit.remove", {"unit": "u1"}),
+                          ("clock.end_turn", {})]:
+        p = plan(name, game, choices)  # type: ignore[arg-type]
+        assert_odds_match_simulation(p.procedure, p.inputs, runs=50)

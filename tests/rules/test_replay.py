@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from battletracker.app import main
+from battletracker.core.dice import RandomDice
 from battletracker.model import savefile
 from battletracker.model.actions import UNTRACKED, Action
-from battletracker.model.effects import add_shock
-from battletracker.model.game import Game
+from battletracker.model.effects import Effect, add_shock
+from battletracker.model.game import Game, GameError
 from battletracker.model.history import RecordAction
-from battletracker.rules import perform
+from battletracker.rules import RulesInputError, perform
 from battletracker.rules.replay import check
 from tests.model.sample import sample_game
 
@@ -110,3 +114,41 @@ def test_a_broken_history_is_refused_naming_the_place() -> None:
     del doc["history"]["start"]["sides"]
     with pytest.raises(savefile.SaveFileError, match=r"history\.start"):
         savefile.loads(json.dumps(doc).encode())
+
+
+ACTIONS = st.one_of(
+    st.tuples(st.just("unit.shock"), st.fixed_dictionaries({"unit": st.sampled_from(["u1", "u2", "u4"]),
+                                                            "delta": st.integers(-2, 3)})),
+    st.tuples(st.just("unit.move"), st.fixed_dictionaries({"unit": st.sampled_from(["u1", "u3"]),
+                                                           "x": st.floats(0, 72), "y": st.floats(0, 48)})),
+    st.tuples(st.just("unit.turn"), st.fixed_dictionaries({"unit": st.just("u2"), "facing": st.floats(0, 359)})),
+    st.tuples(st.just("unit.ammo"), st.fixed_dictionaries({"unit": st.sampled_from(["u2", "u3"]),
+                                                           "refill": st.booleans()})),
+    st.tuples(st.just("unit.condition"), st.fixed_dictionaries({"unit": st.just("u1"), "condition": st.just("pinned"),
+                                                                "present": st.booleans()})),
+    st.tuples(st.just("unit.remove"), st.fixed_dictionaries({"unit": st.sampled_from(["u4", "u5"])})),
+    st.tuples(st.just("clock.end_phase"), st.just({})),
+    st.tuples(st.just("dice.pool"), st.fixed_dictionaries({"dice": st.integers(1, 4), "target": st.integers(2, 6)})),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(ACTIONS, max_size=8), st.integers(0, 1000))
+def test_any_sequence_of_actions_saves_replays_and_undoes_exactly(sequence: list[tuple[str, dict[str, object]]],
+                                                                  seed: int) -> None:
+    game = sample_game()
+    before = copy.deepcopy(game)
+    dice = RandomDice(seed)
+    undo: list[list[Effect]] = []
+    for name, choices in sequence:
+        try:
+            undo.append(game.apply_all(perform(game, name, choices, rng=dice).effects))  # type: ignore[arg-type]
+        except (RulesInputError, GameError):
+            continue
+    loaded = savefile.loads(savefile.dumps(game))
+    assert loaded == game
+    assert check(loaded).ok
+    for inverses in reversed(undo):
+        for inverse in reversed(inverses):
+            game.apply(inverse)
+    assert game == before
