@@ -1,4 +1,5 @@
-"""The actions without dice: move and turn, counters, figures, ammo, conditions, the roster, the clock.
+"""The actions without dice: move and turn, counters, figures, ammo, conditions, damage, the roster,
+a side's Force Morale and points, the clock.
 
 Each is a plan (reads the game, refuses in a player's words) and a procedure
 (turns the plan's plain inputs into Effects and log lines), so a card button,
@@ -22,22 +23,24 @@ from battletracker.model.effects import (
     AddUnit,
     ChangeCounter,
     ChangeFigures,
+    ChangeSide,
     Effect,
     MoveUnit,
     RemoveUnit,
     ReplaceUnit,
     SetClock,
     SetCondition,
+    SetDamage,
     SpendAmmo,
 )
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game, Side, Unit
 from battletracker.model.savefile import SaveFileError, unit_from_dict
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution
 from battletracker.rules.clock import due_effects
 from battletracker.rules.sequence import side_name
-from battletracker.rules.words import KIND_TITLES, title
+from battletracker.rules.words import KIND_TITLES, damage_result, title
 
 DONE = "done"
 
@@ -214,6 +217,27 @@ def _build_condition(r: InputReader) -> tuple[list[Effect], list[str]]:
     return [SetCondition(r.str("unit"), r.str("condition"), r.bool("present"))], [r.str("line")]
 
 
+def _plan_damage(game: Game, choices: Choices) -> Plan:
+    """Record vehicle damage `damage` (a key of the ruleset's damage table) or repair it (`present` false)."""
+    unit = _unit(game, choices)
+    if unit.vehicle is None:
+        raise Refusal("unit", f"{unit.name} is not a vehicle.")
+    damage = choices.get("damage")
+    if not isinstance(damage, str) or not damage.strip():
+        raise Refusal("damage", "Say which damage (immobilised, engine damage, ...).")
+    present = choices.get("present", True)
+    if not isinstance(present, bool):
+        raise Refusal("present", "Say whether the damage is recorded or repaired.")
+    words = damage_result(game.ruleset, unit.vehicle.category, damage.strip()).title
+    line = f"{unit.name}: {words} recorded" if present else f"{unit.name}: {words} repaired"
+    return Plan("unit.damage", {"unit": unit.id, "damage": damage.strip(), "present": present, "line": line},
+                (line,), _echo(choices), f"{words} {'on' if present else 'off'}: {unit.name}")
+
+
+def _build_damage(r: InputReader) -> tuple[list[Effect], list[str]]:
+    return [SetDamage(r.str("unit"), r.str("damage"), r.bool("present"))], [r.str("line")]
+
+
 # -- the roster ---------------------------------------------------------------------------
 
 
@@ -314,6 +338,37 @@ def describe_changes(game: Game, old: Unit, new: Unit) -> list[str]:
     return out
 
 
+# -- the sides ---------------------------------------------------------------------------
+
+SIDE_VALUES = {"force_morale": "Force Morale", "coc_points": "Chain of Command points"}
+
+
+def _plan_side(game: Game, choices: Choices) -> Plan:
+    """Force Morale or Chain of Command points of side number `side` (from 0) up or down by `delta`."""
+    index = _int(choices, "side", "The side")
+    if not 0 <= index < len(game.sides):
+        raise Refusal("side", f"There is no side number {index + 1}.")
+    value = choices.get("value")
+    if not isinstance(value, str) or value not in SIDE_VALUES:
+        raise Refusal("value", "Say whether Force Morale or Chain of Command points change.")
+    delta = _int(choices, "delta", "How much to add or take off")
+    if delta == 0:
+        raise Refusal("delta", "Add or take off at least one.")
+    side = game.sides[index]
+    name = SIDE_VALUES[value]
+    now: int = getattr(side, value)
+    line = f"{name} of {side.name}: {now} -> {now + delta}"
+    inputs: dict[str, InputValue] = {"side": index, "name": side.name, "colour": side.colour,
+                                     "force_morale": side.force_morale, "coc_points": side.coc_points, "line": line}
+    inputs[value] = now + delta
+    return Plan("side.change", inputs, (line,), _echo(choices), f"{name} {_signed(delta)} for {side.name}")
+
+
+def _build_side(r: InputReader) -> tuple[list[Effect], list[str]]:
+    side = Side(r.str("name"), r.str("colour"), r.int("force_morale"), r.int("coc_points"))
+    return [ChangeSide(r.int("side", minimum=0), side)], [r.str("line")]
+
+
 # -- the clock ----------------------------------------------------------------------------
 
 
@@ -350,10 +405,12 @@ _procedure("unit.counter", "Change a counter", _build_counter)
 _procedure("unit.figures", "Change the figures", _build_figures)
 _procedure("unit.ammo", "Spend or refill ammunition", _build_ammo)
 _procedure("unit.condition", "Put a condition on or off", _build_condition)
+_procedure("unit.damage", "Record or repair vehicle damage", _build_damage)
 _procedure("unit.add", "Add a unit", _build_add)
 _procedure("unit.edit", "Edit a unit", _build_edit)
 _procedure("unit.remove", "Remove a unit", _build_remove)
 _procedure("clock.set", "Move the clock on", _build_clock)
+_procedure("side.change", "Change a side's Force Morale or points", _build_side)
 
 register_plan("unit.move", _plan_move)
 register_plan("unit.turn", _plan_turn)
@@ -362,10 +419,12 @@ register_plan("unit.counter", _plan_counter)
 register_plan("unit.figures", _plan_figures)
 register_plan("unit.ammo", _plan_ammo)
 register_plan("unit.condition", _plan_condition)
+register_plan("unit.damage", _plan_damage)
 register_plan("unit.add", _plan_add)
 register_plan("unit.edit", _plan_edit)
 register_plan("unit.remove", _plan_remove)
 register_plan("clock.end_phase", _plan_end_phase)
 register_plan("clock.end_turn", _plan_end_turn)
+register_plan("side.change", _plan_side)
 
 __all__ = ["describe_changes", "unit_choice"]

@@ -7,6 +7,11 @@ into words rather than shown raw.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
+from battletracker.rules.tables import TableError, ruleset_file
+
 KIND_TITLES = {
     "team": "Team",
     "section": "Section",
@@ -33,3 +38,33 @@ def title(key: str) -> str:
         return TITLES[key]
     words = key.replace("_", " ").strip()
     return words[:1].upper() + words[1:] if words else key
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    key: str
+    title: str
+    definition: str
+
+
+@lru_cache(maxsize=16)
+def damage_choices(ruleset: str, category: str) -> tuple[DamageResult, ...]:
+    """Every damage result the ruleset keeps on a vehicle of this category, in table order.
+
+    A ruleset without vehicle damage data offers none; the card still shows
+    and lets the player clear whatever damage a unit carries.
+    """
+    try:
+        results = ruleset_file(ruleset, "at_fire").table("results").table(category)
+        return tuple(DamageResult(key, t.str("title"), t.str("definition"))
+                     for key, t in results.tables() if t.bool("record"))
+    except TableError:
+        return ()
+
+
+def damage_result(ruleset: str, category: str, key: str) -> DamageResult:
+    """The ruleset's words for a damage key, or the key as words when the ruleset does not know it."""
+    for result in damage_choices(ruleset, category):
+        if result.key == key:
+            return result
+    return DamageResult(key, title(key), "")

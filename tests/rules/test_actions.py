@@ -41,6 +41,7 @@ def apply(game: Game, name: str, choices: Mapping[str, object], dice: list[int] 
 
 def test_every_simple_action_has_a_plan() -> None:
     assert {"unit.move", "unit.turn", "unit.shock", "unit.counter", "unit.figures", "unit.ammo", "unit.condition",
+            "unit.damage", "side.change",
             "unit.add", "unit.edit", "unit.remove", "clock.end_phase", "clock.end_turn"} <= set(actions())
 
 
@@ -236,3 +237,23 @@ def test_the_simple_actions_are_certain_and_their_odds_say_so() -> None:
                           ("clock.end_turn", {})]:
         p = plan(name, game, choices)  # type: ignore[arg-type]
         assert_odds_match_simulation(p.procedure, p.inputs, runs=50)
+
+
+def test_side_values_and_vehicle_damage_are_actions_too() -> None:
+    game = sample_game()
+    apply(game, "side.change", {"side": 1, "value": "force_morale", "delta": -2})
+    apply(game, "side.change", {"side": 0, "value": "coc_points", "delta": 1})
+    apply(game, "unit.damage", {"unit": "u4", "damage": "immobilised"})
+    apply(game, "unit.damage", {"unit": "u4", "damage": "engine_damage", "present": False})
+    assert (game.sides[1].force_morale, game.sides[0].coc_points) == (6, 3)
+    assert game.units["u4"].vehicle is not None and game.units["u4"].vehicle.damage == ["immobilised"]
+    assert [e.text for e in game.log[-4:]] == [
+        "Force Morale of German: 8 -> 6", "Chain of Command points of British: 2 -> 3",
+        "Panzer IV H: Vehicle Immobilised recorded", "Panzer IV H: Engine Damage repaired",
+    ]
+    with pytest.raises(Refusal, match="1 Section is not a vehicle."):
+        perform(game, "unit.damage", {"unit": "u1", "damage": "immobilised"})
+    with pytest.raises(Refusal, match="There is no side number 3."):
+        perform(game, "side.change", {"side": 2, "value": "coc_points", "delta": 1})
+    with pytest.raises(GameError, match="cannot be negative"):
+        game.apply_all(perform(game, "side.change", {"side": 1, "value": "force_morale", "delta": -7}).effects)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -53,6 +54,23 @@ def test_figures_minus_and_condition_buttons_record_their_actions(qtbot: QtBot, 
     assert card.set_condition("pinned", True)
     assert session.game.unit("u7").figures == figures - 1 and session.game.unit("u7").has("pinned")
     assert [a.name for a in session.game.actions] == ["unit.figures", "unit.condition"]
+    assert len(seen) == 2
+    del host
+
+
+def test_side_header_and_damage_menu_record_their_actions(qtbot: QtBot, session: Session) -> None:
+    host, panel = show_panel(qtbot, session)
+    seen = record(session)
+    header = panel.headers()[0]
+    minus = header.findChild(QToolButton, "minus_force_morale")
+    assert minus is not None
+    click(qtbot, minus)
+    menu = card_of(panel, "u11").build_menu(full=True)
+    next(a for a in menu.actions() if a.objectName() == "damage_immobilised").trigger()
+    assert [(a.name, dict(a.choices)) for a in session.game.actions] == [
+        ("side.change", {"side": 0, "value": "force_morale", "delta": -1}),
+        ("unit.damage", {"unit": "u11", "damage": "immobilised", "present": True}),
+    ]
     assert len(seen) == 2
     del host
 

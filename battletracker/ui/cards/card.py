@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.model.game import Unit
 from battletracker.rules.actions import Choices
-from battletracker.ui.cards import edits
+from battletracker.rules.words import damage_choices, damage_result
 from battletracker.ui.cards.chips import Chip, ChipsView, condition_colour, damage_colour
 from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.cards.names import (
@@ -37,8 +37,6 @@ from battletracker.ui.cards.names import (
     VEHICLE_CONDITIONS,
     ammo_text,
     armour_text,
-    damage_choices,
-    damage_result,
     kind_title,
     title,
     weapon_line,
@@ -54,8 +52,6 @@ MIN_WIDTH = 220
 
 class CardHost(Protocol):
     """What a card asks of the panel that holds it."""
-
-    def run(self, edit: edits.Edit) -> bool: ...
 
     def act(self, name: str, choices: Choices) -> bool: ...
 
@@ -422,8 +418,7 @@ class UnitCard(QFrame):
         unit = self.unit()
         if unit is None or unit.vehicle is None:
             return False
-        text = damage_result(self.session.game.ruleset, unit.vehicle.category, damage).title
-        return self._host.run(edits.set_damage(unit, damage, text, present))
+        return self._host.act("unit.damage", {"unit": unit.id, "damage": damage, "present": present})
 
     # -- menus -----------------------------------------------------------------
     def build_menu(self, full: bool) -> QMenu:

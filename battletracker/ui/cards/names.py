@@ -9,11 +9,7 @@ exactly the names the anti-tank procedure writes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-
 from battletracker.model.game import Unit, Weapon
-from battletracker.rules.tables import TableError, ruleset_file
 from battletracker.rules.words import KIND_TITLES, title
 
 # Conditions a player sets by hand often enough to deserve a menu entry.
@@ -68,33 +64,3 @@ def armour_text(unit: Unit) -> str:
         return ""
     faces = " · ".join(f"{face} {dice}" for face, dice in unit.vehicle.armour.items())
     return f"Armour Dice: {faces}"
-
-
-@dataclass(frozen=True)
-class DamageResult:
-    key: str
-    title: str
-    definition: str
-
-
-@lru_cache(maxsize=16)
-def damage_choices(ruleset: str, category: str) -> tuple[DamageResult, ...]:
-    """Every damage result the ruleset keeps on a vehicle of this category, in table order.
-
-    A ruleset without vehicle damage data offers none; the card still shows
-    and lets the player clear whatever damage a unit carries.
-    """
-    try:
-        results = ruleset_file(ruleset, "at_fire").table("results").table(category)
-        return tuple(DamageResult(key, t.str("title"), t.str("definition"))
-                     for key, t in results.tables() if t.bool("record"))
-    except TableError:
-        return ()
-
-
-def damage_result(ruleset: str, category: str, key: str) -> DamageResult:
-    """The ruleset's words for a damage key, or the key as words when the ruleset does not know it."""
-    for result in damage_choices(ruleset, category):
-        if result.key == key:
-            return result
-    return DamageResult(key, title(key), "")

@@ -29,7 +29,6 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices
-from battletracker.ui.cards import edits
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.cards.header import SideHeader
 from battletracker.ui.session import Session
@@ -140,15 +139,6 @@ class CardsPanel(QWidget):
 
     def headers(self) -> list[SideHeader]:
         return list(self._headers)
-
-    def run(self, edit: edits.Edit) -> bool:
-        """Apply one card edit as an undo step; a refusal is shown and nothing changes."""
-        try:
-            self.session.apply(edit.text, list(edit.effects), list(edit.log))
-        except GameError as exc:
-            self.show_refusal(str(exc))
-            return False
-        return True
 
     def act(self, name: str, choices: Choices) -> bool:
         """Take one action (rules/actions.py) as an undo step; a refusal is shown and nothing changes."""
@@ -313,9 +303,7 @@ class CardsPanel(QWidget):
             header.set_side(side, count, self.session.game.ruleset == "chain_of_command")
 
     def _step_side(self, index: int, field: str, delta: int) -> None:
-        game = self.session.game
-        if 0 <= index < len(game.sides):
-            self.run(edits.change_side_value(index, game.sides[index], field, delta))
+        self.act("side.change", {"side": index, "value": field, "delta": delta})
 
     def _visible(self, card: UnitCard) -> bool:
         unit = self.session.game.units.get(card.unit_id)
