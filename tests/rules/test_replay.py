@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -152,3 +154,17 @@ def test_any_sequence_of_actions_saves_replays_and_undoes_exactly(sequence: list
         for inverse in reversed(inverses):
             game.apply(inverse)
     assert game == before
+
+
+def test_replay_runs_from_the_command_line_without_qt(tmp_path: Path) -> None:
+    path = tmp_path / "battle.json"
+    savefile.save(played(), path)
+    probe = ("import runpy, sys; sys.argv = ['battletracker', 'replay', sys.argv[1]]\n"
+             "try:\n    runpy.run_module('battletracker', run_name='__main__')\n"
+             "except SystemExit as exc:\n"
+             "    assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt was imported'\n"
+             "    raise\n")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", probe, str(path)], cwd=root, capture_output=True, text=True,
+                          timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)}, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "All 6 actions replay to the saved state.\n", "")
