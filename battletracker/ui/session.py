@@ -71,6 +71,8 @@ class Session(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.undo_stack.indexChanged.connect(self._on_index_changed)
+        self._restore_history(game)
+        self.undo_stack.setClean()
 
     def _on_clean_changed(self, clean: bool) -> None:
         self.modified_changed.emit(not clean)

@@ -141,6 +141,8 @@ def test_reopening_a_game_offers_its_undo_history_again(tmp_path: Path, demo_gam
     assert savefile.game_to_dict(again.game) == start
     again.undo_stack.redo()
     assert again.game.unit("u1").shock == 2 and len(again.game.actions) == 1
+    started = Session(savefile.load(path))
+    assert started.undo_stack.count() == 3 and not started.modified
 
 
 def test_a_game_with_a_step_no_action_records_reopens_without_undo_but_keeps_its_actions(
