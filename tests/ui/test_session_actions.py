@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QToolButton
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QToolBar, QToolButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -79,8 +80,14 @@ def test_end_phase_is_one_step_with_one_signal_carrying_the_clock(qtbot: QtBot, 
                                                                   tmp_path: Path) -> None:
     window = MainWindow(session, Recovery(session, tmp_path))
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.show()
+    qtbot.waitExposed(window)
+    toolbar = window.findChild(QToolBar, "toolbar-main")
+    assert toolbar is not None
+    end_phase = toolbar.widgetForAction(window.end_phase_action)
+    assert isinstance(end_phase, QToolButton)
     seen = record(session)
-    window.end_phase_action.trigger()
+    qtbot.mouseClick(end_phase, Qt.MouseButton.LeftButton)
     assert len(seen) == 1 and seen[0].clock and seen[0].log
     assert "Phase <b>2</b>" in window.clock_label.text()
     assert session.game.actions[-1].name == "clock.end_phase"
