@@ -17,8 +17,9 @@ import importlib
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.actions import Action
-from battletracker.rules.actions import ChoiceNeeded, Plan, Refusal, perform, plan, register_plan
+from battletracker.rules.actions import Plan, Refusal, perform, plan, register_plan
 from battletracker.rules.base import (
+    ChoiceNeeded,
     InputReader,
     Inputs,
     Procedure,
@@ -28,13 +29,7 @@ from battletracker.rules.base import (
 )
 
 __all__ = [
-    "Action",
     "ChoiceNeeded",
-    "Plan",
-    "Refusal",
-    "perform",
-    "plan",
-    "register_plan",
     "InputReader",
     "Inputs",
     "Procedure",
@@ -46,6 +41,12 @@ __all__ = [
     "procedures",
     "register",
     "resolve",
+    "Action",
+    "Plan",
+    "Refusal",
+    "perform",
+    "plan",
+    "register_plan",
 ]
 
 RULESET_PACKAGES = (

@@ -11,6 +11,8 @@ the procedure (rules/__init__.py) turns inputs and dice into Effects and never
 sees the game. An action with no registered plan but a procedure of the same
 name (a dice pool) takes its choices as the procedure's inputs.
 
+A choice needed mid-procedure raises `ChoiceNeeded` (rules/base.py), asked
+like a missing die; the action runs again with the answer among its choices.
 Whatever the dice, the action is recorded as an `Action` (name, choices, the
 faces rolled in order): the first Effect of the step adds it to the game's
 list, so a game can be replayed from its start (rules/replay.py).
@@ -27,7 +29,7 @@ from battletracker.model.actions import Action
 from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.game import Game, LogEntry
 from battletracker.model.history import RecordAction
-from battletracker.rules.base import InputValue, Resolution, RulesInputError
+from battletracker.rules.base import ChoiceNeeded, InputValue, Resolution, RulesInputError
 
 Choices = Mapping[str, InputValue]
 
@@ -41,20 +43,6 @@ class Refusal(RulesInputError):
 
     def __str__(self) -> str:
         return self.sentence
-
-
-class ChoiceNeeded(Exception):  # noqa: N818 - a question, not a failure
-    """The procedure needs the player to pick one of `options` for `field` before it can go on.
-
-    Asked the way a missing die is: the dialog shows `prompt`, and the action
-    is run again with the answer among its choices.
-    """
-
-    def __init__(self, field: str, options: tuple[str, ...], prompt: str) -> None:
-        super().__init__(prompt)
-        self.field = field
-        self.options = options
-        self.prompt = prompt
 
 
 @dataclass(frozen=True)
@@ -170,3 +158,6 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
     log = [AppendLog(LogEntry(stamp, game.turn, game.phase, line, p.log_kind)) for line in lines or [p.title or name]]
     return Resolution(result.procedure, result.outcome, dict(result.values), list(result.rolls),
                       [RecordAction(action), *p.effects, *result.effects, *log], list(result.log))
+
+
+__all__ = ["ChoiceNeeded", "Choices", "Plan", "Refusal", "carry_out", "perform", "plan", "register_plan"]

@@ -29,6 +29,22 @@ class RulesInputError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
+class ChoiceNeeded(Exception):
+    """A choice the rules leave to a player, needed before the procedure can go on.
+
+    Raised the way a missing die is (`DiceExhausted`): the procedure stops
+    where the choice falls, and is run again with the same dice and the
+    answer as input `field`. Each option is `(value, words)`: the value the
+    input takes and what the player reads.
+    """
+
+    def __init__(self, field: str, options: tuple[tuple[str, str], ...], prompt: str) -> None:
+        self.field = field
+        self.options = options
+        self.prompt = prompt
+        super().__init__(f"{field}: {prompt}")
+
+
 @dataclass
 class Resolution:
     """Everything one run of a procedure produced, in roll order."""

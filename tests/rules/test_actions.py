@@ -183,7 +183,8 @@ def test_the_dice_rolled_are_recorded_in_order_whether_typed_or_the_apps() -> No
 
 def _ask_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     if "aim" not in inputs:
-        raise ChoiceNeeded("aim", ("left", "right"), "Which way does the burst walk?")
+        raise ChoiceNeeded("aim", (("left", "To the left"), ("right", "To the right")),
+                           "Which way does the burst walk?")
     roll = Roller(dice).one(f"burst walks {inputs['aim']}", D6)
     return Resolution("test.ask", str(roll), log=[f"Walked {inputs['aim']}"])
 
@@ -197,7 +198,7 @@ def test_a_choice_needed_mid_procedure_is_asked_and_the_action_run_again_with_it
     game = sample_game()
     with pytest.raises(ChoiceNeeded) as caught:
         perform(game, "test.ask", {}, [4])
-    assert (caught.value.field, caught.value.options) == ("aim", ("left", "right"))
+    assert (caught.value.field, caught.value.options) == ("aim", (("left", "To the left"), ("right", "To the right")))
     result = perform(game, "test.ask", {"aim": "left"}, [4])
     assert result.outcome == "4" and result.log == ["Walked left"]
 
