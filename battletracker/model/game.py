@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from battletracker.model.actions import Action
     from battletracker.model.bombardment import Bombardment, Building, SmokeArea
     from battletracker.model.effects import Effect

@@ -31,7 +31,7 @@ class RecordAction(Effect):
 
     @property
     def touches(self) -> Changes:
-        return Changes()
+        return Changes(history=True)
 
 
 @dataclass(frozen=True)
@@ -51,4 +51,4 @@ class PopAction(Effect):
 
     @property
     def touches(self) -> Changes:
-        return Changes()
+        return Changes(history=True)

@@ -11,6 +11,7 @@ from battletracker import rules
 from battletracker.core.dice import D6, Dice, DiceExhausted, RandomDice, ScriptedDice
 from battletracker.core.odds import Distribution
 from battletracker.model.actions import Action, ActionError
+from battletracker.model.effects import Changes
 from battletracker.model.game import Game, GameError
 from battletracker.rules import (
     ChoiceNeeded,
@@ -258,3 +259,12 @@ def test_side_values_and_vehicle_damage_are_actions_too() -> None:
         perform(game, "side.change", {"side": 2, "value": "coc_points", "delta": 1})
     with pytest.raises(GameError, match="cannot be negative"):
         game.apply_all(perform(game, "side.change", {"side": 1, "value": "force_morale", "delta": -7}).effects)
+
+
+def test_recording_an_action_says_it_touches_the_history_and_a_refused_step_records_nothing() -> None:
+    game = sample_game()
+    result = perform(game, "unit.shock", {"unit": "u1", "delta": -5})
+    assert result.effects[0].touches == Changes(history=True)
+    with pytest.raises(GameError):
+        game.apply_all(result.effects)
+    assert game.actions == [] and game.start is None

@@ -33,7 +33,7 @@ def test_a_plus_button_is_one_step_with_one_signal_on_press_undo_and_redo(qtbot:
     host, panel = show_panel(qtbot, session)
     seen = record(session)
     click(qtbot, button(card_of(panel, "u7"), "plus_shock"))
-    assert seen == [Changes(units=frozenset({"u7"}), log=True)]
+    assert seen == [Changes(units=frozenset({"u7"}), log=True, history=True)]
     assert session.undo_stack.count() == 1
     action = session.game.actions[-1]
     assert (action.name, dict(action.choices)) == ("unit.counter", {"unit": "u7", "counter": "shock", "delta": 1})
