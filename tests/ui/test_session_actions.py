@@ -178,3 +178,23 @@ def test_the_cards_follow_a_reopened_history(qtbot: QtBot, tmp_path: Path, demo_
     session.undo_stack.undo()
     assert label(card_of(panel, "u7"), "value_shock").text() == "0"
     del host
+
+
+def test_the_unit_dialogs_add_and_apply_buttons_record_unit_add_and_unit_edit(qtbot: QtBot, session: Session) -> None:
+    from battletracker.ui.unit_dialog import UnitDialog
+
+    add = UnitDialog(session, None)
+    qtbot.addWidget(add)
+    add.select_preset("bazooka_team")
+    seen = record(session)
+    qtbot.mouseClick(add.ok_button, Qt.MouseButton.LeftButton)
+    added = add.added_id
+    assert added is not None and added in session.game.units
+    edit = UnitDialog(session, added)
+    qtbot.addWidget(edit)
+    edit.name.setText("Bazooka 2")
+    qtbot.mouseClick(edit.ok_button, Qt.MouseButton.LeftButton)
+    assert [a.name for a in session.game.actions] == ["unit.add", "unit.edit"]
+    assert session.game.actions[0].choices["what"] == "Bazooka team"
+    assert session.game.log[-1].text == "Edited Bazooka team: name Bazooka team -> Bazooka 2"
+    assert len(seen) == 2 and all(c.roster for c in seen)
