@@ -1,13 +1,16 @@
-"""Start the app: `battletracker [FILE] [--demo] [--light | --dark]`."""
+"""Start the app: `battletracker [FILE] [--demo] [--light | --dark] [--quit-after-paint]`."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
 
 START = time.perf_counter()
 
@@ -19,6 +22,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     scheme = parser.add_mutually_exclusive_group()
     scheme.add_argument("--light", dest="scheme", action="store_const", const="light", help="light palette")
     scheme.add_argument("--dark", dest="scheme", action="store_const", const="dark", help="dark palette")
+    parser.add_argument("--quit-after-paint", action="store_true",
+                        help="open the demo or FILE, quit once the window has painted, and exit 1 "
+                             "with the reason if it cannot be opened (checks an installation)")
     return parser.parse_args(argv)
 
 
@@ -28,6 +34,18 @@ def demo_path() -> Path:
     return resources_dir() / "demo" / "chain_of_command.json"
 
 
+def check_odds_plot(parent: QWidget) -> None:
+    """Draw an odds plot off screen: pyqtgraph, numpy and the Qt modules they need are there."""
+    from fractions import Fraction
+
+    from battletracker.core.odds import Distribution
+    from battletracker.ui.odds_plot import OddsPlot
+
+    plot = OddsPlot(parent)
+    plot.set_distribution(Distribution({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}))
+    plot.deleteLater()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["replay"]:
@@ -35,11 +53,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return replay(argv[1:])
     args = parse_args(argv)
+    from battletracker.model import savefile
+
+    # The demo is the window's first game. A check that must not stop at a dialog
+    # also reads the file first, to exit with the reason open_path would show.
+    checked = [demo_path()] + ([args.file] if args.quit_after_paint and args.file is not None else [])
+    games = []
+    for path in checked:
+        try:
+            games.append(savefile.load(path))
+        except savefile.SaveFileError as exc:
+            print(f"battletracker: cannot open {path}: {exc}", file=sys.stderr)
+            return 1
 
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    from PySide6.QtWidgets import QApplication
 
-    from battletracker.model import savefile
     from battletracker.ui.main_window import MainWindow
     from battletracker.ui.recovery import Recovery
     from battletracker.ui.session import Session
@@ -50,38 +79,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setOrganizationName("BattleTracker")
     app.setApplicationName("BattleTracker")
     app.setApplicationDisplayName("BattleTracker")
+    app.setDesktopFileName("io.github.battletracker.BattleTracker")  # the taskbar finds the entry's icon
     apply_scheme(app, args.scheme)
 
-    session = Session(savefile.load(demo_path()))
+    session = Session(games[0])
     window = MainWindow(session, Recovery(session))
-    pending = window.recovery.pending()
     if args.file is not None:
         window.open_path(args.file)
-    elif not args.demo:
+    elif not args.demo and not args.quit_after_paint:
         last = next((Path(p) for p in window.recent_files() if Path(p).exists()), None)
         if last is not None:
             window.open_path(last)
     window.show()
 
-    if os.environ.get("BATTLETRACKER_EXIT_AFTER_PAINT"):
+    if args.quit_after_paint:
+        def finish() -> None:
+            """Load what the first paint leaves for later, so an installation missing any part fails."""
+            try:
+                window.load_features()
+                check_odds_plot(window)
+            except Exception as exc:
+                print(f"battletracker: the installation is incomplete: {exc!r}", file=sys.stderr)
+                app.exit(1)
+            else:
+                print("loaded the rules features and the odds plot", flush=True)
+                app.quit()
+
         def report() -> None:
-            print(f"painted {time.perf_counter() - START:.4f}", flush=True)
-            QTimer.singleShot(0, app.quit)
+            print(f"painted {time.perf_counter() - START:.4f} s: {session.game.title}", flush=True)
+            QTimer.singleShot(0, finish)
 
         window.first_painted.connect(report)
-    elif pending is not None:
-        game, saved, origin = pending
-
-        def offer() -> None:
-            answer = QMessageBox.question(
-                window, "Restore unsaved game?",
-                f"BattleTracker did not close properly last time. Restore \"{game.title}\" "
-                f"as it was at {saved.replace('T', ' ')}?")
-            if answer == QMessageBox.StandardButton.Yes:
-                session.replace_game(game, origin)
-                session.undo_stack.resetClean()
-            else:
-                window.recovery.discard()
-
-        QTimer.singleShot(0, offer)
+    else:
+        QTimer.singleShot(0, window.offer_recovery)
     return app.exec()

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from battletracker.core.text import brief
+
 Face = int | str
 
 
@@ -61,18 +63,29 @@ class Die:
             if isinstance(value, str):
                 text = value.strip()
                 if not (text.isascii() and text.removeprefix("-").isdigit()):
-                    raise DiceError(f"{value!r} is not a number: a {self.name} shows {self.describe_faces()}")
+                    raise DiceError(f"{brief(value)} is not a number: a {self.name} shows {self.describe_faces()}")
+                if len(text) > _FACE_DIGITS:
+                    raise DiceError(f"{brief(text)} cannot be rolled on a {self.name} "
+                                    f"(faces {self.describe_faces()})")
                 value = int(text)
-            if isinstance(value, bool) or value not in self.faces:
-                raise DiceError(f"{value} cannot be rolled on a {self.name} (faces {self.describe_faces()})")
+            if not _whole(value) or value not in self.faces:
+                raise DiceError(f"{brief(value)} cannot be rolled on a {self.name} (faces {self.describe_faces()})")
             return value
         if isinstance(value, str):
             for face in self.faces:
                 if str(face).lower() == value.strip().lower():
                     return face
-        elif value in self.faces:
+        elif _whole(value) and value in self.faces:
             return value
-        raise DiceError(f"{value!r} is not a face of the {self.name} (faces {self.describe_faces()})")
+        raise DiceError(f"{brief(value)} is not a face of the {self.name} (faces {self.describe_faces()})")
+
+
+_FACE_DIGITS = 6  # more digits than any die's face has: refused before `int` reads them
+
+
+def _whole(value: object) -> bool:
+    """An int that is not a bool: a roll of 6.0 or True is not a roll of 6 or 1."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def numeric_die(sides: int) -> Die:

@@ -181,22 +181,29 @@ class PopBombardmentEvent(Effect):
 
 @dataclass(frozen=True)
 class SetBombardmentPin(Effect):
-    """Record that this bombardment has Pinned a unit (or no longer holds it Pinned)."""
+    """Record that this bombardment has Pinned a unit (or no longer holds it Pinned).
+
+    `check_unit` is off on the inverse of a release: undo puts back exactly
+    the list there was, even a unit that has left the game since, so undoing
+    can never be refused.
+    """
 
     bombardment_id: str
     unit_id: str
     present: bool = True
+    check_unit: bool = True
 
     def apply(self, game: Game) -> Effect:
         b = bombardment(game, self.bombardment_id)
         was = self.unit_id in b.pinned
         if self.present and not was:
-            game.unit(self.unit_id)
+            if self.check_unit:
+                game.unit(self.unit_id)
             b.pinned.append(self.unit_id)
             b.pinned.sort()
         elif not self.present and was:
             b.pinned.remove(self.unit_id)
-        return SetBombardmentPin(self.bombardment_id, self.unit_id, was)
+        return SetBombardmentPin(self.bombardment_id, self.unit_id, was, check_unit=False)
 
     @property
     def touches(self) -> Changes:
@@ -229,16 +236,21 @@ class ChangeCocPoints(Effect):
 
 @dataclass(frozen=True)
 class AddBuilding(Effect):
-    """Put a building on the map (at `index` in the list, or last)."""
+    """Put a building on the map (at `index` in the list, or last).
+
+    `check_units` is off on the inverse of a removal, which puts back the
+    building exactly as it was, occupants and all.
+    """
 
     building: Building
     index: int | None = None
+    check_units: bool = True
 
     def apply(self, game: Game) -> Effect:
         b = self.building
         if b.id in game.buildings:
             raise GameError(f"a building with id {b.id!r} is already in the game")
-        for unit_id in b.occupants:
+        for unit_id in b.occupants if self.check_units else ():
             game.unit(unit_id)
         added = _as_saved(building_from_dict, b, "building")
         _insert(game.buildings, b.id, added, self.index)
@@ -257,7 +269,7 @@ class RemoveBuilding(Effect):
         old = building(game, self.building_id)
         index = list(game.buildings).index(self.building_id)
         del game.buildings[self.building_id]
-        return AddBuilding(old, index)
+        return AddBuilding(old, index, check_units=False)
 
     @property
     def touches(self) -> Changes:
@@ -266,17 +278,22 @@ class RemoveBuilding(Effect):
 
 @dataclass(frozen=True)
 class ReplaceBuilding(Effect):
-    """Swap in an edited copy of a building (moved, resized, another material); the id stays."""
+    """Swap in an edited copy of a building (moved, resized, another material); the id stays.
+
+    New occupants must be in the game, except on the inverse (`check_units`
+    off), which puts back the building exactly as it was.
+    """
 
     building: Building
+    check_units: bool = True
 
     def apply(self, game: Game) -> Effect:
         old = building(game, self.building.id)
-        for unit_id in self.building.occupants:
+        for unit_id in self.building.occupants if self.check_units else ():
             if unit_id not in old.occupants:
                 game.unit(unit_id)
         game.buildings[self.building.id] = _as_saved(building_from_dict, self.building, "building")
-        return ReplaceBuilding(old)
+        return ReplaceBuilding(old, check_units=False)
 
     @property
     def touches(self) -> Changes:
@@ -304,22 +321,28 @@ class SetBuildingState(Effect):
 
 @dataclass(frozen=True)
 class SetOccupant(Effect):
-    """A unit goes into a building (present) or comes out of it."""
+    """A unit goes into a building (present) or comes out of it.
+
+    `check_unit` is off on the inverse of a leaving, which puts back exactly
+    the occupants there were (as SetBombardmentPin does for its list).
+    """
 
     building_id: str
     unit_id: str
     present: bool = True
+    check_unit: bool = True
 
     def apply(self, game: Game) -> Effect:
         b = building(game, self.building_id)
         was = self.unit_id in b.occupants
         if self.present and not was:
-            game.unit(self.unit_id)
+            if self.check_unit:
+                game.unit(self.unit_id)
             b.occupants.append(self.unit_id)
             b.occupants.sort()
         elif not self.present and was:
             b.occupants.remove(self.unit_id)
-        return SetOccupant(self.building_id, self.unit_id, was)
+        return SetOccupant(self.building_id, self.unit_id, was, check_unit=False)
 
     @property
     def touches(self) -> Changes:

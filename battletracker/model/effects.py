@@ -81,7 +81,11 @@ class Effect:
 
     @property
     def touches(self) -> Changes:
-        raise NotImplementedError
+        """Every part of the game `apply` may change: views refresh it and `Game.apply_all` copies it first.
+
+        An effect that does not say is taken to touch everything.
+        """
+        return Changes(everything=True)
 
 
 def _finite(*values: float) -> None:
@@ -103,6 +107,27 @@ def _scalar(value: Any, where: str) -> None:
         scalar_value(value, where)
     except SaveFileError as exc:
         raise GameError(str(exc)) from None
+
+
+def _set_entry(items: dict[str, Scalar], key: str, value: Scalar | None,
+               index: int | None) -> tuple[Scalar | None, int | None]:
+    """Set one entry (None removes it); a new one goes at `index` (last when None).
+
+    Returns the old value and its place, so the inverse puts a removed entry
+    back where it was and a re-saved file is the same, byte for byte.
+    """
+    old = items.get(key)
+    at = list(items).index(key) if key in items else None
+    if value is None:
+        items.pop(key, None)
+    elif key in items or index is None:
+        items[key] = value
+    else:
+        listed = list(items.items())
+        listed.insert(max(0, min(index, len(listed))), (key, value))
+        items.clear()
+        items.update(listed)
+    return old, at
 
 
 @dataclass(frozen=True)
@@ -265,6 +290,33 @@ class SetProfileState(Effect):
 
 
 @dataclass(frozen=True)
+class SetUnitStat(Effect):
+    """Set one of a unit's stats (`embarked_in` naming its carrier, say); None removes it.
+
+    A new stat goes at `index` among the others (last when None): the inverse
+    of a removal puts it back in its place.
+    """
+
+    unit_id: str
+    key: str
+    value: Scalar | None
+    index: int | None = None
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        if not self.key:
+            raise GameError("a stat needs a name")
+        if self.value is not None:
+            _scalar(self.value, f"{unit.name}'s {self.key}")
+        old, at = _set_entry(unit.stats, self.key, self.value, self.index)
+        return SetUnitStat(self.unit_id, self.key, old, at)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))
+
+
+@dataclass(frozen=True)
 class MoveUnit(Effect):
     """Put a unit at a position and facing (degrees clockwise from the top edge)."""
 
@@ -409,11 +461,16 @@ class RemoveMarker(Effect):
 
 @dataclass(frozen=True)
 class SetMarkerData(Effect):
-    """Set one entry of a marker's data (a building on fire, unstable, ...); None removes it."""
+    """Set one entry of a marker's data (a building on fire, unstable, ...); None removes it.
+
+    A new entry goes at `index` (last when None): the inverse of a removal
+    puts it back in its place.
+    """
 
     marker_id: str
     key: str
     value: Scalar | None
+    index: int | None = None
 
     def apply(self, game: Game) -> Effect:
         marker = game.marker(self.marker_id)
@@ -421,12 +478,8 @@ class SetMarkerData(Effect):
             raise GameError("marker data needs a name")
         if self.value is not None:
             _scalar(self.value, f"marker data {self.key}")
-        old = marker.data.get(self.key)
-        if self.value is None:
-            marker.data.pop(self.key, None)
-        else:
-            marker.data[self.key] = self.value
-        return SetMarkerData(self.marker_id, self.key, old)
+        old, at = _set_entry(marker.data, self.key, self.value, self.index)
+        return SetMarkerData(self.marker_id, self.key, old, at)
 
     @property
     def touches(self) -> Changes:
@@ -513,22 +566,23 @@ class ChangeSide(Effect):
 
 @dataclass(frozen=True)
 class SetSetting(Effect):
-    """Set a game setting (a ruleset option); None removes it, back to the default."""
+    """Set a game setting (a ruleset option); None removes it, back to the default.
+
+    A new setting goes at `index` (last when None): the inverse of a removal
+    puts it back in its place.
+    """
 
     key: str
     value: Scalar | None
+    index: int | None = None
 
     def apply(self, game: Game) -> Effect:
         if not self.key:
             raise GameError("a setting needs a name")
         if self.value is not None:
             _scalar(self.value, f"setting {self.key}")
-        old = game.settings.get(self.key)
-        if self.value is None:
-            game.settings.pop(self.key, None)
-        else:
-            game.settings[self.key] = self.value
-        return SetSetting(self.key, old)
+        old, at = _set_entry(game.settings, self.key, self.value, self.index)
+        return SetSetting(self.key, old, at)
 
     @property
     def touches(self) -> Changes:

@@ -6,9 +6,10 @@ takes an Effect (see effects.py) and returns the Effect that undoes it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from typing import Any
@@ -23,6 +24,8 @@ UNIT_KINDS = ("team", "section", "leader", "support_weapon", "sniper", "gun", "v
 VEHICLE_CATEGORIES = ("afv", "apc")
 ARMOUR_FACES = ("front", "side", "rear", "top")
 PROFILE_STATES = ("ok", "out_of_ammo", "jammed")
+OUT_OF_PLAY = "out_of_play"
+"""The condition of a unit that has lost every figure: it stays in the game (log, report) but plays no part."""
 RULESETS = ("chain_of_command", "armour_battles", "necromunda")
 
 
@@ -106,6 +109,11 @@ class Unit:
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions
+
+    @property
+    def in_play(self) -> bool:
+        """False once the unit is out of play (every figure lost): never a firer or a target again."""
+        return OUT_OF_PLAY not in self.conditions
 
     def weapon(self, index: int) -> Weapon:
         if not 0 <= index < len(self.weapons):
@@ -212,13 +220,106 @@ class Game:
         return effect.apply(self)
 
     def apply_all(self, effects: Sequence[Effect]) -> list[Effect]:
-        """Apply effects in order, all or nothing: on a refusal the earlier ones are undone."""
+        """Apply effects in order, all or nothing.
+
+        On a refusal the game gets back a copy of everything the effects touch,
+        taken before the first one: putting a copy back cannot be refused, so
+        the game is left exactly as it was even when an effect's inverse would
+        not apply (a Pinned unit that is no longer in the game, say).
+        """
+        saved = _Snapshot(self, effects)
         inverses: list[Effect] = []
         try:
             for effect in effects:
                 inverses.append(effect.apply(self))
         except BaseException:
-            for inverse in reversed(inverses):
-                inverse.apply(self)
+            saved.restore(self)
             raise
         return inverses
+
+    def check_all(self, effects: Sequence[Effect]) -> None:
+        """Raise GameError if the effects cannot all apply; either way the game is left exactly as it was."""
+        saved = _Snapshot(self, effects)
+        try:
+            for effect in effects:
+                effect.apply(self)
+        finally:
+            saved.restore(self)
+
+
+_REGIONS: dict[str, tuple[str, ...]] = {
+    "markers": ("markers",),
+    "log": ("log",),
+    "clock": ("turn", "phase", "active_side"),
+    "sides": ("sides",),
+    "settings": ("settings",),
+    "bombardments": ("bombardments",),
+    "buildings": ("buildings", "smoke"),
+}
+"""The Game fields behind each flag of an effect's `touches` (smoke areas count as buildings)."""
+
+
+class _Snapshot:
+    """What some effects may change, by their `touches`, kept to be put back exactly.
+
+    Records (units, markers, bombardments, sides, ...) are put back into the
+    same objects, so whoever holds one still sees the game. Units are copied
+    one by one, only those named in `touches.units`, so a 500-unit game is not
+    copied for one unit's Shock; the roster's order is always kept.
+    """
+
+    def __init__(self, game: Game, effects: Sequence[Effect]) -> None:
+        everything = any(e.touches.everything for e in effects)
+        names = {f.name for f in fields(Game)} - {"units"} if everything else {
+            name for e in effects for flag, region in _REGIONS.items() if getattr(e.touches, flag) for name in region}
+        touched = set(game.units) if everything else {u for e in effects for u in e.touches.units}
+        self.fields = {name: _Kept(getattr(game, name), records=name != "log") for name in names}
+        self.roster = list(game.units.items())
+        self.units = [_Kept(game.units[u]) for u in touched if u in game.units]
+
+    def restore(self, game: Game) -> None:
+        for name, kept in self.fields.items():
+            setattr(game, name, kept.restore())
+        for unit in self.units:
+            unit.restore()
+        game.units.clear()
+        game.units.update(self.roster)
+
+
+def _record(value: Any) -> bool:
+    """A mutable dataclass (a unit, a marker, a side...); frozen ones such as log entries never change."""
+    params = None if isinstance(value, type) else getattr(type(value), "__dataclass_params__", None)
+    return params is not None and not params.frozen
+
+
+class _Kept:
+    """One value as it was: a record's fields, a container's items in order and a copy of each record in it.
+
+    `records` False skips looking for records in a container of frozen ones
+    (the log's 10,000 entries).
+    """
+
+    def __init__(self, value: Any, records: bool = True) -> None:
+        self.value = value
+        self.items: list[Any] | None = None
+        if isinstance(value, dict):
+            self.items = list(value.items())
+            inside: Iterable[Any] = value.values()
+        elif isinstance(value, list):
+            self.items = list(value)
+            inside = value
+        else:
+            inside = (value,)
+        self.records = [(r, copy.deepcopy(r)) for r in inside if _record(r)] if records else []
+
+    def restore(self) -> Any:
+        """Put the value back in place and return it (the same object it was)."""
+        for record, saved in self.records:
+            vars(record).clear()
+            vars(record).update(vars(saved))
+        if isinstance(self.value, dict) and self.items is not None:
+            self.value.clear()
+            self.value.update(self.items)
+        elif isinstance(self.value, list) and self.items is not None:
+            self.value[:] = self.items
+        return self.value

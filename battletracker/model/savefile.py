@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from dataclasses import fields
@@ -57,6 +58,12 @@ FORMAT = "battletracker"
 VERSION = 2
 # Fields of a Game written beside it under "history", not in "game".
 HISTORY_FIELDS = ("actions", "start")
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest file read as a save file. A game of 500 units and 10,000 log
+entries, far beyond any real battle, is about 1.3 MB; anything this big is
+not a game, and parsing it would hold the window for seconds and take
+about twenty times its size in memory."""
 
 T = TypeVar("T")
 
@@ -109,13 +116,52 @@ def dumps(game: Game) -> bytes:
     return json.dumps(game_to_dict(game), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
 
 
+class _Dropped:
+    """Stands in for a list or object under a key no save file uses, so its contents are freed while parsing."""
+
+    def __repr__(self) -> str:
+        return "an unknown list or object"
+
+
+_DROPPED = _Dropped()
+
+_LEGACY_KEYS: frozenset[str] = frozenset()
+"""Keys that only older versions wrote and `migrate` reads: kept while parsing like current ones."""
+
+
+def _known_keys() -> frozenset[str]:
+    """Every key a save file of any version can hold outside the free-form maps (stats, settings, ...)."""
+    classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
+               Bombardment, BombardmentEvent, Building, SmokeArea)
+    return frozenset({"format", "version", "game", *ARMOUR_FACES, *_LEGACY_KEYS,
+                      *(name for cls in classes for name in _field_names(cls))})
+
+
+_KNOWN_KEYS = _known_keys()
+
+
+def _drop_unknown(obj: dict[str, Any]) -> dict[str, Any]:
+    """An object from the file, with lists and objects under unknown keys dropped as they are read.
+
+    Free-form maps (stats, settings, counters) only ever hold plain values,
+    which are kept; a dropped value reaching a validator is refused there
+    like any other value of the wrong type.
+    """
+    if obj.keys() <= _KNOWN_KEYS:
+        return obj
+    for key, value in obj.items():
+        if key not in _KNOWN_KEYS and isinstance(value, dict | list):
+            obj[key] = _DROPPED
+    return obj
+
+
 def loads(raw: bytes) -> Game:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SaveFileError(f"not a BattleTracker save file: not UTF-8 text (byte {exc.start})") from None
     try:
-        doc = json.loads(text, parse_constant=_refuse_constant)
+        doc = json.loads(text, parse_constant=_refuse_constant, object_hook=_drop_unknown)
     except RecursionError:
         raise SaveFileError("not a BattleTracker save file: nested too deeply") from None
     except json.JSONDecodeError as exc:
@@ -229,18 +275,52 @@ def save(game: Game, path: str | os.PathLike[str]) -> None:
         raise
 
 
-def load(path: str | os.PathLike[str]) -> Game:
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a file to load as a game, refusing anything that cannot be one before reading it.
+
+    A folder, a device (/dev/zero never ends) or a pipe (a FIFO blocks until
+    someone writes) is refused, and so is a file larger than MAX_FILE_BYTES.
+    The checks are made on the opened file, so it cannot be swapped between
+    the check and the read.
+    """
+    name = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        raw = Path(path).read_bytes()
+        if stat.S_ISDIR(os.stat(name).st_mode):
+            raise SaveFileError(f"cannot read {name}: it is a folder, not a file")
+        fd = os.open(name, flags)
     except OSError as exc:
-        raise SaveFileError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-    return loads(raw)
+        raise SaveFileError(f"cannot read {name}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SaveFileError(f"cannot read {name}: it is a device or a pipe, not a file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise _too_big(name, info.st_size)
+        try:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise SaveFileError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise _too_big(name, len(raw))
+    return raw
+
+
+def _too_big(name: str, size: int) -> SaveFileError:
+    return SaveFileError(
+        f"{name} is not a BattleTracker save file: it is {size / 1024 ** 2:.0f} MB, and a saved game is "
+        f"never larger than {MAX_FILE_BYTES // 1024 ** 2} MB"
+    )
+
+
+def load(path: str | os.PathLike[str]) -> Game:
+    return loads(read_file(path))
 
 
 def _refuse_lone_surrogates(doc: Any) -> None:
     """A lone \\ud800-style escape loads as text that can never be written back as UTF-8."""
     try:
-        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        json.dumps(doc, ensure_ascii=False, default=repr).encode("utf-8")
     except UnicodeEncodeError:
         raise SaveFileError("the save file contains text that is not valid Unicode (a lone \\u surrogate)") from None
 

@@ -9,16 +9,30 @@ Effects the session applies.
 from __future__ import annotations
 
 import builtins
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from battletracker.core.dice import Dice, Die, Face
 from battletracker.core.odds import Distribution
+from battletracker.core.text import brief
 from battletracker.model.effects import Effect
 
 InputValue = str | int | float | bool
 Inputs = Mapping[str, InputValue]
+
+WHOLE_LIMIT = 1_000_000
+"""No whole-number input (dice, figures, rounds, turns) is anywhere near this; beyond it is a typing accident."""
+NUMBER_LIMIT = 1_000_000.0
+"""Likewise for measures (inches, degrees): far beyond any table."""
+_WHOLE_DIGITS = len(str(WHOLE_LIMIT))
+_NUMBER_CHARACTERS = 64  # longer text is no number a player means, and is refused before `float` reads it
+
+
+def _shown_number(value: builtins.int) -> builtins.str:
+    """A whole number for a message: in full when short, named when too long to print."""
+    return f"{value}" if abs(value) < 10**12 else brief(value)
 
 
 class RulesInputError(ValueError):
@@ -114,13 +128,20 @@ class InputReader:
         elif isinstance(raw, float) and raw.is_integer():
             value = int(raw)
         elif isinstance(raw, str) and raw.strip().isascii() and raw.strip().removeprefix("-").isdigit():
-            value = int(raw.strip())
+            text = raw.strip()
+            if len(text.removeprefix("-")) > _WHOLE_DIGITS:
+                raise RulesInputError(key, f"must be a whole number from {-WHOLE_LIMIT:,} to {WHOLE_LIMIT:,}, "
+                                           f"not a number {len(text.removeprefix('-')):,} digits long")
+            value = int(text)
         else:
-            raise RulesInputError(key, f"must be a whole number, not {raw!r}")
+            raise RulesInputError(key, f"must be a whole number, not {brief(raw)}")
         if minimum is not None and value < minimum:
-            raise RulesInputError(key, f"must be at least {minimum}, not {value}")
+            raise RulesInputError(key, f"must be at least {minimum}, not {_shown_number(value)}")
         if maximum is not None and value > maximum:
-            raise RulesInputError(key, f"must be at most {maximum}, not {value}")
+            raise RulesInputError(key, f"must be at most {maximum}, not {_shown_number(value)}")
+        if not -WHOLE_LIMIT <= value <= WHOLE_LIMIT:
+            raise RulesInputError(key, f"must be a whole number from {-WHOLE_LIMIT:,} to {WHOLE_LIMIT:,}, "
+                                       f"not {_shown_number(value)}")
         return value
 
     def float(self, key: builtins.str, default: builtins.float | None = None, *, minimum: builtins.float | None = None,
@@ -132,19 +153,29 @@ class InputReader:
             value = default
         elif isinstance(raw, bool):
             raise RulesInputError(key, f"must be a number, not {raw}")
-        elif isinstance(raw, int | builtins.float):
+        elif isinstance(raw, int):
+            if abs(raw) > NUMBER_LIMIT:
+                raise RulesInputError(key, f"must be a number from {-NUMBER_LIMIT:,.0f} to {NUMBER_LIMIT:,.0f}, "
+                                           f"not {_shown_number(raw)}")
             value = float(raw)
-        else:
+        elif isinstance(raw, builtins.float):
+            value = raw
+        elif isinstance(raw, str) and len(raw.strip()) <= _NUMBER_CHARACTERS:
             try:
-                value = float(str(raw))
+                value = float(raw)
             except ValueError:
-                raise RulesInputError(key, f"must be a number, not {raw!r}") from None
-        if value != value or value in (float("inf"), float("-inf")):
-            raise RulesInputError(key, f"must be a finite number, not {raw!r}")
+                raise RulesInputError(key, f"must be a number, not {brief(raw)}") from None
+        else:
+            raise RulesInputError(key, f"must be a number, not {brief(raw)}")
+        if not math.isfinite(value):
+            raise RulesInputError(key, f"must be a finite number, not {brief(raw)}")
         if minimum is not None and value < minimum:
             raise RulesInputError(key, f"must be at least {minimum:g}, not {value:g}")
         if maximum is not None and value > maximum:
             raise RulesInputError(key, f"must be at most {maximum:g}, not {value:g}")
+        if abs(value) > NUMBER_LIMIT:
+            raise RulesInputError(key, f"must be a number from {-NUMBER_LIMIT:,.0f} to {NUMBER_LIMIT:,.0f}, "
+                                       f"not {value:g}")
         return value
 
     def optional_float(self, key: builtins.str, **bounds: builtins.float) -> builtins.float | None:
@@ -180,7 +211,7 @@ class InputReader:
             return True
         if isinstance(raw, str) and raw.strip().lower() in ("false", "no", "0", "off"):
             return False
-        raise RulesInputError(key, f"must be true or false, not {raw!r}")
+        raise RulesInputError(key, f"must be true or false, not {brief(raw)}")
 
     def choice(self, key: builtins.str, options: tuple[builtins.str, ...],
                default: builtins.str | None = None) -> builtins.str:
@@ -189,9 +220,9 @@ class InputReader:
             if default is None:
                 raise RulesInputError(key, f"is required (one of {', '.join(options)})")
             return default
-        value = str(raw).strip()
+        value = raw.strip() if isinstance(raw, str) else None
         if value not in options:
-            raise RulesInputError(key, f"must be one of {', '.join(options)}, not {raw!r}")
+            raise RulesInputError(key, f"must be one of {', '.join(options)}, not {brief(raw)}")
         return value
 
     def str(self, key: builtins.str, default: builtins.str | None = None) -> builtins.str:
@@ -200,7 +231,9 @@ class InputReader:
             if default is None:
                 raise RulesInputError(key, "is required")
             return default
-        return str(raw)
+        if not isinstance(raw, str):
+            raise RulesInputError(key, f"must be text, not {brief(raw)}")
+        return raw
 
     def finish(self) -> None:
         unknown = sorted(set(self._inputs) - self._read)

@@ -1,4 +1,4 @@
-"""Ruleset tables and settings, loaded from `resources/rulesets/<ruleset>/*.toml`.
+"""Ruleset tables and settings, loaded from `battletracker/resources/rulesets/<ruleset>/*.toml`.
 
 Tables from the rules documents are data, not code, so a player can check
 them against their rulebook. Rules the documents name but do not state are
@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from battletracker.core.text import brief
 from battletracker.model.game import Scalar
 
 
@@ -26,11 +27,18 @@ class TableError(ValueError):
 
 
 def resources_dir() -> Path:
-    """The resources folder: $BATTLETRACKER_RESOURCES, or the one beside the package."""
+    """The data shipped inside the package (rulesets, demos, icons), or $BATTLETRACKER_RESOURCES.
+
+    Found through importlib.resources, so the source tree, an installed wheel and
+    the frozen bundle take the same path. Every installer unpacks the package onto
+    disk; Qt and the save-file reader need real file paths, hence a Path.
+    """
     override = os.environ.get("BATTLETRACKER_RESOURCES")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "resources"
+    from importlib.resources import files
+
+    return Path(str(files("battletracker") / "resources"))
 
 
 @lru_cache(maxsize=16)
@@ -79,19 +87,19 @@ class Table:
             maximum: builtins.int | None = None) -> builtins.int:
         v = self._get(key)
         if not isinstance(v, int) or isinstance(v, bool):
-            raise self._fail(key, f"must be a whole number, not {v!r}")
+            raise self._fail(key, f"must be a whole number, not {brief(v)}")
         if minimum is not None and v < minimum:
-            raise self._fail(key, f"must be at least {minimum}, not {v}")
+            raise self._fail(key, f"must be at least {minimum}, not {brief(v)}")
         if maximum is not None and v > maximum:
-            raise self._fail(key, f"must be at most {maximum}, not {v}")
+            raise self._fail(key, f"must be at most {maximum}, not {brief(v)}")
         return v
 
     def float(self, key: builtins.str, minimum: builtins.float | None = None) -> builtins.float:
         v = self._get(key)
         if not isinstance(v, int | builtins.float) or isinstance(v, bool):
-            raise self._fail(key, f"must be a number, not {v!r}")
+            raise self._fail(key, f"must be a number, not {brief(v)}")
         if not math.isfinite(v):
-            raise self._fail(key, f"must be a finite number, not {v!r}")
+            raise self._fail(key, f"must be a finite number, not {brief(v)}")
         if minimum is not None and v < minimum:
             raise self._fail(key, f"must be at least {minimum:g}, not {v:g}")
         return float(v)
@@ -99,21 +107,21 @@ class Table:
     def str(self, key: builtins.str, choices: tuple[builtins.str, ...] | None = None) -> builtins.str:
         v = self._get(key)
         if not isinstance(v, str):
-            raise self._fail(key, f"must be text, not {v!r}")
+            raise self._fail(key, f"must be text, not {brief(v)}")
         if choices is not None and v not in choices:
-            raise self._fail(key, f"must be one of {', '.join(choices)}, not {v!r}")
+            raise self._fail(key, f"must be one of {', '.join(choices)}, not {brief(v)}")
         return v
 
     def bool(self, key: builtins.str) -> builtins.bool:
         v = self._get(key)
         if not isinstance(v, bool):
-            raise self._fail(key, f"must be true or false, not {v!r}")
+            raise self._fail(key, f"must be true or false, not {brief(v)}")
         return v
 
     def list(self, key: builtins.str) -> builtins.list[Any]:
         v = self._get(key)
         if not isinstance(v, list):
-            raise self._fail(key, f"must be a list, not {v!r}")
+            raise self._fail(key, f"must be a list, not {brief(v)}")
         return v
 
     def table(self, key: builtins.str) -> Table:
@@ -128,7 +136,7 @@ class Table:
 
 
 def ruleset_file(ruleset: str, name: str) -> Table:
-    """The whole of `resources/rulesets/<ruleset>/<name>.toml` as a Table."""
+    """The whole of `battletracker/resources/rulesets/<ruleset>/<name>.toml` as a Table."""
     files = _ruleset_files(ruleset)
     if name not in files:
         raise TableError(f"{ruleset}/{name}.toml: missing")
@@ -145,7 +153,11 @@ def ruleset_table(ruleset: str, name: str, table: str) -> Table:
 
 @dataclass(frozen=True)
 class Setting:
-    """A rule the documents name but do not state: a default a player can change."""
+    """A rule the documents name but do not state: a default a player can change.
+
+    With `length` the value is that many words, each one of `choices`,
+    separated by spaces (the six faces of a die, say).
+    """
 
     ruleset: str
     key: str
@@ -156,24 +168,60 @@ class Setting:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    length: int = 0
+
+    def problem(self, value: Scalar) -> str | None:
+        """What is wrong with `value` for this setting, in words that do not name the key; None if it suits."""
+        if isinstance(self.default, bool):
+            return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+        if isinstance(self.default, int):
+            if not isinstance(value, int) or isinstance(value, bool):
+                return f"must be a whole number, not {value!r}"
+            if self.minimum is not None and value < self.minimum:
+                return f"must be at least {self.minimum}, not {value}"
+            if self.maximum is not None and value > self.maximum:
+                return f"must be at most {self.maximum}, not {value}"
+            return None
+        if self.length:
+            words = value.split() if isinstance(value, str) else []
+            if len(words) != self.length:
+                return (f"must list {self.length} results separated by spaces, each one of "
+                        f"{', '.join(self.choices)}, not {value!r}")
+            for i, word in enumerate(words, 1):
+                if word not in self.choices:
+                    return f"result {i} must be one of {', '.join(self.choices)}, not {word!r}"
+            return None
+        if self.choices and value not in self.choices:
+            return f"must be one of {', '.join(self.choices)}, not {value!r}"
+        if not isinstance(value, str):
+            return f"must be text, not {value!r}"
+        return None
 
     def validate(self, value: Scalar) -> Scalar:
         """Return `value` if it suits this setting, else raise naming the setting."""
-        if isinstance(self.default, bool):
-            if not isinstance(value, bool):
-                raise TableError(f"setting {self.key}: must be true or false, not {value!r}")
-        elif isinstance(self.default, int):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise TableError(f"setting {self.key}: must be a whole number, not {value!r}")
-            if self.minimum is not None and value < self.minimum:
-                raise TableError(f"setting {self.key}: must be at least {self.minimum}, not {value}")
-            if self.maximum is not None and value > self.maximum:
-                raise TableError(f"setting {self.key}: must be at most {self.maximum}, not {value}")
-        elif self.choices and value not in self.choices:
-            raise TableError(f"setting {self.key}: must be one of {', '.join(self.choices)}, not {value!r}")
-        elif not isinstance(value, str):
-            raise TableError(f"setting {self.key}: must be text, not {value!r}")
+        problem = self.problem(value)
+        if problem is not None:
+            raise TableError(f"setting {self.key}: {problem}")
         return value
+
+
+def _default_from(ruleset: str, t: Table) -> Any:
+    """The default a setting takes from another table of the ruleset ("file.table.key"): one source of truth.
+
+    A list (a row of a table) becomes its items separated by spaces.
+    """
+    path = t.str("default_from").split(".")
+    if len(path) < 3 or not all(path):
+        raise t._fail("default_from", "must name a file, its table and a key, as fire.to_hit.close.green")
+    table = ruleset_table(ruleset, path[0], path[1])
+    for name in path[2:-1]:
+        table = table.table(name)
+    value = table._get(path[-1])
+    if isinstance(value, list):
+        if not all(isinstance(v, str) and v and " " not in v for v in value):
+            raise table._fail(path[-1], "must be a list of single words to be a setting's default")
+        return " ".join(value)
+    return value
 
 
 @lru_cache(maxsize=16)
@@ -185,7 +233,7 @@ def ruleset_settings(ruleset: str) -> tuple[Setting, ...]:
     out: list[Setting] = []
     for key, _ in ruleset_file(ruleset, "settings").tables():
         t = ruleset_table(ruleset, "settings", key)
-        default = t._get("default")
+        default = _default_from(ruleset, t) if "default_from" in t.data else t._get("default")
         if not isinstance(default, bool | int | str):
             raise t._fail("default", "must be a whole number, text or true/false")
         setting = Setting(
@@ -198,6 +246,7 @@ def ruleset_settings(ruleset: str) -> tuple[Setting, ...]:
             minimum=t.int("minimum") if "minimum" in t.data else None,
             maximum=t.int("maximum") if "maximum" in t.data else None,
             choices=tuple(t.list("choices")) if "choices" in t.data else (),
+            length=t.int("length", minimum=1) if "length" in t.data else 0,
         )
         try:
             setting.validate(default)
@@ -207,11 +256,17 @@ def ruleset_settings(ruleset: str) -> tuple[Setting, ...]:
     return tuple(out)
 
 
-def setting(ruleset: str, key: str, overrides: Mapping[str, Scalar] | None = None) -> Scalar:
-    """A setting's value: the game's override when it has one, else the documented default."""
+def find_setting(ruleset: str, key: str) -> Setting:
+    """The declared setting `key` (raises naming the file when there is none)."""
     for s in ruleset_settings(ruleset):
         if s.key == key:
-            if overrides is not None and key in overrides:
-                return s.validate(overrides[key])
-            return s.default
+            return s
     raise TableError(f"{ruleset}/settings.toml: no setting {key!r}")
+
+
+def setting(ruleset: str, key: str, overrides: Mapping[str, Scalar] | None = None) -> Scalar:
+    """A setting's value: the game's override when it has one, else the documented default."""
+    s = find_setting(ruleset, key)
+    if overrides is not None and key in overrides:
+        return s.validate(overrides[key])
+    return s.default

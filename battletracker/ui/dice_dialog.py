@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QSpinBox, QVBoxLayout, QWidget
 
 from battletracker.rules.generic import MAX_POOL
-from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
 
-class DiceDialog(QDialog):
+class DiceDialog(ProcedureDialog):
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Roll dice")
@@ -26,8 +26,7 @@ class DiceDialog(QDialog):
         form.addRow("Dice", self.dice)
         form.addRow("Each die succeeds on", self.target)
         self.runner = ProcedureRunner(session, "dice.pool", "Dice roll", self)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.runner, 1)

@@ -42,7 +42,9 @@ class UnitAction:
     tip: str = ""
 
     def available(self, game: Game, unit: Unit) -> bool:
-        return (not self.rulesets or game.ruleset in self.rulesets) and self.applies(game, unit)
+        """Never for a unit out of play: it fires at nothing and does nothing more."""
+        return (unit.in_play and (not self.rulesets or game.ruleset in self.rulesets)
+                and self.applies(game, unit))
 
 
 class SectionWidget(Protocol):

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QListView, QVBoxLayout, QWidget
 
 from battletracker.model.effects import Changes
 from battletracker.ui.session import Session
+from battletracker.ui.text import literal
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -33,7 +34,7 @@ class LogModel(QAbstractListModel):
             clock = entry.time[11:16] if len(entry.time) >= 16 else entry.time
             return f"{clock}  T{entry.turn}.{entry.phase}  {entry.text}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{entry.time} - Turn {entry.turn}, Phase {entry.phase}\n{entry.text}"
+            return literal(f"{entry.time} - Turn {entry.turn}, Phase {entry.phase}\n{entry.text}")
         if role == Qt.ItemDataRole.FontRole and entry.kind == "clock":
             font = QFont()
             font.setBold(True)

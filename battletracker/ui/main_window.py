@@ -26,11 +26,12 @@ from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
 from battletracker.ui.extensions import all_unit_actions, unit_actions, window_extensions
 from battletracker.ui.extensions import unit_action as unit_action_by_key
-from battletracker.ui.files import SaveError, save_game
+from battletracker.ui.files import SaveError, fingerprint, save_game
 from battletracker.ui.log_view import LogPanel
 from battletracker.ui.map.view import MapView
-from battletracker.ui.recovery import Recovery
+from battletracker.ui.recovery import Orphan, Recovery
 from battletracker.ui.session import Session
+from battletracker.ui.text import literal
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         session.game_replaced.connect(self._update_title)
         session.selection_changed.connect(self._on_selection)
         self.cards.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.recovery.status.connect(lambda text, timeout: self.statusBar().showMessage(text, timeout))
         self.cards.action_requested.connect(lambda key, unit_id: self.run_unit_action(key, unit_id))
         self.map.refused.connect(lambda text: self.statusBar().showMessage(f"Not applied: {text}", 8000))
         self.map.context_requested.connect(self._map_context_menu)
@@ -169,10 +171,10 @@ class MainWindow(QMainWindow):
         self._update_unit_actions()
 
     def _undo_text_changed(self, text: str) -> None:
-        self.undo_button_action.setToolTip(f"Undo {text}".strip())
+        self.undo_button_action.setToolTip(literal(f"Undo {text}".strip()))
 
     def _redo_text_changed(self, text: str) -> None:
-        self.redo_button_action.setToolTip(f"Redo {text}".strip())
+        self.redo_button_action.setToolTip(literal(f"Redo {text}".strip()))
 
     def _build_menus_and_toolbar(self) -> None:
         bar = self.menuBar()
@@ -296,7 +298,7 @@ class MainWindow(QMainWindow):
 
     # -- messages --------------------------------------------------------------------
     def show_error(self, title: str, text: str) -> None:
-        QMessageBox.critical(self, title, text)
+        QMessageBox.critical(self, title, literal(text))
 
     # -- files ----------------------------------------------------------------------
     def maybe_save(self) -> bool:
@@ -304,7 +306,7 @@ class MainWindow(QMainWindow):
         if not self.session.modified:
             return True
         answer = QMessageBox.warning(
-            self, "Unsaved changes", f"Save the changes to \"{self.session.game.title}\"?",
+            self, "Unsaved changes", literal(f"Save the changes to \"{self.session.game.title}\"?"),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Save:
@@ -358,16 +360,82 @@ class MainWindow(QMainWindow):
         return self.save_to(Path(name))
 
     def save_to(self, path: Path) -> bool:
+        if self._changed_on_disk(path):
+            box = QMessageBox(QMessageBox.Icon.Warning, "File changed on disk",
+                              f"{path.name} has changed on disk since you opened or last saved it, perhaps "
+                              "in another BattleTracker window. Saving here would overwrite those changes.",
+                              QMessageBox.StandardButton.Cancel, self)
+            box.setTextFormat(Qt.TextFormat.PlainText)
+            save_as = box.addButton("Save &As...", QMessageBox.ButtonRole.AcceptRole)
+            overwrite = box.addButton("&Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+            box.setDefaultButton(save_as)
+            box.exec()
+            if box.clickedButton() is save_as:
+                return self.save_as()
+            if box.clickedButton() is not overwrite:
+                return False
         try:
-            save_game(self.session.game, path)
+            written = save_game(self.session.game, path)
         except SaveError as exc:
             self.show_error("Cannot save game", str(exc))
             return False
-        self.session.mark_saved(path)
+        self.session.mark_saved(path, written)
         self.recovery.discard()
         self._remember(path)
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return True
+
+    def _changed_on_disk(self, path: Path) -> bool:
+        """Whether `path` is the game's own file and someone else wrote to it since it was opened or saved."""
+        known = self.session.disk_fingerprint
+        if known is None or path != self.session.path or not path.exists():
+            return False
+        try:
+            return fingerprint(savefile.read_file(path)) != known
+        except savefile.SaveFileError:
+            return True
+
+    # -- crash recovery ------------------------------------------------------------------
+    def offer_recovery(self) -> None:
+        """Offer back every game left unsaved by a run that did not close properly."""
+        orphans = self.recovery.orphans()
+        if len(orphans) == 1:
+            orphan = orphans[0]
+            box = QMessageBox(QMessageBox.Icon.Question, "Restore unsaved game?",
+                              f"BattleTracker did not close properly last time. Restore {orphan.label()}?",
+                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+            box.setTextFormat(Qt.TextFormat.PlainText)
+            if box.exec() == QMessageBox.StandardButton.Yes:
+                self.restore(orphan)
+            else:
+                self.recovery.drop(orphan)
+        elif orphans:
+            from battletracker.ui.recovery_dialog import RecoveryDialog
+
+            dialog = RecoveryDialog(orphans, self)
+            dialog.exec()
+            for orphan in dialog.discarded:
+                self.recovery.drop(orphan)
+            later = [o for o in orphans if o is not dialog.chosen and o not in dialog.discarded]
+            for orphan in later:
+                self.recovery.release(orphan)
+            if dialog.chosen is not None:
+                self.restore(dialog.chosen)
+            if later:
+                self.statusBar().showMessage(
+                    f"{len(later)} more unsaved game{'s' if len(later) > 1 else ''} will be offered at the next "
+                    "start.", 0)
+
+    def restore(self, orphan: Orphan) -> None:
+        """Put a recovered game in this window, unsaved, with the file it came from."""
+        if not self.maybe_save():
+            self.recovery.release(orphan)
+            return
+        self.session.replace_game(orphan.game, orphan.origin)
+        self.session.disk_fingerprint = orphan.origin_fingerprint
+        self.session.undo_stack.resetClean()
+        self.recovery.take(orphan)
+        self.map.fit_table()
 
     def _remember(self, path: Path) -> None:
         recent = [p for p in self.recent_files() if p != str(path)]
@@ -420,7 +488,9 @@ class MainWindow(QMainWindow):
     def open_dice(self) -> None:
         from battletracker.ui.dice_dialog import DiceDialog
 
-        DiceDialog(self.session, self).exec()
+        dialog = DiceDialog(self.session, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
     def open_settings(self) -> None:
         from battletracker.ui.settings_dialog import SettingsDialog
@@ -428,10 +498,9 @@ class MainWindow(QMainWindow):
         SettingsDialog(self.session, self).exec()
 
     def about(self) -> None:
-        QMessageBox.about(self, "About BattleTracker",
-                          "<h3>BattleTracker</h3><p>A table-side companion for miniatures wargames: "
-                          "it keeps the state, walks through the long procedures with exact odds, "
-                          "and draws the table.</p>")
+        from battletracker.ui.about import about_box
+
+        about_box(self).exec()
 
     # -- window state ----------------------------------------------------------------
     def _restore_settings(self) -> None:
@@ -451,5 +520,5 @@ class MainWindow(QMainWindow):
             return
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
-        self.recovery.discard()
+        self.recovery.close()
         event.accept()

@@ -5,29 +5,47 @@ roll; "Roll for me" uses the app's dice, "Enter table dice" asks for the dice
 rolled at the table one step at a time (each entry validated against its die,
 nothing applied until the whole procedure has its dice); the result reads as
 the log will, and Apply pushes its effects as one undo step.
+
+Dialogs that hold runners derive from `ProcedureDialog`: Enter in the dice
+field submits the dice and never reaches the dialog, the Close button is not a
+default button, and closing with typed dice not yet applied asks first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from battletracker.core.dice import DiceError, DiceExhausted, Face, RandomDice, ScriptedDice, parse_typed_rolls
+from battletracker.core.dice import (
+    DiceError,
+    DiceExhausted,
+    Die,
+    Face,
+    RandomDice,
+    ScriptedDice,
+    parse_typed_rolls,
+)
 from battletracker.model.game import GameError
-from battletracker.rules import Inputs, Resolution, RulesInputError, get, odds, resolve
+from battletracker.rules import ChoiceNeeded, Inputs, Resolution, RulesInputError, get, odds, resolve
 from battletracker.rules.tables import TableError
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 
 def with_settings(session: Session, procedure: str, inputs: Mapping[str, object]) -> dict[str, object]:
@@ -39,6 +57,42 @@ def with_settings(session: Session, procedure: str, inputs: Mapping[str, object]
     return merged
 
 
+class _Replay:
+    """The faces already rolled, in order, then the app's dice; remembers every face it gave.
+
+    A procedure that stops for a player's choice is run again from the start
+    with the answer: this gives it the same dice it rolled before.
+    """
+
+    def __init__(self, prefix: list[Face], rng: RandomDice) -> None:
+        self._prefix = list(prefix)
+        self._rng = rng
+        self.faces: list[Face] = []
+
+    def roll(self, die: Die, count: int, label: str) -> tuple[Face, ...]:
+        taken = self._prefix[:count]
+        del self._prefix[:count]
+        values = (*taken, *self._rng.roll(die, count - len(taken), label)) if count > len(taken) else tuple(taken)
+        self.faces.extend(values)
+        return values
+
+
+_ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+class DiceEntry(QLineEdit):
+    """The dice field: Enter submits its dice (`returnPressed`) and goes no further.
+
+    A QLineEdit passes Enter on to its window, where a dialog would press its
+    default button and close with the typed dice unread.
+    """
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        super().keyPressEvent(event)
+        if event.key() in _ENTER_KEYS:
+            event.accept()
+
+
 class ProcedureRunner(QWidget):
     """Odds, dice (digital or typed), result and Apply for one procedure."""
 
@@ -46,19 +100,26 @@ class ProcedureRunner(QWidget):
     applied = Signal(object)  # Resolution
 
     def __init__(self, session: Session, procedure: str, title: str, parent: QWidget | None = None,
-                 group: GroupFn | None = None) -> None:
+                 group: GroupFn | None = None, label: Callable[[str], str] | None = None,
+                 option_words: Callable[[str], str] | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.procedure = procedure
         self.title = title
         self._group = group
+        self._label = label
+        self._option_words = option_words
         self._inputs: dict[str, object] = {}
+        self._answers: dict[str, str] = {}
+        self._choice: ChoiceNeeded | None = None
+        self._rng = RandomDice()
         self._typed: list[Face] = []
         self._typed_run = False
         self._pending: DiceExhausted | None = None
+        self._applied = False
         self.result: Resolution | None = None
 
-        self.problem = QLabel(self)
+        self.problem = plain(QLabel(self))
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.problem.hide()
@@ -74,8 +135,10 @@ class ProcedureRunner(QWidget):
 
         self.prompt = QLabel(self)
         self.prompt.setWordWrap(True)
-        self.entry = QLineEdit(self)
+        self.entry = DiceEntry(self)
         self.entry.setPlaceholderText("e.g. 6 1")
+        self.choice_box = QComboBox(self)
+        self.choice_box.hide()
         self.entry_ok = QPushButton("OK", self)
         for button in (self.roll_button, self.typed_button, self.apply_button, self.entry_ok):
             # Enter in the dice field must submit those dice, never press a dialog's default button.
@@ -86,9 +149,10 @@ class ProcedureRunner(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.prompt, 2)
         row.addWidget(self.entry, 2)
+        row.addWidget(self.choice_box, 2)
         row.addWidget(self.entry_ok)
         self.entry_row.hide()
-        self.entry_error = QLabel(self)
+        self.entry_error = plain(QLabel(self))
         self.entry_error.setWordWrap(True)
         self.entry_error.setStyleSheet("color: #d93025; font-weight: bold;")
         self.entry_error.hide()
@@ -134,8 +198,15 @@ class ProcedureRunner(QWidget):
         self.typed_button.setEnabled(True)
         return True
 
+    @property
+    def dice_source(self) -> str:
+        """Whose dice the result came from, for the log."""
+        return "dice rolled at the table" if self._typed_run else "the app's dice"
+
     def _as_inputs(self) -> Inputs:
-        return {k: v for k, v in self._inputs.items() if isinstance(v, str | int | float | bool)}
+        inputs = {k: v for k, v in self._inputs.items() if isinstance(v, str | int | float | bool)}
+        inputs.update(self._answers)
+        return inputs
 
     def _show_problem(self, message: str) -> None:
         self.problem.setText(message)
@@ -145,8 +216,13 @@ class ProcedureRunner(QWidget):
 
     def _clear_result(self) -> None:
         self.result = None
+        self._applied = False
         self._pending = None
+        self._choice = None
+        self._answers = {}
         self._typed = []
+        self.choice_box.hide()
+        self.entry.show()
         self.entry_row.hide()
         self.entry_error.hide()
         self.result_view.clear()
@@ -157,7 +233,20 @@ class ProcedureRunner(QWidget):
     def roll_for_me(self) -> None:
         self._clear_result()
         self._typed_run = False
-        self._run(RandomDice())
+        self._rng = RandomDice()
+        self._run()
+
+    def has_unapplied_dice(self) -> bool:
+        """Dice typed from the table that closing would lose: a prompt part-answered, or a typed result not applied."""
+        if not self._typed_run:
+            return False
+        if self._pending is not None:
+            return bool(self._typed) or bool(self.entry.text().strip())
+        return self.result is not None and not self._applied
+
+    def mark_applied(self) -> None:
+        """The dialog applied this result itself (the runner's own Apply hidden): its dice are in the game."""
+        self._applied = self.result is not None
 
     def start_typed(self) -> None:
         """Begin asking for the table's dice, one roll at a time, in the rules' order."""
@@ -166,6 +255,9 @@ class ProcedureRunner(QWidget):
         self._advance_typed()
 
     def submit_entry(self) -> None:
+        if self._choice is not None:
+            self.submit_choice()
+            return
         if self._pending is None:
             return
         try:
@@ -186,10 +278,13 @@ class ProcedureRunner(QWidget):
             self._pending = need
             faces = need.die.describe_faces()
             many = f"{need.count} {need.die.name}" if need.count > 1 else f"one {need.die.name}"
-            self.prompt.setText(f"<b>{need.label}</b>: roll {many} ({faces}) and type the result")
+            self.prompt.setText(f"<b>{esc(need.label)}</b>: roll {esc(many)} ({esc(faces)}) and type the result")
             self.entry.clear()
             self.entry_row.show()
             self.entry.setFocus(Qt.FocusReason.OtherFocusReason)
+            return
+        except ChoiceNeeded as need:
+            self._ask(need)
             return
         except (RulesInputError, TableError) as exc:
             self._show_problem(str(exc))
@@ -198,21 +293,56 @@ class ProcedureRunner(QWidget):
         self.entry_row.hide()
         self._show_result(res)
 
-    def _run(self, dice: RandomDice) -> None:
+    def _run(self) -> None:
+        dice = _Replay(self._typed, self._rng)
         try:
             res = resolve(self.procedure, self._as_inputs(), dice)
+        except ChoiceNeeded as need:
+            self._typed = dice.faces
+            self._ask(need)
+            return
         except (RulesInputError, TableError) as exc:
             self._show_problem(str(exc))
             return
+        self.entry_row.hide()
         self._show_result(res)
+
+    # -- choices the rules leave to the player ------------------------------------
+    def _ask(self, need: ChoiceNeeded) -> None:
+        """Ask the player's choice where the procedure stopped, in the row the dice are typed in."""
+        self._pending = None
+        self._choice = need
+        self.prompt.setText(f"<b>{need.prompt}</b>")
+        self.choice_box.clear()
+        for value, words in need.options:
+            self.choice_box.addItem(self._option_words(words) if self._option_words else words, value)
+        self.entry.hide()
+        self.choice_box.show()
+        self.entry_row.show()
+        self.choice_box.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def submit_choice(self) -> None:
+        """Take the chosen option and run the procedure again with it, on the same dice."""
+        need = self._choice
+        if need is None:
+            return
+        self._choice = None
+        self._answers[need.field] = str(self.choice_box.currentData())
+        self.choice_box.hide()
+        self.entry.show()
+        if self._typed_run:
+            self._advance_typed()
+        else:
+            self._run()
 
     def _show_result(self, res: Resolution) -> None:
         self.result = res
         rolls = "".join(
-            f"<li>{label}: <b>{' '.join(str(v) for v in values)}</b></li>" for label, values in res.rolls
+            f"<li>{esc(label)}: <b>{esc(' '.join(str(v) for v in values))}</b></li>" for label, values in res.rolls
         )
-        lines = "".join(f"<p>{line}</p>" for line in res.log)
-        self.result_view.setHtml(f"<h3>{res.outcome}</h3><ul>{rolls}</ul>{lines}")
+        lines = "".join(f"<p>{esc(line)}</p>" for line in res.log)
+        title = self._label(res.outcome) if self._label else self._group(res.outcome) if self._group else res.outcome
+        self.result_view.setHtml(f"<h3>{esc(title)}</h3><ul>{rolls}</ul>{lines}")
         self.odds_plot.mark(res.outcome)
         self.apply_button.setEnabled(True)
         self.resolved.emit(res)
@@ -221,12 +351,73 @@ class ProcedureRunner(QWidget):
         if self.result is None:
             return False
         try:
-            source = "dice rolled at the table" if self._typed_run else "the app's dice"
-            self.session.apply_resolution(self.result, self.title, source)
+            self.session.apply_resolution(self.result, self.title, self.dice_source)
         except GameError as exc:
             self._show_problem(f"Not applied: {exc}")
             return False
         applied = self.result
+        self._applied = True
         self.apply_button.setEnabled(False)
         self.applied.emit(applied)
         return True
+
+
+class ProcedureDialog(QDialog):
+    """A dialog around ProcedureRunners that never drops the table's dice on a stray key.
+
+    Enter acts on the focused widget only (a dice field submits, a focused button
+    clicks) and never presses a default button: a procedure dialog has nothing Enter
+    should close it with. Escape, Close and the window's close button ask before
+    discarding typed dice that are not applied yet; closing from code does not ask.
+    """
+
+    def close_buttons(self) -> QDialogButtonBox:
+        """The dialog's Close button box: never a default button, and asking before dice are lost."""
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        for button in box.buttons():
+            if isinstance(button, QPushButton):
+                button.setAutoDefault(False)
+                button.setDefault(False)
+        box.rejected.connect(self.close_asking)
+        return box
+
+    def close_asking(self) -> None:
+        """Close, unless typed dice are pending and the player chooses to keep them."""
+        if self.may_discard_dice():
+            self.reject()
+
+    def may_discard_dice(self) -> bool:
+        """True when no typed dice would be lost, or the player agrees to lose them."""
+        if not any(r.has_unapplied_dice() for r in self.findChildren(ProcedureRunner)):
+            return True
+        answer = QMessageBox.question(
+            self, "Discard the typed dice?",
+            "The dice typed from the table are not applied yet. Close and discard them?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def setVisible(self, visible: bool) -> None:
+        super().setVisible(visible)
+        if visible:
+            # QDialog has just made its first auto-default button the default; Enter presses none here,
+            # so no button should look as if it would.
+            for button in self.findChildren(QPushButton):
+                if button.isDefault() and not button.hasFocus():
+                    button.setDefault(False)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in _ENTER_KEYS and event.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                                                   Qt.KeyboardModifier.KeypadModifier):
+            event.accept()
+            return
+        if event.key() == Qt.Key.Key_Escape and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            event.accept()
+            self.close_asking()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if event.spontaneous() and not self.may_discard_dice():
+            event.ignore()
+            return
+        super().closeEvent(event)

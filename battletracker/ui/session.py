@@ -25,9 +25,11 @@ from battletracker.model.actions import UNTRACKED, Action
 from battletracker.model.effects import AppendLog, Changes, Effect
 from battletracker.model.game import Game, GameError
 from battletracker.model.history import RecordAction
+from battletracker.model.references import with_references_cleared
 from battletracker.model.savefile import SaveFileError, game_from_state
 from battletracker.rules import Resolution
 from battletracker.rules.actions import Choices, carry_out, plan
+from battletracker.ui.files import fingerprint
 
 EVERYTHING = Changes(everything=True)
 
@@ -64,6 +66,8 @@ class Session(QObject):
         super().__init__(parent)
         self._game = game
         self._path: Path | None = None
+        self.disk_fingerprint: str | None = None
+        """What the file at `path` held when it was opened or last saved (see ui.files.fingerprint)."""
         self._selected: str | None = None
         self._quiet = False
         self._pending: Changes | None = None
@@ -117,21 +121,21 @@ class Session(QObject):
             self.changed.emit(pending)
 
     def check(self, effects: Sequence[Effect]) -> None:
-        """Raise GameError if the effects cannot all apply; the game is left as it was."""
-        inverses = self._game.apply_all(effects)
-        for inverse in reversed(inverses):
-            self._game.apply(inverse)
+        """Raise GameError if the effects cannot all apply; the game is left exactly as it was."""
+        self._game.check_all(effects)
 
     def apply(self, text: str, effects: Sequence[Effect], log: Sequence[str] = (), kind: str = "effect") -> None:
         """Apply effects and their log lines as one undo step named `text`.
 
         Everything is checked first: a refused effect raises GameError and
-        nothing is applied, logged or pushed.
+        nothing is applied, logged or pushed. A unit taken off the table takes
+        every reference to it along (its pins, its place in a building, its
+        passengers' embarkation) in the same step.
         """
         lines = list(log) if log else [text]
         stamped = [AppendLog.now(self._game, line, kind) for line in lines]
         record = RecordAction(Action(UNTRACKED, {"title": text}, (), stamped[0].entry.time))
-        self._push(text, [record, *effects, *stamped])
+        self._push(text, [record, *with_references_cleared(self._game, effects), *stamped])
 
     def _push(self, text: str, effects: Sequence[Effect]) -> None:
         self.check(effects)
@@ -176,6 +180,7 @@ class Session(QObject):
         self._restore_history(game)
         self.undo_stack.setClean()
         self._path = path
+        self.disk_fingerprint = None
         self.game_replaced.emit()
         self.changed.emit(EVERYTHING)
         self.selection_changed.emit(None)
@@ -209,15 +214,18 @@ class Session(QObject):
 
     def open(self, path: Path) -> None:
         """Load a save file; on any problem raise SaveFileError and keep the current game."""
-        game = savefile.load(path)
+        raw = savefile.read_file(path)
+        game = savefile.loads(raw)
         self.replace_game(game, path)
+        self.disk_fingerprint = fingerprint(raw)
 
     def snapshot(self) -> Game:
         """A deep copy of the game for writing in the background or comparing in tests."""
         return copy.deepcopy(self._game)
 
-    def mark_saved(self, path: Path) -> None:
+    def mark_saved(self, path: Path, disk_fingerprint: str | None = None) -> None:
         self._path = path
+        self.disk_fingerprint = disk_fingerprint
         self.undo_stack.setClean()
         self.path_changed.emit(path)
 

@@ -2,7 +2,10 @@
 
 Each setting shows its documented default and whether it is a default to
 check against the rulebook; changing one is an undoable game change, saved
-with the game.
+with the game. A setting that is a row of a table (the six faces of the
+effect die) is edited as one choice per face. A value saved in the game that
+the setting cannot take is named in the dialog, which shows the default in
+its place.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGridLayout,
     QLabel,
     QScrollArea,
     QSpinBox,
@@ -24,6 +28,31 @@ from battletracker.model.effects import SetSetting
 from battletracker.model.game import GameError, Scalar
 from battletracker.rules.tables import Setting, TableError, ruleset_settings
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
+
+
+class FacesEditor(QWidget):
+    """A setting made of several words (one per die face): one choice for each, two to a row."""
+
+    PER_ROW = 2
+
+    def __init__(self, s: Setting, value: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.combos: list[QComboBox] = []
+        for i, word in enumerate(value.split()):
+            row, column = divmod(i, self.PER_ROW)
+            grid.addWidget(QLabel(f"{i + 1}:", self), row, 2 * column)
+            combo = QComboBox(self)
+            combo.addItems(list(s.choices))
+            combo.setCurrentText(word)
+            combo.setToolTip(f"Face {i + 1} of the die")
+            grid.addWidget(combo, row, 2 * column + 1)
+            self.combos.append(combo)
+
+    def value(self) -> str:
+        return " ".join(combo.currentText() for combo in self.combos)
 
 
 class SettingsDialog(QDialog):
@@ -42,8 +71,14 @@ class SettingsDialog(QDialog):
             form.addRow(QLabel(f"The ruleset data could not be read: {exc}", body))
         if not settings:
             form.addRow(QLabel("This ruleset has no settings.", body))
+        problems: list[str] = []
         for s in settings:
-            editor = self._editor(s, session.game.settings.get(s.key, s.default), body)
+            value = session.game.settings.get(s.key, s.default)
+            problem = s.problem(value)
+            if problem is not None:
+                problems.append(f"{s.title}: the game's value {problem}; the default is shown.")
+                value = s.default
+            editor = self._editor(s, value, body)
             self.editors[s.key] = (s, editor)
             note = "Default - check your rulebook. " if s.check else ""
             help_text = QLabel(f"<small>{note}{s.description} (default: {s.default})</small>", body)
@@ -57,9 +92,11 @@ class SettingsDialog(QDialog):
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
-        self.error = QLabel(self)
+        self.error = plain(QLabel(self))
         self.error.setStyleSheet("color: #d93025; font-weight: bold;")
-        self.error.hide()
+        self.error.setWordWrap(True)
+        self.error.setText("\n".join(problems))
+        self.error.setVisible(bool(problems))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.accepted.connect(self.apply_and_close)
         buttons.rejected.connect(self.reject)
@@ -78,6 +115,8 @@ class SettingsDialog(QDialog):
             spin.setRange(s.minimum if s.minimum is not None else -999, s.maximum if s.maximum is not None else 999)
             spin.setValue(int(value))
             return spin
+        if s.length:
+            return FacesEditor(s, str(value), parent)
         combo = QComboBox(parent)
         combo.addItems(list(s.choices) or [str(s.default)])
         combo.setCurrentText(str(value))
@@ -92,6 +131,8 @@ class SettingsDialog(QDialog):
                 out[key] = editor.value()
             elif isinstance(editor, QComboBox):
                 out[key] = editor.currentText()
+            elif isinstance(editor, FacesEditor):
+                out[key] = editor.value()
         return out
 
     def apply_and_close(self) -> None:
@@ -103,7 +144,8 @@ class SettingsDialog(QDialog):
             if game.settings.get(key) != wanted:
                 effects.append(SetSetting(key, wanted))
         if effects:
-            changed = ", ".join(f"{e.key} = {e.value if e.value is not None else 'default'}" for e in effects)
+            changed = "; ".join(f"{self.editors[e.key][0].title}: "
+                                f"{e.value if e.value is not None else 'back to the default'}" for e in effects)
             try:
                 self.session.apply("Change ruleset settings", effects, [f"Ruleset settings: {changed}"])
             except GameError as exc:

@@ -40,6 +40,7 @@ from battletracker.rules.presets import UnitPreset, unit_presets
 from battletracker.rules.table_actions import describe_changes, unit_choice
 from battletracker.ui.cards.names import KIND_TITLES
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 CATEGORY_TITLES = {"afv": "AFV (armoured fighting vehicle)", "apc": "APC (armoured personnel carrier)"}
 BLANK = ""
@@ -235,7 +236,7 @@ class UnitDialog(QDialog):
 
 
         root.addStretch(1)
-        self.problems_label = QLabel(self)
+        self.problems_label = plain(QLabel(self))
         self.problems_label.setObjectName("problems")
         self.problems_label.setWordWrap(True)
         self.problems_label.setTextFormat(Qt.TextFormat.PlainText)

@@ -30,6 +30,14 @@ TYPICAL: dict[str, dict[str, object]] = {
     "coc.sos_fire": {"cover": "light"},
     "ab.indirect_placement": {"aim_x": 30, "aim_y": 20, "range": 24, "ranges": "9/18/36", "los": False,
                               "observer": True},
+    "ab.indirect_mission": {
+        "firer_id": "stuh", "aim_x": 30.0, "aim_y": 20.0, "range": 24.0, "ranges": "9/18/36", "los": False,
+        "observer": True, "fp_dice": 7, "at_dice": 4, "marker_id": "impact1", "units": 4,
+        **{f"unit{n}_{key}": value for n, (uid, x, y, armoured, reaction) in enumerate(
+            [("rifles", 29.0, 20.0, False, 4), ("smgs", 31.5, 21.0, False, 4), ("t34", 30.0, 18.0, True, 5),
+             ("far", 32.01, 20.0, False, 4)], 1)
+           for key, value in (("id", uid), ("x", x), ("y", y), ("armoured", armoured), ("reaction_dice", reaction))},
+    },
     "ab.close_support_fire": {"mode": "indirect", "dice_type": "fp", "fp_dice": 7, "at_dice": 4, "move": "single",
                               "range": 24, "ranges": "9/18/36"},
     "ab.reaction": {"reaction_dice": 4, "incoming": 3, "incoming_sixes": 1, "suppression": "artillery"},

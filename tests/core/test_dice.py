@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from battletracker.core.dice import (
     D3,
@@ -184,3 +186,39 @@ def test_count_at_least_counts_numeric_faces_only() -> None:
     assert count_at_least((6, 5, 4, 1), 5) == 2
     assert count_at_least(("hit", 6), 1) == 1
     assert count_at_least((), 4) == 0
+
+
+LONG_NUMBER = "6" * 5000  # past the 4,300 digits Python's int() reads from text
+
+
+@pytest.mark.parametrize("text", [LONG_NUMBER, "6 " + LONG_NUMBER, "-" + LONG_NUMBER, "0000006" + "0" * 10])
+def test_a_typed_number_too_long_for_any_face_is_refused_naming_the_die(text: str) -> None:
+    with pytest.raises(DiceError) as caught:
+        parse_typed_rolls(text, D6)
+    message = str(caught.value)
+    assert "cannot be rolled on a D6 (faces 1-6)" in message
+    assert len(message) < 80
+
+
+@pytest.mark.parametrize("value", [6.0, 1.0, True, False, [6], None])
+def test_a_roll_that_is_not_a_whole_number_is_not_a_face(value: object) -> None:
+    with pytest.raises(DiceError, match="cannot be rolled on a D6"):
+        D6.validate(value)  # type: ignore[arg-type]
+    with pytest.raises(DiceError, match="is not a face of the deviation die"):
+        Die("deviation die", ("hit", 2, 3)).validate(value)  # type: ignore[arg-type]
+
+
+def test_scripted_dice_refuse_a_float_roll_instead_of_recording_it() -> None:
+    with pytest.raises(DiceError, match=r"to hit: 6\.0 cannot be rolled on a D6"):
+        ScriptedDice([6.0]).roll(D6, 1, "to hit")  # type: ignore[list-item]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=40), st.text(alphabet="0123456789 -", max_size=6000)))
+def test_any_typed_text_is_read_as_faces_or_refused_with_a_dice_error(text: str) -> None:
+    try:
+        values = parse_typed_rolls(text, D6)
+    except DiceError as exc:
+        assert len(str(exc)) < 120
+    else:
+        assert all(type(v) is int and 1 <= v <= 6 for v in values)

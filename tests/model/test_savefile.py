@@ -315,3 +315,82 @@ def test_a_read_only_folder_refuses_the_save_and_keeps_the_old_file(tmp_path: Pa
         folder.chmod(stat.S_IRWXU)
     assert [p.name for p in folder.iterdir()] == ["battle.json"]
 
+
+
+# -- files that are not save files -----------------------------------------------------------
+
+
+def test_a_folder_is_refused_saying_so(tmp_path: Path) -> None:
+    with pytest.raises(SaveFileError, match="it is a folder, not a file"):
+        savefile.load(tmp_path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_an_endless_device_is_refused_without_reading_it() -> None:
+    with pytest.raises(SaveFileError, match="/dev/zero: it is a device or a pipe, not a file"):
+        savefile.load("/dev/zero")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    import threading
+
+    fifo = tmp_path / "game.battle"
+    os.mkfifo(fifo)
+    refusals: list[str] = []
+
+    def load() -> None:
+        try:
+            savefile.load(fifo)
+        except SaveFileError as exc:
+            refusals.append(str(exc))
+
+    reader = threading.Thread(target=load, daemon=True)
+    reader.start()
+    reader.join(timeout=5)
+    if reader.is_alive():  # unblock the reader so the test run can end
+        with open(fifo, "wb"):
+            pass
+        pytest.fail("loading a pipe waited for a writer")
+    assert refusals and "it is a device or a pipe, not a file" in refusals[0]
+
+
+def test_a_file_far_larger_than_any_game_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "huge.battle"
+    with path.open("wb") as fh:
+        fh.truncate(savefile.MAX_FILE_BYTES + 1)  # sparse: no time or disk spent
+    with pytest.raises(SaveFileError, match=r"huge.battle is not a BattleTracker save file: it is 16 MB.*never "
+                                            r"larger than 16 MB"):
+        savefile.load(path)
+
+
+def test_the_size_cap_is_far_above_the_biggest_game() -> None:
+    from tests.benchmarks.savefile_bench import big_game
+
+    assert len(savefile.dumps(big_game())) * 10 < savefile.MAX_FILE_BYTES
+
+
+def test_unknown_lists_and_objects_are_dropped_while_parsing() -> None:
+    """A file padded under unknown keys loads as the game, without holding the padding in memory."""
+    import tracemalloc
+
+    document = doc()
+    for unit in document["game"]["units"]:
+        unit["photos"] = [[i, i] for i in range(20_000)]
+    document["game"]["extra"] = {"nested": list(range(1000))}
+    raw = encode(document)
+    tracemalloc.start()
+    try:
+        game = savefile.loads(raw)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert game == sample_game()
+    assert peak < 5 * len(raw)
+
+
+def test_free_form_maps_still_refuse_a_list_value() -> None:
+    document = doc()
+    document["game"]["units"][0]["stats"]["photos"] = [1, 2]
+    with pytest.raises(SaveFileError, match=r"units\[0\].stats.photos: must be text, a number or true/false"):
+        savefile.loads(encode(document))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from battletracker import rules
 from battletracker.core.dice import D3, D6, DiceExhausted, ScriptedDice
@@ -155,7 +157,7 @@ def test_choice_and_str() -> None:
     assert read({}, "choice", "x", options, "front") == "front"
     assert "must be one of front, side, rear, not 'top'" in str(refusal({"x": "top"}, "choice", "x", options))
     assert "is required (one of front, side, rear)" in str(refusal({}, "choice", "x", options))
-    assert read({"x": 5}, "str") == "5"
+    assert read({"x": "u5"}, "str") == "u5"
     assert read({}, "str", "x", "none") == "none"
     assert "is required" in str(refusal({}, "str"))
 
@@ -194,3 +196,58 @@ def test_roller_passes_the_label_to_scripted_dice_that_run_out() -> None:
         roller.roll("Penetration", D6, 2)
     assert caught.value.label == "Penetration"
     assert roller.rolls == [("To hit", (6,))]
+
+
+LONG_NUMBER = "9" * 5000  # past the 4,300 digits Python's int() reads from text
+HUGE = pytest.param(10**5000, id="10**5000")
+
+
+@pytest.mark.parametrize("raw", [5, 2.5, True, ["u", 1], {"u": 1}, ("u",)])
+def test_str_takes_only_text(raw: Any) -> None:
+    message = str(refusal({"x": raw}, "str"))
+    assert "must be text" in message
+
+
+@pytest.mark.parametrize("raw", [["front"], 1, True])
+def test_choice_takes_only_text(raw: Any) -> None:
+    assert "must be one of front, side" in str(refusal({"x": raw}, "choice", "x", ("front", "side")))
+
+
+@pytest.mark.parametrize("raw", [LONG_NUMBER, "-" + LONG_NUMBER, HUGE, 10**7, "10000001", 1e300, -1e300])
+def test_int_refuses_numbers_past_its_sane_bound_in_a_short_message(raw: Any) -> None:
+    message = str(refusal({"x": raw}, "int"))
+    assert "whole number from -1,000,000 to 1,000,000" in message
+    assert len(message) < 120
+
+
+@pytest.mark.parametrize("raw", [LONG_NUMBER, HUGE, 1e300, "1e300", "1" + "0" * 400, [1.0]])
+def test_float_refuses_numbers_past_its_sane_bound_in_a_short_message(raw: Any) -> None:
+    message = str(refusal({"x": raw}, "float"))
+    assert len(message) < 120
+    assert "must be a" in message
+
+
+def test_the_bounds_are_inclusive() -> None:
+    assert read({"x": "1000000"}, "int") == 1_000_000
+    assert read({"x": -1_000_000}, "int") == -1_000_000
+    assert read({"x": "1e6"}, "float") == 1e6
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=30), st.text(alphabet="0123456789-", min_size=1, max_size=6000), st.integers(),
+                 st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
+                 st.lists(st.one_of(st.integers(), st.text(max_size=3)), max_size=3), st.none()))
+def test_every_getter_reads_or_refuses_naming_the_field(raw: Any) -> None:
+    """Whatever arrives, a getter returns its type within bounds or raises RulesInputError; nothing else escapes."""
+    for getter in ("int", "float", "bool", "str", "optional_int", "optional_float", "optional_str"):
+        try:
+            value = read({"x": raw}, getter)
+        except RulesInputError as exc:
+            assert exc.field == "x" and len(str(exc)) < 160
+            continue
+        if getter.endswith("int") and value is not None:
+            assert type(value) is int and abs(value) <= 1_000_000
+        if getter.endswith("float") and value is not None:
+            assert isinstance(value, float) and abs(value) <= 1e6
+        if getter.endswith("str") and value is not None:
+            assert isinstance(value, str)

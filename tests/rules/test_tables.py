@@ -263,3 +263,57 @@ def test_every_shipped_ruleset_file_parses_and_its_settings_validate() -> None:
         for s in ruleset_settings(ruleset):
             assert s.validate(s.default) == s.default
             assert s.title and s.description
+
+
+# -- settings that are entries of another table ----------------------------------------------
+
+ROW_SETTINGS = """
+[crew_size]
+title = "Crew"
+default_from = "weapons.guns.crew.size"
+minimum = 1
+maximum = 9
+check = true
+description = "The gun's crew, from weapons.toml."
+
+[faces]
+title = "Faces"
+default_from = "weapons.guns.faces"
+choices = ["front", "side", "rear"]
+length = 2
+check = true
+description = "Two faces, from weapons.toml."
+"""
+
+
+def test_a_setting_takes_its_default_from_another_table_and_a_row_as_words(resources: Path) -> None:
+    (resources / "settings.toml").write_text(ROW_SETTINGS, encoding="utf-8")
+    tables.clear_cache()
+    crew, faces = ruleset_settings("testrules")
+    assert crew.default == 4 and (crew.minimum, crew.maximum) == (1, 9)
+    assert faces.default == "front side" and faces.length == 2
+    assert setting("testrules", "faces", {"faces": "rear rear"}) == "rear rear"
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("rear", "setting faces: must list 2 results separated by spaces, each one of front, side, rear, not 'rear'"),
+    ("front top", "setting faces: result 2 must be one of front, side, rear, not 'top'"),
+    (3, "setting faces: must list 2 results separated by spaces, each one of front, side, rear, not 3"),
+])
+def test_a_row_setting_names_the_result_that_is_wrong(resources: Path, value: object, expected: str) -> None:
+    (resources / "settings.toml").write_text(ROW_SETTINGS, encoding="utf-8")
+    tables.clear_cache()
+    assert message(lambda: setting("testrules", "faces", {"faces": value})) == expected  # type: ignore[dict-item]
+    (faces,) = [s for s in ruleset_settings("testrules") if s.key == "faces"]
+    assert faces.problem(value) == expected.removeprefix("setting faces: ")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("edit", "expected"), [
+    (("weapons.guns.crew.size", "weapons.guns"), "'default_from': must name a file, its table and a key"),
+    (("weapons.guns.crew.size", "weapons.guns.crew.cook"), "weapons.toml: table 'guns'.crew: key 'cook': missing"),
+    (("weapons.guns.faces", "weapons.guns.note"), "'default': must list 2 results"),
+])
+def test_a_broken_default_from_is_named(resources: Path, edit: tuple[str, str], expected: str) -> None:
+    (resources / "settings.toml").write_text(ROW_SETTINGS.replace(*edit), encoding="utf-8")
+    tables.clear_cache()
+    assert expected in message(lambda: ruleset_settings("testrules"))

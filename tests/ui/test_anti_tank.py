@@ -10,9 +10,13 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
+from battletracker.core.dice import ScriptedDice
+from battletracker.core.odds import Distribution
 from battletracker.model import savefile
 from battletracker.model.effects import MoveUnit, SetDamage, add_shock
 from battletracker.model.game import Game
+from battletracker.rules import odds, resolve
+from battletracker.rules.chain_of_command.anti_tank_plans import in_group_order, plan_at_fire, plan_at_grenade
 from battletracker.ui.extensions import unit_action, unit_actions
 from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog, group_label, infantry_near
 from battletracker.ui.main_window import MainWindow
@@ -48,9 +52,9 @@ def test_panzer_iv_at_the_sherman_reads_the_table(qtbot: QtBot, session: Session
     assert inputs is not None
     assert inputs["location"] == "front" and inputs["armour_dice"] == 6
     assert inputs["weapon"] == "7.5cm KwK 40" and inputs["target"] == "afv"
-    assert dialog.shot is not None and abs(dialog.shot.range - 28.28) < 0.01
-    facts = dict(dialog.shot.facts)
-    assert facts["Range"] == '28.3"' and facts["Hit location"].startswith("Front")
+    assert dialog.shot is not None
+    assert dialog.shot.facts[0].startswith('Range 28.3": ') and "Front armour: 6 Armour Dice" in dialog.shot.facts
+    assert 'Range 28.3"' in dialog.facts.text()
     assert "5+ on 2D6" in dialog.to_hit.text()
     assert dialog.refusal.isHidden() and dialog.runner.roll_button.isEnabled()
 
@@ -95,7 +99,7 @@ def test_panzerschreck_range_band_and_rounds(qtbot: QtBot, session: Session) -> 
     inputs = dialog.inputs()
     assert inputs is not None
     assert inputs["weapon"] == "Panzerschreck" and inputs["rounds_left"] == 3
-    assert "band 3 of 0-18\", 18-24\", 24-36\"" in dict(dialog.shot.facts)["A.P. Strike Dice"]  # type: ignore[union-attr]
+    assert dialog.shot is not None and "band 3 of 0-18\", 18-24\", 24-36\"" in dialog.shot.facts[0]
     assert "modifier -2" in dialog.to_hit.text()
     session.game.unit(SCHRECK).weapons[0].ammo = 0
     assert dialog.inputs() is None
@@ -207,3 +211,50 @@ def test_grenade_offered_only_within_reach_and_resolved(qtbot: QtBot, demo_game:
     assert runner.apply()
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
+
+
+def grouped(dist: Distribution[str]) -> list[tuple[str, Fraction]]:
+    """The odds as the plot shows them: summed per group label, in reading order."""
+    rows: dict[str, Fraction] = {}
+    for outcome, p in in_group_order(dist).items():
+        rows[group_label(outcome)] = rows.get(group_label(outcome), Fraction(0)) + p
+    return list(rows.items())
+
+
+def test_anti_tank_odds_shown_are_the_odds_of_what_apply_resolves(qtbot: QtBot, session: Session) -> None:
+    session.game.unit(SHERMAN).facing = 90.0
+    session.game.unit(PANZER).counters["shock"] = 1
+    dialog = dialog_for(qtbot, session, PANZER)
+    dialog.show()
+    qtbot.mouseClick(dialog.checks["two_orders"], Qt.MouseButton.LeftButton)
+    dialog.location_box.setCurrentIndex(dialog.location_box.findData("top"))
+    dialog.visibility_box.setCurrentIndex(dialog.visibility_box.findData("obscured"))
+    plan = plan_at_fire(session.game, {"firer": PANZER, "target": SHERMAN, "weapon": "7.5cm KwK 40",
+                                       "location": "top", "visibility": "obscured", "two_orders": True})
+    assert plan.inputs["two_orders"] is True and plan.inputs["armour_dice"] == 2
+    assert dialog.runner.odds_plot.rows == grouped(odds(plan.procedure, plan.inputs))
+    dice = ["6 2", "1 1 2 3 4 4 5 5 6 6", "4 6", "4"]
+    res = type_dice(dialog.runner, *dice)
+    expected = resolve(plan.procedure, plan.inputs, ScriptedDice([int(f) for d in dice for f in d.split()]))
+    assert res is not None and (res.outcome, res.effects, res.values) == (expected.outcome, expected.effects,
+                                                                          expected.values)
+
+
+def test_grenade_odds_shown_are_the_odds_of_what_apply_resolves(qtbot: QtBot, demo_game: Game) -> None:
+    demo_game.settings["grenade_movement_dice"] = 3
+    squad = demo_game.unit("u2")
+    squad.x, squad.y = 50.0, 24.0
+    session = Session(demo_game)
+    dialog = GrenadeDialog(session, "u2")
+    qtbot.addWidget(dialog)
+    dialog.distance_box.clear()
+    qtbot.keyClicks(dialog.distance_box, "9.5")
+    qtbot.keyClick(dialog.distance_box, Qt.Key.Key_Return)
+    plan = plan_at_grenade(session.game, {"firer": "u2", "target": SHERMAN, "weapon": "Teller mine",
+                                          "distance": 9.5})
+    assert plan.inputs["distance"] == 9.5 and plan.inputs["grenade_movement_dice"] == 3
+    assert dialog.runner.odds_plot.rows == grouped(odds(plan.procedure, plan.inputs))
+    dice = ["3 3 4", "6 6 6 6 6", "4 1 1 1 1", "1 1", "6"]
+    res = type_dice(dialog.runner, *dice, complete=False)
+    expected = resolve(plan.procedure, plan.inputs, ScriptedDice([int(f) for d in dice for f in d.split()]))
+    assert res is not None and (res.outcome, res.effects) == (expected.outcome, expected.effects)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from pytestqt.qtbot import QtBot
 
@@ -141,4 +143,63 @@ def test_a_broken_file_is_reported_not_loaded(tmp_path: Path) -> None:
     path.write_text('{"weapons": {"X": {"kind": "tank_gun"}}}', encoding="utf-8")
     problem = load_user_arsenal(path)
     assert problem is not None and "arsenal.json" in problem and "key 'ap': missing" in problem
+    assert arsenal().weapon("X") is None
+
+
+LONG_NUMBER = "9" * 5000  # past the 4,300 digits Python's int() reads from text
+
+
+def _arsenal_from_the_menu(qtbot: QtBot, session: Session) -> ArsenalDialog:
+    window = MainWindow(session)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.load_features()  # normally just after the first paint
+    (entry,) = [a for a in window.findChildren(QAction) if a.objectName() == "action-arsenal"]
+    entry.trigger()
+    dialog = window.findChild(ArsenalDialog)
+    assert dialog is not None and dialog.isVisible()
+    return dialog
+
+
+@pytest.mark.parametrize(("field", "text", "named"), [
+    ("bands", "nan, 12", "key 'bands'"),
+    ("bands", "6, inf", "key 'bands'"),
+    ("bands", "6, 1e999", "key 'bands'"),
+    ("bands", f"6, {LONG_NUMBER}", "key 'bands'"),
+    ("bands", "6, 5000", "at most 1000"),
+    ("ap", f"7, {LONG_NUMBER}", "key 'ap'"),
+    ("rounds", LONG_NUMBER, "key 'rounds'"),
+    ("he", "nan", "key 'he'"),
+])
+def test_typed_numbers_that_are_no_figures_are_refused_by_name(qtbot: QtBot, session: Session, field: str,
+                                                                text: str, named: str) -> None:
+    dialog = _arsenal_from_the_menu(qtbot, session)
+    fill_weapon(dialog, "Big gun", "7, 5", "6, 12", rounds="2")
+    edit = {"bands": dialog.bands_edit, "ap": dialog.ap_edit, "rounds": dialog.rounds_edit,
+            "he": dialog.he_edit}[field]
+    edit.clear()
+    qtbot.keyClicks(edit, text)
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert dialog.error.isVisible() and named in dialog.error.text()
+    assert len(dialog.error.text()) < 200
+    assert "Big gun" not in user_arsenal_entries()["weapons"] and not user_arsenal_path().exists()
+    dialog.close()
+
+
+def test_the_saved_arsenal_is_standard_json(qtbot: QtBot, session: Session) -> None:
+    dialog = _arsenal_from_the_menu(qtbot, session)
+    fill_weapon(dialog, "Long gun", "7, 5", "6.5, 1000")
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert dialog.error.isHidden(), dialog.error.text()
+    text = user_arsenal_path().read_text(encoding="utf-8")
+    assert json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON: {c}"))
+    dialog.close()
+
+
+@pytest.mark.parametrize("bands", [[6, float("nan")], [6, float("inf")], [6, 10**400], [0, 6]])
+def test_a_file_with_impossible_band_edges_is_refused(tmp_path: Path, bands: list[float]) -> None:
+    path = tmp_path / "arsenal.json"
+    weapon = {"nation": "X", "kind": "infantry_at", "bands": bands, "ap": [7, 5]}
+    path.write_text(json.dumps({"weapons": {"X": weapon}}), encoding="utf-8")
+    problem = load_user_arsenal(path)
+    assert problem is not None and "key 'bands'" in problem and len(problem) < 300
     assert arsenal().weapon("X") is None

@@ -43,31 +43,18 @@ def test_indirect_fire_walks_one_mission_and_undo_restores_the_game(qtbot: QtBot
     qtbot.addWidget(dlg)
     dlg.los.setChecked(True)
     dlg.set_aim(30.0, 20.0)
-    assert dlg.range_label.text().startswith('24" from')
-    assert "FP 7D, halved 4D = 4D at 4+" in dlg.dice_label.text()
-    assert "AT 4D, halved 2D = 2D at 4+" in dlg.dice_label.text()
+    facts = dlg.facts_label.text()
+    assert 'Range 24.0" from StuH 42 (close support)' in facts
+    assert "FP 7D, halved 4D = 4D at 4+" in facts and "AT 4D, halved 2D = 2D at 4+" in facts
+    assert "Rifle platoon, SMG platoon, T34/43." in facts  # "far" is 2.01" away
     assert dlg.refusal_text() == ""
 
-    type_dice(dlg.placer)  # line of sight: on target, nothing to roll
-    assert dlg.placer.result is not None and dlg.placer.result.outcome == "on_target"
-    assert dlg.placer.result.rolls == []
-    assert dlg.placer.apply()
-    assert "impact1" in kursk.game.markers and kursk.game.markers["impact1"].radius == 2.0
-
-    under = {t.target_id: t for t in dlg.targets}
-    assert list(under) == ["rifles", "smgs", "t34"]  # "far" is 2.01" away
-    assert [(t.dice_type, t.plan_text) for t in dlg.targets] == [
-        ("fp", "FP 7D, halved 4D = 4D at 4+"), ("fp", "FP 7D, halved 4D = 4D at 4+"),
-        ("at", "AT 4D, halved 2D = 2D at 4+")]
-    assert not dlg.apply_button.isEnabled()
-
-    type_dice(under["rifles"].fire, "6 4 3 2")      # 2 successes, one 6
-    type_dice(under["rifles"].reaction, "6 1 1 1")  # 1 save, one 6: artillery suppression needs more 6s
-    type_dice(under["smgs"].fire, "5 5 1 1")        # 2 successes
-    type_dice(under["smgs"].reaction, "1 1 1 1")    # no saves: 2 Disruption
-    type_dice(under["t34"].fire, "4 2")             # 1 success
-    type_dice(under["t34"].reaction, "5 1 1 1 1")   # saved
-    assert dlg.apply_button.isEnabled()
+    res = type_dice(dlg.runner,
+                    "6 4 3 2", "6 1 1 1",  # rifles: 2 successes, one 6; 1 save, one 6 (artillery needs more)
+                    "5 5 1 1", "1 1 1 1",  # smgs: 2 successes; no saves: 2 Disruption
+                    "4 2", "5 1 1 1 1")    # t34: 1 success; saved
+    assert res is not None and res.values["under"] == ("rifles", "smgs", "t34")
+    assert "On target: 1 unit suppressed, 2 take Disruption" in dlg.result_label.text()
     assert dlg.apply()
 
     game = kursk.game
@@ -75,12 +62,10 @@ def test_indirect_fire_walks_one_mission_and_undo_restores_the_game(qtbot: QtBot
     assert {"suppressed", "artillery_suppressed"} <= set(game.units["rifles"].conditions)
     assert game.units["smgs"].counters["disruption"] == 2 and game.units["smgs"].conditions == []
     assert game.units["t34"].counters["disruption"] == 0 and game.units["t34"].conditions == []
-    assert "impact1" not in game.markers
+    assert game.markers == {}
     assert any("Indirect fire by StuH 42" in e.text for e in game.log)
-    assert kursk.undo_stack.count() == 2
+    assert kursk.undo_stack.count() == 1
 
-    kursk.undo_stack.undo()
-    assert "impact1" in kursk.game.markers and kursk.game.units["smgs"].counters["disruption"] == 0
     kursk.undo_stack.undo()
     assert savefile.game_to_dict(kursk.game) == before
     dlg.reject()
@@ -91,9 +76,9 @@ def test_a_6_inch_target_is_refused_with_the_numbers_before_any_roll(qtbot: QtBo
     qtbot.addWidget(dlg)
     dlg.los.setChecked(True)
     dlg.set_aim(30.0, 38.0)
-    assert dlg.range_label.text().startswith('6" from')
-    assert 'range: 6" is within the short range of 9" (9/18/36)' in dlg.refusal_text()
-    assert not dlg.placer.roll_button.isEnabled() and not dlg.placer.typed_button.isEnabled()
+    assert dlg.refusal_text() == ('The aiming point is 6.0" from StuH 42 (close support), within its short range '
+                                  'of 9": indirect fire cannot target anything at short range.')
+    assert not dlg.runner.isEnabled()
 
 
 def test_beyond_doubled_long_range_and_no_observer_are_refused(qtbot: QtBot, kursk: Session) -> None:
@@ -102,13 +87,13 @@ def test_beyond_doubled_long_range_and_no_observer_are_refused(qtbot: QtBot, kur
     qtbot.addWidget(dlg)
     dlg.los.setChecked(True)
     dlg.set_aim(71.0, 0.0)
-    assert 'beyond the indirect fire long range of 72" (long range 36" x2)' in dlg.refusal_text()
+    assert 'beyond its indirect fire long range of 72" (long range 36" doubled)' in dlg.refusal_text()
     dlg.set_aim(20.0, 27.0)
     assert dlg.refusal_text() == ""
     dlg.los.setChecked(False)
-    assert "observer: without line of sight to the target another unit must act as its Forward Observer" \
-        in dlg.refusal_text()
-    assert not dlg.placer.roll_button.isEnabled()
+    assert dlg.refusal_text() == ("Without line of sight to the aiming point another unit must act as "
+                                  "Forward Observer.")
+    assert not dlg.runner.isEnabled()
     dlg.set_observer("stuh")  # the firer cannot observe for itself
     assert not dlg.observer.isChecked()
 
@@ -121,16 +106,15 @@ def test_an_observed_mission_deviates_on_the_typed_arrow(qtbot: QtBot, kursk: Se
     dlg.set_observer("observer")
     assert dlg.observer.isChecked() and dlg.refusal_text() == ""
     assert "StuH" not in dlg.observer.text() and "Rifle platoon" in dlg.observer.text()
+    assert "Within reach if it deviates: Far rifles." in dlg.facts_label.text()
     dlg.arrow_known.setChecked(True)
     dlg.arrow_bearing.setValue(90)
-    type_dice(dlg.placer, "arrow", "3")
-    res = dlg.placer.result
-    assert res is not None and res.outcome == "deviated"
+    res = type_dice(dlg.runner, "arrow", "3", "1 1 1 1", "1 1 1 1")  # no hits on the smgs, none on "far"
+    assert res is not None and res.values["deviation"] == "arrow"
     assert (res.values["x"], res.values["y"]) == pytest.approx((33.0, 20.0))
-    assert dlg.placer.apply()
-    assert [t.target_id for t in dlg.targets] == ["smgs", "far"]
-    dlg.reject()  # called off: the Impact Marker is lifted
-    assert kursk.game.markers == {}
+    assert res.values["under"] == ("smgs", "far")
+    dlg.reject()  # called off before Apply: nothing was placed
+    assert kursk.game.markers == {} and kursk.undo_stack.count() == 0
 
 
 def test_direct_fire_rolls_full_dice_then_the_reaction_as_one_step(qtbot: QtBot, kursk: Session) -> None:
@@ -141,7 +125,8 @@ def test_direct_fire_rolls_full_dice_then_the_reaction_as_one_step(qtbot: QtBot,
     qtbot.addWidget(dlg)
     dlg.set_target("rifles")
     t = dlg.current
-    assert t is not None and t.plan_text == "FP 7D = 7D at 4+" and not dlg.flank.isChecked()
+    assert t is not None and not dlg.flank.isChecked()
+    assert t.plan_text == "FP 7D = 7D at 4+ against infantry and soft targets."
     type_dice(t.fire, "6 6 5 1 1 1 1")      # 3 successes, two 6s
     type_dice(t.reaction, "6 6 1 1")        # 2 saves matching both 6s: 1 Disruption, not suppressed
     assert dlg.apply()
@@ -156,9 +141,9 @@ def test_direct_fire_without_line_of_sight_is_refused(qtbot: QtBot, kursk: Sessi
     qtbot.addWidget(dlg)
     dlg.set_target("rifles")
     assert dlg.flank.isChecked()  # the StuH is behind the rifles, which face up the table
-    assert dlg.current is not None and dlg.current.plan_text.endswith("at 4+")  # 24": long +1, rear -1
+    assert dlg.current is not None and "= 7D at 4+" in dlg.current.plan_text  # 24": long +1, rear -1
     dlg.los.setChecked(False)
-    assert dlg.current is not None and "direct fire needs a line of sight" in dlg.current.refusal
+    assert dlg.current is not None and dlg.current.refusal.startswith("Direct fire needs a line of sight")
     assert not dlg.apply_button.isEnabled()
 
 
@@ -209,11 +194,11 @@ def test_moving_costs_the_halved_dice(qtbot: QtBot, kursk: Session) -> None:
     dlg.los.setChecked(True)
     dlg.set_aim(30.0, 20.0)
     dlg.move_box.setCurrentIndex(dlg.move_box.findData("double"))
-    assert "FP 7D, halved 4D, -1D moving = 3D at 4+" in dlg.dice_label.text()
-    assert "AT 4D, halved 2D, -1D moving = 1D at 4+" in dlg.dice_label.text()
+    assert "FP 7D, halved 4D, -1D moving = 3D at 4+" in dlg.facts_label.text()
+    assert "AT 4D, halved 2D, -1D moving = 1D at 4+" in dlg.facts_label.text()
     dlg.move_box.setCurrentIndex(dlg.move_box.findData("triple"))
-    assert "FP 7D, halved 4D, -2D moving = 2D at 4+" in dlg.dice_label.text()
-    assert "AT 4D, halved 2D, -2D moving = no dice: no effect" in dlg.dice_label.text()
+    assert "FP 7D, halved 4D, -2D moving = 2D at 4+" in dlg.facts_label.text()
+    assert "AT 4D, halved 2D, -2D moving = no dice: no effect" in dlg.facts_label.text()
 
 
 def test_the_action_opens_the_dialog_and_draws_the_burst_on_the_map(qtbot: QtBot, kursk: Session) -> None:

@@ -14,7 +14,7 @@ from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
 
-DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "armour_battles.json"
+DEMO = Path(__file__).resolve().parents[2] / "battletracker" / "resources" / "demo" / "armour_battles.json"
 
 
 def test_the_demo_loads_and_offers_indirect_fire_for_the_stuh() -> None:
@@ -34,13 +34,13 @@ def test_a_mission_from_the_demo_hits_the_seeds_three_units_and_undoes_exactly(q
     dlg.los.setChecked(True)
     dlg.set_aim(36.0, 20.0)
     assert dlg.refusal_text() == ""
-    type_dice(dlg.placer)
-    assert dlg.placer.apply()
-    assert [(t.target_id, t.dice_type) for t in dlg.targets] == [("t34", "at"), ("rifles", "fp"), ("smgs", "fp")]
-    for t in dlg.targets:
-        type_dice(t.fire, " ".join(["1"] * (2 if t.dice_type == "at" else 4)))
+    assert dlg.plan is not None
+    armoured = [bool(dlg.plan.inputs[f"unit{n}_armoured"]) for n in range(1, int(dlg.plan.inputs["units"]) + 1)]
+    res = type_dice(dlg.runner, *("1 1" if at else "1 1 1 1" for at in armoured))  # no hits: no Reactions
+    assert res is not None and res.values["under"] == ("t34", "rifles", "smgs")
+    assert [t["dice_type"] for t in res.values["targets"]] == ["at", "fp", "fp"]
     assert dlg.apply()
-    assert "impact1" not in session.game.markers
+    assert "impact1" not in session.game.markers and session.undo_stack.count() == 1
     while session.undo_stack.canUndo():
         session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before

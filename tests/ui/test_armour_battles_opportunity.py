@@ -42,9 +42,9 @@ def test_indirect_opportunity_fire_without_line_of_sight_is_refused_before_any_r
     dlg.set_observer("observer")
     assert dlg.refusal_text() == ""  # an observed mission is fine when it is not opportunity fire
     dlg.opportunity.setChecked(True)
-    assert REFUSAL in dlg.refusal_text()
-    assert not dlg.placer.roll_button.isEnabled() and not dlg.placer.typed_button.isEnabled()
-    assert dlg.placer.result is None
+    assert REFUSAL in dlg.refusal_text().lower()
+    assert not dlg.runner.isEnabled()
+    assert dlg.runner.result is None
     assert savefile.game_to_dict(table.game) == before
 
 
@@ -56,17 +56,12 @@ def test_indirect_opportunity_fire_with_line_of_sight_walks_and_undoes(qtbot: Qt
     dlg.los.setChecked(True)
     dlg.opportunity.setChecked(True)
     assert dlg.refusal_text() == ""
-    assert dlg.placement_inputs()["opportunity"] is True and dlg.shot()["opportunity"] is True
-    type_dice(dlg.placer)
-    assert dlg.placer.apply()
-    assert not dlg.opportunity.isEnabled()
-    (target,) = dlg.targets
-    assert target.inputs["opportunity"] is True and target.plan_text == "FP 7D, halved 4D = 4D at 4+"
-    type_dice(target.fire, "5 5 1 1")
-    type_dice(target.reaction, "1 1 1 1")
+    assert dlg.plan is not None and dlg.plan.inputs["opportunity"] is True
+    assert "FP 7D, halved 4D = 4D at 4+" in dlg.facts_label.text()
+    type_dice(dlg.runner, "5 5 1 1", "1 1 1 1")  # the rifles' FP dice, then their Reaction
     assert dlg.apply()
+    assert not dlg.opportunity.isEnabled()
     assert table.game.units["rifles"].counters["disruption"] == 2
-    table.undo_stack.undo()
     table.undo_stack.undo()
     assert savefile.game_to_dict(table.game) == before
 
@@ -75,9 +70,11 @@ def test_indirect_dialog_says_single_missions_only(qtbot: QtBot, table: Session)
     dlg = IndirectFireDialog(table, "stuh")
     qtbot.addWidget(dlg)
     assert "Single fire missions only" in dlg.missions_label.text()
-    assert dlg.placement_inputs()["mission"] == "single"
-    assert not dlg.placer.set_inputs({**dlg.placement_inputs(), "los": True, "mission": "continuous"})
-    assert "cannot conduct continuous fire missions" in dlg.placer.problem.text()
+    dlg.los.setChecked(True)
+    dlg.set_aim(30.0, 20.0)
+    assert dlg.plan is not None and dlg.plan.inputs["mission"] == "single"
+    assert not dlg.runner.set_inputs({**dlg.plan.inputs, "mission": "continuous"})
+    assert "cannot conduct continuous fire missions" in dlg.runner.problem.text()
 
 
 def test_direct_opportunity_fire_needs_line_of_sight(qtbot: QtBot, table: Session) -> None:
@@ -90,9 +87,9 @@ def test_direct_opportunity_fire_needs_line_of_sight(qtbot: QtBot, table: Sessio
     assert t is not None and t.refusal == "" and t.inputs["opportunity"] is True
     dlg.los.setChecked(False)
     t = dlg.current
-    assert t is not None and REFUSAL in t.refusal
+    assert t is not None and REFUSAL in t.refusal.lower()
     assert not t.fire.isEnabled() and t.fire.result is None
-    assert REFUSAL in t.fire.problem.text()
+    assert REFUSAL in t.fire.problem.text().lower()
     assert not dlg.apply_button.isEnabled()
     dlg.los.setChecked(True)
     t = dlg.current

@@ -12,8 +12,9 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import ChangeCounter, SetCondition, add_shock
-from battletracker.model.game import Game, Unit
-from battletracker.ui.cards import CardsPanel, UnitCard
+from battletracker.model.game import Game, GameError, Unit, Weapon
+from battletracker.rules.chain_of_command import bombardment as bm
+from battletracker.ui.cards import CardsPanel, UnitCard, edits
 from battletracker.ui.cards.panel import KEEP_BUILT
 from battletracker.ui.session import Session
 
@@ -121,6 +122,65 @@ def test_refill_puts_the_weapon_back_to_its_maximum_in_one_step(
     session.undo_stack.undo()
     assert session.game.unit("u4").weapons[0].ammo == 1
     assert label(card, "ammo_0").text() == "1/3 rounds"
+
+
+def test_flamethrower_fuel_is_never_offered_a_refill_and_refused_if_asked(qtbot: QtBot, session: Session) -> None:
+    """Flamethrowers "have fuel for three Phases of fire which cannot be resupplied"."""
+    session.game.units["ft"] = Unit("ft", "Flamethrower", "team", 0, 20.0, 20.0, figures=2, figures_max=2,
+                                    weapons=[Weapon("Flammenwerfer", "flamethrower", 45.0, [12.0], ammo=3,
+                                                    ammo_max=3, ammo_label="fuel")])
+    host, panel = show_panel(qtbot, session)
+    card = card_of(panel, "ft")
+    click(qtbot, button(card, "spend_0"))
+    assert label(card, "ammo_0").text() == "2/3 fuel"
+    assert card.findChild(QToolButton, "refill_0") is None
+    assert card_of(panel, "u4").findChild(QToolButton, "refill_0") is not None
+    before = state(session)
+    with qtbot.waitSignal(panel.status_message) as signal:
+        card._refill(0)
+    assert "Flammenwerfer's fuel cannot be resupplied" in signal.args[0]
+    assert state(session) == before and session.undo_stack.count() == 1
+    with pytest.raises(GameError, match="cannot be resupplied"):
+        edits.refill_ammo(session.game.unit("ft"), 0)
+    del host
+
+
+def test_rallying_the_last_shock_of_a_unit_left_behind_by_a_bombardment_unpins_it(
+        qtbot: QtBot, session: Session) -> None:
+    """It "remains Pinned until all Shock is rallied from it or the Bombardment ends"."""
+    game = session.game
+    game.apply_all(bm.new_bombardment(game, 0, (5.0, 5.0), (60.0, 5.0)))
+    b = game.bombardments["b1"]
+    b.state, b.pattern_die, b.phases_fired, b.pinned = "firing", 1, 1, ["u7"]
+    game.units["u7"].conditions = ["pinned"]
+    game.units["u7"].counters["shock"] = 2
+    host, panel = show_panel(qtbot, session)
+    card = card_of(panel, "u7")
+    before = state(session)
+    click(qtbot, button(card, "minus_shock"))
+    assert game.unit("u7").has("pinned"), "one Shock left"
+    click(qtbot, button(card, "minus_shock"))
+    assert not game.unit("u7").has("pinned") and b.pinned == []
+    assert game.log[-1].text == "1st Squad has rallied all its Shock outside the bombardment: no longer Pinned"
+    session.undo_stack.undo()
+    session.undo_stack.undo()
+    assert state(session) == before
+    del host
+
+
+def test_a_unit_taken_to_no_figures_on_its_card_is_out_of_play_until_given_one_back(
+        qtbot: QtBot, panel: CardsPanel, session: Session) -> None:
+    before = state(session)
+    card = card_of(panel, "u10")
+    click(qtbot, button(card, "minus_figures"))
+    leader = session.game.unit("u10")
+    assert leader.figures == 0 and not leader.in_play and session.undo_stack.count() == 1
+    assert session.game.log[-1].text == "Lt. Hayes has no figures left: out of play. Its side takes a Force Morale Test"
+    click(qtbot, button(card, "plus_figures"))
+    assert leader.figures == 1 and leader.in_play
+    session.undo_stack.undo()
+    session.undo_stack.undo()
+    assert state(session) == before
 
 
 def test_weapons_without_limited_ammo_have_no_ammo_row(panel: CardsPanel) -> None:

@@ -5,12 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QGraphicsPathItem, QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.model.effects import SetProfileState
 from battletracker.model.game import Game, Side, Unit, Weapon, WeaponProfile
+from battletracker.rules import odds
+from battletracker.rules.necromunda.attack import result_label
+from battletracker.rules.necromunda.plans import attack_plan
 from battletracker.rules.presets import preset
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.features.necromunda import SHOOT_SHORTCUT, can_shoot
@@ -18,6 +23,7 @@ from battletracker.ui.features.necromunda.fighter_card import FighterSection
 from battletracker.ui.features.necromunda.overlays import SELECTION_KEY, SHOOT_KEY
 from battletracker.ui.features.necromunda.shoot_dialog import ShootDialog
 from battletracker.ui.main_window import MainWindow
+from battletracker.ui.odds_plot import grouped
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
@@ -38,7 +44,7 @@ def autogun(state: str = "ok") -> Weapon:
                   profiles=[WeaponProfile("Autogun", dict(AUTOGUN_RF2), ["Rapid Fire (2)", "Ammo (4+)"], state)])
 
 
-def necro_game(*units: Unit, **settings: bool) -> Game:
+def necro_game(*units: Unit, **settings: bool | str) -> Game:
     game = Game(title="Underhive", ruleset="necromunda", table_width=36, table_height=36,
                 sides=[Side("Goliaths", "#3b6fb6"), Side("Escher", "#b5651d")], settings=dict(settings))
     for unit in units:
@@ -62,15 +68,18 @@ def test_rapid_fire_two_with_typed_dice_applies_as_one_step_and_undoes_exactly(q
     assert dialog.target is not None and dialog.target.id == "b"
     assert dialog.range_box.value() == pytest.approx(10.0)
     assert dialog.firepower_box.value() == 2
-    assert "Ammo (4+)" in dialog.ammo_note.text() and "always" in dialog.ammo_note.text()
+    assert "Ammo check (4+)" in dialog.ammo_note.text() and "passes on 4 or more" in dialog.ammo_note.text()
     assert dialog.runner.problem.isHidden()
-    assert "miss 50.0%" in dialog.summary.text()
+    assert "Miss 50.0%" in dialog.summary.text()
     assert "Out of Ammo" in dialog.summary.text() and "jammed" in dialog.summary.text()
-    # Hit roll 4 against BS 4+ at long range (acc 0); Firepower faces 2 and 3: five Hits; the
-    # Ammo (4+) trait's extra symbol (read literally) puts the profile Out of Ammo.
-    type_dice(dialog.runner, "4", "2 3")
+    # Hit roll 4 against BS 4+ at long range (acc 0); Firepower faces 2 and 1+ammo: three Hits; the
+    # ammo symbol's Ammo check (4+) fails on a 3 and puts the profile Out of Ammo.
+    type_dice(dialog.runner, "4", "2 1+ammo", complete=False)
+    assert "Ammo check (4+)" in dialog.runner.prompt.text()
+    type_dice(dialog.runner, "4", "2 1+ammo", "3")
     res = dialog.runner.result
-    assert res is not None and res.outcome == "hits=5 ammo=out"
+    assert res is not None and res.outcome == "hits=3 ammo=out"
+    assert "3 Hits, Out of Ammo" in dialog.runner.result_view.toHtml()
     assert dialog.apply_button.isEnabled()
     dialog.apply_button.click()
     assert session.game.units["b"].has("suppressed")
@@ -81,11 +90,33 @@ def test_rapid_fire_two_with_typed_dice_applies_as_one_step_and_undoes_exactly(q
     assert savefile.game_to_dict(session.game) == before
 
 
-def test_two_ammo_symbols_jam_every_profile_and_a_miss_suppresses_no_one(qtbot: QtBot) -> None:
+def test_a_passed_ammo_check_keeps_the_autogun_loaded(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = dialog_for(qtbot, session)
+    type_dice(dialog.runner, "5", "1+ammo 2", "4")
+    assert dialog.runner.result is not None and dialog.runner.result.outcome == "hits=3 ammo=ok"
+    assert dialog.apply()
+    assert session.game.units["a"].weapons[0].profiles[0].state == "ok"
+    assert dialog.runner.problem.isHidden() and dialog.runner.roll_button.isEnabled()
+
+
+def test_the_literal_reading_stays_a_choice_and_empties_the_autogun_as_before(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20), ammo_trait_reading="always"))
+    dialog = dialog_for(qtbot, session)
+    assert "always" in dialog.ammo_note.text() and "literally" in dialog.ammo_note.text()
+    type_dice(dialog.runner, "4", "2 3")
+    assert dialog.runner.result is not None and dialog.runner.result.outcome == "hits=5 ammo=out"
+    assert dialog.apply()
+    assert session.game.units["a"].weapons[0].profiles[0].state == "out_of_ammo"
+
+
+def test_two_failed_ammo_checks_jam_every_profile_and_a_miss_suppresses_no_one(qtbot: QtBot) -> None:
     game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("b", "Mira", 1, 10, 20))
     session = Session(game)
     dialog = dialog_for(qtbot, session)
-    type_dice(dialog.runner, "2", "1+ammo 1")
+    type_dice(dialog.runner, "2", "1+ammo 1+ammo", "2 3")
     assert dialog.runner.result is not None and dialog.runner.result.outcome == "miss ammo=jammed"
     assert dialog.apply()
     assert session.game.units["a"].weapons[0].profiles[0].state == "jammed"
@@ -114,18 +145,12 @@ def test_an_out_of_ammo_profile_is_refused_before_any_roll(qtbot: QtBot) -> None
     assert not dialog.runner.roll_button.isEnabled()
 
 
-def test_reloading_a_jammed_weapon_is_refused_with_the_reason(qtbot: QtBot) -> None:
-    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("jammed")])))
-    before = savefile.game_to_dict(session.game)
-    section = FighterSection(None, session, "a")
-    qtbot.addWidget(section)
-    section.show()
-    assert section.badges[(0, 0)].text() == "Jammed" and section.badges[(0, 0)].isVisible()
-    assert section.reload_buttons[(0, 0)].isEnabled()
-    section.reload_buttons[(0, 0)].click()
-    assert "jammed" in section.message.text() and "cannot be reloaded" in section.message.text()
-    assert savefile.game_to_dict(session.game) == before
-    assert session.undo_stack.count() == 0
+def test_a_jammed_profile_is_refused_before_any_roll_with_a_sentence(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("jammed")]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = dialog_for(qtbot, session)
+    assert dialog.runner.problem.text() == "The autogun is jammed and cannot be used again this battle."
+    assert not dialog.runner.roll_button.isEnabled() and not dialog.runner.typed_button.isEnabled()
 
 
 def test_reload_clears_out_of_ammo_on_one_profile_only(qtbot: QtBot) -> None:
@@ -165,17 +190,23 @@ def test_target_priority_needs_a_passed_cool_check_for_another_target(qtbot: QtB
                       fighter("near", "Near", 1, 10, 15), fighter("far", "Far", 1, 20, 10),
                       toolkit_target_priority=True)
     session = Session(game)
+    before = savefile.game_to_dict(session.game)
     dialog = dialog_for(qtbot, session)
     assert dialog.priority() == ("near",)
-    assert dialog.blocked.isHidden()
+    assert dialog.plan is not None and "cool" not in dialog.plan.inputs
     assert dialog.set_target("far")
-    assert not dialog.blocked.isHidden()
-    assert not dialog.runner.roll_button.isEnabled()
-    assert dialog.cool_runner.isVisibleTo(dialog)
-    type_dice(dialog.cool_runner, "3 2")
-    assert dialog.cool_runner.result is not None and dialog.cool_runner.result.outcome == "failed"
-    assert not dialog.runner.typed_button.isEnabled()
-    assert "failed the Cool check" in dialog.blocked.text()
+    assert dialog.plan is not None and dialog.plan.inputs["cool"] == 7
+    assert "must first pass a Cool check (7+ on 2D6)" in dialog.facts.text()
+    # The Cool check is the attack's first roll; failing it ends the attack before any Hit roll.
+    res = type_dice(dialog.runner, "3 2")
+    assert res is not None and res.outcome == "cool_failed" and [r[0] for r in res.rolls] == ["Cool check"]
+    assert "Cool check failed" in dialog.runner.result_view.toHtml()
+    assert dialog.apply()
+    assert "closest enemy" in dialog.status.text()
+    assert not session.game.units["far"].has("suppressed")
+    assert any("Cool check" in entry.text for entry in session.game.log)
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
 
 
 def test_a_passed_cool_check_unlocks_the_shot_and_is_logged(qtbot: QtBot) -> None:
@@ -185,10 +216,9 @@ def test_a_passed_cool_check_unlocks_the_shot_and_is_logged(qtbot: QtBot) -> Non
     session = Session(game)
     dialog = dialog_for(qtbot, session)
     dialog.set_target("far")
-    type_dice(dialog.cool_runner, "4 4")
-    assert dialog.blocked.isHidden() and dialog.runner.typed_button.isEnabled()
-    type_dice(dialog.runner, "6", "1 1")
+    type_dice(dialog.runner, "4 4", "6", "1 1")
     assert dialog.apply()
+    assert session.undo_stack.count() == 1
     assert session.game.units["far"].has("suppressed")
     assert any("Cool check" in entry.text for entry in session.game.log)
 
@@ -210,13 +240,13 @@ def test_stray_shots_on_a_miss_hit_models_in_the_corridor_in_one_undo_step(qtbot
     before = savefile.game_to_dict(session.game)
     dialog = dialog_for(qtbot, session)
     assert dialog.set_target("b")
-    assert dialog.stray_candidates() == ["c"]
-    type_dice(dialog.runner, "1", "1 2")
-    assert not dialog.stray_group.isHidden()
-    assert not dialog.apply_button.isEnabled()
+    assert dialog.plan is not None and dialog.plan.inputs["at_risk"] == "c"
+    assert "Stray shots: on a miss, Bystander" in dialog.facts.text()
+    type_dice(dialog.runner, "1", "1 2", complete=False)
+    assert "Stray shot 1" in dialog.runner.prompt.text() and not dialog.apply_button.isEnabled()
     # three stray shots (the holes the attack would have caused): 2 hits c, 5 passes it, 3 hits c
-    type_dice(dialog.stray_runner, "2", "5", "3")
-    assert dialog.stray_runner.result is not None and dialog.stray_runner.result.outcome == "hit=c"
+    res = type_dice(dialog.runner, "1", "1 2", "2", "5", "3")
+    assert res is not None and res.outcome == "miss ammo=ok stray:c"
     assert dialog.apply()
     assert session.game.units["c"].has("suppressed") and not session.game.units["b"].has("suppressed")
     assert session.undo_stack.count() == 1
@@ -230,11 +260,13 @@ def test_walking_fire_offers_enemies_within_three_inches_of_the_target(qtbot: Qt
                       fighter("d", "Distant", 1, 18, 20), toolkit_walking_fire=True)
     session = Session(game)
     dialog = dialog_for(qtbot, session)
-    type_dice(dialog.runner, "5", "1 1")
-    assert not dialog.walking_group.isHidden()
-    box = dialog.walking_boxes[0]
-    assert [box.itemData(i) for i in range(box.count())] == ["b", "c"]
+    type_dice(dialog.runner, "5", "1 1", complete=False)
+    box = dialog.runner.choice_box
+    assert box.isVisibleTo(dialog) and "Hit 2 of 2" in dialog.runner.prompt.text()
+    assert [box.itemText(i) for i in range(box.count())] == ["Mira", "Close"]
     box.setCurrentIndex(1)
+    qtbot.mouseClick(dialog.runner.entry_ok, Qt.MouseButton.LeftButton)
+    assert dialog.runner.result is not None and dialog.runner.result.values["walking_fire"] == ["b", "c"]
     assert dialog.apply()
     assert session.game.units["b"].has("suppressed") and session.game.units["c"].has("suppressed")
     assert not session.game.units["d"].has("suppressed")
@@ -284,11 +316,22 @@ def test_fighter_card_section_is_on_the_card(window: MainWindow) -> None:
 
 
 def test_the_necromunda_demo_opens_with_fighters_that_can_shoot() -> None:
-    game = savefile.load(Path(__file__).resolve().parents[2] / "resources" / "demo" / "necromunda.json")
+    game = savefile.load(Path(__file__).resolve().parents[2] / "battletracker/resources/demo/necromunda.json")
     assert game.ruleset == "necromunda"
     shooters = [u for u in game.units.values() if can_shoot(game, u)]
     assert len(shooters) == len(game.units) >= 10
     assert {u.side for u in shooters} == {0, 1}
+
+
+@pytest.mark.parametrize("shooter", ["u4", "u11"])
+def test_the_demo_autogun_keeps_its_ammo_unless_a_symbol_fails_its_check(qtbot: QtBot, shooter: str) -> None:
+    game = savefile.load(Path(__file__).resolve().parents[2] / "battletracker/resources/demo/necromunda.json")
+    session = Session(game)
+    dialog = dialog_for(qtbot, session, shooter)
+    assert dialog.shooter.weapons[dialog.ref.weapon].name == "Autogun"
+    # One Firepower die: the ammo symbol on one face in six, then an Ammo check failing on 1-3.
+    assert "ammo fine 91.7%, Out of Ammo 8.3%" in dialog.summary.text()
+    assert "jammed" not in dialog.summary.text()
 
 
 def test_hits_on_an_engaged_target_are_allocated_at_random_in_the_combat(qtbot: QtBot) -> None:
@@ -298,11 +341,10 @@ def test_hits_on_an_engaged_target_are_allocated_at_random_in_the_combat(qtbot: 
     session = Session(game)
     dialog = dialog_for(qtbot, session)
     assert dialog.set_target("b") and dialog.engaged_box.isChecked()
-    type_dice(dialog.runner, "5", "1 1")
-    assert dialog.combat_of(session.game.units["b"]) == ["b", "c"]
-    assert not dialog.combat_group.isHidden() and not dialog.apply_button.isEnabled()
-    type_dice(dialog.combat_runner, "2 1")
-    assert dialog.combat_runner.result is not None and dialog.combat_runner.result.outcome == "b:1,c:1"
+    assert dialog.plan is not None and dialog.plan.inputs["combat"] == "b,c"
+    res = type_dice(dialog.runner, "5", "1 1", "2 1")
+    assert res is not None and res.outcome == "hits=2 ammo=ok combat:b:1,c:1"
+    assert "2 Hits; 1 to Mira, 1 to Brute" in dialog.runner.result_view.toHtml()
     assert dialog.apply()
     assert not session.game.units["b"].has("suppressed")
     assert any("allocated at random" in entry.text for entry in session.game.log)
@@ -312,7 +354,7 @@ def test_after_apply_the_dialog_reads_the_new_state(qtbot: QtBot) -> None:
     session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
                                  fighter("b", "Mira", 1, 10, 20)))
     dialog = dialog_for(qtbot, session)
-    type_dice(dialog.runner, "4", "2 3")
+    type_dice(dialog.runner, "4", "2 1+ammo", "1")
     assert dialog.apply()
     assert "Out of Ammo" in dialog.runner.problem.text()
 
@@ -356,7 +398,7 @@ def test_a_template_lists_the_models_it_hits_and_applies_as_one_undo_step(qtbot:
     assert placement is not None
     assert placement.hit == ("b", "e", "c", "f")
     assert placement.other_level == ("g",)
-    text = dialog.template_label.text()
+    text = dialog.facts.text()
     assert "Vex" in text and "Brute" in text and "Nyx" in text and "Far" not in text
     assert dialog.apply_button.isEnabled()
     dialog.apply_button.click()
@@ -373,7 +415,7 @@ def test_a_template_that_reaches_no_one_on_the_target_level_cannot_be_applied(qt
     session = Session(template_game())
     dialog = template_dialog(qtbot, session)
     assert dialog.set_target("h")
-    assert "does not reach" in dialog.template_label.text()
+    assert "does not reach" in dialog.blocked.text() and not dialog.blocked.isHidden()
     assert not dialog.apply_button.isEnabled()
     assert not dialog.apply()
     dialog.profile_box.setCurrentIndex(1)
@@ -428,7 +470,7 @@ def test_a_hit_on_a_fighter_near_a_ledge_flags_the_falling_check_in_one_undo_ste
                                  ledged(fighter("b", "Mira", 1, 10, 20), ledge_1=0.3, ledge_2=0.5)))
     before = savefile.game_to_dict(session.game)
     dialog = dialog_for(qtbot, session)
-    assert dialog.ledge_box.isChecked() and dialog.inputs()["target_near_ledge"] is True
+    assert dialog.ledge_box.isChecked() and dialog.plan is not None and dialog.plan.inputs["target_near_ledge"] is True
     type_dice(dialog.runner, "4", "2 3")
     assert dialog.apply()
     target = session.game.units["b"]
@@ -465,12 +507,44 @@ def test_a_template_flags_the_falling_check_for_fighters_near_a_ledge(qtbot: QtB
     session = Session(game)
     before = savefile.game_to_dict(session.game)
     dialog = template_dialog(qtbot, session)
-    assert "Brute \u2013 becomes Suppressed and checks for falling" in dialog.template_label.text()
+    assert "Brute \u2013 becomes Suppressed and checks for falling" in dialog.facts.text()
     assert dialog.apply()
     assert session.game.units["c"].has("check_falling") and not session.game.units["f"].has("check_falling")
     assert any('Brute must check for falling from ledge 1 (0.5")' in entry.text for entry in session.game.log)
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
+
+
+def test_the_card_offers_no_reload_on_a_jammed_weapon(window: MainWindow, qtbot: QtBot) -> None:
+    session = window.session
+    card = {c.unit_id: c for c in window.cards.findChildren(UnitCard) if c.built}["a"]
+    section = card.findChild(FighterSection)
+    assert section is not None
+    reload_button = section.reload_buttons[(0, 0)]
+    assert reload_button.isVisible() and not reload_button.isEnabled()
+    session.apply("Autogun jams", [SetProfileState("a", 0, 0, "jammed")], ["Kal's autogun jams"])
+    badge = section.badges[(0, 0)]
+    assert badge.text() == "Jammed" and badge.isVisible()
+    assert "cannot be used again this battle" in badge.toolTip()
+    assert not reload_button.isVisible()
+    qtbot.mouseClick(reload_button, Qt.MouseButton.LeftButton)
+    assert session.game.units["a"].weapons[0].profiles[0].state == "jammed"
+    assert section.message.isHidden() and session.undo_stack.count() == 1
+    session.undo_stack.undo()
+    assert reload_button.isVisible() and badge.isHidden()
+
+
+def test_reload_on_the_card_clears_out_of_ammo(window: MainWindow, qtbot: QtBot) -> None:
+    session = window.session
+    session.apply("Autogun runs dry", [SetProfileState("a", 0, 0, "out_of_ammo")], ["Kal's autogun is Out of Ammo"])
+    card = {c.unit_id: c for c in window.cards.findChildren(UnitCard) if c.built}["a"]
+    section = card.findChild(FighterSection)
+    assert section is not None
+    reload_button = section.reload_buttons[(0, 0)]
+    assert reload_button.isVisible() and reload_button.isEnabled()
+    qtbot.mouseClick(reload_button, Qt.MouseButton.LeftButton)
+    assert session.game.units["a"].weapons[0].profiles[0].state == "ok"
+    assert not reload_button.isEnabled() and section.message.isHidden()
 
 
 def test_a_fighter_card_lists_each_weapon_once(window: MainWindow) -> None:
@@ -492,9 +566,105 @@ def test_a_template_at_another_target_waits_for_the_cool_check(qtbot: QtBot) -> 
     dialog = dialog_for(qtbot, session)
     dialog.profile_box.setCurrentIndex(0)
     assert dialog.set_target("far") and dialog.is_template
-    assert not dialog.blocked.isHidden() and not dialog.apply_button.isEnabled()
-    type_dice(dialog.cool_runner, "4 4")
-    assert dialog.blocked.isHidden() and dialog.apply_button.isEnabled()
+    assert not dialog.runner.isHidden() and not dialog.apply_button.isEnabled()
+    type_dice(dialog.runner, "4 4")
+    assert dialog.apply_button.isEnabled()
     assert dialog.apply()
     assert session.game.units["far"].has("suppressed") and not session.game.units["near"].has("suppressed")
     assert any("Cool check" in entry.text for entry in session.game.log)
+
+
+def press_dice(qtbot: QtBot, dialog: ShootDialog, *entries: str) -> None:
+    """Type each roll into the dice field and press Enter, as a player does."""
+    for text in entries:
+        assert dialog.runner.entry.isVisible(), dialog.runner.prompt.text()
+        dialog.runner.entry.clear()
+        qtbot.keyClicks(dialog.runner.entry, text)
+        qtbot.keyClick(dialog.runner.entry, Qt.Key.Key_Return)
+        assert dialog.runner.entry_error.isHidden(), dialog.runner.entry_error.text()
+
+
+def test_one_attack_is_one_step_cool_check_walking_fire_and_stray_shots_with_the_odds_it_applies(
+        qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("near", "Near", 1, 10, 14),  # the closest enemy: target priority
+                      fighter("b", "Mira", 1, 20, 10),  # the chosen target, 10" away: long range
+                      fighter("c", "Close", 1, 21, 12),  # within 3" of Mira: walking fire
+                      fighter("d", "Bystander", 0, 15, 10.5),  # within 1" of the line of fire: stray shots
+                      toolkit_target_priority=True, toolkit_walking_fire=True, toolkit_stray_shots=True)
+    session = Session(game)
+    before = savefile.game_to_dict(session.game)
+    dialog = dialog_for(qtbot, session)
+    assert dialog.set_target("b")
+    plan = attack_plan(session.game, dialog.choices())
+    assert plan.inputs["cool"] == 7 and plan.inputs["walking_candidates"] == "c" and plan.inputs["at_risk"] == "d"
+    # The odds shown are those of the one procedure Apply resolves, with the same inputs.
+    shown = odds("necro.attack", plan.inputs)
+    assert dialog.shown_odds == shown
+    assert dialog.runner.odds_plot.rows == grouped(shown, result_label)
+    assert dialog.runner.odds_plot.rows[0][0] == "Cool check failed"
+
+    # Cool check 4+4 passes; Hit roll 5; Firepower 1 and 1: two Hits; Hit 2 walks to Close.
+    qtbot.mouseClick(dialog.runner.typed_button, Qt.MouseButton.LeftButton)
+    press_dice(qtbot, dialog, "4 4", "5", "1 1")
+    box = dialog.runner.choice_box
+    assert box.isVisible() and "Hit 2 of 2" in dialog.runner.prompt.text()
+    box.setCurrentIndex(box.findText("Close"))
+    qtbot.mouseClick(dialog.runner.entry_ok, Qt.MouseButton.LeftButton)
+    res = dialog.runner.result
+    assert res is not None and res.outcome == "hits=2 ammo=ok"
+    assert [r[0] for r in res.rolls] == ["Cool check", "Hit roll", "Firepower dice"]
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    units = session.game.units
+    assert units["b"].has("suppressed") and units["c"].has("suppressed") and not units["d"].has("suppressed")
+    assert session.undo_stack.count() == 1
+    after_first = savefile.game_to_dict(session.game)
+
+    # The next shot: Cool check again, a miss (natural 1) and three stray shots; the first hits Bystander.
+    qtbot.mouseClick(dialog.runner.typed_button, Qt.MouseButton.LeftButton)
+    press_dice(qtbot, dialog, "5 3", "1", "1 2", "2", "5", "6")
+    res = dialog.runner.result
+    assert res is not None and res.outcome == "miss ammo=ok stray:d"
+    assert "Miss; stray shots hit Bystander" in dialog.runner.result_view.toHtml()
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert session.game.units["d"].has("suppressed")
+    assert session.undo_stack.count() == 2
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == after_first
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+
+
+class CountingDice:
+    """The app's dice, scripted: each face is handed out once, so a second roll of the same die would show."""
+
+    def __init__(self, faces: list[object]) -> None:
+        self.faces = list(faces)
+
+    def roll(self, die: object, count: int, label: str) -> tuple[object, ...]:
+        taken, self.faces = self.faces[:count], self.faces[count:]
+        assert len(taken) == count, f"{label}: the app's dice were asked for more than the attack rolls"
+        return tuple(taken)
+
+
+def test_roll_for_me_keeps_its_dice_while_the_player_chooses_where_walking_fire_goes(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    dice = CountingDice([5, "2", "1"])  # Hit roll 5, Firepower 2 and 1: three Hits
+    monkeypatch.setattr("battletracker.ui.procedure_runner.RandomDice", lambda: dice)
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("b", "Mira", 1, 10, 20), fighter("c", "Close", 1, 12, 21), toolkit_walking_fire=True)
+    session = Session(game)
+    dialog = dialog_for(qtbot, session)
+    qtbot.mouseClick(dialog.runner.roll_button, Qt.MouseButton.LeftButton)
+    for answer in ("Close", "Mira"):
+        box = dialog.runner.choice_box
+        assert box.isVisible() and dialog.runner.result is None
+        box.setCurrentIndex(box.findText(answer))
+        qtbot.mouseClick(dialog.runner.entry_ok, Qt.MouseButton.LeftButton)
+    res = dialog.runner.result
+    assert res is not None and res.outcome == "hits=3 ammo=ok"
+    assert res.rolls == [("Hit roll", (5,)), ("Firepower dice", ("2", "1"))]
+    assert res.values["walking_fire"] == ["b", "c", "b"]
+    assert dialog.apply()
+    assert any("(the app's dice)" in entry.text for entry in session.game.log)
+    assert session.game.units["c"].has("suppressed")

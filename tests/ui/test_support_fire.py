@@ -12,7 +12,7 @@ from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
 from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
-from battletracker.model.game import Unit, Weapon
+from battletracker.model.game import OUT_OF_PLAY, Unit, Weapon
 from battletracker.rules import odds
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire import FireDialog
@@ -48,12 +48,12 @@ def add(session: Session, unit: Unit) -> None:
     session.apply(f"Add {unit.name}", [AddUnit(unit)])
 
 
-def test_fire_action_offered_to_infantry_and_support_units_with_a_weapon(session: Session) -> None:
+def test_fire_action_offered_to_units_with_a_weapon_that_fires_at_infantry(session: Session) -> None:
     game = session.game
     keys = {uid: {a.key for a in unit_actions(game, game.unit(uid))} for uid in ("u1", "u3", "u5", "u6", "u9")}
     assert "coc.support_fire" in keys["u1"] and "coc.support_fire" in keys["u3"] and "coc.support_fire" in keys["u9"]
     assert "coc.support_fire" not in keys["u5"]          # a Leader with no weapon
-    assert "coc.support_fire" not in keys["u6"]          # a tank fires through the anti-tank rules
+    assert {"coc.support_fire", "coc.anti_tank_fire"} <= keys["u6"]   # a tank's H.E. and MG, and its A.P.
 
 
 def test_tripod_mg_fire_derives_dice_arc_and_cover_from_the_table(qtbot: QtBot, session: Session) -> None:
@@ -89,13 +89,14 @@ def test_mg_fire_applied_is_one_undo_step_and_undo_restores_the_game(qtbot: QtBo
     before = savefile.game_to_dict(session.snapshot())
     dialog = dialog_for(qtbot, session, MG, SQUAD)
     runner = runner_of(dialog)
-    type_dice(runner, "6 6 6 6 6 6 6 6 6 6", "4 5 6 1 1 1 1 1 1 1")
-    assert runner.result is not None and runner.result.outcome == "kills=3 shock=7"
+    type_dice(runner, "6 6 6 6 6 6 6 6 6 6", "3 4 5 6 1 1 1 1 1 1")
+    # In the Open (fire.toml): 1-2 no effect, 3-4 Shock, 5-6 a kill.
+    assert runner.result is not None and runner.result.outcome == "kills=2 shock=2"
     steps = session.undo_stack.count()
     assert runner.apply()
     assert session.undo_stack.count() == steps + 1
     squad, mg = session.game.unit(SQUAD), session.game.unit(MG)
-    assert squad.figures == 9 and squad.shock == 7
+    assert squad.figures == 10 and squad.shock == 2
     assert mg.facing == pytest.approx(bearing((mg.x, mg.y), (squad.x, squad.y)))   # turned onto the target
     assert any("Tripod MG" in e.text or "fires at" in e.text for e in session.game.log)
     session.undo_stack.undo()
@@ -229,10 +230,11 @@ def test_flamethrower_at_a_wooden_building_names_who_must_evacuate(qtbot: QtBot,
     add(session, flamethrower(3))
     session.apply("Move up", [MoveUnit("u20", 20.0, 18.0, 0.0)])
     session.apply("Barn", [AddBuilding(Building("b1", "Barn", 20.0, 10.0, material="wood"))])
+    add(session, Unit("u21", "Lost team", "team", 0, 20.0, 10.0, figures=0, conditions=[OUT_OF_PLAY]))
     dialog = dialog_for(qtbot, session, "u20", GERMAN_SECTION)
     dialog.target_kind.setCurrentIndex(dialog.target_kind.findData("wooden_building"))
     assert dialog.plan is not None and dialog.plan.inputs["building_id"] == "b1"
-    assert any("1. Gruppe must evacuate" in note for note in dialog.plan.notes)
+    assert any(note.endswith("then 1. Gruppe must evacuate") for note in dialog.plan.notes)
     runner = runner_of(dialog)
     type_dice(runner, "6 6 1 1 1 1 1 1 1 1 1 1", "1 1", "1 1")          # two 6s, their Storm dice, effects
     assert runner.result is not None and runner.result.values["building_on_fire"] is True
@@ -240,3 +242,35 @@ def test_flamethrower_at_a_wooden_building_names_who_must_evacuate(qtbot: QtBot,
     assert session.game.buildings["b1"].state == "on_fire"
     session.apply("Stone barn", [ReplaceBuilding(Building("b1", "Barn", 20.0, 10.0, material="brick_stone"))])
     assert "only a wooden building catches fire" in dialog.refusal.text()
+
+
+def test_a_leader_killed_is_out_of_play_not_offered_as_target_or_firer_and_greyed(
+        qtbot: QtBot, session: Session) -> None:
+    """Kills stop at the figures a unit has; at none left it is out of play until undone."""
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    leader = "u10"
+    before = savefile.game_to_dict(session.game)
+    dialog = dialog_for(qtbot, session, GERMAN_SECTION, leader)
+    assert dialog.plan is not None and dialog.plan.inputs["target_figures"] == "1"
+    assert "kills=2 shock=0" not in dict(runner_of(dialog).odds_plot.rows)
+    dialog.dice.setValue(2)
+    runner = runner_of(dialog)
+    type_dice(runner, "6 6", "6 1")                  # two hits: a kill, then a Shock on a Leader already dead
+    assert runner.result is not None and runner.result.outcome == "kills=1 shock=0"
+    assert runner.apply()
+    game = session.game
+    hayes = game.unit(leader)
+    assert (hayes.figures, hayes.shock, hayes.in_play, hayes.has("pinned")) == (0, 0, False, False)
+    assert leader in game.units                      # kept for the log and the report
+    assert any("Force Morale Test" in e.text for e in game.log[-8:])
+    again = dialog_for(qtbot, session, GERMAN_SECTION, SQUAD)
+    assert again.target.findData(leader) < 0 and not again.set_target(leader)
+    assert unit_actions(game, hayes) == []
+    card = window.cards.card(leader)
+    assert card is not None and "Out of play" in [c.text for c in card.chips.chips()]
+    assert window.map.map_scene.tokens[leader].destroyed
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
+    assert not window.map.map_scene.tokens[leader].destroyed
+    assert dialog_for(qtbot, session, GERMAN_SECTION, leader).target.findData(leader) >= 0

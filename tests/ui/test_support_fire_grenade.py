@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from pytestqt.qtbot import QtBot
 
+from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.effects import AddUnit
 from battletracker.model.game import Unit, Vehicle, Weapon
-from battletracker.ui.extensions import unit_actions
-from battletracker.ui.features.support_fire.grenade_vehicle import (
+from battletracker.rules import odds, resolve
+from battletracker.rules.chain_of_command.anti_tank_plans import (
     THROW_REACH,
-    GrenadeIntoVehicleDialog,
     can_throw_into_vehicle,
+    plan_grenade_into_vehicle,
 )
+from battletracker.ui.extensions import unit_actions
+from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog, outcome_label
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
 
@@ -122,3 +127,25 @@ def test_the_throw_setting_override_is_shown(qtbot: QtBot, session: Session) -> 
     assert dialog.to_hit_box.value() == 9
     dialog.show()
     dialog.grab().save("/tmp/grenade_into_vehicle.png")
+
+
+def test_odds_shown_are_the_odds_of_what_apply_resolves(qtbot: QtBot, session: Session) -> None:
+    team = rifle_team(session, 30.0, 30.0, dice=3)
+    vehicle = halftrack(session, 30.0, 33.0)
+    dialog = open_dialog(qtbot, session, team.id)
+    dialog.show()
+    dialog.dice_box.selectAll()
+    qtbot.keyClicks(dialog.dice_box, "4")
+    dialog.throw_box.setCurrentIndex(dialog.throw_box.findData("in"))
+    plan = plan_grenade_into_vehicle(session.game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 4,
+                                                    "throw": "in"})
+    assert plan.inputs["firepower_dice"] == 4 and plan.inputs["throw_hit"] is True
+    shown = dialog.runner.odds_plot.rows
+    expected: dict[str, Fraction] = {}
+    for outcome, p in odds(plan.procedure, plan.inputs).items():
+        expected[outcome_label(outcome)] = expected.get(outcome_label(outcome), Fraction(0)) + p
+    assert dict(shown) == expected
+    dice = ["6 6 2 1 3"]
+    res = type_dice(dialog.runner, *dice)
+    again = resolve(plan.procedure, plan.inputs, ScriptedDice([int(f) for f in dice[0].split()]))
+    assert res is not None and (res.outcome, res.effects, res.values) == (again.outcome, again.effects, again.values)

@@ -9,6 +9,7 @@ app can pass a game's overrides; without one the documented default applies.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from battletracker.rules.base import InputReader
 from battletracker.rules.tables import Setting, TableError, ruleset_settings, ruleset_table
@@ -33,6 +34,7 @@ class IndirectFireRules:
         return {"single": 0, "double": self.double_move_dice, "triple": self.triple_move_dice}[move]
 
 
+@lru_cache(maxsize=1)
 def indirect_fire_rules() -> IndirectFireRules:
     t = ruleset_table(RULESET, "close_support", "indirect_fire")
     return IndirectFireRules(

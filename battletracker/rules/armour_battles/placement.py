@@ -77,7 +77,8 @@ class PlacementInputs:
     band: str
 
 
-def _parse(inputs: Inputs) -> PlacementInputs:
+def parse_placement(inputs: Inputs) -> PlacementInputs:
+    """The placement's inputs, or the refusal (range, Forward Observer, single missions only)."""
     r = InputReader(inputs)
     mission = r.choice("mission", MISSIONS, "single")
     aim_x = r.float("aim_x")
@@ -106,7 +107,7 @@ def _parse(inputs: Inputs) -> PlacementInputs:
 
 
 def placement_resolve(inputs: Inputs, dice: Dice) -> Resolution:
-    p = _parse(inputs)
+    p = parse_placement(inputs)
     rules = indirect_fire_rules()
     roller = Roller(dice)
     aim = (p.aim_x, p.aim_y)
@@ -157,7 +158,7 @@ def _odds(los: bool, hit_faces: int) -> Distribution[str]:
 
 
 def placement_odds(inputs: Inputs) -> Distribution[str]:
-    p = _parse(inputs)
+    p = parse_placement(inputs)
     return _odds(p.los, p.hit_faces)
 
 

@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass
 
 from battletracker.core.geometry import range_band
-from battletracker.rules.base import RulesInputError
+from battletracker.core.text import brief
+from battletracker.rules.base import NUMBER_LIMIT, RulesInputError
 
 BANDS = ("short", "effective", "long")
 
@@ -70,9 +71,9 @@ def parse_ranges(text: str, field: str = "ranges") -> RangeProfile:
         values = [float(p) for p in parts]
     except ValueError:
         values = []
-    if len(values) != 3 or any(not math.isfinite(v) or v <= 0 for v in values):
-        raise RulesInputError(field, f"must be short/effective/long in inches, like 9/18/36, not {text!r}")
+    if len(values) != 3 or any(not math.isfinite(v) or not 0 < v <= NUMBER_LIMIT for v in values):
+        raise RulesInputError(field, f"must be short/effective/long in inches, like 9/18/36, not {brief(text)}")
     short, effective, long = values
     if not short < effective < long:
-        raise RulesInputError(field, f"must increase from short to long, not {text!r}")
+        raise RulesInputError(field, f"must increase from short to long, not {brief(text)}")
     return RangeProfile(short, effective, long)

@@ -5,7 +5,8 @@ by what it is:
 
 - infantry: the weapon's Firepower Dice through coc.fire's volley (to-hit,
   Storm of Steel, one effect die per hit read against its cover);
-- passengers in a Transport: 4D6 hitting on 5-6, effect as in Light Cover,
+- passengers in a Transport: 4D6 for each passenger Team (`teams`), hitting
+  on 5-6, effect as in Light Cover,
   every 6 (Storm of Steel dice included) one Shock on the vehicle;
 - an AFV or APC: 2D6 (3D6 open-topped), every 6 one Shock;
 - an empty building: the weapon's Firepower Dice, its 6s applied to the building.
@@ -24,7 +25,8 @@ from functools import lru_cache
 
 from battletracker.core.dice import Dice, Die, Face
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import ChangeFigures, Effect, add_shock
+from battletracker.model.effects import ChangeFigures, Effect, SetCondition, add_shock
+from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules.base import Roller
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.fire import Volley, VolleyResult, describe_volley, roll_volley, volley_counts
@@ -42,7 +44,8 @@ AreaCounts = tuple[int, int, int, int]
 class AreaTarget:
     """One unit (or empty building) under the fire, as the dice see it.
 
-    `volley` is the Firepower Dice at infantry and passengers; `dice` and
+    `volley` is the Firepower Dice at infantry and passengers (one unit, its
+    kills capped at its `figures`: with none left it is out of play); `dice` and
     `to_hit` are the vehicle's or the empty building's dice. `vehicle` takes
     Shock from the 6s (the AFV or APC itself, or the passengers' Transport).
     `building_id` is the brick or stone building four 6s make unstable (the
@@ -102,7 +105,7 @@ def roll_target(roller: Roller, dice: Dice, target: AreaTarget, unstable_sixes: 
     sub = Roller(_Labelled(dice, target.name))
     if target.volley is not None:
         volley = roll_volley(sub, target.volley)
-        result = _volley_result(target, volley, unstable_sixes)
+        result = volley_result(target, volley, unstable_sixes)
     else:
         result = _dice_result(target, storm_of_steel.roll(sub, "Firepower Dice" if target.kind == "building"
                                                           else "Dice for Shock", target.dice, target.to_hit,
@@ -111,17 +114,19 @@ def roll_target(roller: Roller, dice: Dice, target: AreaTarget, unstable_sixes: 
     return result
 
 
-def _volley_result(target: AreaTarget, v: VolleyResult, unstable_sixes: int) -> TargetResult:
+def volley_result(target: AreaTarget, v: VolleyResult, unstable_sixes: int) -> TargetResult:
+    """What a rolled volley did to `target`: its kills, Shock and 6s, log lines and Effects."""
     assert target.volley is not None
     lines = [f"{target.name}:"] + [f"  {line}" for line in describe_volley(v, target.volley)]
     effects: list[Effect] = []
     kills = v.kills
     if target.unit_id is not None:
-        removed = kills if target.figures is None else min(kills, target.figures)
-        if removed:
-            effects.append(ChangeFigures(target.unit_id, -removed))
+        if kills:
+            effects.append(ChangeFigures(target.unit_id, -kills))
         if v.shock:
             effects.append(add_shock(target.unit_id, v.shock))
+        if target.figures is not None and kills >= target.figures:
+            effects.append(SetCondition(target.unit_id, OUT_OF_PLAY))
     vehicle_shock = 0
     if target.kind == "passengers":
         vehicle_shock = target.vehicle.shock_added(v.sixes)

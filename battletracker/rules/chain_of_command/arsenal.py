@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from battletracker.core.geometry import range_band
+from battletracker.core.text import brief
 from battletracker.model.game import ARMOUR_FACES, VEHICLE_CATEGORIES
 from battletracker.rules.tables import Table, TableError, ruleset_file
 
@@ -24,6 +25,8 @@ RULESET = "chain_of_command"
 CLOSE_RANGE_KINDS = ("tank_gun", "at_gun")
 WEAPON_KINDS = (*CLOSE_RANGE_KINDS, "infantry_at")
 MAX_STRIKE_DICE = 30
+MAX_BAND_INCHES = 1000.0
+"""A range band's outer edge; far beyond any table, so a larger figure is a typing accident."""
 
 
 def _example(t: Table, fields: tuple[str, ...]) -> tuple[str, ...]:
@@ -34,12 +37,17 @@ def _example(t: Table, fields: tuple[str, ...]) -> tuple[str, ...]:
     return listed
 
 
+def _sane_edge(value: float) -> bool:
+    """Above 0 and at most MAX_BAND_INCHES; NaN and the infinities fail both comparisons or the bound."""
+    return 0 < value <= MAX_BAND_INCHES
+
+
 def _ints(t: Table, key: str, minimum: int, maximum: int) -> tuple[int, ...]:
     values = t.list(key)
     for v in values:
         if not isinstance(v, int) or isinstance(v, bool) or not minimum <= v <= maximum:
             raise TableError(f"{t.where}: key {key!r}: each must be a whole number from {minimum} to {maximum}, "
-                             f"not {v!r}")
+                             f"not {brief(v)}")
     return tuple(values)
 
 
@@ -125,9 +133,13 @@ def parse_weapon(name: str, t: Table) -> ATWeapon:
         raw_bands = t.list("bands")
         if not raw_bands or any(isinstance(b, bool) or not isinstance(b, int | float) for b in raw_bands):
             raise TableError(f"{t.where}: key 'bands': must list the outer edge of each range band in inches")
+        wrong = [b for b in raw_bands if not _sane_edge(b)]
+        if wrong:
+            raise TableError(f"{t.where}: key 'bands': each edge must be a number of inches above 0 and at most "
+                             f"{MAX_BAND_INCHES:g}, not {brief(wrong[0])}")
         bands = tuple(float(b) for b in raw_bands)
-        if any(b <= 0 for b in bands) or list(bands) != sorted(set(bands)):
-            raise TableError(f"{t.where}: key 'bands': edges must be positive and increasing, not {raw_bands}")
+        if list(bands) != sorted(set(bands)):
+            raise TableError(f"{t.where}: key 'bands': edges must be positive and increasing, not {brief(raw_bands)}")
         if len(ap) != len(bands):
             raise TableError(f"{t.where}: key 'ap': one value per range band ({len(bands)}), not {len(ap)}")
         fields = ("bands", "ap", "he", "rounds")

@@ -29,8 +29,13 @@ from dataclasses import dataclass, fields
 
 from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment, BombardmentEvent
-from battletracker.model.bombardment_effects import AddBombardment, AppendBombardmentEvent, UpdateBombardment
-from battletracker.model.effects import AppendLog, Effect, PlaceMarker
+from battletracker.model.bombardment_effects import (
+    AddBombardment,
+    AppendBombardmentEvent,
+    SetBombardmentPin,
+    UpdateBombardment,
+)
+from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondition
 from battletracker.model.game import Game, Marker, Unit
 from battletracker.rules.base import InputValue, RulesInputError
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
@@ -442,16 +447,43 @@ def is_transport(unit: Unit) -> bool:
     return unit.stats.get("transport") is True or (unit.kind == "vehicle" and unit.vehicle is None)
 
 
+def unit_teams(unit: Unit) -> int:
+    """How many Teams the unit's card says it has (`stats["teams"]`, a Section's two); one when it does not say."""
+    teams = unit.stats.get("teams")
+    return teams if isinstance(teams, int) and not isinstance(teams, bool) and teams >= 1 else 1
+
+
 def units_in_area(game: Game, b: Bombardment, centre: geometry.Point | None = None,
                   units: Iterable[Unit] | None = None) -> list[str]:
-    """Ids of the units inside the area, in roster order; a passenger is where its vehicle is."""
+    """Ids of the units in play inside the area, in roster order; a passenger is where its vehicle is."""
     out: list[str] = []
     for unit in (game.units.values() if units is None else units):
+        if not unit.in_play:
+            continue
         carrier = carrier_of(game, unit)
         where = (carrier.x, carrier.y) if carrier is not None else (unit.x, unit.y)
         if b.contains(where, centre):
             out.append(unit.id)
     return out
+
+
+def rally_release(game: Game, unit_id: str, shock_after: int) -> tuple[list[Effect], list[str]]:
+    """Effects and log lines when a unit's Shock is rallied to `shock_after`: left behind, at none it is unpinned.
+
+    "If a Bombardment moves and a unit previously affected is no longer in the
+    Bombardment area, that Unit remains Pinned until all Shock is rallied from
+    it or the Bombardment ends, whichever occurs first." Only when every
+    bombardment holding it lets it go (none still covers it, no SOS Fire holds it).
+    """
+    unit = game.units.get(unit_id)
+    if unit is None or shock_after != 0 or not unit.has(PINNED):
+        return [], []
+    holders = [b for b in game.bombardments.values() if b.state != "cleared" and unit_id in b.pinned]
+    if not holders or any(b.kind != "high_explosive" or unit_id in units_in_area(game, b) for b in holders):
+        return [], []
+    effects: list[Effect] = [SetBombardmentPin(b.id, unit_id, False) for b in holders]
+    effects.append(SetCondition(unit_id, PINNED, False))
+    return effects, [f"{unit.name} has rallied all its Shock outside the bombardment: no longer Pinned"]
 
 
 def active_areas(game: Game, kinds: tuple[str, ...] = ("high_explosive",)) -> list[Bombardment]:

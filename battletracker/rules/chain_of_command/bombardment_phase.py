@@ -50,7 +50,6 @@ from battletracker.model.effects import Effect, RemoveMarker, SetCondition
 from battletracker.model.game import Game, Unit
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
-from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
     TargetResult,
@@ -67,19 +66,25 @@ from battletracker.rules.chain_of_command.bombardment import (
     is_rolling,
     is_transport,
     next_centre,
+    unit_teams,
     units_in_area,
     waiting,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.buildings import building_of
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_TEAMS,
+    FireTables,
     HitEffect,
     Volley,
     cover_levels,
     raise_cover,
     read_id,
     read_storm,
+)
+from battletracker.rules.chain_of_command.fire import (
+    SETTINGS as FIRE_SETTINGS,
 )
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
@@ -99,7 +104,7 @@ TARGET_KINDS = ("infantry", "passengers", "vehicle", "building")
 BUILDING_MATERIALS = ("none", "wood", "brick_stone")
 PIN_EXEMPT = ("brick_stone", "any")
 MAX_TARGETS = 60
-SETTINGS = (*storm_of_steel.SETTINGS, "bombardment_devastating_doubles_all", "bombardment_pin_exempt_material")
+SETTINGS = (*FIRE_SETTINGS, "bombardment_devastating_doubles_all", "bombardment_pin_exempt_material")
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,7 @@ class PhaseInputs:
     observer_id: str | None
     turn: int
     phase: int
+    left_behind: tuple[str, ...]
     centre: geometry.Point
     phases_left: int
     phases_fired: int
@@ -175,6 +181,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
         turn, phase = r.int("turn", 1, minimum=1), r.int("phase", 1, minimum=1)
     else:
         turn, phase = r.int("turn", minimum=1), r.int("phase", minimum=1)
+    left_behind = tuple(i.strip() for i in r.str("left_behind", "").split(",") if i.strip())
     centre = (r.float("x"), r.float("y"))
     phases_left = r.int("phases_left", minimum=1, maximum=99)
     phases_fired = r.int("phases_fired", 0, minimum=0, maximum=99)
@@ -186,6 +193,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
                            maximum=60)
     to_hit = r.int("to_hit", int(_setting_value("bombardment_to_hit")), minimum=2, maximum=6)
     storm = read_storm(r, True)
+    tables = FireTables.read(r)
     double_all = r.bool("bombardment_devastating_doubles_all",
                         bool(_setting_value("bombardment_devastating_doubles_all")))
     exempt = r.choice("bombardment_pin_exempt_material", PIN_EXEMPT,
@@ -193,7 +201,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
     count = r.int("targets", 0, minimum=0, maximum=MAX_TARGETS)
     doubled = devastating and phases_fired == 0
     dice_for_target = firepower_dice * (2 if doubled else 1)
-    targets = tuple(_read_target(r, i, dice_for_target, to_hit, storm, doubled and double_all, exempt)
+    targets = tuple(_read_target(r, i, dice_for_target, to_hit, storm, doubled and double_all, exempt, tables)
                     for i in range(1, count + 1))
     r.finish()
 
@@ -222,13 +230,14 @@ def _parse(inputs: Inputs) -> PhaseInputs:
         raise RulesInputError("targets", f"a smoke barrage rolls no dice against the units in it, not {count}")
     if bombardment_id is not None and activation == "coc_point" and coc_points is None:
         raise RulesInputError("coc_points", "is required to spend a Chain of Command point from the side")
-    return PhaseInputs(kind, state, activation, side, coc_points, bombardment_id, observer_id, turn, phase, centre,
+    return PhaseInputs(kind, state, activation, side, coc_points, bombardment_id, observer_id, turn, phase,
+                       left_behind, centre,
                        phases_left, phases_fired, devastating, pattern_die, direction, moves_left, firepower_dice,
                        to_hit, targets)
 
 
 def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm: StormOfSteel | None,
-                 double_all: bool, exempt: str) -> PhaseTarget:
+                 double_all: bool, exempt: str, tables: FireTables) -> PhaseTarget:
     key = f"target{i}_"
     kind = r.choice(key + "kind", TARGET_KINDS)
     name = r.str(key + "name", f"Target {i}")
@@ -250,13 +259,15 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
                                       vehicle=vehicle), False)
     teams = r.int(key + "teams", 1, minimum=1, maximum=MAX_TEAMS)
     figures = r.optional_int(key + "figures", minimum=0)
+    if figures == 0:
+        raise RulesInputError(key + "figures", f"{name} has no figures left: it is out of play and cannot be hit")
     if figures is not None and target_id is None:
         raise RulesInputError(key + "figures", f"needs {key}id")
     if kind == "passengers":
         vehicle = VehicleTarget(read_id(r, key + "vehicle_id"), r.int(key + "vehicle_current_shock", 0, minimum=0),
                                 r.bool(key + "vehicle_immobilised"))
-        effect = HitEffect.for_cover(_cover(b.passenger_cover))
-        volley = Volley(b.passenger_dice * factor, b.passenger_to_hit, storm, effect, teams)
+        effect = HitEffect.for_cover(_cover(b.passenger_cover), 1, tables)
+        volley = Volley(b.passenger_dice * teams * factor, b.passenger_to_hit, storm, effect, 1, _caps(figures))
         return PhaseTarget(AreaTarget("passengers", name, volley, storm=storm, unit_id=target_id, figures=figures,
                                       vehicle=vehicle), False)
     cover = r.choice(key + "cover", cover_levels(), "open")
@@ -273,10 +284,15 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
     if material != "none" and storeys < 1:
         raise RulesInputError(key + "storeys", f"a unit in a building needs its storeys (1 or more), not {storeys}")
     substantial = storeys >= b.pin_exempt_storeys and (exempt == "any" or material == "brick_stone")
-    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover), teams)
+    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover, 1, tables), 1, _caps(figures))
     area = AreaTarget("infantry", name, volley, storm=storm, unit_id=target_id, figures=figures,
                       can_collapse=material == "brick_stone" and intact, building_id=building_id)
     return PhaseTarget(area, not substantial)
+
+
+def _caps(figures: int | None) -> tuple[int, ...]:
+    """A unit's figures as the cap on its kills (its Teams take the unit's dice together)."""
+    return () if figures is None else (figures,)
 
 
 def _cover(name: str) -> str:
@@ -325,7 +341,8 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         if result.unstable and building_id is not None and building_id not in unstable:
             unstable.append(building_id)
     effects.extend(SetBuildingState(building_id, "unstable") for building_id in unstable)
-    pinned = [t.area.unit_id for t in p.targets if t.pins and t.area.unit_id is not None]
+    out = {r.target.unit_id for r in results if r.target.figures is not None and r.kills >= r.target.figures}
+    pinned = [t.area.unit_id for t in p.targets if t.pins and t.area.unit_id is not None and t.area.unit_id not in out]
     for unit_id in pinned:
         effects.append(SetCondition(unit_id, PINNED))
         if p.bombardment_id is not None:
@@ -352,6 +369,7 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         effects.extend(_event(p, "ended", "Out of Phases of fire: the Forward Observer is removed", centre))
         if p.observer_id is not None:
             effects.append(RemoveMarker(p.observer_id))
+        effects.extend(_release_left_behind(p, log))
     if p.bombardment_id is not None:
         effects.insert(0, UpdateBombardment(p.bombardment_id, tuple(update.items())))
     values: dict[str, object] = {
@@ -392,6 +410,24 @@ def _event(p: PhaseInputs, kind: str, text: str, at: geometry.Point, origin: geo
                                                                       source[0], source[1], dict(values or {})))]
 
 
+def _release_left_behind(p: PhaseInputs, log: list[str]) -> list[Effect]:
+    """The bombardment has ended: units it left behind when it moved are Pinned no longer.
+
+    "That Unit remains Pinned until all Shock is rallied from it or the
+    Bombardment ends, whichever occurs first."
+    """
+    if not p.left_behind:
+        return []
+    log.append(f"The bombardment has ended: {len(p.left_behind)} unit(s) it left behind when it moved are no "
+               "longer Pinned")
+    effects: list[Effect] = []
+    for unit_id in p.left_behind:
+        effects.append(SetCondition(unit_id, PINNED, False))
+        if p.bombardment_id is not None:
+            effects.append(SetBombardmentPin(p.bombardment_id, unit_id, False))
+    return effects
+
+
 def _contact_lost(p: PhaseInputs) -> Resolution:
     linger = data().lingering.after_contact_lost
     log = ["No Command Dice 1 and no Chain of Command point: the bombardment ends, contact with the mortars lost",
@@ -403,6 +439,7 @@ def _contact_lost(p: PhaseInputs) -> Resolution:
         effects.extend(_event(p, "contact_lost", log[0], p.centre))
     if p.observer_id is not None:
         effects.append(RemoveMarker(p.observer_id))
+    effects.extend(_release_left_behind(p, log))
     return Resolution("coc.bombardment_phase", "contact_lost",
                       {"phases_left": p.phases_left, "ended": True, "x": p.centre[0], "y": p.centre[1]},
                       [], effects, log)
@@ -507,6 +544,9 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
     }
     if b.observer_id:
         inputs["observer_id"] = b.observer_id
+    left_behind = _left_behind(game, b)
+    if left_behind:
+        inputs["left_behind"] = ",".join(left_behind)
     if b.pattern_die is not None:
         inputs["pattern_die"] = b.pattern_die
     if b.direction is not None:
@@ -522,6 +562,13 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str, *,
     for i, fields in enumerate(targets, start=1):
         inputs.update({f"target{i}_{k}": v for k, v in fields.items()})
     return inputs
+
+
+def _left_behind(game: Game, b: Bombardment) -> list[str]:
+    """Units this bombardment Pinned that its area (after this Phase's move) has left, held by no other."""
+    inside = set(units_in_area(game, b, next_centre(b)))
+    held = {u for other in game.bombardments.values() if other.id != b.id and other.active for u in other.pinned}
+    return [u for u in b.pinned if u in game.units and u not in inside and u not in held]
 
 
 def _targets(game: Game, b: Bombardment, covers: Mapping[str, str], linear: set[str],
@@ -544,21 +591,24 @@ def _targets(game: Game, b: Bombardment, covers: Mapping[str, str], linear: set[
 def _unit_target(game: Game, unit: Unit, covers: Mapping[str, str],
                  linear: set[str]) -> dict[str, InputValue] | None:
     """One unit as a target, or None for units the rules leave alone (Transports, APC passengers)."""
-    teams = unit.stats.get("teams")
-    team_fields: dict[str, InputValue] = {"teams": teams} if isinstance(teams, int) and teams >= 1 else {}
+    team_fields: dict[str, InputValue] = {"teams": unit_teams(unit)} if "teams" in unit.stats else {}
     if unit.vehicle is not None and not is_transport(unit):
         return {"kind": "vehicle", "name": unit.name, "id": unit.id, "open_topped": unit.vehicle.open_topped,
-                "vehicle_current_shock": unit.shock, "vehicle_immobilised": "immobilised" in unit.vehicle.damage}
+                "vehicle_current_shock": unit.shock,
+                "vehicle_immobilised": later_shock_doubled(unit.vehicle.category, unit.vehicle.damage)}
     if is_transport(unit):
         return None
     carrier = carrier_of(game, unit)
     if carrier is not None:
         if not is_transport(carrier):
             return None
-        immobilised = carrier.vehicle is not None and "immobilised" in carrier.vehicle.damage
+        doubled = carrier.vehicle is not None and later_shock_doubled(carrier.vehicle.category,
+                                                                      carrier.vehicle.damage)
+        if unit.figures == 0:
+            return None
         return {"kind": "passengers", "name": unit.name, "id": unit.id, "figures": unit.figures,
                 "vehicle_id": carrier.id, "vehicle_current_shock": carrier.shock,
-                "vehicle_immobilised": immobilised, **team_fields}
+                "vehicle_immobilised": doubled, **team_fields}
     if unit.figures == 0:
         return None
     stated = unit.stats.get("cover")

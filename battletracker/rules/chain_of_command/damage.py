@@ -12,7 +12,7 @@ name in the table (`reverse`, `immobilised`, `explodes`, ...).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -59,6 +59,7 @@ class DamageResult:
     force_morale_test: str
     wreck: bool
     blast_radius: float
+    doubles_later_shock: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,7 @@ def _result(vehicle: str, name: str, t: Table) -> DamageResult:
         force_morale_test=t.str("force_morale_test"),
         wreck=t.bool("wreck"),
         blast_radius=t.float("blast_radius", minimum=0),
+        doubles_later_shock=t.bool("doubles_later_shock") if "doubles_later_shock" in t.data else False,
     )
 
 
@@ -222,7 +224,7 @@ class DamageOutcome:
         return damage_result(self.vehicle, self.row.result)
 
     def effects(self, target_id: str) -> list[Effect]:
-        """The Shock (doubled if immobilised), "abandoned" at four, and the damage the result records."""
+        """The Shock (doubled on an immobilised AFV), "abandoned" at four, and the damage the result records."""
         effects = shock_effects(target_id, self.shock)
         if self.meaning.record:
             effects.append(SetDamage(target_id, self.row.result))
@@ -247,7 +249,22 @@ def outcome_lines(vehicle: str, result: str, shock: VehicleShock) -> tuple[str, 
     return tuple(lines)
 
 
+def later_shock_doubled(vehicle: str, damage: Iterable[str]) -> bool:
+    """Whether damage the `vehicle` (afv or apc) carries doubles the Shock it suffers from now on.
+
+    The AFV table's Vehicle Immobilised says "Any subsequent Shock suffered is
+    doubled"; the APC table's says nothing of the kind (at_fire.toml's
+    `doubles_later_shock`).
+    """
+    results = damage_tables().results
+    return any(r.doubles_later_shock for r in (results.get((vehicle, name)) for name in damage) if r is not None)
+
+
 def apply_damage(vehicle: str, band: str, roll: int, current_shock: int, immobilised: bool) -> DamageOutcome:
-    """A damage D6 on the `vehicle` table's `band`, against a vehicle with `current_shock`."""
+    """A damage D6 on the `vehicle` table's `band`, against a vehicle with `current_shock`.
+
+    `immobilised` doubles the Shock only where the vehicle's own table says so (an AFV, not an APC).
+    """
     row = damage_row(vehicle, band, roll)
-    return DamageOutcome(vehicle, band, roll, row, take_shock(current_shock, row.shock, immobilised))
+    doubled = immobilised and later_shock_doubled(vehicle, ("immobilised",))
+    return DamageOutcome(vehicle, band, roll, row, take_shock(current_shock, row.shock, doubled))

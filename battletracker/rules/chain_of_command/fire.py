@@ -10,29 +10,37 @@ same way.
 
 The to-hit table, the cover levels and the effect of a hit by cover are data
 (fire.toml); the documents use them without printing them, so the file marks
-them as defaults to check.
+them as defaults to check. Each entry of the to-hit and hit-effect tables is
+also a ruleset setting (`TABLE_SETTINGS`, Game > Ruleset settings): every
+procedure that rolls against them lists `SETTINGS` and reads the game's
+changes with `FireTables.read`.
 
 Hits are divided between Teams as evenly as possible; when they do not divide
 evenly the Teams listed first take one more (the firer lists the Team that
 should take an odd hit first). Effect dice are rolled Team by Team in that
-order. Kills beyond the figures a Team has are not removed when the app says
-how many figures each Team has (`target_figures`).
+order. Given the figures each Team has (`target_figures`), kills never
+exceed them: a Team that loses its last figure scores exactly its figures in
+kills and no Shock, and it is out of play (the Effects put it out of play and
+the log reminds its side of the Force Morale Test). The exact odds count the
+same way, so a two-figure Team's chart never lists three kills.
 
 `coc.fire`
     Inputs: `firepower_dice` (0-60); `to_hit` (2-6) or `range_band` (close |
     effective) with `target_quality` (green | regular | elite); `cover` (open
     | light | hard); `reduce_cover` (levels, never below open; default 0);
     `shock_multiplier` (1 or 2); `storm_of_steel` (bool) and the settings
-    `storm_of_steel_per_six`, `storm_of_steel_chains`; `teams` (1-12, default
+    `storm_of_steel_per_six`, `storm_of_steel_chains`, `TABLE_SETTINGS`
+    (`to_hit_<band>_<quality>`, `hit_effect_<cover>`); `teams` (1-12, default
     1). Optional: `target_id` (one Team) or `target_ids` (comma separated,
     one per Team, in the order the hits are shared), `target_figures` (the
-    figures of each, comma separated).
+    figures of each, comma separated; kills are capped at them).
     Dice: the Firepower Dice, any Storm of Steel dice, then one effect die per
     hit ("Effect dice", or "Effect dice, team N" for several Teams).
     Outcome: `kills=K shock=S` (totals). Values: `hits`, `kills`, `shock`,
     `sixes`, `dice_rolled`, `storm_dice`, `team_hits`, `team_kills`,
     `team_shock` (lists in Team order), `to_hit`, `cover` (after reduction).
-    Effects (with ids): ChangeFigures for kills, `shock` counter for Shock.
+    Effects (with ids): ChangeFigures for kills, `shock` counter for Shock,
+    the `out_of_play` condition on a Team left with no figures.
 """
 
 from __future__ import annotations
@@ -41,16 +49,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import lcm
+from math import factorial, lcm
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import ChangeFigures, Effect, add_shock
+from battletracker.core.text import brief
+from battletracker.model.effects import ChangeFigures, Effect, SetCondition, add_shock
+from battletracker.model.game import OUT_OF_PLAY, Scalar
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, StormRoll
-from battletracker.rules.tables import TableError, ruleset_table
+from battletracker.rules.tables import TableError, find_setting, ruleset_table
 
 RULESET = "chain_of_command"
 MAX_DICE = 60
@@ -61,6 +71,13 @@ HIT_RESULTS = ("none", "shock", "kill")
 
 Counts = tuple[int, int, int]
 """(kills, shock, sixes) summed over a roll; sixes are capped where only a threshold matters."""
+
+TO_HIT_SETTINGS = tuple(f"to_hit_{band}_{quality}" for band in RANGE_BANDS for quality in QUALITIES)
+HIT_EFFECT_SETTINGS = ("hit_effect_open", "hit_effect_light", "hit_effect_hard")
+"""A cover level fire.toml adds without a setting here keeps the file's row."""
+TABLE_SETTINGS = (*TO_HIT_SETTINGS, *HIT_EFFECT_SETTINGS)
+SETTINGS = (*storm_of_steel.SETTINGS, *TABLE_SETTINGS)
+"""The settings every procedure rolling Firepower Dice against the fire tables takes."""
 
 
 # ruleset data ------------------------------------------------------------------------------------
@@ -86,14 +103,49 @@ def raise_cover(cover: str, levels: int) -> str:
     return order[min(len(order) - 1, order.index(cover) + levels)]
 
 
-def to_hit_number(range_band: str, quality: str) -> int:
+@dataclass(frozen=True)
+class FireTables:
+    """The game's changes to fire.toml's to-hit and hit-effect entries (none: the file's defaults)."""
+
+    overrides: tuple[tuple[str, Scalar], ...] = ()
+
+    @classmethod
+    def read(cls, r: InputReader) -> FireTables:
+        """The `TABLE_SETTINGS` given in a procedure's inputs, each checked as Game > Ruleset settings checks it."""
+        found: list[tuple[str, Scalar]] = []
+        for key in TABLE_SETTINGS:
+            if key not in r:
+                r.str(key, "")
+                continue
+            declared = find_setting(RULESET, key)
+            value: Scalar = r.int(key) if isinstance(declared.default, int) else r.str(key)
+            problem = declared.problem(value)
+            if problem is not None:
+                raise RulesInputError(key, problem)
+            found.append((key, value))
+        return cls(tuple(found))
+
+    def get(self, key: str) -> Scalar | None:
+        return next((value for k, value in self.overrides if k == key), None)
+
+
+DEFAULT_TABLES = FireTables()
+
+
+def to_hit_number(range_band: str, quality: str, tables: FireTables = DEFAULT_TABLES) -> int:
     """The score each Firepower Die needs at this range band against a target of this quality."""
+    changed = tables.get(f"to_hit_{range_band}_{quality}")
+    if isinstance(changed, int):
+        return changed
     band = ruleset_table(RULESET, "fire", "to_hit").table(range_band)
     return band.int(quality, minimum=2, maximum=6)
 
 
-def hit_effect_faces(cover: str) -> tuple[str, ...]:
+def hit_effect_faces(cover: str, tables: FireTables = DEFAULT_TABLES) -> tuple[str, ...]:
     """What faces 1-6 of one effect die do to a target in `cover`: none, shock or kill."""
+    changed = tables.get(f"hit_effect_{cover}")
+    if isinstance(changed, str):
+        return tuple(changed.split())
     table = ruleset_table(RULESET, "fire", "hit_effect")
     faces = table.list(cover)
     if len(faces) != 6 or any(f not in HIT_RESULTS for f in faces):
@@ -113,8 +165,8 @@ class HitEffect:
     shock_multiplier: int = 1
 
     @classmethod
-    def for_cover(cls, cover: str, shock_multiplier: int = 1) -> HitEffect:
-        return cls(cover, hit_effect_faces(cover), shock_multiplier)
+    def for_cover(cls, cover: str, shock_multiplier: int = 1, tables: FireTables = DEFAULT_TABLES) -> HitEffect:
+        return cls(cover, hit_effect_faces(cover, tables), shock_multiplier)
 
     def read(self, face: int) -> tuple[int, int]:
         """(kills, shock) from one effect die."""
@@ -145,15 +197,34 @@ def split_hits(hits: int, teams: int) -> tuple[int, ...]:
 
 # one volley: resolve ---------------------------------------------------------------------------------
 
+def cap_kills(kills: int, shock: int, figures: int | None) -> tuple[int, int]:
+    """(kills, shock) on a Team with `figures` left (None: not known).
+
+    Kills never exceed its figures; a Team that loses its last figure is out
+    of play and takes no Shock.
+    """
+    if figures is None or kills < figures:
+        return kills, shock
+    return figures, 0
+
+
 @dataclass(frozen=True)
 class Volley:
-    """A roll of Firepower Dice at infantry, as the dice see it."""
+    """A roll of Firepower Dice at infantry, as the dice see it.
+
+    `figures`: the figures of each of the `teams` (empty when not known); kills
+    are capped at them (`cap_kills`).
+    """
 
     dice: int
     to_hit: int
     storm: StormOfSteel | None
     effect: HitEffect
     teams: int = 1
+    figures: tuple[int, ...] = ()
+
+    def figures_of(self, team: int) -> int | None:
+        return self.figures[team] if self.figures else None
 
 
 @dataclass(frozen=True)
@@ -202,11 +273,12 @@ class VolleyResult:
 def roll_volley(roller: Roller, volley: Volley, label: str = "Firepower Dice") -> VolleyResult:
     """Roll the Firepower Dice (then their Storm of Steel dice), then one effect die per hit, Team by Team."""
     fire = storm_of_steel.roll(roller, label, volley.dice, volley.to_hit, volley.storm)
-    return roll_effects(roller, fire, volley.effect, volley.teams)
+    return roll_effects(roller, fire, volley)
 
 
-def roll_effects(roller: Roller, fire: StormRoll, effect: HitEffect, teams: int) -> VolleyResult:
-    """One effect die per hit of `fire`, divided between `teams` (dice rolled for the first Team first)."""
+def roll_effects(roller: Roller, fire: StormRoll, volley: Volley) -> VolleyResult:
+    """One effect die per hit of `fire`, divided between the Teams (dice rolled for the first Team first)."""
+    teams = volley.teams
     team_hits = split_hits(fire.hits, teams)
     kills: list[int] = []
     shock: list[int] = []
@@ -214,9 +286,10 @@ def roll_effects(roller: Roller, fire: StormRoll, effect: HitEffect, teams: int)
     for i, n in enumerate(team_hits):
         label = "Effect dice" if teams == 1 else f"Effect dice, team {i + 1}"
         rolled = roller.roll_ints(label, D6, n)
-        read = [effect.read(f) for f in rolled]
-        kills.append(sum(k for k, _ in read))
-        shock.append(sum(s for _, s in read))
+        read = [volley.effect.read(f) for f in rolled]
+        k, s = cap_kills(sum(k for k, _ in read), sum(s for _, s in read), volley.figures_of(i))
+        kills.append(k)
+        shock.append(s)
         faces.append(rolled)
     return VolleyResult(fire, team_hits, tuple(kills), tuple(shock), tuple(faces))
 
@@ -225,7 +298,7 @@ def roll_effects(roller: Roller, fire: StormRoll, effect: HitEffect, teams: int)
 
 def effects_of_hits(effect: HitEffect, hits: int) -> Distribution[tuple[int, int]]:
     """Exact (kills, shock) from `hits` effect dice."""
-    counts = volley_counts(Volley(hits, 1, None, effect))
+    counts = _uncapped_counts(Volley(hits, 1, None, effect))
     return counts.map(lambda c: (c[0], c[1]))
 
 
@@ -237,6 +310,119 @@ def _slot_bytes(largest: int) -> int:
 @lru_cache(maxsize=4096)
 def volley_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
     """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) for `roll_volley`.
+
+    Kills are capped at the Teams' figures as `roll_effects` caps them: one
+    Team's cap is read off the uncapped counts; several Teams, each with its
+    own cap, are counted hit total by hit total (`_capped_counts`).
+    """
+    if not volley.figures:
+        return _uncapped_counts(volley, sixes_cap)
+    if volley.teams == 1:
+        figures = volley.figures[0]
+
+        def cap(c: Counts) -> Counts:
+            k, s = cap_kills(c[0], c[1], figures)
+            return (k, s, c[2])
+
+        return _uncapped_counts(Volley(volley.dice, volley.to_hit, volley.storm, volley.effect), sixes_cap).map(cap)
+    return _capped_counts(volley, sixes_cap)
+
+
+@lru_cache(maxsize=1024)
+def _team_weights(effect: HitEffect, hits: int, figures: int) -> dict[tuple[int, int], int]:
+    """(kills, shock) of one Team taking `hits`, capped at its `figures`, as whole weights over 6**hits.
+
+    The effect dice are a multinomial over the faces: `a` kills and `b` Shock
+    results happen in hits!/(a! b! c!) * kill**a * shock**b * none**c ways.
+    """
+    kill = sum(1 for f in effect.faces if f == "kill")
+    shock = sum(1 for f in effect.faces if f == "shock")
+    none = 6 - kill - shock
+    out: dict[tuple[int, int], int] = {}
+    for a in range(hits + 1):
+        for b in range(hits - a + 1):
+            c = hits - a - b
+            ways = factorial(hits) // (factorial(a) * factorial(b) * factorial(c)) * kill**a * shock**b * none**c
+            if ways:
+                key = cap_kills(a, b * effect.shock_multiplier, figures)
+                out[key] = out.get(key, 0) + ways
+    return out
+
+
+@lru_cache(maxsize=256)
+def _fire_weights(dice: int, to_hit: int, storm: StormOfSteel | None) -> tuple[dict[tuple[int, int], int], int]:
+    """(hits, sixes) of the Firepower Dice with their Storm of Steel dice, as whole weights over a denominator.
+
+    One die's polynomial packed into an integer and raised to the `dice`-th
+    power, as `_uncapped_counts` does.
+    """
+    one_die = list(storm_of_steel.hits_and_sixes(1, to_hit, storm).items())
+    die_den = lcm(*(p.denominator for _, p in one_die))
+    most_h = dice * max(h for (h, _), _ in one_die)
+    xs = dice * max(x for (_, x), _ in one_die) + 1
+    size = _slot_bytes(die_den**dice)
+    die = 0
+    for (h, x), p in one_die:
+        die |= (p.numerator * (die_den // p.denominator)) << (8 * size * (h * xs + x))
+    raw = (die**dice).to_bytes(size * (most_h + 1) * xs, "little")
+    out: dict[tuple[int, int], int] = {}
+    for h in range(most_h + 1):
+        for x in range(min(h, xs - 1) + 1):
+            at = (h * xs + x) * size
+            n = int.from_bytes(raw[at:at + size], "little")
+            if n:
+                out[(h, x)] = n
+    return out, die_den**dice
+
+
+@lru_cache(maxsize=1024)
+def _team_poly(effect: HitEffect, hits: int, figures: int, side: int, xc: int, width: int) -> int:
+    """`_team_weights` packed into one integer: the weight of (k, s) at slot (k * side + s) * xc."""
+    poly = 0
+    for (k, s), w in _team_weights(effect, hits, figures).items():
+        poly |= w << (width * ((k * side + s) * xc))
+    return poly
+
+
+def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
+    """Several Teams with their own caps: for each number of hits, the Teams' shares are fixed by `split_hits`.
+
+    Whole-number weights over one denominator (the Firepower Dice's times
+    6**most hits), packed into one integer per polynomial as `_uncapped_counts`
+    does, so combining the Teams is big-integer multiplication.
+    """
+    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm)
+    most_h = max(h for h, _ in fire)
+    most_x = max(x for _, x in fire)
+    xc = min(sixes_cap, most_x) + 1
+    side = most_h * volley.effect.shock_multiplier + 1
+    kills_side = sum(volley.figures) + 1
+    width = 8 * _slot_bytes(den * 6**most_h)
+    rows: dict[int, int] = {}
+    for (h, x), n in fire.items():
+        rows[h] = rows.get(h, 0) + (n << (width * min(x, xc - 1)))
+    acc = 0
+    for h, row in rows.items():
+        teams = 1
+        for share, f in zip(split_hits(h, volley.teams), volley.figures, strict=True):
+            teams *= _team_poly(volley.effect, share, f, side, xc, width)
+        acc += teams * row * 6 ** (most_h - h)
+    size = width // 8
+    raw = acc.to_bytes(size * kills_side * side * xc, "little")
+    out: dict[Counts, int] = {}
+    for k in range(kills_side):
+        for s in range(side):
+            for x in range(xc):
+                at = ((k * side + s) * xc + x) * size
+                n = int.from_bytes(raw[at:at + size], "little")
+                if n:
+                    out[(k, s, x)] = n
+    return Distribution.from_weights(out, den * 6**most_h)
+
+
+@lru_cache(maxsize=4096)
+def _uncapped_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
+    """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) with no figures to cap the kills.
 
     Built per die: one Firepower Die with the Storm of Steel dice its 6
     earns (storm_of_steel.hits_and_sixes) is a polynomial in hits and sixes,
@@ -314,8 +500,8 @@ def kills_shock_odds(volley: Volley) -> Distribution[str]:
 
 # reading inputs shared by the fire procedures ------------------------------------------------------
 
-def read_to_hit(r: InputReader) -> int:
-    """`to_hit`, or `range_band` with `target_quality` looked up in fire.toml (not both)."""
+def read_to_hit(r: InputReader, tables: FireTables = DEFAULT_TABLES) -> int:
+    """`to_hit`, or `range_band` with `target_quality` looked up in the to-hit table (not both)."""
     band = r.choice("range_band", RANGE_BANDS, "")
     quality = r.choice("target_quality", QUALITIES, "")
     if "to_hit" in r:
@@ -329,7 +515,7 @@ def read_to_hit(r: InputReader) -> int:
         raise RulesInputError("range_band", f"is required with target_quality (one of {', '.join(RANGE_BANDS)})")
     if not quality:
         raise RulesInputError("target_quality", f"is required with range_band (one of {', '.join(QUALITIES)})")
-    return to_hit_number(band, quality)
+    return to_hit_number(band, quality, tables)
 
 
 def read_cover(r: InputReader, key: str = "cover", default: str | None = None) -> str:
@@ -342,13 +528,16 @@ def read_storm(r: InputReader, enabled: bool) -> StormOfSteel | None:
     return storm if enabled else None
 
 
+FIGURES_DIGITS = 4  # no Team has 10,000 figures; longer numbers are refused before `int` reads them
+
+
 def _id_list(r: InputReader, key: str) -> tuple[str, ...]:
     if key not in r:
         r.str(key, "")
         return ()
     parts = tuple(p.strip() for p in r.str(key).split(","))
     if any(not p for p in parts):
-        raise RulesInputError(key, f"must be unit ids separated by commas, not {r.str(key)!r}")
+        raise RulesInputError(key, f"must be unit ids separated by commas, not {brief(r.str(key))}")
     return parts
 
 
@@ -371,8 +560,12 @@ class Targets:
     figures: tuple[int, ...] = ()
 
 
-def read_targets(r: InputReader, teams: int) -> Targets:
-    """`target_id` (one Team) or `target_ids` (comma separated, one per Team), and `target_figures`."""
+def read_targets(r: InputReader, teams: int, one_unit: bool = False) -> Targets:
+    """`target_id` (one Team) or `target_ids` (comma separated, one per Team), and `target_figures`.
+
+    With `one_unit`, `target_id` may also be one unit made of all the `teams`
+    (a Section of two Teams), with its figures as one number.
+    """
     one = _id_list(r, "target_id")
     many = _id_list(r, "target_ids")
     if one and many:
@@ -381,6 +574,8 @@ def read_targets(r: InputReader, teams: int) -> Targets:
         raise RulesInputError("target_id", f"names one unit; use target_ids for {len(one)} teams")
     ids = one or many
     field = "target_id" if one else "target_ids"
+    if one_unit and len(many) <= 1:
+        teams = 1
     if ids and len(ids) != teams:
         raise RulesInputError(field, f"names {len(ids)} unit(s) but the hits are shared by {teams} team(s)")
     if len(set(ids)) != len(ids):
@@ -388,28 +583,36 @@ def read_targets(r: InputReader, teams: int) -> Targets:
     figures_text = _id_list(r, "target_figures")
     figures: list[int] = []
     for text in figures_text:
-        if not text.isdigit():
-            raise RulesInputError("target_figures", f"must be whole numbers separated by commas, not {text!r}")
+        if not (text.isascii() and text.isdigit()) or len(text) > FIGURES_DIGITS:
+            raise RulesInputError("target_figures", f"must be whole numbers separated by commas, not {brief(text)}")
         figures.append(int(text))
-    if figures and not ids:
-        raise RulesInputError("target_figures", "needs target_id or target_ids")
-    if figures and len(figures) != len(ids):
-        raise RulesInputError("target_figures", f"gives {len(figures)} number(s) for {len(ids)} team(s)")
+    if figures and len(figures) != (len(ids) or teams):
+        raise RulesInputError("target_figures", f"gives {len(figures)} number(s) for {len(ids) or teams} team(s)")
+    if 0 in figures:
+        who = "The target" if len(figures) == 1 else f"Team {figures.index(0) + 1}"
+        raise RulesInputError("target_figures", f"{who} has no figures left: it is out of play and cannot be "
+                                                "fired at")
     return Targets(ids, tuple(figures))
 
 
 def target_effects(targets: Targets, team_kills: Sequence[int], team_shock: Sequence[int]) -> list[Effect]:
-    """Shock added and figures removed on each target Team (none without ids)."""
+    """Shock added and figures removed on each target Team, which is out of play with none left (none without ids)."""
     effects: list[Effect] = []
     for i, unit_id in enumerate(targets.ids):
-        kills = team_kills[i]
-        if targets.figures:
-            kills = min(kills, targets.figures[i])
+        figures = targets.figures[i] if targets.figures else None
+        kills, shock = cap_kills(team_kills[i], team_shock[i], figures)
         if kills:
             effects.append(ChangeFigures(unit_id, -kills))
-        if team_shock[i]:
-            effects.append(add_shock(unit_id, team_shock[i]))
+        if shock:
+            effects.append(add_shock(unit_id, shock))
+        if figures is not None and kills >= figures:
+            effects.append(SetCondition(unit_id, OUT_OF_PLAY))
     return effects
+
+
+def out_of_play_line(who: str) -> str:
+    """The log's reminder when a Team loses its last figure."""
+    return f"{who} has no figures left: out of play. Its side takes a Force Morale Test"
 
 
 def describe_volley(v: VolleyResult, volley: Volley) -> list[str]:
@@ -424,6 +627,9 @@ def describe_volley(v: VolleyResult, volley: Volley) -> list[str]:
         if faces:
             lines.append(f"{who}: effect dice {' '.join(map(str, faces))} -> "
                          f"{v.team_kills[i]} kill(s), {v.team_shock[i]} Shock")
+        figures = volley.figures_of(i)
+        if figures is not None and v.team_kills[i] >= figures:
+            lines.append(out_of_play_line("The target" if volley.teams == 1 else f"Team {i + 1}"))
     return lines
 
 
@@ -437,15 +643,16 @@ class FireInputs:
 
 def read_fire(r: InputReader, dice: int, extra_cover_reduction: int = 0) -> tuple[Volley, Targets]:
     """The coc.fire inputs other than the dice count: to-hit, cover, Shock, Storm of Steel, Teams, ids."""
-    to_hit = read_to_hit(r)
+    tables = FireTables.read(r)
+    to_hit = read_to_hit(r, tables)
     cover = read_cover(r)
     reduce_by = r.int("reduce_cover", 0, minimum=0, maximum=len(cover_levels()))
     multiplier = r.int("shock_multiplier", 1, minimum=1, maximum=2)
     storm = read_storm(r, r.bool("storm_of_steel"))
     teams = r.int("teams", 1, minimum=1, maximum=MAX_TEAMS)
     targets = read_targets(r, teams)
-    effect = HitEffect.for_cover(reduce_cover(cover, reduce_by + extra_cover_reduction), multiplier)
-    return Volley(dice, to_hit, storm, effect, teams), targets
+    effect = HitEffect.for_cover(reduce_cover(cover, reduce_by + extra_cover_reduction), multiplier, tables)
+    return Volley(dice, to_hit, storm, effect, teams, targets.figures), targets
 
 
 def _parse(inputs: Inputs) -> FireInputs:
@@ -469,5 +676,4 @@ def fire_odds(inputs: Inputs) -> Distribution[str]:
     return kills_shock_odds(_parse(inputs).volley)
 
 
-register(Procedure("coc.fire", "Fire", fire_resolve, fire_odds,
-                   ruleset=RULESET, settings=storm_of_steel.SETTINGS))
+register(Procedure("coc.fire", "Fire", fire_resolve, fire_odds, ruleset=RULESET, settings=SETTINGS))

@@ -50,6 +50,8 @@ from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.fire import (
     MAX_TEAMS,
     RULESET,
+    SETTINGS,
+    FireTables,
     HitEffect,
     Targets,
     Volley,
@@ -105,7 +107,8 @@ def _parse(inputs: Inputs) -> FlamethrowerInputs:
     at_the_double = r.bool("at_the_double")
     fuel = r.int("fuel", minimum=0)
     kind = r.choice("target_kind", TARGET_KINDS)
-    to_hit = read_to_hit(r)
+    tables = FireTables.read(r)
+    to_hit = read_to_hit(r, tables)
     storm = read_storm(r, True)
     teams = r.int("teams", 1, minimum=0 if kind == "wooden_building" else 1, maximum=MAX_TEAMS)
     targets = read_targets(r, teams)
@@ -127,8 +130,8 @@ def _parse(inputs: Inputs) -> FlamethrowerInputs:
         raise RulesInputError("building_id", f"only a wooden building target can be set on fire, not {kind}")
     if vehicle.vehicle_id is not None and kind != "transport":
         raise RulesInputError("vehicle_id", f"only a transport target takes Shock from the 6s, not {kind}")
-    effect = HitEffect.for_cover("open", SHOCK_MULTIPLIER)
-    volley = Volley(DICE_AFTER_MOVING if moved else DICE, to_hit, storm, effect, teams)
+    effect = HitEffect.for_cover("open", SHOCK_MULTIPLIER, tables)
+    volley = Volley(DICE_AFTER_MOVING if moved else DICE, to_hit, storm, effect, teams, targets.figures)
     shot = FlameShot(volley, kind, teams > 0)
     return FlamethrowerInputs(shot, distance, moved, fuel, targets, firer_id, weapon_index, building_id, vehicle)
 
@@ -148,7 +151,7 @@ def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     volley = p.shot.volley
     kind = p.shot.target_kind
     fire = storm_of_steel.roll(roller, "Firepower Dice", volley.dice, volley.to_hit, volley.storm)
-    v = roll_effects(roller, fire, volley.effect, volley.teams)
+    v = roll_effects(roller, fire, volley)
     on_fire = kind == "wooden_building" and v.sixes >= SETS_FIRE_AT_SIXES
     values: dict[str, object] = {
         **v.values(),
@@ -194,4 +197,4 @@ def flamethrower_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure("coc.flamethrower", "Flamethrower", flamethrower_resolve, flamethrower_odds,
-                   ruleset=RULESET, settings=storm_of_steel.SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS))

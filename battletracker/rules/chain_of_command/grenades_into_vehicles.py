@@ -37,7 +37,7 @@ Shock. Shock on the vehicle is doubled once it is immobilised
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from battletracker.core.dice import D6, Dice
@@ -48,6 +48,8 @@ from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
     MAX_TEAMS,
     RULESET,
+    TABLE_SETTINGS,
+    FireTables,
     HitEffect,
     Targets,
     Volley,
@@ -68,7 +70,7 @@ CONFINED_SPACE_DICE = 1
 SINGLE_SIX_BULLSEYE = 1
 ARMOUR_SAVE = 5
 PENETRATES_ON = 6
-SETTINGS = ("grenade_throw_to_hit", "grenade_bullseye_double_six")
+SETTINGS = ("grenade_throw_to_hit", "grenade_bullseye_double_six", *TABLE_SETTINGS)
 UNCAPPED = 1_000_000
 
 
@@ -136,20 +138,23 @@ def _parse(inputs: Inputs) -> GrenadeInputs:
     vehicle = r.choice("vehicle", VEHICLES)
     armour = r.int("armour_dice", 0, minimum=0, maximum=MAX_DICE)
     throw = _read_throw(r, vehicle)
+    tables = FireTables.read(r)
     teams = r.int("passenger_teams", 0, minimum=0, maximum=MAX_TEAMS)
     if teams and vehicle == "apc_outside":
         raise RulesInputError("passenger_teams", "a grenade against an APC from outside does not reach the "
                                                  f"passengers ({teams} team(s) given)")
     passengers: Volley | None = None
     if teams:
-        effect = HitEffect.for_cover(read_cover(r, default="open"))
-        passengers = Volley(dice, read_to_hit(r), None, effect, teams)
+        effect = HitEffect.for_cover(read_cover(r, default="open"), 1, tables)
+        passengers = Volley(dice, read_to_hit(r, tables), None, effect, teams)
     else:
         for key in ("to_hit", "range_band", "target_quality", "cover"):
             if key in r:
                 raise RulesInputError(key, "is for hits on passengers, and passenger_teams is 0")
             r.optional_str(key)
     targets = read_targets(r, teams) if teams else _no_targets(r)
+    if passengers is not None:
+        passengers = replace(passengers, figures=targets.figures)
     vehicle_target = read_vehicle_target(r)
     r.finish()
     return GrenadeInputs(Grenade(dice, vehicle, armour, throw, passengers, vehicle_target), targets)
@@ -196,7 +201,7 @@ def grenade_resolve(inputs: Inputs, dice: Dice) -> Resolution:
                + (f" + {bullseye} Bullseye!" if bullseye else "") + f" = {count}; no Armour Dice")
     effects = []
     if g.passengers is not None:
-        volley = Volley(count, g.passengers.to_hit, None, g.passengers.effect, g.passengers.teams)
+        volley = replace(g.passengers, dice=count)
         v = roll_volley(roller, volley)
         values.update(v.values())
         log.extend(describe_volley(v, volley))
@@ -246,7 +251,7 @@ def _odds(g: Grenade) -> Distribution[str]:
         count = g.firepower_dice + CONFINED_SPACE_DICE + bullseye
         if g.passengers is None:
             return successes(count, PENETRATES_ON).map(lambda x: _open_topped_key(0, 0, x, vehicle))
-        volley = Volley(count, g.passengers.to_hit, None, g.passengers.effect, g.passengers.teams)
+        volley = replace(g.passengers, dice=count)
         return volley_counts(volley, UNCAPPED).map(lambda c: _open_topped_key(c[0], c[1], c[2], vehicle))
 
     return g.throw.outcomes().bind(after_throw)

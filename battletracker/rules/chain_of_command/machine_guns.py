@@ -29,11 +29,11 @@ from battletracker.core.geometry import EPSILON
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
-from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.arc_of_fire import Aim, read_aim, turn_effects
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
     RULESET,
+    SETTINGS,
     Targets,
     Volley,
     describe_volley,
@@ -147,4 +147,4 @@ def tripod_mg_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure("coc.tripod_mg", "Tripod MG fire", tripod_mg_resolve, tripod_mg_odds,
-                   ruleset=RULESET, settings=storm_of_steel.SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS))

@@ -94,12 +94,8 @@ def _plan(game: Game, b: Bombardment, turn_end: bool) -> _Plan:
             plan.state = "cleared"
             plan.events.append(("cleared", "Its effects end and its smoke clears"))
             plan.lines.append(f"{name}: its effects end" + (" and its smoke clears" if b.kind != "sos" else ""))
-    elif b.state in ("ready", "firing") and b.kind == "high_explosive":
-        inside = set(units_in_area(game, b))
-        for unit_id in b.pinned:
-            unit = game.units.get(unit_id)
-            if unit is None or (unit_id not in inside and unit.shock == 0):
-                plan.released.append(unit_id)
+    if b.state in ("ready", "firing", "lingering") and b.kind == "high_explosive" and plan.state != "cleared":
+        _release_left_behind(game, plan, ended=b.state == "lingering")
     if turn_end and plan.state in ("ready", "firing"):
         plan.phases_left -= 1
         if plan.phases_left:
@@ -112,7 +108,19 @@ def _plan(game: Game, b: Bombardment, turn_end: bool) -> _Plan:
             plan.events.append(("ended", "Turn end: no Phases of fire left; the Forward Observer is removed"))
             plan.lines.append(f"{name}: the Turn end takes its last Phase of fire; the Forward Observer is removed "
                               "and its effects stay until the end of the following Phase")
+            _release_left_behind(game, plan, ended=True)
     return plan
+
+
+def _release_left_behind(game: Game, plan: _Plan, ended: bool) -> None:
+    """A unit the moving area has left stays Pinned until its Shock is rallied or the bombardment ends."""
+    inside = set(units_in_area(game, plan.b))
+    for unit_id in plan.b.pinned:
+        unit = game.units.get(unit_id)
+        if unit_id in plan.released:
+            continue
+        if unit is None or (unit_id not in inside and (ended or unit.shock == 0)):
+            plan.released.append(unit_id)
 
 
 def _plan_effects(game: Game, plan: _Plan) -> list[Effect]:

@@ -22,12 +22,13 @@ Tracker state on the sniper's card:
     Inputs: `target_kind` (infantry | support | bunker | transport_passengers
     | apc_passengers | apc_weapon_crew | vehicle), `enclosed_turret`,
     `leader_attached`, `suppressing` (bools); optional `firer_id`,
-    `target_id`. Dice: "Sniper's Firepower Die", "Effect die" on a hit,
+    `target_id`, `target_figures` (a target left with none is out of play).
+    Dice: "Sniper's Firepower Die", "Effect die" on a hit,
     "Leader hit die" after a kill with a Leader attached. Outcomes: `miss`,
     `no_effect`, `shock=2`, `kill`, `kill+leader_hit`. Values: `to_hit`,
     `cover`, `hit`, `kills`, `shock`, `leader_hit`, `cannot_ignore` (bunker).
     Effects: `sniper_shots` +1 on the firer; ChangeFigures / `shock` on the
-    target.
+    target, and `out_of_play` on a target that loses its last figure.
 """
 
 from __future__ import annotations
@@ -38,10 +39,20 @@ from functools import lru_cache
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution, success_chance
-from battletracker.model.effects import ChangeCounter, ChangeFigures, Effect, RemoveUnit, add_shock
+from battletracker.core.text import brief
+from battletracker.model.effects import ChangeCounter, ChangeFigures, Effect, RemoveUnit, SetCondition, add_shock
+from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
-from battletracker.rules.chain_of_command.fire import RULESET, HitEffect, read_id
+from battletracker.rules.chain_of_command.fire import (
+    FIGURES_DIGITS,
+    RULESET,
+    TABLE_SETTINGS,
+    FireTables,
+    HitEffect,
+    out_of_play_line,
+    read_id,
+)
 
 SIGHT_RADIUS = 3.0
 """Line of Sight is measured from any point within 3" of the centre of the sniper's base."""
@@ -77,6 +88,7 @@ class SniperInputs:
     target_kind: str
     firer_id: str | None
     target_id: str | None
+    target_figures: int | None = None
 
 
 def check_sniper_target(target_kind: str, enclosed_turret: bool, suppressing: bool) -> None:
@@ -101,11 +113,21 @@ def _parse(inputs: Inputs) -> SniperInputs:
     suppressing = r.bool("suppressing")
     firer_id = read_id(r, "firer_id")
     target_id = read_id(r, "target_id")
+    figures_text = r.optional_str("target_figures")
+    tables = FireTables.read(r)
     r.finish()
+    text = None if figures_text is None else figures_text.strip()
+    if text is not None and not (text.isascii() and text.isdigit() and len(text) <= FIGURES_DIGITS):
+        raise RulesInputError("target_figures", f"must be a whole number, not {brief(figures_text)}")
+    figures = int(text) if text is not None else None
+    if figures == 0:
+        raise RulesInputError("target_figures", "the target has no figures left: it is out of play and cannot be "
+                                                "fired at")
     check_sniper_target(kind, enclosed, suppressing)
     bunker = kind == "bunker"
-    effect = HitEffect.for_cover("light" if bunker else "open", SHOCK_MULTIPLIER)
-    return SniperInputs(Shot(TO_HIT_BUNKER if bunker else TO_HIT, effect, leader), kind, firer_id, target_id)
+    effect = HitEffect.for_cover("light" if bunker else "open", SHOCK_MULTIPLIER, tables)
+    return SniperInputs(Shot(TO_HIT_BUNKER if bunker else TO_HIT, effect, leader), kind, firer_id, target_id,
+                        figures)
 
 
 def sniper_resolve(inputs: Inputs, dice: Dice) -> Resolution:
@@ -145,7 +167,11 @@ def sniper_resolve(inputs: Inputs, dice: Dice) -> Resolution:
                 effects.append(ChangeFigures(p.target_id, -kills))
             if shock:
                 effects.append(add_shock(p.target_id, shock))
+            if kills and p.target_figures is not None and kills >= p.target_figures:
+                effects.append(SetCondition(p.target_id, OUT_OF_PLAY))
     log.append(RESULT_TEXT[outcome])
+    if values["kills"] and p.target_figures is not None and values["kills"] == p.target_figures:
+        log.append(out_of_play_line("The target"))
     if bunker and outcome not in ("miss", "no_effect"):
         log.append("The target in the bunker cannot ignore this result")
     return Resolution("coc.sniper", outcome, values, roller.rolls, effects, log)
@@ -203,4 +229,5 @@ def sniper_contacted(sniper_id: str) -> SniperLoss:
     return SniperLoss((RemoveUnit(sniper_id),), False)
 
 
-register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET))
+register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET,
+                   settings=TABLE_SETTINGS))

@@ -1,7 +1,11 @@
-"""`coc.sos_fire`: SOS Fire from the mortars against one Team (or one AFV or APC) in its 6" circle.
+"""`coc.sos_fire`: SOS Fire from the mortars against one unit (or one AFV or APC) in its 6" circle.
 
 Six Firepower Dice against each Team in the area, hitting on 4, 5 or 6 with
-the Storm of Steel Bonus, effect rolled against the Team's cover: area
+the Storm of Steel Bonus: `teams` Teams, either one unit made of them
+(`target_id`, a Section of two Teams rolls twelve dice) or one unit each
+(`target_ids`, each rolling its own six). Kills are capped at the figures
+(`target_figures`) and a unit with none left is out of play, not Pinned. The
+hits' effect is effect rolled against the Team's cover: area
 terrain keeps its cover (no reduction) and a linear obstacle gives none. Then
 every unit inside that is not in a building, entrenchment or fortification is
 Pinned for the current and the next Phase. Visibility is not affected. AFVs
@@ -18,7 +22,7 @@ shock=S` (with ` unstable` when the building would fall) for a Team,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from battletracker.core import geometry
@@ -31,7 +35,14 @@ from battletracker.model.game import Game
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command import storm_of_steel
-from battletracker.rules.chain_of_command.area_fire import AreaTarget, target_counts, target_key
+from battletracker.rules.chain_of_command.area_fire import (
+    AreaTarget,
+    roll_target,
+    target_counts,
+    target_key,
+    total_counts,
+    volley_result,
+)
 from battletracker.rules.chain_of_command.bombardment import (
     PINNED,
     carrier_of,
@@ -39,13 +50,17 @@ from battletracker.rules.chain_of_command.bombardment import (
     get_bombardment,
     is_transport,
     observer_name,
+    unit_teams,
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.buildings import building_of
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
     MAX_TEAMS,
+    SETTINGS,
+    FireTables,
     HitEffect,
     Targets,
     Volley,
@@ -56,7 +71,6 @@ from battletracker.rules.chain_of_command.fire import (
     read_storm,
     read_targets,
     roll_volley,
-    target_effects,
 )
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
 
@@ -70,6 +84,10 @@ class SosInputs:
     targets: Targets
     pins: bool
     sos_id: str | None
+    units: tuple[AreaTarget, ...] = ()
+    teams: int = 1
+    dice_per_team: int = 0
+    """The infantry units under the fire, each with its own dice (one AreaTarget for a unit of several Teams)."""
 
 
 def _parse(inputs: Inputs) -> SosInputs:
@@ -77,6 +95,7 @@ def _parse(inputs: Inputs) -> SosInputs:
     r = InputReader(inputs)
     vehicle = r.choice("vehicle", VEHICLES, "none")
     storm = read_storm(r, r.bool("storm_of_steel", d.sos_storm_of_steel))
+    tables = FireTables.read(r)
     vehicle_target = read_vehicle_target(r)
     sos_id = read_id(r, "sos_id")
     if vehicle != "none":
@@ -99,7 +118,7 @@ def _parse(inputs: Inputs) -> SosInputs:
         cover = raise_cover(cover, 1)
     multiplier = r.int("shock_multiplier", 1, minimum=1, maximum=2)
     teams = r.int("teams", 1, minimum=1, maximum=MAX_TEAMS)
-    targets = read_targets(r, teams)
+    targets = read_targets(r, teams, one_unit=True)
     in_building = r.bool("in_building")
     in_fortification = r.bool("in_fortification")
     material = r.choice("building", BUILDINGS, "none")
@@ -110,10 +129,19 @@ def _parse(inputs: Inputs) -> SosInputs:
         raise RulesInputError("building", "names the Team's building, but in_building is false")
     if sos_id is not None and not targets.ids:
         raise RulesInputError("sos_id", "Pinning a Team needs its target_id")
-    volley = Volley(firepower_dice, to_hit, storm, HitEffect.for_cover(cover, multiplier), teams)
-    target = AreaTarget("infantry", "Team", volley, storm=storm, can_collapse=material == "brick_stone" and intact,
-                        building_id=building_id)
-    return SosInputs(target, targets, not (in_building or in_fortification), sos_id)
+    effect = HitEffect.for_cover(cover, multiplier, tables)
+    collapse = material == "brick_stone" and intact
+    separate = len(targets.ids) > 1
+    count = teams if separate else 1
+    per_unit = firepower_dice * (1 if separate else teams)
+    units = tuple(
+        AreaTarget("infantry", f"Team {i + 1}" if separate else "Team",
+                   Volley(per_unit, to_hit, storm, effect, 1, targets.figures[i:i + 1]), storm=storm,
+                   unit_id=targets.ids[i] if targets.ids else None,
+                   figures=targets.figures[i] if targets.figures else None, can_collapse=collapse,
+                   building_id=building_id)
+        for i in range(count))
+    return SosInputs(units[0], targets, not (in_building or in_fortification), sos_id, units, teams, firepower_dice)
 
 
 def sos_resolve(inputs: Inputs, dice: Dice) -> Resolution:
@@ -130,29 +158,47 @@ def sos_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log.extend(t.vehicle.describe(fire.sixes))
         effects.extend(t.vehicle.effects(fire.sixes))
         counts = (0, 0, t.vehicle.shock_added(fire.sixes), 0)
-        values: dict[str, object] = {"sixes": fire.sixes, "dice_rolled": len(fire.all_dice),
-                                     **t.vehicle.values(fire.sixes)}
-        return Resolution("coc.sos_fire", target_key("vehicle", counts), values, roller.rolls, effects, log)
+        shock_values: dict[str, object] = {"sixes": fire.sixes, "dice_rolled": len(fire.all_dice),
+                                           **t.vehicle.values(fire.sixes)}
+        return Resolution("coc.sos_fire", target_key("vehicle", counts), shock_values, roller.rolls, effects, log)
     assert t.volley is not None
-    v = roll_volley(roller, t.volley)
-    log = ["SOS Fire: " + describe_volley(v, t.volley)[0], *describe_volley(v, t.volley)[1:]]
-    effects.extend(target_effects(p.targets, v.team_kills, v.team_shock))
-    unstable = t.can_collapse and v.sixes >= data().unstable_sixes
+    log = [f"SOS Fire: {p.dice_per_team} Firepower Dice against each of {p.teams} Teams"] if p.teams > 1 else []
+    unstable_sixes = data().unstable_sixes
+    if len(p.units) == 1:
+        v = roll_volley(roller, t.volley)
+        lines = describe_volley(v, t.volley)
+        log.extend(["SOS Fire: " + lines[0], *lines[1:]])
+        results = [volley_result(t, v, unstable_sixes)]
+        values: dict[str, object] = dict(v.values())
+    else:
+        results = [roll_target(roller, dice, unit, unstable_sixes) for unit in p.units]
+        for result in results:
+            log.extend(result.lines)
+        values = {"sixes": max(r.sixes for r in results),
+                  "team_kills": [r.kills for r in results], "team_shock": [r.shock for r in results]}
+    for result in results:
+        effects.extend(result.effects)
+    kills, shock = sum(r.kills for r in results), sum(r.shock for r in results)
+    unstable = any(r.unstable for r in results)
     if unstable and t.building_id is not None:
         effects.append(SetBuildingState(t.building_id, "unstable"))
     if unstable:
-        log.append(f"{v.sixes} sixes: the building becomes unstable and collapses at the end of the Turn")
+        log.append(f"{max(r.sixes for r in results)} sixes: the building becomes unstable and collapses at the "
+                   "end of the Turn")
+    out = {r.target.unit_id for r in results if r.target.figures is not None and r.kills >= r.target.figures}
+    pinned = [unit_id for unit_id in p.targets.ids if unit_id not in out]
     if p.pins:
-        log.append("Pinned for this Phase and the next")
-        for unit_id in p.targets.ids:
+        if pinned or not p.targets.ids:
+            log.append("Pinned for this Phase and the next")
+        for unit_id in pinned:
             effects.append(SetCondition(unit_id, PINNED))
             if p.sos_id is not None:
                 effects.append(SetBombardmentPin(p.sos_id, unit_id))
     else:
         log.append("Not Pinned: in a building, entrenchment or fortification")
-    values = {**v.values(), "to_hit": t.volley.to_hit, "cover": t.volley.effect.cover, "pinned": p.pins,
-              "unstable": unstable}
-    return Resolution("coc.sos_fire", target_key("infantry", (v.kills, v.shock, 0, int(unstable))), values,
+    values.update(kills=kills, shock=shock, to_hit=t.volley.to_hit, cover=t.volley.effect.cover, pinned=p.pins,
+                  unstable=unstable)
+    return Resolution("coc.sos_fire", target_key("infantry", (kills, shock, 0, int(unstable))), values,
                       roller.rolls, effects, log)
 
 
@@ -161,12 +207,20 @@ def _odds(target: AreaTarget) -> Distribution[str]:
     return target_counts(target, data().unstable_sixes).map(lambda c: target_key(target.kind, c))
 
 
+@lru_cache(maxsize=1024)
+def _units_odds(units: tuple[AreaTarget, ...]) -> Distribution[str]:
+    return total_counts(units, data().unstable_sixes).map(lambda c: target_key("infantry", (*c[:3], min(c[3], 1))))
+
+
 def sos_odds(inputs: Inputs) -> Distribution[str]:
-    return _odds(_parse(inputs).target.for_odds())
+    p = _parse(inputs)
+    if len(p.units) > 1:
+        return _units_odds(tuple(replace(u, name="", unit_id=None, figures=None) for u in p.units))
+    return _odds(p.target.for_odds())
 
 
 register(Procedure("coc.sos_fire", "SOS Fire", sos_resolve, sos_odds, ruleset=RULESET,
-                   settings=storm_of_steel.SETTINGS))
+                   settings=SETTINGS))
 
 
 # the SOS Fire on the table ------------------------------------------------------------------------------------
@@ -219,16 +273,18 @@ def sos_inputs(game: Game, sos_id: str, unit_id: str, *, cover: str | None = Non
     if unit_id not in sos_targets(game, sos_id):
         raise RulesInputError("unit_id", f"{unit.name} is not a Team or AFV/APC inside {observer_name(game, b)}")
     inputs: dict[str, InputValue] = {"sos_id": b.id}
-    for key in storm_of_steel.SETTINGS:
+    for key in SETTINGS:
         if key in game.settings:
             inputs[key] = game.settings[key]
     if unit.vehicle is not None:
         inputs.update(vehicle="open_topped" if unit.vehicle.open_topped else "closed", vehicle_id=unit.id,
                       vehicle_current_shock=unit.shock,
-                      vehicle_immobilised="immobilised" in unit.vehicle.damage)
+                      vehicle_immobilised=later_shock_doubled(unit.vehicle.category, unit.vehicle.damage))
         inputs.pop("sos_id")
         return inputs
     stated = unit.stats.get("cover")
+    if unit_teams(unit) > 1:
+        inputs["teams"] = unit_teams(unit)
     inputs.update(cover=cover if cover is not None else (stated if isinstance(stated, str)
                                                          and stated in cover_levels() else "open"),
                   linear_obstacle=linear_obstacle, pinned=unit.has(PINNED), target_id=unit.id,

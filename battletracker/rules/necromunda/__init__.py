@@ -1,13 +1,14 @@
 """Necromunda shooting: Firepower dice, ammo, stray shots, blasts and templates.
 
-Procedures (registered on import): `necro.shoot`, `necro.stray_shots`,
-`necro.reload`, `necro.cool_check`, `necro.engaged_allocation`. Pure functions
+Procedures (registered on import): `necro.attack` (a whole Shoot action),
+and its parts `necro.shoot`, `necro.stray_shots`, `necro.cool_check`,
+`necro.engaged_allocation`; `necro.reload`. Pure functions
 for the map and the dialogs: conditions (Suppression, ledges), targeting
 (target priority, walking fire), areas (Blast and Template), profiles (traits,
 shoot inputs from a weapon profile, weapon presets), options (the Arbitrator's
 toolkit settings).
 """
 
-from battletracker.rules.necromunda import allocation, cool, reload, shooting, stray_shots
+from battletracker.rules.necromunda import allocation, attack, cool, reload, shooting, stray_shots
 
-__all__ = ["allocation", "cool", "reload", "shooting", "stray_shots"]
+__all__ = ["allocation", "attack", "cool", "reload", "shooting", "stray_shots"]

@@ -22,6 +22,7 @@ from battletracker.core.odds import Distribution
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
 from battletracker.rules.necromunda.id_lists import counts_key, read_ids
+from battletracker.rules.necromunda.refusals import speaking
 
 NAME = "necro.engaged_allocation"
 MAX_MODELS = 6
@@ -34,6 +35,7 @@ class AllocationInputs:
     hits: int
 
 
+@speaking
 def _parse(inputs: Inputs) -> AllocationInputs:
     r = InputReader(inputs)
     parsed = AllocationInputs(

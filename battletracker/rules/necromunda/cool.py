@@ -16,6 +16,7 @@ from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
+from battletracker.rules.necromunda.refusals import speaking
 
 NAME = "necro.cool_check"
 MAX_MODIFIER = 6
@@ -27,6 +28,7 @@ class CoolInputs:
     modifier: int
 
 
+@speaking
 def _parse(inputs: Inputs) -> CoolInputs:
     r = InputReader(inputs)
     parsed = CoolInputs(

@@ -9,18 +9,25 @@ the app's own dice alike.
 
 Ammo symbols: one puts the profile Out of Ammo, two or more jam the weapon for
 the battle. The sentence about the Ammo (X+) trait is read as the setting
-`ammo_trait_reading` says (see AMMO_READINGS).
+`ammo_trait_reading` says (see AMMO_READINGS). Under the default reading,
+`ammo_check`, a weapon with Ammo (X+) makes an Ammo check for each ammo symbol
+it rolls, a D6 that passes on X or more, and only the symbols whose check
+fails count: the mechanic published material on the current rules describes,
+so the trait's X decides how often the weapon runs dry.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from battletracker.core.dice import Die, Face
-from battletracker.core.odds import Distribution
-from battletracker.rules.base import InputReader, RulesInputError
+from battletracker.core.odds import Distribution, binomial
+from battletracker.core.text import brief
+from battletracker.rules.base import InputReader
+from battletracker.rules.necromunda.refusals import Refusal
 from battletracker.rules.tables import setting
 
 RULESET = "necromunda"
@@ -30,7 +37,13 @@ SIDES = 6
 MAX_HOLES = 3
 AMMO_MARK = "+ammo"
 
+CHECK_READING = "ammo_check"
 AMMO_READINGS: dict[str, str] = {
+    CHECK_READING: (
+        "Each ammo symbol a weapon with Ammo (X+) rolls calls for an Ammo check, a D6 that passes on X or more; "
+        "a symbol whose check passes costs nothing, one failed check puts the profile Out of Ammo and two or "
+        "more jam the weapon."
+    ),
     "always": (
         "Read literally: a weapon with Ammo (X+) counts one more ammo symbol than its Firepower dice show, "
         "so it goes Out of Ammo with no symbol rolled and jams on one."
@@ -102,11 +115,11 @@ def parse_faces(text: str, field: str = FACES_SETTING) -> FirepowerDie:
     for part in parts:
         match = _FACE.match(part)
         if match is None or int(match.group(1)) > MAX_HOLES:
-            raise RulesInputError(field, f"{part!r} is not a Firepower die face: write 1, 2 or 3 bullet holes, "
-                                         f"with +ammo for the ammo symbol (e.g. 1+ammo)")
+            raise Refusal(field, f"{brief(part)} is not a Firepower die face: write 1, 2 or 3 bullet holes, "
+                                 f"with +ammo for the ammo symbol (e.g. 1+ammo)")
         faces.append(FirepowerFace(int(match.group(1)), match.group(2) is not None))
     if len(faces) != SIDES:
-        raise RulesInputError(field, f"the Firepower die has {SIDES} faces, not {len(faces)} ({text!r})")
+        raise Refusal(field, f"the Firepower die has {SIDES} faces, not {len(faces)} ({brief(text)})")
     return FirepowerDie(tuple(faces))
 
 
@@ -125,12 +138,34 @@ def read_reading(r: InputReader) -> str:
     return r.choice(READING_SETTING, tuple(AMMO_READINGS), str(setting(RULESET, READING_SETTING)))
 
 
-def ammo_symbols_counted(rolled: int, has_ammo_trait: bool, reading: str) -> int:
-    """Ammo symbols that count against the weapon: those rolled, plus the Ammo (X+) one if it applies."""
-    if reading not in AMMO_READINGS:
-        raise ValueError(f"{reading!r} is not a reading of the Ammo (X+) trait ({', '.join(AMMO_READINGS)})")
+def ammo_checks_needed(rolled: int, ammo: int, reading: str) -> int:
+    """Ammo checks the rolled symbols call for: one each for a weapon with Ammo (X+) under `ammo_check`."""
+    _known(reading)
+    return rolled if reading == CHECK_READING and ammo > 0 else 0
+
+
+def ammo_check_failed(roll: int, ammo: int) -> bool:
+    """An Ammo check fails when the D6 is below the weapon's X."""
+    return roll < ammo
+
+
+def ammo_symbols_counted(rolled: int, has_ammo_trait: bool, reading: str, failed_checks: int = 0) -> int:
+    """Ammo symbols that count against the weapon.
+
+    Under `ammo_check` a weapon with the trait counts only the symbols whose
+    Ammo check failed; otherwise those rolled count, plus the Ammo (X+) one
+    if the reading adds it.
+    """
+    _known(reading)
+    if reading == CHECK_READING and has_ammo_trait:
+        return failed_checks
     extra = has_ammo_trait and (reading == "always" or (reading == "with_rolled_symbol" and rolled > 0))
     return rolled + (1 if extra else 0)
+
+
+def _known(reading: str) -> None:
+    if reading not in AMMO_READINGS:
+        raise ValueError(f"{reading!r} is not a reading of the Ammo (X+) trait ({', '.join(AMMO_READINGS)})")
 
 
 def ammo_state(symbols: int) -> str:
@@ -145,3 +180,17 @@ def holes_and_symbols(die: FirepowerDie, count: int) -> Distribution[tuple[int, 
     """Exact joint distribution of (bullet holes, ammo symbols) over `count` Firepower dice."""
     one = Distribution.uniform((face.holes, 1 if face.ammo else 0) for face in die.faces)
     return one.repeat(count, lambda a, b: (a[0] + b[0], a[1] + b[1]), (0, 0))
+
+
+@lru_cache(maxsize=256)
+def holes_and_ammo_state(die: FirepowerDie, count: int, ammo: int, reading: str) -> Distribution[tuple[int, str]]:
+    """Exact joint distribution of (bullet holes, ammo state) over `count` Firepower dice and any Ammo checks."""
+    fail = Fraction(max(ammo - 1, 0), SIDES)
+
+    def state(hs: tuple[int, int]) -> Distribution[tuple[int, str]]:
+        holes, rolled = hs
+        checks = ammo_checks_needed(rolled, ammo, reading)
+        return binomial(checks, fail).map(
+            lambda failed: (holes, ammo_state(ammo_symbols_counted(rolled, ammo > 0, reading, failed))))
+
+    return holes_and_symbols(die, count).bind(state).reduced()

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from battletracker.rules.base import InputReader, RulesInputError
+from battletracker.rules.base import InputReader
+from battletracker.rules.necromunda.refusals import Refusal, field_words
 
 RESERVED = (",", ":", "=")
 
@@ -20,15 +21,16 @@ def parse_ids(text: str, field: str) -> tuple[str, ...]:
     if not text.strip():
         return ()
     ids = tuple(part.strip() for part in text.split(","))
+    words = field_words(field)
     for i, unit_id in enumerate(ids):
         if not unit_id:
-            raise RulesInputError(field, f"entry {i + 1} of {text!r} is empty")
+            raise Refusal(field, f"entry {i + 1} of {words} ({text!r}) is empty")
         bad = [c for c in RESERVED if c in unit_id]
         if bad:
-            raise RulesInputError(field, f"{unit_id!r} holds {bad[0]!r}, which ids may not contain")
+            raise Refusal(field, f"{unit_id!r} in {words} holds {bad[0]!r}, which ids may not contain")
     for i, unit_id in enumerate(ids):
         if unit_id in ids[:i]:
-            raise RulesInputError(field, f"{unit_id!r} is listed twice")
+            raise Refusal(field, f"{unit_id!r} is listed twice in {words}")
     return ids
 
 
@@ -36,14 +38,16 @@ def read_ids(r: InputReader, field: str, *, minimum: int = 0, maximum: int | Non
              within: Sequence[str] | None = None) -> tuple[str, ...]:
     """A comma-separated id list input, with its length bounded and (optionally) a subset of `within`."""
     ids = parse_ids(r.str(field, ""), field)
+    words = field_words(field)
     if len(ids) < minimum:
-        raise RulesInputError(field, f"needs at least {minimum} model(s), not {len(ids)}")
+        raise Refusal(field, f"{words} must hold at least {minimum} model(s), not {len(ids)}")
     if maximum is not None and len(ids) > maximum:
-        raise RulesInputError(field, f"takes at most {maximum} models, not {len(ids)}")
+        raise Refusal(field, f"{words} can hold at most {maximum} models, not {len(ids)}")
     if within is not None:
         for unit_id in ids:
             if unit_id not in within:
-                raise RulesInputError(field, f"{unit_id!r} is not one of the models listed ({', '.join(within)})")
+                raise Refusal(field, f"{unit_id!r} in {words} is not one of the models listed "
+                                     f"({', '.join(within)})")
     return ids
 
 

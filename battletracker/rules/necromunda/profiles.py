@@ -23,6 +23,7 @@ from typing import Any
 from battletracker.model.game import Scalar, Weapon
 from battletracker.model.savefile import SaveFileError, unit_from_dict
 from battletracker.rules.base import InputValue
+from battletracker.rules.necromunda.refusals import field_words
 from battletracker.rules.tables import TableError, ruleset_file
 
 RULESET = "necromunda"
@@ -84,7 +85,7 @@ def parse_traits(traits: Iterable[str]) -> Traits:
 def _number(stats: dict[str, Scalar], key: str, where: str) -> float:
     value = stats.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{where}: stat {key!r} must be a number, not {value!r}")
+        raise ValueError(f"{where}: {field_words(key)} must be a number, not {value!r}")
     return float(value)
 
 
@@ -128,7 +129,15 @@ def shoot_inputs(weapon: Weapon, profile: int) -> dict[str, InputValue]:
         "profile": profile,
         "weapon_profiles": len(weapon.profiles),
         "profile_state": state,
+        "weapon_name": profile_name(weapon, profile),
     }
+
+
+def profile_name(weapon: Weapon, profile: int) -> str:
+    """How a refusal names the profile: the weapon when jammed or single, else "Shotgun's Scatter shot profile"."""
+    if len(weapon.profiles) == 1 or weapon_jammed(weapon):
+        return weapon.name
+    return f"{weapon.name}'s {weapon.profiles[profile].name} profile"
 
 
 def reload_inputs(weapon: Weapon, profile: int) -> dict[str, InputValue]:
@@ -136,7 +145,7 @@ def reload_inputs(weapon: Weapon, profile: int) -> dict[str, InputValue]:
     if not 0 <= profile < len(weapon.profiles):
         raise ValueError(f"{weapon.name} has no profile number {profile}")
     state = "jammed" if weapon_jammed(weapon) else weapon.profiles[profile].state
-    return {"profile": profile, "profile_state": state}
+    return {"profile": profile, "profile_state": state, "weapon_name": profile_name(weapon, profile)}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ a profile that is not Out of Ammo has nothing to reload; both are refused.
 The documents give no roll for the action, so it always succeeds.
 
 Inputs: `profile_state` (the chosen profile's state now), and optionally
-`fighter_id`, `weapon` and `profile` (indexes from 0) for the Effect.
+`fighter_id`, `weapon` and `profile` (indexes from 0) for the Effect and
+`weapon_name` for the refusals, which are sentences (refusals.py).
 Outcome: `reloaded`.
 """
 
@@ -20,7 +21,8 @@ from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect, SetProfileState
 from battletracker.model.game import PROFILE_STATES
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution
+from battletracker.rules.necromunda.refusals import Refusal, speaking, weapon_words
 
 NAME = "necro.reload"
 
@@ -32,17 +34,19 @@ class ReloadInputs:
     profile: int
 
 
+@speaking
 def _parse(inputs: Inputs) -> ReloadInputs:
     r = InputReader(inputs)
     state = r.choice("profile_state", PROFILE_STATES)
     weapon = r.int("weapon", 0, minimum=0)
     profile = r.int("profile", 0, minimum=0)
+    name = r.str("weapon_name", "")
     if state == "jammed":
-        raise RulesInputError("profile_state", f"weapon {weapon} is jammed: it cannot be used again this battle "
-                                               f"and cannot be reloaded")
+        raise Refusal("profile_state", f"{weapon_words(name)} is jammed and cannot be used again this battle, "
+                                       f"so it cannot be reloaded")
     if state == "ok":
-        raise RulesInputError("profile_state", f"profile {profile} of weapon {weapon} is not Out of Ammo: "
-                                               f"there is nothing to reload")
+        raise Refusal("profile_state", f"{weapon_words(name, 'this profile')} is not Out of Ammo: there is "
+                                       f"nothing to reload")
     parsed = ReloadInputs(fighter_id=r.str("fighter_id", ""), weapon=weapon, profile=profile)
     r.finish()
     return parsed

@@ -15,7 +15,13 @@ On a hit the number of Hits is the bullet holes across the dice; otherwise a
 hit is one Hit. A Rapid Fire weapon that is also Light fires a single shot in
 close combat and rolls no Firepower dice.
 
-Dice order: the Hit D6 (none when out of range), then the Firepower dice.
+Ammo: the Firepower dice's ammo symbols count against the weapon as the
+setting `ammo_trait_reading` says (firepower.py). Under the default,
+`ammo_check`, a weapon with Ammo (X+) makes one Ammo check per ammo symbol
+rolled, a D6 each that passes on X+, and counts only the failed checks.
+
+Dice order: the Hit D6 (none when out of range), then the Firepower dice,
+then the Ammo check D6s (one per ammo symbol, when the reading calls for them).
 
 Outcome: `out_of_range`, `miss` or `hits=N`, followed by ` ammo=ok|out|jammed`
 when Firepower dice were rolled.
@@ -42,7 +48,7 @@ from battletracker.core.odds import Distribution, success_chance
 from battletracker.model.effects import Effect, SetProfileState
 from battletracker.model.game import PROFILE_STATES
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
 from battletracker.rules.necromunda.conditions import becomes_suppressed, hit_effects
 from battletracker.rules.necromunda.firepower import (
     AMMO_JAMMED,
@@ -51,12 +57,15 @@ from battletracker.rules.necromunda.firepower import (
     PROFILE_STATE_AFTER,
     READING_SETTING,
     FirepowerDie,
+    ammo_check_failed,
+    ammo_checks_needed,
     ammo_state,
     ammo_symbols_counted,
-    holes_and_symbols,
+    holes_and_ammo_state,
     read_die,
     read_reading,
 )
+from battletracker.rules.necromunda.refusals import Refusal, speaking, weapon_words
 
 NAME = "necro.shoot"
 MAX_RAPID_FIRE = 6
@@ -121,6 +130,7 @@ class ShootInputs:
         return min(6, max(2, self.bs - self.modifier))
 
 
+@speaking
 def _parse(inputs: Inputs) -> ShootInputs:
     r = InputReader(inputs)
     bs = r.int("bs", minimum=2, maximum=6)
@@ -128,8 +138,8 @@ def _parse(inputs: Inputs) -> ShootInputs:
     short_range = r.float("short_range", minimum=0.0)
     long_range = r.float("long_range", minimum=0.0)
     if long_range < short_range:
-        raise RulesInputError("long_range", f"must be at least the short range ({short_range:g}\"), "
-                                            f"not {long_range:g}\"")
+        raise Refusal("long_range", f"the weapon's long range ({long_range:g}\") must be at least its short "
+                                    f"range ({short_range:g}\")")
     acc_short = r.int("acc_short", 0, minimum=-MAX_MODIFIER, maximum=MAX_MODIFIER)
     acc_long = r.int("acc_long", 0, minimum=-MAX_MODIFIER, maximum=MAX_MODIFIER)
     rapid_fire = r.int("rapid_fire", 0, minimum=0, maximum=MAX_RAPID_FIRE)
@@ -138,28 +148,30 @@ def _parse(inputs: Inputs) -> ShootInputs:
     dice_given = "firepower_dice" in r
     firepower_dice = r.int("firepower_dice", rapid_fire, minimum=0)
     if rapid_fire == 0 and firepower_dice:
-        raise RulesInputError("firepower_dice", f"the profile has no Rapid Fire trait (rapid_fire is 0), "
-                                                f"so it rolls no Firepower dice, not {firepower_dice}")
+        raise Refusal("firepower_dice", f"this profile has no Rapid Fire trait, so it rolls no Firepower dice, "
+                                        f"not {firepower_dice}")
     if rapid_fire and light and close_combat and dice_given:
-        raise RulesInputError("firepower_dice", f"a Rapid Fire ({rapid_fire}) weapon that is also Light fires "
-                                                f"single shots in close combat and rolls no Firepower dice")
+        raise Refusal("firepower_dice", f"a Rapid Fire ({rapid_fire}) weapon that is also Light fires single "
+                                        f"shots in close combat and rolls no Firepower dice")
     if rapid_fire and not 1 <= firepower_dice <= rapid_fire:
-        raise RulesInputError("firepower_dice", f"must be 1 to {rapid_fire} for Rapid Fire ({rapid_fire}), "
-                                                f"not {firepower_dice}")
+        raise Refusal("firepower_dice", f"a Rapid Fire ({rapid_fire}) weapon rolls 1 to {rapid_fire} Firepower "
+                                        f"dice, not {firepower_dice}")
     ammo = r.int("ammo", 0, minimum=0, maximum=6)
     if ammo == 1:
-        raise RulesInputError("ammo", "must be 0 (no Ammo trait) or the X of Ammo (X+), 2 to 6, not 1")
+        raise Refusal("ammo", "the X of Ammo (X+) must be 2 to 6 (0 for no Ammo trait), not 1")
     profile_state = r.choice("profile_state", PROFILE_STATES, "ok")
+    name = r.str("weapon_name", "")
     if profile_state == "out_of_ammo":
-        raise RulesInputError("profile_state", "this profile is Out of Ammo: it cannot fire until a Reload action")
+        raise Refusal("profile_state", f"{weapon_words(name, 'this profile')} is Out of Ammo and cannot fire "
+                                       f"until a Reload action")
     if profile_state == "jammed":
-        raise RulesInputError("profile_state", "this weapon is jammed and cannot be used again this battle")
+        raise Refusal("profile_state", f"{weapon_words(name)} is jammed and cannot be used again this battle")
     weapon = r.int("weapon", 0, minimum=0)
     weapon_profiles = r.int("weapon_profiles", 1, minimum=1, maximum=MAX_PROFILES)
     profile = r.int("profile", 0, minimum=0)
     if profile >= weapon_profiles:
-        raise RulesInputError("profile", f"the weapon has {weapon_profiles} profile(s), numbered from 0; "
-                                         f"there is no profile {profile}")
+        raise Refusal("profile", f"the weapon has {weapon_profiles} profile(s), numbered from 0; there is no "
+                                 f"profile {profile}")
     parsed = ShootInputs(
         bs=bs,
         distance=distance,
@@ -186,6 +198,9 @@ def _parse(inputs: Inputs) -> ShootInputs:
     )
     r.finish()
     return parsed
+
+
+parse_shot = _parse
 
 
 def outcome_key(result: str, ammo: str | None) -> str:
@@ -220,6 +235,8 @@ def shoot_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     holes = 0
     rolled_symbols = 0
     counted_symbols = 0
+    checks: tuple[int, ...] = ()
+    failed = 0
     state: str | None = None
     if p.single_shot:
         log.append("Rapid Fire and Light in close combat: a single shot, no Firepower dice")
@@ -230,11 +247,20 @@ def shoot_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             faces.append(face.label)
             holes += face.holes
             rolled_symbols += 1 if face.ammo else 0
-        counted_symbols = ammo_symbols_counted(rolled_symbols, p.ammo > 0, p.reading)
+        needed = ammo_checks_needed(rolled_symbols, p.ammo, p.reading)
+        fire_line = f"Firepower dice {', '.join(faces)}: {holes} bullet hole(s), {rolled_symbols} ammo symbol(s)"
+        if needed:
+            checks = roller.roll_ints(_checks_label(p.ammo, needed), D6, needed)
+            failed = sum(1 for roll in checks if ammo_check_failed(roll, p.ammo))
+        counted_symbols = ammo_symbols_counted(rolled_symbols, p.ammo > 0, p.reading, failed)
         state = ammo_state(counted_symbols)
-        trait = f" + 1 for Ammo ({p.ammo}+)" if counted_symbols > rolled_symbols else ""
-        log.append(f"Firepower dice {', '.join(faces)}: {holes} bullet hole(s), {rolled_symbols} ammo symbol(s)"
-                   f"{trait}: {_ammo_text(state)}")
+        if needed:
+            log.append(fire_line)
+            log.append(f"{_checks_label(p.ammo, needed)}: {', '.join(str(c) for c in checks)}, {failed} failed: "
+                       f"{_ammo_text(state)}")
+        else:
+            trait = f" + 1 for Ammo ({p.ammo}+)" if counted_symbols > rolled_symbols else ""
+            log.append(f"{fire_line}{trait}: {_ammo_text(state)}")
 
     shots = holes if state is not None else 1
     hits = shots if hit else 0
@@ -277,12 +303,19 @@ def shoot_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         "stray_hits": 0 if hit else shots,
         "ammo_symbols_rolled": rolled_symbols,
         "ammo_symbols": counted_symbols,
+        "ammo_checks": list(checks),
+        "ammo_checks_failed": failed,
         "ammo_state": state,
         "suppressed": suppressed,
         "check_falling": suppressed and p.target_near_ledge,
         "allocate_at_random": allocate,
     }
     return Resolution(NAME, outcome_key(result, state), values, roller.rolls, effects, log)
+
+
+def _checks_label(ammo: int, count: int) -> str:
+    """The roll's name for typed dice: "Ammo check (4+)", or "Ammo checks (4+)" for one per symbol."""
+    return f"Ammo check{'s' if count > 1 else ''} ({ammo}+)"
 
 
 def _ammo_text(state: str) -> str:
@@ -296,19 +329,17 @@ def _ammo_text(state: str) -> str:
 def shoot_odds(inputs: Inputs) -> Distribution[str]:
     p = _parse(inputs)
     needed = p.needed if p.band is not None else None
-    return _odds(needed, p.dice_rolled, p.die, p.ammo > 0, p.reading)
+    return _odds(needed, p.dice_rolled, p.die, p.ammo, p.reading)
 
 
 @lru_cache(maxsize=1024)
-def _odds(needed: int | None, dice: int, die: FirepowerDie, has_ammo_trait: bool,
-          reading: str) -> Distribution[str]:
+def _odds(needed: int | None, dice: int, die: FirepowerDie, ammo: int, reading: str) -> Distribution[str]:
     """Exact odds; `needed` None is out of range (no Hit roll)."""
     p_hit = Fraction(0) if needed is None else success_chance(needed)
     miss = "out_of_range" if needed is None else "miss"
     if not dice:
         return Distribution({"hits=1": p_hit, miss: 1 - p_hit})
-    fire = holes_and_symbols(die, dice).map(
-        lambda hs: (hs[0], ammo_state(ammo_symbols_counted(hs[1], has_ammo_trait, reading))))
+    fire = holes_and_ammo_state(die, dice, ammo, reading)
     hit_or_miss = Distribution({True: p_hit, False: 1 - p_hit})
     return hit_or_miss.convolve(
         fire, lambda hit, hs: outcome_key(f"hits={hs[0]}" if hit else miss, hs[1])).reduced()

@@ -30,10 +30,11 @@ from battletracker.core.geometry import Point, corridor
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
 from battletracker.rules.necromunda.conditions import hit_effects
 from battletracker.rules.necromunda.id_lists import read_ids
 from battletracker.rules.necromunda.options import STRAY_SHOTS, read_toolkit
+from battletracker.rules.necromunda.refusals import Refusal, speaking
 
 K = TypeVar("K")
 
@@ -60,10 +61,11 @@ class StrayInputs:
     near_ledge: frozenset[str]
 
 
+@speaking
 def _parse(inputs: Inputs) -> StrayInputs:
     r = InputReader(inputs)
     if not read_toolkit(r, STRAY_SHOTS):
-        raise RulesInputError(STRAY_SHOTS, "stray shots are an Arbitrator's toolkit option that is off in this game")
+        raise Refusal(STRAY_SHOTS, "stray shots are an Arbitrator's toolkit option that is off in this game")
     at_risk = read_ids(r, "at_risk", maximum=MAX_AT_RISK)
     parsed = StrayInputs(
         at_risk=at_risk,

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from battletracker.core.geometry import EPSILON, Point, distance
 from battletracker.model.game import Unit
-from battletracker.rules.base import RulesInputError
 from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
+from battletracker.rules.necromunda.refusals import Refusal
 
 PRIORITY_RANGE = 12.0
 WALKING_FIRE_RADIUS = 3.0
@@ -110,13 +110,12 @@ def check_walking_fire(hits: int, original: str, allocation: Sequence[str],
     """
     given = tuple(allocation)
     if len(given) != hits:
-        raise RulesInputError("allocation", f"allocate all {hits} Hits before any Wound roll, not {len(given)}")
+        raise Refusal("allocation", f"allocate all {hits} Hits before any Wound roll, not {len(given)}")
     if given and given[0] != original:
-        raise RulesInputError("allocation", f"the first Hit goes to the original target {original!r}, "
-                                            f"not {given[0]!r}")
+        raise Refusal("allocation", f"the first Hit goes to the original target {original!r}, not {given[0]!r}")
     for i, key in enumerate(given[1:], start=2):
         if key != original and key not in eligible:
-            raise RulesInputError("allocation", f"Hit {i} cannot go to {key!r}: walking fire reaches only enemies "
-                                                f"within {WALKING_FIRE_RADIUS:g}\" of the target that are in range "
-                                                f"and Line of Sight")
+            raise Refusal("allocation", f"Hit {i} cannot go to {key!r}: walking fire reaches only enemies within "
+                                        f"{WALKING_FIRE_RADIUS:g}\" of the target that are in range and Line of "
+                                        f"Sight")
     return given

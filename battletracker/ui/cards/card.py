@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.model.game import Unit
 from battletracker.rules.actions import Choices
+from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.words import damage_choices, damage_result
 from battletracker.ui.cards.chips import Chip, ChipsView, condition_colour, damage_colour
 from battletracker.ui.cards.flow import FlowLayout
@@ -43,6 +44,7 @@ from battletracker.ui.cards.names import (
 )
 from battletracker.ui.extensions import SectionWidget, card_sections, unit_actions
 from battletracker.ui.session import Session
+from battletracker.ui.text import literal, plain
 
 STRIPE = 6
 MARGIN = 8
@@ -54,6 +56,8 @@ class CardHost(Protocol):
     """What a card asks of the panel that holds it."""
 
     def act(self, name: str, choices: Choices) -> bool: ...
+
+    def show_refusal(self, text: str) -> None: ...
 
     def select_unit(self, unit_id: str) -> None: ...
 
@@ -231,7 +235,7 @@ class UnitCard(QFrame):
 
         header = QHBoxLayout()
         header.setSpacing(6)
-        self.name_label = QLabel(content)
+        self.name_label = plain(QLabel(content))
         self.name_label.setObjectName("name")
         self.name_label.setWordWrap(True)
         font = QFont(self.name_label.font())
@@ -247,7 +251,7 @@ class UnitCard(QFrame):
 
         kind_row = QHBoxLayout()
         kind_row.setSpacing(6)
-        self.type_label = QLabel(content)
+        self.type_label = plain(QLabel(content))
         self.type_label.setObjectName("type")
         self.type_label.setWordWrap(True)
         self.type_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -271,13 +275,13 @@ class UnitCard(QFrame):
         self.ammo_rows.setSpacing(3)
         root.addWidget(self.ammo_box)
 
-        self.weapons_label = QLabel(content)
+        self.weapons_label = plain(QLabel(content))
         self.weapons_label.setObjectName("weapons")
         self.weapons_label.setWordWrap(True)
         self.weapons_label.setTextFormat(Qt.TextFormat.PlainText)
         root.addWidget(self.weapons_label)
 
-        self.armour_label = QLabel(content)
+        self.armour_label = plain(QLabel(content))
         self.armour_label.setObjectName("armour")
         self.armour_label.setWordWrap(True)
         root.addWidget(self.armour_label)
@@ -305,7 +309,7 @@ class UnitCard(QFrame):
         self.chips.setVisible(bool(chips))
         for section in self._sections:
             section.refresh(unit)
-        self.setToolTip(unit.notes)
+        self.setToolTip(literal(unit.notes))
 
     def _update_counters(self, unit: Unit) -> None:
         others = sorted(k for k, v in unit.counters.items() if v and k != "shock")
@@ -336,14 +340,14 @@ class UnitCard(QFrame):
                        self.counters_box)
 
     def _update_ammo(self, unit: Unit) -> None:
-        shape = [(i, w.name, w.ammo_max is not None) for i, w in enumerate(unit.weapons) if w.ammo is not None]
+        shape = [(i, w.name, resupply_refusal(w) is None) for i, w in enumerate(unit.weapons) if w.ammo is not None]
         if shape != self._ammo_shape:
             for widget in self._ammo_widgets:
                 self._discard(widget, self.ammo_rows)
             self._ammo_widgets = []
             self._ammo_labels = {}
-            for index, name, has_max in shape:
-                self._add_ammo_row(index, name, has_max)
+            for index, name, refillable in shape:
+                self._add_ammo_row(index, name, refillable)
             self._ammo_shape = shape
         for index, label in self._ammo_labels.items():
             weapon = unit.weapons[index]
@@ -354,18 +358,18 @@ class UnitCard(QFrame):
             label.setFont(font)
         self.ammo_box.setVisible(bool(shape))
 
-    def _add_ammo_row(self, index: int, name: str, has_max: bool) -> None:
+    def _add_ammo_row(self, index: int, name: str, refillable: bool) -> None:
         """"Panzerschreck 2/3 rounds [Spend] [Refill]", wrapping the buttons under a narrow card."""
         row = QWidget(self.ammo_box)
         flow = FlowLayout(row, spacing=6)
-        title_label = QLabel(name, row)
+        title_label = plain(QLabel(name, row))
         value = QLabel(row)
         value.setObjectName(f"ammo_{index}")
         spend = _button("Spend", f"Spend one from the {name}", f"spend_{index}")
         spend.clicked.connect(lambda: self._spend(index))
         for widget in (title_label, value, spend):
             flow.addWidget(widget)
-        if has_max:
+        if refillable:
             refill = _button("Refill", f"Refill the {name} to its maximum", f"refill_{index}")
             refill.clicked.connect(lambda: self._refill(index))
             flow.addWidget(refill)

@@ -23,6 +23,7 @@ CONDITION_COLOURS = {
     "abandoned": "#ad1457",
     "seriously_injured": "#c62828",
     "out_of_action": "#263238",
+    "out_of_play": "#263238",
     "engaged": "#00796b",
 }
 OTHER_CONDITION = "#1565c0"

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVB
 
 from battletracker.model.game import Side
 from battletracker.ui.cards.flow import FlowLayout
+from battletracker.ui.text import literal, plain
 
 SWATCH = 14
 
@@ -56,7 +57,7 @@ class SideHeader(QWidget):
         top.setSpacing(8)
         self.arrow = QLabel(self)
         self.swatch = Swatch(self)
-        self.name_label = QLabel(self)
+        self.name_label = plain(QLabel(self))
         self.name_label.setObjectName("side_name")
         self.name_label.setWordWrap(True)
         font = QFont(self.name_label.font())
@@ -123,7 +124,7 @@ class SideHeader(QWidget):
         self.values["force_morale"].setText(str(side.force_morale))
         self.values["coc_points"].setText(str(side.coc_points))
         self.values_box.setVisible(morale)
-        self.setToolTip(f"{side.name}: click to fold or unfold its cards")
+        self.setToolTip(literal(f"{side.name}: click to fold or unfold its cards"))
 
     @property
     def is_folded(self) -> bool:

@@ -32,6 +32,7 @@ from battletracker.rules.actions import Choices
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.cards.header import SideHeader
 from battletracker.ui.session import Session
+from battletracker.ui.text import literal, plain
 
 NOTICE_MS = 8000
 KEEP_BUILT = 60
@@ -98,7 +99,7 @@ class CardsPanel(QWidget):
         self.scroll_area.setWidget(self.container)
         root.addWidget(self.scroll_area, 1)
 
-        self.notice = QLabel(self)
+        self.notice = plain(QLabel(self))
         self.notice.setObjectName("notice")
         self.notice.setWordWrap(True)
         self.notice.setMargin(8)
@@ -181,7 +182,7 @@ class CardsPanel(QWidget):
             return
         answer = QMessageBox.question(
             self, "Remove unit",
-            f"Remove {unit.name} from the table?\n\nUndo puts it back with everything it had.",
+            literal(f"Remove {unit.name} from the table?\n\nUndo puts it back with everything it had."),
         )
         if answer != QMessageBox.StandardButton.Yes:
             return

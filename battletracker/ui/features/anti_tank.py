@@ -14,7 +14,7 @@ can instead send a figure at it with a grenade or charge (coc.at_grenade).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
@@ -40,16 +39,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.core.geometry import aspect, distance, in_arc, range_band
-from battletracker.core.odds import Distribution
-from battletracker.model.game import ARMOUR_FACES, Game, Unit, Weapon
+from battletracker.core.geometry import distance
+from battletracker.model.game import ARMOUR_FACES, Unit
 from battletracker.rules import Resolution, RulesInputError, odds
-from battletracker.rules.chain_of_command.anti_tank import (
-    GRENADE_MOVEMENT_SETTING,
-    VISIBILITIES,
-    VISIBILITY_TEXT,
-    at_rules,
-    parse_at_fire,
+from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules
+from battletracker.rules.chain_of_command.anti_tank_plans import (
+    CHECKED_ADJUSTMENTS,
+    FACE_NAMES,
+    RULESET,
+    ShotPlan,
+    at_weapons,
+    can_throw_grenade,
+    enemy_vehicles,
+    group_label,
+    has_at_weapon,
+    in_group_order,
+    infantry_near,
+    plan_at_fire,
+    plan_at_grenade,
+    vehicles_in_reach,
 )
 from battletracker.rules.chain_of_command.arsenal import (
     ATWeapon,
@@ -58,181 +66,22 @@ from battletracker.rules.chain_of_command.arsenal import (
     set_user_arsenal,
     user_arsenal_entries,
 )
-from battletracker.rules.chain_of_command.damage import damage_result, outcome_group
-from battletracker.rules.tables import TableError, ruleset_settings
+from battletracker.rules.chain_of_command.damage import damage_result
+from battletracker.rules.tables import TableError
 from battletracker.ui.extensions import UnitAction, register_unit_action, register_window_extension
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, literal, plain
 
 if TYPE_CHECKING:
     from battletracker.ui.main_window import MainWindow
     from battletracker.ui.map.view import MapView
 
-RULESET = "chain_of_command"
-AT_KINDS = ("infantry_at", "at_gun", "tank_gun")
 PROCEDURE = "coc.at_fire"
 OVERLAY = "anti_tank"
-# The map cannot know these: the player ticks them. The firer's Shock, optics
-# and engine damage and the range bands come from the table instead.
-CHECKED_ADJUSTMENTS = (
-    "target_moved_flat_out",
-    "firer_moved",
-    "turret_rotated",
-    "target_low_profile",
-    "target_small",
-    "under_suppressing_fire",
-    "two_orders",
-    "hit_last_round_stationary",
-)
-GROUP_LABELS = {"failed_to_reach": "failed to reach", "miss": "miss",
-                "no_effect": "no effect", "equal": "equal", "net1": "+1", "net2": "+2",
-                "net3": "+3"}
-GROUP_ORDER = tuple(GROUP_LABELS)
-FACE_NAMES = {"front": "Front", "side": "Side", "rear": "Rear", "top": "Top"}
 
 
-def is_at_weapon(weapon: Weapon) -> bool:
-    ap = weapon.stats.get("ap", 0)
-    return weapon.kind in AT_KINDS or (isinstance(ap, int | float) and not isinstance(ap, bool) and ap > 0)
-
-
-def at_weapons(unit: Unit) -> list[tuple[int, Weapon]]:
-    """The unit's weapons that fire A.P., with their index on the card."""
-    return [(i, w) for i, w in enumerate(unit.weapons) if is_at_weapon(w)]
-
-
-def has_at_weapon(_game: Game, unit: Unit) -> bool:
-    return bool(at_weapons(unit))
-
-
-def enemy_vehicles(game: Game, firer: Unit) -> list[Unit]:
-    """Enemy AFVs and APCs, nearest first."""
-    found = [u for u in game.units.values() if u.side != firer.side and u.vehicle is not None]
-    return sorted(found, key=lambda u: distance((firer.x, firer.y), (u.x, u.y)))
-
-
-def group_label(outcome: str) -> str:
-    """What the odds plot shows an outcome under: miss, no effect, equal, +1, +2, +3."""
-    group = outcome_group(outcome)
-    return GROUP_LABELS.get(group, group)
-
-
-def in_group_order(dist: Distribution[str]) -> Distribution[str]:
-    """The same odds with the outcomes in reading order: miss first, +3 last."""
-    def rank(item: tuple[str, object]) -> int:
-        group = outcome_group(item[0])
-        return GROUP_ORDER.index(group) if group in GROUP_ORDER else len(GROUP_ORDER)
-    return Distribution(sorted(dist.items(), key=rank))
-
-
-def _damaged(unit: Unit, result: str) -> bool:
-    return unit.vehicle is not None and result in unit.vehicle.damage
-
-
-@dataclass(frozen=True)
-class Shot:
-    """What the table says about one shot: the inputs it gives, what it shows, or why it cannot be taken."""
-
-    inputs: dict[str, object]
-    facts: list[tuple[str, str]]
-    refusal: str | None
-    location: str
-    range: float
-
-
-def _weapon_entry(weapon: Weapon) -> ATWeapon | None:
-    return arsenal().weapon(weapon.name)
-
-
-def derive_shot(game: Game, firer: Unit, weapon_index: int, target: Unit, location: str | None,
-                turret_rotated: bool) -> Shot:
-    """Read the table for a shot from `firer`'s weapon at `target` (`location` None: from the facings)."""
-    weapon = firer.weapon(weapon_index)
-    vehicle = target.vehicle
-    assert vehicle is not None
-    here, there = (firer.x, firer.y), (target.x, target.y)
-    rng = distance(here, there)
-    derived_face = aspect(here, there, target.facing)
-    face = location or derived_face
-    facts: list[tuple[str, str]] = []
-    inputs: dict[str, object] = {
-        "location": face,
-        "armour_dice": vehicle.armour.get(face, 0),
-        "target": vehicle.category,
-        "target_shock": target.shock,
-        "target_immobilised": _damaged(target, "immobilised"),
-        "target_id": target.id,
-        "firer_shock": firer.shock,
-        "optics_damaged": _damaged(firer, "optics_damaged"),
-        "firer_engine_damage": _damaged(firer, "engine_damage"),
-        "firer_id": firer.id,
-        "weapon_index": weapon_index,
-    }
-    refusal: str | None = None
-    entry = _weapon_entry(weapon)
-    if entry is not None:
-        inputs["weapon"] = entry.name
-        if not entry.close_range_only:
-            inputs["range"] = round(rng, 2)
-        band = entry.band(rng)
-        if entry.close_range_only:
-            band_text = "the whole table is Close Range"
-        elif band is None:
-            band_text = f"beyond the last band ({entry.describe_bands()})"
-        else:
-            band_text = f"band {band + 1} of {entry.describe_bands()}, A.P. {entry.strike_dice(band)}"
-        facts.append(("A.P. Strike Dice", f"the {entry.name} from the arsenal: {band_text}"))
-        if entry.limited and weapon.ammo is not None:
-            inputs["rounds_left"] = weapon.ammo
-    else:
-        ap = weapon.stats.get("ap", 0)
-        inputs["strike_dice"] = int(ap) if isinstance(ap, int | float) and not isinstance(ap, bool) else 0
-        extra = 0
-        if weapon.kind == "infantry_at" and weapon.ranges:
-            found = range_band(rng, weapon.ranges)
-            if found is None:
-                refusal = (f"{target.name} is {rng:.1f}\" away: the {weapon.name} cannot fire beyond "
-                           f"{weapon.ranges[-1]:g}\".")
-            else:
-                extra = found
-        inputs["extra_range_bands"] = extra
-        facts.append(("A.P. Strike Dice", f"{inputs['strike_dice']} from the card"
-                                          + (f", {extra} range band{'s' if extra != 1 else ''} past the first"
-                                             if extra else "")))
-        if weapon.ammo is not None:
-            inputs["rounds_left"] = weapon.ammo
-    if not in_arc(here, firer.facing, weapon.arc, there) and refusal is None:
-        arc = f"{weapon.arc:g}° either side of its facing" if weapon.arc is not None else "all round"
-        if weapon.kind == "tank_gun" and turret_rotated:
-            facts.append(("Arc of fire", f"outside the {weapon.name}'s arc ({arc}): turret rotated"))
-        else:
-            hint = (" Tick \"Firer rotated turret out of Arc of Fire\" if the turret swings round."
-                    if weapon.kind == "tank_gun" else "")
-            refusal = (f"{target.name} is outside the arc of fire of {firer.name}'s {weapon.name} "
-                       f"({arc}): the shot cannot be taken.{hint}")
-    elif refusal is None:
-        facts.append(("Arc of fire", f"in the {weapon.name}'s arc"))
-    face_note = "" if face == derived_face else f" (chosen; the facings give {derived_face})"
-    facts[:0] = [
-        ("Range", f"{rng:.1f}\""),
-        ("Hit location", f"{FACE_NAMES[face]}{face_note}: {inputs['armour_dice']} Armour Dice"),
-        ("Target", f"{vehicle.category.upper()}, Shock {target.shock}"
-                   + (", immobilised (later Shock doubled)" if inputs["target_immobilised"] else "")),
-        ("Firer", f"Shock {firer.shock}" + (", optics damaged" if inputs["optics_damaged"] else "")
-                  + (", engine damage" if inputs["firer_engine_damage"] else "")),
-    ]
-    if weapon.ammo is not None:
-        facts.append(("Rounds left", f"{weapon.ammo} on the card"))
-    return Shot(inputs, facts, refusal, face, rng)
-
-
-def infantry_near(game: Game, centre: tuple[float, float], radius: float, exclude: str) -> list[Unit]:
-    """Teams on foot within `radius` of the point: who takes hits when a vehicle explodes."""
-    return [u for u in game.units.values()
-            if u.id != exclude and u.vehicle is None and distance(centre, (u.x, u.y)) <= radius + 1e-9]
-
-
-class AntiTankDialog(QDialog):
+class AntiTankDialog(ProcedureDialog):
     """One A.P. round from the firer's weapon at an enemy vehicle, odds first."""
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
@@ -241,15 +90,15 @@ class AntiTankDialog(QDialog):
         self.session = session
         self.firer_id = firer_id
         self.map_view = map_view
-        self.shot: Shot | None = None
+        self.shot: ShotPlan | None = None
         self._last: Resolution | None = None
         firer = session.game.unit(firer_id)
         self.setWindowTitle(f"Anti-tank fire: {firer.name}")
         self.setMinimumSize(1120, 700)
 
         self.weapon_box = QComboBox(self)
-        for index, weapon in at_weapons(firer):
-            self.weapon_box.addItem(weapon.name, index)
+        for _index, weapon in at_weapons(firer):
+            self.weapon_box.addItem(weapon.name, weapon.name)
         self.target_box = QComboBox(self)
         self.pick_button = QPushButton("Pick on &map", self)
         self.pick_button.setToolTip("Click the target vehicle on the map")
@@ -288,7 +137,7 @@ class AntiTankDialog(QDialog):
             self.checks[key] = box
             grid.addWidget(box, n, 0)
 
-        self.refusal = QLabel(self)
+        self.refusal = plain(QLabel(self))
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.refusal.hide()
@@ -316,8 +165,7 @@ class AntiTankDialog(QDialog):
         self.reverse_runner: ProcedureRunner | None = None
         self.follow_up.hide()
 
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
 
         left = QVBoxLayout()
         left.addLayout(form)
@@ -372,8 +220,10 @@ class AntiTankDialog(QDialog):
         """Choose the target; False (with the reason shown) if it is not an enemy vehicle."""
         index = self.target_box.findData(unit_id)
         if index < 0:
-            name = self.session.game.units[unit_id].name if unit_id in self.session.game.units else unit_id
-            self._refuse(f"{name} is not an enemy AFV or APC: anti-tank fire needs a vehicle target.")
+            try:
+                plan_at_fire(self.session.game, {**self.choices(), "target": unit_id})
+            except RulesInputError as exc:
+                self._refuse(str(exc))
             return False
         self.target_box.setCurrentIndex(index)
         self._target_changed()
@@ -397,6 +247,15 @@ class AntiTankDialog(QDialog):
         self._update()
 
     # -- inputs and odds ------------------------------------------------------------------------
+    def choices(self) -> dict[str, str | bool]:
+        """What the player picked, as the plan reads it."""
+        out: dict[str, str | bool] = {"firer": self.firer_id, "target": self.target_box.currentData() or "",
+                                      "weapon": self.weapon_box.currentData() or "",
+                                      "location": self.location_box.currentData() or "",
+                                      "visibility": self.visibility_box.currentData()}
+        out.update({key: True for key, box in self.checks.items() if box.isChecked()})
+        return out
+
     def inputs(self) -> dict[str, object] | None:
         """The coc.at_fire inputs for what is on screen, or None when the shot cannot be taken."""
         self._update()
@@ -411,48 +270,28 @@ class AntiTankDialog(QDialog):
 
     def _update(self) -> None:
         target = self.target()
-        weapon_index = self.weapon_box.currentData()
         self.follow_up.hide()
-        if target is None or weapon_index is None:
-            self.shot = None
+        self.shot = None
+        if target is None or self.weapon_box.currentData() is None:
             self.facts.setText("No enemy AFV or APC on the table." if target is None else "")
             self._refuse("Choose an enemy vehicle to fire at.")
             return
-        shot = derive_shot(self.session.game, self.firer, weapon_index, target, self.location_box.currentData(),
-                           self.checks["turret_rotated"].isChecked())
-        inputs = shot.inputs
-        inputs["visibility"] = self.visibility_box.currentData()
-        for key, box in self.checks.items():
-            if box.isChecked():
-                inputs[key] = True
-        self.shot = shot
-        self.facts.setText("<table>" + "".join(f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{v}</td></tr>"
-                                               for k, v in shot.facts) + "</table>")
         self._draw_line(target)
         self.runner.title = f"Anti-tank fire: {self.firer.name} at {target.name}"
-        if shot.refusal:
-            self._refuse(shot.refusal)
-            return
         try:
-            parsed = parse_at_fire(self._scalars(with_settings(self.session, PROCEDURE, inputs)))
-        except (RulesInputError, TableError) as exc:
+            shot = plan_at_fire(self.session.game, self.choices())
+        except RulesInputError as exc:
+            self.facts.clear()
             self._refuse(str(exc))
             return
+        self.shot = shot
+        self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
         self.refusal.hide()
         self.runner.setEnabled(True)
         self.runner.odds_plot.show()
-        adjusted = ", ".join(f"{text} {m:+d}" for text, m in parsed.applied) or "no adjustments"
-        self.to_hit.setText(
-            f"<b>To hit: {parsed.to_hit_needed}+ on 2D6</b>, modifier {parsed.modifier:+d} ({adjusted}); "
-            f"{parsed.strike_dice} A.P. Strike Dice penetrating on {parsed.penetration_target}+ against "
-            f"{parsed.armour_dice} Armour Dice saving on {parsed.save_target}+.")
-        if self.runner.set_inputs(inputs):
-            dist = odds(PROCEDURE, self._scalars(with_settings(self.session, PROCEDURE, inputs)))
-            self.runner.odds_plot.set_distribution(in_group_order(dist), group_label)
-
-    @staticmethod
-    def _scalars(inputs: dict[str, object]) -> dict[str, str | int | float | bool]:
-        return {k: v for k, v in inputs.items() if isinstance(v, str | int | float | bool)}
+        self.to_hit.setText(f"<b>{shot.reading}.</b>")
+        if self.runner.set_inputs(shot.inputs):
+            self.runner.odds_plot.set_distribution(in_group_order(odds(shot.procedure, shot.inputs)), group_label)
 
     def _draw_line(self, target: Unit) -> None:
         if self.map_view is None:
@@ -475,18 +314,18 @@ class AntiTankDialog(QDialog):
         lines: list[str] = ["<i>Applied as one undo step.</i>"]
         now = res.values.get("consequences") or ()
         if isinstance(now, tuple | list) and now:
-            lines.append("<b>Now:</b><ul>" + "".join(f"<li>{line}</li>" for line in now) + "</ul>")
+            lines.append("<b>Now:</b><ul>" + "".join(f"<li>{esc(line)}</li>" for line in now) + "</ul>")
         self.reverse_button.setVisible(False)
         if isinstance(result, str) and target is not None and target.vehicle is not None:
             meaning = damage_result(target.vehicle.category, result)
             if result == "reverse":
-                lines.append(f"{target.name} must reverse 1D6\" directly away from {self.firer.name}.")
+                lines.append(esc(f"{target.name} must reverse 1D6\" directly away from {self.firer.name}."))
                 self.reverse_button.setVisible(True)
             if meaning.blast_radius:
                 caught = infantry_near(self.session.game, (target.x, target.y), meaning.blast_radius, target.id)
                 names = ", ".join(u.name for u in caught) or "none"
                 lines.append(f"Infantry Teams within {meaning.blast_radius:g}\" of the wreck take 1D6 hits each: "
-                             f"<b>{names}</b>.")
+                             f"<b>{esc(names)}</b>.")
                 self._draw_blast(target, meaning.blast_radius)
         self.follow_text.setText("<br>".join(lines))
         self.follow_up.show()
@@ -559,32 +398,14 @@ ANTI_TANK_FIRE = register_unit_action(UnitAction(
 GRENADE_PROCEDURE = "coc.at_grenade"
 
 
-def grenade_reach(game: Game) -> float:
-    """The furthest a figure can run at a vehicle: every movement die a 6."""
-    value = game.settings.get(GRENADE_MOVEMENT_SETTING)
-    if not isinstance(value, int) or isinstance(value, bool):
-        value = next((s.default for s in ruleset_settings(RULESET) if s.key == GRENADE_MOVEMENT_SETTING), 2)
-    assert isinstance(value, int)
-    return 6.0 * value
-
-
-def vehicles_in_reach(game: Game, unit: Unit) -> list[Unit]:
-    reach = grenade_reach(game)
-    return [v for v in enemy_vehicles(game, unit) if distance((unit.x, unit.y), (v.x, v.y)) <= reach + 1e-9]
-
-
-def can_throw_grenade(game: Game, unit: Unit) -> bool:
-    """Infantry on foot with an enemy AFV or APC its figures could run to."""
-    return unit.vehicle is None and unit.figures > 0 and bool(vehicles_in_reach(game, unit))
-
-
-class GrenadeDialog(QDialog):
+class GrenadeDialog(ProcedureDialog):
     """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour."""
 
     def __init__(self, session: Session, unit_id: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.unit_id = unit_id
+        self.shot: ShotPlan | None = None
         unit = session.game.unit(unit_id)
         self.setWindowTitle(f"Anti-tank grenade: {unit.name}")
         self.setMinimumSize(640, 720)
@@ -604,7 +425,7 @@ class GrenadeDialog(QDialog):
         self.distance_box.setDecimals(1)
         self.distance_box.setSuffix("\"")
         self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
-        self.facts = QLabel(self)
+        self.facts = plain(QLabel(self))
         self.facts.setWordWrap(True)
         form = QFormLayout()
         form.addRow("Grenade or charge", self.grenade_box)
@@ -612,8 +433,7 @@ class GrenadeDialog(QDialog):
         form.addRow("Distance to run", self.distance_box)
         form.addRow("", self.facts)
         self.runner = ProcedureRunner(session, GRENADE_PROCEDURE, "Anti-tank grenade", self, group=group_label)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.runner, 1)
@@ -628,43 +448,47 @@ class GrenadeDialog(QDialog):
         return self.session.game.units.get(target_id) if target_id is not None else None
 
     def _target_changed(self) -> None:
-        target = self.target()
-        if target is not None:
-            unit = self.session.game.unit(self.unit_id)
+        choices = self.choices()
+        del choices["distance"]
+        try:
+            measured = plan_at_grenade(self.session.game, choices).inputs["distance"]
+        except RulesInputError:
+            measured = None
+        if isinstance(measured, float):
             self.distance_box.blockSignals(True)
-            self.distance_box.setValue(round(distance((unit.x, unit.y), (target.x, target.y)), 1))
+            self.distance_box.setValue(measured)
             self.distance_box.blockSignals(False)
         self._update()
 
+    def choices(self) -> dict[str, str | float]:
+        """What the player picked, as the plan reads it."""
+        return {"firer": self.unit_id, "target": self.target_box.currentData() or "",
+                "weapon": self.grenade_box.currentData() or "", "distance": self.distance_box.value()}
+
     def inputs(self) -> dict[str, object] | None:
-        target = self.target()
-        if target is None or target.vehicle is None:
-            return None
-        return {
-            "weapon": self.grenade_box.currentData(),
-            "armour_dice": target.vehicle.armour.get("top", 0),
-            "target": target.vehicle.category,
-            "distance": self.distance_box.value(),
-            "target_shock": target.shock,
-            "target_immobilised": _damaged(target, "immobilised"),
-            "target_id": target.id,
-        }
+        """The coc.at_grenade inputs for what is on screen, or None when no throw can be made."""
+        self._update()
+        return None if self.shot is None else dict(self.shot.inputs)
 
     def _update(self) -> None:
-        inputs = self.inputs()
+        self.shot = None
         target = self.target()
-        if inputs is None or target is None:
+        if target is None:
             self.facts.setText("No enemy vehicle within reach.")
             self.runner.setEnabled(False)
             return
-        self.facts.setText(f"Top armour: {inputs['armour_dice']} Armour Dice; {str(inputs['target']).upper()}, "
-                           f"Shock {target.shock}" + (", immobilised" if inputs["target_immobilised"] else ""))
         self.runner.title = f"Anti-tank grenade: {self.session.game.unit(self.unit_id).name} at {target.name}"
+        try:
+            shot = plan_at_grenade(self.session.game, self.choices())
+        except RulesInputError as exc:
+            self.facts.setText(str(exc))
+            self.runner.setEnabled(False)
+            return
+        self.shot = shot
+        self.facts.setText("\n".join(shot.facts))
         self.runner.setEnabled(True)
-        if self.runner.set_inputs(inputs):
-            scalars = {k: v for k, v in with_settings(self.session, GRENADE_PROCEDURE, inputs).items()
-                       if isinstance(v, str | int | float | bool)}
-            self.runner.odds_plot.set_distribution(in_group_order(odds(GRENADE_PROCEDURE, scalars)), group_label)
+        if self.runner.set_inputs(shot.inputs):
+            self.runner.odds_plot.set_distribution(in_group_order(odds(shot.procedure, shot.inputs)), group_label)
 
 
 def _run_grenade(window: MainWindow, unit_id: str) -> None:
@@ -721,19 +545,22 @@ def save_user_arsenal(entries: UserEntries, path: Path | None = None) -> None:
     path = path or user_arsenal_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     spare = path.with_suffix(".tmp")
-    spare.write_text(json.dumps(user_arsenal_entries(), indent=2, sort_keys=True), encoding="utf-8")
+    spare.write_text(json.dumps(user_arsenal_entries(), indent=2, sort_keys=True, allow_nan=False), encoding="utf-8")
     spare.replace(path)
 
 
+_NUMBER = re.compile(r"-?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+
+
 def _value(token: str) -> object:
-    """A number typed in a field, or the text itself so the arsenal's check names the field."""
-    try:
-        return int(token)
-    except ValueError:
-        try:
-            return float(token)
-        except ValueError:
-            return token
+    """A plain decimal number typed in a field, or the text itself so the arsenal's check names the field.
+
+    Only ordinary figures count as numbers: "nan", "inf", "1e999" and a pasted
+    wall of digits stay text, and the check refuses them by name.
+    """
+    if not _NUMBER.fullmatch(token):
+        return token
+    return float(token) if "." in token else int(token)
 
 
 def _values(text: str) -> list[object]:
@@ -862,7 +689,7 @@ class ArsenalDialog(QDialog):
         form.addRow("Weapons", self.weapons_edit)
         self.form = form
         right.addLayout(form)
-        self.error = QLabel(self)
+        self.error = plain(QLabel(self))
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c62828; font-weight: bold;")
         self.error.hide()
@@ -900,7 +727,7 @@ class ArsenalDialog(QDialog):
                 label = f"{name} (yours)" if name in own[section] else name
                 summary = entry_summary(section, name)
                 item = QTreeWidgetItem(top, [label, summary])
-                item.setToolTip(1, summary)
+                item.setToolTip(1, literal(summary))
                 item.setData(0, Qt.ItemDataRole.UserRole, (section, name))
                 if select == (section, name):
                     chosen = item
@@ -943,7 +770,7 @@ class ArsenalDialog(QDialog):
     def show_entry(self, section: str, name: str, fields: dict[str, object]) -> None:
         self._show_rows(section)
         own = name in user_arsenal_entries()[section]
-        self.heading.setText(f"<b>{name}</b>" + (" - yours" if own else " - built in; saving makes it yours"))
+        self.heading.setText(f"<b>{esc(name)}</b>" + (" - yours" if own else " - built in; saving makes it yours"))
         self.remove_button.setEnabled(own)
         self.name_edit.setText(name)
         nations = fields.get("nations")

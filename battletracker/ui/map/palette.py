@@ -52,9 +52,10 @@ _CONDITION_BADGES: dict[str, tuple[str, str]] = {
     "destroyed": ("KO", "#2b2b2b"),
     "knocked_out": ("KO", "#2b2b2b"),
     "brewed_up": ("BREW", "#2b2b2b"),
+    "out_of_play": ("OUT", "#4d4d4d"),
 }
 
-DESTROYED = frozenset({"wreck", "destroyed", "knocked_out", "brewed_up", "out_of_action"})
+DESTROYED = frozenset({"wreck", "destroyed", "knocked_out", "brewed_up", "out_of_action", "out_of_play"})
 
 
 def _condition_key(condition: str) -> str:

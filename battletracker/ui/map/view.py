@@ -54,6 +54,7 @@ from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MARGIN, MapScene
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc
 
 # Degrees per wheel notch when turning with Shift+wheel, and how long a pause ends the gesture.
 WHEEL_STEP = 5.0
@@ -727,7 +728,7 @@ class MapView(QGraphicsView):
             return ""
         game = self.session.game
         side = game.sides[unit.side].name if 0 <= unit.side < len(game.sides) else f"side {unit.side + 1}"
-        lines = [f"<b>{unit.name}</b> - {unit.kind.replace('_', ' ')}, {side}",
+        lines = [f"<b>{esc(unit.name)}</b> - {esc(unit.kind.replace('_', ' '))}, {esc(side)}",
                  f"at ({unit.x:.1f}, {unit.y:.1f}), facing {unit.facing:.0f}°"]
         if unit.figures_max > 1:
             lines.append(f"{unit.figures}/{unit.figures_max} figures")
@@ -735,7 +736,7 @@ class MapView(QGraphicsView):
             lines.append(f"Shock {unit.shock}")
         conditions = [*unit.conditions, *(unit.vehicle.damage if unit.vehicle else [])]
         if conditions:
-            lines.append(", ".join(c.replace("_", " ") for c in conditions))
+            lines.append(esc(", ".join(c.replace("_", " ") for c in conditions)))
         selected = game.units.get(self.session.selected or "")
         if selected is not None and selected.id != unit.id:
             d = distance((selected.x, selected.y), (unit.x, unit.y))
@@ -745,7 +746,7 @@ class MapView(QGraphicsView):
                 ("beyond range" if bands else "")
             arc = in_arc((selected.x, selected.y), selected.facing, selected.main_arc(), (unit.x, unit.y))
             detail = ", ".join(x for x in (where, "in arc" if arc else "outside arc") if x)
-            lines.append(f"{_fmt_inches(d)} from {selected.name}: {detail}")
+            lines.append(esc(f"{_fmt_inches(d)} from {selected.name}: {detail}"))
         return "<br>".join(lines)
 
 

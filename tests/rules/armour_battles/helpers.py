@@ -30,3 +30,21 @@ def battle(*units: Unit) -> Game:
     for u in units:
         game.units[u.id] = u
     return game
+
+
+def kursk() -> Game:
+    """Max's StuH 42 and, around the aiming point (30, 20), two infantry units and a T34/43; another
+    platoon 2.01" off the aiming point, and a German platoon to observe."""
+    return battle(
+        unit_from_preset("stuh_42", "stuh", 0, 30.0, 44.0),
+        unit_from_preset("rifle_platoon_su", "rifles", 1, 29.0, 20.0),
+        unit_from_preset("smg_platoon_su", "smgs", 1, 31.5, 21.0),
+        unit_from_preset("t34_43", "t34", 1, 30.0, 18.0),
+        unit_from_preset("rifle_platoon_su", "far", 1, 32.01, 20.0),
+        unit_from_preset("rifle_platoon_su", "observer", 0, 30.0, 30.0),
+    )
+
+
+def observed(**extra: object) -> dict[str, object]:
+    """The StuH's mission at (30, 20) without line of sight, the German platoon observing."""
+    return {"firer": "stuh", "x": 30.0, "y": 20.0, "los": False, "observer": "observer", **extra}

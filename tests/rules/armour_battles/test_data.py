@@ -15,8 +15,8 @@ from battletracker.rules.tables import ruleset_settings
 
 
 def test_procedures_are_registered_under_the_ruleset() -> None:
-    assert procedures(RULESET) == ["ab.close_support_assault", "ab.close_support_fire", "ab.indirect_placement",
-                                   "ab.reaction"]
+    assert procedures(RULESET) == ["ab.close_support_assault", "ab.close_support_fire", "ab.indirect_mission",
+                                   "ab.indirect_placement", "ab.reaction"]
 
 
 def test_every_setting_a_procedure_reads_is_declared_and_marked_to_check() -> None:

@@ -15,6 +15,7 @@ from battletracker.rules.chain_of_command.damage import (
     band_for,
     consequences,
     damage_result,
+    later_shock_doubled,
     outcome_group,
     outcome_keys,
     results,
@@ -72,11 +73,24 @@ def test_every_row_of_both_damage_tables(vehicle: str, band: str, roll: int, res
 
 
 @pytest.mark.parametrize(("vehicle", "band", "roll", "result", "shock"), [r for r in ROWS if r[4]])
-def test_every_shock_is_doubled_on_an_immobilised_vehicle(vehicle: str, band: str, roll: int, result: str,
-                                                         shock: int) -> None:
+def test_shock_is_doubled_on_an_immobilised_afv_only(vehicle: str, band: str, roll: int, result: str,
+                                                    shock: int) -> None:
+    """Only the AFV table's Vehicle Immobilised says "Any subsequent Shock suffered is doubled"."""
     res = shoot_for_band(vehicle, band, roll, target_id="v", target_immobilised=True)
-    assert res.values["shock_added"] == 2 * shock
-    assert res.effects[0] == add_shock("v", 2 * shock)
+    added = 2 * shock if vehicle == "afv" else shock
+    assert res.values["shock_added"] == added
+    assert res.effects[0] == add_shock("v", added)
+    assert any("doubled" in line for line in res.log) == (vehicle == "afv")
+
+
+def test_immobilised_apc_takes_undoubled_shock_and_immobilised_afv_doubled() -> None:
+    apc = shoot_for_band("apc", "net1", 1, target_id="v", target_shock=1, target_immobilised=True)
+    assert apc.effects == [add_shock("v", 1)] and apc.values["total_shock"] == 2
+    afv = shoot_for_band("afv", "net1", 1, target_id="v", target_shock=1, target_immobilised=True)
+    assert afv.effects == [add_shock("v", 2)] and afv.values["total_shock"] == 3
+    assert later_shock_doubled("afv", ["immobilised"]) and not later_shock_doubled("apc", ["immobilised"])
+    assert not later_shock_doubled("afv", ["engine_damage"])
+    assert "Any later Shock is doubled" not in consequences("apc", "immobilised")
 
 
 @pytest.mark.parametrize("vehicle", ["afv", "apc"])

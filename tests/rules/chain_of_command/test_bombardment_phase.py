@@ -16,10 +16,11 @@ from battletracker.model.bombardment_effects import (
     UpdateBombardment,
 )
 from battletracker.model.effects import ChangeCounter, ChangeFigures, RemoveMarker, SetCondition
+from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.bombardment_phase import target_odds
-from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS, hit_effect_faces
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 BASE: dict[str, object] = {"activation": "command_die", "x": 20.0, "y": 20.0, "phases_left": 3, "phases_fired": 1,
@@ -61,7 +62,14 @@ def test_infantry_in_the_open_is_hit_by_the_mortars_firepower_dice_then_pinned()
 
 def test_kills_never_remove_more_figures_than_the_unit_has() -> None:
     res = phase([6, 5, 4, 1, 1, 1, 1] + [face("open", "kill")] * 3, {**INFANTRY, "figures": 2})
-    assert res.values["kills"] == 3 and ChangeFigures("u1", -2) in res.effects
+    assert res.values["kills"] == 2 and res.outcome == "kills=2"
+    assert ChangeFigures("u1", -2) in res.effects and SetCondition("u1", OUT_OF_PLAY) in res.effects
+    assert SetCondition("u1", "pinned") not in res.effects and res.values["pinned"] == []
+    assert any("no figures left: out of play. Its side takes a Force Morale Test" in line for line in res.log)
+    (_, capped), = target_odds({**BASE, **targets({**INFANTRY, "figures": 2})})  # type: ignore[arg-type]
+    assert max(int(k.split()[0][6:]) for k in capped.outcomes) == 2
+    assert_odds_match_simulation("coc.bombardment_phase", {**BASE, **targets({**INFANTRY, "figures": 1},
+                                                                            {**PASSENGERS, "figures": 2})})  # type: ignore[dict-item]
 
 
 def test_the_dialog_is_told_whose_dice_come_next() -> None:
@@ -144,6 +152,21 @@ def test_passengers_roll_4d6_hitting_on_5_or_6_in_light_cover_and_6s_shock_the_v
     assert ChangeCounter("truck", "shock", 1) in res.effects and ChangeFigures("p1", -1) in res.effects
     assert not any(isinstance(e, SetCondition) and e.condition == "pinned" for e in res.effects)
     assert "effect rolled as light" in " ".join(res.log)
+
+
+def test_each_passenger_team_rolls_its_own_4d6() -> None:
+    """"Roll 4D6 for hits on each passenger Team": two Teams roll eight dice (sixteen in a Devastating first Phase)."""
+    two = {**PASSENGERS, "teams": 2}
+    res = phase([1, 2, 3, 4, 1, 2, 3, 4], two)
+    assert res.rolls == [("Passengers: Firepower Dice", (1, 2, 3, 4, 1, 2, 3, 4))]
+    first = {**BASE, "phases_fired": 0, "state": "ready", "activation": "begun", "devastating": True}
+    res = resolve("coc.bombardment_phase", {**first, **targets(two)}, ScriptedDice([1] * 16))  # type: ignore[dict-item]
+    assert res.rolls == [("Passengers: Firepower Dice", (1,) * 16)]
+    (_, one_team), (_, two_teams) = target_odds({**BASE, **targets(PASSENGERS, two)})  # type: ignore[arg-type]
+    nothing = Fraction(4, 6) + Fraction(1, 6) * Fraction(hit_effect_faces("light").count("none"), 6)
+    assert one_team.p("kills=0 shock=0 vehicle_shock=0") == nothing ** 4
+    assert two_teams.p("kills=0 shock=0 vehicle_shock=0") == nothing ** 8
+    assert_odds_match_simulation("coc.bombardment_phase", {**BASE, **targets(two)})  # type: ignore[dict-item]
 
 
 def test_storm_of_steel_sixes_shock_the_vehicle_too_and_an_immobilised_one_takes_double() -> None:
@@ -236,7 +259,12 @@ def test_each_target_has_its_own_odds_for_the_panel() -> None:
                                 {"kind": "building", "name": "Church"})}
     (infantry, i_odds), (passengers, p_odds), (_, v_odds), (_, b_odds) = target_odds(inputs)  # type: ignore[arg-type]
     assert (infantry, passengers) == ("1 Section", "Passengers")
-    assert i_odds.p("kills=0 shock=0") == Fraction(1, 2) ** 6
+    # Per die: a miss (1-3), or a hit (4-5) whose effect die does nothing in the Open; a 6 is a hit that does
+    # nothing and earns one Storm of Steel die, which misses (1-3) or hits (4-6) doing nothing too.
+    none_open = Fraction(hit_effect_faces("open").count("none"), 6)
+    storm_die_quiet = Fraction(1, 2) + Fraction(1, 2) * none_open
+    die_quiet = Fraction(1, 2) + Fraction(1, 3) * none_open + Fraction(1, 6) * none_open * storm_die_quiet
+    assert i_odds.p("kills=0 shock=0") == die_quiet ** 6
     # Per die: a miss, or a 5 whose effect die does nothing in Light Cover (a 6 always shocks the vehicle).
     nothing = Fraction(hit_effect_faces("light").count("none"), 6)
     assert p_odds.p("kills=0 shock=0 vehicle_shock=0") == (Fraction(4, 6) + Fraction(1, 6) * nothing) ** 4
@@ -280,7 +308,7 @@ def test_vehicle_shock_odds_agree_with_simulation_with_chained_storm_of_steel() 
 
 def test_its_settings_are_declared() -> None:
     assert get("coc.bombardment_phase").settings == (
-        "storm_of_steel_per_six", "storm_of_steel_chains", "bombardment_devastating_doubles_all",
+        "storm_of_steel_per_six", "storm_of_steel_chains", *TABLE_SETTINGS, "bombardment_devastating_doubles_all",
         "bombardment_pin_exempt_material")
 
 

@@ -232,8 +232,9 @@ def test_phase_inputs_find_every_kind_of_target_in_the_area() -> None:
     a, p1, apc, house = (f"target{index[k]}_" for k in ("a", "p1", "apc", "house_team"))
     assert (inputs[a + "cover"], inputs[a + "linear_obstacle"], inputs[a + "pinned"]) == ("hard", True, False)
     assert (inputs[p1 + "vehicle_id"], inputs[p1 + "teams"], inputs[p1 + "figures"]) == ("truck", 2, 6)
+    # an immobilised APC's later Shock is not doubled (only the AFV table says so)
     assert (inputs[apc + "open_topped"], inputs[apc + "vehicle_current_shock"],
-            inputs[apc + "vehicle_immobilised"]) == (True, 2, True)
+            inputs[apc + "vehicle_immobilised"]) == (True, 2, False)
     assert (inputs[house + "cover"], inputs[house + "pinned"], inputs[house + "building"],
             inputs[house + "storeys"], inputs[house + "building_id"]) == ("light", True, "brick_stone", 2, "house")
     res = resolve("coc.bombardment_phase", inputs, ScriptedDice([1] * 100))
@@ -341,6 +342,53 @@ def test_a_unit_left_outside_stays_pinned_until_its_shock_is_rallied() -> None:
     game.units["b"].counters["shock"] = 0
     apply(game, end_phase_effects(game))
     assert b.pinned == [] and not game.units["b"].has("pinned")
+
+
+def test_a_unit_left_behind_is_released_when_the_bombardment_ends_not_a_phase_later() -> None:
+    """"remains Pinned until all Shock is rallied from it or the Bombardment ends, whichever occurs first"."""
+    game = table()
+    b = firing(game, phases=1, pattern_die=1, state="firing", phases_fired=1, pinned=["a", "b"])
+    for unit_id in ("a", "b"):
+        game.units[unit_id].conditions = ["pinned"]
+        game.units[unit_id].counters["shock"] = 2
+    game.units["b"].x, game.units["b"].y = 20.0, 20.0          # still under the area
+    game.units["a"].x = 50.0                                   # left behind, with Shock
+    before = savefile.dumps(game)
+    inputs = phase_inputs(game, "b1", "command_die")
+    assert inputs["left_behind"] == "a"
+    res = resolve("coc.bombardment_phase", inputs, ScriptedDice([1] * 6))
+    assert res.values["ended"]
+    undo = apply(game, res.effects)
+    assert b.state == "lingering" and not game.units["a"].has("pinned") and b.pinned == ["b"]
+    assert game.units["b"].has("pinned"), "a unit under the bombardment stays Pinned while its effects last"
+    assert any("left behind" in line for line in res.log)
+    for inverse in reversed(undo):
+        inverse.apply(game)
+    assert savefile.dumps(game) == before
+
+
+def test_a_turn_end_that_ends_the_bombardment_releases_the_units_it_left_behind() -> None:
+    game = table()
+    b = firing(game, phases=1, pattern_die=1, state="firing", phases_fired=1, pinned=["a"])
+    game.units["a"].conditions = ["pinned"]
+    game.units["a"].counters["shock"] = 1
+    game.units["a"].x = 50.0
+    apply(game, end_turn_effects(game))
+    assert b.state == "lingering" and b.pinned == [] and not game.units["a"].has("pinned")
+
+
+def test_rallying_the_last_shock_of_a_unit_left_behind_releases_it_at_once() -> None:
+    game = table()
+    b = firing(game, pattern_die=1, state="firing", phases_fired=1, pinned=["a"])
+    game.units["a"].conditions = ["pinned"]
+    game.units["a"].counters["shock"] = 1
+    assert bm.rally_release(game, "a", 0) == ([], []), "still under the area"
+    game.units["a"].x = 50.0
+    assert bm.rally_release(game, "a", 1) == ([], []), "Shock left"
+    effects, lines = bm.rally_release(game, "a", 0)
+    assert lines == ["1 Gruppe has rallied all its Shock outside the bombardment: no longer Pinned"]
+    apply(game, effects)
+    assert b.pinned == [] and not game.units["a"].has("pinned")
 
 
 def test_reminders_for_the_coming_phase() -> None:

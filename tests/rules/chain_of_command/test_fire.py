@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeCounter, ChangeFigures
+from battletracker.model.effects import ChangeCounter, ChangeFigures, SetCondition
+from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import RulesInputError, odds, procedures, resolve
 from battletracker.rules.chain_of_command.fire import (
     HitEffect,
     Volley,
+    cap_kills,
     cover_levels,
     effects_of_hits,
     hit_effect_faces,
@@ -121,9 +124,35 @@ def test_hits_divided_between_teams_first_team_takes_the_odd_hit() -> None:
 
 def test_target_id_gives_effects_and_figures_cap_the_kills() -> None:
     kill_face = hit_effect_faces("open").index("kill") + 1
-    res = fire([4, 5, 6, kill_face, kill_face, kill_face], target_id="t1", target_figures=2)
-    assert res.values["kills"] == 3
-    assert res.effects == [ChangeFigures("t1", -2)]
+    shock_face = hit_effect_faces("open").index("shock") + 1
+    res = fire([4, 5, 6, kill_face, kill_face, shock_face], target_id="t1", target_figures="3")
+    assert res.outcome == "kills=2 shock=1"
+    assert res.effects == [ChangeFigures("t1", -2), ChangeCounter("t1", "shock", 1)]
+
+
+def test_kills_never_exceed_the_figures_and_a_team_with_none_left_is_out_of_play() -> None:
+    kill_face = hit_effect_faces("open").index("kill") + 1
+    shock_face = hit_effect_faces("open").index("shock") + 1
+    res = fire([4, 5, 6, kill_face, shock_face, kill_face], target_id="t1", target_figures="2")
+    assert res.outcome == "kills=2 shock=0"
+    assert res.values["kills"] == 2 and res.values["shock"] == 0
+    assert res.effects == [ChangeFigures("t1", -2), SetCondition("t1", OUT_OF_PLAY)]
+    assert "The target has no figures left: out of play. Its side takes a Force Morale Test" in res.log
+    # Two Teams sharing the hits: each is capped at its own figures.
+    res = fire([4, 5, 6, kill_face, kill_face, kill_face], teams=2, target_ids="a,b", target_figures="1,3")
+    assert res.values["team_kills"] == [1, 1] and res.outcome == "kills=2 shock=0"
+    assert res.effects == [ChangeFigures("a", -1), SetCondition("a", OUT_OF_PLAY), ChangeFigures("b", -1)]
+    assert any(line.startswith("Team 1 has no figures left") for line in res.log)
+
+
+def test_the_odds_never_list_more_kills_than_the_target_has() -> None:
+    dist = odds("coc.fire", {"firepower_dice": 12, "to_hit": 3, "cover": "open", "target_figures": "2"})
+    assert max(int(k.split()[0].split("=")[1]) for k in dist.outcomes) == 2
+    assert all(k.endswith("shock=0") for k in dist.outcomes if k.startswith("kills=2"))
+    uncapped = odds("coc.fire", {"firepower_dice": 12, "to_hit": 3, "cover": "open"})
+    assert dist.p("kills=2 shock=0") == sum(p for k, p in uncapped.items() if int(k.split()[0][6:]) >= 2)
+    two = odds("coc.fire", {"firepower_dice": 6, "to_hit": 4, "cover": "open", "teams": 2, "target_figures": "1,2"})
+    assert max(int(k.split()[0][6:]) for k in two.outcomes) == 3 and sum(p for _, p in two.items()) == 1
 
 
 @pytest.mark.parametrize(("inputs", "field", "words"), [
@@ -140,7 +169,10 @@ def test_target_id_gives_effects_and_figures_cap_the_kills() -> None:
     ({"target_id": "a,b"}, "target_id", "use target_ids for 2 teams"),
     ({"target_id": "a", "target_ids": "a"}, "target_id", "not both"),
     ({"teams": 2, "target_ids": "a,a"}, "target_ids", "the same unit twice"),
-    ({"target_figures": 3}, "target_figures", "needs target_id"),
+    ({"target_figures": "3,2"}, "target_figures", "gives 2 number(s) for 1 team(s)"),
+    ({"target_id": "a", "target_figures": "0"}, "target_figures", "The target has no figures left: it is out of play"),
+    ({"target_id": "a", "target_figures": "9" * 5000}, "target_figures", "must be whole numbers separated by commas"),
+    ({"target_id": "a", "target_figures": 2}, "target_figures", "must be text"),
     ({"target_id": "a", "target_figures": "2,3"}, "target_figures", "gives 2 number(s) for 1 team(s)"),
     ({"range": 12}, "range", "not an input"),
 ])
@@ -175,6 +207,9 @@ def test_closed_form_storm_of_steel_one_die() -> None:
     {"firepower_dice": 8, "to_hit": 5, "cover": "light", "storm_of_steel": True, "shock_multiplier": 2, "teams": 3},
     {"firepower_dice": 4, "to_hit": 3, "cover": "open", "storm_of_steel": True, "storm_of_steel_chains": True},
     {"firepower_dice": 0, "to_hit": 4, "cover": "open"},
+    {"firepower_dice": 12, "to_hit": 3, "cover": "open", "target_figures": "2"},
+    {"firepower_dice": 8, "to_hit": 4, "cover": "open", "storm_of_steel": True, "teams": 2, "target_figures": "1,2"},
+    {"firepower_dice": 6, "to_hit": 4, "cover": "light", "teams": 3, "target_ids": "a,b,c", "target_figures": "2,1,3"},
 ])
 def test_odds_match_simulation(inputs: dict[str, object]) -> None:
     assert_odds_match_simulation("coc.fire", inputs)  # type: ignore[arg-type]
@@ -229,3 +264,23 @@ def test_effects_of_hits_is_a_multinomial() -> None:
     k, s = effect.kill_chance(), effect.shock_chance()
     assert dist.p((1, 1)) == 6 * k * s * (1 - k - s)
     assert dist.p((3, 0)) == k**3
+
+
+@pytest.mark.parametrize("multiplier", [1, 2])
+def test_capped_odds_of_teams_sharing_hits_equal_every_way_the_dice_fall(multiplier: int) -> None:
+    """Two Teams of 1 and 2 figures sharing three dice's hits, enumerated die face by die face."""
+    effect = HitEffect.for_cover("light", multiplier)
+    brute: dict[tuple[int, int, int], Fraction] = {}
+    for fire_faces in product(range(1, 7), repeat=3):
+        hits = sum(1 for d in fire_faces if d >= 4)
+        sixes = min(2, fire_faces.count(6))
+        for faces in product(range(1, 7), repeat=hits):
+            at, kills, shock = 0, 0, 0
+            for n, figures in zip(split_hits(hits, 2), (1, 2), strict=True):
+                read = [effect.read(f) for f in faces[at:at + n]]
+                at += n
+                k, s = cap_kills(sum(r[0] for r in read), sum(r[1] for r in read), figures)
+                kills, shock = kills + k, shock + s
+            key = (kills, shock, sixes)
+            brute[key] = brute.get(key, Fraction(0)) + Fraction(1, 6 ** (3 + hits))
+    assert dict(volley_counts(Volley(3, 4, None, effect, 2, (1, 2)), 2).items()) == brute

@@ -11,11 +11,11 @@ from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import SetBombardmentPin, SetBuildingState
 from battletracker.model.effects import ChangeCounter, ChangeFigures, Effect, SetCondition
-from battletracker.model.game import Game, Side, Unit, Vehicle
+from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit, Vehicle
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command import bombardment as bm
-from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS, hit_effect_faces
 from battletracker.rules.chain_of_command.phase_end import end_phase_effects
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs, sos_targets
 from tests.rules.oddscheck import assert_odds_match_simulation
@@ -67,11 +67,34 @@ def test_the_sos_record_holds_the_units_it_pins() -> None:
     assert SetBombardmentPin("sos1", "u1") in res.effects
 
 
-def test_several_teams_share_the_hits() -> None:
-    res = sos([4, 4, 4, 1, 1, 1] + [face("open", "shock")] * 3, teams=2, target_ids="u1,u2")
-    assert res.values["team_hits"] == [2, 1]
-    assert ChangeCounter("u1", "shock", 2) in res.effects and ChangeCounter("u2", "shock", 1) in res.effects
+def test_six_firepower_dice_against_each_team() -> None:
+    """"Roll six Firepower Dice against each Team": a unit of two Teams takes twelve dice."""
+    shock = face("open", "shock")
+    res = sos([4, 4, 4, 1, 1, 1, 5, 1, 1, 1, 1, 1] + [shock] * 4, teams=2, target_id="u1", target_figures="8")
+    assert res.rolls[0] == ("Firepower Dice", (4, 4, 4, 1, 1, 1, 5, 1, 1, 1, 1, 1))
+    assert res.outcome == "kills=0 shock=4" and ChangeCounter("u1", "shock", 4) in res.effects
+    assert "SOS Fire: 6 Firepower Dice against each of 2 Teams" in res.log
+    # Two Teams that are units of their own: each rolls its own six dice and takes its own hits.
+    res = sos([4, 4, 4, 1, 1, 1] + [shock] * 3 + [5, 1, 1, 1, 1, 1] + [shock], teams=2, target_ids="u1,u2")
+    assert [label for label, _ in res.rolls] == ["Team 1: Firepower Dice", "Team 1: Effect dice",
+                                                 "Team 2: Firepower Dice", "Team 2: Effect dice"]
+    assert ChangeCounter("u1", "shock", 3) in res.effects and ChangeCounter("u2", "shock", 1) in res.effects
     assert SetCondition("u2", "pinned") in res.effects
+    one, two = (odds("coc.sos_fire", {**TEAM, "teams": n}) for n in (1, 2))  # type: ignore[arg-type]
+    assert two.p("kills=0 shock=0") == one.p("kills=0 shock=0") ** 2
+
+
+def test_a_leader_killed_by_sos_fire_is_out_of_play_with_no_shock_and_no_pin() -> None:
+    kill, shock = face("open", "kill"), face("open", "shock")
+    res = sos([4, 4, 1, 1, 1, 1, shock, kill], target_id="ldr", target_figures="1", sos_id="sos1")
+    assert res.outcome == "kills=1 shock=0"
+    assert res.effects == [ChangeFigures("ldr", -1), SetCondition("ldr", OUT_OF_PLAY)]
+    assert "The target has no figures left: out of play. Its side takes a Force Morale Test" in res.log
+    dist = odds("coc.sos_fire", {**TEAM, "target_id": "ldr", "target_figures": "1"})  # type: ignore[arg-type]
+    assert set(dist.outcomes) <= {"kills=0 shock=0", "kills=0 shock=1", "kills=0 shock=2", "kills=0 shock=3",
+                                  "kills=0 shock=4", "kills=0 shock=5", "kills=0 shock=6", "kills=0 shock=7",
+                                  "kills=0 shock=8", "kills=0 shock=9", "kills=0 shock=10", "kills=0 shock=11",
+                                  "kills=0 shock=12", "kills=1 shock=0"}
 
 
 def test_four_sixes_at_a_team_in_a_brick_building_make_it_unstable() -> None:
@@ -112,6 +135,9 @@ def test_closed_form_spot_checks() -> None:
 @pytest.mark.parametrize("inputs", [
     TEAM,
     {"cover": "hard", "pinned": False, "teams": 3},
+    {"cover": "open", "teams": 2, "target_id": "u1", "target_figures": "3"},
+    {"cover": "light", "teams": 2, "target_ids": "u1,u2", "target_figures": "1,2", "in_building": True,
+     "building": "brick_stone", "building_id": "b1"},
     {"cover": "light", "in_building": True, "building": "brick_stone", "shock_multiplier": 2},
     {"vehicle": "closed"},
     {"vehicle": "open_topped", "vehicle_immobilised": True, "storm_of_steel_per_six": 2,
@@ -122,7 +148,7 @@ def test_odds_agree_with_simulation(inputs: dict[str, object]) -> None:
 
 
 def test_its_settings_are_declared() -> None:
-    assert get("coc.sos_fire").settings == ("storm_of_steel_per_six", "storm_of_steel_chains")
+    assert get("coc.sos_fire").settings == ("storm_of_steel_per_six", "storm_of_steel_chains", *TABLE_SETTINGS)
 
 
 @pytest.mark.parametrize(("inputs", "field", "message"), [
@@ -135,7 +161,7 @@ def test_its_settings_are_declared() -> None:
     ({"vehicle": "closed", "cover": "open"}, "cover", "is not an input of this procedure"),
     ({**TEAM, "range_band": "close"}, "range_band", "is not an input of this procedure"),
     ({**TEAM, "firepower_dice": -1}, "firepower_dice", "must be at least 0, not -1"),
-    ({**TEAM, "teams": 2, "target_id": "u1"}, "target_id", "names 1 unit\\(s\\) but the hits are shared by 2"),
+    ({**TEAM, "teams": 3, "target_ids": "u1,u2"}, "target_ids", "names 2 unit\\(s\\) but the hits are shared by 3"),
 ])
 def test_refusals_name_the_field(inputs: dict[str, object], field: str, message: str) -> None:
     with pytest.raises(RulesInputError, match=message) as err:
@@ -172,6 +198,13 @@ def test_the_circle_decides_who_is_inside_and_builds_each_teams_inputs() -> None
     assert sos_inputs(game, "sos1", "in") == {
         "sos_id": "sos1", **STORM, "cover": "light", "linear_obstacle": False, "pinned": False, "target_id": "in",
         "target_figures": "8", "in_fortification": False, "firepower_dice": 6, "to_hit": 4}
+    two_teams = sos_inputs(game, "sos1", "edge")
+    assert "teams" not in two_teams
+    game.units["in"].stats["teams"] = 2
+    inputs = sos_inputs(game, "sos1", "in")
+    assert inputs["teams"] == 2
+    res = resolve("coc.sos_fire", inputs, ScriptedDice([1] * 12))
+    assert res.rolls == [("Firepower Dice", (1,) * 12)]
     house = sos_inputs(game, "sos1", "house", cover="hard")
     assert (house["in_building"], house["building"], house["building_id"], house["cover"]) == (
         True, "brick_stone", "bld", "hard")

@@ -11,9 +11,10 @@ from battletracker.model.bombardment import Building
 from battletracker.model.effects import SetMarkerData, TurnUnit
 from battletracker.model.game import Game, GameError, Marker, Side, Unit, Vehicle, Weapon
 from battletracker.model.savefile import game_to_dict
-from battletracker.rules import resolve
+from battletracker.rules import odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from tests.rules.oddscheck import assert_odds_match_simulation
 
 KILL = hit_effect_faces("open").index("kill") + 1
 SHOCK = hit_effect_faces("open").index("shock") + 1
@@ -62,7 +63,7 @@ def test_tripod_mg_turns_and_hits_two_teams() -> None:
 
 def test_kills_beyond_a_teams_figures_are_not_removed() -> None:
     res = resolve("coc.fire", {"firepower_dice": 3, "to_hit": 2, "cover": "open", "target_id": "t2",
-                               "target_figures": 2}, ScriptedDice([4, 4, 4, KILL, KILL, KILL]))
+                               "target_figures": "2"}, ScriptedDice([4, 4, 4, KILL, KILL, KILL]))
     after, _ = apply_and_undo(res)
     assert after.unit("t2").figures == 0
 
@@ -113,3 +114,21 @@ def test_turn_unit_and_set_marker_data_undo() -> None:
     assert "on_fire" not in game.markers["barn"].data
     with pytest.raises(GameError):
         game.apply(SetMarkerData("nowhere", "on_fire", True))
+
+
+@pytest.mark.parametrize(("name", "inputs"), [
+    ("coc.tripod_mg", {"figures": 4, "to_hit": 4, "cover": "open", "target_id": "t", "target_figures": "2"}),
+    ("coc.gun_he", {"he_dice": 4, "cover": "open", "crew": 4, "teams": 2, "target_ids": "a,b",
+                    "target_figures": "1,2"}),
+    ("coc.flamethrower", {"range": 8, "fuel": 3, "target_kind": "infantry", "to_hit": 4, "target_id": "t",
+                          "target_figures": "2"}),
+    ("coc.grenade_into_vehicle", {"firepower_dice": 3, "vehicle": "open_topped", "passenger_teams": 1,
+                                  "to_hit": 4, "target_id": "p", "target_figures": "1"}),
+])
+def test_every_procedure_on_coc_fire_caps_kills_at_the_figures(name: str, inputs: dict[str, object]) -> None:
+    """No chart lists more kills than the target Teams have figures, and the odds still equal the dice."""
+    figures = sum(int(f) for f in str(inputs["target_figures"]).split(","))
+    dist = odds(name, inputs)  # type: ignore[arg-type]
+    kills = [int(k.split("kills=")[1].split()[0]) for k in dist.outcomes if "kills=" in k]
+    assert max(kills) == figures
+    assert_odds_match_simulation(name, inputs, runs=3000)  # type: ignore[arg-type]

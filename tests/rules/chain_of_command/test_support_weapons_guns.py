@@ -7,7 +7,9 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeCounter, ChangeFigures, TurnUnit
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.effects import ChangeCounter, ChangeFigures, SetCondition, TurnUnit
+from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import RulesInputError, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import HitEffect, hit_effect_faces
@@ -97,4 +99,72 @@ def test_closed_form_one_die() -> None:
     {"he_dice": 6, "cover": "light", "crew": 5, "storm_of_steel_chains": True},
 ])
 def test_odds_match_simulation(inputs: dict[str, object]) -> None:
+    assert_odds_match_simulation("coc.gun_he", inputs)  # type: ignore[arg-type]
+
+
+STONE: dict[str, object] = {"building": "brick_stone", "building_id": "b1", "building_name": "The farmhouse",
+                            "target_id": "t"}
+
+
+def test_four_sixes_at_a_unit_in_a_stone_building_make_it_unstable() -> None:
+    # Three H.E. dice 6 6 6 earn three Storm of Steel dice, 6 1 1: four 6s in all, as a bombardment counts them.
+    res = gun([6, 6, 6, 6, 1, 1, 1, 1, 1, 1], **STONE)
+    assert res.values["sixes"] == 4 and res.values["building_unstable"] is True
+    assert res.outcome == "kills=0 shock=0 building_unstable"
+    assert SetBuildingState("b1", "unstable") in res.effects
+    assert any("The farmhouse is unstable and collapses at the end of the Turn" in line for line in res.log)
+
+
+def test_three_sixes_or_a_wooden_or_fallen_building_stand() -> None:
+    three = gun([6, 6, 6, 1, 1, 1, 1, 1, 1], **STONE)
+    assert three.outcome == "kills=0 shock=0" and three.values["building_unstable"] is False
+    four = [6, 6, 6, 6, 1, 1, 1, 1, 1, 1]
+    for other in ({"building": "wood"}, {"building_intact": False}):
+        res = gun(four, **{**STONE, **other})
+        assert res.outcome == "kills=0 shock=0" and not any(isinstance(e, SetBuildingState) for e in res.effects)
+
+
+def test_building_inputs_that_contradict_each_other_are_refused() -> None:
+    with pytest.raises(RulesInputError) as err:
+        gun([], building="brick_stone", target_in_building=False)
+    assert err.value.field == "target_in_building"
+    with pytest.raises(RulesInputError) as err:
+        gun([], building_id="b1")
+    assert err.value.field == "building"
+
+
+def test_unstable_building_odds_are_exact() -> None:
+    inputs = {**BASE, **STONE, "he_dice": 4, "storm_of_steel_per_six": 0}
+    dist = odds("coc.gun_he", inputs)  # type: ignore[arg-type]
+    unstable = sum((p for key, p in dist.items() if key.endswith(" building_unstable")), Fraction(0))
+    assert unstable == Fraction(1, 6) ** 4                  # all four dice show 6
+    assert_odds_match_simulation("coc.gun_he", {**inputs, "he_dice": 6, "storm_of_steel_per_six": 1})  # type: ignore[arg-type]
+
+
+def test_smoke_or_damaged_optics_adjust_the_four_plus() -> None:
+    res = gun([4, 5, 6, 1, 1, 1], to_hit_modifier=-1, storm_of_steel_per_six=0)
+    assert res.values["to_hit"] == 5 and res.values["hits"] == 2
+    assert any("4+ adjusted by -1: each die needs 5+" in line for line in res.log)
+    assert gun([3, 3, 1, 1, 1], to_hit_modifier=1).values["hits"] == 2
+    with pytest.raises(RulesInputError) as err:
+        gun([], to_hit_modifier=-3)
+    assert err.value.field == "to_hit_modifier" and "would need 7" in str(err.value)
+    dist = odds("coc.gun_he", {**BASE, "he_dice": 1, "cover": "light", "to_hit_modifier": -2,
+                               "storm_of_steel_per_six": 0})
+    assert dist.p("kills=0 shock=0") == Fraction(5, 6) + Fraction(1, 6) * (1 - HitEffect.for_cover("open")
+                                                                          .kill_chance() - HitEffect.for_cover(
+                                                                              "open").shock_chance())
+    assert_odds_match_simulation("coc.gun_he", {**BASE, "he_dice": 5, "to_hit_modifier": -1})  # type: ignore[arg-type]
+
+
+def test_kills_stop_at_the_figures_when_the_building_turns_unstable() -> None:
+    kill = face("light", "kill")
+    res = gun([6, 6, 6, 6, 1, 1, 1, 1, kill, kill, kill, kill], **STONE, he_dice=4, target_figures="1")
+    assert res.outcome == "kills=1 shock=0 building_unstable"
+    assert res.effects[:2] == [ChangeFigures("t", -1), SetCondition("t", OUT_OF_PLAY)]
+    assert SetBuildingState("b1", "unstable") in res.effects
+    inputs = {**BASE, **STONE, "he_dice": 4, "target_figures": "1"}
+    dist = odds("coc.gun_he", inputs)  # type: ignore[arg-type]
+    assert {key.split()[0] for key in dist.outcomes} == {"kills=0", "kills=1"}
+    assert "kills=1 shock=0 building_unstable" in dist.outcomes
     assert_odds_match_simulation("coc.gun_he", inputs)  # type: ignore[arg-type]

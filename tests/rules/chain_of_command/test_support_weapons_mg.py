@@ -47,10 +47,12 @@ def test_heavy_reduces_cover_one_level() -> None:
 
 
 def test_heavy_effect_dice_read_one_level_down() -> None:
-    kill_in_light = face("light", "kill")
-    assert hit_effect_faces("hard")[kill_in_light - 1] != "kill"
-    res = mg([4] + [1] * 9 + [kill_in_light], heavy=True)
-    assert res.outcome == "kills=1 shock=0"
+    # A face that shocks in Light Cover but not in Hard Cover: the Heavy MG's target in Hard Cover takes Shock.
+    shock_in_light = next(i + 1 for i, (light, hard) in enumerate(zip(hit_effect_faces("light"),
+                                                                        hit_effect_faces("hard"), strict=True))
+                          if light == "shock" and hard != "shock")
+    assert mg([4] + [1] * 9 + [shock_in_light]).outcome == "kills=0 shock=0"
+    assert mg([4] + [1] * 9 + [shock_in_light], heavy=True).outcome == "kills=0 shock=1"
 
 
 def test_target_inside_the_arc_turns_the_gun_without_moving() -> None:

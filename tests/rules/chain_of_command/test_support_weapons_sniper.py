@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeCounter, ChangeFigures, RemoveUnit
+from battletracker.model.effects import ChangeCounter, ChangeFigures, RemoveUnit, SetCondition
+from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import RulesInputError, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import HitEffect, hit_effect_faces
@@ -140,3 +141,14 @@ def test_one_kill_removes_the_sniper_and_shock_is_ignored() -> None:
 
 def test_contact_removes_the_sniper_without_a_force_morale_test() -> None:
     assert sniper_contacted("s1") == SniperLoss((RemoveUnit("s1"),), False)
+
+
+def test_a_sniper_kill_on_the_last_figure_puts_the_target_out_of_play() -> None:
+    kill = hit_effect_faces("open").index("kill") + 1
+    res = resolve("coc.sniper", {"target_kind": "infantry", "target_id": "t", "target_figures": "1"},
+                  ScriptedDice([5, kill]))
+    assert res.effects == [ChangeFigures("t", -1), SetCondition("t", OUT_OF_PLAY)]
+    assert "The target has no figures left: out of play. Its side takes a Force Morale Test" in res.log
+    res = resolve("coc.sniper", {"target_kind": "infantry", "target_id": "t", "target_figures": "2"},
+                  ScriptedDice([5, kill]))
+    assert res.effects == [ChangeFigures("t", -1)]

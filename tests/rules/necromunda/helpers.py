@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 from battletracker.model.game import Game, Side
 from battletracker.rules.presets import preset
+
+
+def assert_sentence(text: str) -> None:
+    """What a player reads on a refusal: a capitalised sentence with a full stop, naming no input."""
+    assert text[:1].isupper() or text[:1] == "'", text
+    assert text.endswith("."), text
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), text
+    assert not re.match(r"^[a-z_]+: ", text), text
 
 
 def necromunda_game() -> Game:

@@ -9,6 +9,7 @@ import pytest
 from battletracker.core.dice import DiceError, ScriptedDice
 from battletracker.rules import RulesInputError, odds, resolve
 from battletracker.rules.base import InputValue
+from tests.rules.necromunda.helpers import assert_sentence
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 NAME = "necro.engaged_allocation"
@@ -44,7 +45,7 @@ def test_odds_match_simulation(combat: str, hits: int) -> None:
 
 
 @pytest.mark.parametrize("inputs, field, message", [
-    ({"combat": "u2"}, "combat", "at least 2 model(s), not 1"),
+    ({"combat": "u2"}, "combat", "The combat must hold at least 2 model(s), not 1."),
     ({"combat": ""}, "combat", "at least 2"),
     ({"combat": "a,b,c,d,e,f,g"}, "combat", "at most 6 models, not 7"),
     ({"combat": "a,b", "hits": 0}, "hits", "at least 1"),
@@ -55,3 +56,4 @@ def test_refusals(inputs: dict[str, InputValue], field: str, message: str) -> No
     with pytest.raises(RulesInputError) as err:
         resolve(NAME, inputs, ScriptedDice([1] * 12))
     assert err.value.field == field and message in str(err.value)
+    assert_sentence(str(err.value))

@@ -9,6 +9,7 @@ import pytest
 from battletracker.core.dice import ScriptedDice
 from battletracker.rules import RulesInputError, odds, resolve
 from battletracker.rules.base import InputValue
+from tests.rules.necromunda.helpers import assert_sentence
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 NAME = "necro.cool_check"
@@ -35,8 +36,8 @@ def test_odds_match_simulation(cool: int) -> None:
 
 
 @pytest.mark.parametrize("inputs, field, message", [
-    ({}, "cool", "is required"),
-    ({"cool": 1}, "cool", "at least 2"),
+    ({}, "cool", "The fighter's Cool is required."),
+    ({"cool": 1}, "cool", "The fighter's Cool must be at least 2, not 1."),
     ({"cool": 13}, "cool", "at most 12"),
     ({"cool": 7, "modifier": 7}, "modifier", "at most 6"),
 ])
@@ -44,3 +45,4 @@ def test_refusals(inputs: dict[str, InputValue], field: str, message: str) -> No
     with pytest.raises(RulesInputError) as err:
         odds(NAME, inputs)
     assert err.value.field == field and message in str(err.value)
+    assert_sentence(str(err.value))

@@ -10,9 +10,12 @@ from battletracker.rules import RulesInputError
 from battletracker.rules.necromunda.firepower import (
     AMMO_READINGS,
     FirepowerFace,
+    ammo_check_failed,
+    ammo_checks_needed,
     ammo_state,
     ammo_symbols_counted,
     default_die,
+    holes_and_ammo_state,
     holes_and_symbols,
     parse_faces,
 )
@@ -27,6 +30,9 @@ def test_the_default_die_is_the_documented_setting_marked_to_check() -> None:
     assert die.labels == ("1", "1", "2", "2", "3", "1+ammo")
     assert die.die.name == "Firepower" and not die.die.numeric
     assert settings["ammo_trait_reading"].check
+    assert settings["ammo_trait_reading"].default == "ammo_check"
+    assert "Hammer of Math: Necromunda Ammo Checks" in settings["ammo_trait_reading"].description
+    assert "always" in settings["ammo_trait_reading"].choices
     assert settings["ammo_trait_reading"].choices == tuple(AMMO_READINGS)
 
 
@@ -69,6 +75,28 @@ def test_ammo_state_by_symbols(symbols: int, state: str) -> None:
 ])
 def test_ammo_symbols_counted(rolled: int, trait: bool, reading: str, counted: int) -> None:
     assert ammo_symbols_counted(rolled, trait, reading) == counted
+
+
+@pytest.mark.parametrize("rolled, ammo, failed, needed, counted", [
+    (0, 4, 0, 0, 0), (1, 4, 0, 1, 0), (1, 4, 1, 1, 1), (2, 4, 1, 2, 1), (2, 4, 2, 2, 2), (2, 0, 0, 0, 2),
+])
+def test_the_ammo_check_reading_counts_failed_checks(rolled: int, ammo: int, failed: int, needed: int,
+                                                      counted: int) -> None:
+    assert ammo_checks_needed(rolled, ammo, "ammo_check") == needed
+    assert ammo_symbols_counted(rolled, ammo > 0, "ammo_check", failed) == counted
+    assert ammo_checks_needed(rolled, ammo, "always") == 0
+
+
+def test_an_ammo_check_fails_below_x() -> None:
+    assert [ammo_check_failed(roll, 4) for roll in range(1, 7)] == [True, True, True, False, False, False]
+
+
+def test_holes_and_ammo_state_with_checks() -> None:
+    dist = holes_and_ammo_state(default_die(), 1, 4, "ammo_check")
+    assert dist.total() == 1
+    assert dist.p((1, "out")) == Fraction(1, 12) and dist.p((1, "ok")) == Fraction(2, 6) + Fraction(1, 12)
+    literal = holes_and_ammo_state(default_die(), 1, 4, "always")
+    assert literal.probability(lambda hs: hs[1] == "ok") == 0
 
 
 def test_an_unknown_reading_is_refused() -> None:

@@ -40,7 +40,8 @@ def test_shoot_inputs_from_the_autogun_preset_fire_as_the_issue_describes() -> N
     autogun = weapon_preset("autogun").make()
     inputs = shoot_inputs(autogun, 0)
     assert inputs == {"short_range": 8.0, "long_range": 24.0, "acc_short": 1, "acc_long": 0, "rapid_fire": 1,
-                      "ammo": 4, "light": False, "profile": 0, "weapon_profiles": 1, "profile_state": "ok"}
+                      "ammo": 4, "light": False, "profile": 0, "weapon_profiles": 1, "profile_state": "ok",
+                      "weapon_name": "Autogun"}
     r = resolve("necro.shoot", {**inputs, "bs": 4, "range": 6, "ammo_trait_reading": "never"},
                 ScriptedDice([3, "2"]))
     assert r.outcome == "hits=2 ammo=ok"
@@ -54,7 +55,7 @@ def test_template_profiles_make_no_hit_roll() -> None:
 
 def test_missing_stats_and_profiles_are_named() -> None:
     weapon = Weapon("Odd gun", profiles=[WeaponProfile("Odd", {"short_range": 4}, [])])
-    with pytest.raises(ValueError, match="Odd gun \\(Odd\\): stat 'long_range' must be a number, not None"):
+    with pytest.raises(ValueError, match="Odd gun \\(Odd\\): the weapon's long range must be a number, not None"):
         shoot_inputs(weapon, 0)
     with pytest.raises(ValueError, match="no profile number 1"):
         shoot_inputs(weapon, 1)

@@ -39,12 +39,14 @@ def test_out_of_ammo_is_per_profile_and_reload_clears_the_one_chosen() -> None:
     assert [p.state for p in combi.profiles] == ["out_of_ammo", "ok"]
     assert reloadable_profiles(combi) == [0]
 
-    with pytest.raises(RulesInputError, match="Out of Ammo: it cannot fire until a Reload"):
+    with pytest.raises(RulesInputError, match="^The combi-gun's Standard profile is Out of Ammo and cannot fire "
+                                              "until a Reload action.$"):
         resolve(SHOOT, {**standard, **shoot_inputs(combi, 0)}, ScriptedDice([5, "2"]))
     hot_shot = {**standard, **shoot_inputs(combi, 1)}
     assert resolve(SHOOT, hot_shot, ScriptedDice([5, "2", "3"])).outcome == "hits=5 ammo=ok"
 
-    with pytest.raises(RulesInputError, match="profile 1 of weapon 2 is not Out of Ammo"):
+    with pytest.raises(RulesInputError, match="^The combi-gun's Hot-shot profile is not Out of Ammo: there is "
+                                              "nothing to reload.$"):
         resolve(RELOAD, {**reload_inputs(combi, 1), "fighter_id": "u1", "weapon": 2}, ScriptedDice([]))
     reload = resolve(RELOAD, {**reload_inputs(combi, 0), "fighter_id": "u1", "weapon": 2}, ScriptedDice([]))
     assert reload.outcome == "reloaded" and reload.rolls == []
@@ -74,7 +76,8 @@ def test_a_jam_jams_every_profile_and_cannot_be_reloaded() -> None:
         with pytest.raises(RulesInputError) as err:
             resolve(RELOAD, {**reload_inputs(combi, profile), "fighter_id": "u1", "weapon": 2}, ScriptedDice([]))
         assert err.value.field == "profile_state"
-        assert "jammed: it cannot be used again this battle and cannot be reloaded" in str(err.value)
+        assert str(err.value) == ("The combi-gun is jammed and cannot be used again this battle, "
+                                  "so it cannot be reloaded.")
         with pytest.raises(RulesInputError, match="jammed and cannot be used again"):
             resolve(SHOOT, {**inputs, **shoot_inputs(combi, profile)}, ScriptedDice([6]))
 

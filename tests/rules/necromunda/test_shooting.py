@@ -14,7 +14,7 @@ from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import InputValue
 from battletracker.rules.necromunda.firepower import default_die
 from battletracker.rules.necromunda.profiles import shoot_inputs, weapon_preset
-from tests.rules.necromunda.helpers import necromunda_game
+from tests.rules.necromunda.helpers import assert_sentence, necromunda_game
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 NAME = "necro.shoot"
@@ -138,7 +138,8 @@ def test_ammo_without_the_ammo_trait(faces: list[str], symbols: int, state: str)
     (["1+ammo", "1+ammo"], 2, "jammed"),
 ])
 def test_ammo_trait_read_literally_adds_one_symbol(faces: list[str], rolled: int, state: str) -> None:
-    r = resolve(NAME, shot(rapid_fire=2, ammo=4), ScriptedDice([6, *faces]))
+    r = resolve(NAME, shot(rapid_fire=2, ammo=4, ammo_trait_reading="always"), ScriptedDice([6, *faces]))
+    assert r.rolls == [("Hit roll", (6,)), ("Firepower dice", tuple(faces))]
     assert r.values["ammo_symbols_rolled"] == rolled and r.values["ammo_symbols"] == rolled + 1
     assert r.values["ammo_state"] == state
     assert any("+ 1 for Ammo (4+)" in line for line in r.log)
@@ -154,6 +155,73 @@ def test_ammo_trait_read_literally_adds_one_symbol(faces: list[str], rolled: int
 def test_other_readings_of_the_ammo_trait(reading: str, faces: list[str], counted: int, state: str) -> None:
     r = resolve(NAME, shot(rapid_fire=2, ammo=5, ammo_trait_reading=reading), ScriptedDice([6, *faces]))
     assert r.values["ammo_symbols"] == counted and r.values["ammo_state"] == state
+
+
+# -- Ammo (X+) under the default reading: an Ammo check per ammo symbol ----------------------
+
+
+def test_the_default_reading_is_the_ammo_check() -> None:
+    r = resolve(NAME, shot(rapid_fire=1, ammo=4), ScriptedDice([6, "2"]))
+    assert r.outcome == "hits=2 ammo=ok" and r.values["ammo_checks"] == []
+    assert r.rolls == [("Hit roll", (6,)), ("Firepower dice", ("2",))]
+
+
+def test_autogun_with_the_ammo_symbol_and_a_passing_check_stays_loaded() -> None:
+    r = resolve(NAME, shot(rapid_fire=1, ammo=4, firer_id="u1", weapon=0), ScriptedDice([6, "1+ammo", 4]))
+    assert r.outcome == "hits=1 ammo=ok"
+    assert r.rolls == [("Hit roll", (6,)), ("Firepower dice", ("1+ammo",)), ("Ammo check (4+)", (4,))]
+    assert r.values["ammo_symbols_rolled"] == 1 and r.values["ammo_symbols"] == 0
+    assert r.values["ammo_checks"] == [4] and r.values["ammo_checks_failed"] == 0
+    assert r.effects == []
+    assert "Ammo check (4+): 4, 0 failed: ammo fine" in r.log
+
+
+def test_autogun_failing_its_ammo_check_goes_out_of_ammo() -> None:
+    r = resolve(NAME, shot(rapid_fire=1, ammo=4, firer_id="u1", weapon=0), ScriptedDice([2, "1+ammo", 3]))
+    assert r.outcome == "miss ammo=out"
+    assert r.values["ammo_checks_failed"] == 1 and r.values["ammo_symbols"] == 1
+    assert r.effects == [SetProfileState("u1", 0, 0, "out_of_ammo")]
+
+
+@pytest.mark.parametrize("checks, state", [((1, 3), "jammed"), ((3, 4), "out"), ((5, 6), "ok")])
+def test_rapid_fire_with_two_failed_ammo_checks_jams(checks: tuple[int, int], state: str) -> None:
+    r = resolve(NAME, shot(rapid_fire=2, ammo=4, firer_id="u1", weapon=1, weapon_profiles=2),
+                ScriptedDice([5, "1+ammo", "1+ammo", *checks]))
+    assert r.rolls[-1] == ("Ammo checks (4+)", checks)
+    assert r.values["ammo_state"] == state and r.outcome == f"hits=2 ammo={state}"
+    expected = {"ok": [], "out": [SetProfileState("u1", 1, 0, "out_of_ammo")],
+                "jammed": [SetProfileState("u1", 1, i, "jammed") for i in range(2)]}[state]
+    assert r.effects[:len(expected)] == expected
+
+
+@pytest.mark.parametrize("x, passes", [(2, 2), (4, 4), (6, 6)])
+def test_the_check_passes_on_x_or_more(x: int, passes: int) -> None:
+    ok = resolve(NAME, shot(rapid_fire=1, ammo=x), ScriptedDice([6, "1+ammo", passes]))
+    out = resolve(NAME, shot(rapid_fire=1, ammo=x), ScriptedDice([6, "1+ammo", passes - 1]))
+    assert ok.values["ammo_state"] == "ok" and out.values["ammo_state"] == "out"
+
+
+def test_typed_dice_ask_for_the_ammo_check_by_name() -> None:
+    with pytest.raises(DiceExhausted) as need:
+        resolve(NAME, shot(rapid_fire=2, ammo=5), ScriptedDice([6, "1+ammo", "2"]))
+    assert need.value.label == "Ammo check (5+)" and need.value.count == 1 and need.value.die == D6
+    with pytest.raises(DiceExhausted, match="Ammo checks \\(5\\+\\)"):
+        resolve(NAME, shot(rapid_fire=2, ammo=5), ScriptedDice([6, "1+ammo", "1+ammo"]))
+
+
+def test_without_the_trait_the_default_reading_rolls_no_check() -> None:
+    r = resolve(NAME, shot(rapid_fire=1), ScriptedDice([6, "1+ammo"]))
+    assert r.outcome == "hits=1 ammo=out" and len(r.rolls) == 2
+
+
+def test_ammo_check_odds_closed_form() -> None:
+    dist = odds(NAME, shot(rapid_fire=1, ammo=4))  # 1/2 to hit; symbol 1/6, check fails 1/2
+    half = Fraction(1, 2)
+    assert dist.p("hits=1 ammo=out") == half * Fraction(1, 6) * half
+    assert dist.p("hits=1 ammo=ok") == half * (Fraction(2, 6) + Fraction(1, 6) * half)
+    assert dist.probability(lambda o: o.endswith("ammo=jammed")) == 0
+    two = odds(NAME, shot(rapid_fire=2, ammo=5))
+    assert two.probability(lambda o: o.endswith("ammo=jammed")) == Fraction(1, 36) * Fraction(4, 6) ** 2
 
 
 def test_jam_puts_every_profile_of_the_weapon_out_of_use() -> None:
@@ -241,19 +309,23 @@ def test_without_ids_nothing_changes() -> None:
     ({"bs": 1}, "bs", "at least 2, not 1"),
     ({"bs": 7}, "bs", "at most 6, not 7"),
     ({"range": -1}, "range", "at least 0"),
-    ({"long_range": 6}, "long_range", "at least the short range (8\"), not 6\""),
+    ({"long_range": 6}, "long_range", "The weapon's long range (6\") must be at least its short range (8\")."),
     ({"rapid_fire": 0, "firepower_dice": 1}, "firepower_dice", "no Rapid Fire trait"),
-    ({"rapid_fire": 2, "firepower_dice": 3}, "firepower_dice", "must be 1 to 2 for Rapid Fire (2), not 3"),
-    ({"rapid_fire": 2, "firepower_dice": 0}, "firepower_dice", "must be 1 to 2"),
+    ({"rapid_fire": 2, "firepower_dice": 3}, "firepower_dice",
+     "A Rapid Fire (2) weapon rolls 1 to 2 Firepower dice, not 3."),
+    ({"rapid_fire": 2, "firepower_dice": 0}, "firepower_dice", "rolls 1 to 2"),
     ({"rapid_fire": 7}, "rapid_fire", "at most 6"),
-    ({"ammo": 1}, "ammo", "or the X of Ammo (X+), 2 to 6, not 1"),
+    ({"ammo": 1}, "ammo", "The X of Ammo (X+) must be 2 to 6 (0 for no Ammo trait), not 1."),
     ({"ammo": 7}, "ammo", "at most 6"),
-    ({"profile_state": "out_of_ammo"}, "profile_state", "Out of Ammo: it cannot fire until a Reload"),
-    ({"profile_state": "jammed"}, "profile_state", "jammed and cannot be used again this battle"),
+    ({"profile_state": "out_of_ammo"}, "profile_state", "This profile is Out of Ammo and cannot fire until a Reload"),
+    ({"profile_state": "jammed"}, "profile_state", "This weapon is jammed and cannot be used again this battle."),
+    ({"profile_state": "jammed", "weapon_name": "Autogun"}, "profile_state",
+     "The autogun is jammed and cannot be used again this battle."),
+    ({"bs": 0}, "bs", "The shooter's BS must be at least 2, not 0."),
     ({"profile": 2, "weapon_profiles": 2}, "profile", "has 2 profile(s)"),
     ({"firepower_die_faces": "1, 2, 3"}, "firepower_die_faces", "6 faces, not 3"),
     ({"firepower_die_faces": "1, 1, 2, 2, 4, 1+ammo"}, "firepower_die_faces", "'4' is not a Firepower die face"),
-    ({"ammo_trait_reading": "sometimes"}, "ammo_trait_reading", "must be one of always"),
+    ({"ammo_trait_reading": "sometimes"}, "ammo_trait_reading", "must be one of ammo_check, always"),
     ({"acc_short": "plus one"}, "acc_short", "whole number"),
     ({"shooter": "u1"}, "shooter", "not an input"),
 ])
@@ -262,6 +334,8 @@ def test_refusals_name_the_field(over: dict[str, InputValue], field: str, messag
         resolve(NAME, shot(**over), ScriptedDice([6, "1", "1", "1"]))
     assert err.value.field == field
     assert message in str(err.value)
+    if field != "ammo_trait_reading":  # its choices are the setting's values, as Ruleset settings lists them
+        assert_sentence(str(err.value))
     with pytest.raises(RulesInputError):
         odds(NAME, shot(**over))
 
@@ -297,7 +371,7 @@ def test_odds_closed_form_jam_chance_for_two_dice() -> None:
 
 
 def test_ammo_trait_odds_under_the_literal_reading() -> None:
-    dist = odds(NAME, shot(rapid_fire=1, ammo=4))
+    dist = odds(NAME, shot(rapid_fire=1, ammo=4, ammo_trait_reading="always"))
     assert dist.probability(lambda o: o.endswith("ammo=ok")) == 0
     assert dist.probability(lambda o: o.endswith("ammo=jammed")) == Fraction(1, 6)
 
@@ -317,6 +391,10 @@ def test_odds_sum_to_one_and_match_simulation(bs: int, modifier: int, rapid_fire
     shot(range=40, rapid_fire=2),
     shot(range=1, rapid_fire=2, light=True, close_combat=True),
     shot(rapid_fire=1, firepower_die_faces="1, 2, 2, 3, 3, 2+ammo", ammo=2, ammo_trait_reading="never"),
+    shot(rapid_fire=3, ammo=4, ammo_trait_reading="always"),
+    shot(rapid_fire=3, ammo=3),
+    shot(range=30, rapid_fire=2, ammo=6),
+    shot(rapid_fire=2, ammo=2, firepower_die_faces="1+ammo, 1, 2, 2, 3, 1+ammo"),
 ])
 def test_odds_match_simulation_for_other_cases(inputs: dict[str, InputValue]) -> None:
     assert_odds_match_simulation(NAME, inputs, runs=3000)

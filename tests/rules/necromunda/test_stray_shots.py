@@ -11,6 +11,7 @@ from battletracker.model.effects import SetCondition
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import InputValue
 from battletracker.rules.necromunda.stray_shots import stray_shot_candidates
+from tests.rules.necromunda.helpers import assert_sentence
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 NAME = "necro.stray_shots"
@@ -97,16 +98,17 @@ def test_odds_match_simulation(at_risk: str, hits: int) -> None:
     ({"toolkit_stray_shots": False}, "toolkit_stray_shots", "off in this game"),
     ({"hits": 0}, "hits", "at least 1"),
     ({"at_risk": "u3,u3"}, "at_risk", "'u3' is listed twice"),
-    ({"at_risk": "u3,,u4"}, "at_risk", "entry 2"),
+    ({"at_risk": "u3,,u4"}, "at_risk", "Entry 2 of the list of models at risk of a stray shot ('u3,,u4') is empty."),
     ({"at_risk": "u3:1"}, "at_risk", "':'"),
     ({"at_risk": ",".join(f"u{i}" for i in range(9))}, "at_risk", "at most 8 models, not 9"),
-    ({"engaged": "u9"}, "engaged", "'u9' is not one of the models listed"),
+    ({"engaged": "u9"}, "engaged", "'u9' in the list of Engaged models is not one of the models listed"),
     ({"near_ledge": "u9"}, "near_ledge", "not one of"),
 ])
 def test_refusals(over: dict[str, InputValue], field: str, message: str) -> None:
     with pytest.raises(RulesInputError) as err:
         resolve(NAME, stray(**over), ScriptedDice([1] * 20))
     assert err.value.field == field and message in str(err.value)
+    assert_sentence(str(err.value))
 
 
 def test_the_toolkit_option_is_off_by_default() -> None:

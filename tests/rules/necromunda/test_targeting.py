@@ -68,7 +68,7 @@ def test_walking_fire_allocation_is_checked() -> None:
     with pytest.raises(RulesInputError, match="first Hit goes to the original target 't', not 'close'") as err:
         check_walking_fire(2, "t", ["close", "t"], ["close"])
     assert err.value.field == "allocation"
-    with pytest.raises(RulesInputError, match="allocate all 3 Hits before any Wound roll, not 2"):
+    with pytest.raises(RulesInputError, match="^Allocate all 3 Hits before any Wound roll, not 2.$"):
         check_walking_fire(3, "t", ["t", "close"], ["close"])
     with pytest.raises(RulesInputError, match="Hit 2 cannot go to 'beyond'"):
         check_walking_fire(2, "t", ["t", "beyond"], ["close"])

@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -26,19 +24,20 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.rules import Resolution, RulesInputError
-from battletracker.rules.armour_battles.close_assault import NAME, plan_assault
-from battletracker.rules.armour_battles.units import dice_type_for, is_suppressed
+from battletracker.rules.armour_battles.close_assault import NAME
+from battletracker.rules.armour_battles.plans import AbPlan, close_assault, profile_of
+from battletracker.rules.armour_battles.units import is_suppressed
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.common import profile_of, scalars
 from battletracker.ui.features.armour_battles.target_fire import fire_label
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
 
-class CloseAssaultDialog(QDialog):
+class CloseAssaultDialog(ProcedureDialog):
     def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -86,12 +85,17 @@ class CloseAssaultDialog(QDialog):
         form.addRow(self.suppressed)
         form.addRow(self.overrun)
 
+        self.plan: AbPlan | None = None
+        self.refusal = plain(QLabel(self))
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
+        self.refusal.hide()
         self.runner = ProcedureRunner(session, NAME, f"Close assault: {unit.name}", self, group=fire_label)
         self.runner.apply_button.setToolTip("Into the battle log as one undo step")
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         layout = QVBoxLayout(self)
         layout.addWidget(box)
+        layout.addWidget(self.refusal)
         layout.addWidget(self.runner, 1)
         layout.addWidget(close)
 
@@ -118,42 +122,36 @@ class CloseAssaultDialog(QDialog):
         if self.map_view is not None:
             self.map_view.pick_unit(self.set_opponent, f"Click the unit in the assault with {self.unit_name}")
 
-    def inputs(self) -> dict[str, str | int | float | bool]:
-        """The procedure's inputs from the table: FP or AT Dice by the opponent's armour, and the ticks."""
-        profile = profile_of(self.session.game.unit(self.unit_id))
-        oid = self.opponent_id
-        dice_type = dice_type_for(self.session.game.unit(oid)) if oid is not None else "fp"
-        return {
-            "dice_type": dice_type,
-            "fp_dice": profile.fp_dice if profile is not None else 0,
-            "at_dice": profile.at_dice if profile is not None else 0,
-            "attacker": self.attacker.isChecked(),
-            "first_round": self.first_round.isChecked(),
-            "suppressed": self.suppressed.isChecked(),
-            "overrun": self.overrun.isChecked(),
-        }
+    def choices(self) -> dict[str, object]:
+        """What the player picked: the opponent and the ticks."""
+        return {"firer": self.unit_id, "target": self.opponent_id, "attacker": self.attacker.isChecked(),
+                "first_round": self.first_round.isChecked(), "suppressed": self.suppressed.isChecked(),
+                "overrun": self.overrun.isChecked()}
 
     def _update(self) -> None:
+        self.plan = None
         if self.opponent_id is None:
             self.dice_label.setText("No unit to assault")
             self.runner.setEnabled(False)
             return
         self.runner.title = f"Close assault: {self.unit_name} against {self.opponent.currentText()}"
-        inputs = self.inputs()
         try:
-            plan = plan_assault(scalars(with_settings(self.session, NAME, inputs)))
-        except (RulesInputError, TableError):
+            self.plan = close_assault(self.session.game, self.choices())
+        except (RulesInputError, TableError) as exc:
             self.dice_label.setText("Refused: see the reason below")
-        else:
-            slid = f", TN {plan.tn_unslid}+ slides {plan.slide_dice:+d}D" if plan.slide_dice else ""
-            self.dice_label.setText(
-                f"{plan.dice_used.upper()} {plan.unit_dice}D as a gun (+{plan.gun_tn} TN){slid} = "
-                f"{plan.dice_rolled}D at {plan.tn}+" if plan.dice_rolled else
-                f"{plan.dice_used.upper()} {plan.unit_dice}D: no dice to roll")
-        # Refused inputs leave the last odds drawn; hide them so only the reason shows.
-        self.runner.odds_plot.setVisible(self.runner.set_inputs(inputs))
+            self.refusal.setText(str(exc))
+            self.refusal.show()
+            self.runner.setEnabled(False)
+            self.runner.odds_plot.hide()
+            return
+        self.refusal.hide()
+        self.dice_label.setText(self.plan.facts[1])
+        self.runner.setEnabled(True)
+        self.runner.odds_plot.setVisible(self.runner.set_inputs(self.plan.inputs))
 
     def refusal_text(self) -> str:
+        if not self.refusal.isHidden():
+            return self.refusal.text()
         return "" if self.runner.problem.isHidden() else self.runner.problem.text()
 
     def _resolved(self, res: Resolution) -> None:

@@ -10,15 +10,10 @@ from battletracker.model.effects import ChangeCounter, Effect, SetCondition
 from battletracker.model.game import Game, GameError, Unit
 from battletracker.rules.armour_battles.data import RULESET
 from battletracker.rules.armour_battles.fire import indirect_dice
+from battletracker.rules.armour_battles.plans import int_setting, profile_of
 from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISPERSED, DISRUPTION, SUPPRESSED
 from battletracker.ui.extensions import CardSection, register_card_section
-from battletracker.ui.features.armour_battles.common import (
-    SUPPRESSION_TITLES,
-    indirect_multiplier,
-    int_setting,
-    profile_of,
-    suppression_level,
-)
+from battletracker.ui.features.armour_battles.common import SUPPRESSION_TITLES, indirect_multiplier, suppression_level
 from battletracker.ui.session import Session
 
 

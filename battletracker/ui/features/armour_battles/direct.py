@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -20,17 +18,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.core.geometry import aspect, distance
 from battletracker.model.game import GameError
-from battletracker.ui.features.armour_battles.common import MOVE_TITLES, profile_of
+from battletracker.rules import RulesInputError
+from battletracker.rules.armour_battles.plans import direct_fire, profile_of
+from battletracker.rules.tables import TableError
+from battletracker.ui.features.armour_battles.common import MOVE_TITLES
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
+from battletracker.ui.procedure_runner import ProcedureDialog
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
 
-class DirectFireDialog(QDialog):
+class DirectFireDialog(ProcedureDialog):
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,7 +56,7 @@ class DirectFireDialog(QDialog):
             self.target.setCurrentIndex(enemies[0])
         self.pick_target = QPushButton("Pick on the &map", self)
         self.pick_target.setEnabled(map_view is not None)
-        self.range_label = QLabel(self)
+        self.range_label = plain(QLabel(self))
         self.move_box = QComboBox(self)
         for key, text in MOVE_TITLES.items():
             self.move_box.addItem(text, key)
@@ -68,7 +70,7 @@ class DirectFireDialog(QDialog):
         form_box = QGroupBox("The shot", self)
         form = QFormLayout(form_box)
         form.addRow("Target", target_row)
-        form.addRow("Range", self.range_label)
+        form.addRow(self.range_label)
         form.addRow("Firer's move", self.move_box)
         form.addRow(self.los)
         form.addRow(self.flank)
@@ -78,10 +80,9 @@ class DirectFireDialog(QDialog):
         self.apply_button = QPushButton("&Apply", self)
         self.apply_button.setEnabled(False)
         self.apply_button.setToolTip("The target's suppression and Disruption as one undo step")
-        self.status = QLabel(self)
+        self.status = plain(QLabel(self))
         self.status.setWordWrap(True)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         bottom = QHBoxLayout()
         bottom.addWidget(self.status, 1)
         bottom.addWidget(self.apply_button)
@@ -114,24 +115,29 @@ class DirectFireDialog(QDialog):
         if self.map_view is not None:
             self.map_view.pick_unit(self.set_target, f"Click the unit {self.firer_name} fires at")
 
-    def _target_changed(self) -> None:
-        """A new target: the measured range and, from the table, whether the shot is at its flank or rear."""
-        tid = self.target_id
-        if tid is not None:
-            game = self.session.game
-            f, t = game.unit(self.firer_id), game.unit(tid)
-            self.flank.blockSignals(True)
-            self.flank.setChecked(aspect((f.x, f.y), (t.x, t.y), t.facing) != "front")
-            self.flank.blockSignals(False)
-        self._rebuild()
+    def choices(self, flank: bool = True) -> dict[str, object]:
+        """What the player picked; the flank tick is theirs once the table has set it for the target."""
+        picked: dict[str, object] = {
+            "firer": self.firer_id, "target": self.target_id, "move": str(self.move_box.currentData()),
+            "los": self.los.isChecked(), "opportunity": self.opportunity.isChecked(),
+        }
+        if flank:
+            picked["flank_or_rear"] = self.flank.isChecked()
+        return picked
 
-    @property
-    def range(self) -> float:
-        tid = self.target_id
-        if tid is None:
-            return 0.0
-        f, t = self.session.game.unit(self.firer_id), self.session.game.unit(tid)
-        return round(distance((f.x, f.y), (t.x, t.y)), 2)
+    def _target_changed(self) -> None:
+        """A new target: from the table, whether the shot is at its flank or rear."""
+        if self.target_id is not None:
+            try:
+                plan = direct_fire(self.session.game, {**self.choices(flank=False), "los": True,
+                                                       "opportunity": False})
+            except (RulesInputError, TableError):
+                pass
+            else:
+                self.flank.blockSignals(True)
+                self.flank.setChecked(bool(plan.inputs["flank_or_rear"]))
+                self.flank.blockSignals(False)
+        self._rebuild()
 
     def _rebuild(self) -> None:
         if self.current is not None:
@@ -142,12 +148,8 @@ class DirectFireDialog(QDialog):
         if tid is None:
             self.range_label.setText("No unit to fire at")
             return
-        self.range_label.setText(f'{self.range:g}" to {self.session.game.unit(tid).name}')
-        shot: dict[str, str | int | float | bool] = {
-            "range": self.range, "move": str(self.move_box.currentData()), "los": self.los.isChecked(),
-            "flank_or_rear": self.flank.isChecked(), "opportunity": self.opportunity.isChecked(),
-        }
-        self.current = TargetFire(self.session, self.firer_id, tid, "direct", shot, self)
+        self.current = TargetFire(self.session, self.choices(), self)
+        self.range_label.setText(self.current.plan.facts[0] if self.current.plan is not None else "")
         self.current.completed.connect(lambda _uid: self._progress())
         self.holder.addWidget(self.current)
         if self.current.refusal:
@@ -177,6 +179,8 @@ class DirectFireDialog(QDialog):
             self.status.setText(f"Not applied: {exc}")
             return False
         self.applied = True
+        t.fire.mark_applied()
+        t.reaction.mark_applied()
         for w in (self.target, self.pick_target, self.move_box, self.los, self.flank, self.opportunity):
             w.setEnabled(False)
         self._progress()

@@ -12,8 +12,9 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from battletracker.core.geometry import offset
 from battletracker.model.effects import Changes
+from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.ui.extensions import register_window_extension
-from battletracker.ui.features.armour_battles.common import indirect_multiplier, is_armour_battles, profile_of
+from battletracker.ui.features.armour_battles.common import indirect_multiplier, is_armour_battles
 from battletracker.ui.map.items import circle_item, text_item
 
 if TYPE_CHECKING:

@@ -1,8 +1,9 @@
-"""One target's part of a fire mission: the FP or AT roll with its exact odds,
+"""One target's part of a direct fire: the FP or AT roll with its exact odds,
 then the target's Reaction Check against what the roll scored.
 
-Neither roll is applied on its own: the dialog applies every target's
-Reaction effects together, as one undo step, once each target is done.
+What each roll is comes from the table (`rules.armour_battles.plans`); neither
+roll is applied on its own: the dialog applies the Reaction's effects as one
+undo step once the target is done.
 """
 
 from __future__ import annotations
@@ -12,17 +13,12 @@ from collections.abc import Mapping
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
-from battletracker.model.game import GameError
 from battletracker.rules import Resolution, RulesInputError
-from battletracker.rules.armour_battles.fire import plan_fire
-from battletracker.rules.armour_battles.reaction import DISRUPTION
-from battletracker.rules.armour_battles.units import dice_type_for, fire_inputs, is_suppressed, reaction_dice
+from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, direct_fire, reaction
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.common import describe_plan, scalars
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-
-MAX_COVER_DICE = 6
+from battletracker.ui.text import esc
 
 
 def fire_label(outcome: str) -> str:
@@ -41,24 +37,26 @@ class TargetFire(QWidget):
 
     completed = Signal(str)  # target id
 
-    def __init__(self, session: Session, firer_id: str, target_id: str, mode: str,
-                 shot: Mapping[str, str | int | float | bool], parent: QWidget | None = None) -> None:
+    def __init__(self, session: Session, choices: Mapping[str, object], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.firer_id = firer_id
-        self.target_id = target_id
-        self.mode = mode
-        game = session.game
-        firer, target = game.unit(firer_id), game.unit(target_id)
+        self.choices = dict(choices)
+        self.firer_id = str(choices["firer"])
+        self.target_id = str(choices["target"])
+        target = session.game.unit(self.target_id)
         self.target_name = target.name
-        self.dice_type = dice_type_for(target)
         self.refusal = ""
-        self.plan_text = ""
+        self.plan: AbPlan | None = None
+        try:
+            self.plan = direct_fire(session.game, choices)
+        except (RulesInputError, TableError) as exc:
+            self.refusal = str(exc)
+        self.inputs = dict(self.plan.inputs) if self.plan is not None else {}
+        self.dice_type = str(self.inputs.get("dice_type", "at" if target.stats.get("armoured") is True else "fp"))
 
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
-        self.fire = ProcedureRunner(session, "ab.close_support_fire", f"{mode.capitalize()} fire", self,
-                                    group=fire_label)
+        self.fire = ProcedureRunner(session, "ab.close_support_fire", "Direct fire", self, group=fire_label)
         self.fire.apply_button.hide()
         self.cover = QSpinBox(self)
         self.cover.setRange(0, MAX_COVER_DICE)
@@ -89,37 +87,20 @@ class TargetFire(QWidget):
         rolls.addWidget(reaction_box, 1)
         layout.addLayout(rolls, 1)
 
-        try:
-            self.inputs: dict[str, str | int | float | bool] = {
-                **fire_inputs(firer, target, mode, float(shot["range"])), **shot,
-            }
-            self.reaction_dice = reaction_dice(target, mode)
-        except (RulesInputError, TableError) as exc:
-            self.inputs = {}
-            self.reaction_dice = 0
-            self.refusal = str(exc)
-        self._show_plan()
-        if not self.refusal:
-            self.fire.set_inputs(self.inputs)
+        if self.plan is not None:
+            self.heading.setText(f"<b>{esc(self.target_name)}</b>: " + esc(" ".join(self.plan.facts[1:])))
+            self.fire.set_inputs(self.plan.inputs)
         else:
+            self.heading.setText(f"<b>{esc(self.target_name)}</b>: not fired at ({esc(self.refusal)})")
             self.fire.setEnabled(False)
         self.fire.resolved.connect(self._fired)
         self.reaction.resolved.connect(lambda _res: self.completed.emit(self.target_id))
         self.cover.valueChanged.connect(lambda _v: self._fired(self.fire.result) if self.fire.result else None)
 
-    def _show_plan(self) -> None:
-        if self.refusal:
-            self.heading.setText(f"<b>{self.target_name}</b>: not fired at ({self.refusal})")
-            return
-        try:
-            plan = plan_fire(scalars(with_settings(self.session, "ab.close_support_fire", self.inputs)))
-        except (RulesInputError, TableError) as exc:
-            self.refusal = str(exc)
-            self.heading.setText(f"<b>{self.target_name}</b>: {exc}")
-            return
-        self.plan_text = describe_plan(plan)
-        self.heading.setText(f"<b>{self.target_name}</b>: {self.plan_text} "
-                             f"({plan.band} range, {plan.suppression} suppressions)")
+    @property
+    def plan_text(self) -> str:
+        """The dice the shot rolls, as the table gives them ("FP 7D = 7D at 4+ against ...")."""
+        return "" if self.plan is None else self.plan.facts[2]
 
     @property
     def done(self) -> bool:
@@ -130,22 +111,16 @@ class TargetFire(QWidget):
         if res is None:
             return
         try:
-            target = self.session.game.unit(self.target_id)
-        except GameError:
+            answer = reaction(self.session.game, {
+                "firer": self.firer_id, "target": self.target_id, "mode": "direct",
+                "incoming": int(res.values["successes"]), "incoming_sixes": int(res.values["sixes"]),
+                "cover": self.cover.value()})
+        except (RulesInputError, TableError) as exc:
+            self.reaction.problem.setText(str(exc))
+            self.reaction.problem.show()
             return
         self.reaction.setEnabled(True)
-        ok = self.reaction.set_inputs({
-            "reaction_dice": self.reaction_dice,
-            "incoming": int(res.values["successes"]),
-            "incoming_sixes": int(res.values["sixes"]),
-            "suppression": str(res.values["suppression"]),
-            "suppressed": is_suppressed(target),
-            "cover_dice": self.cover.value(),
-            "indirect": self.mode == "indirect",
-            "disruption": target.counters.get(DISRUPTION, 0),
-            "target_id": self.target_id,
-            "firer_id": self.firer_id,
-        })
+        ok = self.reaction.set_inputs(answer.inputs)
         if ok and res.values["successes"] == 0:
             self.reaction.start_typed()  # nothing to roll: no check is made
 

@@ -51,8 +51,9 @@ from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_inputs, sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.odds_plot import GroupFn
-from battletracker.ui.procedure_runner import ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 ACTIVATION_CHOICES = (
     ("command_die", "Command Dice 1"),
@@ -113,7 +114,7 @@ class CoverRow:
 
     def __init__(self, grid: QGridLayout, row: int, parent: QWidget, name: str, cover: str, *,
                  takes_cover: bool, can_leave_out: bool) -> None:
-        self.name = QLabel(name, parent)
+        self.name = plain(QLabel(name, parent))
         self.cover = QComboBox(parent)
         for level in cover_levels():
             self.cover.addItem(level.capitalize(), level)
@@ -153,7 +154,7 @@ def _cover_box(parent: QWidget) -> tuple[QScrollArea, QWidget, QGridLayout]:
     return scroll, holder, grid
 
 
-class _RunnerDialog(QDialog):
+class _RunnerDialog(ProcedureDialog):
     """A dialog around one ProcedureRunner that closes itself once the result is applied."""
 
     def __init__(self, session: Session, procedure: str, title: str, parent: QWidget | None,
@@ -167,8 +168,7 @@ class _RunnerDialog(QDialog):
         self.form = QFormLayout()
         self.problem = _problem_label(self)
         self.runner = ProcedureRunner(session, procedure, title, self, group=group)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
+        close = self.close_buttons()
         self.body = QVBoxLayout(self)
         self.body.addWidget(self.intro)
         self.body.addLayout(self.form)
@@ -204,7 +204,7 @@ class RangingDialog(_RunnerDialog):
         self.bombardment_id = bombardment_id
         plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
         self.intro.setText(
-            f"<b>{name}</b> ranges on ({b.x:.1f}, {b.y:.1f})."
+            f"<b>{esc(name)}</b> ranges on ({b.x:.1f}, {b.y:.1f})."
             + (f" +{plus} for {b.unobserved_attempts} earlier unobserved shot(s)." if plus else "")
             + " Ranging shots use no Phases of fire.")
         self.set_bearing = QCheckBox("Set the deviation bearing", self)
@@ -243,7 +243,7 @@ class PhaseDialog(_RunnerDialog):
         self.bombardment_id = bombardment_id
         self.begun = b.state == "ready"
         self.cover_rows: dict[str, CoverRow] = {}
-        self.intro.setText(f"<b>{name}</b>: Phase of fire {b.phases_fired + 1}, "
+        self.intro.setText(f"<b>{esc(name)}</b>: Phase of fire {b.phases_fired + 1}, "
                            f"{b.phases_left} left on the Forward Observer's die.")
         self.targets_view = QTextBrowser(self)
         self.targets_view.setMinimumHeight(80)
@@ -331,7 +331,7 @@ class PhaseDialog(_RunnerDialog):
         if not per_unit:
             self.targets_view.setHtml("<p>No unit or empty brick or stone building is in the area.</p>")
             return
-        rows = [f"<li><b>{name}</b>: {summary(dist)}</li>" for name, dist in per_unit]
+        rows = [f"<li><b>{esc(name)}</b>: {esc(summary(dist))}</li>" for name, dist in per_unit]
         self.targets_view.setHtml(f"<ul>{''.join(rows)}</ul>")
 
 
@@ -362,7 +362,7 @@ class SosDialog(_RunnerDialog):
         self.cover_row.linear.toggled.connect(lambda _on: self.update_inputs())
         self.fortification.toggled.connect(lambda _on: self.update_inputs())
         self.fired_at: set[str] = set()
-        self.intro.setText(f"<b>{name}</b> on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius: six Firepower Dice "
+        self.intro.setText(f"<b>{esc(name)}</b> on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius: six Firepower Dice "
                            "against each Team inside, then everything not in a building, entrenchment or "
                            "fortification is Pinned for this Phase and the next.")
         self.target.currentIndexChanged.connect(lambda _i: self._target_changed())
@@ -433,7 +433,7 @@ class PatternDialog(QDialog):
         self.name = observer_name(session.game, b)
         self.setWindowTitle(f"{self.name}: hidden Static or Rolling die")
         self.setMinimumWidth(460)
-        intro = QLabel(f"Only the <b>{session.game.sides[b.side].name}</b> player should look: the die stays "
+        intro = QLabel(f"Only the <b>{esc(session.game.sides[b.side].name)}</b> player should look: the die stays "
                        "covered in the app until the second Phase of fire reveals it.", self)
         intro.setWordWrap(True)
         self.face = QComboBox(self)

@@ -68,6 +68,7 @@ from battletracker.ui.features.bombardments.die_face import DieFace
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 PointCallback = Callable[[tuple[float, float] | None], None]
 
@@ -96,7 +97,7 @@ class BombardmentRow(QFrame):
         self.bombardment_id = b.id
         self.setFrameShape(QFrame.Shape.StyledPanel)
         game = panel.session.game
-        self.title = QLabel(f"<b>{observer_name(game, b)}</b>", self)
+        self.title = QLabel(f"<b>{esc(observer_name(game, b))}</b>", self)
         self.menu_button = QToolButton(self)
         self.menu_button.setText("More")
         self.menu_button.setObjectName("bombardment_menu")
@@ -152,9 +153,9 @@ class BombardmentRow(QFrame):
         if b.state == "lingering":
             lines.append(f"Clears after {b.linger_phases} more Phase end(s)")
         if inside:
-            lines.append("In the area: " + ", ".join(game.units[u].name for u in inside))
+            lines.append("In the area: " + esc(", ".join(game.units[u].name for u in inside)))
         if b.pinned:
-            lines.append("Pinned: " + ", ".join(game.units[u].name for u in b.pinned if u in game.units))
+            lines.append("Pinned: " + esc(", ".join(game.units[u].name for u in b.pinned if u in game.units)))
         self.state.setText("<br>".join(lines))
 
         if b.kind == "sos":
@@ -224,7 +225,7 @@ class BombardmentsPanel(QWidget):
         self.sos_button.setToolTip("Pick the centre of the 6\" circle; every Team inside is fired at")
         self.building_button = QPushButton("Add building...", self)
         self.building_button.setToolTip("A building the bombardment rules need: material, storeys, and where it is")
-        self.problem = QLabel(self)
+        self.problem = plain(QLabel(self))
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.problem.hide()
@@ -298,7 +299,7 @@ class BombardmentsPanel(QWidget):
             if terms is None:
                 continue
             worse = terms.losing_result_levels_worse
-            lines.append(f"<li><b>{game.units[a].name}</b> and <b>{game.units[b].name}</b>: "
+            lines.append(f"<li><b>{esc(game.units[a].name)}</b> and <b>{esc(game.units[b].name)}</b>: "
                          f"{terms.enemy_movement_dice or 'no'} dice for enemy movement; a losing result counts "
                          f"{worse} level{'s' if worse != 1 else ''} worse</li>")
         self.smoke_note.setText("<b>Close Combat in the smoke</b> (within 2\" of an enemy):"

@@ -30,6 +30,7 @@ from battletracker.model.bombardment import AREA_SHAPES
 from battletracker.rules.chain_of_command.bombardment import AreaOptions, describe_pattern, observer_name
 from battletracker.ui.features.bombardments.die_face import DieFace
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 PEEK_SECONDS = 8
 
@@ -45,7 +46,7 @@ class PeekPopup(QDialog):
         owner = session.game.sides[b.side].name if 0 <= b.side < len(session.game.sides) else "its owner"
         self.setWindowTitle("The hidden die")
         self.setMinimumWidth(380)
-        self.warning = QLabel(f"<b>Only {owner}'s player should look.</b><br>The die shows for "
+        self.warning = QLabel(f"<b>Only {esc(owner)}'s player should look.</b><br>The die shows for "
                               f"{PEEK_SECONDS} seconds, then hides again.", self)
         self.warning.setWordWrap(True)
         self.die = DieFace("Your hidden die", self, size=56)
@@ -102,7 +103,7 @@ class _SubmitDialog(QDialog):
     def __init__(self, parent: QWidget | None) -> None:
         super().__init__(parent)
         self.on_submit: Callable[[], str | None] = lambda: None
-        self.problem = QLabel(self)
+        self.problem = plain(QLabel(self))
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.problem.hide()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 
 from battletracker.model.game import Game, Unit
+from battletracker.rules.necromunda.table import RULESET, in_the_fight, is_fighter, profile_refs
 from battletracker.ui.extensions import (
     CardSection,
     UnitAction,
@@ -22,7 +23,6 @@ from battletracker.ui.extensions import (
 from battletracker.ui.features.necromunda.fighter_card import FighterSection
 from battletracker.ui.features.necromunda.overlays import selection_ranges
 from battletracker.ui.features.necromunda.shoot_dialog import ShootDialog
-from battletracker.ui.features.necromunda.table import RULESET, in_the_fight, is_fighter, profile_refs
 
 if TYPE_CHECKING:
     from battletracker.ui.main_window import MainWindow

@@ -4,8 +4,9 @@ Every change is one undo step through the session: the condition toggles
 set or clear a condition, the level steppers replace the unit with its new
 level, the ledge distances (what the player measures from the fighter to the
 nearest ledges; the map has no heights) are kept in its stats, and Reload
-resolves `necro.reload` (a jammed weapon is refused, and the reason is shown
-on the card instead of anything changing).
+resolves `necro.reload` on an Out of Ammo profile. A jammed weapon cannot be
+used again this battle, so its profiles offer no Reload; a refusal the rules
+still make is shown on the card, as a sentence, instead of anything changing.
 
 The section stands in for the card's stock weapons line: its profile rows
 give every weapon with its ranges, traits and state, so the stock line (a
@@ -41,15 +42,16 @@ from battletracker.rules.necromunda.conditions import (
     SUPPRESSED,
 )
 from battletracker.rules.necromunda.profiles import reload_inputs
-from battletracker.ui.cards.flow import FlowLayout
-from battletracker.ui.features.necromunda.table import (
+from battletracker.rules.necromunda.table import (
     LEDGE_STATS,
     ledge_distances,
     ledge_title,
     ledges_to_fall_from,
     state_of,
 )
+from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 CONDITION_TITLES = {
     SUPPRESSED: "Suppressed",
@@ -158,7 +160,7 @@ class FighterSection(QWidget):
         self.badges: dict[tuple[int, int], QLabel] = {}
         self.reload_buttons: dict[tuple[int, int], QPushButton] = {}
 
-        self.message = QLabel(self)
+        self.message = plain(QLabel(self))
         self.message.setObjectName("necro_message")
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #d93025; font-weight: bold;")
@@ -211,10 +213,11 @@ class FighterSection(QWidget):
             else:
                 badge.hide()
             reload_button = self.reload_buttons[(wi, pi)]
-            reload_button.setEnabled(state != "ok")
-            reload_button.setToolTip(
-                "Reload action: take Out of Ammo off this profile" if state == "out_of_ammo" else
-                "A jammed weapon cannot be reloaded" if state == "jammed" else "This profile is not Out of Ammo")
+            reload_button.setVisible(state != "jammed")
+            reload_button.setEnabled(state == "out_of_ammo")
+            reload_button.setToolTip("Reload action: take Out of Ammo off this profile" if state == "out_of_ammo"
+                                     else "This profile is not Out of Ammo")
+            badge.setToolTip("Jammed: this weapon cannot be used again this battle" if state == "jammed" else "")
 
     def _hide_stock_weapons(self) -> None:
         parent = self.parentWidget()
@@ -237,7 +240,7 @@ class FighterSection(QWidget):
         for wi, weapon in enumerate(unit.weapons):
             for pi in range(len(weapon.profiles)):
                 key = (wi, pi)
-                text = QLabel(self.profiles_box)
+                text = plain(QLabel(self.profiles_box))
                 text.setWordWrap(True)
                 text.setTextFormat(Qt.TextFormat.PlainText)
                 text.setObjectName(f"profile_{wi}_{pi}")
@@ -327,7 +330,7 @@ class FighterSection(QWidget):
             self.session.apply(f"Reload {w.name} ({unit.name})", res.effects,
                                [f"{unit.name} reloads: {label} is no longer Out of Ammo"], kind="roll")
         except (RulesInputError, GameError) as exc:
-            self._say(f"Cannot reload {w.name}: {exc}")
+            self._say(str(exc))
             return False
         self._say("")
         return True

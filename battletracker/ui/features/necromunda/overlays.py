@@ -19,9 +19,9 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import Unit
 from battletracker.rules.necromunda.areas import TemplateShape, template_end
 from battletracker.rules.necromunda.stray_shots import CORRIDOR
+from battletracker.rules.necromunda.table import is_fighter, profile_ranges, profile_refs, traits_of
 from battletracker.rules.necromunda.targeting import PRIORITY_RANGE, WALKING_FIRE_RADIUS
-from battletracker.ui.features.necromunda.table import is_fighter, profile_refs, traits_of
-from battletracker.ui.features.necromunda.template_attack import TemplatePlacement
+from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.ui.map.items import Z_OVERLAYS, circle_item, cosmetic, line_item, text_item
 from battletracker.ui.map.palette import MapPalette
 
@@ -106,15 +106,6 @@ def range_items(view: MapView, origin: Point, short: float, long: float, name: s
         items.append(circle_item(origin, short, SHORT_COLOUR, 30 if filled else 0))
         items.append(_label(view, offset(origin, 180.0, short), f'short {short:g}"'))
     return items
-
-
-def profile_ranges(unit: Unit, weapon: int, profile: int) -> tuple[float, float] | None:
-    """Short and long range of a profile, None when it has none (a Template)."""
-    stats = unit.weapons[weapon].profiles[profile].stats
-    short, long = stats.get("short_range"), stats.get("long_range")
-    if isinstance(short, int | float) and isinstance(long, int | float) and not isinstance(short, bool):
-        return float(short), float(long)
-    return None
 
 
 def shoot_items(view: MapView, shooter: Unit, target: Unit | None, ranges: tuple[float, float] | None,

@@ -1,6 +1,6 @@
 """Chain of Command support weapons at the table: the Fire dialog, sniper and gun card rows, reach overlays.
 
-Registers a "Fire..." unit action for infantry and support units with a
+Registers a "Fire..." unit action for infantry, support units and vehicles with a
 weapon (the procedure follows the weapon: tripod MG, sniper, flamethrower,
 gun H.E. or the unit's Firepower Dice), the sniper's shots and Spotted toggle
 and a short-crewed gun's note on the cards, and the flamethrower's and
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 
+from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_into_vehicle
 from battletracker.ui.extensions import (
     CardSection,
     UnitAction,
@@ -24,7 +25,7 @@ from battletracker.ui.extensions import (
 from battletracker.ui.features.support_fire import overlays
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection, is_gun, is_sniper
 from battletracker.ui.features.support_fire.dialog import FireDialog
-from battletracker.ui.features.support_fire.grenade_vehicle import can_throw_into_vehicle, open_grenade_dialog
+from battletracker.ui.features.support_fire.grenade_vehicle import open_grenade_dialog
 from battletracker.ui.features.support_fire.plan import can_fire
 
 if TYPE_CHECKING:

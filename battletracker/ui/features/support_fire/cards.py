@@ -15,6 +15,7 @@ from battletracker.model.game import Game, GameError, Unit
 from battletracker.rules.chain_of_command import guns, snipers
 from battletracker.ui.features.support_fire.plan import SNIPER_KINDS
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 
 def is_sniper(_game: Game, unit: Unit) -> bool:
@@ -39,7 +40,7 @@ class SniperSection(QWidget):
         self.contact = QPushButton("Contacted by enemy", self)
         self.contact.setToolTip("An enemy unit contacted the sniper's base: it leaves the area "
                                 "(no Force Morale Test)")
-        self.error = QLabel(self)
+        self.error = plain(QLabel(self))
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #d93025;")
         self.error.hide()

@@ -1,4 +1,4 @@
-"""The Fire dialog: a Chain of Command team fires its weapon at an infantry target.
+"""The Fire dialog: a Chain of Command team or vehicle fires its weapon at an infantry target.
 
 Opened from the firer. The weapon decides the procedure (tripod MG, sniper,
 flamethrower, gun H.E., or the unit's Firepower Dice); the target comes from
@@ -18,8 +18,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -54,8 +52,9 @@ from battletracker.ui.features.support_fire.plan import (
 )
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
-from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 LINE_OVERLAY = "support_fire.line"
 FRONTAGE_OVERLAY = "support_fire.frontage"
@@ -66,7 +65,7 @@ def _words(key: str) -> str:
     return key.replace("_", " ").capitalize()
 
 
-class FireDialog(QDialog):
+class FireDialog(ProcedureDialog):
     """Fire from one unit: weapon, target, the player's choices, then the odds-first runner."""
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
@@ -101,7 +100,7 @@ class FireDialog(QDialog):
         self.add_team_button = QPushButton("&Add team", self)
         self.clear_teams_button = QPushButton("C&lear", self)
         self.clear_teams_button.setToolTip("Fire at the target alone")
-        self.teams_label = QLabel("", self)
+        self.teams_label = plain(QLabel("", self))
         self.teams_label.setWordWrap(True)
         self.teams_box = QWidget(self)
         teams_layout = QVBoxLayout(self.teams_box)
@@ -163,10 +162,10 @@ class FireDialog(QDialog):
         self.form.addRow("", self.in_building)
         self.form.addRow("", self.suppress_box)
 
-        self.derived = QLabel(self)
+        self.derived = plain(QLabel(self))
         self.derived.setWordWrap(True)
         self.derived.setTextFormat(Qt.TextFormat.PlainText)
-        self.refusal = QLabel(self)
+        self.refusal = plain(QLabel(self))
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet(REFUSAL_STYLE)
         self.refusal.hide()
@@ -178,8 +177,7 @@ class FireDialog(QDialog):
         self.runner_box = QVBoxLayout(self.runner_area)
         self.runner_box.setContentsMargins(0, 0, 0, 0)
         self.runner: ProcedureRunner | None = None
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
+        buttons = self.close_buttons()
 
         layout = QVBoxLayout(self)
         layout.addLayout(self.form)
@@ -424,7 +422,10 @@ class FireDialog(QDialog):
         if unit_id is None:
             return
         if not self.set_target(unit_id):
-            self.refusal.setText("That unit is on the firer's own side: pick an enemy unit.")
+            unit = self.session.game.units.get(unit_id)
+            self.refusal.setText(f"{unit.name} is out of play: pick a unit still in the game."
+                                 if unit is not None and not unit.in_play
+                                 else "That unit is on the firer's own side: pick an enemy unit.")
             self.refusal.show()
 
     def pick_frontage(self) -> None:

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from battletracker.core.geometry import bearing, distance, range_band
 from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Scalar, Unit, Weapon
-from battletracker.rules.chain_of_command import flamethrowers, guns, machine_guns, snipers
+from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import QUALITIES
 
 TRIPOD_KINDS = ("mmg", "hmg")
 SNIPER_KINDS = ("sniper", "sniper_rifle")
 FLAME_KINDS = ("flamethrower",)
 GUN_KINDS = ("at_gun", "infantry_gun", "gun")
-IMMOBILISED = "immobilised"
 
 PROCEDURE_TITLES = {
     "coc.fire": "Fire",
@@ -46,6 +46,7 @@ class FireWeapon:
     index: int | None
     title: str
     dice: int = 0
+    heavy: bool = False
 
 
 def fire_weapons(unit: Unit) -> list[FireWeapon]:
@@ -53,8 +54,16 @@ def fire_weapons(unit: Unit) -> list[FireWeapon]:
 
     Weapons with Firepower Dice that are not tripod MGs, snipers' rifles or
     flamethrowers are the unit's ordinary fire: their dice add up to the
-    unit's Firepower Dice for `coc.fire`.
+    unit's Firepower Dice for `coc.fire`. A vehicle fires each weapon on its
+    own: its gun's H.E., each machine gun's dice.
     """
+    if unit.is_vehicle:
+        out: list[FireWeapon] = []
+        for vw in fire_table.vehicle_weapons(unit):
+            w = unit.weapons[vw.index]
+            title = f"{w.name} (H.E.)" if vw.procedure == "coc.gun_he" else f"{w.name} ({vw.dice} Firepower Dice)"
+            out.append(FireWeapon(vw.procedure, vw.index, title, vw.dice, vw.heavy))
+        return out
     special: list[FireWeapon] = []
     ordinary = 0
     for i, w in enumerate(unit.weapons):
@@ -74,13 +83,13 @@ def fire_weapons(unit: Unit) -> list[FireWeapon]:
 
 
 def can_fire(game: Game, unit: Unit) -> bool:
-    return not unit.is_vehicle and bool(fire_weapons(unit))
+    return bool(fire_weapons(unit))
 
 
 def targets_for(game: Game, firer: Unit) -> list[Unit]:
     """Units of the other sides, nearest first: what the target list offers."""
     here = (firer.x, firer.y)
-    enemies = [u for u in game.units.values() if u.side != firer.side]
+    enemies = [u for u in game.units.values() if u.side != firer.side and u.in_play]
     return sorted(enemies, key=lambda u: (distance(here, (u.x, u.y)), u.name))
 
 
@@ -141,7 +150,7 @@ def extra_target_candidates(game: Game, firer: Unit, target: Unit) -> list[Unit]
     """
     there = (target.x, target.y)
     teams = [u for u in game.units.values()
-             if u.side != firer.side and u.id != target.id and not u.is_vehicle and u.kind != "sniper"
+             if u.side != firer.side and u.id != target.id and u.in_play and not u.is_vehicle and u.kind != "sniper"
              and "embarked_in" not in u.stats]
     return sorted(teams, key=lambda u: (distance(there, (u.x, u.y)), u.name))
 
@@ -215,12 +224,19 @@ def plan_fire(game: Game, firer: Unit, fw: FireWeapon, target: Unit, choices: Ch
                           + " (the first listed take any odd hit)")
     if fw.procedure == "coc.gun_he":
         assert weapon is not None
-        inputs.update(he_dice=_number(weapon, "he"), crew=max(1, firer.figures),
-                      target_in_building=choices.target_in_building,
-                      barrel_facing=firer.facing, target_bearing=bearing(here, there), firer_id=firer.id)
-        if not guns.gun_can_move(firer.figures):
-            plan.notes.append(f"Only {firer.figures} crew: the gun cannot move, but fires inside its arc")
-        plan.notes.append(f"{_number(weapon, 'he')} H.E. dice at Close Range (4+), cover reduced one level")
+        table = fire_table.gun_he_facts(game, firer, target, _number(weapon, "he"))
+        inputs["target_in_building"] = choices.target_in_building
+        inputs.update(table.inputs)
+        if firer.is_vehicle:
+            # A vehicle's gun is not a gun team: the three crew rule is not for it, and its turret turns.
+            inputs["crew"] = max(guns.FULL_CREW, firer.figures)
+        else:
+            inputs.update(crew=max(1, firer.figures), barrel_facing=firer.facing,
+                          target_bearing=bearing(here, there), firer_id=firer.id)
+            if not guns.gun_can_move(firer.figures):
+                plan.notes.append(f"Only {firer.figures} crew: the gun cannot move, but fires inside its arc")
+        plan.notes.append(f"{table.inputs['he_dice']} H.E. dice at Close Range (4+), cover reduced one level")
+        plan.notes.extend(table.notes)
         return plan
     inputs.update(range_band=band or "effective", target_quality=choices.quality)
     if fw.procedure == "coc.tripod_mg":
@@ -243,6 +259,13 @@ def plan_fire(game: Game, firer: Unit, fw: FireWeapon, target: Unit, choices: Ch
             plan.notes.append("Heavy MG: cover reduced one level")
         return plan
     dice = choices.firepower_dice if choices.firepower_dice is not None else fw.dice
+    if firer.is_vehicle:
+        fired = fire_table.vehicle_fire(firer, dice, he=False)
+        plan.notes.extend(fired.notes)
+        dice = fired.dice
+        if fw.heavy:
+            inputs["reduce_cover"] = 1
+            plan.notes.append("Heavy MG: cover reduced one level")
     inputs["firepower_dice"] = dice
     plan.notes.append(f"{dice} Firepower Dice")
     return plan
@@ -253,7 +276,7 @@ def _plan_sniper(plan: Plan, firer: Unit, target: Unit, choices: Choices) -> Non
     plan.inputs.update(target_kind=kind, leader_attached=choices.leader_attached, suppressing=choices.suppressing,
                        firer_id=firer.id)
     if kind in ("infantry", "support", "bunker"):
-        plan.inputs["target_id"] = target.id
+        plan.inputs.update(target_id=target.id, target_figures=str(target.figures))
     shots = firer.counters.get(snipers.SHOTS_COUNTER, 0)
     plan.notes.append(f"Hits on {snipers.TO_HIT_BUNKER if kind == 'bunker' else snipers.TO_HIT}+ at any range; "
                       f"{shots} shot(s) fired so far")
@@ -268,7 +291,9 @@ def building_of(game: Game, unit: Unit) -> Building | None:
 
 
 def occupants_of(game: Game, building: Building) -> list[Unit]:
-    return [u for u in game.units.values() if u.id in building.occupants or building.contains((u.x, u.y))]
+    """The units in play inside the building: who must evacuate when it catches fire."""
+    return [u for u in game.units.values()
+            if u.in_play and (u.id in building.occupants or building.contains((u.x, u.y)))]
 
 
 def _plan_building(plan: Plan, game: Game, target: Unit) -> None:
@@ -298,7 +323,7 @@ def _plan_flamethrower(plan: Plan, game: Game, firer: Unit, fw: FireWeapon, weap
                   weapon_index=fw.index or 0)
     if kind == "transport" and target.vehicle is not None:
         inputs.update(vehicle_id=target.id, vehicle_current_shock=target.shock,
-                      vehicle_immobilised=IMMOBILISED in target.vehicle.damage)
+                      vehicle_immobilised=later_shock_doubled(target.vehicle.category, target.vehicle.damage))
     elif kind == "infantry":
         inputs.update(target_id=target.id, target_figures=str(target.figures))
     elif kind == "wooden_building":

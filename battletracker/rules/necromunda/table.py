@@ -1,4 +1,4 @@
-"""What the Necromunda dialogs read from the table: fighters, profiles, distances.
+"""What the Necromunda rules read from the table: fighters, profiles, distances.
 
 Pure functions over the `Game`, with the same geometry the rules and the map
 use, so a dialog, the map overlays and the tests agree on who is where.
@@ -64,6 +64,15 @@ def traits_of(weapon: Weapon, profile: int) -> Traits:
 def state_of(weapon: Weapon, profile: int) -> str:
     """The profile's state as the rules read it: a jam on any profile jams the weapon."""
     return "jammed" if weapon_jammed(weapon) else weapon.profiles[profile].state
+
+
+def profile_ranges(unit: Unit, weapon: int, profile: int) -> tuple[float, float] | None:
+    """Short and long range of a profile, None when it has none (a Template)."""
+    stats = unit.weapons[weapon].profiles[profile].stats
+    short, long = stats.get("short_range"), stats.get("long_range")
+    if isinstance(short, int | float) and isinstance(long, int | float) and not isinstance(short, bool):
+        return float(short), float(long)
+    return None
 
 
 def enemies_by_distance(game: Game, shooter: Unit) -> list[tuple[Unit, float]]:

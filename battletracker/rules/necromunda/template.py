@@ -5,8 +5,8 @@ target (the shape is markers.toml's). The documents give two Template rules:
 only models on the target's level may be hit, and a hit on an Engaged model
 hits every model it is Engaged with (`areas.template_hits`). The map does
 not record who fights whom, so an Engaged fighter is read as Engaged with the
-Engaged fighters within `COMBAT_REACH` of it, the same reading the Shoot
-dialog uses for allocating Hits in a combat.
+Engaged fighters within `COMBAT_REACH` of it, the same reading `plans.combat_of`
+uses for allocating Hits in a combat.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from battletracker.core.geometry import Point, bearing, distance, offset
 from battletracker.model.game import Game, Unit
 from battletracker.rules.necromunda.areas import TemplateShape, marker_sizes, template_hits, under_template
 from battletracker.rules.necromunda.conditions import ENGAGED
+from battletracker.rules.necromunda.table import in_the_fight
 from battletracker.rules.necromunda.targeting import FighterOnTable
-from battletracker.ui.features.necromunda.table import in_the_fight
 
 # Centre to centre: two bases in contact with a little room.
 COMBAT_REACH = 1.5

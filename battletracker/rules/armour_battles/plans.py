@@ -1,0 +1,397 @@
+"""Reading the table into an Armour Battles procedure's inputs.
+
+A plan function takes the Game and what the player picked (a plain mapping:
+`firer`, `target`, `observer`, `x`, `y` in inches, and the options the dialog
+offers) and returns an `AbPlan`: the procedure to resolve, its inputs, and the
+facts the dialog shows ("Range 24.0" from StuH 42: effective range"). When the
+table forbids the action it raises `Refusal`, a RulesInputError whose text is a
+sentence a player understands, with distances to one decimal of an inch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from battletracker.core.geometry import aspect, distance, in_radius
+from battletracker.model.game import Game, GameError, Unit
+from battletracker.rules.armour_battles import close_assault as assault
+from battletracker.rules.armour_battles import mission
+from battletracker.rules.armour_battles import reaction as reaction_check
+from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
+from battletracker.rules.armour_battles.fire import DICE_TYPES, MOVES, FirePlan, plan_fire
+from battletracker.rules.armour_battles.fire import NAME as FIRE
+from battletracker.rules.armour_battles.fire import SETTINGS as FIRE_SETTINGS
+from battletracker.rules.armour_battles.placement import DEVIATION_FACES
+from battletracker.rules.armour_battles.reaction import DISPERSED, DISRUPTION
+from battletracker.rules.armour_battles.units import (
+    CombatProfile,
+    combat_profile,
+    dice_type_for,
+    fire_inputs,
+    is_suppressed,
+    reaction_dice,
+)
+from battletracker.rules.base import InputValue, RulesInputError
+from battletracker.rules.tables import TableError, ruleset_settings
+
+Choices = Mapping[str, object]
+MAX_COVER_DICE = 6
+DICE_TARGETS = {"fp": "infantry and soft targets", "at": "armoured targets"}
+
+
+class Refusal(RulesInputError):
+    """The table forbids the action; its text is the sentence alone, for the player."""
+
+    def __init__(self, choice: str, sentence: str) -> None:
+        super().__init__(choice, sentence)
+        self.sentence = sentence
+
+    def __str__(self) -> str:
+        return self.sentence
+
+
+@dataclass(frozen=True)
+class AbPlan:
+    """One action read off the table: the procedure, its inputs, and what the dialog shows."""
+
+    procedure: str
+    inputs: Mapping[str, InputValue] = field(default_factory=dict)
+    facts: tuple[str, ...] = ()
+
+
+def inches(value: float) -> str:
+    """A measured distance as a player reads it: one decimal of an inch."""
+    return f'{value:.1f}"'
+
+
+def profile_of(unit: Unit) -> CombatProfile | None:
+    """The unit's FP/AT Dice and ranges, or None for a unit that has none (a marker-like token)."""
+    try:
+        return combat_profile(unit)
+    except (RulesInputError, TableError):
+        return None
+
+
+def setting_overrides(game: Game, keys: tuple[str, ...]) -> dict[str, InputValue]:
+    """The game's overrides of the ruleset settings a procedure reads."""
+    return {k: v for k in keys if isinstance(v := game.settings.get(k), str | int | float | bool)}
+
+
+def int_setting(game: Game, key: str) -> int:
+    """A whole-number ruleset setting as this game plays it (its override or the default)."""
+    value = game.settings.get(key)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    for s in ruleset_settings(RULESET):
+        if s.key == key and isinstance(s.default, int) and not isinstance(s.default, bool):
+            return s.default
+    raise TableError(f"{RULESET}/settings.toml: no whole-number setting {key!r}")
+
+
+def describe_fire(plan: FirePlan) -> str:
+    """The dice a shot rolls, as the player checks them against the rules: 7D halved 4D, -1D moving = 3D at 4+."""
+    kind = plan.dice_type.upper()
+    parts = [f"{kind} {plan.unit_dice}D"]
+    if plan.mode == "indirect":
+        parts.append(f"halved {plan.base_dice}D")
+    if plan.move_dice:
+        parts.append(f"-{plan.move_dice}D moving")
+    if plan.extra_dice:
+        parts.append(f"{plan.extra_dice:+d}D extra")
+    if plan.slide_dice:
+        parts.append(f"TN {plan.tn_unslid}+ slides {plan.slide_dice:+d}D")
+    if plan.dice_rolled == 0:
+        return ", ".join(parts) + " = no dice: no effect"
+    return ", ".join(parts) + f" = {plan.dice_rolled}D at {plan.tn}+"
+
+
+# -- reading the choices ---------------------------------------------------------------------------
+
+def _unit(game: Game, choices: Choices, key: str, role: str) -> Unit:
+    uid = choices.get(key)
+    if not isinstance(uid, str) or not uid:
+        raise Refusal(key, f"Pick the {role}.")
+    try:
+        return game.unit(uid)
+    except GameError:
+        raise Refusal(key, f"The {role} is no longer on the table.") from None
+
+
+def _number(choices: Choices, key: str, what: str) -> float:
+    value = choices.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise Refusal(key, f"Give the {what} in inches.")
+    try:
+        number = float(value)
+    except ValueError:
+        raise Refusal(key, f"The {what} must be a number of inches, not {value!r}.") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise Refusal(key, f"The {what} must be a number of inches.")
+    return number
+
+
+def _flag(choices: Choices, key: str) -> bool:
+    value = choices.get(key, False)
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "yes", "1", "on")
+    return bool(value)
+
+
+def _move(choices: Choices) -> str:
+    move = str(choices.get("move") or "single")
+    if move not in MOVES:
+        raise Refusal("move", "The firer's move is a single, double or triple move.")
+    return move
+
+
+def _cover(choices: Choices, game: Game) -> dict[str, int]:
+    """Cover Dice per unit, given as "rifles=1, t34=2"."""
+    text = choices.get("cover") or ""
+    cover: dict[str, int] = {}
+    for part in str(text).split(","):
+        if not part.strip():
+            continue
+        uid, sep, raw = (s.strip() for s in part.partition("="))
+        if not sep:
+            raise Refusal("cover", "Give each unit's Cover Dice as the unit and a number, like rifles=1.")
+        name = game.units[uid].name if uid in game.units else uid
+        if not raw.isdigit() or int(raw) > MAX_COVER_DICE:
+            raise Refusal("cover", f"{name}'s Cover Dice must be a whole number from 0 to {MAX_COVER_DICE}.")
+        cover[uid] = int(raw)
+    return cover
+
+
+def _close_support_firer(game: Game, choices: Choices) -> tuple[Unit, CombatProfile]:
+    firer = _unit(game, choices, "firer", "firing unit")
+    profile = profile_of(firer)
+    if profile is None:
+        raise Refusal("firer", f"{firer.name} has no FP or AT Dice to fire with.")
+    if not profile.close_support:
+        raise Refusal("firer", f"{firer.name} is not a close-support unit.")
+    if is_suppressed(firer):
+        raise Refusal("firer", f"{firer.name} is suppressed and cannot fire.")
+    return firer, profile
+
+
+def _dispersed(game: Game, unit: Unit) -> bool:
+    return unit.has(DISPERSED) or unit.counters.get(DISRUPTION, 0) >= int_setting(game, "cohesion")
+
+
+# -- the indirect fire mission ---------------------------------------------------------------------
+
+def indirect_mission(game: Game, choices: Choices) -> AbPlan:
+    """`ab.indirect_mission` from the firer, the aiming point (`x`, `y`), `los` or an `observer`,
+    the firer's `move`, `opportunity`, an arrow `bearing` read off the table, and `cover` per unit."""
+    firer, profile = _close_support_firer(game, choices)
+    aim = (_number(choices, "x", "aiming point's x"), _number(choices, "y", "aiming point's y"))
+    if not (0.0 <= aim[0] <= game.table_width and 0.0 <= aim[1] <= game.table_height):
+        raise Refusal("x", f"The aiming point ({aim[0]:.1f}, {aim[1]:.1f}) is off the "
+                           f"{game.table_width:g}\" by {game.table_height:g}\" table.")
+    rules = indirect_fire_rules()
+    dist = distance((firer.x, firer.y), aim)
+    ranges = profile.ranges
+    reach = ranges.indirect_long(rules.long_range_multiplier)
+    band = ranges.indirect_band(round(dist, 2), rules.long_range_multiplier)
+    if band == "short":
+        raise Refusal("x", f"The aiming point is {inches(dist)} from {firer.name}, within its short range of "
+                           f'{ranges.short:g}": indirect fire cannot target anything at short range.')
+    if band is None:
+        raise Refusal("x", f"The aiming point is {inches(dist)} from {firer.name}, beyond its indirect fire "
+                           f'long range of {reach:g}" (long range {ranges.long:g}" doubled).')
+    los = _flag(choices, "los")
+    opportunity = _flag(choices, "opportunity")
+    if opportunity and not los:
+        raise Refusal("opportunity", "A close-support unit may only use opportunity fire with a "
+                                     "direct line of sight to the target.")
+    observer: Unit | None = None
+    if choices.get("observer"):
+        observer = _unit(game, choices, "observer", "Forward Observer")
+        if observer.id == firer.id:
+            raise Refusal("observer", f"{firer.name} cannot observe its own fire: pick another unit.")
+        if observer.side != firer.side:
+            raise Refusal("observer", f"{observer.name} is on the other side and cannot observe for {firer.name}.")
+    if not los and observer is None:
+        raise Refusal("observer", "Without line of sight to the aiming point another unit must act as "
+                                  "Forward Observer.")
+    move = _move(choices)
+    bearing = choices.get("bearing")
+    if bearing is not None and bearing != "":
+        bearing = _number(choices, "bearing", "arrow's direction") % 360.0
+    cover = _cover(choices, game)
+
+    hit_faces = int_setting(game, "deviation_hit_faces")
+    reach_of_burst = rules.burst_radius + (0.0 if los else DEVIATION_FACES * rules.deviation_dice)
+    near = [u for u in game.units.values()
+            if u.id != firer.id and profile_of(u) is not None and not _dispersed(game, u)
+            and in_radius(aim, reach_of_burst, (u.x, u.y))]
+    inputs: dict[str, InputValue] = {
+        "firer_id": firer.id, "firer_name": firer.name, "aim_x": aim[0], "aim_y": aim[1],
+        "range": round(dist, 2), "ranges": str(ranges), "los": los, "observer": observer is not None,
+        "opportunity": opportunity, "mission": "single", "move": move, "fp_dice": profile.fp_dice,
+        "at_dice": profile.at_dice, "marker_id": _new_marker_id(game), "units": len(near),
+        **setting_overrides(game, mission.SETTINGS),
+    }
+    if isinstance(bearing, float):
+        inputs["bearing"] = bearing
+    for n, u in enumerate(near, 1):
+        target = profile_of(u)
+        assert target is not None
+        inputs.update({f"unit{n}_id": u.id, f"unit{n}_name": u.name, f"unit{n}_x": u.x, f"unit{n}_y": u.y,
+                       f"unit{n}_armoured": target.armoured, f"unit{n}_reaction_dice": target.reaction_artillery,
+                       f"unit{n}_suppressed": is_suppressed(u), f"unit{n}_disruption": u.counters.get(DISRUPTION, 0),
+                       f"unit{n}_cover_dice": cover.get(u.id, 0)})
+
+    facts = [f"Range {inches(dist)} from {firer.name}: {band} range (indirect fire reaches {reach:g}\", "
+             f'nothing within {ranges.short:g}").']
+    if los:
+        facts.append("Line of sight to the aiming point: the fire lands on target, no deviation roll.")
+    else:
+        assert observer is not None
+        facts.append(f"Forward Observer: {observer.name}. Without line of sight the deviation die is rolled: "
+                     f"{hit_faces} of its {DEVIATION_FACES} faces Hit, otherwise the fire moves "
+                     f"{rules.deviation_dice}D\" along the arrow.")
+    fire_inputs = {k: v for k, v in inputs.items() if k in ("range", "ranges", "los", "opportunity", "move",
+                                                              "fp_dice", "at_dice")}
+    for dice_type in DICE_TYPES:
+        plan = plan_fire({**fire_inputs, **setting_overrides(game, FIRE_SETTINGS), "mode": "indirect",
+                          "dice_type": dice_type})
+        facts.append(f"{describe_fire(plan)} against {DICE_TARGETS[dice_type]}.")
+    facts.append("Indirect fire causes artillery suppressions.")
+    under = [u for u in near if in_radius(aim, rules.burst_radius, (u.x, u.y))]
+    facts.append(f'Under the {rules.burst_radius:g}" burst at the aiming point: '
+                 + (", ".join(u.name for u in under) if under else "no units") + ".")
+    if not los:
+        under_ids = {u.id for u in under}
+        others = [u.name for u in near if u.id not in under_ids]
+        if others:
+            facts.append("Within reach if it deviates: " + ", ".join(others) + ".")
+    mission.parse(inputs)  # the procedure takes what the table gives
+    return AbPlan(mission.NAME, inputs, tuple(facts))
+
+
+def _target(game: Game, choices: Choices, unit: Unit, key: str = "target", role: str = "target") -> Unit:
+    """The other unit of a shot or an assault: a fighting unit still on the table."""
+    other = _unit(game, choices, key, role)
+    if other.id == unit.id:
+        raise Refusal(key, f"{unit.name} cannot pick itself as the {role}.")
+    if profile_of(other) is None:
+        raise Refusal(key, f"{other.name} has no FP or AT Dice and Reaction Dice: pick a fighting unit.")
+    if _dispersed(game, other):
+        raise Refusal(key, f"{other.name} has dispersed.")
+    return other
+
+
+# -- direct fire and the target's Reaction ----------------------------------------------------------
+
+def direct_fire(game: Game, choices: Choices) -> AbPlan:
+    """`ab.close_support_fire` at a `target` the firer sees: the range band, the flank or rear read from
+    the target's facing (the choice `flank_or_rear` overrides it), the firer's `move`, `los`, `opportunity`."""
+    firer, profile = _close_support_firer(game, choices)
+    target = _target(game, choices, firer)
+    dist = distance((firer.x, firer.y), (target.x, target.y))
+    band = profile.ranges.direct_band(round(dist, 2))
+    if band is None:
+        raise Refusal("target", f"{target.name} is {inches(dist)} from {firer.name}, beyond its long range of "
+                                f'{profile.ranges.long:g}".')
+    los = _flag(choices, "los") if "los" in choices else True
+    opportunity = _flag(choices, "opportunity")
+    if opportunity and not los:
+        raise Refusal("opportunity", "A close-support unit may only use opportunity fire with a "
+                                     "direct line of sight to the target.")
+    if not los:
+        raise Refusal("los", "Direct fire needs a line of sight to the target; without one a close-support unit "
+                             "fires indirectly with a Forward Observer.")
+    face = aspect((firer.x, firer.y), (target.x, target.y), target.facing)
+    flank = _flag(choices, "flank_or_rear") if "flank_or_rear" in choices else face != "front"
+    inputs: dict[str, InputValue] = {
+        **fire_inputs(firer, target, "direct", round(dist, 2)), "move": _move(choices), "los": los,
+        "flank_or_rear": flank, "opportunity": opportunity, **setting_overrides(game, FIRE_SETTINGS),
+    }
+    plan = plan_fire(inputs)
+    dice_type = str(inputs["dice_type"])
+    facts = (f"Range {inches(dist)} to {target.name}: {band} range.",
+             f"The shot strikes {target.name}'s {face}" + (": flank or rear." if flank else "."),
+             f"{describe_fire(plan)} against {DICE_TARGETS[dice_type]}.",
+             "Direct fire causes normal suppressions.")
+    return AbPlan(FIRE, inputs, facts)
+
+
+def reaction(game: Game, choices: Choices) -> AbPlan:
+    """`ab.reaction` of the `target` against the `firer`'s fire (`mode` direct or indirect) that scored
+    `incoming` successes with `incoming_sixes` sixes, with its `cover` Dice."""
+    firer = _unit(game, choices, "firer", "firing unit")
+    target = _target(game, choices, firer)
+    mode = str(choices.get("mode") or "direct")
+    if mode not in ("direct", "indirect"):
+        raise Refusal("mode", "The fire is direct or indirect.")
+    counts = []
+    for key in ("incoming", "incoming_sixes", "cover"):
+        raw = choices.get(key, 0)
+        if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+            raise Refusal(key, f"The {key.replace('_', ' ')} must be a whole number from 0.")
+        counts.append(raw)
+    incoming, sixes, cover = counts
+    inputs: dict[str, InputValue] = {
+        "reaction_dice": reaction_dice(target, mode), "incoming": incoming, "incoming_sixes": sixes,
+        "suppression": "artillery" if mode == "indirect" else "normal", "suppressed": is_suppressed(target),
+        "cover_dice": cover, "indirect": mode == "indirect", "disruption": target.counters.get(DISRUPTION, 0),
+        "target_id": target.id, "firer_id": firer.id, **setting_overrides(game, reaction_check.SETTINGS),
+    }
+    plan = reaction_check.plan_reaction(inputs)
+    if not plan.checked:
+        facts: tuple[str, ...] = (f"The fire scored no successes: {target.name} makes no Reaction Check.",)
+    else:
+        covered = f" with {_count(plan.cover_dice, 'Cover Die', 'Cover Dice')}" if plan.cover_dice else ""
+        facts = (f"{target.name} rolls {plan.dice_rolled}D{covered} needing {plan.tn}+ against "
+                 f"{_count(incoming, 'success', 'successes')} and {_count(sixes, 'six', 'sixes')}.",)
+    return AbPlan(reaction_check.NAME, inputs, facts)
+
+
+# -- close assault -------------------------------------------------------------------------------------
+
+def close_assault(game: Game, choices: Choices) -> AbPlan:
+    """`ab.close_support_assault` for the close-support `firer` against the `target`: FP or AT Dice by the
+    target's armour, `attacker`, `first_round`, `suppressed` (read off the unit unless given), `overrun`."""
+    unit = _unit(game, choices, "firer", "close-support unit")
+    profile = profile_of(unit)
+    if profile is None or not profile.close_support:
+        raise Refusal("firer", f"{unit.name} is not a close-support unit.")
+    target = _target(game, choices, unit, role="unit it fights")
+    if _flag(choices, "overrun"):
+        raise Refusal("overrun", "Close-support units can never make an overrun attack.")
+    suppressed = _flag(choices, "suppressed") if "suppressed" in choices else is_suppressed(unit)
+    inputs: dict[str, InputValue] = {
+        "dice_type": dice_type_for(target), "fp_dice": profile.fp_dice, "at_dice": profile.at_dice,
+        "attacker": _flag(choices, "attacker"),
+        "first_round": _flag(choices, "first_round") if "first_round" in choices else True,
+        "suppressed": suppressed, **setting_overrides(game, assault.SETTINGS),
+    }
+    plan = assault.plan_assault(inputs)
+    kind = plan.dice_used.upper()
+    slid = f", TN {plan.tn_unslid}+ slides {plan.slide_dice:+d}D" if plan.slide_dice else ""
+    dice = (f"{kind} {plan.unit_dice}D as a gun (+{plan.gun_tn} TN){slid} = {plan.dice_rolled}D at {plan.tn}+"
+            if plan.dice_rolled else f"{kind} {plan.unit_dice}D: no dice to roll")
+    return AbPlan(assault.NAME, inputs, (f"{unit.name} against {target.name}.", dice + "."))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _new_marker_id(game: Game) -> str:
+    n = 1
+    while f"impact{n}" in game.markers:
+        n += 1
+    return f"impact{n}"
+
+
+PlanFn = Callable[[Game, Choices], AbPlan]
+
+PLANS: dict[str, PlanFn] = {
+    mission.NAME: indirect_mission,
+    FIRE: direct_fire,
+    reaction_check.NAME: reaction,
+    assault.NAME: close_assault,
+}
+"""Each Armour Battles procedure a player starts, with the plan that reads the table for it."""

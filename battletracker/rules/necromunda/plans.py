@@ -1,0 +1,302 @@
+"""Reading the table for a Necromunda Shoot: from the player's choices to `necro.attack`'s inputs.
+
+`attack_plan(game, choices)` is what the Shoot dialog (or a test, or a replay)
+calls: it looks at the `Game` the way the rules do (range centre to centre,
+who is the closest enemy in Line of Sight, who stands within 3" of the target
+or 1" of the line of fire, who fights in the target's combat, what the
+Template covers) and returns the procedure, its inputs and the facts it read,
+as sentences the dialog shows. When the table forbids the attack the sentence
+is a refusal (`RulesInputError`).
+
+Choices, all plain values: `firer` and `target` (unit ids), `weapon` (its
+number on the card, or its name) and `profile` (number or name, the first by
+default), and what the player may set against the map: `range` (inches, the
+table's tape), `modifier` (anything else on the Hit roll), `firepower_dice`,
+`close_combat`, `target_engaged`, `target_seriously_injured`,
+`target_near_ledge` (the target's card by default), `not_in_sight` (ids of the
+enemies the shooter cannot see).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from battletracker.core.geometry import distance, range_band
+from battletracker.model.game import Game, Unit
+from battletracker.rules.base import InputReader, InputValue, RulesInputError
+from battletracker.rules.necromunda.areas import blast_hits, marker_sizes
+from battletracker.rules.necromunda.attack import NAME, SETTINGS
+from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
+from battletracker.rules.necromunda.id_lists import parse_ids
+from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
+from battletracker.rules.necromunda.profiles import shoot_inputs
+from battletracker.rules.necromunda.refusals import Refusal, in_words
+from battletracker.rules.necromunda.stray_shots import MAX_AT_RISK, stray_shot_candidates
+from battletracker.rules.necromunda.table import (
+    ProfileRef,
+    enemies_by_distance,
+    fighters_on_table,
+    in_the_fight,
+    near_ledge,
+    profile_ranges,
+    profile_refs,
+    traits_of,
+)
+from battletracker.rules.necromunda.targeting import (
+    PRIORITY_RANGE,
+    WALKING_FIRE_RADIUS,
+    needs_cool_check,
+    priority_targets,
+    walking_fire_candidates,
+)
+from battletracker.rules.necromunda.template import COMBAT_REACH, TemplatePlacement, place_template
+
+Choices = Mapping[str, InputValue]
+MAX_COMBAT = 6
+
+
+@dataclass(frozen=True)
+class NecroPlan:
+    """One Shoot read from the table: the procedure to run, its inputs, what was read in words, what was picked.
+
+    The fields are those of the rules' `Plan`, so it converts field for field.
+    """
+
+    procedure: str
+    inputs: dict[str, InputValue]
+    facts: tuple[str, ...]
+    choices: dict[str, InputValue]
+    title: str
+
+
+def firer_of(game: Game, choices: Choices) -> Unit:
+    """The shooting fighter, still in the fight."""
+    unit_id = str(choices.get("firer", ""))
+    unit = game.units.get(unit_id)
+    if unit is None:
+        raise Refusal("firer", f"there is no fighter {unit_id!r} on the table")
+    if not in_the_fight(unit):
+        raise Refusal("firer", f"{unit.name} is Out of Action and cannot shoot")
+    return unit
+
+
+def profile_of(firer: Unit, choices: Choices) -> ProfileRef:
+    """The weapon profile chosen, by number or by name."""
+    refs = profile_refs(firer)
+    if not refs:
+        raise Refusal("weapon", f"{firer.name} carries no weapon with a profile to shoot")
+    weapon = choices.get("weapon", refs[0].weapon)
+    profile = choices.get("profile", 0)
+    for ref in refs:
+        w = firer.weapons[ref.weapon]
+        if weapon in (ref.weapon, w.name) and profile in (ref.profile, w.profiles[ref.profile].name):
+            return ref
+    raise Refusal("weapon", f"{firer.name} has no weapon profile {weapon!r} ({profile!r})")
+
+
+def target_of(game: Game, firer: Unit, choices: Choices) -> Unit:
+    """The target: an enemy fighter still in the fight."""
+    unit_id = choices.get("target")
+    if not unit_id:
+        raise Refusal("target", "choose an enemy fighter as the target")
+    unit = game.units.get(str(unit_id))
+    if unit is None or unit.side == firer.side or not in_the_fight(unit):
+        raise Refusal("target", "the target must be an enemy fighter still in the fight")
+    return unit
+
+
+def hidden_of(choices: Choices) -> frozenset[str]:
+    return frozenset(parse_ids(str(choices.get("not_in_sight", "")), "not_in_sight"))
+
+
+def priority_for(game: Game, firer: Unit, hidden: frozenset[str]) -> tuple[str, ...]:
+    """Enemies the shot must go to unless a Cool check passes (empty when target priority is off)."""
+    if not enabled(TARGET_PRIORITY, game.settings):
+        return ()
+    return priority_targets((firer.x, firer.y), firer.side, fighters_on_table(game, hidden))
+
+
+def sight_candidates(game: Game, firer: Unit) -> list[tuple[Unit, float]]:
+    """Enemies within 12" that could claim target priority, closest first: the ones to ask about Line of Sight."""
+    return [(u, d) for u, d in enemies_by_distance(game, firer) if d <= PRIORITY_RANGE]
+
+
+def combat_of(game: Game, target: Unit) -> list[str]:
+    """The target and the Engaged models near it, closest first: the map's reading of its combat."""
+    at = (target.x, target.y)
+    near = sorted((distance(at, (u.x, u.y)), u.id) for u in game.units.values()
+                  if u.id != target.id and in_the_fight(u) and u.has(ENGAGED)
+                  and distance(at, (u.x, u.y)) <= COMBAT_REACH)
+    return [target.id, *(k for _d, k in near)][:MAX_COMBAT]
+
+
+def walking_candidates(game: Game, firer: Unit, target: Unit, ref: ProfileRef, hidden: frozenset[str]) -> list[str]:
+    """Other enemies within 3" of the target, in range and Line of Sight, closest to the target first."""
+    ranges = profile_ranges(firer, ref.weapon, ref.profile)
+    reach = ranges[1] if ranges else 0.0
+    in_range = frozenset(u.id for u in game.units.values() if distance((firer.x, firer.y), (u.x, u.y)) <= reach)
+    fighters = fighters_on_table(game, hidden, in_range)
+    original = next((f for f in fighters if f.key == target.id), None)
+    return [] if original is None else walking_fire_candidates(original, firer.side, fighters)
+
+
+def stray_candidates(game: Game, firer: Unit, target: Unit) -> list[str]:
+    """Models within 1" of the line of fire, closest to the shooter first."""
+    models = [(u.id, (u.x, u.y)) for u in game.units.values() if in_the_fight(u)]
+    return stray_shot_candidates((firer.id, (firer.x, firer.y)), (target.id, (target.x, target.y)), models)
+
+
+def template_for(game: Game, choices: Choices) -> TemplatePlacement | None:
+    """The Template laid towards the chosen target, for the map (None unless a Template profile and a target)."""
+    try:
+        firer = firer_of(game, choices)
+        ref = profile_of(firer, choices)
+        target = target_of(game, firer, choices)
+    except RulesInputError:
+        return None
+    return place_template(game, firer, target) if ref.template else None
+
+
+def _names(game: Game, ids: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(game.units[k].name for k in ids)
+
+
+def _conditions(game: Game, ids: list[str]) -> dict[str, InputValue]:
+    """The `engaged`, `seriously_injured`, `near_ledge` lists for the models named."""
+    units = [game.units[k] for k in dict.fromkeys(ids)]
+    lists = {"engaged": [u.id for u in units if u.has(ENGAGED)],
+             "seriously_injured": [u.id for u in units if u.has(SERIOUSLY_INJURED)],
+             "near_ledge": [u.id for u in units if near_ledge(u)]}
+    return {k: ",".join(v) for k, v in lists.items() if v}
+
+
+def _state_words(unit: Unit) -> str:
+    if unit.has(ENGAGED):
+        return "Engaged: not Suppressed"
+    if unit.has(SERIOUSLY_INJURED):
+        return "Seriously Injured: not Suppressed"
+    return "becomes Suppressed and checks for falling" if near_ledge(unit) else "becomes Suppressed"
+
+
+def attack_plan(game: Game, choices: Choices) -> NecroPlan:
+    """`necro.attack`'s inputs and the facts read from the table, or a refusal in a player's words."""
+    try:
+        return _attack_plan(game, choices)
+    except RulesInputError as exc:
+        raise in_words(exc) from None
+
+
+def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
+    firer = firer_of(game, choices)
+    ref = profile_of(firer, choices)
+    target = target_of(game, firer, choices)
+    hidden = hidden_of(choices)
+    facts: list[str] = []
+    inputs: dict[str, InputValue] = {k: game.settings[k] for k in SETTINGS if k in game.settings}
+
+    priority = priority_for(game, firer, hidden)
+    if enabled(TARGET_PRIORITY, game.settings):
+        facts.append(_priority_fact(game, firer, target, priority))
+        if needs_cool_check(target.id, priority):
+            score = firer.stats.get("cool")
+            if isinstance(score, bool) or not isinstance(score, int) or not 2 <= score <= 12:
+                raise Refusal("cool", f"{firer.name} has no Cool characteristic (2+ to 12+) on the card for the "
+                                      f"Cool check target priority asks for")
+            inputs["cool"] = score
+
+    if ref.template:
+        return _template_plan(game, firer, target, inputs, facts, choices)
+
+    weapon = firer.weapons[ref.weapon]
+    traits = traits_of(weapon, ref.profile)
+    try:
+        inputs.update(shoot_inputs(weapon, ref.profile))
+    except ValueError as exc:
+        raise Refusal("weapon", str(exc)) from None
+    r = InputReader(choices)
+    measured = round(distance((firer.x, firer.y), (target.x, target.y)), 1)
+    at = r.float("range", measured, minimum=0.0)
+    engaged = r.bool("target_engaged", target.has(ENGAGED))
+    inputs.update(bs=firer.stats.get("bs", 0), range=at, target_engaged=engaged,
+                  target_near_ledge=r.bool("target_near_ledge", near_ledge(target)),
+                  target_seriously_injured=r.bool("target_seriously_injured", target.has(SERIOUSLY_INJURED)),
+                  other_modifier=r.int("modifier", 0), firer_id=firer.id, weapon=ref.weapon, target_id=target.id)
+    if traits.rapid_fire and traits.light and r.bool("close_combat"):
+        inputs["close_combat"] = True
+    elif traits.rapid_fire:
+        inputs["firepower_dice"] = r.int("firepower_dice", traits.rapid_fire)
+    facts.append(_range_fact(at, measured, float(inputs["short_range"]), float(inputs["long_range"])))
+
+    models: list[str] = []
+    if engaged:
+        combat = combat_of(game, target)
+        if len(combat) >= 2:
+            inputs["combat"] = ",".join(combat)
+            facts.append(f"{target.name} is Engaged: each Hit goes at random to one of {_names(game, combat)} "
+                         f"(Engaged models within {COMBAT_REACH:g}\" of the target, friend or foe).")
+        else:
+            facts.append(f"{target.name} is Engaged but no other Engaged model is within {COMBAT_REACH:g}\" on "
+                         f"the map: allocate the Hits at the table.")
+    elif enabled(WALKING_FIRE, game.settings) and traits.rapid_fire:
+        walking = walking_candidates(game, firer, target, ref, hidden)[:MAX_AT_RISK]
+        if walking:
+            inputs["walking_candidates"] = ",".join(walking)
+            models.extend(walking)
+            facts.append(f"Walking fire: Hits after the first may go to {_names(game, walking)} (within "
+                         f"{WALKING_FIRE_RADIUS:g}\" of {target.name}); you choose each.")
+        else:
+            facts.append(f"Walking fire: no other enemy within {WALKING_FIRE_RADIUS:g}\" of {target.name} is in "
+                         f"range and Line of Sight.")
+    if enabled(STRAY_SHOTS, game.settings):
+        at_risk = stray_candidates(game, firer, target)[:MAX_AT_RISK]
+        if at_risk:
+            inputs["at_risk"] = ",".join(at_risk)
+            models.extend(at_risk)
+            facts.append(f"Stray shots: on a miss, {_names(game, at_risk)} (within 1\" of the line of fire, "
+                         f"closest to {firer.name} first) may be hit, each on a 1-3.")
+        else:
+            facts.append("Stray shots: no model is within 1\" of the line of fire.")
+    inputs.update(_conditions(game, models))
+    if traits.blast is not None:
+        hit = blast_hits((target.x, target.y), traits.blast, target.id, fighters_on_table(game),
+                         marker_sizes().base_radius)
+        facts.append(f"Blast ({traits.blast:g}\") centred on {target.name}: on a hit the marker covers, on level "
+                     f"{target.level}: {_names(game, hit) or 'no one'}. Scatter it on the table if the rules call "
+                     f"for it and resolve each model's Hit.")
+    return NecroPlan(NAME, inputs, tuple(facts), dict(choices), f"{firer.name} shoots {ref.title} at {target.name}")
+
+
+def _template_plan(game: Game, firer: Unit, target: Unit, inputs: dict[str, InputValue],
+                   facts: list[str], choices: Choices) -> NecroPlan:
+    placement = place_template(game, firer, target)
+    if not placement.reaches:
+        raise Refusal("target", f"the Template laid towards {target.name} does not reach: it is "
+                                f"{placement.shape.length:g}\" long and must touch the target's base")
+    inputs.update(template=True, template_hits=",".join(placement.hit))
+    inputs.update(_conditions(game, list(placement.hit)))
+    facts.append(f"The Template hits (level {target.level}): "
+                 + "; ".join(f"{game.units[k].name} \u2013 {_state_words(game.units[k])}" for k in placement.hit)
+                 + ".")
+    if placement.other_level:
+        facts.append(f"Under it on another level, not hit: {_names(game, placement.other_level)}.")
+    title = f"{firer.name} fires {profile_of(firer, choices).title} (Template) at {target.name}"
+    return NecroPlan(NAME, inputs, tuple(facts), dict(choices), title)
+
+
+def _range_fact(at: float, measured: float, short: float, long: float) -> str:
+    band = range_band(at, (short, long))
+    words = ("short range", "long range")[band] if band is not None else "out of range: the attack misses"
+    tape = "" if abs(at - measured) < 0.05 else f" (the map measures {measured:.1f}\")"
+    return f"Range {at:.1f}\" \u2014 {words}{tape}."
+
+
+def _priority_fact(game: Game, firer: Unit, target: Unit, priority: tuple[str, ...]) -> str:
+    names = _names(game, priority)
+    if not priority:
+        return (f"Target priority: no enemy in Line of Sight within {PRIORITY_RANGE:g}\" must be the target "
+                f"(none that close, or the closest is Engaged or Seriously Injured).")
+    if not needs_cool_check(target.id, priority):
+        return f"Target priority: {names} is the closest enemy in Line of Sight within 12\" and is the target."
+    return (f"Target priority: {names} is the closest enemy in Line of Sight within {PRIORITY_RANGE:g}\": to shoot "
+            f"{target.name} {firer.name} must first pass a Cool check ({firer.stats.get('cool')}+ on 2D6).")

@@ -1,0 +1,33 @@
+"""Player-entered text (unit, side and weapon names, notes, log lines) shown as text, never as markup.
+
+Qt reads a label or tooltip as rich text when it looks like markup, so a unit
+named `<img width=30000>` would otherwise draw a 30,000-pixel image. Rich text
+built from such strings escapes them; labels meant to hold plain text say so.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+
+def esc(text: object) -> str:
+    """`text` made safe to put inside rich text: its markup characters shown, not obeyed."""
+    return html.escape(str(text), quote=False)
+
+
+def plain(label: QLabel) -> QLabel:
+    """Make `label` show its text literally, whatever it contains; returns it."""
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
+
+
+def literal(text: str) -> str:
+    """`text` as rich text that shows it exactly as typed, line breaks kept.
+
+    For tooltips and message boxes, which guess whether their text is markup:
+    this is markup, so the guess is right and the player's characters show.
+    """
+    return f"<p style='white-space:pre-wrap'>{esc(text)}</p>" if text else ""
