@@ -132,8 +132,8 @@ _LEGACY_KEYS: frozenset[str] = frozenset()
 def _known_keys() -> frozenset[str]:
     """Every key a save file of any version can hold outside the free-form maps (stats, settings, ...)."""
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
-               Bombardment, BombardmentEvent, Building, SmokeArea)
-    return frozenset({"format", "version", "game", *ARMOUR_FACES, *_LEGACY_KEYS,
+               Bombardment, BombardmentEvent, Building, SmokeArea, Action)
+    return frozenset({"format", "version", "game", "history", *ARMOUR_FACES, *_LEGACY_KEYS,
                       *(name for cls in classes for name in _field_names(cls))})
 
 
