@@ -255,6 +255,7 @@ _REGIONS: dict[str, tuple[str, ...]] = {
     "settings": ("settings",),
     "bombardments": ("bombardments",),
     "buildings": ("buildings", "smoke"),
+    "history": ("actions", "start"),
 }
 """The Game fields behind each flag of an effect's `touches` (smoke areas count as buildings)."""
 
