@@ -29,6 +29,7 @@ from battletracker.model.actions import Action
 from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.game import Game, LogEntry
 from battletracker.model.history import RecordAction
+from battletracker.model.references import with_references_cleared
 from battletracker.rules.base import ChoiceNeeded, InputValue, Resolution, RulesInputError
 
 Choices = Mapping[str, InputValue]
@@ -53,7 +54,8 @@ class Plan:
     sentences a dialog shows ("Range 21.2\" - Effective"); `choices` echoes
     what was picked. `title` names the undo step, `log_kind` the kind of its
     log lines. `effects` are changes the table itself calls for, read by the
-    plan (what falls due when a Phase ends); they apply before the procedure's.
+    plan (what falls due when a Phase ends, a Pinned unit let go); they apply
+    before the procedure's, and `log` says them after the procedure's lines.
     """
 
     procedure: str
@@ -63,6 +65,7 @@ class Plan:
     title: str = ""
     effects: tuple[Effect, ...] = ()
     log_kind: str = "effect"
+    log: tuple[str, ...] = ()
 
 
 PlanFn = Callable[[Game, Choices], Plan]
@@ -140,7 +143,12 @@ def perform(game: Game, name: str, choices: Choices, dice: Sequence[Face] | None
 
 def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[Face] | None = None, *,
               rng: Dice | None = None, time: str | None = None) -> Resolution:
-    """`perform` for a plan already made (the session shows its title; a replay names its step)."""
+    """`perform` for a plan already made (the session shows its title; a replay names its step).
+
+    A unit taken off the table takes every reference to it along (its pins,
+    its place in a building, its passengers' embarkation) in the same step,
+    so the app and a replay clear them alike.
+    """
     from battletracker.rules import resolve
 
     scripted = ScriptedDice(dice) if dice is not None else None
@@ -151,13 +159,14 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
                               f"{p.title or name} rolled {len(recording.faces)}.")
     stamp = time if time is not None else now_stamp()
     action = Action(name, dict(choices), tuple(recording.faces), stamp)
-    lines = list(result.log)
+    lines = [*result.log, *p.log]
     if result.rolls:
         rolled = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in result.rolls)
         lines.insert(0, f"{p.title or name} - rolls: {rolled}")
     log = [AppendLog(LogEntry(stamp, game.turn, game.phase, line, p.log_kind)) for line in lines or [p.title or name]]
     return Resolution(result.procedure, result.outcome, dict(result.values), list(result.rolls),
-                      [RecordAction(action), *p.effects, *result.effects, *log], list(result.log))
+                      [RecordAction(action), *with_references_cleared(game, [*p.effects, *result.effects]), *log],
+                      [*result.log, *p.log])
 
 
 __all__ = ["ChoiceNeeded", "Choices", "Plan", "Refusal", "carry_out", "perform", "plan", "register_plan"]

@@ -33,12 +33,13 @@ from battletracker.model.effects import (
     SetDamage,
     SpendAmmo,
 )
-from battletracker.model.game import Game, Side, Unit
+from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit
 from battletracker.model.savefile import SaveFileError, unit_from_dict
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution
 from battletracker.rules.clock import due_effects
+from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.sequence import side_name
 from battletracker.rules.words import KIND_TITLES, damage_result, title
 
@@ -138,8 +139,15 @@ def _counter_plan(game: Game, choices: Choices, counter: str) -> Plan:
     now = unit.counters.get(counter, 0)
     name = title(counter)
     line = f"{name} on {unit.name}: {now} -> {now + delta}"
+    more: list[Effect] = []
+    lines: list[str] = []
+    if counter == "shock" and delta < 0 and game.ruleset == "chain_of_command":
+        from battletracker.rules.chain_of_command.bombardment import rally_release
+
+        more, lines = rally_release(game, unit.id, now + delta)
     return Plan("unit.counter", {"unit": unit.id, "counter": counter, "delta": delta, "line": line},
-                (line,), _echo(choices), f"{name} {_signed(delta)} on {unit.name}")
+                (line,), _echo(choices), f"{name} {_signed(delta)} on {unit.name}", tuple(more),
+                log=tuple(lines))
 
 
 def _plan_shock(game: Game, choices: Choices) -> Plan:
@@ -162,9 +170,18 @@ def _plan_figures(game: Game, choices: Choices) -> Plan:
     delta = _int(choices, "delta", "How many figures to add or take off")
     if delta == 0:
         raise Refusal("delta", "Add or take off at least one figure.")
-    line = f"Figures of {unit.name}: {unit.figures} -> {unit.figures + delta} of {unit.figures_max}"
+    after = unit.figures + delta
+    line = f"Figures of {unit.name}: {unit.figures} -> {after} of {unit.figures_max}"
+    more: tuple[Effect, ...] = ()
+    lines: tuple[str, ...] = ()
+    if game.ruleset == "chain_of_command" and 0 <= after <= unit.figures_max:
+        if after == 0 and unit.in_play:
+            more = (SetCondition(unit.id, OUT_OF_PLAY),)
+            lines = (f"{unit.name} has no figures left: out of play. Its side takes a Force Morale Test",)
+        elif after > 0 and not unit.in_play:
+            more, lines = (SetCondition(unit.id, OUT_OF_PLAY, False),), (f"{unit.name} is back in play",)
     return Plan("unit.figures", {"unit": unit.id, "delta": delta, "line": line}, (line,), _echo(choices),
-                f"Figures {_signed(delta)} on {unit.name}")
+                f"Figures {_signed(delta)} on {unit.name}", more, log=lines)
 
 
 def _build_figures(r: InputReader) -> tuple[list[Effect], list[str]]:
@@ -180,6 +197,9 @@ def _plan_ammo(game: Game, choices: Choices) -> Plan:
     weapon = unit.weapons[index]
     now = weapon.ammo if weapon.ammo is not None else 0
     if choices.get("refill") is True:
+        refusal = resupply_refusal(weapon)
+        if refusal is not None:
+            raise Refusal("refill", refusal[0].upper() + refusal[1:] + ".")
         full = weapon.ammo_max if weapon.ammo_max is not None else now
         rounds = now - full
         step = f"{weapon.name} ({unit.name}): refill"

@@ -10,7 +10,9 @@ import pytest
 from battletracker import rules
 from battletracker.core.dice import D6, Dice, DiceExhausted, RandomDice, ScriptedDice
 from battletracker.core.odds import Distribution
+from battletracker.model import savefile
 from battletracker.model.actions import Action, ActionError
+from battletracker.model.bombardment import Bombardment, Building
 from battletracker.model.effects import Changes
 from battletracker.model.game import Game, GameError
 from battletracker.rules import (
@@ -29,6 +31,8 @@ from battletracker.rules import (
     register_plan,
 )
 from battletracker.rules.actions import actions
+from battletracker.rules.chain_of_command import bombardment as bm
+from battletracker.rules.replay import check
 from battletracker.rules.table_actions import unit_choice
 from tests.model.sample import sample_game
 from tests.rules.oddscheck import assert_odds_match_simulation
@@ -268,3 +272,55 @@ def test_recording_an_action_says_it_touches_the_history_and_a_refused_step_reco
     with pytest.raises(GameError):
         game.apply_all(result.effects)
     assert game.actions == [] and game.start is None
+
+
+def test_removing_a_unit_takes_its_pins_and_its_place_in_a_building_along_in_the_app_and_a_replay() -> None:
+    game = sample_game()
+    game.bombardments["b1"] = Bombardment("b1", 0, state="firing", x=30.0, y=8.0, phases_left=2,
+                                        pinned=["u1", "u2"])
+    game.buildings["bld1"] = Building("bld1", "Farmhouse", 30.0, 8.0, occupants=["u2"])
+    before = copy.deepcopy(game)
+    inverses = game.apply_all(perform(game, "unit.remove", {"unit": "u2"}).effects)
+    assert "u2" not in game.units
+    assert game.bombardments["b1"].pinned == ["u1"] and game.buildings["bld1"].occupants == []
+    for inverse in reversed(inverses):
+        game.apply(inverse)
+    assert game == before
+    game.apply_all(perform(game, "unit.remove", {"unit": "u2"}).effects)
+    assert check(savefile.loads(savefile.dumps(game))).ok
+
+
+def test_rallying_the_last_shock_of_a_unit_left_behind_by_a_bombardment_releases_its_pin() -> None:
+    """It "remains Pinned until all Shock is rallied from it or the Bombardment ends"."""
+    game = sample_game()
+    game.apply_all(bm.new_bombardment(game, 1, (60.0, 5.0), (60.0, 10.0)))
+    b = next(iter(game.bombardments.values()))
+    b.state, b.pattern_die, b.phases_fired, b.pinned = "firing", 1, 1, ["u1"]
+    assert "u1" not in bm.units_in_area(game, b)
+    result = apply(game, "unit.shock", {"unit": "u1", "delta": -1})
+    assert game.unit("u1").has("pinned") and result.log == ["Shock on 1 Section: 2 -> 1"]
+    result = apply(game, "unit.shock", {"unit": "u1", "delta": -1})
+    assert not game.unit("u1").has("pinned") and b.pinned == []
+    assert game.log[-1].text == "1 Section has rallied all its Shock outside the bombardment: no longer Pinned"
+
+
+def test_a_chain_of_command_unit_with_no_figures_left_is_out_of_play_until_given_one_back() -> None:
+    game = sample_game()
+    apply(game, "unit.figures", {"unit": "u3", "delta": -2})
+    assert not game.unit("u3").in_play
+    assert game.log[-1].text == "Flamethrower has no figures left: out of play. Its side takes a Force Morale Test"
+    apply(game, "unit.figures", {"unit": "u3", "delta": 1})
+    assert game.unit("u3").in_play and game.log[-1].text == "Flamethrower is back in play"
+    other = sample_game()
+    other.ruleset = "necromunda"
+    apply(other, "unit.figures", {"unit": "u3", "delta": -2})
+    assert other.unit("u3").in_play, "only Chain of Command takes a unit with no figures out of play"
+
+
+def test_flamethrower_fuel_is_never_refilled() -> None:
+    game = sample_game()
+    apply(game, "unit.ammo", {"unit": "u3", "weapon": 0})
+    with pytest.raises(Refusal, match="^The Flammenwerfer's fuel cannot be resupplied: a flamethrower carries fuel"):
+        plan("unit.ammo", game, {"unit": "u3", "weapon": 0, "refill": True})
+    apply(game, "unit.ammo", {"unit": "u2", "weapon": 0, "refill": True})
+    assert game.unit("u2").weapons[0].ammo == 10
