@@ -38,7 +38,7 @@ from battletracker.rules import RulesInputError
 from battletracker.rules.base import InputValue
 from battletracker.rules.presets import UnitPreset, unit_presets
 from battletracker.rules.table_actions import describe_changes, unit_choice
-from battletracker.ui.cards.names import KIND_TITLES
+from battletracker.rules.words import KIND_TITLES
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from battletracker.model.game import Unit
 from battletracker.rules.actions import Choices
 from battletracker.rules.resupply import resupply_refusal
-from battletracker.rules.words import damage_choices, damage_result
+from battletracker.rules.words import damage_choices, damage_result, title
 from battletracker.ui.cards.chips import Chip, ChipsView, condition_colour, damage_colour
 from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.cards.names import (
@@ -39,7 +39,6 @@ from battletracker.ui.cards.names import (
     ammo_text,
     armour_text,
     kind_title,
-    title,
     weapon_line,
 )
 from battletracker.ui.extensions import SectionWidget, card_sections, unit_actions
