@@ -47,7 +47,12 @@ def check_odds_plot(parent: QWidget) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["replay"]:
+        from battletracker.rules.replay import main as replay
+
+        return replay(argv[1:])
+    args = parse_args(argv)
     from battletracker.model import savefile
 
     # The demo is the window's first game. A check that must not stop at a dialog

@@ -52,6 +52,7 @@ class Changes:
     everything: bool = False
     bombardments: bool = False
     buildings: bool = False
+    history: bool = False  # the actions applied and the start they replay from (model/history.py)
 
     def __or__(self, other: Changes) -> Changes:
         return Changes(
@@ -65,6 +66,7 @@ class Changes:
             everything=self.everything or other.everything,
             bombardments=self.bombardments or other.bombardments,
             buildings=self.buildings or other.buildings,
+            history=self.history or other.history,
         )
 
     def unit(self, unit_id: str) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from battletracker.model.actions import Action
     from battletracker.model.bombardment import Bombardment, Building, PhaseStamp, SmokeArea
     from battletracker.model.effects import Effect
 
@@ -222,6 +223,10 @@ class Game:
     bombardments: dict[str, Bombardment] = field(default_factory=dict)
     buildings: dict[str, Building] = field(default_factory=dict)
     smoke: dict[str, SmokeArea] = field(default_factory=dict)
+    # The actions applied (model/actions.py) and the state before the first of
+    # them, as a save file writes a game: what a replay starts from.
+    actions: list[Action] = field(default_factory=list)
+    start: dict[str, Any] | None = None
 
     def unit(self, unit_id: str) -> Unit:
         try:
@@ -292,6 +297,7 @@ _REGIONS: dict[str, tuple[str, ...]] = {
     "settings": ("settings",),
     "bombardments": ("bombardments",),
     "buildings": ("buildings", "smoke"),
+    "history": ("actions", "start"),
 }
 """The Game fields behind each flag of an effect's `touches` (smoke areas count as buildings)."""
 

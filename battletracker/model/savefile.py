@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from battletracker.core.geometry import normalise
+from battletracker.model.actions import Action, ActionError
 from battletracker.model.bombardment import (
     AREA_SHAPES,
     BOMBARDMENT_KINDS,
@@ -56,7 +57,9 @@ from battletracker.model.game import (
 )
 
 FORMAT = "battletracker"
-VERSION = 1
+VERSION = 2
+# Fields of a Game written beside it under "history", not in "game".
+HISTORY_FIELDS = ("actions", "start")
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest file read as a save file. A game of 500 units and 10,000 log
@@ -92,14 +95,22 @@ def _plain(value: Any) -> Any:
     return {name: _plain(getattr(value, name)) for name in _field_names(type(value))}
 
 
-def game_to_dict(game: Game) -> dict[str, Any]:
-    data = _plain(game)
+def state_dict(game: Game) -> dict[str, Any]:
+    """The game's state as the save file's "game" object: everything but its history."""
+    data = {name: _plain(getattr(game, name)) for name in _field_names(Game) if name not in HISTORY_FIELDS}
     data["units"] = list(data["units"].values())
     data["markers"] = list(data["markers"].values())
     data["bombardments"] = list(data["bombardments"].values())
     data["buildings"] = list(data["buildings"].values())
     data["smoke"] = list(data["smoke"].values())
-    return {"format": FORMAT, "version": VERSION, "game": data}
+    return data
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": state_dict(game)}
+    if game.start is not None:
+        doc["history"] = {"start": game.start, "actions": [a.to_plain() for a in game.actions]}
+    return doc
 
 
 def dumps(game: Game) -> bytes:
@@ -123,8 +134,8 @@ _LEGACY_KEYS: frozenset[str] = frozenset()
 def _known_keys() -> frozenset[str]:
     """Every key a save file of any version can hold outside the free-form maps (stats, settings, ...)."""
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
-               Bombardment, BombardmentEvent, Building, SmokeArea, CommandRoll, AgendaItem)
-    return frozenset({"format", "version", "game", *ARMOUR_FACES, *_LEGACY_KEYS,
+               Bombardment, BombardmentEvent, Building, SmokeArea, CommandRoll, AgendaItem, Action)
+    return frozenset({"format", "version", "game", "history", *ARMOUR_FACES, *_LEGACY_KEYS,
                       *(name for cls in classes for name in _field_names(cls))})
 
 
@@ -176,7 +187,29 @@ def loads(raw: bytes) -> Game:
             f"the save file is version {version}, newer than this BattleTracker understands (up to {VERSION})"
         )
     doc = migrate(doc)
-    return _game(_Path("game"), doc.get("game"))
+    game = _game(_Path("game"), doc.get("game"))
+    if "history" in doc:
+        game.start, game.actions = _history(_Path("history"), doc["history"])
+    return game
+
+
+def _history(path: _Path, v: Any) -> tuple[dict[str, Any], list[Action]]:
+    """The state a game started from and the actions applied since, each checked."""
+    o = _obj(path, v)
+    start = state_dict(_game(path.key("start"), o.get("start")))
+    raw = _field(path, o, "actions", _list(lambda _p, item: item), [])
+    actions = []
+    for i, item in enumerate(raw):
+        try:
+            actions.append(Action.from_plain(item))
+        except ActionError as exc:
+            raise path.key("actions").index(i).fail(str(exc)) from None
+    return start, actions
+
+
+def game_from_state(data: Any, where: str = "game") -> Game:
+    """A game from a save file's "game" object (a history's start), validated like a save file's."""
+    return _game(_Path(where), data)
 
 
 def unit_from_dict(data: Any, where: str = "unit") -> Unit:
@@ -224,6 +257,7 @@ def migrate(doc: dict[str, Any]) -> dict[str, Any]:
     version = doc["version"]
     if version < 1:
         raise SaveFileError(f"save file version {version} is not one BattleTracker ever wrote")
+    # Version 1 kept no history: such a game has no start and no actions, which is what no "history" means.
     return doc
 
 

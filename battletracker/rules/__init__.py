@@ -1,6 +1,8 @@
 """The rules API: every procedure by its stable name.
 
     procedures()                       -> names, e.g. "coc.at_fire"
+    plan(name, game, choices)          -> Plan: one player action read from the table (rules/actions.py)
+    perform(game, name, choices, dice) -> Resolution of the whole action, its effects ready to apply
     resolve(name, inputs, dice)        -> Resolution
     odds(name, inputs)                 -> exact Distribution over outcome keys
 
@@ -14,6 +16,8 @@ import importlib
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
+from battletracker.model.actions import Action
+from battletracker.rules.actions import Plan, Refusal, perform, plan, register_plan
 from battletracker.rules.base import (
     ChoiceNeeded,
     InputReader,
@@ -37,6 +41,12 @@ __all__ = [
     "procedures",
     "register",
     "resolve",
+    "Action",
+    "Plan",
+    "Refusal",
+    "perform",
+    "plan",
+    "register_plan",
 ]
 
 RULESET_PACKAGES = (
@@ -44,6 +54,7 @@ RULESET_PACKAGES = (
     "battletracker.rules.chain_of_command",
     "battletracker.rules.armour_battles",
     "battletracker.rules.necromunda",
+    "battletracker.rules.table_actions",
 )
 
 _registry: dict[str, Procedure] = {}

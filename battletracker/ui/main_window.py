@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from battletracker.model import savefile
 from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
+from battletracker.rules import RulesInputError
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
 from battletracker.ui.extensions import all_unit_actions, unit_actions, window_extensions
@@ -474,14 +475,14 @@ class MainWindow(QMainWindow):
 
     def end_phase(self) -> None:
         try:
-            self.session.end_phase()
-        except GameError as exc:
+            self.session.act("clock.end_phase", {})
+        except (GameError, RulesInputError) as exc:
             self.show_error("Cannot end the Phase", str(exc))
 
     def end_turn(self) -> None:
         try:
-            self.session.end_turn()
-        except GameError as exc:
+            self.session.act("clock.end_turn", {})
+        except (GameError, RulesInputError) as exc:
             self.show_error("Cannot end the Turn", str(exc))
 
     def open_dice(self) -> None:

@@ -1,46 +1,56 @@
 """The session: sole owner of the Game and of the undo stack.
 
-Views never write to the model. They call `Session.apply` (or one of the
-helpers built on it), which turns Effects into one undo step and emits
-`changed` with the record of what was touched, so each view refreshes only
-what it shows.
+Views never write to the model. They call `Session.act` with an action's
+name and the player's choices (rules/actions.py): it plans, resolves, applies
+the result as one undo step, records the action on the game and emits
+`changed` once with the union of what was touched, so each view refreshes
+only what it shows. `Session.apply` takes ready-made Effects, for dialogs not
+yet on that path; their steps are recorded as untracked actions.
 """
 
 from __future__ import annotations
 
 import copy
+import operator
 from collections.abc import Sequence
+from functools import reduce
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from battletracker.core.dice import Dice, Face, RandomDice
 from battletracker.model import savefile
-from battletracker.model.effects import AppendLog, Changes, Effect, SetClock
+from battletracker.model.actions import UNTRACKED, Action
+from battletracker.model.effects import AppendLog, Changes, Effect
 from battletracker.model.game import Game, GameError
+from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
+from battletracker.model.savefile import SaveFileError, game_from_state
 from battletracker.rules import Resolution
-from battletracker.rules.clock import due_effects
+from battletracker.rules.actions import Choices, carry_out, plan
 from battletracker.ui.files import fingerprint
 
 EVERYTHING = Changes(everything=True)
 
 
-class EffectCommand(QUndoCommand):
-    """One Effect as an undo step: redo applies it, undo applies its inverse."""
+class StepCommand(QUndoCommand):
+    """One undo step: redo applies its effects in order, undo their inverses in reverse order.
 
-    def __init__(self, session: Session, effect: Effect, parent: QUndoCommand | None = None) -> None:
-        super().__init__(parent)
+    Each emits the session's `changed` once, with everything the step touched.
+    """
+
+    def __init__(self, session: Session, text: str, effects: Sequence[Effect]) -> None:
+        super().__init__(text)
         self._session = session
-        self._effect = effect
-        self._inverse: Effect | None = None
+        self._effects = list(effects)
+        self._inverses: list[Effect] = []
 
     def redo(self) -> None:
-        self._inverse = self._session._apply_one(self._effect)
+        self._inverses = self._session._apply_step(self._effects)
 
     def undo(self) -> None:
-        assert self._inverse is not None
-        self._session._apply_one(self._inverse)
+        self._session._apply_step(list(reversed(self._inverses)))
 
 
 class Session(QObject):
@@ -59,8 +69,14 @@ class Session(QObject):
         self.disk_fingerprint: str | None = None
         """What the file at `path` held when it was opened or last saved (see ui.files.fingerprint)."""
         self._selected: str | None = None
+        self._quiet = False
+        self._pending: Changes | None = None
+        self.dice: Dice = RandomDice()
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self.undo_stack.indexChanged.connect(self._on_index_changed)
+        self._restore_history(game)
+        self.undo_stack.setClean()
 
     def _on_clean_changed(self, clean: bool) -> None:
         self.modified_changed.emit(not clean)
@@ -91,10 +107,18 @@ class Session(QObject):
             self.selection_changed.emit(unit_id)
 
     # -- changes ---------------------------------------------------------------
-    def _apply_one(self, effect: Effect) -> Effect:
-        inverse = self._game.apply(effect)
-        self.changed.emit(effect.touches)
-        return inverse
+    def _apply_step(self, effects: Sequence[Effect]) -> list[Effect]:
+        inverses = self._game.apply_all(effects)
+        if not self._quiet:
+            touched = reduce(operator.or_, (e.touches for e in effects), Changes())
+            self._pending = touched if self._pending is None else self._pending | touched
+        return inverses
+
+    def _on_index_changed(self, _index: int) -> None:
+        """Say what changed once the undo stack has moved, so `modified` already tells the truth."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self.changed.emit(pending)
 
     def check(self, effects: Sequence[Effect]) -> None:
         """Raise GameError if the effects cannot all apply; the game is left exactly as it was."""
@@ -110,14 +134,25 @@ class Session(QObject):
         """
         lines = list(log) if log else [text]
         stamped = [AppendLog.now(self._game, line, kind) for line in lines]
-        everything = [*with_references_cleared(self._game, effects), *stamped]
-        self.check(everything)
-        self.undo_stack.beginMacro(text)
-        try:
-            for effect in everything:
-                self.undo_stack.push(EffectCommand(self, effect))
-        finally:
-            self.undo_stack.endMacro()
+        record = RecordAction(Action(UNTRACKED, {"title": text}, (), stamped[0].entry.time))
+        self._push(text, [record, *with_references_cleared(self._game, effects), *stamped])
+
+    def _push(self, text: str, effects: Sequence[Effect]) -> None:
+        self.check(effects)
+        self.undo_stack.push(StepCommand(self, text, effects))
+
+    def act(self, name: str, choices: Choices, dice: Sequence[Face] | None = None) -> Resolution:
+        """Take the action `name` (rules/actions.py) as one undo step and record it; returns its result.
+
+        Without `dice` the session's own dice roll; with them (the faces rolled
+        at the table, in order) they are used exactly. A refusal (Refusal or
+        any RulesInputError from the plan, GameError from the model) raises
+        and nothing is applied.
+        """
+        p = plan(name, self._game, choices)
+        result = carry_out(self._game, p, name, choices, dice, rng=self.dice)
+        self._push(p.title or name, result.effects)
+        return result
 
     def apply_resolution(self, resolution: Resolution, text: str, source: str | None = None) -> None:
         """A procedure's result: its effects, then its rolls and log lines, as one step.
@@ -131,22 +166,10 @@ class Session(QObject):
         self.apply(text, resolution.effects, lines or [text], kind="roll")
 
     def end_phase(self) -> None:
-        g = self._game
-        nxt = (g.active_side + 1) % max(1, len(g.sides))
-        clock = SetClock(g.turn, g.phase + 1, nxt)
-        side = g.sides[nxt].name if g.sides else ""
-        self._advance(f"End of Turn {g.turn} Phase {g.phase}", [*due_effects(g, False, nxt), clock],
-                      f"Turn {g.turn}, Phase {g.phase + 1}: {side}")
+        self.act("clock.end_phase", {})
 
     def end_turn(self) -> None:
-        g = self._game
-        clock = SetClock(g.turn + 1, 1, 0)
-        side = g.sides[0].name if g.sides else ""
-        self._advance(f"End of Turn {g.turn}", [*due_effects(g, True, 0), clock],
-                      f"Turn {g.turn + 1}, Phase 1: {side}")
-
-    def _advance(self, text: str, effects: list[Effect], heading: str) -> None:
-        self.apply(text, effects, [text, heading], kind="clock")
+        self.act("clock.end_turn", {})
 
     # -- files -------------------------------------------------------------------
     def replace_game(self, game: Game, path: Path | None) -> None:
@@ -154,6 +177,7 @@ class Session(QObject):
         self._game = game
         self._selected = None
         self.undo_stack.clear()
+        self._restore_history(game)
         self.undo_stack.setClean()
         self._path = path
         self.disk_fingerprint = None
@@ -162,6 +186,31 @@ class Session(QObject):
         self.selection_changed.emit(None)
         self.path_changed.emit(path)
         self.modified_changed.emit(False)
+
+    def _restore_history(self, game: Game) -> None:
+        """Offer a loaded game's undo history again: replay its actions from its start, one step each.
+
+        Only when every action replays to exactly the loaded state; otherwise
+        the game opens as it was saved, without undo history.
+        """
+        if game.start is None or not game.actions:
+            return
+        from battletracker.rules.replay import ReplayError, replay_steps
+
+        try:
+            _replayed, steps = replay_steps(game)
+            self._game = game_from_state(game.start)
+            self._quiet = True
+            for step in steps:
+                self.undo_stack.push(StepCommand(self, step.title, step.effects))
+            restored = self._game == game
+        except (ReplayError, GameError, SaveFileError):
+            restored = False
+        finally:
+            self._quiet = False
+        if not restored:
+            self.undo_stack.clear()
+            self._game = game
 
     def open(self, path: Path) -> None:
         """Load a save file; on any problem raise SaveFileError and keep the current game."""

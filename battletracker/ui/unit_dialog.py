@@ -33,10 +33,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.model.effects import AddUnit, Effect, ReplaceUnit
 from battletracker.model.game import ARMOUR_FACES, UNIT_KINDS, VEHICLE_CATEGORIES, Game, GameError, Unit, Vehicle
+from battletracker.rules import RulesInputError
+from battletracker.rules.base import InputValue
 from battletracker.rules.presets import UnitPreset, unit_presets
-from battletracker.ui.cards.names import KIND_TITLES
+from battletracker.rules.table_actions import describe_changes, unit_choice
+from battletracker.rules.words import KIND_TITLES
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 
@@ -530,11 +532,11 @@ class UnitDialog(QDialog):
             self._show_problems(found)
             return
         unit = self.unit()
-        text, effects, line = self._change(unit)
-        if effects:
+        action = self._action(unit)
+        if action is not None:
             try:
-                self.session.apply(text, effects, [line])
-            except GameError as exc:
+                self.session.act(*action)
+            except (GameError, RulesInputError) as exc:
                 self._show_problems([f"Not applied: {exc}"])
                 return
             if self._original is None:
@@ -542,50 +544,14 @@ class UnitDialog(QDialog):
                 self.session.select(unit.id)
         super().accept()
 
-    def _change(self, unit: Unit) -> tuple[str, list[Effect], str]:
-        game = self.session.game
-        side = game.sides[unit.side].name if 0 <= unit.side < len(game.sides) else f"side {unit.side + 1}"
+    def _action(self, unit: Unit) -> tuple[str, dict[str, InputValue]] | None:
+        """The add or edit action for `unit`, or None when an edit changed nothing."""
         if self._original is None:
             key = self.preset_key()
-            what = self._presets[key].title if key else KIND_TITLES.get(unit.kind, unit.kind)
-            where = f"({unit.x:g}\", {unit.y:g}\") facing {unit.facing:g}\u00b0"
-            return f"Add {unit.name}", [AddUnit(unit)], f"Added {unit.name} ({what}) for {side} at {where}"
-        changes = describe_changes(game, self._original, unit)
-        if not changes:
-            return "", [], ""
-        return f"Edit {self._original.name}", [ReplaceUnit(unit)], f"Edited {self._original.name}: {'; '.join(changes)}"
-
-
-def describe_changes(game: Game, old: Unit, new: Unit) -> list[str]:
-    """Each edited field as "what: before -> after", for the log line."""
-
-    def side_name(index: int) -> str:
-        return game.sides[index].name if 0 <= index < len(game.sides) else f"side {index + 1}"
-
-    out: list[str] = []
-    if new.name != old.name:
-        out.append(f"name {old.name} -> {new.name}")
-    if new.side != old.side:
-        out.append(f"side {side_name(old.side)} -> {side_name(new.side)}")
-    if new.kind != old.kind:
-        out.append(f"kind {KIND_TITLES.get(old.kind, old.kind)} -> {KIND_TITLES.get(new.kind, new.kind)}")
-    if (new.x, new.y) != (old.x, old.y):
-        out.append(f"position ({old.x:g}\", {old.y:g}\") -> ({new.x:g}\", {new.y:g}\")")
-    if new.facing != old.facing:
-        out.append(f"facing {old.facing:g}\u00b0 -> {new.facing:g}\u00b0")
-    if (new.figures, new.figures_max) != (old.figures, old.figures_max):
-        out.append(f"figures {old.figures}/{old.figures_max} -> {new.figures}/{new.figures_max}")
-    for before, after in zip(old.weapons, new.weapons, strict=False):
-        if (before.ammo, before.ammo_max) != (after.ammo, after.ammo_max):
-            out.append(f"{after.name} {before.ammo}/{before.ammo_max} -> {after.ammo}/{after.ammo_max} "
-                       f"{after.ammo_label}")
-    if new.vehicle != old.vehicle:
-        if new.vehicle is None:
-            out.append("no longer a vehicle")
-        else:
-            armour = ", ".join(f"{face} {dice}" for face, dice in new.vehicle.armour.items())
-            kind = new.vehicle.category.upper() + (" open-topped" if new.vehicle.open_topped else "")
-            out.append(f"vehicle {kind}, Armour Dice {armour}")
-    if new.notes != old.notes:
-        out.append("notes")
-    return out
+            choices: dict[str, InputValue] = {"unit": unit_choice(unit)}
+            if key:
+                choices["what"] = self._presets[key].title
+            return "unit.add", choices
+        if not describe_changes(self.session.game, self._original, unit):
+            return None
+        return "unit.edit", {"unit": unit_choice(unit)}

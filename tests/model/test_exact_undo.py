@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battletracker.model import savefile
+from battletracker.model.actions import Action
 from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
 from battletracker.model.bombardment_effects import (
     AddBombardment,
@@ -42,6 +43,7 @@ from battletracker.model.effects import (
     SetUnitStat,
 )
 from battletracker.model.game import Game, GameError
+from battletracker.model.history import PopAction, RecordAction
 from tests.model.sample import sample_game
 from tests.model.test_bombardment_model import bombardment_game
 from tests.model.test_properties import SCALARS, UNIT_IDS
@@ -50,6 +52,8 @@ from tests.model.test_properties import effects as unit_and_table_effects
 BOMBARDMENT_IDS = st.sampled_from(["b1", "sos1", "b2", "b9"])
 BUILDING_IDS = st.sampled_from(["bld1", "bld2", "bld9"])
 PIN_IDS = st.sampled_from(["u1", "u2", "u3", "ghost", "nobody"])
+ACTIONS = [Action("unit.shock", {"unit": "u1", "delta": 1}, (), "2026-01-01T10:00:00"),
+           Action("fire", {"firer": "u2", "target": "u3"}, (6, 1, 4), "2026-01-01T10:01:00")]
 
 
 def full_game() -> Game:
@@ -63,6 +67,7 @@ def full_game() -> Game:
     game.settings = {"a_first": 1, "storm_of_steel_per_six": 2, "z_last": "x"}
     game.markers["m1"].data = {"phase": "ranging", "bombardment": "b1", "target_id": "u2"}
     game.units["u1"].stats = {"quality": "regular", "embarked_in": "u4", "teams": 2}
+    game.start, game.actions = savefile.state_dict(sample_game()), [ACTIONS[0]]
     return game
 
 
@@ -112,6 +117,9 @@ table_effects: st.SearchStrategy[Effect] = st.one_of(
     st.builds(AddSmoke, st.builds(SmokeArea, st.sampled_from(["smoke1", "smoke2"]), st.just(1.0), st.just(1.0),
                                   st.just(2.0), st.just(2.0)), st.none() | st.integers(-1, 2)),
     st.builds(RemoveSmoke, st.sampled_from(["smoke1", "smoke2"])),
+    st.builds(RecordAction, st.sampled_from(ACTIONS)),
+    # The game has a start: forgetting it (clear_start) only ever undoes the first action recorded.
+    st.builds(PopAction, st.sampled_from(ACTIONS), st.just(False)),
 )
 
 any_effect = st.one_of(unit_and_table_effects, table_effects)
@@ -153,7 +161,8 @@ def test_doing_and_undoing_any_effect_gives_back_the_same_saved_bytes(effect: Ef
 
 
 _FLAGS = {"markers": ("markers",), "log": ("log",), "clock": ("turn", "phase", "active_side"), "sides": ("sides",),
-          "settings": ("settings",), "bombardments": ("bombardments",), "buildings": ("buildings", "smoke")}
+          "settings": ("settings",), "bombardments": ("bombardments",), "buildings": ("buildings", "smoke"),
+          "history": ("actions", "start")}
 
 
 def _covered(touches: Changes) -> set[str]:

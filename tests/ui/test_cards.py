@@ -12,9 +12,10 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import ChangeCounter, SetCondition, add_shock
-from battletracker.model.game import Game, GameError, Unit, Weapon
+from battletracker.model.game import Game, Unit, Weapon
+from battletracker.rules.actions import Refusal, plan
 from battletracker.rules.chain_of_command import bombardment as bm
-from battletracker.ui.cards import CardsPanel, UnitCard, edits
+from battletracker.ui.cards import CardsPanel, UnitCard
 from battletracker.ui.cards.panel import KEEP_BUILT
 from battletracker.ui.session import Session
 
@@ -140,8 +141,8 @@ def test_flamethrower_fuel_is_never_offered_a_refill_and_refused_if_asked(qtbot:
         card._refill(0)
     assert "Flammenwerfer's fuel cannot be resupplied" in signal.args[0]
     assert state(session) == before and session.undo_stack.count() == 1
-    with pytest.raises(GameError, match="cannot be resupplied"):
-        edits.refill_ammo(session.game.unit("ft"), 0)
+    with pytest.raises(Refusal, match="cannot be resupplied"):
+        plan("unit.ammo", session.game, {"unit": "ft", "weapon": 0, "refill": True})
     del host
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -14,6 +15,7 @@ from battletracker.model.effects import add_shock
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
+from tests.ui.test_cards import button
 
 
 @pytest.fixture
@@ -96,3 +98,24 @@ def test_corrupt_file_shows_an_error_and_keeps_the_game(window: MainWindow, tmp_
     assert shown and "broken.battle" in shown[0] and "game.title" in shown[0]
     assert savefile.game_to_dict(window.session.game) == before
     assert window.session.undo_stack.count() == 1
+
+
+def test_saved_and_reopened_the_undo_history_comes_back_and_undo_works(qtbot: QtBot, window: MainWindow,
+                                                                     tmp_path: Path) -> None:
+    card = window.cards.card("u7")
+    assert card is not None
+    qtbot.mouseClick(button(card, "plus_shock"), Qt.MouseButton.LeftButton)
+    window.end_phase_action.trigger()
+    target = tmp_path / "saved.battle"
+    assert window.save_to(target)
+    saved = savefile.game_to_dict(window.session.game)
+    assert [a["name"] for a in saved["history"]["actions"]] == ["unit.counter", "clock.end_phase"]
+    assert window.open_path(target)
+    assert savefile.game_to_dict(window.session.game) == saved
+    assert window.undo_action.isEnabled() and not window.isWindowModified()
+    window.undo_action.trigger()
+    assert "Phase <b>1</b>" in window.clock_label.text()
+    window.undo_action.trigger()
+    assert window.session.game.unit("u7").shock == 0 and window.isWindowModified()
+    assert window.save_to(target), "the file on disk is the one opened: no warning"
+    assert savefile.load(target).unit("u7").shock == 0

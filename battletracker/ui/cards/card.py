@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.model.game import GameError, Unit
+from battletracker.model.game import Unit
+from battletracker.rules.actions import Choices
 from battletracker.rules.resupply import resupply_refusal
-from battletracker.ui.cards import edits
+from battletracker.rules.words import damage_choices, damage_result, title
 from battletracker.ui.cards.chips import Chip, ChipsView, condition_colour, damage_colour
 from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.cards.names import (
@@ -37,10 +38,7 @@ from battletracker.ui.cards.names import (
     VEHICLE_CONDITIONS,
     ammo_text,
     armour_text,
-    damage_choices,
-    damage_result,
     kind_title,
-    title,
     weapon_line,
 )
 from battletracker.ui.extensions import SectionWidget, card_sections, unit_actions
@@ -56,7 +54,7 @@ MIN_WIDTH = 220
 class CardHost(Protocol):
     """What a card asks of the panel that holds it."""
 
-    def run(self, edit: edits.Edit) -> bool: ...
+    def act(self, name: str, choices: Choices) -> bool: ...
 
     def show_refusal(self, text: str) -> None: ...
 
@@ -396,52 +394,34 @@ class UnitCard(QFrame):
     # -- actions ---------------------------------------------------------------
     def _counter(self, key: str, delta: int) -> None:
         unit = self.unit()
-        if unit is None:
-            return
-        edit = edits.change_counter(unit, key, delta)
-        game = self.session.game
-        if key == "shock" and delta < 0 and game.ruleset == "chain_of_command":
-            from battletracker.rules.chain_of_command.bombardment import rally_release
-
-            more, lines = rally_release(game, unit.id, unit.shock + delta)
-            edit = edits.Edit(edit.text, (*edit.effects, *more), (*edit.log, *lines))
-        self._host.run(edit)
+        if unit is not None:
+            self._host.act("unit.counter", {"unit": unit.id, "counter": key, "delta": delta})
 
     def _figures(self, delta: int) -> None:
         unit = self.unit()
-        if unit is None:
-            return
-        edit = edits.change_figures(unit, delta)
-        if self.session.game.ruleset == "chain_of_command" and 0 <= unit.figures + delta <= unit.figures_max:
-            edit = edits.out_of_play_follows(edit, unit, unit.figures + delta)
-        self._host.run(edit)
+        if unit is not None:
+            self._host.act("unit.figures", {"unit": unit.id, "delta": delta})
 
     def _spend(self, index: int) -> None:
         unit = self.unit()
         if unit is not None:
-            self._host.run(edits.spend_ammo(unit, index))
+            self._host.act("unit.ammo", {"unit": unit.id, "weapon": index})
 
     def _refill(self, index: int) -> None:
         unit = self.unit()
-        if unit is None:
-            return
-        try:
-            edit = edits.refill_ammo(unit, index)
-        except GameError as exc:
-            self._host.show_refusal(str(exc))
-            return
-        self._host.run(edit)
+        if unit is not None:
+            self._host.act("unit.ammo", {"unit": unit.id, "weapon": index, "refill": True})
 
     def set_condition(self, condition: str, present: bool) -> bool:
         unit = self.unit()
-        return unit is not None and self._host.run(edits.set_condition(unit, condition, present))
+        return unit is not None and self._host.act("unit.condition", {"unit": unit.id, "condition": condition,
+                                                                      "present": present})
 
     def set_damage(self, damage: str, present: bool) -> bool:
         unit = self.unit()
         if unit is None or unit.vehicle is None:
             return False
-        text = damage_result(self.session.game.ruleset, unit.vehicle.category, damage).title
-        return self._host.run(edits.set_damage(unit, damage, text, present))
+        return self._host.act("unit.damage", {"unit": unit.id, "damage": damage, "present": present})
 
     # -- menus -----------------------------------------------------------------
     def build_menu(self, full: bool) -> QMenu:

@@ -9,30 +9,8 @@ exactly the names the anti-tank procedure writes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-
 from battletracker.model.game import Unit, Weapon
-from battletracker.rules.tables import TableError, ruleset_file
-
-KIND_TITLES = {
-    "team": "Team",
-    "section": "Section",
-    "leader": "Leader",
-    "support_weapon": "Support weapon",
-    "sniper": "Sniper",
-    "gun": "Gun",
-    "vehicle": "Vehicle",
-    "fighter": "Fighter",
-}
-
-TITLES = {
-    "out_of_ammo": "Out of ammo",
-    "sniper_shots": "Sniper shots",
-    "check_falling": "Check falling",
-    "afv": "AFV",
-    "apc": "APC",
-}
+from battletracker.rules.words import KIND_TITLES, title
 
 # Conditions a player sets by hand often enough to deserve a menu entry.
 COMMON_CONDITIONS = ("pinned", "broken", "suppressed", "out_of_ammo")
@@ -40,14 +18,6 @@ VEHICLE_CONDITIONS = ("abandoned",)
 
 # Short names of the weapon stats worth seeing on a card.
 STAT_ABBREVIATIONS = {"firepower_dice": "FP", "ap": "AP", "he": "HE"}
-
-
-def title(key: str) -> str:
-    """A model key as words: "out_of_ammo" -> "Out of ammo"."""
-    if key in TITLES:
-        return TITLES[key]
-    words = key.replace("_", " ").strip()
-    return words[:1].upper() + words[1:] if words else key
 
 
 def kind_title(unit: Unit) -> str:
@@ -94,33 +64,3 @@ def armour_text(unit: Unit) -> str:
         return ""
     faces = " · ".join(f"{face} {dice}" for face, dice in unit.vehicle.armour.items())
     return f"Armour Dice: {faces}"
-
-
-@dataclass(frozen=True)
-class DamageResult:
-    key: str
-    title: str
-    definition: str
-
-
-@lru_cache(maxsize=16)
-def damage_choices(ruleset: str, category: str) -> tuple[DamageResult, ...]:
-    """Every damage result the ruleset keeps on a vehicle of this category, in table order.
-
-    A ruleset without vehicle damage data offers none; the card still shows
-    and lets the player clear whatever damage a unit carries.
-    """
-    try:
-        results = ruleset_file(ruleset, "at_fire").table("results").table(category)
-        return tuple(DamageResult(key, t.str("title"), t.str("definition"))
-                     for key, t in results.tables() if t.bool("record"))
-    except TableError:
-        return ()
-
-
-def damage_result(ruleset: str, category: str, key: str) -> DamageResult:
-    """The ruleset's words for a damage key, or the key as words when the ruleset does not know it."""
-    for result in damage_choices(ruleset, category):
-        if result.key == key:
-            return result
-    return DamageResult(key, title(key), "")

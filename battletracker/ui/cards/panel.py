@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
 
 from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
-from battletracker.ui.cards import edits
+from battletracker.rules import RulesInputError
+from battletracker.rules.actions import Choices
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.cards.header import SideHeader
 from battletracker.ui.session import Session
@@ -140,11 +141,11 @@ class CardsPanel(QWidget):
     def headers(self) -> list[SideHeader]:
         return list(self._headers)
 
-    def run(self, edit: edits.Edit) -> bool:
-        """Apply one card edit as an undo step; a refusal is shown and nothing changes."""
+    def act(self, name: str, choices: Choices) -> bool:
+        """Take one action (rules/actions.py) as an undo step; a refusal is shown and nothing changes."""
         try:
-            self.session.apply(edit.text, list(edit.effects), list(edit.log))
-        except GameError as exc:
+            self.session.act(name, choices)
+        except (GameError, RulesInputError) as exc:
             self.show_refusal(str(exc))
             return False
         return True
@@ -185,8 +186,7 @@ class CardsPanel(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        side = game.sides[unit.side].name if 0 <= unit.side < len(game.sides) else f"side {unit.side + 1}"
-        self.run(edits.remove_unit(unit, side))
+        self.act("unit.remove", {"unit": unit.id})
 
     def _open_dialog(self, dialog: QDialog) -> None:
         """Window-modal, so the unit cannot change under the dialog before OK."""
@@ -304,9 +304,7 @@ class CardsPanel(QWidget):
             header.set_side(side, count, self.session.game.ruleset == "chain_of_command")
 
     def _step_side(self, index: int, field: str, delta: int) -> None:
-        game = self.session.game
-        if 0 <= index < len(game.sides):
-            self.run(edits.change_side_value(index, game.sides[index], field, delta))
+        self.act("side.change", {"side": index, "value": field, "delta": delta})
 
     def _visible(self, card: UnitCard) -> bool:
         unit = self.session.game.units.get(card.unit_id)

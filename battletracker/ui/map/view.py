@@ -46,8 +46,10 @@ from battletracker.core.geometry import (
     offset,
     range_band,
 )
-from battletracker.model.effects import Changes, MoveUnit
+from battletracker.model.effects import Changes
 from battletracker.model.game import GameError, Unit
+from battletracker.rules import RulesInputError
+from battletracker.rules.actions import Choices
 from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MARGIN, MapScene
@@ -479,8 +481,7 @@ class MapView(QGraphicsView):
         moved = distance((unit.x, unit.y), at)
         if moved < 1e-9:
             return
-        self._apply(token, f"Move {unit.name}", MoveUnit(unit.id, at[0], at[1], unit.facing),
-                    f"{unit.name} moved {_fmt_inches(moved)} to ({at[0]:.1f}, {at[1]:.1f})")
+        self._act(token, "unit.move", {"unit": unit.id, "x": at[0], "y": at[1]})
 
     # -- turning -------------------------------------------------------------------------------------------
     def _rotate_to(self, pos: QPoint, modifiers: Qt.KeyboardModifier) -> None:
@@ -516,8 +517,7 @@ class MapView(QGraphicsView):
             self.map_scene.refresh_selection()
             self._place_handle()
             return
-        self._apply(token, f"Turn {unit.name}", MoveUnit(unit.id, unit.x, unit.y, facing),
-                    f"{unit.name} turned {turned:.0f}° to face {facing % 360.0:.0f}°")
+        self._act(token, "unit.turn", {"unit": unit.id, "facing": facing})
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         delta = event.angleDelta().y() or event.angleDelta().x()
@@ -558,10 +558,10 @@ class MapView(QGraphicsView):
         if token is not None and token.preview_facing is not None and token.scene() is self.map_scene:
             self._commit_facing(token, token.preview_facing)
 
-    def _apply(self, token: UnitToken, text: str, effect: MoveUnit, log: str) -> None:
+    def _act(self, token: UnitToken, name: str, choices: Choices) -> None:
         try:
-            self.session.apply(text, [effect], [log])
-        except GameError as exc:
+            self.session.act(name, choices)
+        except (GameError, RulesInputError) as exc:
             unit = self._unit(token)
             if unit is not None:
                 token.sync(unit, token.colour)

@@ -1,0 +1,78 @@
+"""The record of one action a player took: its name, the choices made, the dice rolled.
+
+A game keeps the list of the actions applied to it beside its state (and the
+state they started from), so a saved game can say how it came to be and be
+replayed from its start. An Action holds only plain values, so it goes into a
+save file as JSON and comes back equal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from battletracker.core.dice import Face
+from battletracker.model.game import Scalar
+
+# The name recorded for an undo step made by a dialog that does not go through a
+# named action yet: it keeps its place in the list, and a replay stops before it.
+UNTRACKED = "untracked"
+
+
+class ActionError(ValueError):
+    """Plain data that is not an action; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One applied action: `name` (e.g. "unit.shock"), the player's `choices`, the `dice` faces in roll order.
+
+    `time` is when it was applied (ISO seconds): the battle log lines it wrote
+    carry it, so a replay writes the same log.
+    """
+
+    name: str
+    choices: Mapping[str, Scalar] = field(default_factory=dict)
+    dice: tuple[Face, ...] = ()
+    time: str = ""
+
+    def to_plain(self) -> dict[str, Any]:
+        """The action as JSON data."""
+        return {"name": self.name, "choices": dict(self.choices), "dice": list(self.dice), "time": self.time}
+
+    @classmethod
+    def from_plain(cls, data: Any) -> Action:
+        """An action from JSON data, every value checked; raises ActionError naming the problem."""
+        if not isinstance(data, dict):
+            raise ActionError("an action must be an object with a name, choices and dice")
+        unknown = sorted(set(data) - {"name", "choices", "dice", "time"})
+        if unknown:
+            raise ActionError(f"an action has no field {unknown[0]!r}")
+        name = data.get("name")
+        if not isinstance(name, str) or not name:
+            raise ActionError("an action needs a name")
+        choices = data.get("choices", {})
+        if not isinstance(choices, dict):
+            raise ActionError(f"the choices of {name} must be an object")
+        for key, value in choices.items():
+            if not _is_scalar(value):
+                raise ActionError(f"the choice {key!r} of {name} must be text, a number or true/false")
+        dice = data.get("dice", [])
+        if not isinstance(dice, list) or not all(_is_face(v) for v in dice):
+            raise ActionError(f"the dice of {name} must be a list of faces (numbers or names)")
+        time = data.get("time", "")
+        if not isinstance(time, str):
+            raise ActionError(f"the time of {name} must be text")
+        return cls(name, dict(choices), tuple(dice), time)
+
+
+def _is_scalar(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, str | int | bool)
+
+
+def _is_face(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))

@@ -1,0 +1,172 @@
+"""Actions: every change a player makes, as a named plan over the table and a procedure.
+
+    plan(name, game, choices)          -> Plan: what the table says about the action,
+                                          or a Refusal in a player's words
+    perform(game, name, choices, dice) -> Resolution whose effects, applied in one go,
+                                          are the whole action (its record and log lines too)
+
+`choices` are the plain values a player picked (unit ids, a weapon's number,
+how much Shock, where to). A plan reads the game into the procedure's inputs;
+the procedure (rules/__init__.py) turns inputs and dice into Effects and never
+sees the game. An action with no registered plan but a procedure of the same
+name (a dice pool) takes its choices as the procedure's inputs.
+
+A choice needed mid-procedure raises `ChoiceNeeded` (rules/base.py), asked
+like a missing die; the action runs again with the answer among its choices.
+Whatever the dice, the action is recorded as an `Action` (name, choices, the
+faces rolled in order): the first Effect of the step adds it to the game's
+list, so a game can be replayed from its start (rules/replay.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from battletracker.core.dice import Dice, Die, Face, RandomDice, ScriptedDice
+from battletracker.model.actions import Action
+from battletracker.model.effects import AppendLog, Effect
+from battletracker.model.game import Game, LogEntry
+from battletracker.model.history import RecordAction
+from battletracker.model.references import with_references_cleared
+from battletracker.rules.base import ChoiceNeeded, InputValue, Resolution, RulesInputError
+
+Choices = Mapping[str, InputValue]
+
+
+class Refusal(RulesInputError):
+    """An action the table or the game forbids; its message is the whole sentence a player reads."""
+
+    def __init__(self, field: str, sentence: str) -> None:
+        super().__init__(field, sentence)
+        self.sentence = sentence
+
+    def __str__(self) -> str:
+        return self.sentence
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One action read from the table.
+
+    `procedure` and `inputs` are what `resolve`/`odds` take; `facts` are the
+    sentences a dialog shows ("Range 21.2\" - Effective"); `choices` echoes
+    what was picked. `title` names the undo step, `log_kind` the kind of its
+    log lines. `effects` are changes the table itself calls for, read by the
+    plan (what falls due when a Phase ends, a Pinned unit let go); they apply
+    before the procedure's, and `log` says them after the procedure's lines.
+    """
+
+    procedure: str
+    inputs: Mapping[str, InputValue]
+    facts: tuple[str, ...] = ()
+    choices: Mapping[str, InputValue] = field(default_factory=dict)
+    title: str = ""
+    effects: tuple[Effect, ...] = ()
+    log_kind: str = "effect"
+    log: tuple[str, ...] = ()
+
+
+PlanFn = Callable[[Game, Choices], Plan]
+
+_plans: dict[str, PlanFn] = {}
+
+
+def register_plan(name: str, fn: PlanFn) -> PlanFn:
+    """Make `fn(game, choices) -> Plan` the plan of the action `name`; a second one is a programming error."""
+    if name in _plans and _plans[name] is not fn:
+        raise ValueError(f"action {name!r} has a plan already")
+    _plans[name] = fn
+    return fn
+
+
+def actions() -> list[str]:
+    """Every action with a registered plan, sorted."""
+    from battletracker.rules import procedures
+
+    procedures()  # importing every ruleset registers its plans
+    return sorted(_plans)
+
+
+def plan(name: str, game: Game, choices: Choices) -> Plan:
+    """Read the table for the action `name`; a Refusal says in a player's words why it cannot be taken."""
+    from battletracker.rules import get, procedures
+
+    _check_plain(choices)
+    known = procedures()
+    fn = _plans.get(name)
+    if fn is not None:
+        return fn(game, choices)
+    if name in known:
+        return Plan(name, dict(choices), choices=dict(choices), title=get(name).title, log_kind="roll")
+    raise Refusal("action", f"BattleTracker has no action called {name!r}.")
+
+
+def _check_plain(choices: Choices) -> None:
+    if not isinstance(choices, Mapping):
+        raise Refusal("choices", "The choices of an action must be names and values.")
+    for key, value in choices.items():
+        if not isinstance(key, str) or not isinstance(value, str | int | float | bool):
+            raise Refusal("choices", f"The choice {key!r} must be text, a number or yes/no.")
+
+
+class _Recording:
+    """Passes rolls through from `dice` and keeps every face, in order, for the action's record."""
+
+    def __init__(self, dice: Dice) -> None:
+        self._dice = dice
+        self.faces: list[Face] = []
+
+    def roll(self, die: Die, count: int, label: str) -> tuple[Face, ...]:
+        values = self._dice.roll(die, count, label)
+        self.faces.extend(values)
+        return values
+
+
+def now_stamp() -> str:
+    """The wall clock as an action and its log lines record it."""
+    return datetime.now().isoformat(timespec="seconds")
+
+
+def perform(game: Game, name: str, choices: Choices, dice: Sequence[Face] | None = None, *,
+            rng: Dice | None = None, time: str | None = None) -> Resolution:
+    """Plan and resolve one action without changing the game; apply `effects` of the result in one go.
+
+    `dice` are the faces rolled at the table, in order (a `DiceExhausted`
+    asks for the next ones; dice left over are refused); without them the
+    action rolls `rng` (the app's own dice). The effects begin with the
+    action's record and end with its log lines, stamped `time`.
+    """
+    return carry_out(game, plan(name, game, choices), name, choices, dice, rng=rng, time=time)
+
+
+def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[Face] | None = None, *,
+              rng: Dice | None = None, time: str | None = None) -> Resolution:
+    """`perform` for a plan already made (the session shows its title; a replay names its step).
+
+    A unit taken off the table takes every reference to it along (its pins,
+    its place in a building, its passengers' embarkation) in the same step,
+    so the app and a replay clear them alike.
+    """
+    from battletracker.rules import resolve
+
+    scripted = ScriptedDice(dice) if dice is not None else None
+    recording = _Recording(scripted if scripted is not None else (rng or RandomDice()))
+    result = resolve(p.procedure, p.inputs, recording)
+    if scripted is not None and scripted.remaining:
+        raise Refusal("dice", f"{len(recording.faces) + scripted.remaining} dice were given, but "
+                              f"{p.title or name} rolled {len(recording.faces)}.")
+    stamp = time if time is not None else now_stamp()
+    action = Action(name, dict(choices), tuple(recording.faces), stamp)
+    lines = [*result.log, *p.log]
+    if result.rolls:
+        rolled = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in result.rolls)
+        lines.insert(0, f"{p.title or name} - rolls: {rolled}")
+    log = [AppendLog(LogEntry(stamp, game.turn, game.phase, line, p.log_kind)) for line in lines or [p.title or name]]
+    return Resolution(result.procedure, result.outcome, dict(result.values), list(result.rolls),
+                      [RecordAction(action), *with_references_cleared(game, [*p.effects, *result.effects]), *log],
+                      [*result.log, *p.log])
+
+
+__all__ = ["ChoiceNeeded", "Choices", "Plan", "Refusal", "carry_out", "perform", "plan", "register_plan"]

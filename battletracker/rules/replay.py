@@ -1,0 +1,151 @@
+"""Replay a game's recorded actions from its start and check they make the saved state.
+
+`python -m battletracker replay FILE` prints the outcome. Each action is
+planned and resolved again with the dice it recorded and stamped with its
+time, so the replay writes the same battle log; the first action whose log
+lines differ from the saved log is the one reported. When every action
+replays but the states differ, the first differing place is named.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from battletracker.core.dice import DiceError
+from battletracker.model.actions import UNTRACKED, Action
+from battletracker.model.effects import Effect
+from battletracker.model.game import Game, GameError
+from battletracker.model.savefile import SaveFileError, game_from_state, load, state_dict
+from battletracker.rules.actions import ChoiceNeeded, carry_out, plan
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.tables import TableError
+
+
+@dataclass(frozen=True)
+class Step:
+    """One replayed action: its undo step's name and the effects that make it."""
+
+    title: str
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """`ok` when replaying every action gives the saved state; else `message` says where it went wrong.
+
+    `index` is the first action (counted from 0) that did not replay as
+    recorded, or None when the actions all replayed.
+    """
+
+    ok: bool
+    message: str
+    index: int | None = None
+
+
+class ReplayError(ValueError):
+    """An action that does not replay as recorded; `index` is its place in the list."""
+
+    def __init__(self, message: str, index: int | None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+def describe(index: int, action: Action) -> str:
+    choices = ", ".join(f"{k}={v}" for k, v in action.choices.items() if k != "unit" or len(str(v)) < 40)
+    dice = f"; dice {' '.join(map(str, action.dice))}" if action.dice else ""
+    return f"action {index + 1} ({action.name}{': ' + choices if choices else ''}{dice})"
+
+
+def replay_steps(game: Game) -> tuple[Game, list[Step]]:
+    """The game's start and each of its actions replayed on it, step by step.
+
+    Raises ReplayError naming the first action that cannot be replayed or
+    whose log lines differ from the saved log. The start is returned as the
+    replay left it (after every step).
+    """
+    if game.start is None:
+        raise ReplayError("this game has no recorded start: it has no actions to replay", None)
+    current = game_from_state(game.start, "history.start")
+    steps: list[Step] = []
+    for i, action in enumerate(game.actions):
+        if action.name == UNTRACKED:
+            what = action.choices.get("title", "a change")
+            raise ReplayError(f"action {i + 1} ({what}) was made by a dialog that does not record its "
+                              f"choices yet, so the replay stops before it", i)
+        before = len(current.log)
+        try:
+            p = plan(action.name, current, action.choices)
+            result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time)
+            current.apply_all(result.effects)
+        except ChoiceNeeded as exc:
+            raise ReplayError(f"{describe(i, action)} asks for a choice it did not record: {exc.prompt}", i) from None
+        except (RulesInputError, GameError, DiceError, TableError) as exc:
+            raise ReplayError(f"{describe(i, action)} cannot be replayed: {exc}", i) from None
+        if current.actions[-1] != action:
+            raise ReplayError(f"{describe(i, action)} rolled {list(current.actions[-1].dice)} on replay", i)
+        written = current.log[before:]
+        saved = game.log[before:before + len(written)]
+        if written != saved:
+            bad = next(k for k in range(len(written)) if k >= len(saved) or written[k] != saved[k])
+            said = saved[bad].text if bad < len(saved) else "nothing"
+            raise ReplayError(f"{describe(i, action)} differs: the replay logs {written[bad].text!r}, "
+                              f"the saved game says {said!r}", i)
+        steps.append(Step(p.title or action.name, tuple(result.effects)))
+    return current, steps
+
+
+def check(game: Game) -> ReplayReport:
+    """Replay `game`'s actions from its start and compare the result with its state."""
+    if game.start is None and not game.actions:
+        return ReplayReport(True, "The game has no recorded actions: nothing to replay.")
+    try:
+        replayed, steps = replay_steps(game)
+    except ReplayError as exc:
+        return ReplayReport(False, _sentence(str(exc)), exc.index)
+    where = first_difference(state_dict(replayed), state_dict(game))
+    if where is not None:
+        return ReplayReport(False, _sentence(f"all {len(steps)} actions replay, but the state differs at {where}"))
+    return ReplayReport(True, f"All {len(steps)} actions replay to the saved state.")
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def first_difference(replayed: Any, saved: Any, path: str = "game") -> str | None:
+    """Where two plain values first differ, e.g. "game.units[0].counters.shock (replayed 2, saved 3)"."""
+    if isinstance(replayed, dict) and isinstance(saved, dict):
+        for key in [*replayed, *(k for k in saved if k not in replayed)]:
+            found = first_difference(replayed.get(key), saved.get(key), f"{path}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(replayed, list) and isinstance(saved, list):
+        for i, (a, b) in enumerate(zip(replayed, saved, strict=False)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found is not None:
+                return found
+        if len(replayed) != len(saved):
+            return f"{path} ({len(replayed)} replayed, {len(saved)} saved)"
+        return None
+    if replayed != saved or type(replayed) is not type(saved):
+        return f"{path} (replayed {replayed!r}, saved {saved!r})"
+    return None
+
+
+def main(argv: Sequence[str]) -> int:
+    """`replay FILE`: 0 when the actions replay to the saved state, 1 when not, 2 when the file cannot be read."""
+    if len(argv) != 1:
+        print("usage: python -m battletracker replay FILE", file=sys.stderr)
+        return 2
+    try:
+        game = load(argv[0])
+    except SaveFileError as exc:
+        print(f"Cannot replay {argv[0]}: {exc}", file=sys.stderr)
+        return 2
+    report = check(game)
+    print(report.message)
+    return 0 if report.ok else 1

@@ -1,0 +1,70 @@
+"""What the game's keys are called in a player's words: kinds, counters, conditions.
+
+Model keys are snake_case names chosen by whichever procedure set them; the
+log and the cards must read well for any of them, so unknown keys are turned
+into words rather than shown raw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from battletracker.rules.tables import TableError, ruleset_file
+
+KIND_TITLES = {
+    "team": "Team",
+    "section": "Section",
+    "leader": "Leader",
+    "support_weapon": "Support weapon",
+    "sniper": "Sniper",
+    "gun": "Gun",
+    "vehicle": "Vehicle",
+    "fighter": "Fighter",
+}
+
+TITLES = {
+    "out_of_ammo": "Out of ammo",
+    "sniper_shots": "Sniper shots",
+    "check_falling": "Check falling",
+    "afv": "AFV",
+    "apc": "APC",
+}
+
+
+def title(key: str) -> str:
+    """A model key as words: "out_of_ammo" -> "Out of ammo"."""
+    if key in TITLES:
+        return TITLES[key]
+    words = key.replace("_", " ").strip()
+    return words[:1].upper() + words[1:] if words else key
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    key: str
+    title: str
+    definition: str
+
+
+@lru_cache(maxsize=16)
+def damage_choices(ruleset: str, category: str) -> tuple[DamageResult, ...]:
+    """Every damage result the ruleset keeps on a vehicle of this category, in table order.
+
+    A ruleset without vehicle damage data offers none; the card still shows
+    and lets the player clear whatever damage a unit carries.
+    """
+    try:
+        results = ruleset_file(ruleset, "at_fire").table("results").table(category)
+        return tuple(DamageResult(key, t.str("title"), t.str("definition"))
+                     for key, t in results.tables() if t.bool("record"))
+    except TableError:
+        return ()
+
+
+def damage_result(ruleset: str, category: str, key: str) -> DamageResult:
+    """The ruleset's words for a damage key, or the key as words when the ruleset does not know it."""
+    for result in damage_choices(ruleset, category):
+        if result.key == key:
+            return result
+    return DamageResult(key, title(key), "")
