@@ -81,7 +81,7 @@ def test_mg_down_to_one_figure_loses_two_dice(qtbot: QtBot, session: Session) ->
     session.apply("Casualties", [ChangeFigures(MG, -4)])
     dialog = dialog_for(qtbot, session, MG, SQUAD)
     assert dialog.plan is not None
-    assert any("8 Firepower Dice (2 lost" in note for note in dialog.plan.notes)
+    assert any("8 Firepower Dice (2 lost" in note for note in dialog.plan.facts)
     assert dialog.plan.inputs["figures"] == 1
 
 
@@ -195,7 +195,7 @@ def test_gun_short_of_crew_note_and_he_dice(qtbot: QtBot, session: Session) -> N
     dialog = dialog_for(qtbot, session, "u21", SQUAD)
     assert dialog.plan is not None and dialog.plan.procedure == "coc.gun_he"
     assert dialog.plan.inputs["he_dice"] == 3 and dialog.plan.inputs["crew"] == 2
-    assert any("cannot move" in note for note in dialog.plan.notes)
+    assert any("cannot move" in note for note in dialog.plan.facts)
     section = GunCrewSection(dialog, session, "u21")
     section.refresh(session.game.unit("u21"))
     assert "Cannot move (fewer than 3 crew: 2)" in section.note.text() and not section.isHidden()
@@ -234,7 +234,7 @@ def test_flamethrower_at_a_wooden_building_names_who_must_evacuate(qtbot: QtBot,
     dialog = dialog_for(qtbot, session, "u20", GERMAN_SECTION)
     dialog.target_kind.setCurrentIndex(dialog.target_kind.findData("wooden_building"))
     assert dialog.plan is not None and dialog.plan.inputs["building_id"] == "b1"
-    assert any(note.endswith("then 1. Gruppe must evacuate") for note in dialog.plan.notes)
+    assert any(note.endswith("then 1. Gruppe must evacuate") for note in dialog.plan.facts)
     runner = runner_of(dialog)
     type_dice(runner, "6 6 1 1 1 1 1 1 1 1 1 1", "1 1", "1 1")          # two 6s, their Storm dice, effects
     assert runner.result is not None and runner.result.values["building_on_fire"] is True

@@ -108,6 +108,12 @@ def fire_weapons(unit: Unit) -> list[FireWeapon]:
     return special
 
 
+def small_arms_dice(unit: Unit) -> int:
+    """The unit's ordinary Firepower Dice (its weapons' together), at least one: what a grenade thrower starts with."""
+    ordinary = [fw.dice for fw in fire_weapons(unit) if fw.procedure == "coc.fire"]
+    return ordinary[0] if ordinary else 1
+
+
 def can_fire(game: Game, unit: Unit) -> bool:
     return bool(fire_weapons(unit))
 
