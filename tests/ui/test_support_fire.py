@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from copy import deepcopy
 from fractions import Fraction
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from battletracker.core.dice import ScriptedDice
 from battletracker.core.geometry import bearing
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
 from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
 from battletracker.model.game import OUT_OF_PLAY, Unit, Weapon
-from battletracker.rules import odds
+from battletracker.rules import odds, resolve
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection
@@ -274,3 +278,22 @@ def test_a_leader_killed_is_out_of_play_not_offered_as_target_or_firer_and_greye
     assert savefile.game_to_dict(session.game) == before
     assert not window.map.map_scene.tokens[leader].destroyed
     assert dialog_for(qtbot, session, GERMAN_SECTION, leader).target.findData(leader) >= 0
+
+
+def test_fire_at_a_spotted_sniper_shows_the_odds_of_exactly_what_apply_does(qtbot: QtBot, session: Session) -> None:
+    session.apply("Spotted", [SetCondition(SNIPER, "spotted")])
+    dialog = dialog_for(qtbot, session, GERMAN_SECTION, SNIPER)
+    dialog.dice.setValue(3)
+    plan = plan_fire(session.game, dialog.choices())
+    assert dialog.plan == plan and plan.inputs["sniper_target"] is True
+    runner = runner_of(dialog)
+    assert dict(runner.odds_plot.rows) == dict(odds(plan.procedure, plan.inputs).items())
+    assert set(dict(runner.odds_plot.rows)) == {"kills=0 shock=0", "kills=1 shock=0"}
+
+    expected = deepcopy(session.game)
+    for effect in resolve(plan.procedure, plan.inputs, ScriptedDice([6, 6, 1, 3, 5])).effects:
+        effect.apply(expected)
+    type_dice(runner, "6 6 1", "3 5")                                      # a Shock, then a kill
+    qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+    assert SNIPER not in session.game.units
+    assert savefile.game_to_dict(session.game)["game"]["units"] == savefile.game_to_dict(expected)["game"]["units"]
