@@ -22,6 +22,7 @@ sets its state to "on_fire"; the app lists its occupants, who must evacuate.
     wooden_building | transport), `to_hit` or `range_band`/`target_quality`,
     the Storm of Steel settings, `teams` (default 1; 0 for an empty
     building); optional `target_id`/`target_ids`/`target_figures`,
+    `sniper_target` (as for `coc.fire`),
     `firer_id` with `weapon_index` (default 0), `building_id`, and for a
     transport `vehicle_id`, `vehicle_current_shock`, `vehicle_immobilised`.
     Dice: Firepower Dice, Storm of Steel dice, effect dice per hit.

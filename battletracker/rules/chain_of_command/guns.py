@@ -21,7 +21,8 @@ cannot move but still fires at anything in its arc (`can_move` in the values,
     default none) with `building_intact` (default true), `target_in_building`
     (default: a building is named), `target_is_building`, `suppressing`
     (refused), the Storm of Steel settings; optional
-    `target_id`/`target_ids`/`target_figures`, `building_id` and
+    `target_id`/`target_ids`/`target_figures`, `sniper_target` (as for
+    `coc.fire`), `building_id` and
     `building_name`, `barrel_facing` and `target_bearing`, `firer_id`. Dice:
     "H.E. Firepower Dice", Storm of Steel dice, effect dice per hit. Outcome:
     `kills=K shock=S`, with ` building_unstable` appended when four 6s make
