@@ -307,8 +307,9 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
              if fw.procedure in SHARED_HITS else [target])
     if len(teams) > 1:
         if sniper_target:
-            raise ShotRefusal("targets", f"{target.name} is a sniper: it is fired at on its own, no other Team "
-                                         "can share the hits.")
+            others = ", ".join(t.name for t in teams[1:])
+            raise ShotRefusal("targets", f"A spotted sniper is fired at on its own: {others} cannot share the "
+                                         "hits.")
         del inputs["target_id"]
         inputs.update(teams=len(teams), target_ids=",".join(t.id for t in teams),
                       target_figures=",".join(str(t.figures) for t in teams))

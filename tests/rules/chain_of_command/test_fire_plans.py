@@ -108,6 +108,8 @@ def test_fire_at_a_spotted_sniper_is_planned_as_such_and_applies_what_its_odds_c
     assert shock.effects == [] and any("ignores the Shock" in line for line in shock.log)
     kill = resolve(plan.procedure, plan.inputs, ScriptedDice([6, 6, 6, 1]))
     assert kill.effects == [RemoveUnit(SNIPER)] and any("Force Morale Test" in line for line in kill.log)
+    assert "on its own: 1st Squad cannot share the hits" in refusal(game, firer=MG, target=SNIPER,
+                                                                    targets=FIRST_SQUAD)
 
 
 def test_sniper_shot_and_gun_he(game: Game) -> None:
