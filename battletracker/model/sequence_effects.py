@@ -16,6 +16,7 @@ from battletracker.model.effects import Changes, Effect
 from battletracker.model.game import AgendaItem, CommandRoll, Game, GameError
 
 SIDE_CHANGES = Changes(sides=True)
+FORCE_MORALE_TEST = "force_morale_test"
 
 
 def _faces(faces: tuple[int, ...], where: str) -> None:
@@ -179,6 +180,31 @@ class AddAgendaItem(Effect):
         at = len(side.agenda) if self.index is None else max(0, min(self.index, len(side.agenda)))
         side.agenda.insert(at, AgendaItem(item.id, item.kind, item.event, item.text, item.turn, item.phase))
         return RemoveAgendaItem(item.id)
+
+    @property
+    def touches(self) -> Changes:
+        return SIDE_CHANGES
+
+
+@dataclass(frozen=True)
+class QueueForceMoraleTest(Effect):
+    """A Force Morale Test for the side of `unit_id`, put on that side's agenda.
+
+    The side is read when the step applies, before the unit leaves the table
+    in the same step, so a procedure that never sees the game (a sniper shot
+    off the table) can still call for its side's test.
+    """
+
+    unit_id: str
+    event: str
+    title: str
+
+    def apply(self, game: Game) -> Effect:
+        side = game.unit(self.unit_id).side
+        name = game.sides[side].name if 0 <= side < len(game.sides) else f"Side {side + 1}"
+        item = AgendaItem(agenda_id(game), FORCE_MORALE_TEST, self.event,
+                          f"{name}: Force Morale Test for {self.title}", game.turn, game.phase)
+        return AddAgendaItem(side, item).apply(game)
 
     @property
     def touches(self) -> Changes:

@@ -39,6 +39,7 @@ from battletracker.model.sequence_effects import (
     AddAgendaItem,
     ChangeCocTally,
     ChangeForceMorale,
+    QueueForceMoraleTest,
     RemoveAgendaItem,
     SetActed,
     SetCommandDiceCount,
@@ -118,6 +119,7 @@ effects: st.SearchStrategy[Effect] = st.one_of(
                                               st.just("team_lost"), st.just("Team lost"), st.integers(0, 3),
                                               st.integers(0, 3)), st.none() | st.integers(-1, 3)),
     st.builds(RemoveAgendaItem, AGENDA_IDS),
+    st.builds(QueueForceMoraleTest, UNIT_IDS, st.just("sniper_killed"), st.just("Sniper killed")),
 )
 
 

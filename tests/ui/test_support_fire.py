@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from copy import deepcopy
 from fractions import Fraction
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from battletracker.core.dice import ScriptedDice
 from battletracker.core.geometry import bearing
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
 from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
 from battletracker.model.game import OUT_OF_PLAY, Unit, Weapon
-from battletracker.rules import odds
+from battletracker.rules import odds, resolve
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection
@@ -81,7 +85,7 @@ def test_mg_down_to_one_figure_loses_two_dice(qtbot: QtBot, session: Session) ->
     session.apply("Casualties", [ChangeFigures(MG, -4)])
     dialog = dialog_for(qtbot, session, MG, SQUAD)
     assert dialog.plan is not None
-    assert any("8 Firepower Dice (2 lost" in note for note in dialog.plan.notes)
+    assert any("8 Firepower Dice (2 lost" in note for note in dialog.plan.facts)
     assert dialog.plan.inputs["figures"] == 1
 
 
@@ -197,7 +201,7 @@ def test_gun_short_of_crew_note_and_he_dice(qtbot: QtBot, session: Session) -> N
     dialog = dialog_for(qtbot, session, "u21", SQUAD)
     assert dialog.plan is not None and dialog.plan.procedure == "coc.gun_he"
     assert dialog.plan.inputs["he_dice"] == 3 and dialog.plan.inputs["crew"] == 2
-    assert any("cannot move" in note for note in dialog.plan.notes)
+    assert any("cannot move" in note for note in dialog.plan.facts)
     section = GunCrewSection(dialog, session, "u21")
     section.refresh(session.game.unit("u21"))
     assert "Cannot move (fewer than 3 crew: 2)" in section.note.text() and not section.isHidden()
@@ -236,7 +240,7 @@ def test_flamethrower_at_a_wooden_building_names_who_must_evacuate(qtbot: QtBot,
     dialog = dialog_for(qtbot, session, "u20", GERMAN_SECTION)
     dialog.target_kind.setCurrentIndex(dialog.target_kind.findData("wooden_building"))
     assert dialog.plan is not None and dialog.plan.inputs["building_id"] == "b1"
-    assert any(note.endswith("then 1. Gruppe must evacuate") for note in dialog.plan.notes)
+    assert any(note.endswith("then 1. Gruppe must evacuate") for note in dialog.plan.facts)
     runner = runner_of(dialog)
     type_dice(runner, "6 6 1 1 1 1 1 1 1 1 1 1", "1 1", "1 1")          # two 6s, their Storm dice, effects
     assert runner.result is not None and runner.result.values["building_on_fire"] is True
@@ -276,3 +280,22 @@ def test_a_leader_killed_is_out_of_play_not_offered_as_target_or_firer_and_greye
     assert savefile.game_to_dict(session.game) == before
     assert not window.map.map_scene.tokens[leader].destroyed
     assert dialog_for(qtbot, session, GERMAN_SECTION, leader).target.findData(leader) >= 0
+
+
+def test_fire_at_a_spotted_sniper_shows_the_odds_of_exactly_what_apply_does(qtbot: QtBot, session: Session) -> None:
+    session.apply("Spotted", [SetCondition(SNIPER, "spotted")])
+    dialog = dialog_for(qtbot, session, GERMAN_SECTION, SNIPER)
+    dialog.dice.setValue(3)
+    plan = plan_fire(session.game, dialog.choices())
+    assert dialog.plan == plan and plan.inputs["sniper_target"] is True
+    runner = runner_of(dialog)
+    assert dict(runner.odds_plot.rows) == dict(odds(plan.procedure, plan.inputs).items())
+    assert set(dict(runner.odds_plot.rows)) == {"kills=0 shock=0", "kills=1 shock=0"}
+
+    expected = deepcopy(session.game)
+    for effect in resolve(plan.procedure, plan.inputs, ScriptedDice([6, 6, 1, 3, 5])).effects:
+        effect.apply(expected)
+    type_dice(runner, "6 6 1", "3 5")                                      # a Shock, then a kill
+    qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+    assert SNIPER not in session.game.units
+    assert savefile.game_to_dict(session.game)["game"]["units"] == savefile.game_to_dict(expected)["game"]["units"]

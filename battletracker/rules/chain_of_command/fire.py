@@ -33,20 +33,24 @@ same way, so a two-figure Team's chart never lists three kills.
     (`to_hit_<band>_<quality>`, `hit_effect_<cover>`); `teams` (1-12, default
     1). Optional: `target_id` (one Team) or `target_ids` (comma separated,
     one per Team, in the order the hits are shared), `target_figures` (the
-    figures of each, comma separated; kills are capped at them).
+    figures of each, comma separated; kills are capped at them);
+    `sniper_target` (bool: the one target Team is a spotted sniper, which
+    ignores Shock and is removed by a single kill, its side taking a Force
+    Morale Test; the outcome then counts at most one kill and no Shock).
     Dice: the Firepower Dice, any Storm of Steel dice, then one effect die per
     hit ("Effect dice", or "Effect dice, team N" for several Teams).
     Outcome: `kills=K shock=S` (totals). Values: `hits`, `kills`, `shock`,
     `sixes`, `dice_rolled`, `storm_dice`, `team_hits`, `team_kills`,
     `team_shock` (lists in Team order), `to_hit`, `cover` (after reduction).
     Effects (with ids): ChangeFigures for kills, `shock` counter for Shock,
-    the `out_of_play` condition on a Team left with no figures.
+    the `out_of_play` condition on a Team left with no figures; RemoveUnit
+    on a sniper target killed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import factorial, lcm
@@ -54,8 +58,9 @@ from math import factorial, lcm
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
 from battletracker.core.text import brief
-from battletracker.model.effects import ChangeFigures, Effect, SetCondition, add_shock
+from battletracker.model.effects import ChangeFigures, Effect, RemoveUnit, SetCondition, add_shock
 from battletracker.model.game import OUT_OF_PLAY, Scalar
+from battletracker.model.sequence_effects import QueueForceMoraleTest
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command import storm_of_steel
@@ -213,7 +218,8 @@ class Volley:
     """A roll of Firepower Dice at infantry, as the dice see it.
 
     `figures`: the figures of each of the `teams` (empty when not known); kills
-    are capped at them (`cap_kills`).
+    are capped at them (`cap_kills`). `shock_ignored`: the target takes no
+    Shock (a spotted sniper).
     """
 
     dice: int
@@ -222,6 +228,7 @@ class Volley:
     effect: HitEffect
     teams: int = 1
     figures: tuple[int, ...] = ()
+    shock_ignored: bool = False
 
     def figures_of(self, team: int) -> int | None:
         return self.figures[team] if self.figures else None
@@ -289,7 +296,7 @@ def roll_effects(roller: Roller, fire: StormRoll, volley: Volley) -> VolleyResul
         read = [volley.effect.read(f) for f in rolled]
         k, s = cap_kills(sum(k for k, _ in read), sum(s for _, s in read), volley.figures_of(i))
         kills.append(k)
-        shock.append(s)
+        shock.append(0 if volley.shock_ignored else s)
         faces.append(rolled)
     return VolleyResult(fire, team_hits, tuple(kills), tuple(shock), tuple(faces))
 
@@ -313,8 +320,12 @@ def volley_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
 
     Kills are capped at the Teams' figures as `roll_effects` caps them: one
     Team's cap is read off the uncapped counts; several Teams, each with its
-    own cap, are counted hit total by hit total (`_capped_counts`).
+    own cap, are counted hit total by hit total (`_capped_counts`). A volley
+    whose target ignores Shock counts none.
     """
+    if volley.shock_ignored:
+        counted = volley_counts(replace(volley, shock_ignored=False), sixes_cap)
+        return counted.map(lambda c: (c[0], 0, c[2]))
     if not volley.figures:
         return _uncapped_counts(volley, sixes_cap)
     if volley.teams == 1:
@@ -558,6 +569,7 @@ class Targets:
 
     ids: tuple[str, ...] = ()
     figures: tuple[int, ...] = ()
+    sniper: bool = False
 
 
 def read_targets(r: InputReader, teams: int, one_unit: bool = False) -> Targets:
@@ -595,9 +607,40 @@ def read_targets(r: InputReader, teams: int, one_unit: bool = False) -> Targets:
     return Targets(ids, tuple(figures))
 
 
+def read_sniper_target(r: InputReader, targets: Targets) -> Targets:
+    """`sniper_target`: the one target Team is a spotted sniper, fired at as any infantry target.
+
+    Snipers ignore Shock and a single kill removes the Sniper Team, whose side
+    takes a Force Morale Test: the target counts as one figure that ignores
+    Shock, so the odds count exactly what the Effects do.
+    """
+    if not r.bool("sniper_target"):
+        return targets
+    if len(targets.ids) > 1 or (targets.figures and len(targets.figures) > 1):
+        raise RulesInputError("sniper_target", "a spotted sniper is fired at on its own: no other Team can share "
+                                               "the hits")
+    return Targets(targets.ids, (1,), sniper=True)
+
+
+def sniper_volley(volley: Volley, targets: Targets) -> Volley:
+    """The volley as the sniper target takes it: one kill removes it, Shock is ignored."""
+    if not targets.sniper:
+        return volley
+    if volley.teams != 1:
+        raise RulesInputError("sniper_target", "a spotted sniper is fired at on its own: no other Team can share "
+                                               "the hits")
+    return replace(volley, figures=(1,), shock_ignored=True)
+
+
 def target_effects(targets: Targets, team_kills: Sequence[int], team_shock: Sequence[int]) -> list[Effect]:
-    """Shock added and figures removed on each target Team, which is out of play with none left (none without ids)."""
+    """Shock added and figures removed on each target Team, which is out of play with none left (none without ids).
+
+    A spotted sniper takes no Shock; a kill removes it from the table.
+    """
     effects: list[Effect] = []
+    if targets.sniper:
+        return [e for unit_id in targets.ids if team_kills[0]
+                for e in (QueueForceMoraleTest(unit_id, "sniper_killed", "Sniper killed"), RemoveUnit(unit_id))]
     for i, unit_id in enumerate(targets.ids):
         figures = targets.figures[i] if targets.figures else None
         kills, shock = cap_kills(team_kills[i], team_shock[i], figures)
@@ -608,6 +651,10 @@ def target_effects(targets: Targets, team_kills: Sequence[int], team_shock: Sequ
         if figures is not None and kills >= figures:
             effects.append(SetCondition(unit_id, OUT_OF_PLAY))
     return effects
+
+
+SNIPER_KILLED = "The sniper is killed and removed from the table: its side takes a Force Morale Test"
+SNIPER_UNHARMED = "The sniper is not killed and ignores the Shock"
 
 
 def out_of_play_line(who: str) -> str:
@@ -622,6 +669,11 @@ def describe_volley(v: VolleyResult, volley: Volley) -> list[str]:
     if v.fire.extra:
         lines.append(f"Storm of Steel dice: {' '.join(map(str, v.fire.extra))}")
     lines.append(f"{v.hits} hit(s), {v.sixes} six(es); effect rolled as {volley.effect.cover}")
+    if volley.shock_ignored:
+        if v.effect_dice and v.effect_dice[0]:
+            lines.append(f"Target: effect dice {' '.join(map(str, v.effect_dice[0]))}")
+        lines.append(SNIPER_KILLED if v.kills else SNIPER_UNHARMED)
+        return lines
     for i, faces in enumerate(v.effect_dice):
         who = "Target" if volley.teams == 1 else f"Team {i + 1}"
         if faces:
@@ -650,9 +702,9 @@ def read_fire(r: InputReader, dice: int, extra_cover_reduction: int = 0) -> tupl
     multiplier = r.int("shock_multiplier", 1, minimum=1, maximum=2)
     storm = read_storm(r, r.bool("storm_of_steel"))
     teams = r.int("teams", 1, minimum=1, maximum=MAX_TEAMS)
-    targets = read_targets(r, teams)
+    targets = read_sniper_target(r, read_targets(r, teams))
     effect = HitEffect.for_cover(reduce_cover(cover, reduce_by + extra_cover_reduction), multiplier, tables)
-    return Volley(dice, to_hit, storm, effect, teams, targets.figures), targets
+    return sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures), targets), targets
 
 
 def _parse(inputs: Inputs) -> FireInputs:

@@ -22,6 +22,7 @@ sets its state to "on_fire"; the app lists its occupants, who must evacuate.
     wooden_building | transport), `to_hit` or `range_band`/`target_quality`,
     the Storm of Steel settings, `teams` (default 1; 0 for an empty
     building); optional `target_id`/`target_ids`/`target_figures`,
+    `sniper_target` (as for `coc.fire`),
     `firer_id` with `weapon_index` (default 0), `building_id`, and for a
     transport `vehicle_id`, `vehicle_current_shock`, `vehicle_immobilised`.
     Dice: Firepower Dice, Storm of Steel dice, effect dice per hit.
@@ -58,10 +59,12 @@ from battletracker.rules.chain_of_command.fire import (
     describe_volley,
     kills_shock_key,
     read_id,
+    read_sniper_target,
     read_storm,
     read_targets,
     read_to_hit,
     roll_effects,
+    sniper_volley,
     target_effects,
     volley_counts,
 )
@@ -111,7 +114,7 @@ def _parse(inputs: Inputs) -> FlamethrowerInputs:
     to_hit = read_to_hit(r, tables)
     storm = read_storm(r, True)
     teams = r.int("teams", 1, minimum=0 if kind == "wooden_building" else 1, maximum=MAX_TEAMS)
-    targets = read_targets(r, teams)
+    targets = read_sniper_target(r, read_targets(r, teams))
     firer_id = read_id(r, "firer_id")
     weapon_index = r.int("weapon_index", 0, minimum=0)
     building_id = read_id(r, "building_id")
@@ -131,7 +134,8 @@ def _parse(inputs: Inputs) -> FlamethrowerInputs:
     if vehicle.vehicle_id is not None and kind != "transport":
         raise RulesInputError("vehicle_id", f"only a transport target takes Shock from the 6s, not {kind}")
     effect = HitEffect.for_cover("open", SHOCK_MULTIPLIER, tables)
-    volley = Volley(DICE_AFTER_MOVING if moved else DICE, to_hit, storm, effect, teams, targets.figures)
+    volley = sniper_volley(Volley(DICE_AFTER_MOVING if moved else DICE, to_hit, storm, effect, teams, targets.figures),
+                           targets)
     shot = FlameShot(volley, kind, teams > 0)
     return FlamethrowerInputs(shot, distance, moved, fuel, targets, firer_id, weapon_index, building_id, vehicle)
 

@@ -20,7 +20,13 @@ from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect
 from battletracker.model.game import AgendaItem, Game, GameError
-from battletracker.model.sequence_effects import AddAgendaItem, ChangeForceMorale, RemoveAgendaItem, agenda_id
+from battletracker.model.sequence_effects import (
+    FORCE_MORALE_TEST,
+    AddAgendaItem,
+    ChangeForceMorale,
+    RemoveAgendaItem,
+    agenda_id,
+)
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller
 from battletracker.rules.chain_of_command.snipers import sniper_fired_on
@@ -28,7 +34,7 @@ from battletracker.rules.sequence import SequenceRefusal, side_name
 from battletracker.rules.tables import find_setting, ruleset_file, setting
 
 RULESET = "chain_of_command"
-KIND = "force_morale_test"
+KIND = FORCE_MORALE_TEST
 ROWS = ("high", "middle", "low")
 SETTINGS = ("force_morale_high_from", "force_morale_low_below",
             *(f"force_morale_losses_{row}" for row in ROWS))

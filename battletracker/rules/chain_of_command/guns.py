@@ -21,7 +21,8 @@ cannot move but still fires at anything in its arc (`can_move` in the values,
     default none) with `building_intact` (default true), `target_in_building`
     (default: a building is named), `target_is_building`, `suppressing`
     (refused), the Storm of Steel settings; optional
-    `target_id`/`target_ids`/`target_figures`, `building_id` and
+    `target_id`/`target_ids`/`target_figures`, `sniper_target` (as for
+    `coc.fire`), `building_id` and
     `building_name`, `barrel_facing` and `target_bearing`, `firer_id`. Dice:
     "H.E. Firepower Dice", Storm of Steel dice, effect dice per hit. Outcome:
     `kills=K shock=S`, with ` building_unstable` appended when four 6s make
@@ -58,10 +59,12 @@ from battletracker.rules.chain_of_command.fire import (
     kills_shock_odds,
     read_cover,
     read_id,
+    read_sniper_target,
     read_storm,
     read_targets,
     reduce_cover,
     roll_volley,
+    sniper_volley,
     target_effects,
     volley_counts,
 )
@@ -130,7 +133,7 @@ def _parse(inputs: Inputs) -> GunHEInputs:
                                              "Suppressing Fire")
     storm = read_storm(r, True)
     tables = FireTables.read(r)
-    targets = read_targets(r, teams)
+    targets = read_sniper_target(r, read_targets(r, teams))
     aim = read_aim(r, "gun")
     firer_id = read_id(r, "firer_id")
     r.finish()
@@ -138,7 +141,7 @@ def _parse(inputs: Inputs) -> GunHEInputs:
         raise RulesInputError("target_is_building", "infantry and anti-tank guns fire H.E. at a building only "
                                                     "when targeting a Unit inside it")
     effect = HitEffect.for_cover(reduce_cover(cover, COVER_REDUCTION), 1, tables)
-    volley = Volley(dice, to_hit, storm, effect, teams, targets.figures)
+    volley = sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures), targets)
     return GunHEInputs(volley, targets, aim, firer_id, crew, in_building, building, modifier)
 
 

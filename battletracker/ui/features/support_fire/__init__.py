@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 
 from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_into_vehicle
+from battletracker.rules.chain_of_command.fire_plans import can_fire
 from battletracker.ui.extensions import (
     CardSection,
     UnitAction,
@@ -26,7 +27,6 @@ from battletracker.ui.features.support_fire import overlays
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection, is_gun, is_sniper
 from battletracker.ui.features.support_fire.dialog import FireDialog
 from battletracker.ui.features.support_fire.grenade_vehicle import open_grenade_dialog
-from battletracker.ui.features.support_fire.plan import can_fire
 
 if TYPE_CHECKING:
     from battletracker.ui.main_window import MainWindow

@@ -12,14 +12,13 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBox
 
 from battletracker.model.effects import Effect, SetCondition
 from battletracker.model.game import Game, GameError, Unit
-from battletracker.rules.chain_of_command import guns, snipers
-from battletracker.ui.features.support_fire.plan import SNIPER_KINDS
+from battletracker.rules.chain_of_command import fire_plans, guns, snipers
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 
 
 def is_sniper(_game: Game, unit: Unit) -> bool:
-    return unit.kind == "sniper" or any(w.kind in SNIPER_KINDS for w in unit.weapons)
+    return fire_plans.is_sniper(unit)
 
 
 def is_gun(_game: Game, unit: Unit) -> bool:

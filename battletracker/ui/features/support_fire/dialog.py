@@ -2,11 +2,13 @@
 
 Opened from the firer. The weapon decides the procedure (tripod MG, sniper,
 flamethrower, gun H.E., or the unit's Firepower Dice); the target comes from
-the map or the list; range, band, arc, dice after losses and fuel come from
-the table and the cards (plan.py), and the player sets only cover, troop
-quality and what the table cannot know. The ProcedureRunner shows the exact
-odds of every (kills, shock) result before the roll and applies the result as
-one undo step. The dialog is not modal, so the map stays usable for picking.
+the map or the list. The dialog only gathers the player's choices (cover,
+troop quality and what the table cannot know); `fire_plans.plan_fire` reads
+the rest from the table (range, band, arc, dice after losses, fuel, a spotted
+sniper) or refuses with a sentence. The ProcedureRunner shows the exact odds
+of the plan's procedure before the roll and applies exactly what it resolves
+as one undo step. The dialog is not modal, so the map stays usable for
+picking.
 """
 
 from __future__ import annotations
@@ -29,24 +31,22 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.core.geometry import distance
-from battletracker.model.effects import ChangeCounter, ChangeFigures
 from battletracker.model.game import Unit
 from battletracker.rules import Resolution
-from battletracker.rules.chain_of_command import flamethrowers, force_morale, snipers
+from battletracker.rules.base import InputValue
+from battletracker.rules.chain_of_command import flamethrowers, snipers
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
 from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, cover_levels
-from battletracker.ui.features.support_fire.plan import (
+from battletracker.rules.chain_of_command.fire_plans import (
     PROCEDURE_TITLES,
     SHARED_HITS,
-    Choices,
     FireWeapon,
-    Plan,
     default_cover,
     default_quality,
+    default_target_kind,
     extra_target_candidates,
     fire_weapons,
-    flamethrower_target_kind,
     plan_fire,
-    sniper_target_kind,
     target_teams,
     targets_for,
 )
@@ -74,7 +74,8 @@ class FireDialog(ProcedureDialog):
         self.session = session
         self.firer_id = firer_id
         self.map_view = map_view
-        self.plan: Plan | None = None
+        self.plan: ShotPlan | None = None
+        self.refused = False
         self._applied = False
         self._frontage: float | None = None
         self._frontage_start: tuple[float, float] | None = None
@@ -220,21 +221,28 @@ class FireDialog(ProcedureDialog):
         self.target.setCurrentIndex(index)
         return True
 
-    def choices(self) -> Choices:
-        procedure = self.fire_weapon.procedure
-        return Choices(
-            cover=str(self.cover.currentData()),
-            quality=str(self.quality.currentData()),
-            range_band=str(self.band.currentData()),
-            firepower_dice=self.dice.value() if procedure == "coc.fire" else None,
-            moved=self.moved.isChecked(),
-            suppressing=self.suppressing.isChecked(),
-            frontage=self._frontage,
-            leader_attached=self.leader.isChecked(),
-            target_kind=str(self.target_kind.currentData() or ""),
-            target_in_building=self.in_building.isChecked(),
-            extra_targets=tuple(self._extra),
-        )
+    def choices(self) -> dict[str, InputValue]:
+        """What the player picked, as `plan_fire` reads it."""
+        fw = self.fire_weapon
+        picked: dict[str, InputValue] = {
+            "firer": self.firer_id,
+            "target": str(self.target.currentData() or ""),
+            "targets": ",".join(self._extra),
+            "weapon": fw.name,
+            "cover": str(self.cover.currentData()),
+            "target_quality": str(self.quality.currentData()),
+            "range_band": str(self.band.currentData()),
+            "moved": self.moved.isChecked(),
+            "suppressing": self.suppressing.isChecked(),
+            "leader_attached": self.leader.isChecked(),
+            "target_in_building": self.in_building.isChecked(),
+            "target_kind": str(self.target_kind.currentData() or ""),
+        }
+        if fw.procedure == "coc.fire":
+            picked["firepower_dice"] = self.dice.value()
+        if self._frontage is not None:
+            picked["frontage"] = self._frontage
+        return picked
 
     def add_team(self, unit_id: str) -> bool:
         """Another Team shares the hits; False when it is not an enemy Team on offer."""
@@ -288,9 +296,16 @@ class FireDialog(ProcedureDialog):
                                   unit.id)
         self.add_team_button.setEnabled(self.also.count() > 0)
         self.clear_teams_button.setEnabled(bool(self._extra))
-        teams = target_teams(self.session.game, target, self.choices())
+        teams = self._teams(firer, target)
         self.teams_label.setText("Hits shared by: " + ", ".join(t.name for t in teams) if len(teams) > 1
                                  else "Only the target takes the hits.")
+
+    def _teams(self, firer: Unit, target: Unit) -> list[Unit]:
+        """The Teams sharing the hits now (the target alone when the choice is refused)."""
+        try:
+            return target_teams(self.session.game, firer, target, ",".join(self._extra))
+        except ShotRefusal:
+            return [target]
 
     def _weapon_changed(self) -> None:
         fw = self.fire_weapon
@@ -320,7 +335,6 @@ class FireDialog(ProcedureDialog):
             self.runner_box.removeWidget(self.runner)
             self.runner.deleteLater()
         self.runner = ProcedureRunner(self.session, procedure, PROCEDURE_TITLES[procedure], self.runner_area)
-        self.runner.resolved.connect(self._on_resolved)
         self.runner.applied.connect(self._on_applied)
         self.runner_box.addWidget(self.runner)
         self._target_changed()
@@ -336,7 +350,7 @@ class FireDialog(ProcedureDialog):
                 combo.blockSignals(False)
             procedure = self.fire_weapon.procedure
             if procedure in ("coc.sniper", "coc.flamethrower"):
-                kind = sniper_target_kind(target) if procedure == "coc.sniper" else flamethrower_target_kind(target)
+                kind = default_target_kind(procedure, target)
                 self.target_kind.blockSignals(True)
                 self.target_kind.setCurrentIndex(max(0, self.target_kind.findData(kind)))
                 self.target_kind.blockSignals(False)
@@ -344,26 +358,29 @@ class FireDialog(ProcedureDialog):
 
     # -- inputs to odds ---------------------------------------------------------------
     def update_plan(self) -> None:
-        """Derive the inputs from the table and the choices; show the odds or the refusal."""
+        """Plan the fire from the choices; show its facts and odds, or the sentence refusing it."""
         assert self.runner is not None
         firer, target = self.firer(), self.target_unit()
-        if firer is None or target is None:
-            self.plan = None
-            self._refuse("No target: pick one on the map or from the list." if firer is not None
-                         else "The firing unit is no longer on the table.")
-            return
-        plan = plan_fire(self.session.game, firer, self.fire_weapon, target, self.choices())
-        self.plan = plan
         self._applied = False
-        self.derived.setText("From the table: " + "; ".join(plan.notes))
-        self._draw_line(firer, target)
-        if plan.refusal:
-            self._refuse(plan.refusal)
+        try:
+            plan = plan_fire(self.session.game, self.choices())
+        except ShotRefusal as refusal:
+            self.plan = None
+            self.refused = True
+            self.derived.setText("")
+            if firer is not None and target is not None:
+                self._draw_line(firer, target)
+            self._refuse(str(refusal))
             return
+        assert firer is not None and target is not None
+        self.plan = plan
+        self.refused = False
+        self.derived.setText("From the table: " + "; ".join(plan.facts))
+        self._draw_line(firer, target)
         self.refusal.hide()
         self.runner.show()
         self.runner.title = f"{firer.name} fires at {target.name}"
-        self.runner.set_inputs(plan.inputs)
+        self.runner.set_inputs(dict(plan.inputs))
 
     def _refuse(self, message: str) -> None:
         assert self.runner is not None
@@ -382,22 +399,6 @@ class FireDialog(ProcedureDialog):
         self.update_plan()
 
     # -- after the roll --------------------------------------------------------------------
-    def _on_resolved(self, res: Resolution) -> None:
-        """Fire at a spotted sniper: Shock is ignored and one kill removes it, with a Force Morale Test."""
-        plan, target = self.plan, self.target_unit()
-        if plan is None or not plan.sniper_target or target is None:
-            return
-        res.effects = [e for e in res.effects
-                       if not (isinstance(e, ChangeFigures | ChangeCounter) and e.unit_id == target.id)]
-        kills = int(res.values.get("kills", 0))
-        res.effects.extend(force_morale.sniper_killed(self.session.game, target.id, kills))
-        if kills > 0:
-            res.log.append(f"{target.name} is killed and removed: its side takes a Force Morale Test")
-        else:
-            res.log.append(f"{target.name} ignores the Shock")
-        assert self.runner is not None
-        self.runner.result_view.append(f"<p><b>{res.log[-1]}</b></p>")
-
     def _on_applied(self, res: Resolution) -> None:
         """Keep the result in view; the next change to the game brings fresh odds."""
         self._applied = True
@@ -407,9 +408,8 @@ class FireDialog(ProcedureDialog):
     # -- the map ---------------------------------------------------------------------------------
     def _draw_line(self, firer: Unit, target: Unit) -> None:
         if self.map_view is not None:
-            colour = QColor("#d93025") if self.plan is not None and self.plan.refusal else QColor("#f9a825")
-            teams = target_teams(self.session.game, target, self.choices()) if self.fire_weapon.procedure \
-                in SHARED_HITS else [target]
+            colour = QColor("#d93025") if self.refused else QColor("#f9a825")
+            teams = self._teams(firer, target) if self.fire_weapon.procedure in SHARED_HITS else [target]
             self.map_view.set_overlay(LINE_OVERLAY, [line_item((firer.x, firer.y), (t.x, t.y), colour,
                                                                Qt.PenStyle.DashLine) for t in teams])
 
@@ -421,11 +421,11 @@ class FireDialog(ProcedureDialog):
         if unit_id is None:
             return
         if not self.set_target(unit_id):
-            unit = self.session.game.units.get(unit_id)
-            self.refusal.setText(f"{unit.name} is out of play: pick a unit still in the game."
-                                 if unit is not None and not unit.in_play
-                                 else "That unit is on the firer's own side: pick an enemy unit.")
-            self.refusal.show()
+            try:
+                plan_fire(self.session.game, {**self.choices(), "target": unit_id, "targets": ""})
+            except ShotRefusal as refusal:
+                self.refusal.setText(str(refusal))
+                self.refusal.show()
 
     def pick_frontage(self) -> None:
         if self.map_view is not None:

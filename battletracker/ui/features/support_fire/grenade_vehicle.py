@@ -36,7 +36,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
     vehicles_in_throw,
 )
 from battletracker.rules.chain_of_command.fire import MAX_DICE
-from battletracker.ui.features.support_fire.plan import fire_weapons
+from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -83,8 +83,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         self.dice_box = QSpinBox(self)
         self.dice_box.setRange(0, MAX_DICE)
         self.dice_box.setSuffix(" Firepower Dice")
-        ordinary = [fw.dice for fw in fire_weapons(unit) if fw.procedure == "coc.fire"]
-        self.dice_box.setValue(ordinary[0] if ordinary else 1)
+        self.dice_box.setValue(small_arms_dice(unit))
         self.dice_box.setToolTip("The Team's Firepower Dice; the confined space and any Bullseye! add theirs")
         self.throw_box = QComboBox(self)
         for key in THROWS:

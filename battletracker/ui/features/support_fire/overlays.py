@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from battletracker.model.game import Game
 from battletracker.rules.chain_of_command import flamethrowers, snipers
-from battletracker.ui.features.support_fire.plan import FLAME_KINDS, SNIPER_KINDS
+from battletracker.rules.chain_of_command.fire_plans import has_flamethrower, is_sniper
 from battletracker.ui.map.items import circle_item, text_item
 
 if TYPE_CHECKING:
@@ -33,9 +33,9 @@ def reach_circles(game: Game, unit_id: str | None) -> list[tuple[float, str, QCo
     if unit is None or game.ruleset != "chain_of_command":
         return []
     circles: list[tuple[float, str, QColor]] = []
-    if any(w.kind in FLAME_KINDS for w in unit.weapons):
+    if has_flamethrower(unit):
         circles.append((flamethrowers.MAX_RANGE, f'flamethrower {flamethrowers.MAX_RANGE:g}"', FLAME_COLOUR))
-    if unit.kind == "sniper" or any(w.kind in SNIPER_KINDS for w in unit.weapons):
+    if is_sniper(unit):
         circles.append((snipers.SIGHT_RADIUS, f'sniper seen within {snipers.SIGHT_RADIUS:g}"', SIGHT_COLOUR))
     return circles
 

@@ -1,0 +1,430 @@
+"""Support-weapon and small-arms fire at infantry read from the table: which procedure, which inputs, and why.
+
+The procedures (`coc.fire`, `coc.tripod_mg`, `coc.sniper`, `coc.flamethrower`,
+`coc.gun_he`) take plain numbers; this module reads them from the game so
+that no dialog has to: which procedure the firer's weapon calls for, the
+range and its band, the bearing for a tripod MG's or gun's arc, the dice
+after figures are lost or Shock on a vehicle, fuel left, the target's
+figures, the Teams sharing the hits and the gap between them, the building
+and smoke, and whether the target is a spotted sniper.
+
+`plan_fire(game, choices)` takes the player's choices as a plain mapping:
+`firer`, `target` (unit ids), `targets` (further Team ids sharing the hits,
+comma separated, in the order they take any odd hit), `weapon` (the weapon's
+name on the card; `SMALL_ARMS` for the unit's ordinary fire; none: its first
+way to fire) and the overrides a dialog offers: `cover`, `target_quality`,
+`range_band`, `firepower_dice`, `moved`, `suppressing`, `frontage`,
+`leader_attached`, `target_kind`, `target_in_building`. It returns a
+`ShotPlan` (the procedure, its inputs and the facts a dialog shows) or
+raises `ShotRefusal`, whose text is a sentence for the player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from battletracker.core.geometry import bearing, distance, range_band
+from battletracker.model.bombardment import Building
+from battletracker.model.game import Game, Unit, Weapon
+from battletracker.rules.base import InputValue
+from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
+from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, RANGE_BANDS, cover_levels
+
+Choices = Mapping[str, InputValue]
+
+TRIPOD_KINDS = ("mmg", "hmg")
+SNIPER_KINDS = ("sniper", "sniper_rifle")
+FLAME_KINDS = ("flamethrower",)
+GUN_KINDS = ("at_gun", "infantry_gun", "gun")
+SMALL_ARMS = "Small arms"
+"""The `weapon` choice for a unit's ordinary fire: the Firepower Dice of its weapons together."""
+
+PROCEDURE_TITLES = {
+    "coc.fire": "Fire",
+    "coc.tripod_mg": "Tripod MG fire",
+    "coc.sniper": "Sniper shot",
+    "coc.flamethrower": "Flamethrower",
+    "coc.gun_he": "Gun H.E.",
+}
+SHARED_HITS = ("coc.fire", "coc.tripod_mg", "coc.gun_he")
+"""The procedures whose hits can be divided between several target Teams."""
+
+
+def _number(weapon: Weapon, key: str) -> int:
+    value = weapon.stats.get(key, 0)
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+def _inches(value: float) -> str:
+    return f"{value:.1f}\""
+
+
+@dataclass(frozen=True)
+class FireWeapon:
+    """One way this unit can fire: the procedure, the weapon (None: the unit's small arms together)."""
+
+    procedure: str
+    index: int | None
+    title: str
+    name: str
+    dice: int = 0
+    heavy: bool = False
+
+
+def fire_weapons(unit: Unit) -> list[FireWeapon]:
+    """The unit's ways to fire at infantry, its support weapon first.
+
+    Weapons with Firepower Dice that are not tripod MGs, snipers' rifles or
+    flamethrowers are the unit's ordinary fire: their dice add up to the
+    unit's Firepower Dice for `coc.fire`. A vehicle fires each weapon on its
+    own: its gun's H.E., each machine gun's dice.
+    """
+    if unit.is_vehicle:
+        out: list[FireWeapon] = []
+        for vw in fire_table.vehicle_weapons(unit):
+            w = unit.weapons[vw.index]
+            title = f"{w.name} (H.E.)" if vw.procedure == "coc.gun_he" else f"{w.name} ({vw.dice} Firepower Dice)"
+            out.append(FireWeapon(vw.procedure, vw.index, title, w.name, vw.dice, vw.heavy))
+        return out
+    special: list[FireWeapon] = []
+    ordinary = 0
+    for i, w in enumerate(unit.weapons):
+        if w.kind in TRIPOD_KINDS:
+            special.append(FireWeapon("coc.tripod_mg", i, f"{w.name} (tripod MG)", w.name))
+        elif w.kind in SNIPER_KINDS or (unit.kind == "sniper" and _number(w, "firepower_dice") > 0):
+            special.append(FireWeapon("coc.sniper", i, f"{w.name} (sniper)", w.name))
+        elif w.kind in FLAME_KINDS:
+            special.append(FireWeapon("coc.flamethrower", i, f"{w.name} (flamethrower)", w.name))
+        elif (w.kind in GUN_KINDS or unit.kind == "gun") and _number(w, "he") > 0:
+            special.append(FireWeapon("coc.gun_he", i, f"{w.name} (H.E.)", w.name))
+        elif _number(w, "firepower_dice") > 0:
+            ordinary += _number(w, "firepower_dice")
+    if ordinary:
+        special.append(FireWeapon("coc.fire", None, f"{SMALL_ARMS} ({ordinary} Firepower Dice)", SMALL_ARMS,
+                                  ordinary))
+    return special
+
+
+def small_arms_dice(unit: Unit) -> int:
+    """The unit's ordinary Firepower Dice (its weapons' together), at least one: what a grenade thrower starts with."""
+    ordinary = [fw.dice for fw in fire_weapons(unit) if fw.procedure == "coc.fire"]
+    return ordinary[0] if ordinary else 1
+
+
+def can_fire(game: Game, unit: Unit) -> bool:
+    return bool(fire_weapons(unit))
+
+
+def is_sniper(unit: Unit) -> bool:
+    return unit.kind == "sniper" or any(w.kind in SNIPER_KINDS for w in unit.weapons)
+
+
+def has_flamethrower(unit: Unit) -> bool:
+    return any(w.kind in FLAME_KINDS for w in unit.weapons)
+
+
+def targets_for(game: Game, firer: Unit) -> list[Unit]:
+    """Units of the other sides, nearest first: what the target list offers."""
+    here = (firer.x, firer.y)
+    enemies = [u for u in game.units.values() if u.side != firer.side and u.in_play]
+    return sorted(enemies, key=lambda u: (distance(here, (u.x, u.y)), u.name))
+
+
+def default_cover(target: Unit) -> str:
+    """Cover the target's card records as a condition, else the Open."""
+    for level in ("hard", "light"):
+        if any(level in c and "cover" in c for c in target.conditions):
+            return level
+    return "open"
+
+
+def default_quality(target: Unit) -> str:
+    quality = target.stats.get("quality")
+    return quality if isinstance(quality, str) and quality in QUALITIES else "regular"
+
+
+def sniper_target_kind(target: Unit) -> str:
+    if target.is_vehicle:
+        return "vehicle"
+    if target.kind in ("support_weapon", "gun"):
+        return "support"
+    return "infantry"
+
+
+def flamethrower_target_kind(target: Unit) -> str:
+    return "transport" if target.is_vehicle else "infantry"
+
+
+def default_target_kind(procedure: str, target: Unit) -> str:
+    """What the sniper or flamethrower fires at when the player does not say: read from the target's card."""
+    if procedure == "coc.sniper":
+        return sniper_target_kind(target)
+    return flamethrower_target_kind(target)
+
+
+def extra_target_candidates(game: Game, firer: Unit, target: Unit) -> list[Unit]:
+    """Enemy Teams on foot that could share the hits with `target`, nearest to it first.
+
+    The rules divide the hits between Teams of one target (a unit's Teams, or
+    Teams close together); the player judges which, so every enemy Team is
+    offered, the ones beside the target first. Snipers (fired at on their
+    own, Shock ignored) and Teams carried in a vehicle are left out.
+    """
+    there = (target.x, target.y)
+    teams = [u for u in game.units.values()
+             if u.side != firer.side and u.id != target.id and u.in_play and not u.is_vehicle and u.kind != "sniper"
+             and "embarked_in" not in u.stats]
+    return sorted(teams, key=lambda u: (distance(there, (u.x, u.y)), u.name))
+
+
+def target_teams(game: Game, firer: Unit, target: Unit, extra: str | None) -> list[Unit]:
+    """The target and the further Teams named in `extra` (comma separated), each once, in that order."""
+    teams = [target]
+    if not extra:
+        return teams
+    offered = {u.id: u for u in extra_target_candidates(game, firer, target)}
+    for unit_id in (part.strip() for part in extra.split(",")):
+        if not unit_id or any(unit_id == t.id for t in teams):
+            continue
+        unit = offered.get(unit_id)
+        if unit is None:
+            other = game.units.get(unit_id)
+            who = other.name if other is not None else "That Team"
+            raise ShotRefusal("targets", f"{who} cannot share the hits: only an enemy Team on foot, in play and "
+                                         "not a sniper, can.")
+        teams.append(unit)
+    return teams
+
+
+def building_at(game: Game, unit: Unit) -> Building | None:
+    """The map building the unit is in: listed as an occupant, or standing inside its footprint."""
+    for building in game.buildings.values():
+        if unit.id in building.occupants or building.contains((unit.x, unit.y)):
+            return building
+    return None
+
+
+def occupants_of(game: Game, building: Building) -> list[Unit]:
+    """The units in play inside the building: who must evacuate when it catches fire."""
+    return [u for u in game.units.values()
+            if u.in_play and (u.id in building.occupants or building.contains((u.x, u.y)))]
+
+
+def derived_band(weapon: Weapon | None, unit: Unit, dist: float) -> str:
+    """Close in the weapon's first range band, Effective beyond it; "" past its longest band."""
+    bands = list(weapon.ranges) if weapon is not None and weapon.ranges else unit.range_bands()
+    if not bands:
+        return "close"
+    index = range_band(dist, bands)
+    if index is None:
+        return ""
+    return "close" if index == 0 else "effective"
+
+
+# -- reading the choices ------------------------------------------------------------------------------------------
+
+def _unit(game: Game, choices: Choices, key: str, role: str) -> Unit:
+    unit_id = choices.get(key)
+    if not isinstance(unit_id, str) or not unit_id:
+        raise ShotRefusal(key, f"No {role}: pick one on the map or from the list.")
+    unit = game.units.get(unit_id)
+    if unit is None:
+        raise ShotRefusal(key, f"The {role} is no longer on the table.")
+    if not unit.in_play:
+        raise ShotRefusal(key, f"{unit.name} is out of play: pick a unit still in the game.")
+    return unit
+
+
+def _flag(choices: Choices, key: str) -> bool:
+    return choices.get(key) is True
+
+
+def _choice(choices: Choices, key: str, allowed: tuple[str, ...], default: str, what: str) -> str:
+    value = choices.get(key)
+    if value is None or value == "":
+        return default
+    if not isinstance(value, str) or value not in allowed:
+        raise ShotRefusal(key, f"{what} is one of {', '.join(a.replace('_', ' ') for a in allowed)}.")
+    return value
+
+
+def fire_weapon(firer: Unit, choices: Choices) -> FireWeapon:
+    """The way to fire the player picked by the weapon's name; none picked: the unit's first."""
+    found = fire_weapons(firer)
+    if not found:
+        raise ShotRefusal("weapon", f"{firer.name} has no weapon that fires at infantry.")
+    name = choices.get("weapon")
+    if name is None or name == "":
+        return found[0]
+    for fw in found:
+        if fw.name == name:
+            return fw
+    raise ShotRefusal("weapon", f"{firer.name} has no weapon called {name} that fires at infantry.")
+
+
+# -- the plan -------------------------------------------------------------------------------------------------------
+
+def plan_fire(game: Game, choices: Choices) -> ShotPlan:
+    """Read the table for `firer` firing its chosen weapon at `target` (and any further Teams)."""
+    firer = _unit(game, choices, "firer", "firing unit")
+    target = _unit(game, choices, "target", "target")
+    if target.side == firer.side:
+        raise ShotRefusal("target", f"{target.name} is on the firer's own side: pick an enemy unit.")
+    fw = fire_weapon(firer, choices)
+    weapon = firer.weapon(fw.index) if fw.index is not None else None
+    here, there = (firer.x, firer.y), (target.x, target.y)
+    dist = distance(here, there)
+    band = _choice(choices, "range_band", RANGE_BANDS, "", "The range band") or derived_band(weapon, firer, dist)
+    facts: list[str] = [f"Range {_inches(dist)}" + (f" — {band.capitalize()}" if band and fw.procedure not in
+                                                      ("coc.sniper", "coc.gun_he") else "")]
+    inputs: dict[str, InputValue] = {}
+    sniper_target = target.kind == "sniper" and fw.procedure != "coc.sniper"
+    if sniper_target:
+        if not target.has(snipers.SPOTTED):
+            raise ShotRefusal("target", f"{target.name} is a sniper that has not been spotted: it cannot be "
+                                        "targeted (mark it Spotted on its card first).")
+        inputs["sniper_target"] = True
+        facts.append(f"{target.name} is a spotted sniper: it ignores Shock, and one kill removes it "
+                     "(its side takes a Force Morale Test)")
+    if fw.procedure == "coc.sniper":
+        _plan_sniper(inputs, facts, firer, target, choices)
+        return ShotPlan(fw.procedure, inputs, tuple(facts))
+    if fw.procedure == "coc.flamethrower":
+        assert weapon is not None
+        _plan_flamethrower(inputs, facts, game, firer, fw, weapon, target, choices, dist, band)
+        return ShotPlan(fw.procedure, inputs, tuple(facts))
+    if not band:
+        longest = max(weapon.ranges if weapon is not None and weapon.ranges else firer.range_bands())
+        raise ShotRefusal("target", f"{target.name} is {_inches(dist)} away, beyond the longest range band "
+                                    f"({longest:g}\").")
+    cover = _choice(choices, "cover", cover_levels(), default_cover(target), "Cover")
+    inputs.update(cover=cover, target_id=target.id, target_figures=str(target.figures))
+    extra = choices.get("targets")
+    teams = (target_teams(game, firer, target, extra if isinstance(extra, str) else None)
+             if fw.procedure in SHARED_HITS else [target])
+    if len(teams) > 1:
+        if sniper_target:
+            others = ", ".join(t.name for t in teams[1:])
+            raise ShotRefusal("targets", f"A spotted sniper is fired at on its own: {others} cannot share the "
+                                         "hits.")
+        del inputs["target_id"]
+        inputs.update(teams=len(teams), target_ids=",".join(t.id for t in teams),
+                      target_figures=",".join(str(t.figures) for t in teams))
+        facts.append(f"Hits shared by {len(teams)} Teams: " + ", ".join(t.name for t in teams)
+                     + " (the first listed take any odd hit)")
+    if fw.procedure == "coc.gun_he":
+        assert weapon is not None
+        _plan_gun_he(inputs, facts, game, firer, weapon, target, choices)
+        return ShotPlan(fw.procedure, inputs, tuple(facts))
+    quality = _choice(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality")
+    inputs.update(range_band=band, target_quality=quality)
+    if fw.procedure == "coc.tripod_mg":
+        assert weapon is not None
+        _plan_tripod(inputs, facts, firer, weapon, target, teams, choices)
+        return ShotPlan(fw.procedure, inputs, tuple(facts))
+    dice = choices.get("firepower_dice", fw.dice)
+    if not isinstance(dice, int) or isinstance(dice, bool) or not 0 <= dice <= MAX_DICE:
+        raise ShotRefusal("firepower_dice", f"Firepower Dice are a whole number from 0 to {MAX_DICE}.")
+    if firer.is_vehicle:
+        fired = fire_table.vehicle_fire(firer, dice, he=False)
+        facts.extend(fired.notes)
+        dice = fired.dice
+        if fw.heavy:
+            inputs["reduce_cover"] = 1
+            facts.append("Heavy MG: cover reduced one level")
+    inputs["firepower_dice"] = dice
+    facts.append(f"{dice} Firepower Dice")
+    return ShotPlan(fw.procedure, inputs, tuple(facts))
+
+
+def _plan_tripod(inputs: dict[str, InputValue], facts: list[str], firer: Unit, weapon: Weapon, target: Unit,
+                 teams: list[Unit], choices: Choices) -> None:
+    base = _number(weapon, "firepower_dice") or machine_guns.TRIPOD_MG_DICE
+    heavy = weapon.kind == "hmg" or weapon.stats.get("heavy") is True
+    dice, lost = machine_guns.tripod_dice(base, firer.figures)
+    inputs.update(firepower_dice=base, figures=max(1, firer.figures), heavy=heavy, barrel_facing=firer.facing,
+                  target_bearing=bearing((firer.x, firer.y), (target.x, target.y)), firer_id=firer.id)
+    if _flag(choices, "suppressing"):
+        inputs["suppressing"] = True
+        frontage = choices.get("frontage")
+        if isinstance(frontage, int | float) and not isinstance(frontage, bool):
+            inputs["frontage"] = round(float(frontage), 2)
+            facts.append(f"Suppressing a frontage of {_inches(float(frontage))}")
+        elif len(teams) == 2:
+            gap = distance((teams[0].x, teams[0].y), (teams[1].x, teams[1].y))
+            inputs["team_gap"] = round(gap, 2)
+            facts.append(f"Suppressing two Teams {_inches(gap)} apart (centre to centre on the map)")
+    facts.append(f"{dice} Firepower Dice" + (f" ({lost} lost: down to one figure)" if lost else ""))
+    if heavy:
+        facts.append("Heavy MG: cover reduced one level")
+
+
+def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, firer: Unit, weapon: Weapon,
+                 target: Unit, choices: Choices) -> None:
+    table = fire_table.gun_he_facts(game, firer, target, _number(weapon, "he"))
+    inputs["target_in_building"] = _flag(choices, "target_in_building")
+    inputs.update(table.inputs)
+    if firer.is_vehicle:
+        # A vehicle's gun is not a gun team: the three crew rule is not for it, and its turret turns.
+        inputs["crew"] = max(guns.FULL_CREW, firer.figures)
+    else:
+        inputs.update(crew=max(1, firer.figures), barrel_facing=firer.facing,
+                      target_bearing=bearing((firer.x, firer.y), (target.x, target.y)), firer_id=firer.id)
+        if not guns.gun_can_move(firer.figures):
+            facts.append(f"Only {firer.figures} crew: the gun cannot move, but fires inside its arc")
+    facts.append(f"{table.inputs['he_dice']} H.E. dice at Close Range (4+), cover reduced one level")
+    facts.extend(table.notes)
+
+
+def _plan_sniper(inputs: dict[str, InputValue], facts: list[str], firer: Unit, target: Unit,
+                 choices: Choices) -> None:
+    kind = _choice(choices, "target_kind", snipers.TARGET_KINDS, sniper_target_kind(target), "The target")
+    inputs.update(target_kind=kind, leader_attached=_flag(choices, "leader_attached"),
+                  suppressing=_flag(choices, "suppressing"), firer_id=firer.id)
+    if kind in ("infantry", "support", "bunker"):
+        inputs.update(target_id=target.id, target_figures=str(target.figures))
+    shots = firer.counters.get(snipers.SHOTS_COUNTER, 0)
+    facts.append(f"Hits on {snipers.TO_HIT_BUNKER if kind == 'bunker' else snipers.TO_HIT}+ at any range; "
+                 f"{shots} shot(s) fired so far")
+
+
+def _plan_building(inputs: dict[str, InputValue], facts: list[str], game: Game, target: Unit) -> None:
+    """A flamethrower at the wooden building the target is in: two 6s set it on fire and everyone leaves."""
+    inputs.update(target_id=target.id, target_figures=str(target.figures))
+    building = building_at(game, target)
+    if building is None:
+        facts.append(f"{target.name} is not inside a building on the map: the fire is resolved, "
+                     "set the building alight by hand if it catches")
+        return
+    if building.material != "wood":
+        raise ShotRefusal("target_kind", f"{building.name} is built of {building.material.replace('_', ' ')}: "
+                                         "only a wooden building catches fire.")
+    inputs["building_id"] = building.id
+    inside = ", ".join(u.name for u in occupants_of(game, building))
+    facts.append(f"Two or more 6s set {building.name} on fire; then {inside} must evacuate")
+
+
+def _plan_flamethrower(inputs: dict[str, InputValue], facts: list[str], game: Game, firer: Unit, fw: FireWeapon,
+                       weapon: Weapon, target: Unit, choices: Choices, dist: float, band: str) -> None:
+    kind = _choice(choices, "target_kind", flamethrowers.TARGET_KINDS, flamethrower_target_kind(target),
+                   "The target")
+    if "sniper_target" in inputs and kind != "infantry":
+        del inputs["sniper_target"]
+    fuel = weapon.ammo if weapon.ammo is not None else flamethrowers.FUEL_PHASES
+    moved = _flag(choices, "moved")
+    quality = _choice(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality")
+    inputs.update(range=round(dist, 2), moved=moved, fuel=fuel, target_kind=kind, range_band=band or "close",
+                  target_quality=quality, firer_id=firer.id, weapon_index=fw.index or 0)
+    if kind == "transport" and target.vehicle is not None:
+        inputs.update(vehicle_id=target.id, vehicle_current_shock=target.shock,
+                      vehicle_immobilised=later_shock_doubled(target.vehicle.category, target.vehicle.damage))
+    elif kind == "infantry":
+        inputs.update(target_id=target.id, target_figures=str(target.figures))
+    elif kind == "wooden_building":
+        _plan_building(inputs, facts, game, target)
+    dice = flamethrowers.DICE_AFTER_MOVING if moved else flamethrowers.DICE
+    facts.append(f"{dice} Firepower Dice, cover ignored, Shock doubled; fuel {fuel} of "
+                 f"{weapon.ammo_max or flamethrowers.FUEL_PHASES}")
