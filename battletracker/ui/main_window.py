@@ -339,7 +339,11 @@ class MainWindow(QMainWindow):
             return False
         self._remember(path)
         self.map.fit_table()
-        self.statusBar().showMessage(f"Opened {path}", 5000)
+        if self.session.path is None:
+            self.statusBar().showMessage(f"Opened a copy of {path.name}, which comes with BattleTracker: "
+                                         "Save asks where to keep your game", 10000)
+        else:
+            self.statusBar().showMessage(f"Opened {path}", 5000)
         return True
 
     def save(self) -> bool:
