@@ -58,6 +58,7 @@ from battletracker.ui.text import esc
 WHEEL_STEP = 5.0
 WHEEL_COMMIT_MS = 600
 SNAP_DEGREES = 15.0
+LABEL_SETTLE_MS = 80
 MIN_SCALE = 3.0           # pixels per inch
 MAX_SCALE = 240.0
 HANDLE_GAP_PX = 18.0      # from the front of the token to the rotation handle
@@ -142,6 +143,12 @@ class MapView(QGraphicsView):
         self._wheel_timer.setInterval(WHEEL_COMMIT_MS)
         self._wheel_timer.timeout.connect(self.commit_wheel_rotation)
         self._pick: tuple[str, Callable[[object], None], str] | None = None
+        # Names and badges are placed again for the new zoom once the wheel rests,
+        # not on every notch (with hundreds of units a placement costs a frame or two).
+        self._label_timer = QTimer(self)
+        self._label_timer.setSingleShot(True)
+        self._label_timer.setInterval(LABEL_SETTLE_MS)
+        self._label_timer.timeout.connect(lambda: self.map_scene.layout_labels(self.scale_factor))
         self.banner = QLabel(self)
         self.banner.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.banner.hide()
@@ -179,6 +186,7 @@ class MapView(QGraphicsView):
         self._fit_mode = True
         rect = self.map_scene.table_rect().adjusted(-MARGIN * 0.8, -MARGIN * 0.8, MARGIN * 0.5, MARGIN * 0.5)
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._label_timer.start()
         self._place_handle()
 
     def zoom_by(self, factor: float, anchor: QPoint | None = None) -> None:
@@ -193,6 +201,7 @@ class MapView(QGraphicsView):
         before = self.mapToScene(anchor)
         self.scale(factor, factor)
         self._scroll_by_scene(before - self.mapToScene(anchor))
+        self._label_timer.start()
         self._place_handle()
 
     @property
@@ -564,7 +573,7 @@ class MapView(QGraphicsView):
         except GameError as exc:
             unit = self._unit(token)
             if unit is not None:
-                token.sync(unit, token.colour)
+                token.sync(unit, token.colour, token.vehicle)
             self.map_scene.refresh_selection()
             self._place_handle()
             self.refused.emit(str(exc))
@@ -575,7 +584,7 @@ class MapView(QGraphicsView):
         if token is not None and self._gesture in (_Gesture.DRAG, _Gesture.ROTATE, _Gesture.PRESS):
             unit = self._unit(token)
             if unit is not None:
-                token.sync(unit, token.colour)
+                token.sync(unit, token.colour, token.vehicle)
         self._gesture = _Gesture.NONE
         self._token = None
         self.readout.hide()
