@@ -59,6 +59,7 @@ WHEEL_STEP = 5.0
 WHEEL_COMMIT_MS = 600
 SNAP_DEGREES = 15.0
 LABEL_SETTLE_MS = 80
+ZOOM_STEP = 1.25          # one press of Ctrl+= or Ctrl+-
 MIN_SCALE = 3.0           # pixels per inch
 MAX_SCALE = 240.0
 HANDLE_GAP_PX = 18.0      # from the front of the token to the rotation handle
@@ -158,13 +159,21 @@ class MapView(QGraphicsView):
         self.fit_action.setShortcut(QKeySequence("Ctrl+0"))
         self.fit_action.setToolTip("Fit the whole table in the map (Ctrl+0)")
         self.fit_action.triggered.connect(self.fit_table)
+        self.zoom_in_action = QAction("Zoom &In", self)
+        self.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        self.zoom_in_action.setToolTip("Zoom in on the middle of the map (Ctrl+=)")
+        self.zoom_in_action.triggered.connect(lambda: self.zoom_by(ZOOM_STEP))
+        self.zoom_out_action = QAction("Zoom &Out", self)
+        self.zoom_out_action.setShortcut(QKeySequence("Ctrl+-"))
+        self.zoom_out_action.setToolTip("Zoom out (Ctrl+-)")
+        self.zoom_out_action.triggered.connect(lambda: self.zoom_by(1.0 / ZOOM_STEP))
         self.measure_action = QAction("Measure", self)
         self.measure_action.setCheckable(True)
         self.measure_action.setShortcut(QKeySequence("M"))
         self.measure_action.setToolTip(MEASURE_TIP)
         self.measure_action.toggled.connect(self.set_measure_mode)
         # The actions are for a window's menus and toolbar (their shortcuts work once they are
-        # added there); the view itself answers M and Ctrl+0 in keyPressEvent, which a window
+        # added there); the view itself answers M, Ctrl+0 and Ctrl+=/- in keyPressEvent, which a window
         # shortcut takes over without an ambiguous-shortcut clash.
 
         session.changed.connect(self._on_changed)
@@ -668,6 +677,11 @@ class MapView(QGraphicsView):
             return
         if key == Qt.Key.Key_0 and mods == Qt.KeyboardModifier.ControlModifier:
             self.fit_table()
+            event.accept()
+            return
+        if key in (Qt.Key.Key_Equal, Qt.Key.Key_Plus, Qt.Key.Key_Minus) \
+                and mods & ~Qt.KeyboardModifier.ShiftModifier == Qt.KeyboardModifier.ControlModifier:
+            self.zoom_by(1.0 / ZOOM_STEP if key == Qt.Key.Key_Minus else ZOOM_STEP)
             event.accept()
             return
         if key == Qt.Key.Key_Space and not event.isAutoRepeat():
