@@ -37,6 +37,7 @@ class HelpWindow(QDialog):
         self.browser.setObjectName("guide")
         self.browser.setOpenExternalLinks(True)
         self.browser.setMarkdown(guide_text())
+        self.browser.document().setDocumentMargin(12)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.close)
         layout = QVBoxLayout(self)
