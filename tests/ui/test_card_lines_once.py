@@ -24,7 +24,6 @@ def window_on(qtbot: QtBot, demo: str, tmp_path: Path) -> MainWindow:
     win.load_features()
     win.show()
     qtbot.waitExposed(win)
-    qtbot.wait(50)
     return win
 
 
@@ -46,6 +45,7 @@ def test_armour_battles_card_shows_suppression_and_disruption_once(qtbot: QtBot,
         card = win.cards.card("rifles")
         assert card is not None
         [button] = [b for b in card.findChildren(QToolButton) if b.toolTip().startswith(tip) and b.isVisibleTo(card)]
+        qtbot.waitUntil(lambda b=button: b.height() >= b.minimumSizeHint().height())   # laid out, so clickable
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     card = win.cards.card("rifles")
     assert card is not None
