@@ -55,10 +55,19 @@ class SectionWidget(Protocol):
 
 @dataclass(frozen=True)
 class CardSection:
+    """Extra rows on a unit's card.
+
+    `counters` and `conditions` name what the section itself shows (with its own
+    words and buttons); the card's generic counters and badges leave them out so
+    nothing reads twice.
+    """
+
     key: str
     applies: Callable[[Game, Unit], bool]
     create: Callable[[QWidget, Session, str], QWidget]
     rulesets: tuple[str, ...] = ()
+    counters: tuple[str, ...] = ()
+    conditions: tuple[str, ...] = ()
 
     def available(self, game: Game, unit: Unit) -> bool:
         return (not self.rulesets or game.ruleset in self.rulesets) and self.applies(game, unit)

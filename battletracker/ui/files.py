@@ -14,6 +14,7 @@ from PySide6.QtCore import QFileDevice, QIODevice, QSaveFile
 
 from battletracker.model import savefile
 from battletracker.model.game import Game
+from battletracker.rules.tables import resources_dir
 
 ERRNO_WORDS: dict[int, str] = {
     getattr(errno, name): words
@@ -113,3 +114,17 @@ def save_game(game: Game, path: Path) -> str:
     data = savefile.dumps(game)
     write_bytes(path, data)
     return fingerprint(data)
+
+
+def is_shipped(path: Path) -> bool:
+    """Whether `path` is one of the app's own files (a demo battle, a table).
+
+    Those open as untitled copies so that saving never overwrites them: the
+    next player, or the next start, gets the demo as it was shipped.
+    """
+    package = Path(__file__).resolve().parents[1]
+    try:
+        target = path.resolve()
+    except OSError:
+        return False
+    return any(target.is_relative_to(root) for root in (resources_dir().resolve(), package))

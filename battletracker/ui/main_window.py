@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QPoint, QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QUndoStack
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
+        self.guide_window: QDialog | None = None
         self._restore_settings()
 
     # -- construction -------------------------------------------------------------
@@ -151,6 +153,14 @@ class MainWindow(QMainWindow):
         self.settings_action = self._action("Ruleset &settings...", self.open_settings, None, None,
                                             "Rules the documents do not state: defaults to check")
         self.fit_action = self.map.fit_action
+        self.zoom_in_action = self.map.zoom_in_action
+        self.zoom_out_action = self.map.zoom_out_action
+        self.next_unit_action = self._action("Select &Next Unit", lambda: self.cards.select_step(1), "]", None,
+                                             "Select the next unit, in the order of the cards (])")
+        self.previous_unit_action = self._action("Select &Previous Unit", lambda: self.cards.select_step(-1), "[",
+                                                 None, "Select the previous unit ([)")
+        self.guide_action = self._action("&User Guide", self.show_guide, QKeySequence.StandardKey.HelpContents,
+                                         "help-contents", "How to use BattleTracker (F1)")
         self.measure_action = self.map.measure_action
         self.unit_action_entries: dict[str, QAction] = {}
 
@@ -190,6 +200,8 @@ class MainWindow(QMainWindow):
         edit.addActions([self.undo_action, self.redo_action])
         edit.addSeparator()
         edit.addActions([self.add_unit_action, self.edit_unit_action, self.remove_unit_action])
+        edit.addSeparator()
+        edit.addActions([self.next_unit_action, self.previous_unit_action])
         self.actions_menu = bar.addMenu("&Actions")
         self.actions_menu.aboutToShow.connect(self._fill_actions_menu)
         game = bar.addMenu("&Game")
@@ -197,11 +209,12 @@ class MainWindow(QMainWindow):
         game.addSeparator()
         game.addActions([self.dice_action, self.settings_action])
         view = bar.addMenu("&View")
-        view.addActions([self.fit_action, self.measure_action])
+        view.addActions([self.zoom_in_action, self.zoom_out_action, self.fit_action, self.measure_action])
         view.addSeparator()
         for dock in (self.cards_dock, self.log_dock, self.history_dock):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.guide_action)
         help_menu.addAction(self._action("&About BattleTracker", self.about))
 
         tools = QToolBar("Main", self)
@@ -340,7 +353,11 @@ class MainWindow(QMainWindow):
             return False
         self._remember(path)
         self.map.fit_table()
-        self.statusBar().showMessage(f"Opened {path}", 5000)
+        if self.session.path is None:
+            self.statusBar().showMessage(f"Opened a copy of {path.name}, which comes with BattleTracker: "
+                                         "Save asks where to keep your game", 10000)
+        else:
+            self.statusBar().showMessage(f"Opened {path}", 5000)
         return True
 
     def save(self) -> bool:
@@ -496,6 +513,18 @@ class MainWindow(QMainWindow):
         from battletracker.ui.settings_dialog import SettingsDialog
 
         SettingsDialog(self.session, self).exec()
+
+    def show_guide(self) -> None:
+        """The user guide in its own window, beside the game (F1 again brings it to the front)."""
+        from battletracker.ui.help_window import HelpWindow
+
+        if self.guide_window is None:
+            self.guide_window = HelpWindow(self)
+        if self.guide_window.isVisible():
+            self.guide_window.raise_()
+            self.guide_window.activateWindow()
+        else:
+            self.guide_window.show()
 
     def about(self) -> None:
         from battletracker.ui.about import about_box

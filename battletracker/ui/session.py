@@ -29,7 +29,7 @@ from battletracker.model.references import with_references_cleared
 from battletracker.model.savefile import SaveFileError, game_from_state
 from battletracker.rules import Resolution
 from battletracker.rules.actions import Choices, carry_out, plan
-from battletracker.ui.files import fingerprint
+from battletracker.ui.files import fingerprint, is_shipped
 
 EVERYTHING = Changes(everything=True)
 
@@ -213,9 +213,15 @@ class Session(QObject):
             self._game = game
 
     def open(self, path: Path) -> None:
-        """Load a save file; on any problem raise SaveFileError and keep the current game."""
+        """Load a save file; on any problem raise SaveFileError and keep the current game.
+
+        A file shipped with the app (a demo) opens as an untitled copy: Save asks where.
+        """
         raw = savefile.read_file(path)
         game = savefile.loads(raw)
+        if is_shipped(path):
+            self.replace_game(game, None)
+            return
         self.replace_game(game, path)
         self.disk_fingerprint = fingerprint(raw)
 

@@ -239,9 +239,9 @@ def test_a_change_syncs_only_the_touched_token(view: MapView, session: Session,
     synced: Counter[str] = Counter()
     original = UnitToken.sync
 
-    def counting(self: UnitToken, unit: Unit, colour: QColor) -> None:
+    def counting(self: UnitToken, unit: Unit, colour: QColor, vehicle: bool | None = None) -> None:
         synced[self.unit_id] += 1
-        original(self, unit, colour)
+        original(self, unit, colour, vehicle)
 
     monkeypatch.setattr(UnitToken, "sync", counting)
     session.apply("Shock", [add_shock("s2", 1)])

@@ -54,6 +54,15 @@ def combat_profile(unit: Unit) -> CombatProfile:
     raise RulesInputError("unit", f"{unit.name} has no weapon with FP or AT Dice")
 
 
+def is_vehicle(unit: Unit) -> bool:
+    """A tank, assault gun or truck: drawn as a rectangle on the map.
+
+    Armour Battles presets keep no vehicle damage data (`unit.vehicle` is
+    empty); a vehicle is known by its kind, or by being armoured (it takes AT Dice).
+    """
+    return unit.vehicle is not None or unit.kind == "vehicle" or unit.stats.get("armoured") is True
+
+
 def dice_type_for(target: Unit) -> str:
     """AT Dice against armoured units, FP Dice against infantry and soft targets."""
     return "at" if target.stats.get("armoured") is True else "fp"

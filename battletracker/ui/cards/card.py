@@ -131,6 +131,8 @@ class UnitCard(QFrame):
         self._ammo_widgets: list[QWidget] = []
         self._content: QWidget | None = None
         self._sections: list[SectionWidget] = []
+        self._section_counters: set[str] = set()      # shown by a section, not as a generic counter
+        self._section_conditions: set[str] = set()    # shown by a section, not as a badge
         self._measured = False
         self.setObjectName(f"card_{unit_id}")
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -220,6 +222,8 @@ class UnitCard(QFrame):
         self._ammo_labels = {}
         self._ammo_widgets = []
         self._sections = []
+        self._section_counters = set()
+        self._section_conditions = set()
         self.setFixedHeight(height)
 
     def _build(self) -> None:
@@ -292,6 +296,8 @@ class UnitCard(QFrame):
                 widget.setObjectName(f"section_{section.key}")
                 root.addWidget(widget)
                 self._sections.append(cast(SectionWidget, widget))
+                self._section_counters.update(section.counters)
+                self._section_conditions.update(section.conditions)
 
     def _update(self, unit: Unit) -> None:
         self.name_label.setText(unit.name)
@@ -311,7 +317,8 @@ class UnitCard(QFrame):
         self.setToolTip(literal(unit.notes))
 
     def _update_counters(self, unit: Unit) -> None:
-        others = sorted(k for k, v in unit.counters.items() if v and k != "shock")
+        others = sorted(k for k, v in unit.counters.items()
+                        if v and k != "shock" and k not in self._section_counters)
         shock = ["shock"] if self.session.game.ruleset == "chain_of_command" or unit.shock else []
         keys = ["figures", *shock, *others]
         if keys != self._counter_keys:
@@ -384,7 +391,7 @@ class UnitCard(QFrame):
         widget.deleteLater()
 
     def _chips_for(self, unit: Unit) -> list[Chip]:
-        chips = [Chip(title(c), condition_colour(c)) for c in unit.conditions]
+        chips = [Chip(title(c), condition_colour(c)) for c in unit.conditions if c not in self._section_conditions]
         if unit.vehicle is not None:
             for key in unit.vehicle.damage:
                 result = damage_result(self.session.game.ruleset, unit.vehicle.category, key)

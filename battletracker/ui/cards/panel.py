@@ -11,7 +11,7 @@ at the foot of the panel and on `status_message`; nothing is applied.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPalette, QShowEvent
+from PySide6.QtGui import QColor, QKeyEvent, QKeySequence, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -68,6 +68,7 @@ class CardsPanel(QWidget):
         self.filter.setPlaceholderText("Filter units by name")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(lambda _t: self._apply_visibility())
+        self.filter.installEventFilter(self)
         self.add_button = QToolButton(self)
         self.add_button.setObjectName("add_unit")
         self.add_button.setText("Add unit\u2026")
@@ -123,6 +124,8 @@ class CardsPanel(QWidget):
         self._realise_timer.timeout.connect(self._realise)
         self.scroll_area.verticalScrollBar().valueChanged.connect(lambda _v: self._realise_timer.start())
         self.scroll_area.viewport().installEventFilter(self)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.scroll_area.installEventFilter(self)
 
         session.changed.connect(self._on_changed)
         session.game_replaced.connect(self._on_game_replaced)
@@ -157,7 +160,22 @@ class CardsPanel(QWidget):
         self.status_message.emit(f"Not applied: {text}")
 
     def select_unit(self, unit_id: str) -> None:
+        self.scroll_area.setFocus(Qt.FocusReason.MouseFocusReason)   # so the arrow keys go on from this card
         self.session.select(unit_id)
+
+    def unit_order(self) -> list[str]:
+        """The units in the order of their cards, leaving out the ones filtered out or folded away."""
+        shown = [w.unit_id for w in self._order if isinstance(w, UnitCard) and self._visible(w)]
+        return shown or [w.unit_id for w in self._order if isinstance(w, UnitCard)]
+
+    def select_step(self, step: int) -> None:
+        """Select the next (`step` 1) or previous (-1) unit in card order, going round at the ends."""
+        order = self.unit_order()
+        if not order:
+            return
+        selected = self.session.selected
+        start = order.index(selected) if selected in order else (-1 if step > 0 else 0)
+        self.session.select(order[(start + step) % len(order)])
 
     def run_action(self, key: str, unit_id: str) -> None:
         """A unit action from a card's menu; the window that hosts the panel carries it out."""
@@ -392,6 +410,17 @@ class CardsPanel(QWidget):
         self._realise_timer.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.scroll_area and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            step = {Qt.Key.Key_Down: 1, Qt.Key.Key_Up: -1}.get(Qt.Key(event.key()))
+            if step is not None:
+                self.select_step(step)
+                return True
+        if watched is self.filter and event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and event.matches(QKeySequence.StandardKey.Undo) and not self.filter.isUndoAvailable():
+            # Nothing typed to undo: Ctrl+Z goes to the window and undoes the game.
+            event.ignore()
+            return True
         if watched is self.scroll_area.viewport() and event.type() == QEvent.Type.Resize:
             self._realise_timer.start()
         elif watched is self.notice and event.type() == QEvent.Type.MouseButtonPress:

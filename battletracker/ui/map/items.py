@@ -34,14 +34,39 @@ VEHICLE_LENGTH = 2.75
 # Room around the body for the selection and target halos.
 RING_MARGIN = 0.45
 
-Z_MARKERS = 5.0
+# Markers and procedures' overlays (bursts, lines of fire, arcs) sit above the tokens and
+# their names and badges: a cluster of units never hides the burst that is falling on it.
 Z_SELECTION_OVERLAY = 10.0
-Z_OVERLAYS = 20.0
 Z_TOKENS = 30.0
 Z_SELECTED = 31.0
+Z_MARKERS = 33.0
+Z_OVERLAYS = 35.0
 Z_HANDLE = 40.0
 Z_MEASURE = 50.0
 
+
+# Where a token's name and badges may sit, in the order tried when labels are placed
+# (map/placement.py): (anchor on the label, shift in pixels, point as multiples of the
+# body's half-width and half-height).
+Place = tuple[tuple[float, float], tuple[float, float], tuple[float, float]]
+NAME_PLACES: tuple[Place, ...] = (
+    ((0.5, 0.0), (0.0, 2.0), (0.0, 1.0)),       # below
+    ((0.5, 1.0), (0.0, -2.0), (0.0, -1.0)),     # above
+    ((0.0, 0.5), (3.0, 0.0), (1.0, 0.0)),       # right
+    ((1.0, 0.5), (-3.0, 0.0), (-1.0, 0.0)),     # left
+    ((0.0, 0.0), (0.0, 2.0), (0.5, 1.0)),       # below right
+    ((1.0, 0.0), (0.0, 2.0), (-0.5, 1.0)),      # below left
+    ((0.0, 1.0), (0.0, -2.0), (0.5, -1.0)),     # above right
+    ((1.0, 1.0), (0.0, -2.0), (-0.5, -1.0)),    # above left
+)
+BADGE_PLACES: tuple[Place, ...] = (
+    ((0.0, 1.0), (0.0, 0.0), (0.55, -0.75)),    # above right
+    ((0.0, 0.0), (0.0, 0.0), (0.55, 0.75)),     # below right
+    ((1.0, 1.0), (0.0, 0.0), (-0.55, -0.75)),   # above left
+    ((1.0, 0.0), (0.0, 0.0), (-0.55, 0.75)),    # below left
+    ((0.0, 0.5), (3.0, 0.0), (1.0, 0.0)),       # right
+    ((1.0, 0.5), (-3.0, 0.0), (-1.0, 0.0)),     # left
+)
 
 # Looked up once: enum attribute access is a measurable part of a token's paint.
 _ANTIALIAS = QPainter.RenderHint.Antialiasing
@@ -87,7 +112,8 @@ def disc_sprite(fill: int, edge: int, diameter: float, dpr: float,
 class UnitToken(QGraphicsItem):
     """One unit on the table: side colour, facing mark, name, condition and shock badges."""
 
-    def __init__(self, unit: Unit, colour: QColor, palette: MapPalette, font: QFont, badge_font: QFont) -> None:
+    def __init__(self, unit: Unit, colour: QColor, palette: MapPalette, font: QFont, badge_font: QFont,
+                 vehicle: bool | None = None) -> None:
         super().__init__()
         self.unit_id = unit.id
         self.setZValue(Z_TOKENS)
@@ -104,12 +130,18 @@ class UnitToken(QGraphicsItem):
         self._bounds = QRectF()
         self.label = PixmapLabel(font, (0.5, 0.0), (0.0, 2.0), self)
         self.badges = PixmapLabel(badge_font, (0.0, 1.0), (0.0, 0.0), self)
-        self.sync(unit, colour)
+        self.name_place = 0         # index into NAME_PLACES
+        self.badge_place = 0        # index into BADGE_PLACES
+        self.sync(unit, colour, vehicle)
 
     # -- state from the model -------------------------------------------------
-    def sync(self, unit: Unit, colour: QColor) -> None:
-        """Take position, facing, look and badges from the unit."""
-        vehicle = unit.is_vehicle
+    def sync(self, unit: Unit, colour: QColor, vehicle: bool | None = None) -> None:
+        """Take position, facing, look and badges from the unit.
+
+        `vehicle` says whether it is drawn as a vehicle's rectangle when the
+        ruleset knows vehicles by more than `unit.vehicle` (see scene.drawn_as_vehicle).
+        """
+        vehicle = unit.is_vehicle if vehicle is None else vehicle
         size = (VEHICLE_WIDTH, VEHICLE_LENGTH) if vehicle else (ROUND_DIAMETER.get(unit.kind, DEFAULT_DIAMETER),) * 2
         self.vehicle = vehicle
         self._size = size
@@ -166,9 +198,33 @@ class UnitToken(QGraphicsItem):
 
     def set_flags(self, selected: bool, target: bool) -> None:
         if selected != self.selected or target != self.target:
+            if selected != self.selected:
+                self.name_place, self.badge_place = (p[0] for p in self.preferred_places(selected))
             self.selected, self.target = selected, target
             self.setZValue(Z_SELECTED if selected else Z_TOKENS)
             self._reshape()
+
+    def preferred_places(self, selected: bool | None = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The name's and the badges' places in the order to try them.
+
+        The selected token's rotation handle sits ahead of it: when that is below
+        the token, the name goes above and the badges below so the handle does not cover them.
+        """
+        selected = self.selected if selected is None else selected
+        if selected and 90.0 < self.shown_facing < 270.0:
+            return (1, 0, 2, 3, 6, 7, 4, 5), (1, 0, 3, 2, 4, 5)
+        return (0, 1, 2, 3, 4, 5, 6, 7), (0, 1, 2, 3, 4, 5)
+
+    def place_labels(self, name: int, badges: int) -> None:
+        """Put the name and the badges at the given places (indices into NAME_PLACES, BADGE_PLACES)."""
+        self.name_place, self.badge_place = name, badges
+        ex, ey = self.extent()
+        anchor, shift, (kx, ky) = NAME_PLACES[name]
+        self.label.set_anchor(anchor, shift)
+        self.label.setPos(kx * ex, ky * ey)
+        anchor, shift, (kx, ky) = BADGE_PLACES[badges]
+        self.badges.set_anchor(anchor, shift)
+        self.badges.setPos(kx * ex, ky * ey)
 
     # -- geometry ---------------------------------------------------------------
     def extent(self) -> tuple[float, float]:
@@ -208,19 +264,7 @@ class UnitToken(QGraphicsItem):
                                      QPointF(fx * base + sx * spread, fy * base + sy * spread),
                                      QPointF(fx * base - sx * spread, fy * base - sy * spread)])
         self._scale = 0.0        # paint() prepares again
-        ex, ey = self.extent()
-        # The selected token's handle sits ahead of it: when that is below the token,
-        # the name and badges swap to above and below so the handle does not cover them.
-        if self.selected and 90.0 < f < 270.0:
-            self.label.set_anchor((0.5, 1.0), (0.0, -2.0))
-            self.label.setPos(0.0, -ey)
-            self.badges.set_anchor((0.0, 0.0), (0.0, 0.0))
-            self.badges.setPos(ex * 0.55, ey * 0.75)
-        else:
-            self.label.set_anchor((0.5, 0.0), (0.0, 2.0))
-            self.label.setPos(0.0, ey)
-            self.badges.set_anchor((0.0, 1.0), (0.0, 0.0))
-            self.badges.setPos(ex * 0.55, -ey * 0.75)
+        self.place_labels(self.name_place, self.badge_place)
         self.update()
 
     def _rect_outline(self, cx: float, cy: float, scale: float, grow: float = 0.0) -> QPolygonF:

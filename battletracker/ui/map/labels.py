@@ -82,6 +82,8 @@ class PixmapLabel(QGraphicsPixmapItem):
         self._offset = offset
         self._chips: tuple[Chip, ...] = ()
         self._dpr = dpr
+        self.size_px = (0.0, 0.0)
+        """The label's width and height in pixels (0 when it has nothing to show)."""
         self.setVisible(False)
 
     @property
@@ -95,6 +97,14 @@ class PixmapLabel(QGraphicsPixmapItem):
         if font.toString() != self._font_key:
             self._font_key = font.toString()
             self._relayout()
+
+    def pixel_rect(self, x: float, y: float, anchor: tuple[float, float],
+                   offset: tuple[float, float]) -> tuple[float, float, float, float]:
+        """Where the label would cover, as (left, top, right, bottom) pixels, placed at pixel point (x, y)."""
+        w, h = self.size_px
+        left = x + offset[0] - w * anchor[0]
+        top = y + offset[1] - h * anchor[1]
+        return (left, top, left + w, top + h)
 
     def set_anchor(self, anchor: tuple[float, float], offset: tuple[float, float]) -> None:
         if (anchor, offset) != (self._anchor, self._offset):
@@ -111,9 +121,11 @@ class PixmapLabel(QGraphicsPixmapItem):
         if not self._chips:
             self.setVisible(False)
             self.setPixmap(QPixmap())
+            self.size_px = (0.0, 0.0)
             return
         pix = chips_pixmap(self._chips, self._font_key, self._dpr)
         w, h = pix.width() / self._dpr, pix.height() / self._dpr
+        self.size_px = (w, h)
         self.setPixmap(pix)
         self.setOffset(-w * self._anchor[0] + self._offset[0], -h * self._anchor[1] + self._offset[1])
         self.setVisible(True)

@@ -30,6 +30,7 @@ from battletracker.ui.map.items import (
     UnitToken,
 )
 from battletracker.ui.map.palette import MapPalette
+from battletracker.ui.map.placement import Rect, place_labels
 from battletracker.ui.session import Session
 
 # Room around the table for the edge labels, in inches.
@@ -66,6 +67,17 @@ def targets_of(game: Game, unit: Unit) -> set[str]:
         if distance(origin, target) <= reach + EPSILON and in_arc(origin, unit.facing, arc, target):
             found.add(other.id)
     return found
+
+
+def drawn_as_vehicle(game: Game, unit: Unit) -> bool:
+    """Whether the unit's token is a vehicle's rectangle rather than a round base."""
+    if unit.is_vehicle:
+        return True
+    if game.ruleset == "armour_battles":
+        from battletracker.rules.armour_battles.units import is_vehicle
+
+        return is_vehicle(unit)
+    return False
 
 
 def _over(colour: QColor, below: QColor) -> QColor:
@@ -131,7 +143,8 @@ class MapScene(QGraphicsScene):
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
     def _add_token(self, unit: Unit) -> UnitToken:
-        token = UnitToken(unit, side_colour(self.game, unit.side), self.palette_, self.label_font, self.badge_font)
+        token = UnitToken(unit, side_colour(self.game, unit.side), self.palette_, self.label_font, self.badge_font,
+                          drawn_as_vehicle(self.game, unit))
         self.tokens[unit.id] = token
         self.addItem(token)
         return token
@@ -168,12 +181,14 @@ class MapScene(QGraphicsScene):
             changed = game.units.get(unit_id)
             token = self.tokens.get(unit_id)
             if changed is not None and token is not None and unit_id not in synced:
-                token.sync(changed, side_colour(game, changed.side))
+                token.sync(changed, side_colour(game, changed.side), drawn_as_vehicle(game, changed))
                 synced.add(unit_id)
         if changes.markers:
             self._sync_markers()
         if synced:
             self.refresh_selection(synced)
+        elif changes.markers:
+            self.layout_labels()
         return synced
 
     def refresh_selection(self, moved: Iterable[str] | None = None) -> None:
@@ -194,6 +209,25 @@ class MapScene(QGraphicsScene):
             self.targets = targets_of(self.game, unit)
         for unit_id, token in self.tokens.items():
             token.set_flags(unit_id == selected, unit_id in self.targets)
+        self.layout_labels()
+
+    def layout_labels(self, scale: float | None = None) -> None:
+        """Place the names and badges clear of each other at `scale` (default: the view's zoom)."""
+        if scale is None:
+            views = self.views()
+            scale = views[0].transform().m11() if views else 1.0
+        place_labels(self.tokens.values(), scale, self._marker_rects(scale))
+
+    def _marker_rects(self, scale: float) -> list[Rect]:
+        """The markers' symbols and names in pixels, for the labels to keep clear of."""
+        rects: list[Rect] = []
+        for marker in self.markers.values():
+            cx, cy = marker.x() * scale, marker.y() * scale
+            rects.append((cx - 7.0, cy - 7.0, cx + 7.0, cy + 7.0))
+            label = marker.label
+            if label.size_px[0] > 0.0:
+                rects.append(label.pixel_rect(cx, cy + label.y() * scale, (0.5, 0.0), (0.0, 7.0)))
+        return rects
 
     def preview_selection(self, x: float, y: float, facing: float) -> None:
         """Arc, rings and targets as if the selected unit stood at (x, y) facing `facing`.

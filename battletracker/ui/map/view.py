@@ -60,6 +60,8 @@ from battletracker.ui.text import esc
 WHEEL_STEP = 5.0
 WHEEL_COMMIT_MS = 600
 SNAP_DEGREES = 15.0
+LABEL_SETTLE_MS = 80
+ZOOM_STEP = 1.25          # one press of Ctrl+= or Ctrl+-
 MIN_SCALE = 3.0           # pixels per inch
 MAX_SCALE = 240.0
 HANDLE_GAP_PX = 18.0      # from the front of the token to the rotation handle
@@ -144,6 +146,12 @@ class MapView(QGraphicsView):
         self._wheel_timer.setInterval(WHEEL_COMMIT_MS)
         self._wheel_timer.timeout.connect(self.commit_wheel_rotation)
         self._pick: tuple[str, Callable[[object], None], str] | None = None
+        # Names and badges are placed again for the new zoom once the wheel rests,
+        # not on every notch (with hundreds of units a placement costs a frame or two).
+        self._label_timer = QTimer(self)
+        self._label_timer.setSingleShot(True)
+        self._label_timer.setInterval(LABEL_SETTLE_MS)
+        self._label_timer.timeout.connect(lambda: self.map_scene.layout_labels(self.scale_factor))
         self.banner = QLabel(self)
         self.banner.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.banner.hide()
@@ -153,13 +161,21 @@ class MapView(QGraphicsView):
         self.fit_action.setShortcut(QKeySequence("Ctrl+0"))
         self.fit_action.setToolTip("Fit the whole table in the map (Ctrl+0)")
         self.fit_action.triggered.connect(self.fit_table)
+        self.zoom_in_action = QAction("Zoom &In", self)
+        self.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        self.zoom_in_action.setToolTip("Zoom in on the middle of the map (Ctrl+=)")
+        self.zoom_in_action.triggered.connect(lambda: self.zoom_by(ZOOM_STEP))
+        self.zoom_out_action = QAction("Zoom &Out", self)
+        self.zoom_out_action.setShortcut(QKeySequence("Ctrl+-"))
+        self.zoom_out_action.setToolTip("Zoom out (Ctrl+-)")
+        self.zoom_out_action.triggered.connect(lambda: self.zoom_by(1.0 / ZOOM_STEP))
         self.measure_action = QAction("Measure", self)
         self.measure_action.setCheckable(True)
         self.measure_action.setShortcut(QKeySequence("M"))
         self.measure_action.setToolTip(MEASURE_TIP)
         self.measure_action.toggled.connect(self.set_measure_mode)
         # The actions are for a window's menus and toolbar (their shortcuts work once they are
-        # added there); the view itself answers M and Ctrl+0 in keyPressEvent, which a window
+        # added there); the view itself answers M, Ctrl+0 and Ctrl+=/- in keyPressEvent, which a window
         # shortcut takes over without an ambiguous-shortcut clash.
 
         session.changed.connect(self._on_changed)
@@ -181,6 +197,7 @@ class MapView(QGraphicsView):
         self._fit_mode = True
         rect = self.map_scene.table_rect().adjusted(-MARGIN * 0.8, -MARGIN * 0.8, MARGIN * 0.5, MARGIN * 0.5)
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._label_timer.start()
         self._place_handle()
 
     def zoom_by(self, factor: float, anchor: QPoint | None = None) -> None:
@@ -195,6 +212,7 @@ class MapView(QGraphicsView):
         before = self.mapToScene(anchor)
         self.scale(factor, factor)
         self._scroll_by_scene(before - self.mapToScene(anchor))
+        self._label_timer.start()
         self._place_handle()
 
     @property
@@ -564,7 +582,7 @@ class MapView(QGraphicsView):
         except (GameError, RulesInputError) as exc:
             unit = self._unit(token)
             if unit is not None:
-                token.sync(unit, token.colour)
+                token.sync(unit, token.colour, token.vehicle)
             self.map_scene.refresh_selection()
             self._place_handle()
             self.refused.emit(str(exc))
@@ -575,7 +593,7 @@ class MapView(QGraphicsView):
         if token is not None and self._gesture in (_Gesture.DRAG, _Gesture.ROTATE, _Gesture.PRESS):
             unit = self._unit(token)
             if unit is not None:
-                token.sync(unit, token.colour)
+                token.sync(unit, token.colour, token.vehicle)
         self._gesture = _Gesture.NONE
         self._token = None
         self.readout.hide()
@@ -659,6 +677,11 @@ class MapView(QGraphicsView):
             return
         if key == Qt.Key.Key_0 and mods == Qt.KeyboardModifier.ControlModifier:
             self.fit_table()
+            event.accept()
+            return
+        if key in (Qt.Key.Key_Equal, Qt.Key.Key_Plus, Qt.Key.Key_Minus) \
+                and mods & ~Qt.KeyboardModifier.ShiftModifier == Qt.KeyboardModifier.ControlModifier:
+            self.zoom_by(1.0 / ZOOM_STEP if key == Qt.Key.Key_Minus else ZOOM_STEP)
             event.accept()
             return
         if key == Qt.Key.Key_Space and not event.isAutoRepeat():

@@ -9,7 +9,7 @@ from battletracker.model.game import Unit, Weapon
 from battletracker.rules import RulesInputError, get, procedures
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
-from battletracker.rules.armour_battles.units import combat_profile
+from battletracker.rules.armour_battles.units import combat_profile, is_vehicle
 from battletracker.rules.presets import unit_presets
 from battletracker.rules.tables import ruleset_settings
 
@@ -61,6 +61,15 @@ def test_presets_include_the_documents_stuh_42_and_its_targets() -> None:
     made = presets["stuh_42"].make("u", "StuH", 0, 0.0, 0.0)
     assert made.kind == "vehicle"
     assert made.counters == {"disruption": 0}
+
+
+def test_tanks_and_assault_guns_are_vehicles_though_they_carry_no_damage_data() -> None:
+    presets = {p.key: p.make("u", p.title, 0, 0.0, 0.0) for p in unit_presets(RULESET)}
+    assert presets["stuh_42"].vehicle is None and is_vehicle(presets["stuh_42"])
+    assert is_vehicle(presets["t34_43"])
+    assert not is_vehicle(presets["rifle_platoon_su"]) and not is_vehicle(presets["smg_platoon_su"])
+    truck = Unit("u9", "Truck", "vehicle", 0, 0.0, 0.0, stats={"armoured": False})
+    assert is_vehicle(truck)
 
 
 def test_combat_profile_refuses_a_unit_without_armour_battles_numbers() -> None:

@@ -116,4 +116,4 @@ def _applies(_game: Game, unit: Unit) -> bool:
 
 SECTION = register_card_section(CardSection(
     "armour_battles", _applies, lambda parent, session, uid: ArmourBattlesSection(parent, session, uid),
-    rulesets=(RULESET,)))
+    rulesets=(RULESET,), counters=(DISRUPTION,), conditions=(SUPPRESSED, ARTILLERY_SUPPRESSED, DISPERSED)))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 
+from battletracker.rules.chain_of_command import snipers
 from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_into_vehicle
 from battletracker.rules.chain_of_command.fire_plans import can_fire
 from battletracker.ui.extensions import (
@@ -69,7 +70,8 @@ register_unit_action(UnitAction(
     rulesets=RULESETS,
     tip="Toss a grenade into an open-topped vehicle or Transport beside the Team, or at an APC from outside",
 ))
-register_card_section(CardSection("coc.sniper", is_sniper, SniperSection, RULESETS))
+register_card_section(CardSection("coc.sniper", is_sniper, SniperSection, RULESETS,
+                                  counters=(snipers.SHOTS_COUNTER,), conditions=(snipers.SPOTTED,)))
 register_card_section(CardSection("coc.gun_crew", is_gun, GunCrewSection, RULESETS))
 register_window_extension(overlays.install)
 
