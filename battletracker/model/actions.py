@@ -29,25 +29,31 @@ class ActionError(ValueError):
 class Action:
     """One applied action: `name` (e.g. "unit.shock"), the player's `choices`, the `dice` faces in roll order.
 
-    `time` is when it was applied (ISO seconds): the battle log lines it wrote
-    carry it, so a replay writes the same log.
+    `time` is when it was applied (ISO seconds) and `typed` whether the dice
+    were rolled at the table and typed in rather than rolled by the app: the
+    battle log lines it wrote say both, so a replay writes the same log.
     """
 
     name: str
     choices: Mapping[str, Scalar] = field(default_factory=dict)
     dice: tuple[Face, ...] = ()
     time: str = ""
+    typed: bool = False
 
     def to_plain(self) -> dict[str, Any]:
         """The action as JSON data."""
-        return {"name": self.name, "choices": dict(self.choices), "dice": list(self.dice), "time": self.time}
+        plain: dict[str, Any] = {"name": self.name, "choices": dict(self.choices), "dice": list(self.dice),
+                                 "time": self.time}
+        if self.typed:
+            plain["typed"] = True
+        return plain
 
     @classmethod
     def from_plain(cls, data: Any) -> Action:
         """An action from JSON data, every value checked; raises ActionError naming the problem."""
         if not isinstance(data, dict):
             raise ActionError("an action must be an object with a name, choices and dice")
-        unknown = sorted(set(data) - {"name", "choices", "dice", "time"})
+        unknown = sorted(set(data) - {"name", "choices", "dice", "time", "typed"})
         if unknown:
             raise ActionError(f"an action has no field {unknown[0]!r}")
         name = data.get("name")
@@ -65,7 +71,10 @@ class Action:
         time = data.get("time", "")
         if not isinstance(time, str):
             raise ActionError(f"the time of {name} must be text")
-        return cls(name, dict(choices), tuple(dice), time)
+        typed = data.get("typed", False)
+        if not isinstance(typed, bool):
+            raise ActionError(f"whether the dice of {name} were typed must be true or false")
+        return cls(name, dict(choices), tuple(dice), time, typed)
 
 
 def _is_scalar(value: Any) -> bool:

@@ -142,12 +142,13 @@ def perform(game: Game, name: str, choices: Choices, dice: Sequence[Face] | None
 
 
 def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[Face] | None = None, *,
-              rng: Dice | None = None, time: str | None = None) -> Resolution:
+              rng: Dice | None = None, time: str | None = None, typed: bool = False) -> Resolution:
     """`perform` for a plan already made (the session shows its title; a replay names its step).
 
     A unit taken off the table takes every reference to it along (its pins,
     its place in a building, its passengers' embarkation) in the same step,
-    so the app and a replay clear them alike.
+    so the app and a replay clear them alike. `typed`: the dice were rolled at
+    the table, which the log says.
     """
     from battletracker.rules import resolve
 
@@ -158,11 +159,12 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
         raise Refusal("dice", f"{len(recording.faces) + scripted.remaining} dice were given, but "
                               f"{p.title or name} rolled {len(recording.faces)}.")
     stamp = time if time is not None else now_stamp()
-    action = Action(name, dict(choices), tuple(recording.faces), stamp)
+    action = Action(name, dict(choices), tuple(recording.faces), stamp, typed and bool(recording.faces))
     lines = [*result.log, *p.log]
     if result.rolls:
         rolled = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in result.rolls)
-        lines.insert(0, f"{p.title or name} - rolls: {rolled}")
+        source = " (dice rolled at the table)" if action.typed else ""
+        lines.insert(0, f"{p.title or name}{source} - rolls: {rolled}")
     log = [AppendLog(LogEntry(stamp, game.turn, game.phase, line, p.log_kind)) for line in lines or [p.title or name]]
     return Resolution(result.procedure, result.outcome, dict(result.values), list(result.rolls),
                       [RecordAction(action), *with_references_cleared(game, [*p.effects, *result.effects]), *log],

@@ -78,7 +78,8 @@ def replay_steps(game: Game) -> tuple[Game, list[Step]]:
         before = len(current.log)
         try:
             p = plan(action.name, current, action.choices)
-            result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time)
+            result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
+                                   typed=action.typed)
             current.apply_all(result.effects)
         except ChoiceNeeded as exc:
             raise ReplayError(f"{describe(i, action)} asks for a choice it did not record: {exc.prompt}", i) from None

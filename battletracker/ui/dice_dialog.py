@@ -37,4 +37,6 @@ class DiceDialog(ProcedureDialog):
         self._update()
 
     def _update(self) -> None:
-        self.runner.set_inputs({"dice": self.dice.value(), "target": self.target.value()})
+        choices = {"dice": self.dice.value(), "target": self.target.value()}
+        self.runner.set_inputs(choices)
+        self.runner.set_action("dice.pool", choices)

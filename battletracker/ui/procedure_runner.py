@@ -42,6 +42,7 @@ from battletracker.core.dice import (
 )
 from battletracker.model.game import GameError
 from battletracker.rules import ChoiceNeeded, Inputs, Resolution, RulesInputError, get, odds, resolve
+from battletracker.rules.base import InputValue
 from battletracker.rules.tables import TableError
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
 from battletracker.ui.session import Session
@@ -117,6 +118,7 @@ class ProcedureRunner(QWidget):
         self._typed_run = False
         self._pending: DiceExhausted | None = None
         self._applied = False
+        self._action: tuple[str, dict[str, InputValue]] | None = None
         self.result: Resolution | None = None
 
         self.problem = plain(QLabel(self))
@@ -197,6 +199,15 @@ class ProcedureRunner(QWidget):
         self.roll_button.setEnabled(True)
         self.typed_button.setEnabled(True)
         return True
+
+    def set_action(self, name: str | None, choices: Mapping[str, InputValue] | None = None) -> None:
+        """Apply as the player's action `name` with `choices` (rules/actions.py) rather than as a bare result.
+
+        Apply then plans the action again and resolves it with exactly the dice
+        this result rolled (and the choices answered on the way), so the game
+        records, and a replay repeats, what the player saw.
+        """
+        self._action = (name, dict(choices or {})) if name else None
 
     @property
     def dice_source(self) -> str:
@@ -350,12 +361,17 @@ class ProcedureRunner(QWidget):
     def apply(self) -> bool:
         if self.result is None:
             return False
+        applied = self.result
         try:
-            self.session.apply_resolution(self.result, self.title, self.dice_source)
-        except GameError as exc:
+            if self._action is None:
+                self.session.apply_resolution(applied, self.title, self.dice_source)
+            else:
+                name, choices = self._action
+                faces = [face for _label, values in applied.rolls for face in values]
+                applied = self.session.act(name, {**choices, **self._answers}, faces, typed=self._typed_run)
+        except (GameError, RulesInputError) as exc:
             self._show_problem(f"Not applied: {exc}")
             return False
-        applied = self.result
         self._applied = True
         self.apply_button.setEnabled(False)
         self.applied.emit(applied)

@@ -141,16 +141,18 @@ class Session(QObject):
         self.check(effects)
         self.undo_stack.push(StepCommand(self, text, effects))
 
-    def act(self, name: str, choices: Choices, dice: Sequence[Face] | None = None) -> Resolution:
+    def act(self, name: str, choices: Choices, dice: Sequence[Face] | None = None, *,
+            typed: bool = False) -> Resolution:
         """Take the action `name` (rules/actions.py) as one undo step and record it; returns its result.
 
         Without `dice` the session's own dice roll; with them (the faces rolled
-        at the table, in order) they are used exactly. A refusal (Refusal or
+        at the table, in order, with `typed`; or the app's own rolled earlier,
+        without) they are used exactly. A refusal (Refusal or
         any RulesInputError from the plan, GameError from the model) raises
         and nothing is applied.
         """
         p = plan(name, self._game, choices)
-        result = carry_out(self._game, p, name, choices, dice, rng=self.dice)
+        result = carry_out(self._game, p, name, choices, dice, rng=self.dice, typed=typed)
         self._push(p.title or name, result.effects)
         return result
 

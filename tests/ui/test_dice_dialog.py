@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.rules.replay import replay_steps
 from battletracker.ui.dice_dialog import DiceDialog
 from battletracker.ui.session import Session
 
@@ -58,3 +60,24 @@ def test_roll_for_me_gives_an_outcome_the_odds_allow(qtbot: QtBot, session: Sess
     result = dialog.runner.result
     assert result is not None
     assert result.outcome in dict(dialog.runner.odds_plot.rows)
+
+
+def test_a_typed_roll_is_recorded_and_replays_to_the_same_game(qtbot: QtBot, session: Session,
+                                                               tmp_path: Path) -> None:
+    dialog = DiceDialog(session)
+    qtbot.addWidget(dialog)
+    dialog.dice.setValue(2)
+    dialog.target.setValue(4)
+    runner = dialog.runner
+    qtbot.mouseClick(runner.typed_button, Qt.MouseButton.LeftButton)
+    runner.entry.setText("4 3")
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+    action = session.game.actions[-1]
+    assert (action.name, dict(action.choices), action.dice, action.typed) == ("dice.pool", {"dice": 2, "target": 4},
+                                                                             (4, 3), True)
+    assert "dice rolled at the table" in session.game.log[-2].text
+    path = tmp_path / "rolled.battle"
+    savefile.save(session.game, path)
+    replayed, _steps = replay_steps(savefile.load(path))
+    assert savefile.game_to_dict(replayed) == savefile.game_to_dict(session.game)
