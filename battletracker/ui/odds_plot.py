@@ -1,11 +1,17 @@
 """The odds of every outcome, shown before the roll, with the rolled one marked.
 
+When the outcomes count things ("kills=2 shock=3"), a line leads with what a
+player decides on (the chance of at least one kill, the expected kills and
+Shock) and each count gets its own small chart, readable however many dice are
+rolled; other outcomes share one chart of labels.
+
 pyqtgraph (and numpy with it) is imported the first time a plot is shown, not
 at start, so the main window opens as fast as a bare Qt window.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from fractions import Fraction
@@ -13,9 +19,17 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
-from battletracker.core.odds import Distribution
+from battletracker.core.odds import Distribution, marginals, parse_quantities
 
 GroupFn = Callable[[str], str]
 
@@ -80,6 +94,48 @@ def percent(p: Fraction) -> str:
     return f"{value:.1f}%"
 
 
+def rounded_percent(p: Fraction) -> str:
+    """A chance as a player reads it: whole percent, never "0%" or "100%" for what may or may not happen."""
+    if p in (0, 1):
+        return f"{int(p) * 100}%"
+    value = math.floor(p * 100 + Fraction(1, 2))
+    if value < 1:
+        return "<1%"
+    if value > 99:
+        return ">99%"
+    return f"{value}%"
+
+
+QUANTITY_WORDS: dict[str, tuple[str, str]] = {
+    # name in the outcome key -> (chart title, one of them)
+    "kills": ("Kills", "kill"),
+    "shock": ("Shock", "point of Shock"),
+    "vehicle_shock": ("Vehicle Shock", "point of vehicle Shock"),
+}
+
+
+def quantity_title(name: str) -> str:
+    return QUANTITY_WORDS.get(name, (name.replace("_", " ").capitalize(), ""))[0]
+
+
+def summary(per: dict[str, Distribution[int]]) -> list[tuple[str, str]]:
+    """What a player weighs before rolling, each as (text with a rounded chance, its exact value)."""
+    lines: list[tuple[str, str]] = []
+    if "kills" in per:
+        p = per["kills"].at_least(1)
+        lines.append((f"At least one kill: {rounded_percent(p)}", str(p)))
+    for name, dist in per.items():
+        mean = dist.mean()
+        title = quantity_title(name)
+        lines.append((f"Expected {title if name != 'kills' else 'kills'}: {float(mean):.1f}", str(mean)))
+    return lines
+
+
+def tick_step(count: int, most: int = 8) -> int:
+    """Label every n-th bar so at most `most` labels share a small chart's axis."""
+    return max(1, math.ceil(count / most))
+
+
 class OddsPlot(QWidget):
     """A bar chart (pyqtgraph, created lazily) above an exact table of the odds."""
 
@@ -90,6 +146,19 @@ class OddsPlot(QWidget):
         self._plot: Any = None
         self._bars: list[tuple[str, Fraction]] = []
         self._group: GroupFn | None = None
+        self.quantities: dict[str, Distribution[int]] | None = None
+        self.marked_values: dict[str, int] = {}
+        self.charts: dict[str, Any] = {}
+        self.tick_labels: dict[str, list[tuple[int, str]]] = {}
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setStyleSheet("font-weight: bold;")
+        self.summary.hide()
+        self._layout.addWidget(self.summary)
+        self._charts_row = QHBoxLayout()
+        self._charts_row.setContentsMargins(0, 0, 0, 0)
+        self._layout.addLayout(self._charts_row, 2)
         self.table = QTableWidget(0, 3, self)
         self.table.setHorizontalHeaderLabels(["Outcome", "Chance", "Exact"])
         self.table.verticalHeader().setVisible(False)
@@ -109,6 +178,13 @@ class OddsPlot(QWidget):
     def set_distribution(self, dist: Distribution[str], group: GroupFn | None = None) -> None:
         self._group = group
         self._bars = grouped(dist, group)
+        self.quantities = marginals(dist, parse_quantities)
+        self.marked_values = {}
+        if self.quantities is not None:
+            lines = summary(self.quantities)
+            self.summary.setText("   ·   ".join(text for text, _exact in lines))
+            self.summary.setToolTip("\n".join(f"{text} (exactly {exact})" for text, exact in lines))
+        self.summary.setVisible(self.quantities is not None)
         self.table.setRowCount(len(self._bars))
         for row, (label, p) in enumerate(self._bars):
             for col, text in enumerate((label, percent(p), str(p))):
@@ -121,6 +197,8 @@ class OddsPlot(QWidget):
     def mark(self, outcome: str | None) -> None:
         """Highlight where the actual roll landed (None clears it)."""
         key = None if outcome is None else (self._group(outcome) if self._group else outcome)
+        counts = parse_quantities(outcome) if outcome is not None else None
+        self.marked_values = {name: counts.get(name, 0) for name in self.quantities or {}} if counts else {}
         for row, (label, _p) in enumerate(self._bars):
             for col in range(3):
                 item = self.table.item(row, col)
@@ -148,9 +226,17 @@ class OddsPlot(QWidget):
     def _draw(self, marked: str | None) -> None:
         if not self._bars:
             return
+        if self.quantities is not None:
+            if self._plot is not None:
+                self._plot.hide()
+            self._draw_quantities()
+            return
+        for chart in self.charts.values():
+            chart.hide()
         import pyqtgraph as pg
 
         plot = self._ensure_plot()
+        plot.show()
         plot.clear()
         pal = self.palette()
         normal = pal.color(QPalette.ColorRole.Highlight)
@@ -171,3 +257,56 @@ class OddsPlot(QWidget):
             plot.getAxis(name).setTextPen(text)
             plot.getAxis(name).setPen(text)
         plot.setYRange(0, max(heights) * 1.15 if heights else 1)
+
+    def _chart(self, name: str) -> Any:
+        """The small chart of one quantity, made the first time it is shown."""
+        if name not in self.charts:
+            import pyqtgraph as pg
+
+            chart = pg.PlotWidget(self, background=self.palette().color(QPalette.ColorRole.Base))
+            chart.setMinimumHeight(120)
+            chart.setMenuEnabled(False)
+            chart.setMouseEnabled(x=False, y=False)
+            chart.hideButtons()
+            self._charts_row.addWidget(chart, 1)
+            self.charts[name] = chart
+        return self.charts[name]
+
+    def _draw_quantities(self) -> None:
+        """One bar chart per quantity: its chance of each count, the rolled count outlined."""
+        import pyqtgraph as pg
+
+        assert self.quantities is not None
+        pal = self.palette()
+        normal = pal.color(QPalette.ColorRole.Highlight)
+        normal.setAlpha(150)
+        hit = pal.color(QPalette.ColorRole.Accent) if hasattr(QPalette.ColorRole, "Accent") else normal
+        text = pal.color(QPalette.ColorRole.Text)
+        for name, chart in self.charts.items():
+            chart.setVisible(name in self.quantities)
+        for name, dist in self.quantities.items():
+            chart = self._chart(name)
+            chart.show()
+            chart.clear()
+            low, high = min(dist.outcomes), max(dist.outcomes)
+            xs = list(range(low, high + 1))
+            heights = [float(dist.p(x)) * 100 for x in xs]
+            rolled = self.marked_values.get(name)
+            brushes = [pg.mkBrush(hit if x == rolled else normal) for x in xs]
+            pens = [pg.mkPen(text, width=2) if x == rolled else pg.mkPen(None) for x in xs]
+            chart.addItem(pg.BarGraphItem(x=xs, height=heights, width=0.7, brushes=brushes, pens=pens))
+            step = tick_step(len(xs))
+            ticks = [(x, str(x)) for x in xs if (x - low) % step == 0]
+            self.tick_labels[name] = ticks
+            chart.getAxis("bottom").setTicks([ticks])
+            chart.getAxis("left").setTicks(None)
+            title = quantity_title(name) + (f" (rolled {rolled})" if rolled is not None else "")
+            chart.setTitle(title, color=text, size="9pt")
+            chart.setLabel("left", "%")
+            chart.setXRange(low - 0.6, high + 0.6, padding=0)
+            chart.setYRange(0, max(heights) * 1.15 if heights else 1, padding=0)
+            tips = "\n".join(f"{x}: {rounded_percent(dist.p(x))} (exactly {dist.p(x)})" for x in xs)
+            chart.setToolTip(f"{quantity_title(name)}\n{tips}")
+            for axis in ("bottom", "left"):
+                chart.getAxis(axis).setTextPen(text)
+                chart.getAxis(axis).setPen(text)
