@@ -184,7 +184,12 @@ class OddsPlot(QWidget):
             lines = summary(self.quantities)
             self.summary.setText("   ·   ".join(text for text, _exact in lines))
             self.summary.setToolTip("\n".join(f"{text} (exactly {exact})" for text, exact in lines))
-        self.summary.setVisible(self.quantities is not None)
+        certain = len(self._bars) == 1
+        if certain:
+            self.summary.setText(f"Certain, no dice decide it: {self._bars[0][0].replace('_', ' ')}")
+            self.summary.setToolTip("")
+        self.summary.setVisible(self.quantities is not None or certain)
+        self.table.setVisible(not certain)
         self.table.setRowCount(len(self._bars))
         for row, (label, p) in enumerate(self._bars):
             for col, text in enumerate((label, percent(p), str(p))):
@@ -224,7 +229,11 @@ class OddsPlot(QWidget):
         return self._plot
 
     def _draw(self, marked: str | None) -> None:
-        if not self._bars:
+        """The charts, or none when nothing is left to chance (one certain outcome)."""
+        if len(self._bars) <= 1:
+            for chart in [self._plot, *self.charts.values()]:
+                if chart is not None:
+                    chart.hide()
             return
         if self.quantities is not None:
             if self._plot is not None:
