@@ -284,3 +284,17 @@ def marginals(dist: Distribution[str],
             weights[value] = weights.get(value, Fraction(0)) + p
         out[name] = Distribution(weights)
     return out
+
+
+def flag_chances(dist: Distribution[str]) -> dict[str, Fraction]:
+    """The chance of each flag word riding along with the counts ("deviated", "building_on_fire"), in key order.
+
+    A flag is a word without "=" in an outcome key that also counts things;
+    each flag's chance is the total of the outcomes that carry it.
+    """
+    out: dict[str, Fraction] = {}
+    for outcome, p in dist.items():
+        for word in outcome.split():
+            if "=" not in word:
+                out[word] = out.get(word, Fraction(0)) + p
+    return out

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.core.odds import Distribution, marginals, parse_quantities
+from battletracker.core.odds import Distribution, flag_chances, marginals, parse_quantities
 
 GroupFn = Callable[[str], str]
 
@@ -107,10 +107,10 @@ def rounded_percent(p: Fraction) -> str:
 
 
 QUANTITY_WORDS: dict[str, tuple[str, str]] = {
-    # name in the outcome key -> (chart title, one of them)
-    "kills": ("Kills", "kill"),
-    "shock": ("Shock", "point of Shock"),
-    "vehicle_shock": ("Vehicle Shock", "point of vehicle Shock"),
+    # name in the outcome key -> (chart title, in a sentence)
+    "kills": ("Kills", "kills"),
+    "shock": ("Shock", "Shock"),
+    "vehicle_shock": ("Vehicle Shock", "vehicle Shock"),
 }
 
 
@@ -118,16 +118,25 @@ def quantity_title(name: str) -> str:
     return QUANTITY_WORDS.get(name, (name.replace("_", " ").capitalize(), ""))[0]
 
 
-def summary(per: dict[str, Distribution[int]]) -> list[tuple[str, str]]:
-    """What a player weighs before rolling, each as (text with a rounded chance, its exact value)."""
+def quantity_words(name: str) -> str:
+    return QUANTITY_WORDS.get(name, ("", name.replace("_", " ")))[1]
+
+
+def summary(per: dict[str, Distribution[int]], flags: dict[str, Fraction] | None = None) -> list[tuple[str, str]]:
+    """What a player weighs before rolling, each as (text with a rounded chance, its exact value).
+
+    The chance of at least one kill, of each flag that may ride along ("On
+    target", "Building on fire"), then the expected value of every count.
+    """
     lines: list[tuple[str, str]] = []
     if "kills" in per:
         p = per["kills"].at_least(1)
         lines.append((f"At least one kill: {rounded_percent(p)}", str(p)))
+    for flag, p in (flags or {}).items():
+        lines.append((f"{flag.replace('_', ' ').capitalize()}: {rounded_percent(p)}", str(p)))
     for name, dist in per.items():
         mean = dist.mean()
-        title = quantity_title(name)
-        lines.append((f"Expected {title if name != 'kills' else 'kills'}: {float(mean):.1f}", str(mean)))
+        lines.append((f"Expected {quantity_words(name)}: {float(mean):.1f}", str(mean)))
     return lines
 
 
@@ -181,7 +190,7 @@ class OddsPlot(QWidget):
         self.quantities = marginals(dist, parse_quantities)
         self.marked_values = {}
         if self.quantities is not None:
-            lines = summary(self.quantities)
+            lines = summary(self.quantities, flag_chances(dist))
             self.summary.setText("   ·   ".join(text for text, _exact in lines))
             self.summary.setToolTip("\n".join(f"{text} (exactly {exact})" for text, exact in lines))
         certain = len(self._bars) == 1

@@ -244,3 +244,13 @@ def test_marginals_of_a_joint_kills_and_shock_distribution_are_exact() -> None:
     assert per["kills"].mean() == Fraction(3, 8) and per["shock"].mean() == Fraction(1, 2)
     assert per["shock"].total() == 1
     assert marginals(Distribution({"missed": Fraction(1, 2), "kills=1 shock=0": Fraction(1, 2)})) is None
+
+
+def test_flag_chances_total_the_outcomes_that_carry_each_flag() -> None:
+    from fractions import Fraction
+
+    from battletracker.core.odds import Distribution, flag_chances
+
+    joint = Distribution({"on_target suppressed=0": Fraction(1, 3), "on_target suppressed=1": Fraction(1, 6),
+                          "deviated suppressed=0": Fraction(1, 2)})
+    assert flag_chances(joint) == {"on_target": Fraction(1, 2), "deviated": Fraction(1, 2)}

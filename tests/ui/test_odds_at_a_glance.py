@@ -70,3 +70,21 @@ def test_tripod_mg_fire_leads_with_the_chances_and_charts_kills_and_shock(qtbot:
     assert plot.marked_values == {"kills": 2, "shock": 2}
     assert plot.charts["kills"].plotItem.titleLabel.text.startswith("Kills (rolled 2)")
     dialog.close()
+
+
+def test_an_indirect_mission_leads_with_the_chance_on_target_and_charts_each_count(qtbot: QtBot) -> None:
+    from battletracker.rules.armour_battles.mission import NAME
+    from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
+    from tests.ui.test_armour_battles_mission import _table
+
+    dlg = IndirectFireDialog(_table(), "stuh")
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.set_aim(30.0, 20.0)
+    dlg.set_observer("observer")
+    assert dlg.plan is not None
+    dist = odds(NAME, dlg.plan.inputs)
+    on_target = sum((p for o, p in dist.items() if o.split()[0] == "on_target"), Fraction(0))
+    plot = dlg.runner.odds_plot
+    assert f"On target: {exact_percent(on_target)}" in plot.summary.text()
+    assert set(plot.charts) == {"suppressed", "disrupted"}
