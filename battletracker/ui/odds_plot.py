@@ -146,7 +146,7 @@ def tick_step(count: int, most: int = 8) -> int:
 
 
 class OddsPlot(QWidget):
-    """A bar chart (pyqtgraph, created lazily) above an exact table of the odds."""
+    """Charts (pyqtgraph, created lazily) above a table of the odds; exact fractions in the tooltips."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -168,15 +168,15 @@ class OddsPlot(QWidget):
         self._charts_row = QHBoxLayout()
         self._charts_row.setContentsMargins(0, 0, 0, 0)
         self._layout.addLayout(self._charts_row, 2)
-        self.table = QTableWidget(0, 3, self)
-        self.table.setHorizontalHeaderLabels(["Outcome", "Chance", "Exact"])
+        self.table = QTableWidget(0, 2, self)
+        self.table.setHorizontalHeaderLabels(["Outcome", "Chance"])
+        self.table.setToolTip("Hover over a chance for its exact value")
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setMinimumHeight(200)
         self._layout.addWidget(self.table)
 
@@ -201,11 +201,11 @@ class OddsPlot(QWidget):
         self.table.setVisible(not certain)
         self.table.setRowCount(len(self._bars))
         for row, (label, p) in enumerate(self._bars):
-            for col, text in enumerate((label, percent(p), str(p))):
-                item = QTableWidgetItem(text)
-                if col:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(row, col, item)
+            self.table.setItem(row, 0, QTableWidgetItem(label))
+            chance = QTableWidgetItem(percent(p))
+            chance.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            chance.setToolTip(f"Exactly {p}")
+            self.table.setItem(row, 1, chance)
         self._draw(None)
 
     def mark(self, outcome: str | None) -> None:
@@ -214,7 +214,7 @@ class OddsPlot(QWidget):
         counts = parse_quantities(outcome) if outcome is not None else None
         self.marked_values = {name: counts.get(name, 0) for name in self.quantities or {}} if counts else {}
         for row, (label, _p) in enumerate(self._bars):
-            for col in range(3):
+            for col in range(2):
                 item = self.table.item(row, col)
                 if item is not None:
                     font = item.font()

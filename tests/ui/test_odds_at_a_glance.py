@@ -88,3 +88,15 @@ def test_an_indirect_mission_leads_with_the_chance_on_target_and_charts_each_cou
     plot = dlg.runner.odds_plot
     assert f"On target: {exact_percent(on_target)}" in plot.summary.text()
     assert set(plot.charts) == {"suppressed", "disrupted"}
+
+
+def test_exact_fractions_are_in_tooltips_only(qtbot: QtBot, session: Session) -> None:
+    dialog = FireDialog(session, MG)
+    qtbot.addWidget(dialog)
+    assert dialog.set_target(SQUAD) and dialog.runner is not None and dialog.plan is not None
+    table = dialog.runner.odds_plot.table
+    assert table.columnCount() == 2
+    dist = dict(odds("coc.tripod_mg", dialog.plan.inputs).items())
+    for row in range(table.rowCount()):
+        label, chance = table.item(row, 0).text(), table.item(row, 1)
+        assert "/" not in chance.text() and chance.toolTip() == f"Exactly {dist[label]}"
