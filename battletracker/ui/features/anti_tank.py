@@ -233,7 +233,7 @@ class AntiTankDialog(ProcedureDialog):
     def pick_on_map(self) -> None:
         if self.map_view is None:
             return
-        self.map_view.pick_unit(self._picked, "Click the target vehicle (Esc to cancel)")
+        self.map_view.pick_unit(self._picked, "Click the target vehicle")
 
     def _picked(self, unit_id: str | None) -> None:
         if unit_id is not None:
