@@ -237,3 +237,64 @@ def categorical_counts(count: int, faces: Mapping[U, Fraction]) -> Distribution[
     for _ in range(count):
         result = result.convolve(one, lambda acc, i: acc[:i] + (acc[i] + 1,) + acc[i + 1 :])
     return result.map(lambda counts: tuple((c, n) for c, n in zip(cats, counts, strict=True)))
+
+
+def parse_quantities(key: str) -> dict[str, int] | None:
+    """The counts an outcome key names: "kills=2 shock=3 building_on_fire" -> {"kills": 2, "shock": 3}.
+
+    Words without "=" are flags that ride along and are left out. None when the
+    key names no count, or a value is not a whole number: such keys are labels,
+    not quantities, and are charted as they are.
+    """
+    counts: dict[str, int] = {}
+    for word in key.split():
+        name, sep, value = word.partition("=")
+        if not sep:
+            continue
+        if not name or not value.lstrip("-").isdigit():
+            return None
+        counts[name] = int(value)
+    return counts or None
+
+
+def marginals(dist: Distribution[str],
+              parse: Callable[[str], dict[str, int] | None] = parse_quantities) -> dict[str, Distribution[int]] | None:
+    """One distribution per quantity the outcomes count (kills, Shock, ...), in the keys' order.
+
+    Many joint outcomes (a 10-die volley has dozens of kills-and-Shock pairs)
+    read at a glance as one short distribution per quantity. A quantity an
+    outcome does not name counts 0 there. None when any outcome is not made of
+    quantities.
+    """
+    parsed: list[tuple[dict[str, int], Fraction]] = []
+    names: dict[str, None] = {}
+    for outcome, p in dist.items():
+        counts = parse(outcome)
+        if counts is None:
+            return None
+        parsed.append((counts, p))
+        names.update(dict.fromkeys(counts))
+    if not names:
+        return None
+    out: dict[str, Distribution[int]] = {}
+    for name in names:
+        weights: dict[int, Fraction] = {}
+        for counts, p in parsed:
+            value = counts.get(name, 0)
+            weights[value] = weights.get(value, Fraction(0)) + p
+        out[name] = Distribution(weights)
+    return out
+
+
+def flag_chances(dist: Distribution[str]) -> dict[str, Fraction]:
+    """The chance of each flag word riding along with the counts ("deviated", "building_on_fire"), in key order.
+
+    A flag is a word without "=" in an outcome key that also counts things;
+    each flag's chance is the total of the outcomes that carry it.
+    """
+    out: dict[str, Fraction] = {}
+    for outcome, p in dist.items():
+        for word in outcome.split():
+            if "=" not in word:
+                out[word] = out.get(word, Fraction(0)) + p
+    return out

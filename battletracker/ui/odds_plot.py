@@ -1,11 +1,17 @@
 """The odds of every outcome, shown before the roll, with the rolled one marked.
 
+When the outcomes count things ("kills=2 shock=3"), a line leads with what a
+player decides on (the chance of at least one kill, the expected kills and
+Shock) and each count gets its own small chart, readable however many dice are
+rolled; other outcomes share one chart of labels.
+
 pyqtgraph (and numpy with it) is imported the first time a plot is shown, not
 at start, so the main window opens as fast as a bare Qt window.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from fractions import Fraction
@@ -13,9 +19,17 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
-from battletracker.core.odds import Distribution
+from battletracker.core.odds import Distribution, flag_chances, marginals, parse_quantities
 
 GroupFn = Callable[[str], str]
 
@@ -80,8 +94,59 @@ def percent(p: Fraction) -> str:
     return f"{value:.1f}%"
 
 
+def rounded_percent(p: Fraction) -> str:
+    """A chance as a player reads it: whole percent, never "0%" or "100%" for what may or may not happen."""
+    if p in (0, 1):
+        return f"{int(p) * 100}%"
+    value = math.floor(p * 100 + Fraction(1, 2))
+    if value < 1:
+        return "<1%"
+    if value > 99:
+        return ">99%"
+    return f"{value}%"
+
+
+QUANTITY_WORDS: dict[str, tuple[str, str]] = {
+    # name in the outcome key -> (chart title, in a sentence)
+    "kills": ("Kills", "kills"),
+    "shock": ("Shock", "Shock"),
+    "vehicle_shock": ("Vehicle Shock", "vehicle Shock"),
+}
+
+
+def quantity_title(name: str) -> str:
+    return QUANTITY_WORDS.get(name, (name.replace("_", " ").capitalize(), ""))[0]
+
+
+def quantity_words(name: str) -> str:
+    return QUANTITY_WORDS.get(name, ("", name.replace("_", " ")))[1]
+
+
+def summary(per: dict[str, Distribution[int]], flags: dict[str, Fraction] | None = None) -> list[tuple[str, str]]:
+    """What a player weighs before rolling, each as (text with a rounded chance, its exact value).
+
+    The chance of at least one kill, of each flag that may ride along ("On
+    target", "Building on fire"), then the expected value of every count.
+    """
+    lines: list[tuple[str, str]] = []
+    if "kills" in per:
+        p = per["kills"].at_least(1)
+        lines.append((f"At least one kill: {rounded_percent(p)}", str(p)))
+    for flag, p in (flags or {}).items():
+        lines.append((f"{flag.replace('_', ' ').capitalize()}: {rounded_percent(p)}", str(p)))
+    for name, dist in per.items():
+        mean = dist.mean()
+        lines.append((f"Expected {quantity_words(name)}: {float(mean):.1f}", str(mean)))
+    return lines
+
+
+def tick_step(count: int, most: int = 8) -> int:
+    """Label every n-th bar so at most `most` labels share a small chart's axis."""
+    return max(1, math.ceil(count / most))
+
+
 class OddsPlot(QWidget):
-    """A bar chart (pyqtgraph, created lazily) above an exact table of the odds."""
+    """Charts (pyqtgraph, created lazily) above a table of the odds; exact fractions in the tooltips."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,15 +155,28 @@ class OddsPlot(QWidget):
         self._plot: Any = None
         self._bars: list[tuple[str, Fraction]] = []
         self._group: GroupFn | None = None
-        self.table = QTableWidget(0, 3, self)
-        self.table.setHorizontalHeaderLabels(["Outcome", "Chance", "Exact"])
+        self.quantities: dict[str, Distribution[int]] | None = None
+        self.marked_values: dict[str, int] = {}
+        self.charts: dict[str, Any] = {}
+        self.tick_labels: dict[str, list[tuple[int, str]]] = {}
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setStyleSheet("font-weight: bold;")
+        self.summary.hide()
+        self._layout.addWidget(self.summary)
+        self._charts_row = QHBoxLayout()
+        self._charts_row.setContentsMargins(0, 0, 0, 0)
+        self._layout.addLayout(self._charts_row, 2)
+        self.table = QTableWidget(0, 2, self)
+        self.table.setHorizontalHeaderLabels(["Outcome", "Chance"])
+        self.table.setToolTip("Hover over a chance for its exact value")
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setMinimumHeight(200)
         self._layout.addWidget(self.table)
 
@@ -109,20 +187,34 @@ class OddsPlot(QWidget):
     def set_distribution(self, dist: Distribution[str], group: GroupFn | None = None) -> None:
         self._group = group
         self._bars = grouped(dist, group)
+        self.quantities = marginals(dist, parse_quantities)
+        self.marked_values = {}
+        if self.quantities is not None:
+            lines = summary(self.quantities, flag_chances(dist))
+            self.summary.setText("   ·   ".join(text for text, _exact in lines))
+            self.summary.setToolTip("\n".join(f"{text} (exactly {exact})" for text, exact in lines))
+        certain = len(self._bars) == 1
+        if certain:
+            self.summary.setText(f"Certain, no dice decide it: {self._bars[0][0].replace('_', ' ')}")
+            self.summary.setToolTip("")
+        self.summary.setVisible(self.quantities is not None or certain)
+        self.table.setVisible(not certain)
         self.table.setRowCount(len(self._bars))
         for row, (label, p) in enumerate(self._bars):
-            for col, text in enumerate((label, percent(p), str(p))):
-                item = QTableWidgetItem(text)
-                if col:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(row, col, item)
+            self.table.setItem(row, 0, QTableWidgetItem(label))
+            chance = QTableWidgetItem(percent(p))
+            chance.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            chance.setToolTip(f"Exactly {p}")
+            self.table.setItem(row, 1, chance)
         self._draw(None)
 
     def mark(self, outcome: str | None) -> None:
         """Highlight where the actual roll landed (None clears it)."""
         key = None if outcome is None else (self._group(outcome) if self._group else outcome)
+        counts = parse_quantities(outcome) if outcome is not None else None
+        self.marked_values = {name: counts.get(name, 0) for name in self.quantities or {}} if counts else {}
         for row, (label, _p) in enumerate(self._bars):
-            for col in range(3):
+            for col in range(2):
                 item = self.table.item(row, col)
                 if item is not None:
                     font = item.font()
@@ -146,11 +238,23 @@ class OddsPlot(QWidget):
         return self._plot
 
     def _draw(self, marked: str | None) -> None:
-        if not self._bars:
+        """The charts, or none when nothing is left to chance (one certain outcome)."""
+        if len(self._bars) <= 1:
+            for chart in [self._plot, *self.charts.values()]:
+                if chart is not None:
+                    chart.hide()
             return
+        if self.quantities is not None:
+            if self._plot is not None:
+                self._plot.hide()
+            self._draw_quantities()
+            return
+        for chart in self.charts.values():
+            chart.hide()
         import pyqtgraph as pg
 
         plot = self._ensure_plot()
+        plot.show()
         plot.clear()
         pal = self.palette()
         normal = pal.color(QPalette.ColorRole.Highlight)
@@ -171,3 +275,56 @@ class OddsPlot(QWidget):
             plot.getAxis(name).setTextPen(text)
             plot.getAxis(name).setPen(text)
         plot.setYRange(0, max(heights) * 1.15 if heights else 1)
+
+    def _chart(self, name: str) -> Any:
+        """The small chart of one quantity, made the first time it is shown."""
+        if name not in self.charts:
+            import pyqtgraph as pg
+
+            chart = pg.PlotWidget(self, background=self.palette().color(QPalette.ColorRole.Base))
+            chart.setMinimumHeight(120)
+            chart.setMenuEnabled(False)
+            chart.setMouseEnabled(x=False, y=False)
+            chart.hideButtons()
+            self._charts_row.addWidget(chart, 1)
+            self.charts[name] = chart
+        return self.charts[name]
+
+    def _draw_quantities(self) -> None:
+        """One bar chart per quantity: its chance of each count, the rolled count outlined."""
+        import pyqtgraph as pg
+
+        assert self.quantities is not None
+        pal = self.palette()
+        normal = pal.color(QPalette.ColorRole.Highlight)
+        normal.setAlpha(150)
+        hit = pal.color(QPalette.ColorRole.Accent) if hasattr(QPalette.ColorRole, "Accent") else normal
+        text = pal.color(QPalette.ColorRole.Text)
+        for name, chart in self.charts.items():
+            chart.setVisible(name in self.quantities)
+        for name, dist in self.quantities.items():
+            chart = self._chart(name)
+            chart.show()
+            chart.clear()
+            low, high = min(dist.outcomes), max(dist.outcomes)
+            xs = list(range(low, high + 1))
+            heights = [float(dist.p(x)) * 100 for x in xs]
+            rolled = self.marked_values.get(name)
+            brushes = [pg.mkBrush(hit if x == rolled else normal) for x in xs]
+            pens = [pg.mkPen(text, width=2) if x == rolled else pg.mkPen(None) for x in xs]
+            chart.addItem(pg.BarGraphItem(x=xs, height=heights, width=0.7, brushes=brushes, pens=pens))
+            step = tick_step(len(xs))
+            ticks = [(x, str(x)) for x in xs if (x - low) % step == 0]
+            self.tick_labels[name] = ticks
+            chart.getAxis("bottom").setTicks([ticks])
+            chart.getAxis("left").setTicks(None)
+            title = quantity_title(name) + (f" (rolled {rolled})" if rolled is not None else "")
+            chart.setTitle(title, color=text, size="9pt")
+            chart.setLabel("left", "%")
+            chart.setXRange(low - 0.6, high + 0.6, padding=0)
+            chart.setYRange(0, max(heights) * 1.15 if heights else 1, padding=0)
+            tips = "\n".join(f"{x}: {rounded_percent(dist.p(x))} (exactly {dist.p(x)})" for x in xs)
+            chart.setToolTip(f"{quantity_title(name)}\n{tips}")
+            for axis in ("bottom", "left"):
+                chart.getAxis(axis).setTextPen(text)
+                chart.getAxis(axis).setPen(text)

@@ -218,3 +218,39 @@ def test_every_operation_keeps_the_total_at_one(a: Distribution[int], b: Distrib
     assert (a + b).mean() == a.mean() + b.mean()
     outcome = a.outcomes[0]
     assert a.condition(lambda v: v == outcome) == Distribution.certain(outcome)
+
+
+def test_outcome_keys_parse_to_counts_and_labels_do_not() -> None:
+    from battletracker.core.odds import parse_quantities
+
+    assert parse_quantities("kills=2 shock=3") == {"kills": 2, "shock": 3}
+    assert parse_quantities("deviated suppressed=1 disrupted=0") == {"suppressed": 1, "disrupted": 0}
+    assert parse_quantities("missed") is None
+    assert parse_quantities("net2:immobilised") is None
+    assert parse_quantities("kills=two") is None
+
+
+def test_marginals_of_a_joint_kills_and_shock_distribution_are_exact() -> None:
+    from fractions import Fraction
+
+    from battletracker.core.odds import Distribution, marginals
+
+    joint = Distribution({"kills=0 shock=0": Fraction(1, 2), "kills=0 shock=1": Fraction(1, 4),
+                          "kills=1 shock=1 building_on_fire": Fraction(1, 8), "kills=2 shock=1": Fraction(1, 8)})
+    per = marginals(joint)
+    assert per is not None and list(per) == ["kills", "shock"]
+    assert dict(per["kills"].items()) == {0: Fraction(3, 4), 1: Fraction(1, 8), 2: Fraction(1, 8)}
+    assert per["kills"].at_least(1) == Fraction(1, 4)
+    assert per["kills"].mean() == Fraction(3, 8) and per["shock"].mean() == Fraction(1, 2)
+    assert per["shock"].total() == 1
+    assert marginals(Distribution({"missed": Fraction(1, 2), "kills=1 shock=0": Fraction(1, 2)})) is None
+
+
+def test_flag_chances_total_the_outcomes_that_carry_each_flag() -> None:
+    from fractions import Fraction
+
+    from battletracker.core.odds import Distribution, flag_chances
+
+    joint = Distribution({"on_target suppressed=0": Fraction(1, 3), "on_target suppressed=1": Fraction(1, 6),
+                          "deviated suppressed=0": Fraction(1, 2)})
+    assert flag_chances(joint) == {"on_target": Fraction(1, 2), "deviated": Fraction(1, 2)}

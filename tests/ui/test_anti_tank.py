@@ -174,6 +174,7 @@ def test_opened_from_the_window_and_target_picked_on_the_map(qtbot: QtBot, sessi
     view = win.map
     dialog.pick_on_map()
     assert view.picking
+    assert view.banner.text().lower().count("esc") == 1, view.banner.text()
     QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                      view.mapFromScene(QPointF(22.0, 38.0)))
     assert "1st Squad is not an enemy AFV or APC" in dialog.refusal.text()

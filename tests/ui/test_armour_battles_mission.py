@@ -67,8 +67,9 @@ def test_an_observed_mission_that_deviates_onto_two_units_is_one_undo_step(qtbot
     assert dlg.refusal_text() == ""
     assert dlg.plan is not None and dlg.plan.inputs["unit4_cover_dice"] == 1
 
-    shown = [tuple(dlg.runner.odds_plot.table.item(row, col).text() for col in (0, 2))
-             for row in range(dlg.runner.odds_plot.table.rowCount())]
+    table = dlg.runner.odds_plot.table
+    shown = [(table.item(row, 0).text(), table.item(row, 1).toolTip().removeprefix("Exactly "))
+             for row in range(table.rowCount())]
     exact = grouped(odds(NAME, dlg.plan.inputs), label)
     assert shown == [(text, str(p)) for text, p in exact]
     assert shown[0][0].startswith("On target") and all("=" not in text for text, _p in shown)

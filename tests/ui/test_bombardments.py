@@ -243,7 +243,7 @@ def test_sos_fire_rolls_for_each_unit_in_the_circle(session: Session, panel: Bom
     dialog.runner.apply()
     assert session.undo_stack.count() == 2
     assert session.game.units["u7"].has("pinned")
-    assert dialog.problem.isVisible()
+    assert dialog.done_note.isVisibleTo(dialog) and not dialog.problem.isVisibleTo(dialog)
     while session.undo_stack.canUndo():
         session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == start_state

@@ -215,6 +215,8 @@ def ranging_inputs(game: Game, bombardment_id: str, bearing: float | None = None
         **last_inputs("last_ranging", b.last_ranged), "table_width": game.table_width,
         "table_height": game.table_height,
     }
+    if b.kind == "smoke":
+        inputs["smoke"] = True
     if bearing is not None:
         inputs["bearing"] = bearing
     for key in ("ranging_bearing_die_sides", "ranging_above_table"):

@@ -278,11 +278,8 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
         volley = Volley(b.passenger_dice * teams * factor, b.passenger_to_hit, storm, effect, 1, _caps(figures))
         return PhaseTarget(AreaTarget("passengers", name, volley, storm=storm, unit_id=target_id, figures=figures,
                                       vehicle=vehicle), False)
-    cover = r.choice(key + "cover", cover_levels(), "open")
-    if r.bool(key + "linear_obstacle"):
-        cover = cover_levels()[0]
-    if r.bool(key + "pinned"):
-        cover = raise_cover(cover, 1)
+    cover = rolled_cover(r.choice(key + "cover", cover_levels(), "open"), r.bool(key + "linear_obstacle"),
+                         r.bool(key + "pinned"))
     material = r.choice(key + "building", BUILDING_MATERIALS, "none")
     storeys = r.int(key + "storeys", 0, minimum=0, maximum=99)
     building_id = read_id(r, key + "building_id")
@@ -296,6 +293,17 @@ def _read_target(r: InputReader, i: int, firepower_dice: int, to_hit: int, storm
     area = AreaTarget("infantry", name, volley, storm=storm, unit_id=target_id, figures=figures,
                       can_collapse=material == "brick_stone" and intact, building_id=building_id)
     return PhaseTarget(area, not substantial)
+
+
+def rolled_cover(cover: str, linear_obstacle: bool, pinned: bool) -> str:
+    """The cover a unit is rolled with, which may not be the cover it stands in.
+
+    A wall or hedge as its only cover is the Open to fire falling from above,
+    and a Pinned unit counts one level better.
+    """
+    if linear_obstacle:
+        cover = cover_levels()[0]
+    return raise_cover(cover, 1) if pinned else cover
 
 
 def _caps(figures: int | None) -> tuple[int, ...]:

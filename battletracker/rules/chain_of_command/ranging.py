@@ -6,7 +6,8 @@ ranging table (bombardment.toml): unobserved (try again next Phase with the
 The document does not say which way a deviating shot goes: unless the player
 sets `bearing`, a die (settings.toml: a D12 read as a clock face) gives it.
 The landing point is where fire for effect would fall. Ranging shots do not
-use up Phases of fire.
+use up Phases of fire. A smoke barrage (`smoke`) rolls no Firepower Dice, so
+the Devastating row reads as on target for it.
 
 A Forward Observer ranges in its own side's Phase (`side`, `active_side`) and
 repeats an unobserved shot only "on subsequent Phases": a second shot in the
@@ -49,6 +50,7 @@ class RangingInputs:
     turn: int
     phase: int
     table: tuple[float, float] | None
+    smoke: bool
 
 
 def _setting_int(key: str) -> int:
@@ -102,13 +104,14 @@ def _parse(inputs: Inputs) -> RangingInputs:
     active_side = r.optional_int("active_side", minimum=0)
     last = read_last(r, "last_ranging")
     table = read_table(r)
+    smoke = r.bool("smoke", False)
     r.finish()
     check_on_table(aim, table, "aim_x", "aim_y")
     check_own_phase(side, active_side, "A Forward Observer ranges")
     check_once_a_phase(last, PhaseStamp(turn, phase), "last_ranging_phase", "took a ranging shot",
                        "an unobserved shot is repeated on a later Phase")
     return RangingInputs(aim, attempts, None if bearing is None else geometry.normalise(bearing), sides, above,
-                         bombardment_id, turn, phase, table)
+                         bombardment_id, turn, phase, table, smoke)
 
 
 def bearing_from_face(face: int, sides: int) -> float:
@@ -124,6 +127,8 @@ def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     modifier = p.unobserved_attempts * table.per_unobserved_attempt
     total = natural + modifier
     row = table.row(total, p.above_table)
+    if p.smoke and row.result == "devastating":
+        row = next(r for r in table.rows if r.result == "on_target")
     shown = f"{natural}" + (f" +{modifier} = {total}" if modifier else "")
     distance = 0.0
     bearing = p.bearing
@@ -173,15 +178,19 @@ def _effects(p: RangingInputs, result: str, landed: geometry.Point, values: Mapp
 
 
 @lru_cache(maxsize=256)
-def _odds(attempts: int, above_table: str) -> Distribution[str]:
+def _odds(attempts: int, above_table: str, smoke: bool) -> Distribution[str]:
     table = data().ranging
     modifier = attempts * table.per_unobserved_attempt
-    return Distribution.dice_sum(table.dice).map(lambda n: table.row(n + modifier, above_table).result)
+
+    def result(n: int) -> str:
+        read = table.row(n + modifier, above_table).result
+        return "on_target" if smoke and read == "devastating" else read
+    return Distribution.dice_sum(table.dice).map(result)
 
 
 def ranging_odds(inputs: Inputs) -> Distribution[str]:
     p = _parse(inputs)
-    return _odds(p.unobserved_attempts, p.above_table)
+    return _odds(p.unobserved_attempts, p.above_table, p.smoke)
 
 
 register(Procedure("coc.ranging_shot", "Ranging shot", ranging_resolve, ranging_odds,

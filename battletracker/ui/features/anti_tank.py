@@ -163,6 +163,7 @@ class AntiTankDialog(ProcedureDialog):
         buttons.addWidget(self.next_button)
         follow.addLayout(buttons)
         self.reverse_runner: ProcedureRunner | None = None
+        self.reverse_dialog: ReverseDialog | None = None
         self.follow_up.hide()
 
         close = self.close_buttons()
@@ -232,7 +233,7 @@ class AntiTankDialog(ProcedureDialog):
     def pick_on_map(self) -> None:
         if self.map_view is None:
             return
-        self.map_view.pick_unit(self._picked, "Click the target vehicle (Esc to cancel)")
+        self.map_view.pick_unit(self._picked, "Click the target vehicle")
 
     def _picked(self, unit_id: str | None) -> None:
         if unit_id is not None:
@@ -321,6 +322,7 @@ class AntiTankDialog(ProcedureDialog):
             if result == "reverse":
                 lines.append(esc(f"{target.name} must reverse 1D6\" directly away from {self.firer.name}."))
                 self.reverse_button.setVisible(True)
+                self.reverse_button.setEnabled(True)
             if meaning.blast_radius:
                 caught = infantry_near(self.session.game, (target.x, target.y), meaning.blast_radius, target.id)
                 names = ", ".join(u.name for u in caught) or "none"
@@ -329,10 +331,20 @@ class AntiTankDialog(ProcedureDialog):
                 self._draw_blast(target, meaning.blast_radius)
         self.follow_text.setText("<br>".join(lines))
         self.follow_up.show()
+        self._refresh_facts()
+
+    def _refresh_facts(self) -> None:
+        """Read the table again after Apply: the target's Shock and the rounds left have changed."""
+        try:
+            shot = plan_at_fire(self.session.game, self.choices())
+        except RulesInputError as exc:
+            self.facts.setText(esc(str(exc)))
+            return
+        self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
 
     def _next_shot(self) -> None:
-        if self.reverse_runner is not None:
-            self.reverse_runner.hide()
+        if self.reverse_dialog is not None:
+            self.reverse_dialog.close()
         self._fill_targets()
 
     def _draw_blast(self, target: Unit, radius: float) -> None:
@@ -350,24 +362,42 @@ class AntiTankDialog(ProcedureDialog):
         return {"target_x": target.x, "target_y": target.y, "firer_x": firer.x, "firer_y": firer.y,
                 "target_facing": target.facing, "target_id": target.id}
 
-    def start_reverse(self) -> None:
-        """Show the Reverse 1D6 roll (digital or typed); its Apply moves the token as one undo step."""
+    def start_reverse(self) -> ReverseDialog | None:
+        """The Reverse 1D6 as its own step, in a small dialog: its Apply moves the token as one undo step."""
         inputs = self.reverse_inputs()
         target = self.target()
         if inputs is None or target is None:
-            return
-        if self.reverse_runner is None:
-            self.reverse_runner = ProcedureRunner(self.session, "coc.reverse", f"{target.name} reverses",
-                                                  self.follow_up)
-            self.reverse_runner.odds_plot.hide()
-            follow = self.follow_up.layout()
-            assert follow is not None
-            follow.addWidget(self.reverse_runner)
-            self.reverse_runner.applied.connect(lambda _res: self.reverse_button.setEnabled(False))
-        self.reverse_runner.title = f"{target.name} reverses"
-        self.reverse_runner.show()
-        self.reverse_runner.set_inputs(inputs)
-        self.reverse_button.setEnabled(False)
+            return None
+        if self.reverse_dialog is not None:
+            self.reverse_dialog.close()
+            self.reverse_dialog.deleteLater()
+        dialog = ReverseDialog(self.session, target.name, self.firer.name, inputs, self)
+        dialog.runner.applied.connect(lambda _res: self.reverse_button.setEnabled(False))
+        self.reverse_dialog = dialog
+        self.reverse_runner = dialog.runner
+        dialog.show()
+        return dialog
+
+
+class ReverseDialog(ProcedureDialog):
+    """A vehicle's Reverse 1D6 away from the firer, one roll and Apply, apart from the shot that caused it."""
+
+    def __init__(self, session: Session, target: str, firer: str, inputs: dict[str, object],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"{target} reverses")
+        self.setMinimumWidth(420)
+        intro = plain(QLabel(f"{target} must reverse 1D6\" directly away from {firer}. Roll one die; Apply moves "
+                             "the token as one undo step.", self))
+        intro.setWordWrap(True)
+        self.runner = ProcedureRunner(session, "coc.reverse", f"{target} reverses", self)
+        self.runner.odds_plot.hide()
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.runner, 1)
+        layout.addWidget(self.close_buttons())
+        self.runner.set_inputs(inputs)
+        self.runner.applied.connect(lambda _res: self.accept())
 
 
 def open_anti_tank(window: MainWindow, unit_id: str) -> AntiTankDialog:

@@ -151,3 +151,11 @@ def test_odds_agree_with_simulation(inputs: dict[str, object]) -> None:
 
 def test_its_settings_are_declared() -> None:
     assert get("coc.ranging_shot").settings == ("ranging_bearing_die_sides", "ranging_above_table")
+
+
+def test_a_smoke_barrage_is_never_devastating_its_double_six_is_on_target() -> None:
+    assert shot([6, 6], smoke=True).outcome == "on_target"
+    assert shot([6, 5], unobserved_attempts=2, smoke=True).outcome == "on_target"
+    d = odds("coc.ranging_shot", {**AIM, "smoke": True})  # type: ignore[arg-type]
+    assert "devastating" not in d.outcomes and d.p("on_target") == Fraction(15, 36) and d.total() == 1
+    assert_odds_match_simulation("coc.ranging_shot", {**AIM, "smoke": True, "bearing": 90.0})

@@ -8,7 +8,7 @@ The dialogs are not modal: the map stays usable while one is open.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from PySide6.QtCore import Qt
@@ -32,11 +32,13 @@ from PySide6.QtWidgets import (
 
 from battletracker.core import geometry
 from battletracker.core.odds import Distribution
+from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import AppendLog, Changes, Effect
-from battletracker.model.game import GameError
+from battletracker.model.game import GameError, Scalar
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command.bombardment import (
+    PINNED,
     carrier_of,
     describe_pattern,
     next_centre,
@@ -46,7 +48,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
-from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs, target_odds
+from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs, rolled_cover, target_odds
 from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_inputs, sos_targets
 from battletracker.rules.tables import TableError, setting
@@ -95,6 +97,20 @@ def summary(dist: Distribution[str]) -> str:
     return ", ".join(parts) or "no effect"
 
 
+def dice_words(b: Bombardment, settings: Mapping[str, Scalar]) -> str:
+    """What this Phase of fire rolls against each unit, said before the roll."""
+    if b.kind == "smoke":
+        return "Smoke rolls no dice: the barrage moves, reveals its die and counts down as usual."
+    d = data()
+    doubled = b.devastating and b.phases_fired == 0
+    factor = 2 if doubled else 1
+    others = 2 if doubled and setting(RULESET, "bombardment_devastating_doubles_all", settings) else 1
+    why = " (doubled: the first Phase of a Devastating Bombardment)" if doubled else ""
+    return (f"Each unit in the area takes {b.firepower_dice * factor} Firepower Dice, hitting on {b.to_hit}+{why}; "
+            f"passengers {d.passenger_dice * others} dice a Team, hitting on {d.passenger_to_hit}+; vehicles "
+            f"{d.vehicle_dice * others} dice ({d.open_topped_dice * others} if open-topped), hitting on 6s.")
+
+
 def _problem_label(parent: QWidget) -> QLabel:
     label = QLabel(parent)
     label.setWordWrap(True)
@@ -113,8 +129,11 @@ class CoverRow:
     """One unit's terrain, which the map does not know: its cover, a wall or hedge as its only cover, left out."""
 
     def __init__(self, grid: QGridLayout, row: int, parent: QWidget, name: str, cover: str, *,
-                 takes_cover: bool, can_leave_out: bool) -> None:
+                 takes_cover: bool, can_leave_out: bool, pinned: bool = False) -> None:
+        self.pinned = pinned
         self.name = plain(QLabel(name, parent))
+        self.rolled = QLabel(parent)
+        self.rolled.setObjectName("rolled_cover")
         self.cover = QComboBox(parent)
         for level in cover_levels():
             self.cover.addItem(level.capitalize(), level)
@@ -128,13 +147,25 @@ class CoverRow:
         self.linear.setEnabled(takes_cover)
         if not takes_cover:
             self.cover.setToolTip("A vehicle or its passengers: cover does not change their dice")
-        for column, widget in enumerate((self.name, self.cover, self.linear, self.leave_out)):
+        for column, widget in enumerate((self.name, self.cover, self.linear, self.leave_out, self.rolled)):
             grid.addWidget(widget, row, column)
         self.leave_out.toggled.connect(lambda out: self._follow_leave_out(out, takes_cover))
+        self.cover.currentIndexChanged.connect(lambda _i: self._show_rolled())
+        self.linear.toggled.connect(lambda _on: self._show_rolled())
+        self._show_rolled()
+
+    def _show_rolled(self) -> None:
+        """Say the cover the dice are rolled with when it is not the one chosen (Pinned, or behind a wall)."""
+        rolled = rolled_cover(self.level, self.linear.isChecked(), self.pinned)
+        why = "Pinned" if self.pinned and not self.linear.isChecked() else "only a wall or hedge"
+        text = f"Rolled as {rolled.capitalize()} ({why})" if rolled != self.level and self.cover.isEnabled() else ""
+        self.rolled.setText(text)
+        self.rolled.setVisible(bool(text))
 
     def _follow_leave_out(self, out: bool, takes_cover: bool) -> None:
         self.cover.setEnabled(takes_cover and not out)
         self.linear.setEnabled(takes_cover and not out)
+        self._show_rolled()
 
     @property
     def level(self) -> str:
@@ -244,7 +275,8 @@ class PhaseDialog(_RunnerDialog):
         self.begun = b.state == "ready"
         self.cover_rows: dict[str, CoverRow] = {}
         self.intro.setText(f"<b>{esc(name)}</b>: Phase of fire {b.phases_fired + 1}, "
-                           f"{b.phases_left} left on the Forward Observer's die.")
+                           f"{b.phases_left} left on the Forward Observer's die.<br>"
+                           + esc(dice_words(b, session.game.settings)))
         self.targets_view = QTextBrowser(self)
         self.targets_view.setMinimumHeight(80)
         self.targets_view.setMaximumHeight(150)
@@ -272,7 +304,7 @@ class PhaseDialog(_RunnerDialog):
             infantry = unit.vehicle is None and carrier_of(session.game, unit) is None
             self.cover_rows[unit_id] = CoverRow(grid, row, holder, unit.name,
                                                 _stated_cover(session, unit_id), takes_cover=infantry,
-                                                can_leave_out=True)
+                                                can_leave_out=True, pinned=unit.has(PINNED))
         for cover_row in self.cover_rows.values():
             cover_row.cover.currentIndexChanged.connect(lambda _i: self.update_inputs())
             cover_row.linear.toggled.connect(lambda _on: self.update_inputs())
@@ -362,6 +394,13 @@ class SosDialog(_RunnerDialog):
         self.cover_row.linear.toggled.connect(lambda _on: self.update_inputs())
         self.fortification.toggled.connect(lambda _on: self.update_inputs())
         self.fired_at: set[str] = set()
+        self.done_note = QLabel(self)
+        self.done_note.setObjectName("sos_done")
+        self.done_note.setWordWrap(True)
+        self.done_note.setFrameShape(QLabel.Shape.StyledPanel)
+        self.done_note.setMargin(6)
+        self.done_note.hide()
+        self.body.insertWidget(3, self.done_note)
         self.intro.setText(f"<b>{esc(name)}</b> on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius: six Firepower Dice "
                            "against each Team inside, then everything not in a building, entrenchment or "
                            "fortification is Pinned for this Phase and the next.")
@@ -376,10 +415,14 @@ class SosDialog(_RunnerDialog):
             if unit_id not in self.fired_at:
                 self.target.addItem(game.units[unit_id].name, unit_id)
         self.target.blockSignals(False)
-        if self.target.count() == 0:
-            self.show_problem("No Team or AFV/APC inside the circle is left to roll for.")
-            return
-        self._target_changed()
+        done = self.target.count() == 0
+        self.done_note.setText("Every Team and AFV/APC inside the circle has been rolled for." if self.fired_at
+                               else "No Team or AFV/APC is inside the circle: there is nothing to roll for.")
+        self.done_note.setVisible(done)
+        self.runner.setEnabled(not done)
+        self.target.setEnabled(not done)
+        if not done:
+            self._target_changed()
 
     def _target_changed(self) -> None:
         """A new target starts from its card's cover, in the open and outside any fortification."""
@@ -481,6 +524,33 @@ class PatternDialog(QDialog):
             self.problem.show()
             return
         self.accept()
+
+
+class SosSideDialog(QDialog):
+    """Which side calls SOS Fire, asked before the centre is picked on the map."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("SOS Fire")
+        self.setMinimumWidth(380)
+        game = session.game
+        self.side = QComboBox(self)
+        for i, side in enumerate(game.sides):
+            self.side.addItem(side.name, i)
+        self.side.setCurrentIndex(max(0, min(game.active_side, len(game.sides) - 1)))
+        form = QFormLayout()
+        form.addRow("Called by", self.side)
+        note = QLabel(f"Next: click the centre of the {data().sos_radius:g}\" circle on the map (Esc cancels).",
+                      self)
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Pick the centre")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
 
 
 class NewBombardmentDialog(QDialog):

@@ -62,6 +62,7 @@ from battletracker.ui.features.bombardments.dialogs import (
     PhaseDialog,
     RangingDialog,
     SosDialog,
+    SosSideDialog,
     apply_steps,
 )
 from battletracker.ui.features.bombardments.die_face import DieFace
@@ -141,11 +142,14 @@ class BombardmentRow(QFrame):
     def _show(self, panel: BombardmentsPanel, b: Bombardment) -> None:
         game = panel.session.game
         inside = units_in_area(game, b) if b.active else []
-        lines = [STATE_TEXT.get(b.state, b.state)]
+        if b.kind == "sos":
+            lines = [f"SOS Fire on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius"]
+        elif b.state == "landed" and b.landed_x is not None and b.landed_y is not None:
+            lines = [f"Ranging shot landed at ({b.landed_x:.1f}, {b.landed_y:.1f})",
+                     f"Aimed at ({b.x:.1f}, {b.y:.1f})"]
+        else:
+            lines = [f"{STATE_TEXT.get(b.state, b.state)} at ({b.x:.1f}, {b.y:.1f})"]
         if b.kind != "sos":
-            lines[0] += f" at ({b.x:.1f}, {b.y:.1f})"
-            if b.state == "landed" and b.landed_x is not None and b.landed_y is not None:
-                lines.append(f"Landed at ({b.landed_x:.1f}, {b.landed_y:.1f})")
             if b.devastating:
                 lines.append("Devastating: the first Phase of fire rolls double dice")
             if b.phases_fired:
@@ -259,7 +263,7 @@ class BombardmentsPanel(QWidget):
         layout.addWidget(scroll, 1)
 
         self.new_button.clicked.connect(self.open_new)
-        self.sos_button.clicked.connect(lambda: self.start_sos(self.session.game.active_side))
+        self.sos_button.clicked.connect(self.open_sos_side)
         self.building_button.clicked.connect(self.open_add_building)
         session.changed.connect(self._on_changed)
         self.rebuild()
@@ -353,8 +357,8 @@ class BombardmentsPanel(QWidget):
             def placed(at: tuple[float, float] | None) -> None:
                 if at is not None:
                     self.place_bombardment(side, kind, phases, aim, at)
-            self.picker.pick_point(placed, "Click where the Forward Observer stands (Esc cancels)")
-        self.picker.pick_point(aimed, "Click the bombardment's aiming point (Esc cancels)")
+            self.picker.pick_point(placed, "Click where the Forward Observer stands")
+        self.picker.pick_point(aimed, "Click the bombardment's aiming point")
 
     def place_bombardment(self, side: int, kind: str, phases: int, aim: geometry.Point,
                           observer: geometry.Point) -> bool:
@@ -375,7 +379,7 @@ class BombardmentsPanel(QWidget):
         def picked(at: tuple[float, float] | None) -> None:
             if at is not None:
                 self.re_aim(bombardment_id, at)
-        self.picker.pick_point(picked, "Click the new aiming point (Esc cancels)")
+        self.picker.pick_point(picked, "Click the new aiming point")
 
     def re_aim(self, bombardment_id: str, aim: geometry.Point) -> bool:
         game = self.session.game
@@ -389,11 +393,17 @@ class BombardmentsPanel(QWidget):
         return self._open(PhaseDialog(self.session, bombardment_id, self))  # type: ignore[return-value]
 
     # -- SOS Fire -------------------------------------------------------------------------------
+    def open_sos_side(self) -> SosSideDialog:
+        """Ask which side calls SOS Fire, then for the centre on the map."""
+        dialog = SosSideDialog(self.session, self)
+        dialog.accepted.connect(lambda: self.start_sos(int(dialog.side.currentData())))
+        return self._open(dialog)  # type: ignore[return-value]
+
     def start_sos(self, side: int) -> None:
         def picked(at: tuple[float, float] | None) -> None:
             if at is not None:
                 self.create_sos(side, at)
-        self.picker.pick_point(picked, "Click the centre of the SOS Fire (Esc cancels)")
+        self.picker.pick_point(picked, "Click the centre of the SOS Fire")
 
     def create_sos(self, side: int, centre: geometry.Point) -> SosDialog | None:
         """Place the SOS circle (one undo step), then open the dialog that rolls for each unit inside."""
@@ -423,7 +433,7 @@ class BombardmentsPanel(QWidget):
             def centred(at: tuple[float, float] | None) -> None:
                 if at is not None:
                     self.place_building(name, at, width, depth, facing, material, storeys)
-            self.picker.pick_point(centred, f"Click the centre of {name} (Esc cancels)")
+            self.picker.pick_point(centred, f"Click the centre of {name}")
             return
 
         def first(a: tuple[float, float] | None) -> None:
@@ -434,8 +444,8 @@ class BombardmentsPanel(QWidget):
                 if b is not None:
                     centre, width, depth = corners_to_footprint(a, b)
                     self.place_building(name, centre, width, depth, 0.0, material, storeys)
-            self.picker.pick_point(second, f"Click the opposite corner of {name} (Esc cancels)")
-        self.picker.pick_point(first, f"Click one corner of {name} (Esc cancels)")
+            self.picker.pick_point(second, f"Click the opposite corner of {name}")
+        self.picker.pick_point(first, f"Click one corner of {name}")
 
     def place_building(self, name: str, centre: geometry.Point, width: float, depth: float, facing: float,
                        material: str, storeys: int) -> bool:
@@ -454,7 +464,7 @@ class BombardmentsPanel(QWidget):
                 self.show_problem(f"No building at ({at[0]:.1f}, {at[1]:.1f}): click inside its outline.")
                 return
             self.enter_building(unit_id, building_id)
-        self.picker.pick_point(picked, f"Click the building {name} goes into (Esc cancels)")
+        self.picker.pick_point(picked, f"Click the building {name} goes into")
 
     def enter_building(self, unit_id: str, building_id: str) -> bool:
         game = self.session.game
