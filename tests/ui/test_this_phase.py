@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -205,16 +206,25 @@ def test_the_panel_never_offers_what_the_rules_refuse(qtbot: QtBot, window: Main
     roll_command_dice(qtbot, window, "2 2 4 5 5")
     assert "roll" not in panel.buttons  # once a Phase
     assert {k for k in panel.buttons if k.startswith("spend_")} == {"spend_2", "spend_4"}
-    click(qtbot, panel.buttons["spend_4"])
+    activate = panel.menus["spend_4"].findChild(QAction, "spend_4_u5")
+    assert activate is not None and activate.text() == "Activate Leutnant Kraus"
+    activate.trigger()
     assert game.sides[0].held_dice == [2, 2]
     assert "spend_4" not in panel.buttons
+    assert text(panel, "this_phase_acted") == "Leutnant Kraus"
+    assert panel.menus["spend_2"].findChild(QAction, "spend_2_u5") is None  # it has acted this Phase
+    card = window.cards.card("u5")
+    assert card is not None and "Acted this Phase" in [chip.text for chip in card.chips.chips()]
+    end_phase(qtbot, window)
+    card = window.cards.card("u5")
+    assert card is not None and "Acted this Phase" not in [chip.text for chip in card.chips.chips()]
     session = window.session
-    session.act("unit.condition", {"unit": "u6", "condition": "halt_and_engage_this_phase"})
+    session.act("unit.condition", {"unit": "u11", "condition": "halt_and_engage_this_phase"})
     labels = " ".join(label.text() for label in panel.findChildren(QLabel))
-    assert "Panzer IV H: Halt and engage this Phase" in labels
-    session.act("unit.figures", {"unit": "u6", "delta": -game.units["u6"].figures})
-    assert not game.units["u6"].in_play
-    assert "Panzer IV H" not in " ".join(label.text() for label in panel.findChildren(QLabel))
+    assert "Sherman 'Lucky': Halt and engage this Phase" in labels
+    session.act("unit.figures", {"unit": "u11", "delta": -game.units["u11"].figures})
+    assert not game.units["u11"].in_play
+    assert "Sherman" not in " ".join(label.text() for label in panel.findChildren(QLabel))
 
 
 def test_a_force_morale_test_from_the_agenda_lowers_force_morale_as_one_undo_step(

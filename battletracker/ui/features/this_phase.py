@@ -167,6 +167,7 @@ class ThisPhasePanel(QWidget):
         self.session = session
         self.window_ = window
         self.buttons: dict[str, QPushButton] = {}
+        self.menus: dict[str, QMenu] = {}
         self.body = QWidget(self)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
@@ -183,6 +184,7 @@ class ThisPhasePanel(QWidget):
     # -- building -------------------------------------------------------------------
     def rebuild(self) -> None:
         self.buttons = {}
+        self.menus = {}
         old = self.body.layout()
         assert isinstance(old, QVBoxLayout)
         while old.count():
@@ -252,8 +254,9 @@ class ThisPhasePanel(QWidget):
             self._line(f"Held: {held}", "this_phase_held")
             for face in sorted(set(side.held_dice)):
                 if offered(game, "coc.spend_command_die", {"face": face}) is None:
-                    self._button(f"spend_{face}", f"Spend a {face} ({words.get(face, '')})",
-                                 self._spend_slot(face))
+                    button = self._button(f"spend_{face}", f"Spend a {face} ({words.get(face, '')})...",
+                                          lambda: None, "Choose the unit it activates")
+                    self._spend_menu(game, button, face)
             roll = side.command_roll
             sixes = roll.faces.count(6) if roll is not None else 0
             try:
@@ -398,15 +401,33 @@ class ThisPhasePanel(QWidget):
         dialog.open()
         return dialog
 
-    def _spend_slot(self, face: int) -> Callable[[], None]:
-        return lambda: self.spend(face)
+    def _spend_menu(self, game: Game, button: QPushButton, face: int) -> None:
+        """The units the die may activate (in play, on the active side, not yet acted), then none named."""
+        menu = QMenu(button)
+        for unit in game.units.values():
+            if unit.side != game.active_side or not unit.in_play or acted(game, unit.id):
+                continue
+            if offered(game, "coc.spend_command_die", {"face": face, "unit": unit.id}) is None:
+                action = menu.addAction(f"Activate {unit.name}")
+                action.setObjectName(f"spend_{face}_{unit.id}")
+                action.triggered.connect(self._spend_slot(face, unit.id))
+        menu.addSeparator()
+        menu.addAction("Spend it, naming no unit").triggered.connect(self._spend_slot(face))
+        button.setMenu(menu)
+        self.menus[f"spend_{face}"] = menu
+
+    def _spend_slot(self, face: int, unit_id: str | None = None) -> Callable[[], None]:
+        return lambda: self.spend(face, unit_id)
 
     def _test_slot(self, agenda_id: str, text: str) -> Callable[[], object]:
         return lambda: self.open_force_morale(agenda_id, text)
 
-    def spend(self, face: int) -> None:
+    def spend(self, face: int, unit_id: str | None = None) -> None:
+        choices: dict[str, str | int] = {"face": face}
+        if unit_id is not None:
+            choices["unit"] = unit_id
         try:
-            self.session.act("coc.spend_command_die", {"face": face})
+            self.session.act("coc.spend_command_die", choices)
         except REFUSED as exc:
             self._line(f"Not applied: {exc}")
 
