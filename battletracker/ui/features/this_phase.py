@@ -171,6 +171,7 @@ class ThisPhasePanel(QWidget):
         self.body = QWidget(self)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.body)
         outer = QVBoxLayout(self)
@@ -254,8 +255,8 @@ class ThisPhasePanel(QWidget):
             self._line(f"Held: {held}", "this_phase_held")
             for face in sorted(set(side.held_dice)):
                 if offered(game, "coc.spend_command_die", {"face": face}) is None:
-                    button = self._button(f"spend_{face}", f"Spend a {face} ({words.get(face, '')})...",
-                                          lambda: None, "Choose the unit it activates")
+                    button = self._button(f"spend_{face}", f"Spend a {face}...", lambda: None,
+                                          f"Activates {words.get(face, '')}: choose the unit")
                     self._spend_menu(game, button, face)
             roll = side.command_roll
             sixes = roll.faces.count(6) if roll is not None else 0
