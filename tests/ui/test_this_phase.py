@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.bombardment import PhaseStamp
+from battletracker.model.bombardment import Building, PhaseStamp
+from battletracker.model.game import Weapon
 from battletracker.rules.chain_of_command.force_morale import queue_test
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
@@ -181,6 +182,10 @@ def test_a_bombardment_driven_from_this_phase_across_phases_with_command_dice_ty
     click(qtbot, dialog.runner.apply_button)
     assert game.bombardments[bid].state == "lingering"
     assert f"fire_{bid}" not in panel.buttons
+    labels = [label.text() for label in panel.findChildren(QLabel)]
+    assert "1st Squad is no longer Pinned" in labels  # what this Phase's end lets go, in the rules' words
+    end_phase(qtbot, window)
+    assert all(not u.has("pinned") for u in game.units.values())
 
 
 @pytest.mark.parametrize(("faces", "clock"), [
@@ -290,3 +295,18 @@ def test_end_turn_by_hand_asks_first(qtbot: QtBot, window: MainWindow) -> None:
     answer(QMessageBox.StandardButton.Yes)
     window.end_turn_action.trigger()
     assert (game.turn, game.phase) == (2, 1)
+
+
+def test_fuel_and_buildings_due_to_collapse_are_shown(qtbot: QtBot, session: Session, tmp_path: Path) -> None:
+    game = session.game
+    game.units["u1"].weapons.append(Weapon("Flamethrower", kind="flamethrower", ammo=2, ammo_max=3,
+                                           ammo_label="fuel"))
+    game.buildings["bld1"] = Building("bld1", "Farmhouse", 10.0, 10.0, state="unstable")
+    win = MainWindow(session, Recovery(session, tmp_path))
+    win.load_features()
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    win.show()
+    labels = [label.text() for label in this_phase(win).findChildren(QLabel)]
+    assert "1. Gruppe: Flamethrower, fuel for 2 more Phases of fire" in labels
+    assert "Farmhouse collapses at the end of the Turn." in labels
+    assert win.statusBar().currentMessage() == "Germany: roll the Command Dice for this Phase (This Phase dock)."

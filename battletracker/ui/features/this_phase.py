@@ -452,8 +452,18 @@ def install(window: MainWindow) -> None:
         if coc:
             dock.raise_()
 
+    def prompt_roll() -> None:
+        """At a Phase's start (End Phase, a game opened) remind the active side to roll its Command Dice."""
+        game = window.session.game
+        if game.ruleset == RULESET and game.sides and offered(game, "coc.command_dice", {}) is None:
+            window.statusBar().showMessage(
+                f"{side_name(game, game.active_side)}: roll the Command Dice for this Phase (This Phase dock).")
+
     window.session.game_replaced.connect(follow_ruleset)
+    window.session.game_replaced.connect(prompt_roll)
+    window.session.changed.connect(lambda changes: prompt_roll() if changes.clock or changes.everything else None)
     follow_ruleset()
+    prompt_roll()
 
 
 register_window_extension(install)
