@@ -9,6 +9,8 @@ from battletracker.model import savefile
 from battletracker.model.effects import Effect
 from battletracker.model.game import Game, Side, Unit
 from battletracker.rules.actions import Refusal, perform, plan
+from battletracker.rules.chain_of_command.force_morale import queue_test
+from battletracker.rules.replay import check
 from battletracker.rules.sequence import SequenceRefusal
 
 
@@ -75,3 +77,16 @@ def test_the_plans_refuse_what_the_rules_forbid() -> None:
         plan("coc.command_dice", game, {"side": 1})
     with pytest.raises(Refusal, match="no longer on the table"):
         plan("coc.spend_command_die", game, {"face": 2, "unit": "gone"})
+
+
+def test_command_dice_spending_and_a_force_morale_test_from_the_rulebook_save_and_replay() -> None:
+    game = two_sides()
+    game.apply(queue_test(game, 0, "afv_lost"))
+    act(game, "coc.command_dice", {}, [1, 6, 6, 6, 5])
+    act(game, "coc.spend_command_die", {"face": 1, "unit": "t1"})
+    act(game, "coc.force_morale_test", {"agenda_id": "a1", "rulebook_loss": 2}, [4])
+    act(game, "clock.end_phase", {})
+    assert (game.turn, game.phase, game.active_side, game.sides[0].force_morale) == (3, 1, 0, 7)
+    loaded = savefile.loads(savefile.dumps(game))
+    report = check(loaded)
+    assert report.ok, report.message
