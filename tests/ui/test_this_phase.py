@@ -75,14 +75,18 @@ def text(panel: ThisPhasePanel, name: str) -> str:
 
 
 def roll_command_dice(qtbot: QtBot, window: MainWindow, faces: str) -> CommandDiceDialog:
+    """Open the dialog from the dock, type the table's dice and press Enter (which must not close it), Apply."""
     panel = this_phase(window)
     click(qtbot, panel.buttons["roll"])
     dialog = QApplication.activeModalWidget()
     assert isinstance(dialog, CommandDiceDialog)
-    assert dialog.runner.odds_plot.isVisible()
-    res = type_dice(dialog.runner, faces)
-    assert res is not None
-    click(qtbot, dialog.runner.apply_button)
+    runner = dialog.runner
+    assert runner.odds_plot.isVisible()
+    click(qtbot, runner.typed_button)
+    qtbot.keyClicks(runner.entry, faces)
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    assert dialog.isVisible() and runner.result is not None, runner.entry_error.text()
+    click(qtbot, runner.apply_button)
     assert not dialog.isVisible()
     return dialog
 
@@ -216,6 +220,9 @@ def test_the_panel_never_offers_what_the_rules_refuse(qtbot: QtBot, window: Main
     activate.trigger()
     assert game.sides[0].held_dice == [2, 2]
     assert "spend_4" not in panel.buttons
+    assert panel.menus["spend_2"].findChild(QAction, "spend_2_u4") is not None
+    window.session.act("unit.figures", {"unit": "u4", "delta": -game.units["u4"].figures})
+    assert panel.menus["spend_2"].findChild(QAction, "spend_2_u4") is None  # out of play
     assert text(panel, "this_phase_acted") == "Leutnant Kraus"
     assert panel.menus["spend_2"].findChild(QAction, "spend_2_u5") is None  # it has acted this Phase
     card = window.cards.card("u5")
