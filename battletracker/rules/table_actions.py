@@ -38,6 +38,7 @@ from battletracker.model.savefile import SaveFileError, unit_from_dict
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution
+from battletracker.rules.chain_of_command.command_dice import next_phase
 from battletracker.rules.clock import due_effects
 from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.sequence import side_name
@@ -392,14 +393,16 @@ def _build_side(r: InputReader) -> tuple[list[Effect], list[str]]:
 # -- the clock ----------------------------------------------------------------------------
 
 
-def _clock_plan(game: Game, choices: Choices, turn_end: bool) -> Plan:
+def _clock_plan(game: Game, choices: Choices, turn_end: bool, side: int | None = None) -> Plan:
+    """The clock moved on; `side` takes the next Phase (End Turn by hand: the first side)."""
     if choices:
         raise Refusal(sorted(choices)[0], "Ending a Phase or a Turn takes no choices.")
     if turn_end:
-        turn, phase, side = game.turn + 1, 1, 0
+        turn, phase, side = game.turn + 1, 1, 0 if side is None else side
         text = f"End of Turn {game.turn}"
     else:
-        turn, phase, side = game.turn, game.phase + 1, (game.active_side + 1) % max(1, len(game.sides))
+        turn, phase = game.turn, game.phase + 1
+        side = (game.active_side + 1) % max(1, len(game.sides)) if side is None else side
         text = f"End of Turn {game.turn} Phase {game.phase}"
     heading = f"Turn {turn}, Phase {phase}: {game.sides[side].name if game.sides else ''}"
     due = tuple(due_effects(game, turn_end, side))
@@ -408,7 +411,10 @@ def _clock_plan(game: Game, choices: Choices, turn_end: bool) -> Plan:
 
 
 def _plan_end_phase(game: Game, choices: Choices) -> Plan:
-    return _clock_plan(game, choices, False)
+    """End Phase asks the sequence what follows: whose Phase, and whether the Turn ends with this one
+    (Chain of Command's Command Dice, `next_phase`); then the Turn ends by itself."""
+    side, turn_end = next_phase(game)
+    return _clock_plan(game, choices, turn_end, side)
 
 
 def _plan_end_turn(game: Game, choices: Choices) -> Plan:

@@ -497,6 +497,15 @@ class MainWindow(QMainWindow):
             self.show_error("Cannot end the Phase", str(exc))
 
     def end_turn(self) -> None:
+        """End the Turn by hand. In Chain of Command the Command Dice end it, so this asks first."""
+        if self.session.game.ruleset == "chain_of_command":
+            answer = QMessageBox.question(
+                self, "End the Turn?",
+                "In Chain of Command the Command Dice end the Turn (End Phase after three 6s). End it now by hand, "
+                "for the scenario's own reasons?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return
         try:
             self.session.act("clock.end_turn", {})
         except (GameError, RulesInputError) as exc:

@@ -31,6 +31,7 @@ from battletracker.model.effects import Effect
 from battletracker.model.game import CommandRoll, Game, Scalar
 from battletracker.model.sequence_effects import ChangeCocTally, SetActed, SetCommandRoll, SetHeldDice
 from battletracker.rules import register
+from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
 from battletracker.rules.chain_of_command.fire import read_id
 from battletracker.rules.sequence import (
@@ -289,6 +290,38 @@ def held_at_phase_end(game: Game, _turn_end: bool, _next_side: int | None) -> li
         return []
     return [SetHeldDice(i, ()) for i, s in enumerate(game.sides) if s.held_dice]
 
+
+# the actions ----------------------------------------------------------------------------------------------
+
+
+def _plan_command_dice(game: Game, choices: Choices) -> Plan:
+    """The active side rolls its Command Dice now: side, dice, tally and clock read from the game."""
+    if choices:
+        raise Refusal(sorted(choices)[0], "Rolling the Command Dice takes no choices: the active side rolls.")
+    inputs = command_dice_inputs(game)
+    _parse_roll(inputs)
+    name = side_name(game, game.active_side)
+    return Plan("coc.command_dice", inputs, (f"{name} rolls {game.side(game.active_side).command_dice} "
+                                             f"Command Dice for {now(game)}",),
+                {}, f"{name}: Command Dice", log_kind="roll")
+
+
+def _plan_spend(game: Game, choices: Choices) -> Plan:
+    """The active side spends one held die (`face`, 1 to 4), activating `unit` if given."""
+    r = InputReader(choices)
+    face = r.int("face", minimum=1, maximum=4)
+    unit_id = r.optional_str("unit")
+    r.finish()
+    if unit_id is not None and unit_id not in game.units:
+        raise Refusal("unit", "That unit is no longer on the table.")
+    inputs = spend_inputs(game, face, unit_id)
+    _parse_spend(inputs)
+    return Plan("coc.spend_command_die", inputs, (), dict(choices),
+                f"{side_name(game, game.active_side)}: spend a Command Dice {face}")
+
+
+register_plan("coc.command_dice", _plan_command_dice)
+register_plan("coc.spend_command_die", _plan_spend)
 
 register(Procedure("coc.command_dice", "Command Dice", command_dice_resolve, command_dice_odds, ruleset=RULESET,
                    settings=SETTINGS))

@@ -2,12 +2,14 @@
 
 The rules documents call for a test on a sniper killed, a Team lost, a Leader
 wounded, an AFV abandoned or lost (exploding, with a +1) and an APC lost, but
-print no table: force_morale.toml lists the events with their modifiers and
-settings.toml the loss for each D6 total on three rows by the side's current
-Force Morale, all defaults marked to check. A test rolls a D6, adds the
-event's modifier (a total above 6 reads as 6), and lowers the side's Force
-Morale by the row's loss (never below 0), taking the test off the agenda, as
-one step.
+print no table: force_morale.toml holds the Force Morale setback table of a
+community quick-reference sheet (a row for each kind of event, a column for
+each D6 roll, each value the change to Force Morale; every row a setting,
+marked to check) and maps each of the documents' occasions to a row by
+default. A test rolls a D6, adds the event's modifier (a total above 6 reads
+as 6), and changes the side's Force Morale by the row's value (never below 0),
+taking the test off the agenda, as one step. A cell not legible in our copy
+("?") asks the player for the loss from their rulebook (`ChoiceNeeded`).
 """
 
 from __future__ import annotations
@@ -28,16 +30,17 @@ from battletracker.model.sequence_effects import (
     agenda_id,
 )
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller
+from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
+from battletracker.rules.base import ChoiceNeeded, InputReader, Inputs, InputValue, Procedure, Resolution, Roller
 from battletracker.rules.chain_of_command.snipers import sniper_fired_on
 from battletracker.rules.sequence import SequenceRefusal, side_name
 from battletracker.rules.tables import find_setting, ruleset_file, setting
 
 RULESET = "chain_of_command"
 KIND = FORCE_MORALE_TEST
-ROWS = ("high", "middle", "low")
-SETTINGS = ("force_morale_high_from", "force_morale_low_below",
-            *(f"force_morale_losses_{row}" for row in ROWS))
+ILLEGIBLE = "?"
+FROM_RULEBOOK = "loss from your rulebook"
+RULEBOOK_LOSSES = (0, 1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,21 @@ class Event:
     title: str
     named: str
     modifier: int
+    row: str
+
+
+@lru_cache(maxsize=1)
+def rows() -> dict[str, str]:
+    """The rows of the setback table (kinds of event), key to title, in the table's order."""
+    table = ruleset_file(RULESET, "force_morale").table("rows")
+    return {key: t.str("title") for key, t in table.tables()}
+
+
+def setting_key(row: str) -> str:
+    return f"force_morale_setback_{row}"
+
+
+SETTINGS = tuple(setting_key(row) for row in rows())
 
 
 @lru_cache(maxsize=1)
@@ -54,7 +72,10 @@ def events() -> dict[str, Event]:
     table = ruleset_file(RULESET, "force_morale").table("events")
     out: dict[str, Event] = {}
     for key, t in table.tables():
-        out[key] = Event(key, t.str("title"), t.str("named"), t.int("modifier", minimum=0, maximum=5))
+        row = t.str("row")
+        if row not in rows():
+            raise t._fail("row", f"must be a row of the setback table, not {row!r}")
+        out[key] = Event(key, t.str("title"), t.str("named"), t.int("modifier", minimum=0, maximum=5), row)
     return out
 
 
@@ -69,24 +90,25 @@ class MoraleInputs:
     name: str
     force_morale: int
     event: Event
+    row: str
     agenda_id: str | None
-    losses: tuple[int, ...]
+    changes: tuple[int | None, ...]
+    rulebook_loss: int | None
 
 
-def _row(r: InputReader, force_morale: int) -> tuple[int, ...]:
-    high_from = r.int(SETTINGS[0], int(setting(RULESET, SETTINGS[0])), minimum=1)
-    low_below = r.int(SETTINGS[1], int(setting(RULESET, SETTINGS[1])), minimum=1)
-    rows = {}
-    for row in ROWS:
-        key = f"force_morale_losses_{row}"
-        raw = r.str(key, str(setting(RULESET, key)))
-        problem = find_setting(RULESET, key).problem(raw)
+def _read_row(r: InputReader, row: str) -> tuple[int | None, ...]:
+    """Every row's setting is read (a game may override any); the chosen one is returned, None where empty."""
+    chosen: tuple[int | None, ...] = ()
+    for key in rows():
+        name = setting_key(key)
+        raw = r.str(name, str(setting(RULESET, name)))
+        if key != row:
+            continue
+        problem = find_setting(RULESET, name).problem(raw)
         if problem is not None:
-            raise SequenceRefusal(key, f"The Force Morale Test's {row} row {problem}.")
-        rows[row] = tuple(int(w) for w in raw.split())
-    if force_morale >= high_from:
-        return rows["high"]
-    return rows["low"] if force_morale < low_below else rows["middle"]
+            raise SequenceRefusal(name, f"The Force Morale Test's row for {rows()[key].lower()} {problem}.")
+        chosen = tuple(None if w == ILLEGIBLE else int(w) for w in raw.split())
+    return chosen
 
 
 def _parse(inputs: Inputs) -> MoraleInputs:
@@ -95,19 +117,23 @@ def _parse(inputs: Inputs) -> MoraleInputs:
     name = r.str("side_name", f"Side {side + 1}")
     force_morale = r.int("force_morale", minimum=0)
     key = r.str("event")
-    agenda = r.optional_str("agenda_id")
-    losses = _row(r, force_morale)
-    r.finish()
     if key not in events():
         raise SequenceRefusal("event", f"No Force Morale Test is listed for {key!r}: the events are "
                                        f"{', '.join(e.title for e in events().values())}.")
-    return MoraleInputs(side, name, force_morale, events()[key], agenda, losses)
+    event = events()[key]
+    row = r.str("row", event.row)
+    if row not in rows():
+        raise SequenceRefusal("row", f"The Force Morale setback table has no row {row!r}.")
+    agenda = r.optional_str("agenda_id")
+    changes = _read_row(r, row)
+    rulebook = r.optional_int("rulebook_loss", minimum=0, maximum=max(RULEBOOK_LOSSES))
+    r.finish()
+    return MoraleInputs(side, name, force_morale, event, row, agenda, changes, rulebook)
 
 
-def _loss(p: MoraleInputs, roll: int) -> int:
-    """Force Morale lost on this D6 roll: the row's entry for the total, never more than the side has."""
-    total = min(6, roll + p.event.modifier)
-    return min(p.force_morale, p.losses[total - 1])
+def _change(p: MoraleInputs, roll: int) -> int | None:
+    """The row's change for this D6 roll plus the event's modifier (above 6 reads as 6); None where empty."""
+    return p.changes[min(6, roll + p.event.modifier) - 1]
 
 
 def _outcome(loss: int) -> str:
@@ -118,22 +144,40 @@ def morale_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     p = _parse(inputs)
     roller = Roller(dice)
     roll = int(roller.one("Force Morale Test", D6))
-    loss = _loss(p, roll)
+    change = _change(p, roll)
+    values: dict[str, object] = {"roll": roll, "row": p.row}
+    if change is None:
+        if p.rulebook_loss is None:
+            raise ChoiceNeeded("rulebook_loss", tuple((str(n), _outcome(n)) for n in RULEBOOK_LOSSES),
+                               f"The table we have is not legible for {rows()[p.row].lower()} on "
+                               f"{min(6, roll + p.event.modifier)}: what does your rulebook say?")
+        wanted, outcome = p.rulebook_loss, FROM_RULEBOOK
+        values["rulebook_loss"] = p.rulebook_loss
+    else:
+        wanted = -change
+        outcome = _outcome(min(p.force_morale, wanted))
+    loss = min(p.force_morale, wanted)
     effects: list[Effect] = []
     if loss:
         effects.append(ChangeForceMorale(p.side, -loss))
     if p.agenda_id is not None:
         effects.append(RemoveAgendaItem(p.agenda_id))
     bonus = f" +{p.event.modifier}" if p.event.modifier else ""
-    log = [f"{p.name}'s Force Morale Test for {p.event.title}: {roll}{bonus}, {_outcome(loss)} "
-           f"(Force Morale {p.force_morale - loss})"]
-    return Resolution("coc.force_morale_test", _outcome(loss),
-                      {"roll": roll, "loss": loss, "force_morale": p.force_morale - loss}, roller.rolls, effects, log)
+    source = " (from the rulebook)" if change is None else ""
+    log = [f"{p.name}'s Force Morale Test for {p.event.title} ({rows()[p.row].lower()}): {roll}{bonus}, "
+           f"{_outcome(loss)}{source} (Force Morale {p.force_morale - loss})"]
+    values.update(loss=loss, force_morale=p.force_morale - loss)
+    return Resolution("coc.force_morale_test", outcome, values, roller.rolls, effects, log)
 
 
 def morale_odds(inputs: Inputs) -> Distribution[str]:
     p = _parse(inputs)
-    return Distribution.die(6).map(lambda roll: _outcome(_loss(p, roll)))
+
+    def outcome(roll: int) -> str:
+        change = _change(p, roll)
+        return FROM_RULEBOOK if change is None else _outcome(min(p.force_morale, -change))
+
+    return Distribution.die(6).map(outcome)
 
 
 # the agenda --------------------------------------------------------------------------------------------------
@@ -187,6 +231,27 @@ def morale_test_inputs(game: Game, item_id: str) -> dict[str, InputValue]:
     inputs.update({k: game.settings[k] for k in SETTINGS if k in game.settings})
     return inputs
 
+
+def _plan_test(game: Game, choices: Choices) -> Plan:
+    """A Force Morale Test from the agenda (`agenda_id`), on the event's row or another (`row`)."""
+    r = InputReader(choices)
+    item = r.str("agenda_id")
+    row = r.optional_str("row")
+    rulebook = r.optional_int("rulebook_loss", minimum=0, maximum=max(RULEBOOK_LOSSES))
+    r.finish()
+    inputs = morale_test_inputs(game, item)
+    if row is not None:
+        if row not in rows():
+            raise Refusal("row", f"The Force Morale setback table has no row {row!r}.")
+        inputs["row"] = row
+    if rulebook is not None:
+        inputs["rulebook_loss"] = rulebook
+    p = _parse(inputs)
+    return Plan("coc.force_morale_test", inputs, (f"Read on the row: {rows()[p.row]}",), dict(choices),
+                f"{p.name}: Force Morale Test", log_kind="roll")
+
+
+register_plan("coc.force_morale_test", _plan_test)
 
 register(Procedure("coc.force_morale_test", "Force Morale Test", morale_resolve, morale_odds, ruleset=RULESET,
                    settings=SETTINGS))

@@ -238,7 +238,11 @@ class CardsPanel(QWidget):
             self._reconcile()
         elif changes.sides:
             self._update_headers()
-        for unit_id in changes.units:
+        units = set(changes.units)
+        if changes.clock:
+            # who has acted this Phase is read against the clock
+            units.update(u.id for u in self.session.game.units.values() if u.acted is not None)
+        for unit_id in units:
             touched = self._cards.get(unit_id)
             if touched is None:
                 continue
@@ -248,7 +252,7 @@ class CardsPanel(QWidget):
             else:
                 touched.estimate(*self._estimates())
             self._apply_visibility_to(touched)
-        if changes.units:
+        if units:
             self._realise_timer.start()
 
     def _on_selection(self, unit_id: str | None) -> None:

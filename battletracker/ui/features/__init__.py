@@ -7,4 +7,5 @@ from battletracker.ui.features import (  # noqa: F401
     bombardments,
     necromunda,
     support_fire,
+    this_phase,
 )

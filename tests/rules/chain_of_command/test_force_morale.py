@@ -1,5 +1,5 @@
 """Force Morale Tests: queued on the agenda where the documents call for one, resolved with a D6 against the
-setback table (by event and current Force Morale), lowering Force Morale as one step that undo takes back."""
+Force Morale setback table (by kind of event and D6), lowering Force Morale as one step that undo takes back."""
 
 from __future__ import annotations
 
@@ -12,14 +12,20 @@ from battletracker.model import savefile
 from battletracker.model.effects import Effect
 from battletracker.model.game import Game, GameError, Side, Unit
 from battletracker.rules import odds, resolve
+from battletracker.rules.actions import ChoiceNeeded, Refusal, perform, plan
 from battletracker.rules.chain_of_command.force_morale import (
+    FROM_RULEBOOK,
+    RULESET,
     event_named,
+    events,
     morale_test_inputs,
     queue_named,
     queue_test,
+    rows,
     sniper_killed,
 )
 from battletracker.rules.sequence import SequenceRefusal
+from battletracker.rules.tables import find_setting, setting
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 
@@ -40,18 +46,18 @@ def queued(g: Game, event: str, side: int = 0) -> str:
 
 
 @pytest.mark.parametrize(("force_morale", "event", "roll", "loss"), [
-    (9, "team_lost", 3, 0),
-    (9, "team_lost", 4, 1),
-    (9, "team_lost", 6, 2),
-    (9, "afv_explodes", 5, 2),
-    (6, "leader_wounded", 3, 1),
-    (6, "afv_explodes", 6, 2),
-    (3, "sniper_killed", 1, 0),
-    (3, "sniper_killed", 5, 2),
+    (9, "team_lost", 2, 0),
+    (9, "team_lost", 3, 1),
+    (9, "team_lost", 6, 1),
+    (9, "leader_wounded", 5, 1),
+    (9, "leader_wounded", 6, 2),
+    (6, "sniper_killed", 1, 1),
+    (6, "sniper_killed", 4, 2),
     (1, "sniper_killed", 6, 1),
+    (9, "afv_lost", 1, 1),
 ])
-def test_a_test_lowers_force_morale_by_the_row_for_the_current_force_morale(force_morale: int, event: str,
-                                                                            roll: int, loss: int) -> None:
+def test_a_test_changes_force_morale_by_the_setback_table(force_morale: int, event: str, roll: int,
+                                                          loss: int) -> None:
     g = game(force_morale)
     item = queued(g, event)
     before = savefile.dumps(g)
@@ -65,29 +71,82 @@ def test_a_test_lowers_force_morale_by_the_row_for_the_current_force_morale(forc
     assert savefile.dumps(g) == before
 
 
-@pytest.mark.parametrize(("force_morale", "event"), [(9, "team_lost"), (9, "afv_explodes"), (5, "afv_lost"),
+def test_the_table_is_the_quick_reference_sheets_by_kind_of_event_and_roll() -> None:
+    assert rows()["senior_leader_killed"] == "A Senior Leader killed"
+    assert setting(RULESET, "force_morale_setback_senior_leader_routs") == "-2 -2 -2 -2 -3 -3"
+    assert setting(RULESET, "force_morale_setback_afv_knocked_out") == "-1 ? ? ? ? ?"
+    assert {e.key: e.row for e in events().values()} == {
+        "sniper_killed": "support_killed", "team_lost": "team_wiped_out", "leader_wounded": "junior_leader_wounded",
+        "afv_abandoned": "afv_knocked_out", "afv_lost": "afv_knocked_out", "afv_explodes": "afv_knocked_out",
+        "apc_lost": "afv_knocked_out"}
+    assert find_setting(RULESET, "force_morale_setback_team_breaks").check
+
+
+def test_another_row_can_be_chosen() -> None:
+    g = game(9)
+    inputs = {**morale_test_inputs(g, queued(g, "team_lost")), "row": "senior_leader_routs"}
+    res = resolve("coc.force_morale_test", inputs, ScriptedDice([1]))
+    assert res.values["loss"] == 2 and res.values["row"] == "senior_leader_routs"
+
+
+def test_an_illegible_cell_asks_for_the_loss_from_the_rulebook() -> None:
+    g = game(9)
+    inputs = morale_test_inputs(g, queued(g, "afv_explodes"))
+    dist = odds("coc.force_morale_test", inputs)
+    assert dist.p(FROM_RULEBOOK) == 1
+    with pytest.raises(ChoiceNeeded) as asked:
+        resolve("coc.force_morale_test", inputs, ScriptedDice([1]))
+    assert asked.value.field == "rulebook_loss"
+    assert [v for v, _ in asked.value.options] == ["0", "1", "2", "3"]
+    assert "what does your rulebook say" in asked.value.prompt
+    res = resolve("coc.force_morale_test", {**inputs, "rulebook_loss": 2}, ScriptedDice([1]))
+    assert (res.outcome, res.values["loss"]) == (FROM_RULEBOOK, 2)
+    apply(g, res.effects)
+    assert g.sides[0].force_morale == 7
+
+
+@pytest.mark.parametrize(("force_morale", "event"), [(9, "team_lost"), (9, "leader_wounded"), (5, "afv_lost"),
                                                      (2, "apc_lost"), (1, "sniper_killed")])
 def test_the_odds_are_exact_and_match_a_simulation(force_morale: int, event: str) -> None:
     g = game(force_morale)
-    assert_odds_match_simulation("coc.force_morale_test", morale_test_inputs(g, queued(g, event)))
+    inputs = {**morale_test_inputs(g, queued(g, event)), "rulebook_loss": 1}
+    assert_odds_match_simulation("coc.force_morale_test", inputs)
 
 
 def test_the_exploding_afv_adds_one_to_the_roll() -> None:
     g = game(9)
-    plain = odds("coc.force_morale_test", morale_test_inputs(g, queued(g, "afv_lost")))
-    worse = odds("coc.force_morale_test", morale_test_inputs(g, queued(g, "afv_explodes")))
+    plain = odds("coc.force_morale_test", {**morale_test_inputs(g, queued(g, "leader_wounded"))})
     assert plain.p("Force Morale falls by 2") == Fraction(1, 6)
+    g.settings["force_morale_setback_afv_knocked_out"] = "0 0 -1 -1 -1 -2"
+    lost = odds("coc.force_morale_test", morale_test_inputs(g, queued(g, "afv_lost")))
+    worse = odds("coc.force_morale_test", morale_test_inputs(g, queued(g, "afv_explodes")))
+    assert lost.p("Force Morale falls by 2") == Fraction(1, 6)
     assert worse.p("Force Morale falls by 2") == Fraction(2, 6)
 
 
 def test_the_rows_are_settings() -> None:
     g = game(9)
-    g.settings["force_morale_losses_high"] = "3 3 3 3 3 3"
+    g.settings["force_morale_setback_team_wiped_out"] = "-3 -3 -3 -3 -3 -3"
     res = resolve("coc.force_morale_test", morale_test_inputs(g, queued(g, "team_lost")), ScriptedDice([1]))
     assert res.values["loss"] == 3
-    g.settings["force_morale_losses_high"] = "3 3 3"
-    with pytest.raises(SequenceRefusal, match="high row must list 6 results"):
+    g.settings["force_morale_setback_team_wiped_out"] = "-3 -3 -3"
+    with pytest.raises(SequenceRefusal, match="row for a team wiped out must list 6 results"):
         odds("coc.force_morale_test", morale_test_inputs(g, g.sides[0].agenda[0].id))
+
+
+def test_a_test_is_an_action_from_the_agenda_and_undo_restores_exactly() -> None:
+    g = game(9)
+    item = queued(g, "sniper_killed")
+    before = savefile.dumps(g)
+    with pytest.raises(Refusal, match="no row 'lunch'"):
+        plan("coc.force_morale_test", g, {"agenda_id": item, "row": "lunch"})
+    inverses = g.apply_all(perform(g, "coc.force_morale_test", {"agenda_id": item}, [4], time="t").effects)
+    assert (g.sides[0].force_morale, g.sides[0].agenda, g.actions[-1].name) == (7, [], "coc.force_morale_test")
+    for inverse in reversed(inverses):
+        g.apply(inverse)
+    assert savefile.dumps(g) == before
+    with pytest.raises(SequenceRefusal, match="no longer due"):
+        plan("coc.force_morale_test", g, {"agenda_id": "a9"})
 
 
 def test_a_sniper_killed_is_removed_and_its_side_has_a_test_due() -> None:

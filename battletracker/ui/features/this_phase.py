@@ -1,0 +1,471 @@
+"""The "This Phase" dock (Chain of Command): what the active side may do and what falls due, each with its button.
+
+It reads the game and asks the rules what they allow: a button is offered
+only when the action's plan (or the bombardment's own checks) accepts it now,
+so the panel never offers what the rules would refuse. The Command Dice and
+Force Morale Tests run through the shared ProcedureRunner (odds first, dice
+typed from the table or rolled by the app) and are applied with
+`Session.act`, one recorded undo step each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battletracker.core.dice import Face
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.effects import AppendLog
+from battletracker.model.game import Game, GameError
+from battletracker.rules import RulesInputError
+from battletracker.rules.actions import Choices, plan
+from battletracker.rules.base import Resolution
+from battletracker.rules.chain_of_command.bombardment import next_action, observer_name, waiting
+from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
+from battletracker.rules.chain_of_command.command_dice import (
+    RULESET,
+    CommandDiceTable,
+    face_words,
+    next_phase,
+    rolled_this_phase,
+)
+from battletracker.rules.chain_of_command.force_morale import KIND as MORALE_TEST
+from battletracker.rules.chain_of_command.force_morale import events, rows
+from battletracker.rules.chain_of_command.vehicle_phase import NEXT_PHASE_RESULTS, in_force
+from battletracker.rules.sequence import acted, side_name
+from battletracker.rules.tables import TableError
+from battletracker.rules.words import title
+from battletracker.ui.extensions import register_window_extension
+from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.session import Session
+from battletracker.ui.text import esc
+
+if TYPE_CHECKING:
+    from battletracker.ui.features.bombardments.panel import BombardmentsPanel
+    from battletracker.ui.main_window import MainWindow
+
+REFUSED = (RulesInputError, GameError, TableError)
+
+
+def offered(game: Game, name: str, choices: Choices) -> str | None:
+    """None when the rules accept the action now, else their sentence saying why not."""
+    try:
+        plan(name, game, choices)
+    except REFUSED as exc:
+        return str(exc)
+    return None
+
+
+def _faces(res: Resolution) -> list[Face]:
+    return [face for _label, values in res.rolls for face in values]
+
+
+class ActionDialog(ProcedureDialog):
+    """One action with dice: the plan's facts, the runner (odds, then dice), and Apply through `Session.act`."""
+
+    def __init__(self, session: Session, action: str, choices: Mapping[str, str | int], heading: str,
+                 parent: QWidget | None = None, label: Callable[[str], str] | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.action = action
+        self.choices: dict[str, str | int] = dict(choices)
+        p = plan(action, session.game, self.choices)
+        self.setWindowTitle(p.title or heading)
+        self.facts = QLabel(self)
+        self.facts.setWordWrap(True)
+        self.form = QFormLayout()
+        self.runner = ProcedureRunner(session, p.procedure, p.title or heading, self, label=label)
+        self.runner.apply_button.clicked.disconnect()
+        self.runner.apply_button.clicked.connect(self.apply)
+        self.problem = QLabel(self)
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #d93025; font-weight: bold;")
+        self.problem.hide()
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"<b>{esc(heading)}</b>", self))
+        layout.addWidget(self.facts)
+        layout.addLayout(self.form)
+        layout.addWidget(self.runner, 1)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.close_buttons())
+        self.resize(520, 560)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Plan again with the choices now made: the facts and the odds follow."""
+        p = plan(self.action, self.session.game, self.choices)
+        self.facts.setText("<br>".join(esc(f) for f in p.facts))
+        self.runner.set_inputs(p.inputs)
+
+    def apply(self) -> None:
+        res = self.runner.result
+        if res is None:
+            return
+        choices = dict(self.choices)
+        if "rulebook_loss" in res.values:
+            choices["rulebook_loss"] = int(res.values["rulebook_loss"])
+        try:
+            self.session.act(self.action, choices, _faces(res))
+        except REFUSED as exc:
+            self.problem.setText(f"Not applied: {exc}")
+            self.problem.show()
+            return
+        self.runner.mark_applied()
+        self.accept()
+
+
+class CommandDiceDialog(ActionDialog):
+    """The active side rolls its Command Dice: what follows the Phase, with exact odds, before the roll."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        game = session.game
+        super().__init__(session, "coc.command_dice", {},
+                         f"{side_name(game, game.active_side)} rolls its Command Dice", parent,
+                         label=lambda outcome: outcome[0].upper() + outcome[1:])
+
+
+class ForceMoraleDialog(ActionDialog):
+    """A Force Morale Test from the agenda: the setback table's row (the event's by default), odds, the D6."""
+
+    def __init__(self, session: Session, agenda_id: str, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(session, "coc.force_morale_test", {"agenda_id": agenda_id}, text, parent)
+        self.row_box = QComboBox(self)
+        for key, words in rows().items():
+            self.row_box.addItem(words, key)
+        event = next((i.event for s in session.game.sides for i in s.agenda if i.id == agenda_id), "")
+        default = events()[event].row if event in events() else ""
+        self.row_box.setCurrentIndex(max(0, self.row_box.findData(default)))
+        self.row_box.setToolTip("The row of the Force Morale setback table to read; the event's row by default")
+        self.row_box.currentIndexChanged.connect(self._row_changed)
+        self.form.addRow("Row of the table", self.row_box)
+
+    def _row_changed(self) -> None:
+        self.choices["row"] = str(self.row_box.currentData())
+        self.refresh()
+
+
+class ThisPhasePanel(QWidget):
+    """For the active side: Command Dice, bombardments, tests due, and what ends with this Phase."""
+
+    def __init__(self, session: Session, window: QWidget | None = None) -> None:
+        super().__init__(window)
+        self.session = session
+        self.window_ = window
+        self.buttons: dict[str, QPushButton] = {}
+        self.menus: dict[str, QMenu] = {}
+        self.body = QWidget(self)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        self.content = QVBoxLayout(self.body)
+        session.changed.connect(lambda _changes: self.rebuild())
+        session.game_replaced.connect(self.rebuild)
+        self.rebuild()
+
+    # -- building -------------------------------------------------------------------
+    def rebuild(self) -> None:
+        self.buttons = {}
+        self.menus = {}
+        old = self.body.layout()
+        assert isinstance(old, QVBoxLayout)
+        while old.count():
+            item = old.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.setParent(None)
+                widget.deleteLater()
+        game = self.session.game
+        if game.ruleset != RULESET or not game.sides:
+            self._line("This panel follows a Chain of Command game's Phases.")
+            old.addStretch(1)
+            return
+        side = game.sides[game.active_side]
+        self._heading(f"Turn {game.turn}, Phase {game.phase}: {side.name}")
+        self._command_dice(game)
+        self._bombardments(game)
+        self._morale_tests(game)
+        self._vehicles_and_fuel(game)
+        self._phase_end(game)
+        self._acted(game)
+        old.addStretch(1)
+
+    def _heading(self, text: str) -> None:
+        label = QLabel(f"<b>{esc(text)}</b>", self.body)
+        label.setWordWrap(True)
+        self.content.addWidget(label)
+
+    def _section(self, text: str) -> None:
+        label = QLabel(f"<b>{esc(text)}</b>", self.body)
+        label.setStyleSheet("margin-top: 6px;")
+        self.content.addWidget(label)
+
+    def _line(self, text: str, name: str = "") -> QLabel:
+        label = QLabel(esc(text), self.body)
+        label.setWordWrap(True)
+        if name:
+            label.setObjectName(name)
+        self.content.addWidget(label)
+        return label
+
+    def _button(self, key: str, text: str, slot: Callable[[], object], tip: str = "") -> QPushButton:
+        button = QPushButton(text, self.body)
+        button.setObjectName(f"this_phase_{key}")
+        button.setAutoDefault(False)
+        if tip:
+            button.setToolTip(tip)
+        button.clicked.connect(slot)
+        row = QHBoxLayout()
+        row.addWidget(button)
+        row.addStretch(1)
+        holder = QWidget(self.body)
+        holder.setLayout(row)
+        row.setContentsMargins(12, 0, 0, 0)
+        self.content.addWidget(holder)
+        self.buttons[key] = button
+        return button
+
+    # -- the sections ---------------------------------------------------------------
+    def _command_dice(self, game: Game) -> None:
+        self._section("Command Dice")
+        who = game.active_side
+        side = game.sides[who]
+        if rolled_this_phase(game, who):
+            words = face_words()
+            held = ", ".join(f"{f} ({words.get(f, '')})" for f in side.held_dice) or "none left"
+            self._line(f"Held: {held}", "this_phase_held")
+            for face in sorted(set(side.held_dice)):
+                if offered(game, "coc.spend_command_die", {"face": face}) is None:
+                    button = self._button(f"spend_{face}", f"Spend a {face}...", lambda: None,
+                                          f"Activates {words.get(face, '')}: choose the unit")
+                    self._spend_menu(game, button, face)
+            roll = side.command_roll
+            sixes = roll.faces.count(6) if roll is not None else 0
+            try:
+                follows = CommandDiceTable.of(game).outcome(sixes)
+            except RulesInputError as exc:
+                follows = str(exc)
+            self._line(f"Then: {follows}.", "this_phase_follows")
+        else:
+            refusal = offered(game, "coc.command_dice", {})
+            if refusal is None:
+                self._line(f"{side.name} has not rolled its {side.command_dice} Command Dice this Phase.")
+                self._button("roll", "Roll the Command Dice...", self.open_command_dice,
+                             "The odds of each Phase outcome first; then type the table's dice or roll here")
+            else:
+                self._line(refusal)
+        self._line(f"Chain of Command dice: {side.coc_points}; tally {side.coc_tally} pips.")
+
+    def _bombardments(self, game: Game) -> None:
+        mine = [b for b in game.bombardments.values()
+                if b.side == game.active_side and b.kind != "sos" and b.state != "cleared"]
+        if not mine:
+            return
+        self._section("Bombardments")
+        for b in mine:
+            self._bombardment(game, b)
+
+    def _bombardment(self, game: Game, b: Bombardment) -> None:
+        action = next_action(b)
+        self._line(f"{observer_name(game, b)}: {action.text}.", f"this_phase_bombardment_{b.id}")
+        wait = waiting(game, b)
+        if wait is not None:
+            self._line(wait.short + ".")
+            return
+        if action.key == "range":
+            self._button(f"range_{b.id}", action.text + "...", lambda: self._bombardments_panel().open_ranging(b.id))
+        elif action.key == "fire_for_effect_or_re_aim":
+            self._button(f"fire_for_effect_{b.id}", "Fire for effect",
+                         lambda: self._bombardments_panel().fire_for_effect(b.id))
+            self._button(f"re_aim_{b.id}", "Re-aim...", lambda: self._bombardments_panel().start_re_aim(b.id))
+        elif action.key == "place_pattern_die":
+            self._button(f"pattern_{b.id}", "Place the hidden die...",
+                         lambda: self._bombardments_panel().open_pattern(b.id))
+        elif action.key in ("fire", "activate"):
+            activation = self._activation(game, b)
+            if activation is None:
+                return
+            self._line(activation)
+            self._button(f"fire_{b.id}", "Fire this Phase...", lambda: self._bombardments_panel().open_phase(b.id))
+
+    def _activation(self, game: Game, b: Bombardment) -> str | None:
+        """How the side can activate the bombardment now, in words; None (with the reason shown) if it cannot."""
+        side = game.sides[b.side]
+        try:
+            how = phase_inputs(game, b.id)["activation"]
+        except REFUSED as first:
+            try:
+                phase_inputs(game, b.id, spend_coc_point=True)
+            except REFUSED:
+                self._line(str(first))
+                return None
+            return (f"Command Dice not rolled yet: activate with a Chain of Command point "
+                    f"({side.coc_points} held), or roll the Command Dice first.")
+        if how == "begun":
+            return "Its first Phase of fire: the Forward Observer's activation that began it counts."
+        if how == "command_die":
+            return "Activated with a held Command Dice 1."
+        if side.coc_points:
+            return (f"No 1 held: activate with a Chain of Command point ({side.coc_points} held), "
+                    "or contact is lost and the bombardment ends.")
+        return "No 1 held and no Chain of Command point: contact is lost and the bombardment ends."
+
+    def _morale_tests(self, game: Game) -> None:
+        due = [(s, item) for s in game.sides for item in s.agenda if item.kind == MORALE_TEST]
+        if not due:
+            return
+        self._section("Force Morale Tests due")
+        for _side, item in due:
+            self._line(item.text)
+            if offered(game, "coc.force_morale_test", {"agenda_id": item.id}) is None:
+                self._button(f"morale_{item.id}", "Take the test...",
+                             self._test_slot(item.id, item.text))
+
+    def _vehicles_and_fuel(self, game: Game) -> None:
+        lines: list[str] = []
+        for unit in game.units.values():
+            if unit.side != game.active_side or not unit.in_play:
+                continue
+            for result in NEXT_PHASE_RESULTS:
+                if unit.has(in_force(result)):
+                    lines.append(f"{unit.name}: {title(result)} this Phase")
+            for weapon in unit.weapons:
+                if weapon.ammo_label == "fuel" and weapon.ammo is not None:
+                    lines.append(f"{unit.name}: {weapon.name}, fuel for {weapon.ammo} more Phase"
+                                 f"{'' if weapon.ammo == 1 else 's'} of fire")
+        if lines:
+            self._section("Vehicle damage and fuel")
+            for line in lines:
+                self._line(line)
+
+    def _phase_end(self, game: Game) -> None:
+        """What End Phase will do, in the rules' own words (the clock's plan), and buildings due to collapse."""
+        self._section("At the end of this Phase")
+        next_side, turn_ends = next_phase(game)
+        then = "the Turn ends" if turn_ends else f"the {side_name(game, next_side)} Phase"
+        self._line(f"Next: {then}.", "this_phase_next")
+        try:
+            p = plan("clock.end_phase", game, {})
+        except REFUSED as exc:
+            self._line(str(exc))
+            return
+        for effect in p.effects:
+            if isinstance(effect, AppendLog):
+                self._line(effect.entry.text)
+        if not turn_ends:
+            for building in game.buildings.values():
+                if building.state == "unstable":
+                    self._line(f"{building.name} collapses at the end of the Turn.")
+
+    def _acted(self, game: Game) -> None:
+        names = [u.name for u in game.units.values() if u.side == game.active_side and acted(game, u.id)]
+        if names:
+            self._section("Acted this Phase")
+            self._line(", ".join(names), "this_phase_acted")
+
+    # -- the buttons ----------------------------------------------------------------
+    def _bombardments_panel(self) -> BombardmentsPanel:
+        from battletracker.ui.features.bombardments.panel import BombardmentsPanel
+
+        found = self.window_.findChild(BombardmentsPanel) if self.window_ is not None else None
+        assert found is not None, "the Bombardments dock is installed before this panel"
+        return found
+
+    def open_command_dice(self) -> CommandDiceDialog:
+        dialog = CommandDiceDialog(self.session, self.window_)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def open_force_morale(self, agenda_id: str, text: str) -> ForceMoraleDialog:
+        dialog = ForceMoraleDialog(self.session, agenda_id, text, self.window_)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def _spend_menu(self, game: Game, button: QPushButton, face: int) -> None:
+        """The units the die may activate (in play, on the active side, not yet acted), then none named."""
+        menu = QMenu(button)
+        for unit in game.units.values():
+            if unit.side != game.active_side or not unit.in_play or acted(game, unit.id):
+                continue
+            if offered(game, "coc.spend_command_die", {"face": face, "unit": unit.id}) is None:
+                action = menu.addAction(f"Activate {unit.name}")
+                action.setObjectName(f"spend_{face}_{unit.id}")
+                action.triggered.connect(self._spend_slot(face, unit.id))
+        menu.addSeparator()
+        menu.addAction("Spend it, naming no unit").triggered.connect(self._spend_slot(face))
+        button.setMenu(menu)
+        self.menus[f"spend_{face}"] = menu
+
+    def _spend_slot(self, face: int, unit_id: str | None = None) -> Callable[[], None]:
+        return lambda: self.spend(face, unit_id)
+
+    def _test_slot(self, agenda_id: str, text: str) -> Callable[[], object]:
+        return lambda: self.open_force_morale(agenda_id, text)
+
+    def spend(self, face: int, unit_id: str | None = None) -> None:
+        choices: dict[str, str | int] = {"face": face}
+        if unit_id is not None:
+            choices["unit"] = unit_id
+        try:
+            self.session.act("coc.spend_command_die", choices)
+        except REFUSED as exc:
+            self._line(f"Not applied: {exc}")
+
+
+def install(window: MainWindow) -> None:
+    panel = ThisPhasePanel(window.session, window)
+    dock = QDockWidget("This Phase", window)
+    dock.setObjectName("dock-this-phase")
+    dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    window.tabifyDockWidget(window.log_dock, dock)
+    for action in window.menuBar().actions():
+        menu = action.menu()
+        if action.text() == "&View" and isinstance(menu, QMenu):
+            menu.addAction(dock.toggleViewAction())
+
+    def follow_ruleset() -> None:
+        coc = window.session.game.ruleset == RULESET
+        dock.toggleViewAction().setVisible(coc)
+        dock.setVisible(coc)
+        if coc:
+            dock.raise_()
+
+    def prompt_roll() -> None:
+        """At a Phase's start (End Phase, a game opened) remind the active side to roll its Command Dice."""
+        game = window.session.game
+        if game.ruleset == RULESET and game.sides and offered(game, "coc.command_dice", {}) is None:
+            window.statusBar().showMessage(
+                f"{side_name(game, game.active_side)}: roll the Command Dice for this Phase (This Phase dock).")
+
+    window.session.game_replaced.connect(follow_ruleset)
+    window.session.game_replaced.connect(prompt_roll)
+    window.session.changed.connect(lambda changes: prompt_roll() if changes.clock or changes.everything else None)
+    follow_ruleset()
+    prompt_roll()
+
+
+register_window_extension(install)
+
+__all__: Sequence[str] = ["CommandDiceDialog", "ForceMoraleDialog", "ThisPhasePanel", "install"]
