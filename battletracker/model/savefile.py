@@ -1,6 +1,7 @@
 """Save files: versioned JSON, written atomically, validated field by field.
 
-Loading never trusts the file: every value is checked for type and range and
+Loading never trusts the file: every value is checked for type and range (by
+the validators of model/fields.py, which the Effects use too) and
 anything wrong is refused with a `SaveFileError` naming the place in the file,
 so a broken or foreign file can never half-load or run anything.
 """
@@ -45,7 +46,6 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 entries, far beyond any real battle, is about 1.3 MB; anything this big is
 not a game, and parsing it would hold the window for seconds and take
 about twenty times its size in memory."""
-
 
 SaveFileError = FieldError
 """A file that cannot be loaded; the message names the problem and where. It is the
