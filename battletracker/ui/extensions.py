@@ -14,7 +14,8 @@ A feature (anti-tank fire, bombardments, Necromunda shooting, ...) is a
   the session.
 
 The app's features are the explicit list `battletracker.ui.features.all_features`,
-imported after the window's first paint so they do not slow the start.
+which app.py hands to the main window; the window adds them (`add_features`)
+just after its first paint, so they do not slow the start.
 """
 
 from __future__ import annotations
@@ -134,19 +135,11 @@ def add_features(features: Iterable[Feature]) -> None:
         _window_extensions.extend(feature.window_extensions)
 
 
-def _load() -> None:
-    from battletracker.ui.features import all_features
-
-    add_features(all_features())
-
-
 def unit_action(key: str) -> UnitAction:
-    _load()
     return _actions[key]
 
 
 def all_unit_actions() -> list[UnitAction]:
-    _load()
     return list(_actions.values())
 
 
@@ -156,14 +149,13 @@ def unit_actions(game: Game, unit: Unit) -> list[UnitAction]:
 
 
 def card_sections(game: Game, unit: Unit) -> list[CardSection]:
-    """The sections registered so far, without loading the features.
+    """The sections registered so far.
 
     Cards are filled in before the first paint, when the features have not
-    loaded yet; the main window rebuilds the cards once they have.
+    been added yet; the main window rebuilds the cards once they have.
     """
     return [s for s in _sections.values() if s.available(game, unit)]
 
 
 def window_extensions() -> list[WindowExtension]:
-    _load()
     return list(_window_extensions)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPoint, QSettings, QStandardPaths, Qt, QTimer, Signal
@@ -24,7 +25,15 @@ from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
-from battletracker.ui.extensions import DockId, MenuId, all_unit_actions, unit_actions, window_extensions
+from battletracker.ui.extensions import (
+    DockId,
+    Feature,
+    MenuId,
+    add_features,
+    all_unit_actions,
+    unit_actions,
+    window_extensions,
+)
 from battletracker.ui.extensions import unit_action as unit_action_by_key
 from battletracker.ui.files import SaveError, fingerprint, save_game
 from battletracker.ui.log_view import LogPanel
@@ -48,9 +57,13 @@ class MainWindow(QMainWindow):
 
     first_painted = Signal()
 
-    def __init__(self, session: Session, recovery: Recovery | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, session: Session, recovery: Recovery | None = None, parent: QWidget | None = None,
+                 features: Callable[[], Iterable[Feature]] | None = None) -> None:
+        """`features` gives the rules features to add just after the first paint (app.py passes
+        `battletracker.ui.features.all_features`); without it the window uses those already added."""
         super().__init__(parent)
         self.session = session
+        self.features = features
         self.recovery = recovery if recovery is not None else Recovery(session, parent=self)
         self.settings = QSettings()
         self.painted = False
@@ -160,10 +173,12 @@ class MainWindow(QMainWindow):
         self.unit_action_entries: dict[str, QAction] = {}
 
     def load_features(self) -> None:
-        """Add every registered feature: its unit actions, card sections and window extensions."""
+        """Add the features: their unit actions, card sections and window extensions."""
         if self.features_loaded:
             return
         self.features_loaded = True
+        if self.features is not None:
+            add_features(self.features())
         for unit_action in all_unit_actions():
             entry = self._action(unit_action.title, lambda _=False, k=unit_action.key: self.run_unit_action(k),
                                  unit_action.shortcut, None, unit_action.tip or None)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 from pytestqt.qtbot import QtBot
 
-from battletracker.ui.extensions import DockId, FeatureHost, MenuId, window_extensions
+from battletracker.ui.extensions import DockId, Feature, FeatureHost, MenuId
 from battletracker.ui.features import all_features
 from battletracker.ui.features.anti_tank import ArsenalDialog
 from battletracker.ui.features.bombardments import BombardmentsPanel
@@ -58,8 +58,9 @@ def test_every_feature_installs_into_a_fake_host(qtbot: QtBot, session: Session)
     fake = FakeHost(session)
     host: FeatureHost = fake  # mypy checks that the fake is a whole FeatureHost
     qtbot.addWidget(fake.top)
-    for extend in window_extensions():
-        extend(host)
+    for feature in all_features():
+        for extend in feature.window_extensions:
+            extend(host)
 
     (dock, area, beside), = fake.docks
     assert isinstance(dock.widget(), BombardmentsPanel)
@@ -125,3 +126,19 @@ def test_importing_the_features_package_loads_no_feature() -> None:
     assert all(getattr(n, "module", "") in ("__future__", "battletracker.ui.extensions") for n in top_level_imports)
     assert [f.name for f in all_features()] == ["coc.anti_tank", "armour_battles", "coc.bombardments",
                                                "necromunda", "coc.support_fire"]
+
+
+def test_the_window_adds_the_features_it_is_given_just_after_the_first_paint(qtbot: QtBot, session: Session) -> None:
+    asked: list[int] = []
+
+    def features() -> tuple[Feature, ...]:
+        asked.append(1)
+        return all_features()
+
+    window = MainWindow(session, features=features)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    assert asked == []
+    window.show()
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=2000)
+    assert asked == [1]
+    assert "action-arsenal" in [a.objectName() for a in window.menu("game").actions()]
