@@ -100,7 +100,7 @@ def test_the_main_window_is_the_host(qtbot: QtBot, session: Session) -> None:
     assert isinstance(window.menu("help").actions()[0], QAction)
 
 
-def test_window_extensions_and_unit_actions_take_the_host_not_the_window() -> None:
+def test_window_extensions_take_the_host_not_the_window() -> None:
     for feature in all_features():
         for extend in feature.window_extensions:
             (first, *_rest) = inspect.signature(extend).parameters.values()
