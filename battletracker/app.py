@@ -69,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
+    from battletracker.ui.features import all_features
     from battletracker.ui.main_window import MainWindow
     from battletracker.ui.recovery import Recovery
     from battletracker.ui.session import Session
@@ -83,7 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_scheme(app, args.scheme)
 
     session = Session(games[0])
-    window = MainWindow(session, Recovery(session))
+    # The rules features: an explicit list, imported and added just after the first paint.
+    window = MainWindow(session, Recovery(session), features=all_features)
     if args.file is not None:
         window.open_path(args.file)
     elif not args.demo and not args.quit_after_paint:

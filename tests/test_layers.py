@@ -1,4 +1,5 @@
-"""Imports only point down: nothing in core/, model/ or rules/ reaches Qt or the UI."""
+"""Imports only point down: core <- model <- rules <- ui, nothing below ui/ reaches Qt, no ruleset
+imports another, and the Effects do not depend on the save file."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LOWER_PACKAGES = ("battletracker.core", "battletracker.model", "battletracker.rules")
 FORBIDDEN = ("PySide6", "pyqtgraph", "shiboken6", "battletracker.ui")
+LAYERS = ("core", "model", "rules", "ui")
+RULESETS = ("chain_of_command", "armour_battles", "necromunda")
+EFFECT_MODULES = ("battletracker.model.effects", "battletracker.model.bombardment_effects",
+                  "battletracker.model.sequence_effects", "battletracker.model.history")
 
 
 def _module_name(path: Path) -> str:
@@ -129,3 +134,79 @@ def test_importing_every_lower_module_loads_no_qt() -> None:
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert set(result["imported"]) == {_module_name(p) for p in _lower_modules()}
     assert result["forbidden"] == [], f"importing the non-UI packages loaded {result['forbidden']}"
+
+
+def _package_modules() -> list[Path]:
+    return sorted(p for layer in LAYERS for p in (ROOT / "battletracker" / layer).rglob("*.py"))
+
+
+def _layer(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "battletracker" and parts[1] in LAYERS else None
+
+
+def _ruleset(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["battletracker", "rules"] and parts[2] in RULESETS else None
+
+
+def layer_offences(path: Path) -> list[str]:
+    """Imports of a higher layer, or of another ruleset's package, from the module at `path`."""
+    module = _module_name(path)
+    own_layer, own_ruleset = _layer(module), _ruleset(module)
+    offences = []
+    for line, name in _imported_names(path):
+        layer = _layer(name)
+        if own_layer is None or layer is None:
+            continue
+        where = f"{path.relative_to(ROOT)}:{line} imports {name}"
+        if LAYERS.index(layer) > LAYERS.index(own_layer):
+            offences.append(f"{where}: {own_layer}/ may not import from {layer}/")
+        ruleset = _ruleset(name)
+        if own_ruleset is not None and ruleset is not None and ruleset != own_ruleset:
+            offences.append(f"{where}: one ruleset may not import another (shared code goes in rules/)")
+    return offences
+
+
+def test_the_layer_scan_catches_upward_and_cross_ruleset_imports(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    package = tmp_path / "battletracker" / "rules" / "necromunda"
+    package.mkdir(parents=True)
+    sample = package / "sample.py"
+    sample.write_text(
+        "from battletracker.rules.chain_of_command import fire\n"
+        "from ..armour_battles.plans import profile_of\n"
+        "from battletracker.rules.generic import anything\n"
+        "from battletracker.rules import tables\n"
+        "from ..base import Procedure\n"
+        "from .table import RULESET\n"
+        "from battletracker.model.game import Game\n",
+        encoding="utf-8",
+    )
+    model = tmp_path / "battletracker" / "model"
+    model.mkdir(parents=True)
+    low = model / "low.py"
+    low.write_text("from battletracker.rules.base import Procedure\nfrom ..core import dice\n", encoding="utf-8")
+    named = {o.split(" imports ")[1].split(":")[0] for o in layer_offences(sample)}
+    assert named == {"battletracker.rules.chain_of_command", "battletracker.rules.chain_of_command.fire",
+                     "battletracker.rules.armour_battles.plans", "battletracker.rules.armour_battles.plans.profile_of"}
+    assert {o.split(": ", 1)[1] for o in layer_offences(low)} == {"model/ may not import from rules/"}
+
+
+def test_imports_point_down_and_no_ruleset_imports_another() -> None:
+    files = _package_modules()
+    assert {"battletracker.ui.main_window", "battletracker.rules.necromunda.table"} <= {_module_name(p) for p in files}
+    offences = [o for path in files for o in layer_offences(path)]
+    assert not offences, "\n".join(offences)
+
+
+def test_the_effects_do_not_import_the_save_file() -> None:
+    """The validators the Effects store parts of a game with live in model/fields.py, beside the save file."""
+    offences = [
+        f"{module}:{line} imports {name}"
+        for module in EFFECT_MODULES
+        for line, name in _imported_names((ROOT / Path(*module.split("."))).with_suffix(".py"))
+        if name == "battletracker.model.savefile" or name.startswith("battletracker.model.savefile.")
+    ]
+    assert not offences, "\n".join(offences)

@@ -2,7 +2,7 @@
 
 Like every Effect, each checks everything before it changes anything and
 returns the Effect that undoes it. A bombardment, building or smoke area is
-stored only as a save file would load it (the save file's validators run on
+stored only as a save file would load it (the validators of model/fields.py run on
 it first), so no effect can leave a game that cannot be reopened.
 
 The rules layer walks a bombardment through its states with `UpdateBombardment`
@@ -20,13 +20,13 @@ from typing import Any, TypeVar
 
 from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
 from battletracker.model.effects import Changes, Effect
-from battletracker.model.game import Game, GameError
-from battletracker.model.savefile import (
-    SaveFileError,
+from battletracker.model.fields import (
+    FieldError,
     bombardment_from_dict,
     building_from_dict,
     smoke_from_dict,
 )
+from battletracker.model.game import Game, GameError
 
 T = TypeVar("T")
 
@@ -42,7 +42,7 @@ def _as_saved(load: Callable[[Any, str], T], value: Any, where: str) -> T:
     """`value` exactly as a save file would load it (a fresh copy), or GameError saying why not."""
     try:
         return load(asdict(value), where)
-    except SaveFileError as exc:
+    except FieldError as exc:
         raise GameError(str(exc)) from None
 
 

@@ -16,6 +16,14 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from battletracker.core.geometry import normalise
+from battletracker.model.fields import (
+    FieldError,
+    log_entry_from_dict,
+    marker_from_dict,
+    scalar_value,
+    side_from_dict,
+    unit_from_dict,
+)
 from battletracker.model.game import (
     PROFILE_STATES,
     Game,
@@ -25,14 +33,6 @@ from battletracker.model.game import (
     Scalar,
     Side,
     Unit,
-)
-from battletracker.model.savefile import (
-    SaveFileError,
-    log_entry_from_dict,
-    marker_from_dict,
-    scalar_value,
-    side_from_dict,
-    unit_from_dict,
 )
 
 T = TypeVar("T")
@@ -98,14 +98,14 @@ def _as_saved(load: Callable[[Any, str], T], value: Any, where: str) -> T:
     """`value` exactly as a save file would load it, so no effect makes a game that cannot be reopened."""
     try:
         return load(asdict(value), where)
-    except SaveFileError as exc:
+    except FieldError as exc:
         raise GameError(str(exc)) from None
 
 
 def _scalar(value: Any, where: str) -> None:
     try:
         scalar_value(value, where)
-    except SaveFileError as exc:
+    except FieldError as exc:
         raise GameError(str(exc)) from None
 
 

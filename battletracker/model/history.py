@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from battletracker.model.actions import Action
 from battletracker.model.effects import Changes, Effect
+from battletracker.model.fields import state_dict
 from battletracker.model.game import Game, GameError
-from battletracker.model.savefile import state_dict
 
 
 @dataclass(frozen=True)

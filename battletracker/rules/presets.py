@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from battletracker.model.fields import FieldError, unit_from_dict
 from battletracker.model.game import Unit
-from battletracker.model.savefile import SaveFileError, unit_from_dict
 from battletracker.rules.tables import TableError, ruleset_file
 
 PRESET_KEYS = ("title", "group")
@@ -45,7 +45,7 @@ def unit_presets(ruleset: str) -> tuple[UnitPreset, ...]:
         preset = UnitPreset(key, t.str("title"), t.str("group"), dict(t.data))
         try:
             preset.make("check", preset.title, 0, 0.0, 0.0)
-        except SaveFileError as exc:
+        except FieldError as exc:
             raise TableError(f"{table.where}: table {key!r}: {exc}") from None
         presets.append(preset)
     return tuple(presets)

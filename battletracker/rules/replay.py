@@ -17,8 +17,9 @@ from typing import Any
 from battletracker.core.dice import DiceError
 from battletracker.model.actions import UNTRACKED, Action
 from battletracker.model.effects import Effect
+from battletracker.model.fields import game_from_state, state_dict
 from battletracker.model.game import Game, GameError
-from battletracker.model.savefile import SaveFileError, game_from_state, load, state_dict
+from battletracker.model.savefile import SaveFileError, load
 from battletracker.rules.actions import ChoiceNeeded, carry_out, plan
 from battletracker.rules.base import RulesInputError
 from battletracker.rules.tables import TableError

@@ -33,8 +33,8 @@ from battletracker.model.effects import (
     SetDamage,
     SpendAmmo,
 )
+from battletracker.model.fields import FieldError, unit_from_dict
 from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit
-from battletracker.model.savefile import SaveFileError, unit_from_dict
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution
@@ -272,7 +272,7 @@ def _parse_unit(text: InputValue | None) -> Unit:
         raise Refusal("unit", "The unit to add is missing.")
     try:
         return unit_from_dict(json.loads(text), "unit")
-    except (ValueError, SaveFileError) as exc:
+    except (ValueError, FieldError) as exc:
         raise Refusal("unit", f"That unit cannot be put on the table: {exc}.") from None
 
 

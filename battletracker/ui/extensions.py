@@ -1,32 +1,73 @@
 """Where rules features plug into the window without editing it.
 
-A feature module (anti-tank fire, bombardments, Necromunda shooting, ...)
-registers:
+A feature (anti-tank fire, bombardments, Necromunda shooting, ...) is a
+`Feature` value naming what it adds:
 
 - `UnitAction`s: what can be done with a unit ("Anti-tank fire..."). They
   appear in the Actions menu for the selected unit, on the unit's card menu
   and on the map's right-click menu, with their shortcut.
 - `CardSection`s: extra rows on a unit's card for what a ruleset tracks
   (Armour Battles dice and Disruption, a Necromunda fighter's profiles).
-- window extensions: called once with the main window to add docks, menu
-  entries or map overlays that follow the session.
+- window extensions: called once with a `FeatureHost`, the small part of the
+  main window a feature may use (the session, the map, docks, menus by id,
+  the status bar), to add docks, menu entries or map overlays that follow
+  the session.
 
-Feature modules live in `battletracker.ui.features` and register on import.
+The app's features are the explicit list `battletracker.ui.features.all_features`,
+which app.py hands to the main window; the window adds them (`add_features`)
+just after its first paint, so they do not slow the start.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
 
 from battletracker.model.game import Game, Unit
 
 if TYPE_CHECKING:
-    from battletracker.ui.main_window import MainWindow
+    from battletracker.ui.map.view import MapView
     from battletracker.ui.session import Session
+
+MenuId = Literal["file", "edit", "game", "view", "help"]
+"""The window's menus a feature may add entries to. The Actions menu is not one:
+it is refilled with the selected unit's `UnitAction`s each time it opens."""
+
+DockId = Literal["units", "log", "history"]
+"""The window's own docks, which a feature's dock can share tabs with."""
+
+
+class FeatureHost(Protocol):
+    """What a feature may use of the main window, and nothing more.
+
+    A window extension gets this rather than the window, so a feature cannot
+    come to depend on how the window is built (its widgets, its menu labels),
+    and a test can install a feature into a small fake host.
+    """
+
+    @property
+    def session(self) -> Session:
+        """The game being played: its state, the undo stack and the change signals."""
+
+    @property
+    def map(self) -> MapView:
+        """The table: overlays (`set_overlay`), picking a point or a unit."""
+
+    def window(self) -> QWidget:
+        """The top-level window, as the parent of a feature's dialogs."""
+
+    def add_dock(self, dock: QDockWidget, area: Qt.DockWidgetArea, tabify_with: DockId | None = None) -> None:
+        """Dock `dock` at `area` (beside the window's dock `tabify_with`, which stays in front), listed in View."""
+
+    def menu(self, menu_id: MenuId) -> QMenu:
+        """One of the window's menus by its stable id, whatever its label says."""
+
+    def show_status(self, text: str, timeout_ms: int = 8000) -> None:
+        """A short message in the status bar (0 keeps it until the next one)."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +77,7 @@ class UnitAction:
     key: str
     title: str
     applies: Callable[[Game, Unit], bool]
-    run: Callable[[MainWindow, str], None]
+    run: Callable[[FeatureHost, str], None]
     rulesets: tuple[str, ...] = ()
     shortcut: str | None = None
     tip: str = ""
@@ -73,40 +114,41 @@ class CardSection:
         return (not self.rulesets or game.ruleset in self.rulesets) and self.applies(game, unit)
 
 
-WindowExtension = Callable[["MainWindow"], None]
+WindowExtension = Callable[[FeatureHost], None]
 
+
+@dataclass(frozen=True)
+class Feature:
+    """One rules feature: what it adds to units, cards and the window."""
+
+    name: str
+    unit_actions: tuple[UnitAction, ...] = ()
+    card_sections: tuple[CardSection, ...] = ()
+    window_extensions: tuple[WindowExtension, ...] = ()
+
+
+_features: dict[str, Feature] = {}
 _actions: dict[str, UnitAction] = {}
 _sections: dict[str, CardSection] = {}
 _window_extensions: list[WindowExtension] = []
 
 
-def register_unit_action(action: UnitAction) -> UnitAction:
-    _actions[action.key] = action
-    return action
-
-
-def register_card_section(section: CardSection) -> CardSection:
-    _sections[section.key] = section
-    return section
-
-
-def register_window_extension(fn: WindowExtension) -> WindowExtension:
-    if fn not in _window_extensions:
-        _window_extensions.append(fn)
-    return fn
-
-
-def _load() -> None:
-    import battletracker.ui.features  # noqa: F401  (importing registers every feature)
+def add_features(features: Iterable[Feature]) -> None:
+    """Register `features` in order; one already registered (by name) is left as it is."""
+    for feature in features:
+        if feature.name in _features:
+            continue
+        _features[feature.name] = feature
+        _actions.update((a.key, a) for a in feature.unit_actions)
+        _sections.update((s.key, s) for s in feature.card_sections)
+        _window_extensions.extend(feature.window_extensions)
 
 
 def unit_action(key: str) -> UnitAction:
-    _load()
     return _actions[key]
 
 
 def all_unit_actions() -> list[UnitAction]:
-    _load()
     return list(_actions.values())
 
 
@@ -116,14 +158,13 @@ def unit_actions(game: Game, unit: Unit) -> list[UnitAction]:
 
 
 def card_sections(game: Game, unit: Unit) -> list[CardSection]:
-    """The sections registered so far, without loading the features.
+    """The sections registered so far.
 
     Cards are filled in before the first paint, when the features have not
-    loaded yet; the main window rebuilds the cards once they have.
+    been added yet; the main window rebuilds the cards once they have.
     """
     return [s for s in _sections.values() if s.available(game, unit)]
 
 
 def window_extensions() -> list[WindowExtension]:
-    _load()
     return list(_window_extensions)

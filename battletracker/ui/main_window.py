@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPoint, QSettings, QStandardPaths, Qt, QTimer, Signal
@@ -25,7 +26,15 @@ from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
-from battletracker.ui.extensions import all_unit_actions, unit_actions, window_extensions
+from battletracker.ui.extensions import (
+    DockId,
+    Feature,
+    MenuId,
+    add_features,
+    all_unit_actions,
+    unit_actions,
+    window_extensions,
+)
 from battletracker.ui.extensions import unit_action as unit_action_by_key
 from battletracker.ui.files import SaveError, fingerprint, save_game
 from battletracker.ui.log_view import LogPanel
@@ -45,10 +54,17 @@ def safe_file_name(title: str) -> str:
 
 
 class MainWindow(QMainWindow):
+    """The window; to the rules features it is a `FeatureHost` (battletracker.ui.extensions)."""
+
     first_painted = Signal()
-    def __init__(self, session: Session, recovery: Recovery | None = None, parent: QWidget | None = None) -> None:
+
+    def __init__(self, session: Session, recovery: Recovery | None = None, parent: QWidget | None = None,
+                 features: Callable[[], Iterable[Feature]] | None = None) -> None:
+        """`features` gives the rules features to add just after the first paint (app.py passes
+        `battletracker.ui.features.all_features`); without it the window uses those already added."""
         super().__init__(parent)
         self.session = session
+        self.features = features
         self.recovery = recovery if recovery is not None else Recovery(session, parent=self)
         self.settings = QSettings()
         self.painted = False
@@ -64,6 +80,8 @@ class MainWindow(QMainWindow):
         self.cards_dock = self._dock("Units", "units", self.cards, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.log_dock = self._dock("Battle log", "log", self.log, Qt.DockWidgetArea.RightDockWidgetArea)
         self.history_dock = self._dock("History", "history", self.history, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._docks: dict[DockId, QDockWidget] = {"units": self.cards_dock, "log": self.log_dock,
+                                                  "history": self.history_dock}
         self.tabifyDockWidget(self.log_dock, self.history_dock)
         self.log_dock.raise_()
         self.resizeDocks([self.cards_dock, self.log_dock], [330, 360], Qt.Orientation.Horizontal)
@@ -165,10 +183,12 @@ class MainWindow(QMainWindow):
         self.unit_action_entries: dict[str, QAction] = {}
 
     def load_features(self) -> None:
-        """Add every registered feature: its unit actions, card sections and window extensions."""
+        """Add the features: their unit actions, card sections and window extensions."""
         if self.features_loaded:
             return
         self.features_loaded = True
+        if self.features is not None:
+            add_features(self.features())
         for unit_action in all_unit_actions():
             entry = self._action(unit_action.title, lambda _=False, k=unit_action.key: self.run_unit_action(k),
                                  unit_action.shortcut, None, unit_action.tip or None)
@@ -179,6 +199,21 @@ class MainWindow(QMainWindow):
             extend(self)
         self.cards.rebuild()
         self._update_unit_actions()
+
+    # -- the FeatureHost the rules features see ------------------------------------------
+    def add_dock(self, dock: QDockWidget, area: Qt.DockWidgetArea, tabify_with: DockId | None = None) -> None:
+        """Dock a feature's `dock`, listed in the View menu; beside `tabify_with`, which stays in front."""
+        self.addDockWidget(area, dock)
+        if tabify_with is not None:
+            self.tabifyDockWidget(self._docks[tabify_with], dock)
+            self._docks[tabify_with].raise_()
+        self._menus["view"].addAction(dock.toggleViewAction())
+
+    def menu(self, menu_id: MenuId) -> QMenu:
+        return self._menus[menu_id]
+
+    def show_status(self, text: str, timeout_ms: int = 8000) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
 
     def _undo_text_changed(self, text: str) -> None:
         self.undo_button_action.setToolTip(literal(f"Undo {text}".strip()))
@@ -216,6 +251,8 @@ class MainWindow(QMainWindow):
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(self.guide_action)
         help_menu.addAction(self._action("&About BattleTracker", self.about))
+        self._menus: dict[MenuId, QMenu] = {"file": file_menu, "edit": edit, "game": game, "view": view,
+                                            "help": help_menu}
 
         tools = QToolBar("Main", self)
         tools.setObjectName("toolbar-main")

@@ -23,10 +23,11 @@ from battletracker.core.dice import Dice, Face, RandomDice
 from battletracker.model import savefile
 from battletracker.model.actions import UNTRACKED, Action
 from battletracker.model.effects import AppendLog, Changes, Effect
+from battletracker.model.fields import game_from_state
 from battletracker.model.game import Game, GameError
 from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
-from battletracker.model.savefile import SaveFileError, game_from_state
+from battletracker.model.savefile import SaveFileError
 from battletracker.rules import Resolution
 from battletracker.rules.actions import Choices, carry_out, plan
 from battletracker.ui.files import fingerprint, is_shipped

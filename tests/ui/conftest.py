@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QApplication
 from battletracker.app import demo_path
 from battletracker.model import savefile
 from battletracker.model.game import Game
+from battletracker.ui.extensions import add_features
+from battletracker.ui.features import all_features
 from battletracker.ui.session import Session
 
 
@@ -23,6 +25,12 @@ def _isolated_settings(qapp: QApplication, tmp_path_factory: pytest.TempPathFact
     QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(folder))
     QSettings().clear()
     yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _features_added() -> None:
+    """Every feature, as app.py gives them to the window, for tests that build windows and cards directly."""
+    add_features(all_features())
 
 
 @pytest.fixture

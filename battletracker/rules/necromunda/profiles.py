@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from battletracker.model.fields import FieldError, unit_from_dict
 from battletracker.model.game import Scalar, Weapon
-from battletracker.model.savefile import SaveFileError, unit_from_dict
 from battletracker.rules.base import InputValue
 from battletracker.rules.necromunda.refusals import field_words
 from battletracker.rules.tables import TableError, ruleset_file
@@ -177,7 +177,7 @@ def weapon_presets() -> tuple[WeaponPreset, ...]:
             for i, p in enumerate(weapon.profiles):
                 if not parse_traits(p.traits).template:
                     shoot_inputs(weapon, i)
-        except (SaveFileError, ValueError) as exc:
+        except (FieldError, ValueError) as exc:
             raise TableError(f"{table.where}: table {key!r}: {exc}") from None
         presets.append(preset)
     return tuple(presets)

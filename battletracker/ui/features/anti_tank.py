@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMenu,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -68,13 +67,12 @@ from battletracker.rules.chain_of_command.arsenal import (
 )
 from battletracker.rules.chain_of_command.damage import damage_result
 from battletracker.rules.tables import TableError
-from battletracker.ui.extensions import UnitAction, register_unit_action, register_window_extension
+from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, literal, plain
 
 if TYPE_CHECKING:
-    from battletracker.ui.main_window import MainWindow
     from battletracker.ui.map.view import MapView
 
 PROCEDURE = "coc.at_fire"
@@ -400,18 +398,18 @@ class ReverseDialog(ProcedureDialog):
         self.runner.applied.connect(lambda _res: self.accept())
 
 
-def open_anti_tank(window: MainWindow, unit_id: str) -> AntiTankDialog:
-    dialog = AntiTankDialog(window.session, unit_id, window.map, window)
+def open_anti_tank(host: FeatureHost, unit_id: str) -> AntiTankDialog:
+    dialog = AntiTankDialog(host.session, unit_id, host.map, host.window())
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog
 
 
-def _run(window: MainWindow, unit_id: str) -> None:
-    open_anti_tank(window, unit_id)
+def _run(host: FeatureHost, unit_id: str) -> None:
+    open_anti_tank(host, unit_id)
 
 
-ANTI_TANK_FIRE = register_unit_action(UnitAction(
+ANTI_TANK_FIRE = UnitAction(
     key="coc.anti_tank_fire",
     title="Anti-tank fire...",
     applies=has_at_weapon,
@@ -419,7 +417,7 @@ ANTI_TANK_FIRE = register_unit_action(UnitAction(
     rulesets=(RULESET,),
     shortcut="Ctrl+Shift+T",
     tip="Fire an A.P. round at an enemy AFV or APC, with the odds before the roll",
-))
+)
 
 
 
@@ -521,20 +519,20 @@ class GrenadeDialog(ProcedureDialog):
             self.runner.odds_plot.set_distribution(in_group_order(odds(shot.procedure, shot.inputs)), group_label)
 
 
-def _run_grenade(window: MainWindow, unit_id: str) -> None:
-    dialog = GrenadeDialog(window.session, unit_id, window)
+def _run_grenade(host: FeatureHost, unit_id: str) -> None:
+    dialog = GrenadeDialog(host.session, unit_id, host.window())
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
 
 
-AT_GRENADE = register_unit_action(UnitAction(
+AT_GRENADE = UnitAction(
     key="coc.at_grenade",
     title="Anti-tank grenade...",
     applies=can_throw_grenade,
     run=_run_grenade,
     rulesets=(RULESET,),
     tip="A figure runs at an enemy vehicle with an anti-tank grenade or charge",
-))
+)
 
 
 # -- the player's own arsenal ----------------------------------------------------------------------------------------
@@ -889,19 +887,17 @@ def open_arsenal(window: QWidget) -> ArsenalDialog:
     return dialog
 
 
-def install_arsenal(window: MainWindow) -> None:
+def install_arsenal(host: FeatureHost) -> None:
     """Load the player's arsenal and add "Arsenal..." to the Game menu."""
     problem = load_user_arsenal()
     if problem:
-        window.statusBar().showMessage(problem)
-    for action in window.menuBar().actions():
-        menu = action.menu()
-        if action.text() == "&Game" and isinstance(menu, QMenu):
-            menu.addSeparator()
-            entry = menu.addAction("&Arsenal\u2026")
-            entry.setObjectName("action-arsenal")
-            entry.setToolTip("Anti-tank weapons, vehicles and grenades; add or edit your own")
-            entry.triggered.connect(lambda: open_arsenal(window))
+        host.show_status(problem, 0)
+    menu = host.menu("game")
+    menu.addSeparator()
+    entry = menu.addAction("&Arsenal\u2026")
+    entry.setObjectName("action-arsenal")
+    entry.setToolTip("Anti-tank weapons, vehicles and grenades; add or edit your own")
+    entry.triggered.connect(lambda: open_arsenal(host.window()))
 
 
-register_window_extension(install_arsenal)
+FEATURE = Feature("coc.anti_tank", unit_actions=(ANTI_TANK_FIRE, AT_GRENADE), window_extensions=(install_arsenal,))

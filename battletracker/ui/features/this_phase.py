@@ -10,7 +10,7 @@ typed from the table or rolled by the app) and are applied with
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -50,14 +50,13 @@ from battletracker.rules.chain_of_command.vehicle_phase import NEXT_PHASE_RESULT
 from battletracker.rules.sequence import acted, side_name
 from battletracker.rules.tables import TableError
 from battletracker.rules.words import title
-from battletracker.ui.extensions import register_window_extension
+from battletracker.ui.extensions import Feature, FeatureHost
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
 
 if TYPE_CHECKING:
     from battletracker.ui.features.bombardments.panel import BombardmentsPanel
-    from battletracker.ui.main_window import MainWindow
 
 REFUSED = (RulesInputError, GameError, TableError)
 
@@ -433,20 +432,15 @@ class ThisPhasePanel(QWidget):
             self._line(f"Not applied: {exc}")
 
 
-def install(window: MainWindow) -> None:
-    panel = ThisPhasePanel(window.session, window)
-    dock = QDockWidget("This Phase", window)
+def install(host: FeatureHost) -> None:
+    panel = ThisPhasePanel(host.session, host.window())
+    dock = QDockWidget("This Phase", host.window())
     dock.setObjectName("dock-this-phase")
     dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    window.tabifyDockWidget(window.log_dock, dock)
-    for action in window.menuBar().actions():
-        menu = action.menu()
-        if action.text() == "&View" and isinstance(menu, QMenu):
-            menu.addAction(dock.toggleViewAction())
+    host.add_dock(dock, Qt.DockWidgetArea.RightDockWidgetArea, tabify_with="log")
 
     def follow_ruleset() -> None:
-        coc = window.session.game.ruleset == RULESET
+        coc = host.session.game.ruleset == RULESET
         dock.toggleViewAction().setVisible(coc)
         dock.setVisible(coc)
         if coc:
@@ -454,18 +448,16 @@ def install(window: MainWindow) -> None:
 
     def prompt_roll() -> None:
         """At a Phase's start (End Phase, a game opened) remind the active side to roll its Command Dice."""
-        game = window.session.game
+        game = host.session.game
         if game.ruleset == RULESET and game.sides and offered(game, "coc.command_dice", {}) is None:
-            window.statusBar().showMessage(
-                f"{side_name(game, game.active_side)}: roll the Command Dice for this Phase (This Phase dock).")
+            host.show_status(f"{side_name(game, game.active_side)}: roll the Command Dice for this Phase "
+                             "(This Phase dock).", 0)
 
-    window.session.game_replaced.connect(follow_ruleset)
-    window.session.game_replaced.connect(prompt_roll)
-    window.session.changed.connect(lambda changes: prompt_roll() if changes.clock or changes.everything else None)
+    host.session.game_replaced.connect(follow_ruleset)
+    host.session.game_replaced.connect(prompt_roll)
+    host.session.changed.connect(lambda changes: prompt_roll() if changes.clock or changes.everything else None)
     follow_ruleset()
     prompt_roll()
 
 
-register_window_extension(install)
-
-__all__: Sequence[str] = ["CommandDiceDialog", "ForceMoraleDialog", "ThisPhasePanel", "install"]
+FEATURE = Feature("coc.this_phase", window_extensions=(install,))

@@ -12,7 +12,7 @@ from battletracker.rules.armour_battles.data import RULESET
 from battletracker.rules.armour_battles.fire import indirect_dice
 from battletracker.rules.armour_battles.plans import int_setting, profile_of
 from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISPERSED, DISRUPTION, SUPPRESSED
-from battletracker.ui.extensions import CardSection, register_card_section
+from battletracker.ui.extensions import CardSection
 from battletracker.ui.features.armour_battles.common import SUPPRESSION_TITLES, indirect_multiplier, suppression_level
 from battletracker.ui.session import Session
 
@@ -114,6 +114,6 @@ def _applies(_game: Game, unit: Unit) -> bool:
     return profile_of(unit) is not None
 
 
-SECTION = register_card_section(CardSection(
+SECTION = CardSection(
     "armour_battles", _applies, lambda parent, session, uid: ArmourBattlesSection(parent, session, uid),
-    rulesets=(RULESET,), counters=(DISRUPTION,), conditions=(SUPPRESSED, ARTILLERY_SUPPRESSED, DISPERSED)))
+    rulesets=(RULESET,), counters=(DISRUPTION,), conditions=(SUPPRESSED, ARTILLERY_SUPPRESSED, DISPERSED))

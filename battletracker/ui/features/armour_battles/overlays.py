@@ -13,21 +13,20 @@ from PySide6.QtWidgets import QGraphicsItem
 from battletracker.core.geometry import offset
 from battletracker.model.effects import Changes
 from battletracker.rules.armour_battles.plans import profile_of
-from battletracker.ui.extensions import register_window_extension
 from battletracker.ui.features.armour_battles.common import indirect_multiplier, is_armour_battles
 from battletracker.ui.map.items import circle_item, text_item
 
 if TYPE_CHECKING:
-    from battletracker.ui.main_window import MainWindow
+    from battletracker.ui.extensions import FeatureHost
 
 OVERLAY = "ab.range_profile"
 RING_COLOURS = {"short": "#43a047", "effective": "#1e88e5", "long": "#8e24aa", "indirect_long": "#e53935"}
 RING_TITLES = {"short": "short", "effective": "effective", "long": "long", "indirect_long": "indirect long"}
 
 
-def range_profile_items(window: MainWindow) -> list[QGraphicsItem]:
+def range_profile_items(host: FeatureHost) -> list[QGraphicsItem]:
     """Rings for the selected unit, or nothing when it is not an Armour Battles unit with ranges."""
-    session = window.session
+    session = host.session
     uid = session.selected
     if uid is None or not is_armour_battles(session.game) or uid not in session.game.units:
         return []
@@ -38,7 +37,7 @@ def range_profile_items(window: MainWindow) -> list[QGraphicsItem]:
     rings = profile.ranges.rings(indirect_multiplier())
     if not profile.close_support:
         rings.pop("indirect_long")
-    font = QFont(window.font())
+    font = QFont(host.map.font())
     font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
     items: list[QGraphicsItem] = []
     centre = (unit.x, unit.y)
@@ -51,21 +50,20 @@ def range_profile_items(window: MainWindow) -> list[QGraphicsItem]:
     return items
 
 
-@register_window_extension
-def range_profile_overlay(window: MainWindow) -> None:
+def range_profile_overlay(host: FeatureHost) -> None:
     """Keep the selected unit's range rings on the map as it moves or the selection changes."""
 
     def redraw(_changes: object = None) -> None:
         if isinstance(_changes, Changes) and not (_changes.everything or _changes.units or _changes.roster
                                                    or _changes.settings):
             return
-        items = range_profile_items(window)
+        items = range_profile_items(host)
         if items:
-            window.map.set_overlay(OVERLAY, items)
+            host.map.set_overlay(OVERLAY, items)
         else:
-            window.map.clear_overlay(OVERLAY)
+            host.map.clear_overlay(OVERLAY)
 
-    window.session.changed.connect(redraw)
-    window.session.selection_changed.connect(redraw)
-    window.session.game_replaced.connect(redraw)
+    host.session.changed.connect(redraw)
+    host.session.selection_changed.connect(redraw)
+    host.session.game_replaced.connect(redraw)
     redraw()

@@ -8,42 +8,32 @@ Effects) and undo show at once. The dock is hidden in other rulesets.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMenu
+from PySide6.QtWidgets import QDockWidget
 
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
-from battletracker.ui.extensions import register_window_extension
+from battletracker.ui.extensions import Feature, FeatureHost
+from battletracker.ui.features.bombardments.buildings import ENTER_BUILDING, LEAVE_BUILDING
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.features.bombardments.panel import BombardmentsPanel
 
-if TYPE_CHECKING:
-    from battletracker.ui.main_window import MainWindow
-
-__all__ = ["BombardmentLayer", "BombardmentsPanel", "install"]
+__all__ = ["FEATURE", "BombardmentLayer", "BombardmentsPanel", "install"]
 
 
-def install(window: MainWindow) -> None:
-    panel = BombardmentsPanel(window.session, window.map, window)
-    panel.layer = BombardmentLayer(window.session, window.map, panel)
-    dock = QDockWidget("Bombardments", window)
+def install(host: FeatureHost) -> None:
+    panel = BombardmentsPanel(host.session, host.map, host.window())
+    panel.layer = BombardmentLayer(host.session, host.map, panel)
+    dock = QDockWidget("Bombardments", host.window())
     dock.setObjectName("dock-bombardments")
     dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    window.tabifyDockWidget(window.history_dock, dock)
-    window.log_dock.raise_()
-    for action in window.menuBar().actions():
-        menu = action.menu()
-        if action.text() == "&View" and isinstance(menu, QMenu):
-            menu.addAction(dock.toggleViewAction())
+    host.add_dock(dock, Qt.DockWidgetArea.RightDockWidgetArea, tabify_with="log")
 
     def follow_ruleset() -> None:
-        dock.toggleViewAction().setVisible(window.session.game.ruleset == RULESET)
-        dock.setVisible(window.session.game.ruleset == RULESET)
+        dock.toggleViewAction().setVisible(host.session.game.ruleset == RULESET)
+        dock.setVisible(host.session.game.ruleset == RULESET)
 
-    window.session.game_replaced.connect(follow_ruleset)
+    host.session.game_replaced.connect(follow_ruleset)
     follow_ruleset()
 
 
-register_window_extension(install)
+FEATURE = Feature("coc.bombardments", unit_actions=(ENTER_BUILDING, LEAVE_BUILDING), window_extensions=(install,))

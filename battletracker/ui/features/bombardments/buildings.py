@@ -11,7 +11,6 @@ the same way. Each is one undo step through the rules layer's Effects.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -32,11 +31,8 @@ from battletracker.core import geometry
 from battletracker.model.game import Game, Unit
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.rules.chain_of_command.buildings import building_of
-from battletracker.ui.extensions import UnitAction, register_unit_action
+from battletracker.ui.extensions import FeatureHost, UnitAction
 from battletracker.ui.session import Session
-
-if TYPE_CHECKING:
-    from battletracker.ui.main_window import MainWindow
 
 MATERIAL_CHOICES = (("brick_stone", "Brick or stone"), ("wood", "Wood"))
 OPEN_STATES = ("intact", "unstable")
@@ -122,15 +118,15 @@ class BuildingDialog(QDialog):
         return box
 
 
-def _panel(window: MainWindow) -> object | None:
+def _panel(host: FeatureHost) -> object | None:
     from battletracker.ui.features.bombardments.panel import BombardmentsPanel
 
-    return window.findChild(BombardmentsPanel)
+    return host.window().findChild(BombardmentsPanel)
 
 
-def _run_on_panel(name: str) -> Callable[[MainWindow, str], None]:
-    def run(window: MainWindow, unit_id: str) -> None:
-        panel = _panel(window)
+def _run_on_panel(name: str) -> Callable[[FeatureHost, str], None]:
+    def run(host: FeatureHost, unit_id: str) -> None:
+        panel = _panel(host)
         if panel is not None:
             getattr(panel, name)(unit_id)
     return run
@@ -141,20 +137,20 @@ def _may_enter(game: Game, unit: Unit) -> bool:
                                         for b in game.buildings.values())
 
 
-ENTER_BUILDING = register_unit_action(UnitAction(
+ENTER_BUILDING = UnitAction(
     key="coc.enter_building",
     title="Into a building...",
     applies=_may_enter,
     run=_run_on_panel("start_enter_building"),
     rulesets=(RULESET,),
     tip="Click the building on the map; the unit is inside it for the bombardment rules",
-))
+)
 
-LEAVE_BUILDING = register_unit_action(UnitAction(
+LEAVE_BUILDING = UnitAction(
     key="coc.leave_building",
     title="Out of the building",
     applies=lambda game, unit: building_of(game, unit.id) is not None,
     run=_run_on_panel("leave_building"),
     rulesets=(RULESET,),
     tip="The unit is no longer inside its building",
-))
+)

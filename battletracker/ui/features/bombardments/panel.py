@@ -3,7 +3,7 @@
 Above the rows, a reminder lists the enemies within 2" of each other in a
 Smoke Barrage, who must fight a Close Combat on the smoke's terms. It also
 places the buildings the bombardment rules need and puts units
-into and out of them (buildings.py registers the unit actions).
+into and out of them (buildings.py defines the unit actions).
 
 Each row shows the Phases left on the Forward Observer's die, the hidden
 Static/Rolling die (covered until the second Phase of fire reveals it) and

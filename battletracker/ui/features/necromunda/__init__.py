@@ -1,31 +1,20 @@
 """Necromunda in the app: fighter cards, the Shoot dialog and the map's shapes.
 
-Registered on import: the "necromunda.fighter" card section, the
-"necromunda.shoot" unit action and the window extension that draws the
-selected fighter's range bands.
+The feature: the "necromunda.fighter" card section, the "necromunda.shoot"
+unit action and the window extension that draws the selected fighter's
+range bands.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 
 from battletracker.model.game import Game, Unit
 from battletracker.rules.necromunda.table import RULESET, in_the_fight, is_fighter, profile_refs
-from battletracker.ui.extensions import (
-    CardSection,
-    UnitAction,
-    register_card_section,
-    register_unit_action,
-    register_window_extension,
-)
+from battletracker.ui.extensions import CardSection, Feature, FeatureHost, UnitAction
 from battletracker.ui.features.necromunda.fighter_card import FighterSection
 from battletracker.ui.features.necromunda.overlays import selection_ranges
 from battletracker.ui.features.necromunda.shoot_dialog import ShootDialog
-
-if TYPE_CHECKING:
-    from battletracker.ui.main_window import MainWindow
 
 # Ctrl+Shift+S is Save As on Linux desktops (QKeySequence.SaveAs); a second action on it
 # would make both ambiguous, so Shoot takes Ctrl+Alt+S.
@@ -37,28 +26,26 @@ def can_shoot(game: Game, unit: Unit) -> bool:
     return is_fighter(game, unit) and in_the_fight(unit) and bool(profile_refs(unit))
 
 
-def open_shoot_dialog(window: MainWindow, unit_id: str) -> ShootDialog:
+def open_shoot_dialog(host: FeatureHost, unit_id: str) -> ShootDialog:
     """Open the Shoot dialog without blocking the window, so the map stays usable for picking."""
-    dialog = ShootDialog(window.session, unit_id, window.map, window)
+    dialog = ShootDialog(host.session, unit_id, host.map, host.window())
     dialog.setModal(False)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog
 
 
-register_card_section(CardSection(
+FEATURE = Feature("necromunda", card_sections=(CardSection(
     key="necromunda.fighter",
     applies=is_fighter,
     create=lambda parent, session, unit_id: FighterSection(parent, session, unit_id),
     rulesets=(RULESET,),
-))
-register_unit_action(UnitAction(
+),), unit_actions=(UnitAction(
     key="necromunda.shoot",
     title="Shoot...",
     applies=can_shoot,
-    run=lambda window, unit_id: open_shoot_dialog(window, unit_id).activateWindow(),
+    run=lambda host, unit_id: open_shoot_dialog(host, unit_id).activateWindow(),
     rulesets=(RULESET,),
     shortcut=SHOOT_SHORTCUT,
     tip="One ranged attack: weapon profile, target, range, exact odds, dice, toolkit checks",
-))
-register_window_extension(selection_ranges)
+),), window_extensions=(selection_ranges,))

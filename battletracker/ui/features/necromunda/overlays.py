@@ -26,7 +26,7 @@ from battletracker.ui.map.items import Z_OVERLAYS, circle_item, cosmetic, line_i
 from battletracker.ui.map.palette import MapPalette
 
 if TYPE_CHECKING:
-    from battletracker.ui.main_window import MainWindow
+    from battletracker.ui.extensions import FeatureHost
     from battletracker.ui.map.view import MapView
 
 SELECTION_KEY = "necromunda.range"
@@ -137,9 +137,9 @@ def shoot_items(view: MapView, shooter: Unit, target: Unit | None, ranges: tuple
     return items
 
 
-def selection_ranges(window: MainWindow) -> None:
+def selection_ranges(host: FeatureHost) -> None:
     """Draw the selected fighter's first shooting profile's range bands, following the session."""
-    session, view = window.session, window.map
+    session, view = host.session, host.map
 
     def update(_: object = None) -> None:
         unit = session.game.units.get(session.selected or "")

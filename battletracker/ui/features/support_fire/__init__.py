@@ -1,6 +1,6 @@
 """Chain of Command support weapons at the table: the Fire dialog, sniper and gun card rows, reach overlays.
 
-Registers a "Fire..." unit action for infantry, support units and vehicles with a
+Adds a "Fire..." unit action for infantry, support units and vehicles with a
 weapon (the procedure follows the weapon: tripod MG, sniper, flamethrower,
 gun H.E. or the unit's Firepower Dice), the sniper's shots and Spotted toggle
 and a short-crewed gun's note on the cards, and the flamethrower's and
@@ -10,44 +10,33 @@ vehicle..." action for a Team beside an enemy vehicle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 
 from battletracker.rules.chain_of_command import snipers
 from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_into_vehicle
 from battletracker.rules.chain_of_command.fire_plans import can_fire
-from battletracker.ui.extensions import (
-    CardSection,
-    UnitAction,
-    register_card_section,
-    register_unit_action,
-    register_window_extension,
-)
+from battletracker.ui.extensions import CardSection, Feature, FeatureHost, UnitAction
 from battletracker.ui.features.support_fire import overlays
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection, is_gun, is_sniper
 from battletracker.ui.features.support_fire.dialog import FireDialog
 from battletracker.ui.features.support_fire.grenade_vehicle import open_grenade_dialog
 
-if TYPE_CHECKING:
-    from battletracker.ui.main_window import MainWindow
-
 RULESETS = ("chain_of_command",)
 
 
-def open_fire_dialog(window: MainWindow, unit_id: str) -> FireDialog:
+def open_fire_dialog(host: FeatureHost, unit_id: str) -> FireDialog:
     """The Fire dialog for `unit_id`, not modal so the map can be clicked to pick the target."""
-    dialog = FireDialog(window.session, unit_id, window.map, window)
+    dialog = FireDialog(host.session, unit_id, host.map, host.window())
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog
 
 
-def _run(window: MainWindow, unit_id: str) -> None:
-    open_fire_dialog(window, unit_id)
+def _run(host: FeatureHost, unit_id: str) -> None:
+    open_fire_dialog(host, unit_id)
 
 
-register_unit_action(UnitAction(
+FIRE = UnitAction(
     key="coc.support_fire",
     title="Fire...",
     applies=can_fire,
@@ -55,24 +44,28 @@ register_unit_action(UnitAction(
     rulesets=RULESETS,
     shortcut="Ctrl+F",
     tip="Fire this unit's weapon at an enemy unit, with the exact odds before the roll",
-))
+)
 
 
-def _run_grenade(window: MainWindow, unit_id: str) -> None:
-    open_grenade_dialog(window.session, unit_id, window)
+def _run_grenade(host: FeatureHost, unit_id: str) -> None:
+    open_grenade_dialog(host.session, unit_id, host.window())
 
 
-register_unit_action(UnitAction(
+GRENADE_INTO_VEHICLE = UnitAction(
     key="coc.grenade_into_vehicle",
     title="Grenade into vehicle...",
     applies=can_throw_into_vehicle,
     run=_run_grenade,
     rulesets=RULESETS,
     tip="Toss a grenade into an open-topped vehicle or Transport beside the Team, or at an APC from outside",
-))
-register_card_section(CardSection("coc.sniper", is_sniper, SniperSection, RULESETS,
-                                  counters=(snipers.SHOTS_COUNTER,), conditions=(snipers.SPOTTED,)))
-register_card_section(CardSection("coc.gun_crew", is_gun, GunCrewSection, RULESETS))
-register_window_extension(overlays.install)
+)
+FEATURE = Feature(
+    "coc.support_fire",
+    unit_actions=(FIRE, GRENADE_INTO_VEHICLE),
+    card_sections=(CardSection("coc.sniper", is_sniper, SniperSection, RULESETS,
+                               counters=(snipers.SHOTS_COUNTER,), conditions=(snipers.SPOTTED,)),
+                   CardSection("coc.gun_crew", is_gun, GunCrewSection, RULESETS)),
+    window_extensions=(overlays.install,),
+)
 
-__all__ = ["FireDialog", "open_fire_dialog"]
+__all__ = ["FEATURE", "FireDialog", "open_fire_dialog"]

@@ -20,7 +20,7 @@ from battletracker.rules.chain_of_command.fire_plans import has_flamethrower, is
 from battletracker.ui.map.items import circle_item, text_item
 
 if TYPE_CHECKING:
-    from battletracker.ui.main_window import MainWindow
+    from battletracker.ui.extensions import FeatureHost
 
 REACH_OVERLAY = "support_fire.reach"
 FLAME_COLOUR = QColor("#ef6c00")
@@ -40,9 +40,9 @@ def reach_circles(game: Game, unit_id: str | None) -> list[tuple[float, str, QCo
     return circles
 
 
-def install(window: MainWindow) -> None:
+def install(host: FeatureHost) -> None:
     """Follow the selection and the game: redraw the reach circles of the selected unit."""
-    session, view = window.session, window.map
+    session, view = host.session, host.map
 
     def redraw(*_args: object) -> None:
         game = session.game

@@ -1,0 +1,605 @@
+"""The model as plain data and back: every value checked for type and range.
+
+A save file, a preset, a pasted unit and every Effect that stores a part of
+the game (a unit, a side, a bombardment, ...) go through these validators, so
+nothing in a game is ever something a save file could not hold. A refusal is
+a `FieldError` naming the place (game.units[3].shock) and the problem. The
+save file itself (JSON, versions, reading and writing) is `model/savefile.py`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any, TypeVar
+
+from battletracker.core.geometry import normalise
+from battletracker.model.actions import Action, ActionError
+from battletracker.model.bombardment import (
+    AREA_SHAPES,
+    BOMBARDMENT_KINDS,
+    BOMBARDMENT_STATES,
+    BUILDING_MATERIALS,
+    BUILDING_STATES,
+    EDGE_DIRECTIONS,
+    EVENT_KINDS,
+    Bombardment,
+    BombardmentEvent,
+    Building,
+    PhaseStamp,
+    SmokeArea,
+    check_bombardment,
+    check_building,
+    check_smoke,
+)
+from battletracker.model.game import (
+    ARMOUR_FACES,
+    PROFILE_STATES,
+    RULESETS,
+    UNIT_KINDS,
+    VEHICLE_CATEGORIES,
+    AgendaItem,
+    CommandRoll,
+    Game,
+    GameError,
+    LogEntry,
+    Marker,
+    Scalar,
+    Side,
+    Unit,
+    Vehicle,
+    Weapon,
+    WeaponProfile,
+)
+
+# Fields of a Game written beside it under "history", not in "game".
+HISTORY_FIELDS = ("actions", "start")
+
+T = TypeVar("T")
+
+
+class FieldError(ValueError):
+    """Plain data that cannot be part of a game; the message names the problem and where."""
+
+
+_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
+
+
+def field_names(cls: type[Any]) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses, lists and dicts as plain JSON data (faster than dataclasses.asdict)."""
+    if value is None or isinstance(value, str | int | float):
+        return value
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return {name: _plain(getattr(value, name)) for name in field_names(type(value))}
+
+
+def state_dict(game: Game) -> dict[str, Any]:
+    """The game's state as the save file's "game" object: everything but its history."""
+    data = {name: _plain(getattr(game, name)) for name in field_names(Game) if name not in HISTORY_FIELDS}
+    data["units"] = list(data["units"].values())
+    data["markers"] = list(data["markers"].values())
+    data["bombardments"] = list(data["bombardments"].values())
+    data["buildings"] = list(data["buildings"].values())
+    data["smoke"] = list(data["smoke"].values())
+    return data
+
+
+def game_from_state(data: Any, where: str = "game") -> Game:
+    """A game from a save file's "game" object (a history's start), validated like a save file's."""
+    return _game(_Path(where), data)
+
+
+def unit_from_dict(data: Any, where: str = "unit") -> Unit:
+    """A unit from plain data (a preset or a pasted unit), validated like a save file's."""
+    return _unit(_Path(where), data)
+
+
+def marker_from_dict(data: Any, where: str = "marker") -> Marker:
+    """A marker from plain data, validated like a save file's."""
+    return _marker(_Path(where), data)
+
+
+def side_from_dict(data: Any, where: str = "side") -> Side:
+    """A side from plain data, validated like a save file's."""
+    return _side(_Path(where), data)
+
+
+def log_entry_from_dict(data: Any, where: str = "log entry") -> LogEntry:
+    """A battle log entry from plain data, validated like a save file's."""
+    return _entry(_Path(where), data)
+
+
+def scalar_value(value: Any, where: str = "value") -> Scalar:
+    """A setting or data value a save file can hold: text, a finite number or true/false."""
+    return _scalar(_Path(where), value)
+
+
+def bombardment_from_dict(data: Any, where: str = "bombardment") -> Bombardment:
+    """A bombardment from plain data, validated like a save file's."""
+    return _bombardment(_Path(where), data)
+
+
+def building_from_dict(data: Any, where: str = "building") -> Building:
+    """A building from plain data, validated like a save file's."""
+    return _building(_Path(where), data)
+
+
+def smoke_from_dict(data: Any, where: str = "smoke") -> SmokeArea:
+    """A smoke area from plain data, validated like a save file's."""
+    return _smoke(_Path(where), data)
+
+
+def history_from_dict(data: Any, where: str = "history") -> tuple[dict[str, Any], list[Action]]:
+    """The state a game started from and the actions applied since, each checked."""
+    path = _Path(where)
+    o = _obj(path, data)
+    start = state_dict(_game(path.key("start"), o.get("start")))
+    raw = _field(path, o, "actions", _list(lambda _p, item: item), [])
+    actions = []
+    for i, item in enumerate(raw):
+        try:
+            actions.append(Action.from_plain(item))
+        except ActionError as exc:
+            raise path.key("actions").index(i).fail(str(exc)) from None
+    return start, actions
+
+
+# -- validation ---------------------------------------------------------------------
+
+
+# -- validation ---------------------------------------------------------------------
+
+
+class _Path:
+    """Where in the document a value sits, for messages like game.units[3].shock."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def key(self, name: str) -> _Path:
+        return _Path(f"{self.text}.{name}")
+
+    def index(self, i: int) -> _Path:
+        return _Path(f"{self.text}[{i}]")
+
+    def fail(self, message: str) -> FieldError:
+        return FieldError(f"{self.text}: {message}")
+
+
+def _obj(path: _Path, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise path.fail("missing or not an object")
+    return value
+
+
+def _field(path: _Path, obj: dict[str, Any], name: str, check: Callable[[_Path, Any], T], default: Any = ...) -> T:
+    if name not in obj:
+        if default is ...:
+            raise path.key(name).fail("missing")
+        return default  # type: ignore[no-any-return]
+    return check(path.key(name), obj[name])
+
+
+def _str(path: _Path, v: Any) -> str:
+    if not isinstance(v, str):
+        raise path.fail("must be text")
+    return v
+
+
+def _int(path: _Path, v: Any, minimum: int | None = None) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise path.fail("must be a whole number")
+    if minimum is not None and v < minimum:
+        raise path.fail(f"must be at least {minimum}, not {v}")
+    return v
+
+
+def _count(path: _Path, v: Any) -> int:
+    return _int(path, v, 0)
+
+
+def _positive(path: _Path, v: Any) -> int:
+    return _int(path, v, 1)
+
+
+def _num(path: _Path, v: Any) -> float:
+    if not isinstance(v, int | float) or isinstance(v, bool):
+        raise path.fail("must be a number")
+    try:
+        number = float(v)
+    except OverflowError:
+        raise path.fail("must be a number of a sensible size") from None
+    if not math.isfinite(number):
+        raise path.fail("must be a number")
+    return number
+
+
+def _bool(path: _Path, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise path.fail("must be true or false")
+    return v
+
+
+def _opt(check: Callable[[_Path, Any], T]) -> Callable[[_Path, Any], T | None]:
+    def inner(path: _Path, v: Any) -> T | None:
+        return None if v is None else check(path, v)
+
+    return inner
+
+
+def _list(check: Callable[[_Path, Any], T]) -> Callable[[_Path, Any], list[T]]:
+    def inner(path: _Path, v: Any) -> list[T]:
+        if not isinstance(v, list):
+            raise path.fail("must be a list")
+        return [check(path.index(i), item) for i, item in enumerate(v)]
+
+    return inner
+
+
+def _one_of(options: tuple[str, ...]) -> Callable[[_Path, Any], str]:
+    def inner(path: _Path, v: Any) -> str:
+        if v not in options:
+            raise path.fail(f"must be one of {', '.join(options)}, not {v!r}")
+        return str(v)
+
+    return inner
+
+
+def _scalar(path: _Path, v: Any) -> Scalar:
+    if isinstance(v, bool | str | int):
+        return v
+    if isinstance(v, float) and math.isfinite(v):
+        return v
+    raise path.fail("must be text, a number or true/false")
+
+
+def _scalars(path: _Path, v: Any) -> dict[str, Scalar]:
+    obj = _obj(path, v)
+    return {k: _scalar(path.key(k), item) for k, item in obj.items()}
+
+
+def _counters(path: _Path, v: Any) -> dict[str, int]:
+    obj = _obj(path, v)
+    return {k: _count(path.key(k), item) for k, item in obj.items()}
+
+
+def _names(path: _Path, v: Any) -> list[str]:
+    names = _list(_str)(path, v)
+    if len(set(names)) != len(names):
+        raise path.fail("lists the same name twice")
+    return sorted(names)
+
+
+def _profile(path: _Path, v: Any) -> WeaponProfile:
+    o = _obj(path, v)
+    return WeaponProfile(
+        name=_field(path, o, "name", _str),
+        stats=_field(path, o, "stats", _scalars, {}),
+        traits=_field(path, o, "traits", _list(_str), []),
+        state=_field(path, o, "state", _one_of(PROFILE_STATES), "ok"),
+    )
+
+
+def _weapon(path: _Path, v: Any) -> Weapon:
+    o = _obj(path, v)
+    weapon = Weapon(
+        name=_field(path, o, "name", _str),
+        kind=_field(path, o, "kind", _str, "small_arms"),
+        arc=_field(path, o, "arc", _opt(_num), None),
+        ranges=_field(path, o, "ranges", _list(_num), []),
+        ammo=_field(path, o, "ammo", _opt(_count), None),
+        ammo_max=_field(path, o, "ammo_max", _opt(_count), None),
+        ammo_label=_field(path, o, "ammo_label", _str, "rounds"),
+        stats=_field(path, o, "stats", _scalars, {}),
+        profiles=_field(path, o, "profiles", _list(_profile), []),
+    )
+    if weapon.arc is not None and not 0 < weapon.arc <= 180:
+        raise path.key("arc").fail(f"must be a half-angle between 0 and 180 degrees, not {weapon.arc:g}")
+    if weapon.ammo is not None and weapon.ammo_max is not None and weapon.ammo > weapon.ammo_max:
+        raise path.key("ammo").fail(f"{weapon.ammo} is more than the maximum of {weapon.ammo_max}")
+    return weapon
+
+
+def _vehicle(path: _Path, v: Any) -> Vehicle:
+    o = _obj(path, v)
+    armour_path = path.key("armour")
+    armour_obj = _field(path, o, "armour", _obj)
+    armour = {face: _field(armour_path, armour_obj, face, _count) for face in ARMOUR_FACES}
+    return Vehicle(
+        category=_field(path, o, "category", _one_of(VEHICLE_CATEGORIES)),
+        armour=armour,
+        open_topped=_field(path, o, "open_topped", _bool, False),
+        damage=_field(path, o, "damage", _names, []),
+    )
+
+
+def _unit(path: _Path, v: Any) -> Unit:
+    o = _obj(path, v)
+    unit = Unit(
+        id=_field(path, o, "id", _str),
+        name=_field(path, o, "name", _str),
+        kind=_field(path, o, "kind", _one_of(UNIT_KINDS)),
+        side=_field(path, o, "side", _count),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        facing=normalise(_field(path, o, "facing", _num, 0.0)),
+        figures=_field(path, o, "figures", _count, 1),
+        figures_max=_field(path, o, "figures_max", _count, 1),
+        counters=_field(path, o, "counters", _counters, {"shock": 0}),
+        conditions=_field(path, o, "conditions", _names, []),
+        weapons=_field(path, o, "weapons", _list(_weapon), []),
+        vehicle=_field(path, o, "vehicle", _opt(_vehicle), None),
+        stats=_field(path, o, "stats", _scalars, {}),
+        level=_field(path, o, "level", _int, 0),
+        notes=_field(path, o, "notes", _str, ""),
+        acted=_field(path, o, "acted", _opt(_stamp), None),
+    )
+    if not unit.id:
+        raise path.key("id").fail("must not be empty")
+    if unit.figures > unit.figures_max:
+        raise path.key("figures").fail(f"{unit.figures} is more than the unit's {unit.figures_max}")
+    return unit
+
+
+def _side(path: _Path, v: Any) -> Side:
+    o = _obj(path, v)
+    return Side(
+        name=_field(path, o, "name", _str),
+        colour=_field(path, o, "colour", _colour),
+        force_morale=_field(path, o, "force_morale", _count, 10),
+        coc_points=_field(path, o, "coc_points", _count, 0),
+        command_dice=_field(path, o, "command_dice", _positive, 5),
+        held_dice=_field(path, o, "held_dice", _list(_face), []),
+        coc_tally=_field(path, o, "coc_tally", _count, 0),
+        command_roll=_field(path, o, "command_roll", _opt(_command_roll), None),
+        agenda=_field(path, o, "agenda", _list(_agenda_item), []),
+    )
+
+
+def _face(path: _Path, v: Any) -> int:
+    face = _int(path, v, 1)
+    if face > 6:
+        raise path.fail(f"a die shows 1 to 6, not {face}")
+    return face
+
+
+def _command_roll(path: _Path, v: Any) -> CommandRoll:
+    o = _obj(path, v)
+    return CommandRoll(turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive),
+                       faces=_field(path, o, "faces", _list(_face), []))
+
+
+def _agenda_item(path: _Path, v: Any) -> AgendaItem:
+    o = _obj(path, v)
+    item = AgendaItem(id=_field(path, o, "id", _str), kind=_field(path, o, "kind", _str),
+                      event=_field(path, o, "event", _str), text=_field(path, o, "text", _str, ""),
+                      turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive))
+    if not item.id:
+        raise path.key("id").fail("must not be empty")
+    return item
+
+
+def _colour(path: _Path, v: Any) -> str:
+    text = _str(path, v)
+    if len(text) != 7 or text[0] != "#" or any(c not in "0123456789abcdefABCDEF" for c in text[1:]):
+        raise path.fail(f"must be a colour like #3366cc, not {text!r}")
+    return text
+
+
+def _marker(path: _Path, v: Any) -> Marker:
+    o = _obj(path, v)
+    marker = Marker(
+        id=_field(path, o, "id", _str),
+        kind=_field(path, o, "kind", _str),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        radius=_field(path, o, "radius", _num, 0.0),
+        label=_field(path, o, "label", _str, ""),
+        side=_field(path, o, "side", _opt(_count), None),
+        data=_field(path, o, "data", _scalars, {}),
+    )
+    if marker.radius < 0:
+        raise path.key("radius").fail("cannot be negative")
+    return marker
+
+
+def _entry(path: _Path, v: Any) -> LogEntry:
+    o = _obj(path, v)
+    return LogEntry(
+        time=_field(path, o, "time", _str),
+        turn=_field(path, o, "turn", _positive),
+        phase=_field(path, o, "phase", _positive),
+        text=_field(path, o, "text", _str),
+        kind=_field(path, o, "kind", _str, "note"),
+    )
+
+
+def _checked(path: _Path, check: Callable[[T], None], value: T) -> T:
+    """Run the model's own consistency check, reporting its message at this place in the file."""
+    try:
+        check(value)
+    except GameError as exc:
+        raise path.fail(str(exc)) from None
+    return value
+
+
+def _event(path: _Path, v: Any) -> BombardmentEvent:
+    o = _obj(path, v)
+    return BombardmentEvent(
+        turn=_field(path, o, "turn", _positive),
+        phase=_field(path, o, "phase", _positive),
+        kind=_field(path, o, "kind", _one_of(EVENT_KINDS)),
+        text=_field(path, o, "text", _str),
+        x=_field(path, o, "x", _num, 0.0),
+        y=_field(path, o, "y", _num, 0.0),
+        from_x=_field(path, o, "from_x", _num, 0.0),
+        from_y=_field(path, o, "from_y", _num, 0.0),
+        values=_field(path, o, "values", _scalars, {}),
+    )
+
+
+def _stamp(path: _Path, v: Any) -> PhaseStamp:
+    o = _obj(path, v)
+    return PhaseStamp(turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive))
+
+
+def _last(path: _Path, o: dict[str, Any], name: str, history: list[BombardmentEvent], kind: str) -> PhaseStamp | None:
+    """A bombardment's last Phase of fire or ranging shot; a file written before they were kept reads its history."""
+    if name in o:
+        return _opt(_stamp)(path.key(name), o[name])
+    stamps = [PhaseStamp(e.turn, e.phase) for e in history if e.kind == kind]
+    return max(stamps) if stamps else None
+
+
+def _bombardment(path: _Path, v: Any) -> Bombardment:
+    o = _obj(path, v)
+    history = _field(path, o, "history", _list(_event), [])
+    bombardment = Bombardment(
+        id=_field(path, o, "id", _str),
+        side=_field(path, o, "side", _count),
+        kind=_field(path, o, "kind", _one_of(BOMBARDMENT_KINDS), "high_explosive"),
+        state=_field(path, o, "state", _one_of(BOMBARDMENT_STATES), "ranging"),
+        observer_id=_field(path, o, "observer_id", _str, ""),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        landed_x=_field(path, o, "landed_x", _opt(_num), None),
+        landed_y=_field(path, o, "landed_y", _opt(_num), None),
+        unobserved_attempts=_field(path, o, "unobserved_attempts", _count, 0),
+        phases_left=_field(path, o, "phases_left", _count, 0),
+        phases_fired=_field(path, o, "phases_fired", _count, 0),
+        devastating=_field(path, o, "devastating", _bool, False),
+        pattern_die=_field(path, o, "pattern_die", _opt(_count), None),
+        revealed=_field(path, o, "revealed", _bool, False),
+        direction=_field(path, o, "direction", _opt(_one_of(EDGE_DIRECTIONS)), None),
+        moves_left=_field(path, o, "moves_left", _count, 0),
+        extra_rounds=_field(path, o, "extra_rounds", _count, 0),
+        linger_phases=_field(path, o, "linger_phases", _count, 0),
+        shape=_field(path, o, "shape", _one_of(AREA_SHAPES), "rectangle"),
+        width=_field(path, o, "width", _num, 18.0),
+        depth=_field(path, o, "depth", _num, 12.0),
+        radius=_field(path, o, "radius", _num, 6.0),
+        facing=_field(path, o, "facing", _num, 0.0),
+        firepower_dice=_field(path, o, "firepower_dice", _positive, 6),
+        to_hit=_field(path, o, "to_hit", _positive, 4),
+        pinned=_field(path, o, "pinned", _names, []),
+        history=history,
+        last_fired=_last(path, o, "last_fired", history, "fire"),
+        last_ranged=_last(path, o, "last_ranged", history, "ranging"),
+    )
+    return _checked(path, check_bombardment, bombardment)
+
+
+def _building(path: _Path, v: Any) -> Building:
+    o = _obj(path, v)
+    building = Building(
+        id=_field(path, o, "id", _str),
+        name=_field(path, o, "name", _str),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        width=_field(path, o, "width", _num, 6.0),
+        depth=_field(path, o, "depth", _num, 4.0),
+        facing=_field(path, o, "facing", _num, 0.0),
+        material=_field(path, o, "material", _one_of(BUILDING_MATERIALS), "brick_stone"),
+        storeys=_field(path, o, "storeys", _positive, 1),
+        occupants=_field(path, o, "occupants", _names, []),
+        state=_field(path, o, "state", _one_of(BUILDING_STATES), "intact"),
+    )
+    return _checked(path, check_building, building)
+
+
+def _smoke(path: _Path, v: Any) -> SmokeArea:
+    o = _obj(path, v)
+    smoke = SmokeArea(
+        id=_field(path, o, "id", _str),
+        x=_field(path, o, "x", _num),
+        y=_field(path, o, "y", _num),
+        width=_field(path, o, "width", _num),
+        depth=_field(path, o, "depth", _num),
+        facing=_field(path, o, "facing", _num, 0.0),
+        source=_field(path, o, "source", _str, ""),
+        to_hit=_field(path, o, "to_hit", _int, -1),
+    )
+    return _checked(path, check_smoke, smoke)
+
+
+def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, T]:
+    """Items by id, refusing an id used twice."""
+    out: dict[str, T] = {}
+    for i, item in enumerate(items):
+        key = ident(item)
+        if key in out:
+            raise path.index(i).fail(f"the id {key!r} is used twice")
+        out[key] = item
+    return out
+
+
+def _game(path: _Path, v: Any) -> Game:
+    o = _obj(path, v)
+    sides = _field(path, o, "sides", _list(_side))
+    if not sides:
+        raise path.key("sides").fail("a game needs at least one side")
+    units = _field(path, o, "units", _list(_unit), [])
+    markers = _field(path, o, "markers", _list(_marker), [])
+    game = Game(
+        title=_field(path, o, "title", _str),
+        ruleset=_field(path, o, "ruleset", _one_of(RULESETS)),
+        table_width=_field(path, o, "table_width", _num),
+        table_height=_field(path, o, "table_height", _num),
+        turn=_field(path, o, "turn", _positive, 1),
+        phase=_field(path, o, "phase", _positive, 1),
+        active_side=_field(path, o, "active_side", _count, 0),
+        sides=sides,
+        units={},
+        markers={},
+        log=_field(path, o, "log", _list(_entry), []),
+        settings=_field(path, o, "settings", _scalars, {}),
+    )
+    if not (0 < game.table_width <= 1000 and 0 < game.table_height <= 1000):
+        raise path.fail(f"table size {game.table_width:g}\" x {game.table_height:g}\" is not a table")
+    if game.active_side >= len(sides):
+        raise path.key("active_side").fail(f"there is no side number {game.active_side + 1}")
+    for i, unit in enumerate(units):
+        if unit.id in game.units:
+            raise path.key("units").index(i).fail(f"the id {unit.id!r} is used twice")
+        if unit.side >= len(sides):
+            raise path.key("units").index(i).key("side").fail(f"there is no side number {unit.side + 1}")
+        game.units[unit.id] = unit
+    for i, marker in enumerate(markers):
+        if marker.id in game.markers:
+            raise path.key("markers").index(i).fail(f"the id {marker.id!r} is used twice")
+        if marker.side is not None and marker.side >= len(sides):
+            raise path.key("markers").index(i).key("side").fail(f"there is no side number {marker.side + 1}")
+        game.markers[marker.id] = marker
+    bombardments = _field(path, o, "bombardments", _list(_bombardment), [])
+    game.bombardments = _keyed(path.key("bombardments"), bombardments, lambda b: b.id)
+    for i, bombardment in enumerate(bombardments):
+        if bombardment.side >= len(sides):
+            raise path.key("bombardments").index(i).key("side").fail(
+                f"there is no side number {bombardment.side + 1}")
+    game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
+                            lambda b: b.id)
+    game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
+    _agenda_ids(path.key("sides"), sides)
+    return game
+
+
+def _agenda_ids(path: _Path, sides: list[Side]) -> None:
+    """Refuse an agenda item id used twice in the game (items are found by id, whichever side they are for)."""
+    seen: set[str] = set()
+    for i, side in enumerate(sides):
+        for j, item in enumerate(side.agenda):
+            if item.id in seen:
+                raise path.index(i).key("agenda").index(j).fail(f"the id {item.id!r} is used twice")
+            seen.add(item.id)
+

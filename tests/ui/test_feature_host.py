@@ -1,0 +1,147 @@
+"""Features see only the FeatureHost interface: they install into a small fake host as into the window."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
+from pytestqt.qtbot import QtBot
+
+from battletracker.ui.extensions import DockId, Feature, FeatureHost, MenuId
+from battletracker.ui.features import all_features
+from battletracker.ui.features.anti_tank import ArsenalDialog
+from battletracker.ui.features.bombardments import BombardmentsPanel
+from battletracker.ui.features.this_phase import ThisPhasePanel
+from battletracker.ui.main_window import MainWindow
+from battletracker.ui.map.view import MapView
+from battletracker.ui.session import Session
+
+FEATURES_DIR = Path(__file__).resolve().parents[2] / "battletracker" / "ui" / "features"
+
+
+class FakeHost:
+    """The interface and nothing else: no menu bar, no window docks, no MainWindow."""
+
+    def __init__(self, session: Session) -> None:
+        self.top = QMainWindow()
+        self._session = session
+        self._map = MapView(session, self.top)
+        self.menus: dict[MenuId, QMenu] = {}
+        self.docks: list[tuple[QDockWidget, Qt.DockWidgetArea, DockId | None]] = []
+        self.messages: list[tuple[str, int]] = []
+
+    @property
+    def session(self) -> Session:
+        return self._session
+
+    @property
+    def map(self) -> MapView:
+        return self._map
+
+    def window(self) -> QWidget:
+        return self.top
+
+    def add_dock(self, dock: QDockWidget, area: Qt.DockWidgetArea, tabify_with: DockId | None = None) -> None:
+        self.docks.append((dock, area, tabify_with))
+
+    def menu(self, menu_id: MenuId) -> QMenu:
+        return self.menus.setdefault(menu_id, QMenu(self.top))
+
+    def show_status(self, text: str, timeout_ms: int = 8000) -> None:
+        self.messages.append((text, timeout_ms))
+
+
+def test_every_feature_installs_into_a_fake_host(qtbot: QtBot, session: Session) -> None:
+    fake = FakeHost(session)
+    host: FeatureHost = fake  # mypy checks that the fake is a whole FeatureHost
+    qtbot.addWidget(fake.top)
+    for feature in all_features():
+        for extend in feature.window_extensions:
+            extend(host)
+
+    (bombardments, area, beside), (this_phase, phase_area, phase_beside) = fake.docks
+    assert isinstance(bombardments.widget(), BombardmentsPanel)
+    assert area == Qt.DockWidgetArea.RightDockWidgetArea and beside == "log"
+    assert isinstance(this_phase.widget(), ThisPhasePanel)
+    assert phase_area == Qt.DockWidgetArea.RightDockWidgetArea and phase_beside == "log"
+
+    assert list(fake.menus) == ["game"]
+    (entry,) = [a for a in fake.menus["game"].actions() if a.objectName() == "action-arsenal"]
+    entry.trigger()
+    dialog = fake.top.findChild(ArsenalDialog)
+    assert dialog is not None and dialog.isVisible()
+    dialog.close()
+
+
+def test_a_unit_action_opens_its_dialog_from_the_fake_host(qtbot: QtBot, session: Session) -> None:
+    fake = FakeHost(session)
+    qtbot.addWidget(fake.top)
+    fire = next(a for f in all_features() for a in f.unit_actions if a.key == "coc.support_fire")
+    shooter = next(u for u in session.game.units.values() if fire.available(session.game, u))
+    fire.run(fake, shooter.id)
+    from battletracker.ui.features.support_fire import FireDialog
+
+    dialog = fake.top.findChild(FireDialog)
+    assert dialog is not None and dialog.isVisible()
+    dialog.close()
+
+
+def test_the_main_window_is_the_host(qtbot: QtBot, session: Session) -> None:
+    window = MainWindow(session)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.load_features()
+    view_entries = [a.text() for a in window.menu("view").actions()]
+    assert "Bombardments" in view_entries
+    assert window.findChild(QDockWidget, "dock-bombardments") in window.tabifiedDockWidgets(window.log_dock)
+    assert "action-arsenal" in [a.objectName() for a in window.menu("game").actions()]
+    window.show_status("Ready", 0)
+    assert window.statusBar().currentMessage() == "Ready"
+    assert isinstance(window.menu("help").actions()[0], QAction)
+
+
+def test_window_extensions_take_the_host_not_the_window() -> None:
+    for feature in all_features():
+        for extend in feature.window_extensions:
+            (first, *_rest) = inspect.signature(extend).parameters.values()
+            assert first.annotation == "FeatureHost", f"{extend.__qualname__} takes {first.annotation}"
+
+
+def test_no_feature_reaches_for_the_window_or_finds_menus_by_label() -> None:
+    offences = []
+    for path in sorted(FEATURES_DIR.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.module == "battletracker.ui.main_window":
+                offences.append(f"{path.name}:{node.lineno} imports the main window")
+            if isinstance(node, ast.Attribute) and node.attr in ("menuBar", "statusBar", "addDockWidget"):
+                offences.append(f"{path.name}:{node.lineno} uses {node.attr}")
+    assert not offences, "\n".join(offences)
+
+
+def test_importing_the_features_package_loads_no_feature() -> None:
+    """The list is explicit and read when the window asks: importing the package registers nothing."""
+    tree = ast.parse((FEATURES_DIR / "__init__.py").read_text(encoding="utf-8"))
+    top_level_imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert all(getattr(n, "module", "") in ("__future__", "battletracker.ui.extensions") for n in top_level_imports)
+    assert [f.name for f in all_features()] == ["coc.anti_tank", "armour_battles", "coc.bombardments",
+                                               "necromunda", "coc.support_fire", "coc.this_phase"]
+
+
+def test_the_window_adds_the_features_it_is_given_just_after_the_first_paint(qtbot: QtBot, session: Session) -> None:
+    asked: list[int] = []
+
+    def features() -> tuple[Feature, ...]:
+        asked.append(1)
+        return all_features()
+
+    window = MainWindow(session, features=features)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    assert asked == []
+    window.show()
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=2000)
+    assert asked == [1]
+    assert "action-arsenal" in [a.objectName() for a in window.menu("game").actions()]
