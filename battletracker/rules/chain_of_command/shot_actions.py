@@ -28,26 +28,19 @@ GRENADE_INTO_VEHICLE = "coc.grenade_into_vehicle"
 SHOOT = "coc.shoot"
 
 
-def _title(game: Game, choices: Choices, procedure_title: str) -> str:
-    """"Anti-tank fire: PaK 40 at Panzer IV" from the firer and the target picked."""
-    names = [game.units[str(choices[key])].name for key in ("firer", "target")
-             if str(choices.get(key, "")) in game.units]
-    return f"{procedure_title}: {' at '.join(names)}" if names else procedure_title
+def _adapt(read: Callable[[Game, Choices], ShotPlan], title: str) -> Callable[[Game, Choices], Plan]:
+    """The action read by `read`; `title` names its undo step from the `firer`'s and `target`'s names."""
 
-
-def _adapt(read: Callable[[Game, Choices], ShotPlan]) -> Callable[[Game, Choices], Plan]:
     def plan(game: Game, choices: Choices) -> Plan:
-        from battletracker.rules import get
-
         shot = read(game, choices)
-        return procedure_plan(game, shot.procedure, shot.inputs, shot.facts, choices,
-                              _title(game, choices, get(shot.procedure).title))
+        names = {key: game.unit(str(choices[key])).name for key in ("firer", "target")}
+        return procedure_plan(game, shot.procedure, shot.inputs, shot.facts, choices, title.format(**names))
 
     plan.__doc__ = f"The action read by `{read.__name__}`, as a Plan."
     return plan
 
 
-register_plan(AT_FIRE, _adapt(plan_at_fire))
-register_plan(AT_GRENADE, _adapt(plan_at_grenade))
-register_plan(GRENADE_INTO_VEHICLE, _adapt(plan_grenade_into_vehicle))
-register_plan(SHOOT, _adapt(plan_fire))
+register_plan(AT_FIRE, _adapt(plan_at_fire, "Anti-tank fire: {firer} at {target}"))
+register_plan(AT_GRENADE, _adapt(plan_at_grenade, "Anti-tank grenade: {firer} at {target}"))
+register_plan(GRENADE_INTO_VEHICLE, _adapt(plan_grenade_into_vehicle, "{firer} throws a grenade at {target}"))
+register_plan(SHOOT, _adapt(plan_fire, "{firer} fires at {target}"))

@@ -59,6 +59,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
     plan_at_grenade,
     vehicles_in_reach,
 )
+from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.arsenal import (
     ATWeapon,
     UserEntries,
@@ -291,6 +292,7 @@ class AntiTankDialog(ProcedureDialog):
         self.runner.setEnabled(True)
         self.runner.odds_plot.show()
         self.to_hit.setText(f"<b>{shot.reading}.</b>")
+        self.runner.set_action(shot_actions.AT_FIRE, self.choices())
         if self.runner.set_inputs(shot.inputs):
             self.runner.odds_plot.set_distribution(in_group_order(odds(shot.procedure, shot.inputs)), group_label)
 
@@ -517,6 +519,7 @@ class GrenadeDialog(ProcedureDialog):
         self.shot = shot
         self.facts.setText("\n".join(shot.facts))
         self.runner.setEnabled(True)
+        self.runner.set_action(shot_actions.AT_GRENADE, self.choices())
         if self.runner.set_inputs(shot.inputs):
             self.runner.odds_plot.set_distribution(in_group_order(odds(shot.procedure, shot.inputs)), group_label)
 

@@ -1,0 +1,59 @@
+"""Each shooting dialog applies as the player's recorded action: typed dice, Apply, and the save replays it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from battletracker.core.dice import Face
+from battletracker.model import savefile
+from battletracker.model.game import Game
+from battletracker.rules.base import InputValue
+from battletracker.rules.replay import replay_steps
+from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.session import Session
+from tests.ui.dice_entry import type_dice
+
+PANZER, SHERMAN, SQUAD = "u6", "u11", "u2"
+
+
+def apply_typed(qtbot: QtBot, runner: ProcedureRunner, *entries: str) -> None:
+    """Type the table's dice into the dialog and click its Apply."""
+    type_dice(runner, *entries)
+    qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+
+
+def assert_recorded_and_replayed(session: Session, tmp_path: Path, name: str,
+                                 choices: dict[str, InputValue], dice: list[Face]) -> None:
+    """The game's last action is `name` with the dialog's choices and the dice typed; the save replays to it."""
+    action = session.game.actions[-1]
+    assert (action.name, dict(action.choices), list(action.dice), action.typed) == (name, choices, dice, True)
+    path = tmp_path / "played.battle"
+    savefile.save(session.game, path)
+    replayed, _steps = replay_steps(savefile.load(path))
+    assert savefile.game_to_dict(replayed) == savefile.game_to_dict(session.game)
+
+
+def test_anti_tank_fire_is_recorded_and_the_reverse_still_follows(qtbot: QtBot, session: Session,
+                                                                   tmp_path: Path) -> None:
+    dialog = AntiTankDialog(session, PANZER)
+    qtbot.addWidget(dialog)
+    choices = dialog.choices()
+    apply_typed(qtbot, dialog.runner, "6 1", "1 1 2 3 4 4 5 5 6 6", "1 2 3 4 5 6", "4")
+    assert_recorded_and_replayed(session, tmp_path, "coc.at_fire", choices,
+                                 [6, 1, 1, 1, 2, 3, 4, 4, 5, 5, 6, 6, 1, 2, 3, 4, 5, 6, 4])
+    assert not dialog.follow_up.isHidden() and "one undo step" in dialog.follow_text.text()
+    assert "(dice rolled at the table)" in session.game.log[-len(dialog._last.log) - 1].text
+
+
+def test_an_anti_tank_grenade_is_recorded(qtbot: QtBot, demo_game: Game, tmp_path: Path) -> None:
+    demo_game.unit(SQUAD).x, demo_game.unit(SQUAD).y = 50.0, 30.0
+    session = Session(demo_game)
+    dialog = GrenadeDialog(session, SQUAD)
+    qtbot.addWidget(dialog)
+    choices = dialog.choices()
+    apply_typed(qtbot, dialog.runner, "2 1")
+    assert_recorded_and_replayed(session, tmp_path, "coc.at_grenade", choices, [2, 1])
