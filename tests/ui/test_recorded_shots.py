@@ -13,8 +13,11 @@ from battletracker.model.game import Game
 from battletracker.rules.base import InputValue
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog
+from battletracker.ui.features.support_fire import FireDialog
+from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
+from tests.rules.chain_of_command.test_anti_tank_plans import beside_a_halftrack
 from tests.ui.dice_entry import type_dice
 
 PANZER, SHERMAN, SQUAD = "u6", "u11", "u2"
@@ -57,3 +60,27 @@ def test_an_anti_tank_grenade_is_recorded(qtbot: QtBot, demo_game: Game, tmp_pat
     choices = dialog.choices()
     apply_typed(qtbot, dialog.runner, "2 1")
     assert_recorded_and_replayed(session, tmp_path, "coc.at_grenade", choices, [2, 1])
+
+
+def test_tripod_mg_fire_is_recorded_as_the_fire_dialogs_action(qtbot: QtBot, session: Session, tmp_path: Path) -> None:
+    dialog = FireDialog(session, "u3")
+    qtbot.addWidget(dialog)
+    assert dialog.set_target("u8")
+    assert dialog.runner is not None and dialog.runner.procedure == "coc.tripod_mg"
+    choices = dialog.choices()
+    apply_typed(qtbot, dialog.runner, "6 6 6 6 6 6 6 6 6 6", "3 4 5 6 1 1 1 1 1 1")
+    assert_recorded_and_replayed(session, tmp_path, "coc.shoot", choices,
+                                 [6] * 10 + [3, 4, 5, 6, 1, 1, 1, 1, 1, 1])
+    assert session.game.unit("u8").shock == 2
+    assert "Applied" in dialog.runner.result_view.toPlainText()
+
+
+def test_a_grenade_into_a_vehicle_is_recorded(qtbot: QtBot, demo_game: Game, tmp_path: Path) -> None:
+    team, vehicle = beside_a_halftrack(demo_game)
+    session = Session(demo_game)
+    dialog = GrenadeIntoVehicleDialog(session, team.id)
+    qtbot.addWidget(dialog)
+    choices = dialog.choices()
+    apply_typed(qtbot, dialog.runner, "3 6", "2 3 5 6 6")
+    assert_recorded_and_replayed(session, tmp_path, "coc.grenade_into_vehicle", choices, [3, 6, 2, 3, 5, 6, 6])
+    assert session.game.unit(vehicle.id).shock == 2
