@@ -13,12 +13,17 @@ from battletracker.model.game import Game
 from battletracker.rules.base import InputValue
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog
+from battletracker.ui.features.armour_battles.assault import CloseAssaultDialog
+from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from tests.rules.chain_of_command.test_anti_tank_plans import beside_a_halftrack
 from tests.ui.dice_entry import type_dice
+from tests.ui.test_armour_battles_assault import melee as assault_table_fixture
+from tests.ui.test_armour_battles_mission import _table as kursk_table
+from tests.ui.test_armour_battles_mission import _type_into as type_into
 
 PANZER, SHERMAN, SQUAD = "u6", "u11", "u2"
 
@@ -27,6 +32,9 @@ def apply_typed(qtbot: QtBot, runner: ProcedureRunner, *entries: str) -> None:
     """Type the table's dice into the dialog and click its Apply."""
     type_dice(runner, *entries)
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+
+
+assault_table = assault_table_fixture.__wrapped__  # type: ignore[attr-defined]
 
 
 def assert_recorded_and_replayed(session: Session, tmp_path: Path, name: str,
@@ -84,3 +92,33 @@ def test_a_grenade_into_a_vehicle_is_recorded(qtbot: QtBot, demo_game: Game, tmp
     apply_typed(qtbot, dialog.runner, "3 6", "2 3 5 6 6")
     assert_recorded_and_replayed(session, tmp_path, "coc.grenade_into_vehicle", choices, [3, 6, 2, 3, 5, 6, 6])
     assert session.game.unit(vehicle.id).shock == 2
+
+
+def test_an_indirect_fire_mission_is_recorded(qtbot: QtBot, tmp_path: Path) -> None:
+    session = kursk_table()
+    dialog = IndirectFireDialog(session, "stuh")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    type_into(qtbot, dialog.aim_x, "30")
+    type_into(qtbot, dialog.aim_y, "20")
+    dialog.set_observer("observer")
+    qtbot.mouseClick(dialog.arrow_known, Qt.MouseButton.LeftButton)
+    type_into(qtbot, dialog.arrow_bearing, "90")
+    dialog.cover["far"].setValue(1)
+    choices = dialog.choices()
+    apply_typed(qtbot, dialog.runner, "arrow", "3", "1 1 1 1", "6 6 2 2", "6 1 1 1 1", "4")
+    assert_recorded_and_replayed(session, tmp_path, "ab.indirect_mission", choices,
+                                 ["arrow", 3, 1, 1, 1, 1, 6, 6, 2, 2, 6, 1, 1, 1, 1, 4])
+    assert session.undo_stack.count() == 1 and session.game.units["far"].counters["disruption"] == 1
+
+
+def test_a_close_assault_is_recorded(qtbot: QtBot, tmp_path: Path) -> None:
+    session = assault_table()
+    dialog = CloseAssaultDialog(session, "stuh")
+    qtbot.addWidget(dialog)
+    qtbot.mouseClick(dialog.attacker, Qt.MouseButton.LeftButton)
+    choices = dialog.choices()
+    assert choices["attacker"] is True
+    apply_typed(qtbot, dialog.runner, "6 5 5 4 3 2 1")
+    assert_recorded_and_replayed(session, tmp_path, "ab.close_assault", choices, [6, 5, 5, 4, 3, 2, 1])
+    assert any("Close assault: StuH 42" in e.text and "6 5 5 4 3 2 1" in e.text for e in session.game.log)

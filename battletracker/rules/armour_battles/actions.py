@@ -20,25 +20,19 @@ REACTION = "ab.reaction"
 CLOSE_ASSAULT = "ab.close_assault"
 
 
-def _title(game: Game, choices: Choices, procedure_title: str) -> str:
-    names = [game.units[str(choices[key])].name for key in ("firer", "target")
-             if str(choices.get(key, "")) in game.units]
-    return f"{procedure_title}: {' against '.join(names)}" if names else procedure_title
+def _adapt(read: Callable[[Game, Choices], AbPlan], title: str) -> Callable[[Game, Choices], Plan]:
+    """The action read by `read`; `title` names its undo step from the `firer`'s (and `target`'s) names."""
 
-
-def _adapt(read: Callable[[Game, Choices], AbPlan]) -> Callable[[Game, Choices], Plan]:
     def plan(game: Game, choices: Choices) -> Plan:
-        from battletracker.rules import get
-
         ab = read(game, choices)
-        return procedure_plan(game, ab.procedure, ab.inputs, ab.facts, choices,
-                              _title(game, choices, get(ab.procedure).title))
+        names = {key: game.unit(str(choices[key])).name for key in ("firer", "target") if key in choices}
+        return procedure_plan(game, ab.procedure, ab.inputs, ab.facts, choices, title.format(**names))
 
     plan.__doc__ = f"The action read by `{read.__name__}`, as a Plan."
     return plan
 
 
-register_plan(INDIRECT_MISSION, _adapt(indirect_mission))
-register_plan(DIRECT_FIRE, _adapt(direct_fire))
-register_plan(REACTION, _adapt(reaction))
-register_plan(CLOSE_ASSAULT, _adapt(close_assault))
+register_plan(INDIRECT_MISSION, _adapt(indirect_mission, "Indirect fire: {firer}"))
+register_plan(DIRECT_FIRE, _adapt(direct_fire, "Direct fire: {firer} at {target}"))
+register_plan(REACTION, _adapt(reaction, "Reaction Check: {target}"))
+register_plan(CLOSE_ASSAULT, _adapt(close_assault, "Close assault: {firer} against {target}"))

@@ -33,7 +33,7 @@ def _adapt(read: Callable[[Game, Choices], ShotPlan], title: str) -> Callable[[G
 
     def plan(game: Game, choices: Choices) -> Plan:
         shot = read(game, choices)
-        names = {key: game.unit(str(choices[key])).name for key in ("firer", "target")}
+        names = {key: game.unit(str(choices.get(key, ""))).name for key in ("firer", "target")}
         return procedure_plan(game, shot.procedure, shot.inputs, shot.facts, choices, title.format(**names))
 
     plan.__doc__ = f"The action read by `{read.__name__}`, as a Plan."
