@@ -24,6 +24,8 @@ from tests.ui.dice_entry import type_dice
 from tests.ui.test_armour_battles_assault import melee as assault_table_fixture
 from tests.ui.test_armour_battles_mission import _table as kursk_table
 from tests.ui.test_armour_battles_mission import _type_into as type_into
+from tests.ui.test_necromunda import autogun, fighter, necro_game
+from tests.ui.test_necromunda import dialog_for as necro_dialog
 
 PANZER, SHERMAN, SQUAD = "u6", "u11", "u2"
 
@@ -122,3 +124,22 @@ def test_a_close_assault_is_recorded(qtbot: QtBot, tmp_path: Path) -> None:
     apply_typed(qtbot, dialog.runner, "6 5 5 4 3 2 1")
     assert_recorded_and_replayed(session, tmp_path, "ab.close_assault", choices, [6, 5, 5, 4, 3, 2, 1])
     assert any("Close assault: StuH 42" in e.text and "6 5 5 4 3 2 1" in e.text for e in session.game.log)
+
+
+def test_a_necromunda_shoot_with_walking_fire_is_recorded_with_the_answers(qtbot: QtBot, tmp_path: Path) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("b", "Mira", 1, 10, 20), fighter("c", "Close", 1, 12, 21), toolkit_walking_fire=True)
+    session = Session(game)
+    dialog = necro_dialog(qtbot, session)
+    choices = dialog.choices()
+    type_dice(dialog.runner, "5", "2 1", complete=False)
+    for answer in ("Close", "Mira"):
+        box = dialog.runner.choice_box
+        box.setCurrentIndex(box.findText(answer))
+        qtbot.mouseClick(dialog.runner.entry_ok, Qt.MouseButton.LeftButton)
+    assert dialog.runner.result is not None
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert_recorded_and_replayed(session, tmp_path, "necro.attack", {**choices, "walking_fire": "c,b"},
+                                 [5, "2", "1"])
+    assert session.game.units["c"].has("suppressed") and session.undo_stack.count() == 1
+    assert "Applied" in dialog.status.text()

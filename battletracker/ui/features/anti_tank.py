@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 from battletracker.core.geometry import distance
 from battletracker.model.game import ARMOUR_FACES, Unit
 from battletracker.rules import Resolution, RulesInputError, odds
+from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     CHECKED_ADJUSTMENTS,
@@ -59,7 +60,6 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
     plan_at_grenade,
     vehicles_in_reach,
 )
-from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.arsenal import (
     ATWeapon,
     UserEntries,
