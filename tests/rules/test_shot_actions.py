@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
-from battletracker.core.dice import RandomDice
+from battletracker.core.dice import RandomDice, ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.game import Game
-from battletracker.rules import odds
+from battletracker.rules import odds, resolve
 from battletracker.rules.actions import actions, perform, plan
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     plan_at_fire,
@@ -20,6 +20,7 @@ from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir
 from tests.rules.chain_of_command.test_anti_tank_plans import beside_a_halftrack
+from tests.rules.oddscheck import assert_odds_match_simulation
 
 
 def demo(name: str) -> Game:
@@ -47,6 +48,7 @@ CASES: list[tuple[str, str, Callable[[Game], None], dict[str, str | float | bool
     ("coc.shoot", "chain_of_command", nothing, {"firer": "u1", "target": "u8"}),
     ("ab.indirect_mission", "armour_battles", nothing, {"firer": "stuh", "x": 36.0, "y": 18.0, "los": True}),
     ("ab.direct_fire", "armour_battles", nothing, {"firer": "stuh", "target": "t34"}),
+    ("ab.direct_fire", "armour_battles", nothing, {"firer": "stuh", "target": "rifles", "cover": 1}),
     ("ab.reaction", "armour_battles", nothing, {"firer": "stuh", "target": "t34"}),
     ("ab.close_assault", "armour_battles", nothing, {"firer": "stuh", "target": "rifles"}),
     ("necro.attack", "necromunda", nothing, {"firer": "u1", "target": "u6"}),
@@ -92,3 +94,20 @@ def test_necromunda_walking_fire_answers_join_the_inputs() -> None:
     game = demo("necromunda")
     p = plan("necro.attack", game, {"firer": "u1", "target": "u6", "walking_fire": "u7"})
     assert p.inputs["walking_fire"] == "u7" and p.choices["walking_fire"] == "u7"
+
+
+def test_direct_fire_and_its_reaction_check_are_one_action_with_exact_odds() -> None:
+    game = demo("armour_battles")
+    choices = {"firer": "stuh", "target": "rifles", "cover": 1}
+    p = plan("ab.direct_fire", game, choices)
+    assert p.procedure == "ab.direct_fire_reaction" and p.inputs["reaction:cover_dice"] == 1
+    assert_odds_match_simulation(p.procedure, p.inputs)
+    fire = resolve("ab.close_support_fire", {k: v for k, v in p.inputs.items() if ":" not in k},
+                   ScriptedDice([6] * 7))
+    assert fire.values["dice_rolled"] == 7
+    # Seven FP dice: two 6s; five Reaction dice with the Cover Die: one 6; forced back 1D6 for the unmatched 6.
+    res = perform(game, "ab.direct_fire", choices, [6, 6, 1, 1, 1, 1, 1, 6, 1, 1, 1, 1, 3])
+    assert res.values["fire"]["successes"] == 2 and res.values["incoming_sixes"] == 2
+    assert res.values["saves"] == 1 and res.values["disruption"] == 1 and res.values["dice_rolled"] == 5
+    game.apply_all(res.effects)
+    assert game.unit("rifles").counters["disruption"] == 1 and len(game.actions) == 1
