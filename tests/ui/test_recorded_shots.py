@@ -14,6 +14,7 @@ from battletracker.rules.base import InputValue
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog
 from battletracker.ui.features.armour_battles.assault import CloseAssaultDialog
+from battletracker.ui.features.armour_battles.direct import DirectFireDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog
@@ -21,6 +22,7 @@ from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from tests.rules.chain_of_command.test_anti_tank_plans import beside_a_halftrack
 from tests.ui.dice_entry import type_dice
+from tests.ui.test_armour_battles import kursk as kursk_fixture
 from tests.ui.test_armour_battles_assault import melee as assault_table_fixture
 from tests.ui.test_armour_battles_mission import _table as kursk_table
 from tests.ui.test_armour_battles_mission import _type_into as type_into
@@ -37,6 +39,7 @@ def apply_typed(qtbot: QtBot, runner: ProcedureRunner, *entries: str) -> None:
 
 
 assault_table = assault_table_fixture.__wrapped__  # type: ignore[attr-defined]
+kursk_session = kursk_fixture.__wrapped__  # type: ignore[attr-defined]
 
 
 def assert_recorded_and_replayed(session: Session, tmp_path: Path, name: str,
@@ -143,3 +146,22 @@ def test_a_necromunda_shoot_with_walking_fire_is_recorded_with_the_answers(qtbot
                                  [5, "2", "1"])
     assert session.game.units["c"].has("suppressed") and session.undo_stack.count() == 1
     assert "Applied" in dialog.status.text()
+
+
+def test_direct_fire_and_its_reaction_are_one_recorded_action(qtbot: QtBot, tmp_path: Path) -> None:
+    session = kursk_session()
+    session.game.units["stuh"].y = 32.0
+    session.game.units["rifles"].facing = 180.0
+    dialog = DirectFireDialog(session, "stuh")
+    qtbot.addWidget(dialog)
+    dialog.set_target("rifles")
+    t = dialog.current
+    assert t is not None
+    type_dice(t.fire, "6 6 5 1 1 1 1")
+    t.cover.setValue(1)
+    type_dice(t.reaction, "6 6 1 1 1")
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert_recorded_and_replayed(session, tmp_path, "ab.direct_fire", {**dialog.choices(), "cover": 1},
+                                 [6, 6, 5, 1, 1, 1, 1, 6, 6, 1, 1, 1])
+    assert session.undo_stack.count() == 1 and session.game.units["rifles"].counters["disruption"] == 1
+    assert dialog.status.text() == "Applied."
