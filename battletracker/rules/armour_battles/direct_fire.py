@@ -55,7 +55,7 @@ def _fire_joint(dice: int, tn: int) -> Distribution[tuple[int, int]]:
     other = Fraction(max(0, 6 - tn), 6)
     six_hit = 1 if tn <= 6 else 0
     weights: dict[tuple[int, int], Fraction] = {(six_hit, 1): six, (1, 0): other, (0, 0): 1 - six - other}
-    one: Distribution[tuple[int, int]] = Distribution(weights)
+    one: Distribution[tuple[int, int]] = Distribution({k: p for k, p in weights.items() if p})
     return one.repeat(dice, lambda a, b: (a[0] + b[0], a[1] + b[1]), (0, 0))
 
 
