@@ -165,3 +165,17 @@ def test_direct_fire_and_its_reaction_are_one_recorded_action(qtbot: QtBot, tmp_
                                  [6, 6, 5, 1, 1, 1, 1, 6, 6, 1, 1, 1])
     assert session.undo_stack.count() == 1 and session.game.units["rifles"].counters["disruption"] == 1
     assert dialog.status.text() == "Applied."
+
+
+def test_the_reverse_after_an_anti_tank_hit_is_recorded_too(qtbot: QtBot, session: Session, tmp_path: Path) -> None:
+    dialog = AntiTankDialog(session, PANZER)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    apply_typed(qtbot, dialog.runner, "3 4", "5 1 1 1 1 1 1 1 1", "5 1 1 1 1 1", "1")
+    qtbot.mouseClick(dialog.reverse_button, Qt.MouseButton.LeftButton)
+    reverse = dialog.reverse_dialog
+    assert reverse is not None
+    inputs = reverse.runner._as_inputs()
+    apply_typed(qtbot, reverse.runner, "4")
+    assert [a.name for a in session.game.actions] == ["coc.at_fire", "coc.reverse"]
+    assert_recorded_and_replayed(session, tmp_path, "coc.reverse", dict(inputs), [4])

@@ -399,6 +399,7 @@ class ReverseDialog(ProcedureDialog):
         layout.addWidget(self.runner, 1)
         layout.addWidget(self.close_buttons())
         self.runner.set_inputs(inputs)
+        self.runner.set_action("coc.reverse", {k: v for k, v in inputs.items() if isinstance(v, str | int | float)})
         self.runner.applied.connect(lambda _res: self.accept())
 
 
