@@ -171,4 +171,27 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
                       [*result.log, *p.log])
 
 
-__all__ = ["ChoiceNeeded", "Choices", "Plan", "Refusal", "carry_out", "perform", "plan", "register_plan"]
+def procedure_plan(game: Game, procedure: str, inputs: Mapping[str, InputValue], facts: Sequence[str],
+                   choices: Choices, title: str = "", answers: Sequence[str] = ()) -> Plan:
+    """The Plan of a ruleset's own plan (its procedure, inputs and facts), as every dialog resolves it.
+
+    The game's overrides of the settings the procedure reads join the inputs
+    (as a dialog's odds take them), and the answers to the procedure's
+    `ChoiceNeeded` questions (`answers`, the fields asked) are copied from the
+    choices, so the action resolves the very procedure the dialog showed.
+    """
+    from battletracker.rules import get
+
+    proc = get(procedure)
+    merged = dict(inputs)
+    for key in proc.settings:
+        if key in game.settings and key not in merged:
+            merged[key] = game.settings[key]
+    for key in answers:
+        if key in choices:
+            merged[key] = choices[key]
+    return Plan(procedure, merged, tuple(facts), dict(choices), title or proc.title, log_kind="roll")
+
+
+__all__ = ["ChoiceNeeded", "Choices", "Plan", "Refusal", "carry_out", "perform", "plan", "procedure_plan",
+           "register_plan"]

@@ -210,6 +210,11 @@ class ProcedureRunner(QWidget):
         self._action = (name, dict(choices or {})) if name else None
 
     @property
+    def typed_dice(self) -> bool:
+        """The result's dice were rolled at the table (typed), not by the app."""
+        return self._typed_run
+
+    @property
     def dice_source(self) -> str:
         """Whose dice the result came from, for the log."""
         return "dice rolled at the table" if self._typed_run else "the app's dice"

@@ -680,5 +680,9 @@ def test_roll_for_me_keeps_its_dice_while_the_player_chooses_where_walking_fire_
     assert res.rolls == [("Hit roll", (5,)), ("Firepower dice", ("2", "1"))]
     assert res.values["walking_fire"] == ["b", "c", "b"]
     assert dialog.apply()
-    assert any("(the app's dice)" in entry.text for entry in session.game.log)
+    action = session.game.actions[-1]
+    assert (action.name, action.choices["walking_fire"], action.dice, action.typed) == (
+        "necro.attack", "c,b", (5, "2", "1"), False)
+    assert any("- rolls: Hit roll: 5; Firepower dice: 2 1" in entry.text and "dice rolled at the table" not in
+               entry.text for entry in session.game.log)
     assert session.game.units["c"].has("suppressed")

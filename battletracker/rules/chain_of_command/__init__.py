@@ -17,6 +17,7 @@ from battletracker.rules.chain_of_command import (  # noqa: F401
     phase_end,
     ranging,
     reverse,
+    shot_actions,
     snipers,
     sos_fire,
     vehicle_phase,

@@ -9,6 +9,6 @@ shoot inputs from a weapon profile, weapon presets), options (the Arbitrator's
 toolkit settings).
 """
 
-from battletracker.rules.necromunda import allocation, attack, cool, reload, shooting, stray_shots
+from battletracker.rules.necromunda import actions, allocation, attack, cool, reload, shooting, stray_shots
 
-__all__ = ["allocation", "attack", "cool", "reload", "shooting", "stray_shots"]
+__all__ = ["actions", "allocation", "attack", "cool", "reload", "shooting", "stray_shots"]

@@ -24,7 +24,9 @@ Inputs: those of `necro.shoot` (none for a Template), and
   named above that are so (their Suppression and falling checks);
 - `activated`, `round`: the fighter whose activation the Shoot is and the
   round (Turn) it is in: once the shot is taken (not after a failed Cool
-  check) it is Activated for the rest of the round.
+  check) it is Activated for the rest of the round;
+- `falling_notes`: "id=line" rows, the log's line (which ledge) for each model
+  that may be flagged to check for falling, said once it is.
 
 Outcome keys: `cool_failed`; `template`; or `necro.shoot`'s key, followed by
 ` stray:` and the models hit by stray shots (or `none`) when stray shots were
@@ -43,12 +45,12 @@ from typing import Any
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution, success_chance
 from battletracker.model.bombardment import PhaseStamp
-from battletracker.model.effects import Effect
+from battletracker.model.effects import Effect, SetCondition
 from battletracker.model.sequence_effects import SetActed
 from battletracker.rules import register
 from battletracker.rules.base import ChoiceNeeded, InputReader, Inputs, Procedure, Resolution
 from battletracker.rules.necromunda import allocation, cool, shooting, stray_shots
-from battletracker.rules.necromunda.conditions import hit_effects
+from battletracker.rules.necromunda.conditions import CHECK_FALLING, hit_effects
 from battletracker.rules.necromunda.firepower import FACES_SETTING, READING_SETTING, holes_and_ammo_state
 from battletracker.rules.necromunda.id_lists import read_ids
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, read_toolkit
@@ -59,8 +61,8 @@ NAME = "necro.attack"
 COOL_FAILED = "cool_failed"
 TEMPLATE = "template"
 ATTACK_KEYS = ("cool", "walking_candidates", "walking_fire", "at_risk", "combat", "template", "template_hits",
-               "engaged", "seriously_injured", "near_ledge", "activated", "round", STRAY_SHOTS, TARGET_PRIORITY,
-               WALKING_FIRE)
+               "engaged", "seriously_injured", "near_ledge", "activated", "round", "falling_notes", STRAY_SHOTS,
+               TARGET_PRIORITY, WALKING_FIRE)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class AttackInputs:
     seriously_injured: frozenset[str]
     near_ledge: frozenset[str]
     activated: SetActed | None
+    falling_notes: tuple[tuple[str, str], ...] = ()
 
 
 @speaking
@@ -116,6 +119,8 @@ def _parse(inputs: Inputs) -> AttackInputs:
     if (activated_id is None) != (round_ is None):
         raise Refusal("round", "the fighter's activation needs both the fighter and the round")
     activated = None if activated_id is None or round_ is None else SetActed(activated_id, PhaseStamp(round_, 1))
+    notes = tuple((uid.strip(), line) for uid, _sep, line in
+                  (row.partition("=") for row in r.str("falling_notes", "").splitlines() if row.strip()))
     r.finish()
     shot_raw = tuple(sorted((k, v) for k, v in inputs.items() if k not in ATTACK_KEYS))
     if template:
@@ -131,7 +136,7 @@ def _parse(inputs: Inputs) -> AttackInputs:
         if combat and not shot.target_engaged:
             raise Refusal("combat", "only Hits on an Engaged target are allocated at random in a combat")
     return AttackInputs(cool_score, shot, shot_raw, walking, walking_fire, at_risk, combat, template_hits,
-                        engaged, seriously_injured, near_ledge, activated)
+                        engaged, seriously_injured, near_ledge, activated, notes)
 
 
 def _answers(text: str) -> tuple[str, ...]:
@@ -175,7 +180,7 @@ def attack_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         for unit_id in p.template_hits:
             effects.extend(_hit(p, unit_id))
         values["models_hit"] = list(p.template_hits)
-        return Resolution(NAME, TEMPLATE, values, rolls, effects, log)
+        return Resolution(NAME, TEMPLATE, values, rolls, effects, [*log, *_falling(p, effects)])
 
     shot = shooting.shoot_resolve(dict(p.shot_inputs), dice)
     rolls.extend(shot.rolls)
@@ -212,7 +217,15 @@ def attack_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log.extend(drawn.log)
         values["combat"] = drawn.values
         outcome += f" combat:{drawn.outcome}"
-    return Resolution(NAME, outcome, values, rolls, effects, log)
+    return Resolution(NAME, outcome, values, rolls, effects, [*log, *_falling(p, effects)])
+
+
+def _falling(p: AttackInputs, effects: list[Effect]) -> list[str]:
+    """The `falling_notes` line ("uid=line", one a row: which ledge) of each model flagged to check for falling."""
+    notes = dict(p.falling_notes)
+    flagged = dict.fromkeys(e.unit_id for e in effects if isinstance(e, SetCondition)
+                            and e.condition == CHECK_FALLING and e.present)
+    return [notes[k] for k in flagged if k in notes]
 
 
 def _walking_choice(p: AttackInputs, hits: int, given: tuple[str, ...]) -> ChoiceNeeded:

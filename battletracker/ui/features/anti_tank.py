@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 from battletracker.core.geometry import distance
 from battletracker.model.game import ARMOUR_FACES, Unit
 from battletracker.rules import Resolution, RulesInputError, odds
+from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     CHECKED_ADJUSTMENTS,
@@ -289,6 +290,7 @@ class AntiTankDialog(ProcedureDialog):
         self.runner.setEnabled(True)
         self.runner.odds_plot.show()
         self.to_hit.setText(f"<b>{shot.reading}.</b>")
+        self.runner.set_action(shot_actions.AT_FIRE, self.choices())
         if self.runner.set_inputs(shot.inputs):
             self.runner.odds_plot.set_distribution(in_group_order(odds(shot.procedure, shot.inputs)), group_label)
 
@@ -395,6 +397,7 @@ class ReverseDialog(ProcedureDialog):
         layout.addWidget(self.runner, 1)
         layout.addWidget(self.close_buttons())
         self.runner.set_inputs(inputs)
+        self.runner.set_action("coc.reverse", {k: v for k, v in inputs.items() if isinstance(v, str | int | float)})
         self.runner.applied.connect(lambda _res: self.accept())
 
 
@@ -515,6 +518,7 @@ class GrenadeDialog(ProcedureDialog):
         self.shot = shot
         self.facts.setText("\n".join(shot.facts))
         self.runner.setEnabled(True)
+        self.runner.set_action(shot_actions.AT_GRENADE, self.choices())
         if self.runner.set_inputs(shot.inputs):
             self.runner.odds_plot.set_distribution(in_group_order(odds(shot.procedure, shot.inputs)), group_label)
 

@@ -15,7 +15,8 @@ from battletracker.rules.tables import ruleset_settings
 
 
 def test_procedures_are_registered_under_the_ruleset() -> None:
-    assert procedures(RULESET) == ["ab.close_support_assault", "ab.close_support_fire", "ab.indirect_mission",
+    assert procedures(RULESET) == ["ab.close_support_assault", "ab.close_support_fire", "ab.direct_fire_reaction",
+                                   "ab.indirect_mission",
                                    "ab.indirect_placement", "ab.reaction"]
 
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.rules import Resolution, RulesInputError
+from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.close_assault import NAME
 from battletracker.rules.armour_battles.plans import AbPlan, close_assault, profile_of
 from battletracker.rules.armour_battles.units import is_suppressed
@@ -122,9 +123,9 @@ class CloseAssaultDialog(ProcedureDialog):
         if self.map_view is not None:
             self.map_view.pick_unit(self.set_opponent, f"Click the unit in the assault with {self.unit_name}")
 
-    def choices(self) -> dict[str, object]:
+    def choices(self) -> dict[str, str | bool]:
         """What the player picked: the opponent and the ticks."""
-        return {"firer": self.unit_id, "target": self.opponent_id, "attacker": self.attacker.isChecked(),
+        return {"firer": self.unit_id, "target": self.opponent_id or "", "attacker": self.attacker.isChecked(),
                 "first_round": self.first_round.isChecked(), "suppressed": self.suppressed.isChecked(),
                 "overrun": self.overrun.isChecked()}
 
@@ -147,6 +148,7 @@ class CloseAssaultDialog(ProcedureDialog):
         self.refusal.hide()
         self.dice_label.setText(self.plan.facts[1])
         self.runner.setEnabled(True)
+        self.runner.set_action(ab_actions.CLOSE_ASSAULT, self.choices())
         self.runner.odds_plot.setVisible(self.runner.set_inputs(self.plan.inputs))
 
     def refusal_text(self) -> str:

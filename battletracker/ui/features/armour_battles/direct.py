@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
+from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.plans import direct_fire, profile_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES
@@ -115,10 +116,10 @@ class DirectFireDialog(ProcedureDialog):
         if self.map_view is not None:
             self.map_view.pick_unit(self.set_target, f"Click the unit {self.firer_name} fires at")
 
-    def choices(self, flank: bool = True) -> dict[str, object]:
+    def choices(self, flank: bool = True) -> dict[str, str | bool]:
         """What the player picked; the flank tick is theirs once the table has set it for the target."""
-        picked: dict[str, object] = {
-            "firer": self.firer_id, "target": self.target_id, "move": str(self.move_box.currentData()),
+        picked: dict[str, str | bool] = {
+            "firer": self.firer_id, "target": self.target_id or "", "move": str(self.move_box.currentData()),
             "los": self.los.isChecked(), "opportunity": self.opportunity.isChecked(),
         }
         if flank:
@@ -168,14 +169,16 @@ class DirectFireDialog(ProcedureDialog):
             self.status.setText("")
 
     def apply(self) -> bool:
+        """Apply the fire and the Reaction Check as the one recorded action `ab.direct_fire`, with the dice shown."""
         t = self.current
-        if t is None or self.applied or not t.done or t.reaction.result is None:
+        if t is None or self.applied or not t.done or t.fire.result is None or t.reaction.result is None:
             return False
-        lines = [f"Direct fire by {self.firer_name} at {t.target_name}.", *t.log_lines()]
+        faces = [face for res in (t.fire.result, t.reaction.result) for _label, values in res.rolls
+                 for face in values]
         try:
-            self.session.apply(f"Direct fire: {self.firer_name} at {t.target_name}", t.reaction.result.effects,
-                               lines, kind="roll")
-        except GameError as exc:
+            self.session.act(ab_actions.DIRECT_FIRE, {**self.choices(), "cover": t.cover.value()}, faces,
+                             typed=t.fire.typed_dice or t.reaction.typed_dice)
+        except (GameError, RulesInputError) as exc:
             self.status.setText(f"Not applied: {exc}")
             return False
         self.applied = True

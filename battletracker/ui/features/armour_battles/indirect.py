@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.core.geometry import Point, bearing, offset
 from battletracker.rules import Resolution, RulesInputError
+from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.mission import NAME, label
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, profile_of
 from battletracker.rules.tables import TableError
@@ -257,6 +258,7 @@ class IndirectFireDialog(ProcedureDialog):
         facts = "".join(f"<li>{escape(fact, quote=False)}</li>" for fact in plan.facts)
         self.facts_label.setText(f"<ul>{facts}</ul>")
         self.runner.setEnabled(True)
+        self.runner.set_action(ab_actions.INDIRECT_MISSION, self.choices())
         self.runner.odds_plot.setVisible(self.runner.set_inputs(plan.inputs))
         self.result_label.setText("")
         self._draw()

@@ -123,17 +123,3 @@ class TargetFire(QWidget):
         ok = self.reaction.set_inputs(answer.inputs)
         if ok and res.values["successes"] == 0:
             self.reaction.start_typed()  # nothing to roll: no check is made
-
-    def log_lines(self) -> list[str]:
-        """What the battle log keeps of this target: each roll, then the rules' own lines."""
-        if self.refusal:
-            return [f"{self.target_name}: not fired at ({self.refusal})."]
-        lines: list[str] = []
-        for res in (self.fire.result, self.reaction.result):
-            if res is None:
-                continue
-            rolls = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in res.rolls)
-            if rolls:
-                lines.append(f"{self.target_name} - {rolls}")
-            lines.extend(f"{self.target_name}: {line}" for line in res.log)
-        return lines

@@ -38,12 +38,12 @@ from PySide6.QtWidgets import (
 
 from battletracker.core.geometry import distance
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import SetCondition
-from battletracker.model.game import GameError, Unit
+from battletracker.model.game import Unit
 from battletracker.rules import RulesInputError, odds
 from battletracker.rules.base import InputValue
+from battletracker.rules.necromunda import actions as necro_actions
 from battletracker.rules.necromunda.attack import COOL_FAILED, label, result_label
-from battletracker.rules.necromunda.conditions import CHECK_FALLING, ENGAGED, SERIOUSLY_INJURED
+from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
 from battletracker.rules.necromunda.firepower import AMMO_READINGS, CHECK_READING, READING_SETTING
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
 from battletracker.rules.necromunda.plans import NecroPlan, attack_plan, priority_for, sight_candidates, template_for
@@ -51,7 +51,6 @@ from battletracker.rules.necromunda.table import (
     RULESET,
     ProfileRef,
     enemies_by_distance,
-    falling_text,
     near_ledge,
     profile_ranges,
     profile_refs,
@@ -443,6 +442,7 @@ class ShootDialog(ProcedureDialog):
         self.facts.setText("<br>".join(f"\u2022 {esc(fact)}" for fact in self.plan.facts))
         self.facts.setVisible(bool(self.plan.facts))
         self.shown_odds = None
+        self.runner.set_action(necro_actions.ATTACK, self.choices())
         if self.runner.set_inputs(self.plan.inputs):
             try:
                 self.shown_odds = odds(self.plan.procedure, self.plan.inputs)
@@ -480,31 +480,18 @@ class ShootDialog(ProcedureDialog):
         self.status.setText("Ready to apply as one undo step." if ready else "")
 
     # -- applying ------------------------------------------------------------------------------
-    def falling_lines(self, effects: list[object]) -> list[str]:
-        """One line for each fighter the attack flags to check for falling, naming its ledge."""
-        units = self.session.game.units
-        flagged = dict.fromkeys(e.unit_id for e in effects if isinstance(e, SetCondition)
-                                and e.condition == CHECK_FALLING and e.present and e.unit_id in units)
-        return [falling_text(units[k]) for k in flagged]
-
     def apply(self) -> bool:
-        """Apply the attack's Resolution as one undo step, with its rolls and what it did in the log."""
+        """Apply the attack as the player's recorded action `necro.attack`: one undo step, with the dice shown.
+
+        The log's lines (the rolls, what the attack did, who checks for falling)
+        come from the action itself, so a replay says the same.
+        """
         res = self.runner.result
         if res is None or self.plan is None:
             return False
-        units = self.session.game.units
-        title = self.plan.title
-        if res.values.get("models_hit"):
-            title += " - the Template hits " + ", ".join(units[k].name for k in res.values["models_hit"])
-        rolls = "; ".join(f"{name}: {' '.join(str(v) for v in values)}" for name, values in res.rolls)
-        lines = [f"{title} ({self.runner.dice_source}) - rolls: {rolls}" if rolls else title, *res.log,
-                 f"Result: {self._label(res.outcome)}", *self.falling_lines(list(res.effects))]
-        try:
-            self.session.apply(title, res.effects, lines, kind="roll")
-        except GameError as exc:
-            self.status.setText(f"Not applied: {exc}")
+        if not self.runner.apply():
+            self.status.setText(self.runner.problem.text())
             return False
-        self.runner.mark_applied()
         failed = res.outcome == COOL_FAILED
         self.update_inputs()
         self.apply_button.setEnabled(False)

@@ -34,7 +34,7 @@ from battletracker.core.geometry import distance
 from battletracker.model.game import Unit
 from battletracker.rules import Resolution
 from battletracker.rules.base import InputValue
-from battletracker.rules.chain_of_command import flamethrowers, snipers
+from battletracker.rules.chain_of_command import flamethrowers, shot_actions, snipers
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
 from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, cover_levels
 from battletracker.rules.chain_of_command.fire_plans import (
@@ -380,6 +380,7 @@ class FireDialog(ProcedureDialog):
         self.refusal.hide()
         self.runner.show()
         self.runner.title = f"{firer.name} fires at {target.name}"
+        self.runner.set_action(shot_actions.SHOOT, self.choices())
         self.runner.set_inputs(dict(plan.inputs))
 
     def _refuse(self, message: str) -> None:

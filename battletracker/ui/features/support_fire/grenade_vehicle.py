@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from battletracker.core.geometry import distance
 from battletracker.model.game import Unit
 from battletracker.rules import RulesInputError
+from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     THROWS,
     ShotPlan,
@@ -191,6 +192,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         self.runner.show()
         self._applied = False
         self.runner.title = f"{self.session.game.unit(self.unit_id).name} throws a grenade at {vehicle.name}"
+        self.runner.set_action(shot_actions.GRENADE_INTO_VEHICLE, self.choices())
         self.runner.set_inputs(shot.inputs)
 
     def _refuse(self, message: str) -> None:

@@ -1,0 +1,46 @@
+"""Chain of Command's shots as actions: the Fire, anti-tank and grenade dialogs' plans, registered.
+
+Each action reads the table with its plan (fire_plans.py, anti_tank_plans.py)
+and resolves the procedure that plan picks, so what a dialog shows and what
+`Session.act` applies and a replay repeats are the same shot. `coc.shoot` is
+the Fire dialog's action: its plan picks the procedure for the weapon
+(`coc.fire`, `coc.tripod_mg`, `coc.gun_he`, `coc.sniper`, `coc.flamethrower`),
+so it is not named after any one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from battletracker.model.game import Game
+from battletracker.rules.actions import Choices, Plan, procedure_plan, register_plan
+from battletracker.rules.chain_of_command.anti_tank_plans import (
+    ShotPlan,
+    plan_at_fire,
+    plan_at_grenade,
+    plan_grenade_into_vehicle,
+)
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
+
+AT_FIRE = "coc.at_fire"
+AT_GRENADE = "coc.at_grenade"
+GRENADE_INTO_VEHICLE = "coc.grenade_into_vehicle"
+SHOOT = "coc.shoot"
+
+
+def _adapt(read: Callable[[Game, Choices], ShotPlan], title: str) -> Callable[[Game, Choices], Plan]:
+    """The action read by `read`; `title` names its undo step from the `firer`'s and `target`'s names."""
+
+    def plan(game: Game, choices: Choices) -> Plan:
+        shot = read(game, choices)
+        names = {key: game.unit(str(choices.get(key, ""))).name for key in ("firer", "target")}
+        return procedure_plan(game, shot.procedure, shot.inputs, shot.facts, choices, title.format(**names))
+
+    plan.__doc__ = f"The action read by `{read.__name__}`, as a Plan."
+    return plan
+
+
+register_plan(AT_FIRE, _adapt(plan_at_fire, "Anti-tank fire: {firer} at {target}"))
+register_plan(AT_GRENADE, _adapt(plan_at_grenade, "Anti-tank grenade: {firer} at {target}"))
+register_plan(GRENADE_INTO_VEHICLE, _adapt(plan_grenade_into_vehicle, "{firer} throws a grenade at {target}"))
+register_plan(SHOOT, _adapt(plan_fire, "{firer} fires at {target}"))

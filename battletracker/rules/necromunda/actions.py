@@ -1,0 +1,37 @@
+"""Necromunda's Shoot as an action: `necro.attack`, read by `plans.attack_plan`, registered.
+
+The walking-fire models the player picks mid-resolution (`ChoiceNeeded`
+"walking_fire") come back among the choices and join the inputs, so the
+action resolves, and a replay repeats, the very allocation the player made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from battletracker.model.game import Game
+from battletracker.rules.actions import Choices, Plan, procedure_plan, register_plan
+from battletracker.rules.necromunda.plans import attack_plan
+from battletracker.rules.necromunda.table import falling_text
+
+ATTACK = "necro.attack"
+ANSWERS = ("walking_fire",)
+
+
+def plan_attack(game: Game, choices: Choices) -> Plan:
+    """The Shoot action read from the table, with the walking-fire answers given so far.
+
+    Each fighter's falling-check line (naming its ledge) goes with the inputs,
+    for the log to say of whoever the attack flags; a Template's log names
+    the models under it (it rolls no dice to name them with).
+    """
+    necro = attack_plan(game, {k: v for k, v in choices.items() if k not in ANSWERS})
+    inputs = {**necro.inputs, "falling_notes": "\n".join(f"{u.id}={falling_text(u)}" for u in game.units.values())}
+    p = procedure_plan(game, necro.procedure, inputs, necro.facts, choices, necro.title, ANSWERS)
+    if not inputs.get("template"):
+        return p
+    hit = [game.unit(k).name for k in str(inputs["template_hits"]).split(",") if k in game.units]
+    return replace(p, log=(f"{necro.title} - the Template hits {', '.join(hit)}",))
+
+
+register_plan(ATTACK, plan_attack)
