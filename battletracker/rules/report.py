@@ -213,7 +213,7 @@ body { font-family: sans-serif; max-width: 60em; margin: 1em auto; color: #222; 
 h1 { margin-bottom: 0.2em; } table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top; }
 th { background: #eee; } .star { color: #c80; } img { max-width: 100%; border: 1px solid #888; }
-figure { margin: 1em 0; } .note { font-style: italic; }
+.picture { margin: 1em 0; } .caption { margin-top: 0.2em; font-style: italic; } .note { font-style: italic; }
 """
 
 
@@ -258,8 +258,8 @@ def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | N
         for m in pictured.get(turn, []):
             uri = pictures.get(m.key)
             if uri:
-                h.append(f'<figure><img src="{escape(uri)}" alt="{escape(m.caption)}">'
-                         f"<figcaption>{escape(m.caption)}</figcaption></figure>")
+                h.append(f'<div class="picture"><img src="{escape(uri)}" alt="{escape(m.caption)}">'
+                         f'<p class="caption">{escape(m.caption)}</p></div>')
     h.append('<h2 id="luck">The dice luck</h2>')
     h.append("<p>For every roll whose odds the app knew: where the result fell among everything the dice could "
              "have done, for the side that rolled (the side whose Phase it was). 50% is an average roll, 100% the "
@@ -284,8 +284,8 @@ def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | N
                      f"{percent(r.percentile)}</td></tr>")
         h.append("</table>")
         chart = f'<img src="{escape(plot)}" alt="The luck plot">' if plot else luck_plot_svg(report)
-        h.append(f"<figure>{chart}<figcaption>Each side's mean percentile over its rolls"
-                 "</figcaption></figure>")
+        h.append(f'<div class="picture">{chart}<p class="caption">Each side\'s mean percentile over its rolls'
+                 "</p></div>")
     if report.luck.stopped:
         h.append(f'<p class="note">Rolls after this were not rated: {escape(report.luck.stopped)}.</p>')
     h.append("</body></html>")
