@@ -56,7 +56,7 @@ def png_bytes(image: QImage) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stubs say bytes, PySide takes str
     buffer.close()
     return bytes(data.data())
 
@@ -67,7 +67,7 @@ def data_uri(png: bytes) -> str:
 
 def export_map_png(game: Game, path: Path, width: int = PICTURE_WIDTH * 2) -> None:
     """The table as a PNG at its true proportions; OSError if it cannot be written."""
-    if not map_image(game, width).save(str(path), "PNG"):
+    if not map_image(game, width).save(str(path)):
         raise OSError(f"could not write {path}")
 
 
