@@ -14,7 +14,8 @@ in order ("kills=2 shock=3" -> (2, 3); "3 successes" -> (3,)), "yes" counting
 then more Shock on the target; more successes). An outcome naming no
 quantity ranks by whether it did anything: a miss, "no effect", a deviation
 or a failure ranks below any other outcome, which all rank alike. The side
-that rolled is the side whose Phase it was when the action was applied.
+that rolled is the firing unit's side (`acting_side`), else the side whose
+Phase it was when the action was applied.
 
 Only the game's recorded actions that rolled dice are rated; a replay stops
 at the first action that cannot be replayed (made by a dialog that records no
@@ -24,7 +25,7 @@ choices), which `GameLuck.stopped` says.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
@@ -45,6 +46,24 @@ def rank(outcome: str) -> tuple[int, ...]:
         return tuple(1 if v == "yes" else 0 if v == "no" else int(v) for v in found)
     lowered = outcome.lower()
     return (0,) if any(word in lowered for word in _NOTHING) else (1,)
+
+
+def acting_side(game: Game, choices: Mapping[str, object], inputs: Mapping[str, object]) -> int:
+    """The side that took an action: the firer's (an interrupt fires in the enemy's Phase), else the
+    unit's the action is about, else the side whose Phase it is."""
+    for key in ("firer_id", "firer", "unit"):
+        unit_id = inputs.get(key, choices.get(key))
+        if isinstance(unit_id, str) and unit_id in game.units:
+            return game.units[unit_id].side
+    return game.active_side
+
+
+def outcome_words(outcome: str) -> str:
+    """An outcome key as a player reads it: "kills=2 shock=1" -> "2 kills, 1 shock"."""
+    if "=" in outcome:
+        pairs = [t.partition("=") for t in outcome.split()]
+        outcome = ", ".join(f"{k}: {v}" if v in ("yes", "no") else f"{v} {k}" for k, _, v in pairs)
+    return outcome.replace("_", " ").replace(":", ": ").replace(":  ", ": ")
 
 
 def percentile(odds: Distribution[str], outcome: str) -> Fraction:
@@ -120,7 +139,7 @@ def game_luck(game: Game) -> GameLuck:
     rolls: list[RolledLuck] = []
     for i, action in enumerate(game.actions[:count]):
         p = plan(action.name, current, action.choices)
-        side, turn, phase = current.active_side, current.turn, current.phase
+        side, turn, phase = acting_side(current, action.choices, p.inputs), current.turn, current.phase
         result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
                            typed=action.typed)
         if action.dice:

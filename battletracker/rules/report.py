@@ -23,7 +23,7 @@ from html import escape
 
 from battletracker.model.game import OUT_OF_PLAY, Game, Unit
 from battletracker.model.savefile import game_from_state
-from battletracker.rules.luck import GameLuck, game_luck
+from battletracker.rules.luck import GameLuck, acting_side, game_luck, outcome_words
 from battletracker.rules.sequence import side_name
 
 
@@ -82,6 +82,7 @@ class Moment:
 class BattleReport:
     title: str
     sides: tuple[str, ...]
+    colours: tuple[str, ...]
     fates: tuple[tuple[UnitFate, ...], ...]
     rows: tuple[LogRow, ...]
     moments: tuple[Moment, ...]
@@ -129,7 +130,7 @@ def build_report(game: Game) -> BattleReport:
         current = start
         for action in game.actions[:count]:
             p = plan(action.name, current, action.choices)
-            side, turn = current.active_side, current.turn
+            side, turn = acting_side(current, action.choices, p.inputs), current.turn
             result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
                                typed=action.typed)
             before = len(current.log)
@@ -149,7 +150,8 @@ def build_report(game: Game) -> BattleReport:
     moments.append(Moment("now", f"The table now (Turn {game.turn}, Phase {game.phase})", game.turn, game))
     rows = tuple(LogRow(i, e.turn, e.phase, *row_action.get(i, ("", "", "")), e.text, e.starred)
                  for i, e in enumerate(game.log))
-    return BattleReport(game.title, sides, tuple(tuple(f) for f in fates), rows, tuple(moments),
+    colours = tuple(s.colour for s in game.sides)
+    return BattleReport(game.title, sides, colours, tuple(tuple(f) for f in fates), rows, tuple(moments),
                         game_luck(game), note)
 
 
@@ -177,7 +179,6 @@ def procedure_title(procedure: str) -> str:
 
 def luck_plot_svg(report: BattleReport, width: int = 640, height: int = 240) -> str:
     """Each side's running mean percentile after each of its rolls, as an inline SVG line chart (50% dashed)."""
-    colours = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
     pad = 36
     series = [(i, report.luck.running(i)) for i in range(len(report.sides))]
     longest = max((len(s) for _i, s in series), default=0)
@@ -196,7 +197,7 @@ def luck_plot_svg(report: BattleReport, width: int = 640, height: int = 240) -> 
     parts.append(f'<line x1="{pad}" x2="{width - pad}" y1="{y(Fraction(1, 2)):.1f}" y2="{y(Fraction(1, 2)):.1f}" '
                  'stroke="#888" stroke-dasharray="4 3"/>')
     for k, (side, points) in enumerate(series):
-        colour = colours[k % len(colours)]
+        colour = escape(report.colours[side]) if side < len(report.colours) else "#444"
         if points:
             coords = " ".join(f"{x(n):.1f},{y(p):.1f}" for n, p in points)
             parts.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"/>')
@@ -262,7 +263,7 @@ def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | N
                          f'<p class="caption">{escape(m.caption)}</p></div>')
     h.append('<h2 id="luck">The dice luck</h2>')
     h.append("<p>For every roll whose odds the app knew: where the result fell among everything the dice could "
-             "have done, for the side that rolled (the side whose Phase it was). 50% is an average roll, 100% the "
+             "have done, for the side that rolled (the firer's side). 50% is an average roll, 100% the "
              "best possible. A result's percentile is the chance of a worse result plus half the chance of an "
              "equally good one; better means more of what the result counts (kills, then Shock; successes), and "
              "any hit above a miss or no effect.</p>")
@@ -280,7 +281,7 @@ def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | N
                  "<th>Percentile</th></tr>")
         for r in report.luck.rolls:
             h.append(f'<tr><td>{r.turn}</td><td>{escape(report.sides[r.side])}</td><td>{escape(r.title)}</td>'
-                     f'<td>{escape(r.outcome)}</td><td data-percentile="{r.percentile}">'
+                     f'<td>{escape(outcome_words(r.outcome))}</td><td data-percentile="{r.percentile}">'
                      f"{percent(r.percentile)}</td></tr>")
         h.append("</table>")
         chart = f'<img src="{escape(plot)}" alt="The luck plot">' if plot else luck_plot_svg(report)

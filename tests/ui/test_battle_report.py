@@ -130,7 +130,7 @@ def test_a_played_demo_game_exports_its_report_map_and_log(window: MainWindow, q
     rows = list(csv.DictReader(io.StringIO((tmp_path / "log.csv").read_text("utf-8"))))
     assert len(rows) == len(game.log)
     shots = [r for r in rows if r["dice"] == " ".join(map(str, AT_DICE))]
-    assert shots and shots[0]["side"] and shots[0]["turn"] == "1"
+    assert shots and shots[0]["side"] == "Germany" and shots[0]["turn"] == "1"  # the Panzer fired in the US Phase
 
 
 def test_a_log_selection_is_copied_as_text_and_a_star_is_undone(window: MainWindow, qtbot: QtBot) -> None:
