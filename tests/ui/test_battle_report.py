@@ -152,3 +152,28 @@ def test_a_log_selection_is_copied_as_text_and_a_star_is_undone(window: MainWind
     qtbot.keyClick(view, Qt.Key.Key_S)
     session.undo_stack.undo()
     assert not any(e.starred for e in session.game.log)
+
+
+def test_print_report_prints_every_page_of_the_report(window: MainWindow, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6 import QtPrintSupport
+
+    printed = tmp_path / "printed.pdf"
+
+    class AcceptingDialog:
+        """The print dialog as a player who picks "print to file" and presses Print."""
+
+        DialogCode = QtPrintSupport.QPrintDialog.DialogCode
+
+        def __init__(self, printer: QtPrintSupport.QPrinter, _parent: object) -> None:
+            self.printer = printer
+
+        def exec(self) -> QtPrintSupport.QPrintDialog.DialogCode:
+            self.printer.setOutputFormat(QtPrintSupport.QPrinter.OutputFormat.PdfFormat)
+            self.printer.setOutputFileName(str(printed))
+            return self.DialogCode.Accepted
+
+    monkeypatch.setattr(QtPrintSupport, "QPrintDialog", AcceptingDialog)
+    play_demo(window)
+    window.print_report_action.trigger()
+    assert printed.read_bytes().startswith(b"%PDF")
