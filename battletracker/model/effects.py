@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -518,6 +518,25 @@ class PopLog(Effect):
             raise GameError("the newest log entry is not the one to remove")
         game.log.pop()
         return AppendLog(self.entry)
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(log=True)
+
+
+@dataclass(frozen=True)
+class StarLogEntry(Effect):
+    """Star or unstar the log entry at `index` (a moment for the battle report); its own kind undoes it."""
+
+    index: int
+    starred: bool
+
+    def apply(self, game: Game) -> Effect:
+        if not 0 <= self.index < len(game.log):
+            raise GameError("there is no such line in the battle log")
+        entry = game.log[self.index]
+        game.log[self.index] = replace(entry, starred=self.starred)
+        return StarLogEntry(self.index, entry.starred)
 
     @property
     def touches(self) -> Changes:

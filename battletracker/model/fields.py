@@ -422,6 +422,7 @@ def _entry(path: _Path, v: Any) -> LogEntry:
         phase=_field(path, o, "phase", _positive),
         text=_field(path, o, "text", _str),
         kind=_field(path, o, "kind", _str, "note"),
+        starred=_field(path, o, "starred", _bool, False),
     )
 
 

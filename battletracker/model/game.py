@@ -199,11 +199,14 @@ class AgendaItem:
 
 @dataclass(frozen=True)
 class LogEntry:
+    """One line of the battle log. `starred`: a player marked it as a moment for the battle report."""
+
     time: str
     turn: int
     phase: int
     text: str
     kind: str = "note"
+    starred: bool = False
 
 
 @dataclass

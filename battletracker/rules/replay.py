@@ -3,7 +3,7 @@
 `python -m battletracker replay FILE` prints the outcome. Each action is
 planned and resolved again with the dice it recorded and stamped with its
 time, so the replay writes the same battle log; the first action whose log
-lines differ from the saved log is the one reported. When every action
+lines differ from the saved log (its stars aside) is the one reported. When every action
 replays but the states differ, the first differing place is named.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from battletracker.core.dice import DiceError
@@ -89,7 +89,7 @@ def replay_steps(game: Game) -> tuple[Game, list[Step]]:
         if current.actions[-1] != action:
             raise ReplayError(f"{describe(i, action)} rolled {list(current.actions[-1].dice)} on replay", i)
         written = current.log[before:]
-        saved = game.log[before:before + len(written)]
+        saved = [replace(e, starred=False) for e in game.log[before:before + len(written)]]
         if written != saved:
             bad = next(k for k in range(len(written)) if k >= len(saved) or written[k] != saved[k])
             said = saved[bad].text if bad < len(saved) else "nothing"
@@ -107,10 +107,17 @@ def check(game: Game) -> ReplayReport:
         replayed, steps = replay_steps(game)
     except ReplayError as exc:
         return ReplayReport(False, _sentence(str(exc)), exc.index)
-    where = first_difference(state_dict(replayed), state_dict(game))
+    where = first_difference(state_dict(replayed), state_dict(unstarred(game)))
     if where is not None:
         return ReplayReport(False, _sentence(f"all {len(steps)} actions replay, but the state differs at {where}"))
     return ReplayReport(True, f"All {len(steps)} actions replay to the saved state.")
+
+
+def unstarred(game: Game) -> Game:
+    """A copy of `game` with no star in its log: stars mark moments for the report and are no action."""
+    copy = replace(game)
+    copy.log = [replace(e, starred=False) for e in game.log]
+    return copy
 
 
 def _sentence(text: str) -> str:

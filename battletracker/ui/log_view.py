@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import QListView, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QFont, QFontDatabase, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QListView, QVBoxLayout, QWidget
 
 from battletracker.model.effects import Changes
 from battletracker.ui.session import Session
@@ -32,7 +32,8 @@ class LogModel(QAbstractListModel):
         entry = self._session.game.log[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             clock = entry.time[11:16] if len(entry.time) >= 16 else entry.time
-            return f"{clock}  T{entry.turn}.{entry.phase}  {entry.text}"
+            star = "\u2605 " if entry.starred else ""
+            return f"{star}{clock}  T{entry.turn}.{entry.phase}  {entry.text}"
         if role == Qt.ItemDataRole.ToolTipRole:
             return literal(f"{entry.time} - Turn {entry.turn}, Phase {entry.phase}\n{entry.text}")
         if role == Qt.ItemDataRole.FontRole and entry.kind == "clock":
@@ -61,11 +62,22 @@ class LogModel(QAbstractListModel):
             self.beginRemoveRows(QModelIndex(), now, self._rows - 1)
             self._rows = now
             self.endRemoveRows()
+        elif now:
+            self.dataChanged.emit(self.index(0), self.index(now - 1))
+
+    def line(self, row: int) -> str:
+        """A log line as text to paste elsewhere: its time, Turn and Phase, and what it says."""
+        entry = self._session.game.log[row]
+        star = "* " if entry.starred else ""
+        return f"{star}{entry.time}\tTurn {entry.turn}, Phase {entry.phase}\t{entry.text}"
 
 
 class LogPanel(QWidget):
+    """The log dock: lines can be selected (several at once), copied as text and starred for the report."""
+
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.session = session
         self.model = LogModel(session)
         self.view = QListView(self)
         self.view.setModel(self.model)
@@ -80,3 +92,31 @@ class LogPanel(QWidget):
         layout.addWidget(self.view)
         self.model.rowsInserted.connect(lambda *_: self.view.scrollToBottom())
         self.model.modelReset.connect(self.view.scrollToBottom)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.star_action = QAction("Star for the report", self.view)
+        self.star_action.setShortcut(QKeySequence("S"))
+        self.star_action.setStatusTip("Mark the selected lines as moments the battle report pictures")
+        self.star_action.triggered.connect(self.toggle_star)
+        self.copy_action = QAction("Copy", self.view)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.triggered.connect(self.copy_selection)
+        for action in (self.star_action, self.copy_action):
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+            self.view.addAction(action)
+
+    def selected_rows(self) -> list[int]:
+        return sorted(i.row() for i in self.view.selectionModel().selectedIndexes())
+
+    def toggle_star(self) -> None:
+        """Star the selected lines; when every one of them is starred already, take their stars off."""
+        rows = self.selected_rows()
+        if rows:
+            log = self.session.game.log
+            self.session.star_log(rows, not all(log[i].starred for i in rows))
+
+    def copy_selection(self) -> None:
+        """The selected lines, oldest first, to the clipboard as text."""
+        rows = self.selected_rows()
+        if rows:
+            QGuiApplication.clipboard().setText("\n".join(self.model.line(i) for i in rows) + "\n")

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.model import savefile
 from battletracker.model.effects import Changes
-from battletracker.model.game import GameError
+from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
@@ -140,6 +140,14 @@ class MainWindow(QMainWindow):
         self.save_action = self._action("&Save", self.save, key.Save, "document-save", "Save the game")
         self.save_as_action = self._action("Save &As...", self.save_as, key.SaveAs, "document-save-as")
         self.quit_action = self._action("&Quit", self.close, key.Quit, "application-exit")
+        self.export_report_action = self._action("Export &report...", self.export_report, None, None,
+                                                 "Save the battle report as a web page (HTML) or a PDF")
+        self.print_report_action = self._action("&Print report...", self.print_report, key.Print, "document-print",
+                                                "Print the battle report")
+        self.export_map_action = self._action("Export &map...", self.export_map, None, None,
+                                              "Save a picture of the table as PNG or SVG")
+        self.export_log_action = self._action("Export &log as CSV...", self.export_log, None, None,
+                                              "Save the battle log as a spreadsheet table (CSV)")
         self.undo_action = stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcut(key.Undo)
         self.undo_action.setIcon(QIcon.fromTheme("edit-undo"))
@@ -229,6 +237,9 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
+        file_menu.addSeparator()
+        file_menu.addActions([self.export_report_action, self.print_report_action, self.export_map_action,
+                              self.export_log_action])
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit = bar.addMenu("&Edit")
@@ -395,6 +406,65 @@ class MainWindow(QMainWindow):
                                          "Save asks where to keep your game", 10000)
         else:
             self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    # -- after the battle ---------------------------------------------------------------
+    def _export_name(self, caption: str, suffix: str, filters: str) -> tuple[Path | None, str]:
+        """A file name the player picked (`suffix` added when none was typed), and the filter chosen."""
+        folder = (str(self.session.path.parent) if self.session.path is not None else
+                  QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation))
+        start = str(Path(folder) / f"{safe_file_name(self.session.game.title)}{suffix}")
+        name, chosen = QFileDialog.getSaveFileName(self, caption, start, filters)
+        if not name:
+            return None, chosen
+        path = Path(name)
+        return (path if path.suffix else path.with_suffix(suffix)), chosen
+
+    def _write_export(self, what: str, path: Path, write: Callable[[Game, Path], None]) -> bool:
+        try:
+            write(self.session.game, path)
+        except OSError as exc:
+            self.show_error(f"Could not save the {what}", f"{path} could not be written: {exc.strerror or exc}.")
+            return False
+        self.statusBar().showMessage(f"Saved the {what} to {path}", 5000)
+        return True
+
+    def export_report(self) -> bool:
+        from battletracker.ui import report_export
+
+        path, _ = self._export_name("Export battle report", ".html", "Web page (*.html);;PDF (*.pdf)")
+        if path is None:
+            return False
+        write = report_export.export_report_pdf if path.suffix.lower() == ".pdf" else report_export.export_report_html
+        return self._write_export("battle report", path, write)
+
+    def export_map(self) -> bool:
+        from battletracker.ui import report_export
+
+        path, _ = self._export_name("Export map", ".png", "PNG picture (*.png);;SVG drawing (*.svg)")
+        if path is None:
+            return False
+        write = report_export.export_map_svg if path.suffix.lower() == ".svg" else report_export.export_map_png
+        return self._write_export("map", path, write)
+
+    def export_log(self) -> bool:
+        from battletracker.ui import report_export
+
+        path, _ = self._export_name("Export battle log", ".csv", "CSV table (*.csv)")
+        if path is None:
+            return False
+        return self._write_export("battle log", path, report_export.export_log_csv)
+
+    def print_report(self) -> bool:
+        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+        from battletracker.ui import report_export
+
+        printer = QPrinter()
+        dialog = QPrintDialog(printer, self)
+        if dialog.exec() != QPrintDialog.DialogCode.Accepted:
+            return False
+        report_export.report_document(self.session.game).print_(printer)
         return True
 
     def save(self) -> bool:

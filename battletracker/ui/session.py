@@ -22,7 +22,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from battletracker.core.dice import Dice, Face, RandomDice
 from battletracker.model import savefile
 from battletracker.model.actions import UNTRACKED, Action
-from battletracker.model.effects import AppendLog, Changes, Effect
+from battletracker.model.effects import AppendLog, Changes, Effect, StarLogEntry
 from battletracker.model.fields import game_from_state
 from battletracker.model.game import Game, GameError
 from battletracker.model.history import RecordAction
@@ -167,6 +167,12 @@ class Session(QObject):
         if rolls:
             lines.insert(0, f"{text} ({source}) - rolls: {rolls}" if source else f"{text} - rolls: {rolls}")
         self.apply(text, resolution.effects, lines or [text], kind="roll")
+
+    def star_log(self, rows: Sequence[int], starred: bool) -> None:
+        """Star (or unstar) log lines as moments for the battle report: one undo step, not a game action."""
+        effects = [StarLogEntry(i, starred) for i in rows if self._game.log[i].starred != starred]
+        if effects:
+            self._push("Star in the log" if starred else "Unstar in the log", effects)
 
     def end_phase(self) -> None:
         self.act("clock.end_phase", {})

@@ -41,6 +41,7 @@ from battletracker.model.effects import (
     SetMarkerData,
     SetSetting,
     SetUnitStat,
+    StarLogEntry,
 )
 from battletracker.model.game import Game, GameError
 from battletracker.model.history import PopAction, RecordAction
@@ -118,6 +119,8 @@ table_effects: st.SearchStrategy[Effect] = st.one_of(
                                   st.just(2.0), st.just(2.0)), st.none() | st.integers(-1, 2)),
     st.builds(RemoveSmoke, st.sampled_from(["smoke1", "smoke2"])),
     st.builds(RecordAction, st.sampled_from(ACTIONS)),
+    # Index -1 and one past the end are refused; the sample game's log has a few lines.
+    st.builds(StarLogEntry, st.integers(-1, 4), st.booleans()),
     # The game has a start: forgetting it (clear_start) only ever undoes the first action recorded.
     st.builds(PopAction, st.sampled_from(ACTIONS), st.just(False)),
 )
@@ -194,3 +197,13 @@ def test_every_flag_of_changes_is_a_part_of_the_game_rollback_copies() -> None:
 
     flags = {f.name for f in fields(Changes)} - {"units", "roster", "everything"}
     assert flags == set(_REGIONS) == set(_FLAGS)
+
+
+def test_a_star_on_a_log_line_is_saved_and_undone_exactly() -> None:
+    game = full_game()
+    before = savefile.dumps(game)
+    undo = game.apply(StarLogEntry(1, True))
+    assert game.log[1].starred
+    assert savefile.loads(savefile.dumps(game)).log[1].starred
+    game.apply(undo)
+    assert savefile.dumps(game) == before

@@ -168,3 +168,12 @@ def test_replay_runs_from_the_command_line_without_qt(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", probe, str(path)], cwd=root, capture_output=True, text=True,
                           timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)}, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, "All 6 actions replay to the saved state.\n", "")
+
+
+def test_a_starred_log_line_does_not_stop_the_replay() -> None:
+    from battletracker.model.effects import StarLogEntry
+
+    game = played()
+    game.apply(StarLogEntry(len(game.log) - 1, True))
+    game.apply(StarLogEntry(0, True))
+    assert check(game).ok

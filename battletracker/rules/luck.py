@@ -1,0 +1,154 @@
+"""How lucky each side was: where every rolled result fell in its exact distribution.
+
+The luck of one roll is its percentile in the procedure's exact odds:
+
+    percentile = P(a worse outcome) + P(an equally good outcome) / 2
+
+so 0.5 is an average roll, near 1 the best the dice could do, near 0 the
+worst; over many rolls of a fair die the mean is 0.5 whatever the odds were.
+
+"Better" is for the side that rolled, by one documented rule for every
+procedure (`rank`): an outcome's quantities are the whole numbers it names,
+in order ("kills=2 shock=3" -> (2, 3); "3 successes" -> (3,)), "yes" counting
+1 and "no" 0, compared left to right, more being better (more kills first,
+then more Shock on the target; more successes). An outcome naming no
+quantity ranks by whether it did anything: a miss, "no effect", a deviation
+or a failure ranks below any other outcome, which all rank alike. The side
+that rolled is the firing unit's side (`acting_side`), else the side whose
+Phase it was when the action was applied.
+
+Only the game's recorded actions that rolled dice are rated; a replay stops
+at the first action that cannot be replayed (made by a dialog that records no
+choices), which `GameLuck.stopped` says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeVar
+
+from battletracker.core.odds import Distribution
+from battletracker.model.fields import game_from_state
+from battletracker.model.game import Game
+
+_NUMBER = re.compile(r"(?<![A-Za-z])-?\d+|\b(?:yes|no)\b")
+K = TypeVar("K", bound=Hashable)
+_NOTHING = ("miss", "no_effect", "no effect", "deviated", "fail", "none", "nothing")
+
+
+def rank(outcome: str) -> tuple[int, ...]:
+    """The outcome's place in the better/worse order for the side that rolled (see the module text)."""
+    found = _NUMBER.findall(outcome)
+    if found:
+        return tuple(1 if v == "yes" else 0 if v == "no" else int(v) for v in found)
+    lowered = outcome.lower()
+    return (0,) if any(word in lowered for word in _NOTHING) else (1,)
+
+
+def acting_side(game: Game, choices: Mapping[str, object], inputs: Mapping[str, object]) -> int:
+    """The side that took an action: the firer's (an interrupt fires in the enemy's Phase), else the
+    unit's the action is about, else the side whose Phase it is."""
+    for key in ("firer_id", "firer", "unit"):
+        unit_id = inputs.get(key, choices.get(key))
+        if isinstance(unit_id, str) and unit_id in game.units:
+            return game.units[unit_id].side
+    return game.active_side
+
+
+def outcome_words(outcome: str) -> str:
+    """An outcome key as a player reads it: "kills=2 shock=1" -> "2 kills, 1 shock"."""
+    if "=" in outcome:
+        pairs = [t.partition("=") for t in outcome.split()]
+        outcome = ", ".join(f"{k}: {v}" if v in ("yes", "no") else f"{v} {k}" for k, _, v in pairs)
+    return outcome.replace("_", " ").replace(":", ": ").replace(":  ", ": ")
+
+
+def percentile(odds: Distribution[str], outcome: str) -> Fraction:
+    """P(worse) + P(equally good)/2 of `outcome` under `odds`, by `rank`."""
+    mine = rank(outcome)
+    worse = odds.probability(lambda o: rank(o) < mine)
+    equal = odds.probability(lambda o: rank(o) == mine)
+    return worse + equal / 2
+
+
+@dataclass(frozen=True)
+class RolledLuck:
+    """One rated roll: the action's place in the game's list, who rolled, what and how it fell."""
+
+    index: int
+    turn: int
+    phase: int
+    side: int
+    procedure: str
+    title: str
+    outcome: str
+    percentile: Fraction
+
+
+@dataclass(frozen=True)
+class GameLuck:
+    """Every rated roll of a game, in order; `stopped` says why the later actions were not rated, or ""."""
+
+    rolls: tuple[RolledLuck, ...]
+    stopped: str = ""
+
+    def by_side(self) -> dict[int, tuple[int, Fraction]]:
+        """Side index -> (rolls, mean percentile)."""
+        return _means(self.rolls, lambda r: r.side)
+
+    def by_side_and_procedure(self) -> dict[tuple[int, str], tuple[int, Fraction]]:
+        """(side, procedure) -> (rolls, mean percentile), sorted by side then procedure."""
+        return dict(sorted(_means(self.rolls, lambda r: (r.side, r.procedure)).items()))
+
+    def running(self, side: int) -> list[tuple[int, Fraction]]:
+        """The side's mean percentile after each of its rolls: (roll number, running mean), for the plot."""
+        out: list[tuple[int, Fraction]] = []
+        total = Fraction(0)
+        for n, r in enumerate((r for r in self.rolls if r.side == side), start=1):
+            total += r.percentile
+            out.append((n, total / n))
+        return out
+
+
+def _means(rolls: tuple[RolledLuck, ...], key: Callable[[RolledLuck], K]) -> dict[K, tuple[int, Fraction]]:
+    collected: dict[K, list[Fraction]] = {}
+    for r in rolls:
+        collected.setdefault(key(r), []).append(r.percentile)
+    return {k: (len(v), sum(v, Fraction(0)) / len(v)) for k, v in collected.items()}
+
+
+def game_luck(game: Game) -> GameLuck:
+    """Replay the game's recorded actions from its start and rate every roll the app knew the odds of."""
+    from battletracker.rules import odds
+    from battletracker.rules.actions import carry_out, plan
+    from battletracker.rules.replay import ReplayError, replay_steps
+
+    if game.start is None:
+        return GameLuck((), "the game has no recorded start, so no roll could be rated" if game.actions else "")
+    stopped = ""
+    count = len(game.actions)
+    try:
+        replay_steps(game)
+    except ReplayError as exc:
+        stopped = str(exc)
+        count = exc.index if exc.index is not None else 0
+    current = game_from_state(game.start, "history.start")
+    rolls: list[RolledLuck] = []
+    for i, action in enumerate(game.actions[:count]):
+        p = plan(action.name, current, action.choices)
+        side, turn, phase = acting_side(current, action.choices, p.inputs), current.turn, current.phase
+        result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
+                           typed=action.typed)
+        if action.dice:
+            try:
+                dist = odds(p.procedure, p.inputs)
+            except (ValueError, NotImplementedError):
+                dist = None
+            if dist is not None and dist.p(result.outcome) > 0:
+                rolls.append(RolledLuck(i, turn, phase, side, p.procedure, p.title or action.name,
+                                        result.outcome, percentile(dist, result.outcome)))
+        current.apply_all(result.effects)
+    return GameLuck(tuple(rolls), stopped)

@@ -1,0 +1,293 @@
+"""The battle report: what became of each unit, the log Turn by Turn, the table at its moments, the dice luck.
+
+`build_report(game)` reads everything from the game and a replay of its
+recorded actions (rules/replay.py); `report_html` writes it as one
+self-contained HTML page given the map pictures (data: URIs the UI drew for
+each `Moment`), and `log_csv` writes the log as a table. No Qt here: the UI
+draws the pictures and prints the page.
+
+The table is pictured at the end of each Turn (right after the action that
+ended it) and after the action that wrote each starred log line. A game with
+no replayable history is pictured only as it stands now, and the report says so.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+
+from battletracker.model.fields import game_from_state
+from battletracker.model.game import OUT_OF_PLAY, Game, Unit
+from battletracker.rules.luck import GameLuck, acting_side, game_luck, outcome_words
+from battletracker.rules.sequence import side_name
+
+
+@dataclass(frozen=True)
+class UnitFate:
+    """What became of one unit: figures lost, Shock, vehicle damage, out of play or taken off the table."""
+
+    name: str
+    figures_lost: int
+    figures_max: int
+    shock: int
+    damage: tuple[str, ...]
+    out_of_play: bool
+    removed: bool = False
+
+    def summary(self) -> str:
+        """The fate in a player's words, e.g. "2 of 8 figures lost, 3 Shock"."""
+        said: list[str] = []
+        if self.removed:
+            said.append("taken off the table")
+        elif self.out_of_play:
+            said.append("out of play")
+        if self.figures_lost:
+            said.append(f"{self.figures_lost} of {self.figures_max} figures lost")
+        if self.shock:
+            said.append(f"{self.shock} Shock")
+        said.extend(d.replace("_", " ") for d in self.damage)
+        return ", ".join(said) if said else "unharmed"
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One battle log line with the action that wrote it (if replayed): who, what, which dice."""
+
+    index: int
+    turn: int
+    phase: int
+    side: str
+    action: str
+    dice: str
+    text: str
+    starred: bool
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A picture of the table: `key` names it for the pictures the UI draws, `caption` says when it was."""
+
+    key: str
+    caption: str
+    turn: int
+    game: Game
+
+
+@dataclass(frozen=True)
+class BattleReport:
+    title: str
+    sides: tuple[str, ...]
+    colours: tuple[str, ...]
+    fates: tuple[tuple[UnitFate, ...], ...]
+    rows: tuple[LogRow, ...]
+    moments: tuple[Moment, ...]
+    luck: GameLuck
+    history_note: str
+
+
+def unit_fate(unit: Unit, removed: bool = False) -> UnitFate:
+    damage = tuple(unit.vehicle.damage) if unit.vehicle is not None else ()
+    return UnitFate(unit.name, max(0, unit.figures_max - unit.figures), unit.figures_max, unit.shock, damage,
+                    OUT_OF_PLAY in unit.conditions, removed)
+
+
+def build_report(game: Game) -> BattleReport:
+    """Everything the report says about `game`, its history replayed once."""
+    from battletracker.rules.actions import carry_out, plan
+    from battletracker.rules.replay import ReplayError, replay_steps
+
+    sides = tuple(side_name(game, i) for i in range(len(game.sides)))
+    start = game_from_state(game.start, "history.start") if game.start is not None else None
+    fates: list[list[UnitFate]] = [[] for _ in sides]
+    for unit in game.units.values():
+        if 0 <= unit.side < len(fates):
+            fates[unit.side].append(unit_fate(unit))
+    if start is not None:
+        for unit in start.units.values():
+            if unit.id not in game.units and 0 <= unit.side < len(fates):
+                fates[unit.side].append(unit_fate(unit, removed=True))
+
+    count, note = len(game.actions), ""
+    if start is None:
+        count, note = 0, ("This game has no replayable history (it was made before the app recorded actions), "
+                          "so the table is pictured only as it stands now.")
+    else:
+        try:
+            replay_steps(game)
+        except ReplayError as exc:
+            count = exc.index if exc.index is not None else 0
+            note = (f"The replay of this game stops at action {count + 1}: {exc}. The table is pictured up to "
+                    f"there, and as it stands now.")
+    starred = {i for i, e in enumerate(game.log) if e.starred}
+    row_action: dict[int, tuple[str, str, str]] = {}
+    moments: list[Moment] = []
+    if start is not None and count:
+        current = start
+        for action in game.actions[:count]:
+            p = plan(action.name, current, action.choices)
+            side, turn = acting_side(current, action.choices, p.inputs), current.turn
+            result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
+                               typed=action.typed)
+            before = len(current.log)
+            current.apply_all(result.effects)
+            who = side_name(current, side) if 0 <= side < len(current.sides) else ""
+            for i in range(before, len(current.log)):
+                row_action[i] = (who, p.title or action.name, " ".join(map(str, action.dice)))
+            if current.turn > turn:
+                moments.append(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, copy.deepcopy(current)))
+            for i in sorted(starred & set(range(before, len(current.log)))):
+                moments.append(Moment(f"star-{i}", f"Starred: {game.log[i].text}", game.log[i].turn,
+                                      copy.deepcopy(current)))
+                starred.discard(i)
+    for i in sorted(starred):
+        moments.append(Moment(f"star-{i}", f"Starred: {game.log[i].text} (the table as it stands now)",
+                              game.log[i].turn, game))
+    moments.append(Moment("now", f"The table now (Turn {game.turn}, Phase {game.phase})", game.turn, game))
+    rows = tuple(LogRow(i, e.turn, e.phase, *row_action.get(i, ("", "", "")), e.text, e.starred)
+                 for i, e in enumerate(game.log))
+    colours = tuple(s.colour for s in game.sides)
+    return BattleReport(game.title, sides, colours, tuple(tuple(f) for f in fates), rows, tuple(moments),
+                        game_luck(game), note)
+
+
+def log_csv(report: BattleReport) -> str:
+    """The battle log as CSV: turn, phase, side, action, dice, result (one row per log line)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["turn", "phase", "side", "action", "dice", "result"])
+    for r in report.rows:
+        writer.writerow([r.turn, r.phase, r.side, r.action, r.dice, r.text])
+    return out.getvalue()
+
+
+def percent(p: Fraction) -> str:
+    """A percentile as a player reads it: a whole percent."""
+    return f"{round(float(p) * 100)}%"
+
+
+def procedure_title(procedure: str) -> str:
+    """A procedure's name as a player reads it ("Dice pool")."""
+    from battletracker.rules import get
+
+    return get(procedure).title or procedure
+
+
+def luck_plot_svg(report: BattleReport, width: int = 640, height: int = 240) -> str:
+    """Each side's running mean percentile after each of its rolls, as an inline SVG line chart (50% dashed)."""
+    pad = 36
+    series = [(i, report.luck.running(i)) for i in range(len(report.sides))]
+    longest = max((len(s) for _i, s in series), default=0)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+             f'<rect x="{pad}" y="8" width="{width - 2 * pad}" height="{height - pad - 8}" fill="none" stroke="#888"/>']
+
+    def y(p: Fraction) -> float:
+        return 8 + (1 - float(p)) * (height - pad - 8)
+
+    def x(n: int) -> float:
+        return pad + (n - 1) / max(1, longest - 1) * (width - 2 * pad)
+
+    for level in (0, 50, 100):
+        parts.append(f'<text x="{pad - 4}" y="{y(Fraction(level, 100)) + 4:.1f}" text-anchor="end">{level}%</text>')
+    parts.append(f'<line x1="{pad}" x2="{width - pad}" y1="{y(Fraction(1, 2)):.1f}" y2="{y(Fraction(1, 2)):.1f}" '
+                 'stroke="#888" stroke-dasharray="4 3"/>')
+    for k, (side, points) in enumerate(series):
+        colour = escape(report.colours[side]) if side < len(report.colours) else "#444"
+        if points:
+            coords = " ".join(f"{x(n):.1f},{y(p):.1f}" for n, p in points)
+            parts.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"/>')
+            if len(points) == 1:
+                parts.append(f'<circle cx="{x(1):.1f}" cy="{y(points[0][1]):.1f}" r="3" fill="{colour}"/>')
+        parts.append(f'<text x="{pad + 8 + 150 * k}" y="{height - 8}" fill="{colour}">'
+                     f'{escape(report.sides[side])}</text>')
+    parts.append(f'<text x="{width - pad}" y="{height - 8}" text-anchor="end">rolls \u2192</text></svg>')
+    return "".join(parts)
+
+
+_STYLE = """
+body { font-family: sans-serif; max-width: 60em; margin: 1em auto; color: #222; }
+h1 { margin-bottom: 0.2em; } table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top; }
+th { background: #eee; } .star { color: #c80; } img { max-width: 100%; border: 1px solid #888; }
+.picture { margin: 1em 0; } .caption { margin-top: 0.2em; font-style: italic; } .note { font-style: italic; }
+"""
+
+
+def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | None = None) -> str:
+    """The report as one HTML page; `pictures` maps a Moment's key to its image's address (a data: URI).
+
+    The luck plot is inline SVG, or the image at `plot` for a reader that
+    draws no inline SVG (Qt's rich text, which prints the PDF).
+    """
+    h: list[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+                    f"<title>{escape(report.title)} - battle report</title><style>{_STYLE}</style></head><body>",
+                    f"<h1>{escape(report.title)}</h1>",
+                    f"<p>{' against '.join(escape(s) for s in report.sides)}</p>"]
+    if report.history_note:
+        h.append(f'<p class="note">{escape(report.history_note)}</p>')
+    h.append('<h2 id="units">The forces and what became of them</h2>')
+    for side, fates in zip(report.sides, report.fates, strict=True):
+        h.append(f"<h3>{escape(side)}</h3><table><tr><th>Unit</th><th>What became of it</th></tr>")
+        h.extend(f'<tr class="unit"><td>{escape(f.name)}</td><td>{escape(f.summary())}</td></tr>' for f in fates)
+        h.append("</table>")
+    h.append('<h2 id="turns">Turn by Turn</h2>')
+    by_turn: dict[int, list[LogRow]] = {}
+    for row in report.rows:
+        by_turn.setdefault(row.turn, []).append(row)
+    pictured: dict[int, list[Moment]] = {}
+    for m in report.moments:
+        pictured.setdefault(m.turn, []).append(m)
+    for turn in sorted(set(by_turn) | set(pictured)):
+        h.append(f'<h3 class="turn" id="turn-{turn}">Turn {turn}</h3>')
+        phase = None
+        for row in by_turn.get(turn, []):
+            if row.phase != phase:
+                if phase is not None:
+                    h.append("</ul>")
+                phase = row.phase
+                h.append(f"<h4>Phase {phase}</h4><ul>")
+            star = '<span class="star">\u2605</span> ' if row.starred else ""
+            who = f"<b>{escape(row.side)}</b>: " if row.side else ""
+            h.append(f"<li>{star}{who}{escape(row.text)}</li>")
+        if phase is not None:
+            h.append("</ul>")
+        for m in pictured.get(turn, []):
+            uri = pictures.get(m.key)
+            if uri:
+                h.append(f'<div class="picture"><img src="{escape(uri)}" alt="{escape(m.caption)}">'
+                         f'<p class="caption">{escape(m.caption)}</p></div>')
+    h.append('<h2 id="luck">The dice luck</h2>')
+    h.append("<p>For every roll whose odds the app knew: where the result fell among everything the dice could "
+             "have done, for the side that rolled (the firer's side). 50% is an average roll, 100% the "
+             "best possible. A result's percentile is the chance of a worse result plus half the chance of an "
+             "equally good one; better means more of what the result counts (kills, then Shock; successes), and "
+             "any hit above a miss or no effect.</p>")
+    if not report.luck.rolls:
+        h.append('<p class="note">No roll with known odds was replayed in this game.</p>')
+    else:
+        h.append('<table class="luck"><tr><th>Side</th><th>Procedure</th><th>Rolls</th><th>Mean percentile</th></tr>')
+        for (rolled_by, procedure), (n, mean) in report.luck.by_side_and_procedure().items():
+            h.append(f"<tr><td>{escape(report.sides[rolled_by])}</td><td>{escape(procedure_title(procedure))}</td>"
+                     f"<td>{n}</td><td>{percent(mean)}</td></tr>")
+        for rolled_by, (n, mean) in sorted(report.luck.by_side().items()):
+            h.append(f"<tr><th>{escape(report.sides[rolled_by])}</th><th>all</th><th>{n}</th><th>{percent(mean)}</th></tr>")
+        h.append("</table>")
+        h.append('<table class="rolls"><tr><th>Turn</th><th>Side</th><th>Roll</th><th>Result</th>'
+                 "<th>Percentile</th></tr>")
+        for r in report.luck.rolls:
+            h.append(f'<tr><td>{r.turn}</td><td>{escape(report.sides[r.side])}</td><td>{escape(r.title)}</td>'
+                     f'<td>{escape(outcome_words(r.outcome))}</td><td data-percentile="{r.percentile}">'
+                     f"{percent(r.percentile)}</td></tr>")
+        h.append("</table>")
+        chart = f'<img src="{escape(plot)}" alt="The luck plot">' if plot else luck_plot_svg(report)
+        h.append(f'<div class="picture">{chart}<p class="caption">Each side\'s mean percentile over its rolls'
+                 "</p></div>")
+    if report.luck.stopped:
+        h.append(f'<p class="note">Rolls after this were not rated: {escape(report.luck.stopped)}.</p>')
+    h.append("</body></html>")
+    return "\n".join(h)

@@ -1,0 +1,58 @@
+"""The battle report's content, read from a game and a replay of its actions, without Qt."""
+
+from __future__ import annotations
+
+import csv
+import io
+from html.parser import HTMLParser
+
+from battletracker.model.effects import StarLogEntry
+from battletracker.rules.report import build_report, log_csv, report_html
+from tests.model.sample import sample_game
+from tests.rules.test_replay import played
+
+
+class Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.images: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "img":
+            self.images.append(dict(attrs)["src"] or "")
+
+
+def test_the_report_says_each_units_fate_each_turn_and_pictures_the_starred_moment() -> None:
+    game = played()
+    starred = len(game.log) - 2
+    game.apply(StarLogEntry(starred, True))
+    report = build_report(game)
+    assert report.history_note == ""
+    assert [m.key for m in report.moments] == [f"star-{starred}", "now"]
+    page = Text()
+    page.feed(report_html(report, {m.key: f"data:image/png;base64,{m.key}" for m in report.moments}))
+    text = "\n".join(page.text)
+    for unit in [*game.units.values()]:
+        assert unit.name in text
+    assert "Ganger" in text and "taken off the table" in text
+    assert "2 of 10 figures lost, 3 Shock" in text
+    assert "Turn 1" in text and "Turn 2" in text
+    assert f"data:image/png;base64,star-{starred}" in page.images
+    assert "Dice pool" in text and "50%" in text
+
+
+def test_the_log_as_csv_names_side_action_and_dice_of_each_line() -> None:
+    rows = list(csv.DictReader(io.StringIO(log_csv(build_report(played())))))
+    pool = [r for r in rows if r["action"] == "Dice pool"]
+    assert pool and pool[0]["dice"] == "6 3 4 1" and pool[0]["side"] == "German"
+    assert list(rows[0]) == ["turn", "phase", "side", "action", "dice", "result"]
+
+
+def test_a_game_with_no_history_is_pictured_as_it_stands_and_says_so() -> None:
+    report = build_report(sample_game())
+    assert [m.key for m in report.moments] == ["now"]
+    assert "no replayable history" in report.history_note
