@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
+from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.game import Game
 from battletracker.rules import register
@@ -75,7 +76,7 @@ def _whole(choices: Choices, key: str, what: str, default: int | None = None) ->
     return value
 
 
-def _bombardment(game: Game, choices: Choices) -> bm.Bombardment:
+def _bombardment(game: Game, choices: Choices) -> Bombardment:
     bid = _str(choices, "bombardment", "which bombardment")
     if bid not in game.bombardments:
         raise Refusal("bombardment", f"There is no bombardment {bid!r} on the table (was it undone?).")
@@ -89,7 +90,7 @@ def _step(choices: Choices, title: str, effects: Sequence[Effect]) -> Plan:
     return Plan(STEP, {}, lines, dict(choices), title, rest, "bombardment", lines or (title,))
 
 
-def _name(game: Game, b: bm.Bombardment) -> str:
+def _name(game: Game, b: Bombardment) -> str:
     return bm.observer_name(game, b)
 
 
