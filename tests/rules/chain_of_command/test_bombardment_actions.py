@@ -141,3 +141,17 @@ def test_refusals_are_sentences_and_change_nothing(name: str, choices: Choices, 
     with pytest.raises((Refusal, RulesInputError), match=words):
         perform(t.game, name, choices, [])
     assert savefile.game_to_dict(t.game) == before
+
+
+def test_what_falls_due_at_end_phase_is_stamped_with_the_action_so_a_replay_writes_the_same_log() -> None:
+    t = Table()
+    t.act("coc.new_bombardment", {"side": 0, "phases": 6, "x": 20.0, "y": 20.0, "observer_x": 5.0,
+                                  "observer_y": 5.0})
+    t.act("coc.ranging_shot", {"bombardment": "b1"}, [1, 2])
+    t.act("clock.end_phase", {})
+    count = len(t.game.log)
+    res = perform(t.game, "clock.end_phase", {}, [], time="1999-01-01T00:00:00")
+    t.game.apply_all(res.effects)
+    new = t.game.log[count:]
+    assert any("ranges again" in entry.text for entry in new)
+    assert {entry.time for entry in new} == {"1999-01-01T00:00:00"}
