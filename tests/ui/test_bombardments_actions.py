@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.rules.chain_of_command.bombardment import AreaOptions
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.bombardments.dialogs import (
@@ -99,6 +100,14 @@ def test_a_bombardment_from_the_dock_is_a_list_of_actions_that_replays_and_undoe
     assert action.choices["activation"] == "begun"
     assert game.bombardments[bid].phases_fired == 1
 
+    # The row's menu: an extra round, and eight Firepower Dice instead of the weapon's
+    assert panel.add_rounds_error(bid, 1) is None
+    step("coc.extra_rounds")
+    assert panel.edit_area_error(bid, AreaOptions(firepower_dice=8)) is None
+    step("coc.edit_area")
+    assert panel.edit_area_error(bid, AreaOptions(firepower_dice=8)) is None, "no change is no step"
+    assert game.bombardments[bid].firepower_dice == 8 and game.bombardments[bid].phases_left == 3
+
     session.end_phase()
     step("clock.end_phase")
 
@@ -110,3 +119,32 @@ def test_a_bombardment_from_the_dock_is_a_list_of_actions_that_replays_and_undoe
     for i in range(len(names), 0, -1):
         session.undo_stack.undo()
         assert savefile.game_to_dict(game) == states[i - 1], f"undo of {names[i - 1]}"
+
+
+def test_sos_fire_and_buildings_from_the_dock_are_recorded_actions(
+        qtbot: QtBot, session: Session, panel: BombardmentsPanel, view: MapView,  # noqa: F811
+        tmp_path: Path) -> None:
+    game = session.game
+    start = savefile.game_to_dict(game)
+    sos = panel.create_sos(0, (22.0, 38.0))
+    assert sos is not None
+    type_all(sos.runner, 3)
+    QTest.mouseClick(sos.runner.apply_button, Qt.MouseButton.LeftButton)
+    assert [a.name for a in game.actions] == ["coc.new_sos", "coc.sos_fire"]
+    assert game.actions[-1].choices["target"] == "u7" and game.actions[-1].typed
+
+    assert panel.place_building("Barn", (60.0, 30.0), 4.0, 3.0, 0.0, "wood", 1)
+    (barn,) = game.buildings
+    assert panel.enter_building("u11", barn)
+    assert panel.leave_building("u11")
+    assert not panel.leave_building("u11") and "is not in a building" in panel.problem.text()
+
+    assert [a.name for a in game.actions][2:] == ["coc.add_building", "coc.enter_building", "coc.leave_building"]
+
+    path = tmp_path / "sos.battle"
+    savefile.save(game, path)
+    replayed, _steps = replay_steps(savefile.load(path))
+    assert savefile.game_to_dict(replayed) == savefile.game_to_dict(game)
+    while session.undo_stack.canUndo():
+        session.undo_stack.undo()
+    assert savefile.game_to_dict(game) == start
