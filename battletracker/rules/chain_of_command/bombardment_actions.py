@@ -23,7 +23,7 @@ with the action's time, so a replay writes the same log.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
@@ -32,11 +32,12 @@ from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.game import Game
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution
+from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, RulesInputError
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command import buildings as bld
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs
+from battletracker.rules.sequence import SequenceRefusal
 
 STEP = "coc.bombardment_step"
 """The procedure of the actions without dice: their changes are all in the plan."""
@@ -251,16 +252,45 @@ def _plan_leave(game: Game, choices: Choices) -> Plan:
     return _step(choices, f"{unit.name} comes out of {building.name}", bld.leave(game, unit_id))
 
 
-register_plan("coc.new_bombardment", _plan_new)
-register_plan("coc.ranging_shot", _plan_ranging)
-register_plan("coc.fire_for_effect", _plan_fire_for_effect)
-register_plan("coc.re_aim", _plan_re_aim)
-register_plan("coc.hidden_die", _plan_hidden_die)
-register_plan("coc.bombardment_phase", _plan_phase)
-register_plan("coc.new_sos", _plan_new_sos)
-register_plan("coc.sos_fire", _plan_sos_fire)
-register_plan("coc.extra_rounds", _plan_rounds)
-register_plan("coc.edit_area", _plan_edit_area)
-register_plan("coc.add_building", _plan_add_building)
-register_plan("coc.enter_building", _plan_enter)
-register_plan("coc.leave_building", _plan_leave)
+WHAT = {
+    "aim_x": "The aiming point", "aim_y": "The aiming point", "observer_x": "The Forward Observer's place",
+    "observer_y": "The Forward Observer's place", "side": "The side", "kind": "The bombardment",
+    "phases": "The Forward Observer's die", "pattern_die": "The hidden die", "direction": "The rolling edge",
+    "rounds": "The extra rounds", "x": "The centre", "y": "The centre", "width": "The width", "depth": "The depth",
+    "radius": "The radius", "shape": "The area's shape", "facing": "The facing", "material": "The material",
+    "storeys": "The storeys", "firepower_dice": "The Firepower Dice", "to_hit": "The score to hit",
+    "unit_id": "The unit",
+}
+"""How a refusal of the bombardment rules names what it refuses, in a player's words."""
+
+
+def _worded(fn: Callable[[Game, Choices], Plan]) -> Callable[[Game, Choices], Plan]:
+    """The plan `fn`, its rules' refusals put as a sentence that names what is wrong, never a field."""
+
+    def planned(game: Game, choices: Choices) -> Plan:
+        try:
+            return fn(game, choices)
+        except (Refusal, SequenceRefusal):
+            raise
+        except RulesInputError as exc:
+            text = str(exc).removeprefix(f"{exc.field}: ")
+            what = WHAT.get(exc.field)
+            sentence = f"{what}: {text}" if what else text[:1].upper() + text[1:]
+            raise Refusal(exc.field, sentence if sentence.endswith(".") else sentence + ".") from None
+
+    return planned
+
+
+register_plan("coc.new_bombardment", _worded(_plan_new))
+register_plan("coc.ranging_shot", _worded(_plan_ranging))
+register_plan("coc.fire_for_effect", _worded(_plan_fire_for_effect))
+register_plan("coc.re_aim", _worded(_plan_re_aim))
+register_plan("coc.hidden_die", _worded(_plan_hidden_die))
+register_plan("coc.bombardment_phase", _worded(_plan_phase))
+register_plan("coc.new_sos", _worded(_plan_new_sos))
+register_plan("coc.sos_fire", _worded(_plan_sos_fire))
+register_plan("coc.extra_rounds", _worded(_plan_rounds))
+register_plan("coc.edit_area", _worded(_plan_edit_area))
+register_plan("coc.add_building", _worded(_plan_add_building))
+register_plan("coc.enter_building", _worded(_plan_enter))
+register_plan("coc.leave_building", _worded(_plan_leave))

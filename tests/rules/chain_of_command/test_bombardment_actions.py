@@ -132,6 +132,12 @@ def test_sos_fire_buildings_in_and_out() -> None:
     ("coc.leave_building", {"unit": "a"}, "1 Gruppe is not in a building."),
     ("coc.new_bombardment", {"side": 0, "phases": "six", "x": 1.0, "y": 1.0, "observer_x": 1.0,
                              "observer_y": 1.0}, "The Forward Observer's die of Phases must be a whole number."),
+    ("coc.new_bombardment", {"side": 0, "phases": 3, "x": 99.0, "y": 1.0, "observer_x": 1.0, "observer_y": 1.0},
+     r"^The aiming point: 99 is off the table \(0 to 72 inches\)\.$"),
+    ("coc.new_bombardment", {"side": 0, "phases": 9, "x": 9.0, "y": 1.0, "observer_x": 1.0, "observer_y": 1.0},
+     "^The Forward Observer's die: the Forward Observer's die shows 1-6 Phases of fire, not 9.$"),
+    ("coc.extra_rounds", {"bombardment": "b1", "rounds": 1},
+     "^British bombardment b1 is ranging; rounds are added to a bombardment that is firing.$"),
 ])
 def test_refusals_are_sentences_and_change_nothing(name: str, choices: Choices, words: str) -> None:
     t = Table()
