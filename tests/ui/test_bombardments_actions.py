@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.rules import odds
+from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.bombardment import AreaOptions
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.bombardments import BombardmentsPanel
@@ -19,11 +21,14 @@ from battletracker.ui.features.bombardments.dialogs import (
     PatternDialog,
     PhaseDialog,
     RangingDialog,
+    kills_group,
 )
 from battletracker.ui.map.view import MapView
+from battletracker.ui.odds_plot import grouped
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
 from tests.ui.test_bombardments import AIM, OBSERVER, panel, type_all, view  # noqa: F401
+from tests.ui.test_bombardments_terrain import ready_to_fire
 from tests.ui.test_bombardments_wording import click_map
 
 __all__ = ["panel", "view"]
@@ -148,3 +153,28 @@ def test_sos_fire_and_buildings_from_the_dock_are_recorded_actions(
     while session.undo_stack.canUndo():
         session.undo_stack.undo()
     assert savefile.game_to_dict(game) == start
+
+
+def test_the_bombardment_dialogs_show_the_odds_of_the_action_apply_takes(
+        session: Session, panel: BombardmentsPanel) -> None:  # noqa: F811
+    bid = ready_to_fire(panel)
+    phase = panel.open_phase(bid)
+    row = next(iter(phase.cover_rows.values()))
+    row.cover.setCurrentIndex(row.cover.findData("hard"))
+    p = plan("coc.bombardment_phase", session.game, phase.choices())
+    assert phase.choices()[f"cover.{next(iter(phase.cover_rows))}"] == "hard"
+    assert phase.runner.odds_plot.rows == grouped(odds(p.procedure, p.inputs), kills_group)
+
+    sos = panel.create_sos(0, (22.0, 38.0))
+    assert sos is not None
+    sos.cover_row.cover.setCurrentIndex(sos.cover_row.cover.findData("light"))
+    choices = {"bombardment": sos.sos_id, "target": "u7", "cover": "light", "linear_obstacle": False,
+               "in_fortification": False}
+    p = plan("coc.sos_fire", session.game, choices)
+    assert sos.runner.odds_plot.rows == grouped(odds(p.procedure, p.inputs), kills_group)
+
+    assert panel.place_bombardment(0, "high_explosive", 3, AIM, OBSERVER)
+    bid2 = list(session.game.bombardments)[-1]
+    ranging = panel.open_ranging(bid2)
+    p = plan("coc.ranging_shot", session.game, {"bombardment": bid2})
+    assert ranging.runner.odds_plot.rows == grouped(odds(p.procedure, p.inputs), None)
