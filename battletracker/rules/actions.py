@@ -21,7 +21,7 @@ list, so a game can be replayed from its start (rules/replay.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from battletracker.core.dice import Dice, Die, Face, RandomDice, ScriptedDice
@@ -147,8 +147,10 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
 
     A unit taken off the table takes every reference to it along (its pins,
     its place in a building, its passengers' embarkation) in the same step,
-    so the app and a replay clear them alike. `typed`: the dice were rolled at
-    the table, which the log says.
+    so the app and a replay clear them alike. Log lines among the plan's
+    effects (what falls due at End Phase) take the action's stamp too, so a
+    replay writes the same log. `typed`: the dice were rolled at the table,
+    which the log says.
     """
     from battletracker.rules import resolve
 
@@ -166,8 +168,9 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
         source = " (dice rolled at the table)" if action.typed else ""
         lines.insert(0, f"{p.title or name}{source} - rolls: {rolled}")
     log = [AppendLog(LogEntry(stamp, game.turn, game.phase, line, p.log_kind)) for line in lines or [p.title or name]]
+    due = [AppendLog(replace(e.entry, time=stamp)) if isinstance(e, AppendLog) else e for e in p.effects]
     return Resolution(result.procedure, result.outcome, dict(result.values), list(result.rolls),
-                      [RecordAction(action), *with_references_cleared(game, [*p.effects, *result.effects]), *log],
+                      [RecordAction(action), *with_references_cleared(game, [*due, *result.effects]), *log],
                       [*result.log, *p.log])
 
 

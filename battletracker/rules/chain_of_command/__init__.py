@@ -6,6 +6,7 @@ of a Phase or Turn.
 
 from battletracker.rules.chain_of_command import (  # noqa: F401
     anti_tank,
+    bombardment_actions,
     bombardment_phase,
     command_dice,
     fire,

@@ -1,14 +1,16 @@
 """The dialogs behind the Bombardments panel's buttons.
 
+The dialogs only gather the player's choices: each is a named action
+(rules/chain_of_command/bombardment_actions.py) whose plan reads the table.
 Every roll goes through a `ProcedureRunner` (exact odds first, dice digital or
-typed, Apply as one undo step); the steps that roll nothing (the hidden die)
-apply the rules layer's Effects through `apply_steps`, also one undo step.
+typed) whose Apply takes the action through `Session.act`, one recorded undo
+step; the steps that roll nothing (the hidden die) take it directly.
 The dialogs are not modal: the map stays usable while one is open.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
 
 from PySide6.QtCore import Qt
@@ -33,9 +35,10 @@ from PySide6.QtWidgets import (
 from battletracker.core import geometry
 from battletracker.core.odds import Distribution
 from battletracker.model.bombardment import Bombardment
-from battletracker.model.effects import AppendLog, Changes, Effect
+from battletracker.model.effects import Changes
 from battletracker.model.game import GameError, Scalar
 from battletracker.rules import RulesInputError
+from battletracker.rules.actions import plan
 from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command.bombardment import (
     PINNED,
@@ -43,14 +46,12 @@ from battletracker.rules.chain_of_command.bombardment import (
     describe_pattern,
     next_centre,
     observer_name,
-    place_pattern_die,
-    ranging_inputs,
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
-from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs, rolled_cover, target_odds
+from battletracker.rules.chain_of_command.bombardment_phase import rolled_cover, target_odds
 from battletracker.rules.chain_of_command.fire import cover_levels
-from battletracker.rules.chain_of_command.sos_fire import sos_inputs, sos_targets
+from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.odds_plot import GroupFn
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
@@ -62,13 +63,6 @@ ACTIVATION_CHOICES = (
     ("coc_point", "Chain of Command point"),
     ("none", "Neither: contact with the mortars is lost"),
 )
-
-
-def apply_steps(session: Session, text: str, effects: Sequence[Effect]) -> None:
-    """The rules layer's Effects as one undo step, its own log lines as the step's log (raises GameError)."""
-    lines = [e.entry.text for e in effects if isinstance(e, AppendLog)]
-    rest = [e for e in effects if not isinstance(e, AppendLog)]
-    session.apply(text, rest, lines or [text], kind="bombardment")
 
 
 def _numbers(outcome: str) -> dict[str, int]:
@@ -253,14 +247,17 @@ class RangingDialog(_RunnerDialog):
         self.update_inputs()
 
     def update_inputs(self) -> None:
-        bearing = self.bearing.value() if self.set_bearing.isChecked() else None
+        choices: dict[str, InputValue] = {"bombardment": self.bombardment_id}
+        if self.set_bearing.isChecked():
+            choices["bearing"] = self.bearing.value()
         try:
-            inputs = ranging_inputs(self.session.game, self.bombardment_id, bearing)
+            inputs = plan("coc.ranging_shot", self.session.game, choices).inputs
         except RulesInputError as exc:
             self.show_problem(str(exc))
             return
         self.show_problem(None)
-        self.runner.set_inputs(inputs)
+        self.runner.set_action("coc.ranging_shot", choices)
+        self.runner.set_inputs(dict(inputs))
 
 
 class PhaseDialog(_RunnerDialog):
@@ -330,20 +327,29 @@ class PhaseDialog(_RunnerDialog):
                 return key
         return "command_die"
 
+    def choices(self) -> dict[str, InputValue]:
+        """The player's choices for the action `coc.bombardment_phase`: activation and each unit's place."""
+        choices: dict[str, InputValue] = {"bombardment": self.bombardment_id, "activation": self.activation}
+        for unit_id, row in self.cover_rows.items():
+            choices[f"cover.{unit_id}"] = row.level
+            if row.linear.isChecked():
+                choices[f"linear.{unit_id}"] = True
+            if row.leave_out.isChecked():
+                choices[f"leave_out.{unit_id}"] = True
+        return choices
+
     def set_activation(self, key: str) -> None:
         self.activation_buttons[key].setChecked(True)
 
     def update_inputs(self) -> None:
+        choices = self.choices()
         try:
-            inputs = phase_inputs(
-                self.session.game, self.bombardment_id, self.activation,
-                covers={u: r.level for u, r in self.cover_rows.items()},
-                linear_obstacles=[u for u, r in self.cover_rows.items() if r.linear.isChecked()],
-                exclude=[u for u, r in self.cover_rows.items() if r.leave_out.isChecked()])
+            inputs = dict(plan("coc.bombardment_phase", self.session.game, choices).inputs)
         except RulesInputError as exc:
             self.show_problem(str(exc))
             return
         self.show_problem(None)
+        self.runner.set_action("coc.bombardment_phase", choices)
         if self.runner.set_inputs(inputs):
             self._show_targets(inputs)
         else:
@@ -446,14 +452,17 @@ class SosDialog(_RunnerDialog):
         unit_id = self.target.currentData()
         if not isinstance(unit_id, str):
             return
+        choices: dict[str, InputValue] = {"bombardment": self.sos_id, "target": unit_id,
+                                          "cover": self.cover_row.level,
+                                          "linear_obstacle": self.cover_row.linear.isChecked(),
+                                          "in_fortification": self.fortification.isChecked()}
         try:
-            inputs = sos_inputs(self.session.game, self.sos_id, unit_id, cover=self.cover_row.level,
-                                linear_obstacle=self.cover_row.linear.isChecked(),
-                                in_fortification=self.fortification.isChecked())
+            inputs = dict(plan("coc.sos_fire", self.session.game, choices).inputs)
         except RulesInputError as exc:
             self.show_problem(str(exc))
             return
         self.show_problem(None)
+        self.runner.set_action("coc.sos_fire", choices)
         self.runner.set_inputs(inputs)
         self.runner.title = f"{observer_name(self.session.game, self.session.game.bombardments[self.sos_id])}: " \
                             f"SOS Fire at {self.session.game.units[unit_id].name}"
@@ -516,9 +525,11 @@ class PatternDialog(QDialog):
     def place(self) -> None:
         face = int(self.face.currentData())
         direction = str(self.direction.currentData()) if self._rolling() else None
+        choices: dict[str, InputValue] = {"bombardment": self.bombardment_id, "face": face}
+        if direction is not None:
+            choices["direction"] = direction
         try:
-            effects = place_pattern_die(self.session.game, self.bombardment_id, face, direction)
-            apply_steps(self.session, f"{self.name}: hidden die placed", effects)
+            self.session.act("coc.hidden_die", choices)
         except (RulesInputError, GameError) as exc:
             self.problem.setText(str(exc))
             self.problem.show()

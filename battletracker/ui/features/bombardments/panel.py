@@ -16,6 +16,7 @@ show through at once.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Protocol
 
 from PySide6.QtCore import Qt
@@ -35,26 +36,20 @@ from PySide6.QtWidgets import (
 
 from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment
-from battletracker.model.effects import Changes, Effect
+from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
+from battletracker.rules.actions import Choices, plan
 from battletracker.rules.chain_of_command.bombardment import (
     AreaOptions,
-    add_rounds,
     describe_pattern,
-    edit_area,
-    fire_for_effect,
-    new_bombardment,
     next_action,
     observer_name,
-    re_aim,
     units_in_area,
     waiting,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
-from battletracker.rules.chain_of_command.buildings import add_building, building_of, enter, leave
 from battletracker.rules.chain_of_command.smoke_barrage import close_combat_terms, smoke_close_combats
-from battletracker.rules.chain_of_command.sos_fire import new_sos
 from battletracker.ui.features.bombardments.buildings import BuildingDialog, building_at, corners_to_footprint
 from battletracker.ui.features.bombardments.dialogs import (
     NewBombardmentDialog,
@@ -63,7 +58,6 @@ from battletracker.ui.features.bombardments.dialogs import (
     RangingDialog,
     SosDialog,
     SosSideDialog,
-    apply_steps,
 )
 from battletracker.ui.features.bombardments.die_face import DieFace
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
@@ -314,17 +308,17 @@ class BombardmentsPanel(QWidget):
         self.problem.setText(text or "")
         self.problem.setVisible(bool(text))
 
-    def _attempt(self, text: str, make: Callable[[], list[Effect]]) -> str | None:
-        """Build the rules layer's Effects and apply them as one step; the refusal's reason, or None."""
+    def _attempt(self, name: str, choices: Choices) -> str | None:
+        """Take the player's action `name` (one undo step, recorded); the refusal's sentence, or None."""
         try:
-            apply_steps(self.session, text, make())
+            self.session.act(name, choices)
         except (RulesInputError, GameError) as exc:
             return str(exc)
         return None
 
-    def _apply(self, text: str, make: Callable[[], list[Effect]]) -> bool:
+    def _apply(self, name: str, choices: Choices) -> bool:
         """`_attempt`, with a refusal shown in the panel."""
-        error = self._attempt(text, make)
+        error = self._attempt(name, choices)
         self.show_problem(error)
         return error is None
 
@@ -362,18 +356,16 @@ class BombardmentsPanel(QWidget):
 
     def place_bombardment(self, side: int, kind: str, phases: int, aim: geometry.Point,
                           observer: geometry.Point) -> bool:
-        game = self.session.game
-        return self._apply("New bombardment",
-                           lambda: new_bombardment(game, side, observer, aim, kind=kind, phases=phases))
+        return self._apply("coc.new_bombardment", {"side": side, "kind": kind, "phases": phases, "x": aim[0],
+                                                   "y": aim[1], "observer_x": observer[0],
+                                                   "observer_y": observer[1]})
 
     # -- the next steps -----------------------------------------------------------------------
     def open_ranging(self, bombardment_id: str) -> RangingDialog:
         return self._open(RangingDialog(self.session, bombardment_id, self))  # type: ignore[return-value]
 
     def fire_for_effect(self, bombardment_id: str) -> bool:
-        game = self.session.game
-        name = observer_name(game, game.bombardments[bombardment_id])
-        return self._apply(f"{name}: fire for effect", lambda: fire_for_effect(game, bombardment_id))
+        return self._apply("coc.fire_for_effect", {"bombardment": bombardment_id})
 
     def start_re_aim(self, bombardment_id: str) -> None:
         def picked(at: tuple[float, float] | None) -> None:
@@ -382,9 +374,7 @@ class BombardmentsPanel(QWidget):
         self.picker.pick_point(picked, "Click the new aiming point")
 
     def re_aim(self, bombardment_id: str, aim: geometry.Point) -> bool:
-        game = self.session.game
-        name = observer_name(game, game.bombardments[bombardment_id])
-        return self._apply(f"{name}: re-aimed", lambda: re_aim(game, bombardment_id, aim))
+        return self._apply("coc.re_aim", {"bombardment": bombardment_id, "x": aim[0], "y": aim[1]})
 
     def open_pattern(self, bombardment_id: str) -> PatternDialog:
         return self._open(PatternDialog(self.session, bombardment_id, self))  # type: ignore[return-value]
@@ -407,9 +397,8 @@ class BombardmentsPanel(QWidget):
 
     def create_sos(self, side: int, centre: geometry.Point) -> SosDialog | None:
         """Place the SOS circle (one undo step), then open the dialog that rolls for each unit inside."""
-        game = self.session.game
-        before = set(game.bombardments)
-        if not self._apply("SOS Fire", lambda: new_sos(game, side, centre)):
+        before = set(self.session.game.bombardments)
+        if not self._apply("coc.new_sos", {"side": side, "x": centre[0], "y": centre[1]}):
             return None
         added = [b for b in self.session.game.bombardments if b not in before]
         return self.open_sos(added[0]) if added else None
@@ -449,9 +438,9 @@ class BombardmentsPanel(QWidget):
 
     def place_building(self, name: str, centre: geometry.Point, width: float, depth: float, facing: float,
                        material: str, storeys: int) -> bool:
-        game = self.session.game
-        return self._apply(f"{name} placed", lambda: add_building(
-            game, name, centre, width=width, depth=depth, facing=facing, material=material, storeys=storeys))
+        return self._apply("coc.add_building", {"name": name, "x": centre[0], "y": centre[1], "width": width,
+                                                "depth": depth, "facing": facing, "material": material,
+                                                "storeys": storeys})
 
     def start_enter_building(self, unit_id: str) -> None:
         name = self.session.game.units[unit_id].name
@@ -467,19 +456,10 @@ class BombardmentsPanel(QWidget):
         self.picker.pick_point(picked, f"Click the building {name} goes into")
 
     def enter_building(self, unit_id: str, building_id: str) -> bool:
-        game = self.session.game
-        unit = game.units.get(unit_id)
-        building = game.buildings.get(building_id)
-        text = f"{unit.name if unit else unit_id} goes into {building.name if building else building_id}"
-        return self._apply(text, lambda: enter(game, building_id, unit_id))
+        return self._apply("coc.enter_building", {"unit": unit_id, "building": building_id})
 
     def leave_building(self, unit_id: str) -> bool:
-        game = self.session.game
-        building = building_of(game, unit_id)
-        if building is None:
-            self.show_problem(f"{game.units[unit_id].name} is not in a building.")
-            return False
-        return self._apply(f"{game.units[unit_id].name} comes out of {building.name}", lambda: leave(game, unit_id))
+        return self._apply("coc.leave_building", {"unit": unit_id})
 
     # -- the row's menu -------------------------------------------------------------------------
     def open_peek(self, bombardment_id: str) -> PeekPopup:
@@ -492,9 +472,7 @@ class BombardmentsPanel(QWidget):
         return self._open(dialog)  # type: ignore[return-value]
 
     def add_rounds_error(self, bombardment_id: str, rounds: int) -> str | None:
-        game = self.session.game
-        name = observer_name(game, game.bombardments[bombardment_id])
-        return self._attempt(f"{name}: {rounds} extra round(s)", lambda: add_rounds(game, bombardment_id, rounds))
+        return self._attempt("coc.extra_rounds", {"bombardment": bombardment_id, "rounds": rounds})
 
     def open_edit_area(self, bombardment_id: str) -> AreaDialog:
         dialog = AreaDialog(self.session, bombardment_id, self)
@@ -503,10 +481,11 @@ class BombardmentsPanel(QWidget):
 
     def edit_area_error(self, bombardment_id: str, area: AreaOptions) -> str | None:
         """Change the area as one undo step; nothing changed is no step at all."""
-        game = self.session.game
-        name = observer_name(game, game.bombardments[bombardment_id])
+        choices: dict[str, str | int | float | bool] = {"bombardment": bombardment_id}
+        choices.update({k: v for k, v in asdict(area).items() if v is not None})
         try:
-            effects = edit_area(game, bombardment_id, area)
+            if not plan("coc.edit_area", self.session.game, choices).effects:
+                return None
         except RulesInputError as exc:
             return str(exc)
-        return self._attempt(f"{name}: area edited", lambda: effects) if effects else None
+        return self._attempt("coc.edit_area", choices)

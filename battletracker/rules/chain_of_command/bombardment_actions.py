@@ -1,0 +1,296 @@
+"""Every bombardment action a player takes, as a named plan (rules/actions.py).
+
+    coc.new_bombardment   side, kind (high_explosive/smoke), phases, x, y (aim), observer_x, observer_y
+    coc.ranging_shot      bombardment, bearing (optional)                     dice: 2D6, deviation
+    coc.fire_for_effect   bombardment
+    coc.re_aim            bombardment, x, y
+    coc.hidden_die        bombardment, face, direction (a rolling die's edge)
+    coc.bombardment_phase bombardment, activation, cover.<unit>, linear.<unit>, leave_out.<unit>   dice
+    coc.new_sos           side, x, y
+    coc.sos_fire          bombardment, target, cover, linear_obstacle, in_fortification   dice
+    coc.extra_rounds      bombardment, rounds
+    coc.edit_area         bombardment, shape, width, depth, radius, facing, firepower_dice, to_hit
+    coc.add_building      name, x, y, width, depth, facing, material, storeys
+    coc.enter_building    unit, building
+    coc.leave_building    unit
+
+The plans read the table with the bombardment rules' own builders
+(`ranging_inputs`, `phase_inputs`, `sos_inputs`, `new_bombardment`, ...), so a
+refusal is theirs (`waiting` included). The actions without dice carry their
+changes as the plan's effects and their log lines as the plan's log, stamped
+with the action's time, so a replay writes the same log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from battletracker.core.dice import Dice
+from battletracker.core.odds import Distribution
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.effects import AppendLog, Effect
+from battletracker.model.game import Game
+from battletracker.rules import register
+from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
+from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, RulesInputError
+from battletracker.rules.chain_of_command import bombardment as bm
+from battletracker.rules.chain_of_command import buildings as bld
+from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
+from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs
+from battletracker.rules.sequence import SequenceRefusal
+
+STEP = "coc.bombardment_step"
+"""The procedure of the actions without dice: their changes are all in the plan."""
+
+
+def _step_resolve(inputs: Inputs, dice: Dice) -> Resolution:
+    return Resolution(STEP, "done", {}, [], [], [])
+
+
+def _step_odds(inputs: Inputs) -> Distribution[str]:
+    return Distribution.certain("done")
+
+
+register(Procedure(STEP, "Bombardment step", _step_resolve, _step_odds, ruleset="chain_of_command"))
+
+
+def _str(choices: Choices, key: str, what: str) -> str:
+    value = choices.get(key)
+    if not isinstance(value, str) or not value:
+        raise Refusal(key, f"Say {what}.")
+    return value
+
+
+def _number(choices: Choices, key: str, what: str, default: float | None = None) -> float:
+    value = choices.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise Refusal(key, f"{what} must be a number.")
+    return float(value)
+
+
+def _whole(choices: Choices, key: str, what: str, default: int | None = None) -> int:
+    value = choices.get(key, default)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refusal(key, f"{what} must be a whole number.")
+    return value
+
+
+def _bombardment(game: Game, choices: Choices) -> Bombardment:
+    bid = _str(choices, "bombardment", "which bombardment")
+    if bid not in game.bombardments:
+        raise Refusal("bombardment", f"There is no bombardment {bid!r} on the table (was it undone?).")
+    return game.bombardments[bid]
+
+
+def _step(choices: Choices, title: str, effects: Sequence[Effect]) -> Plan:
+    """A plan that is its effects: log lines become the plan's log, stamped when the action is taken."""
+    lines = tuple(e.entry.text for e in effects if isinstance(e, AppendLog))
+    rest = tuple(e for e in effects if not isinstance(e, AppendLog))
+    return Plan(STEP, {}, lines, dict(choices), title, rest, "bombardment", lines or (title,))
+
+
+def _name(game: Game, b: Bombardment) -> str:
+    return bm.observer_name(game, b)
+
+
+# -- placing and aiming -----------------------------------------------------------------------------
+
+
+def _plan_new(game: Game, choices: Choices) -> Plan:
+    side = _whole(choices, "side", "The side")
+    kind = choices.get("kind", "high_explosive")
+    if kind not in ("high_explosive", "smoke"):
+        raise Refusal("kind", "A bombardment fires high explosive or smoke.")
+    phases = _whole(choices, "phases", "The Forward Observer's die of Phases")
+    aim = (_number(choices, "x", "The aiming point across the table"),
+           _number(choices, "y", "The aiming point up the table"))
+    observer = (_number(choices, "observer_x", "The Forward Observer's place across the table"),
+                _number(choices, "observer_y", "The Forward Observer's place up the table"))
+    effects = bm.new_bombardment(game, side, observer, aim, kind=str(kind), phases=phases)
+    return _step(choices, "New bombardment", effects)
+
+
+def _plan_ranging(game: Game, choices: Choices) -> Plan:
+    b = _bombardment(game, choices)
+    bearing = _number(choices, "bearing", "The bearing") if "bearing" in choices else None
+    inputs = bm.ranging_inputs(game, b.id, bearing)
+    facts = (f"Aiming at ({b.x:.1f}, {b.y:.1f})",)
+    return Plan("coc.ranging_shot", inputs, facts, dict(choices), f"{_name(game, b)}: ranging shot",
+                log_kind="bombardment")
+
+
+def _plan_fire_for_effect(game: Game, choices: Choices) -> Plan:
+    b = _bombardment(game, choices)
+    return _step(choices, f"{_name(game, b)}: fire for effect", bm.fire_for_effect(game, b.id))
+
+
+def _plan_re_aim(game: Game, choices: Choices) -> Plan:
+    b = _bombardment(game, choices)
+    aim = (_number(choices, "x", "The new aiming point across the table"),
+           _number(choices, "y", "The new aiming point up the table"))
+    return _step(choices, f"{_name(game, b)}: re-aimed", bm.re_aim(game, b.id, aim))
+
+
+def _plan_hidden_die(game: Game, choices: Choices) -> Plan:
+    b = _bombardment(game, choices)
+    face = _whole(choices, "face", "The hidden die")
+    direction = choices.get("direction")
+    if direction is not None and not isinstance(direction, str):
+        raise Refusal("direction", "The rolling edge is up, down, left or right.")
+    return _step(choices, f"{_name(game, b)}: hidden die placed",
+                 bm.place_pattern_die(game, b.id, face, direction or None))
+
+
+# -- the Phase of fire --------------------------------------------------------------------------------
+
+
+def _per_unit(choices: Choices, prefix: str) -> dict[str, InputValue]:
+    return {key[len(prefix):]: value for key, value in choices.items() if key.startswith(prefix)}
+
+
+def _plan_phase(game: Game, choices: Choices) -> Plan:
+    """`activation`: begun, command_die, coc_point or none; without it, what the side holds now."""
+    b = _bombardment(game, choices)
+    activation = choices.get("activation")
+    if activation is not None and activation not in ("begun", "command_die", "coc_point", "none"):
+        raise Refusal("activation", "The Forward Observer is activated by a Command Dice 1, a Chain of Command "
+                                    "point, or not at all.")
+    covers = {u: str(v) for u, v in _per_unit(choices, "cover.").items()}
+    linear = [u for u, v in _per_unit(choices, "linear.").items() if v is True]
+    out = [u for u, v in _per_unit(choices, "leave_out.").items() if v is True]
+    inputs = phase_inputs(game, b.id, activation if isinstance(activation, str) else None,
+                          covers=covers, linear_obstacles=linear, exclude=out)
+    facts = (f"Phase of fire {b.phases_fired + 1}, {b.phases_left} left on the Forward Observer's die",)
+    return Plan("coc.bombardment_phase", inputs, facts, dict(choices), f"{_name(game, b)}: Phase of fire",
+                log_kind="bombardment")
+
+
+# -- SOS Fire ------------------------------------------------------------------------------------------
+
+
+def _plan_new_sos(game: Game, choices: Choices) -> Plan:
+    side = _whole(choices, "side", "The side")
+    centre = (_number(choices, "x", "The centre across the table"), _number(choices, "y", "The centre up the table"))
+    return _step(choices, "SOS Fire", new_sos(game, side, centre))
+
+
+def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
+    b = _bombardment(game, choices)
+    target = _str(choices, "target", "which unit SOS Fire falls on")
+    cover = choices.get("cover")
+    inputs = sos_inputs(game, b.id, target, cover=cover if isinstance(cover, str) else None,
+                        linear_obstacle=choices.get("linear_obstacle") is True,
+                        in_fortification=choices.get("in_fortification") is True)
+    unit = game.units[target]
+    return Plan("coc.sos_fire", inputs, (), dict(choices), f"{_name(game, b)}: SOS Fire at {unit.name}",
+                log_kind="bombardment")
+
+
+# -- the row's menu ------------------------------------------------------------------------------------
+
+
+def _plan_rounds(game: Game, choices: Choices) -> Plan:
+    b = _bombardment(game, choices)
+    rounds = _whole(choices, "rounds", "The extra rounds")
+    return _step(choices, f"{_name(game, b)}: {rounds} extra round(s)", bm.add_rounds(game, b.id, rounds))
+
+
+def _plan_edit_area(game: Game, choices: Choices) -> Plan:
+    b = _bombardment(game, choices)
+
+    def opt_number(key: str, what: str) -> float | None:
+        return _number(choices, key, what) if key in choices else None
+
+    def opt_whole(key: str, what: str) -> int | None:
+        return _whole(choices, key, what) if key in choices else None
+
+    shape = choices.get("shape")
+    area = bm.AreaOptions(shape=shape if isinstance(shape, str) else None, width=opt_number("width", "The width"),
+                          depth=opt_number("depth", "The depth"), radius=opt_number("radius", "The radius"),
+                          facing=opt_number("facing", "The facing"),
+                          firepower_dice=opt_whole("firepower_dice", "The Firepower Dice"),
+                          to_hit=opt_whole("to_hit", "The score to hit"))
+    return _step(choices, f"{_name(game, b)}: area edited", bm.edit_area(game, b.id, area))
+
+
+# -- buildings -----------------------------------------------------------------------------------------
+
+
+def _plan_add_building(game: Game, choices: Choices) -> Plan:
+    name = choices.get("name", "Building")
+    name = name.strip() if isinstance(name, str) and name.strip() else "Building"
+    centre = (_number(choices, "x", "The centre across the table"), _number(choices, "y", "The centre up the table"))
+    material = choices.get("material", "brick_stone")
+    effects = bld.add_building(game, name, centre, width=_number(choices, "width", "The width"),
+                               depth=_number(choices, "depth", "The depth"),
+                               facing=_number(choices, "facing", "The facing", 0.0),
+                               material=str(material), storeys=_whole(choices, "storeys", "The storeys", 1))
+    return _step(choices, f"{name} placed", effects)
+
+
+def _plan_enter(game: Game, choices: Choices) -> Plan:
+    unit_id = _str(choices, "unit", "which unit goes in")
+    building_id = _str(choices, "building", "which building")
+    if unit_id not in game.units:
+        raise Refusal("unit", f"There is no unit {unit_id!r} on the table.")
+    if building_id not in game.buildings:
+        raise Refusal("building", f"There is no building {building_id!r} on the table.")
+    unit, building = game.units[unit_id], game.buildings[building_id]
+    return _step(choices, f"{unit.name} goes into {building.name}", bld.enter(game, building_id, unit_id))
+
+
+def _plan_leave(game: Game, choices: Choices) -> Plan:
+    unit_id = _str(choices, "unit", "which unit comes out")
+    if unit_id not in game.units:
+        raise Refusal("unit", f"There is no unit {unit_id!r} on the table.")
+    unit = game.units[unit_id]
+    building = bld.building_of(game, unit_id)
+    if building is None:
+        raise Refusal("unit", f"{unit.name} is not in a building.")
+    return _step(choices, f"{unit.name} comes out of {building.name}", bld.leave(game, unit_id))
+
+
+WHAT = {
+    "aim_x": "The aiming point", "aim_y": "The aiming point", "observer_x": "The Forward Observer's place",
+    "observer_y": "The Forward Observer's place", "side": "The side", "kind": "The bombardment",
+    "phases": "The Forward Observer's die", "pattern_die": "The hidden die", "direction": "The rolling edge",
+    "rounds": "The extra rounds", "x": "The centre", "y": "The centre", "width": "The width", "depth": "The depth",
+    "radius": "The radius", "shape": "The area's shape", "facing": "The facing", "material": "The material",
+    "storeys": "The storeys", "firepower_dice": "The Firepower Dice", "to_hit": "The score to hit",
+    "unit_id": "The unit",
+}
+"""How a refusal of the bombardment rules names what it refuses, in a player's words."""
+
+
+def _worded(fn: Callable[[Game, Choices], Plan]) -> Callable[[Game, Choices], Plan]:
+    """The plan `fn`, its rules' refusals put as a sentence that names what is wrong, never a field."""
+
+    def planned(game: Game, choices: Choices) -> Plan:
+        try:
+            return fn(game, choices)
+        except (Refusal, SequenceRefusal):
+            raise
+        except RulesInputError as exc:
+            text = str(exc).removeprefix(f"{exc.field}: ")
+            what = WHAT.get(exc.field)
+            sentence = f"{what}: {text}" if what else text[:1].upper() + text[1:]
+            raise Refusal(exc.field, sentence if sentence.endswith(".") else sentence + ".") from None
+
+    return planned
+
+
+register_plan("coc.new_bombardment", _worded(_plan_new))
+register_plan("coc.ranging_shot", _worded(_plan_ranging))
+register_plan("coc.fire_for_effect", _worded(_plan_fire_for_effect))
+register_plan("coc.re_aim", _worded(_plan_re_aim))
+register_plan("coc.hidden_die", _worded(_plan_hidden_die))
+register_plan("coc.bombardment_phase", _worded(_plan_phase))
+register_plan("coc.new_sos", _worded(_plan_new_sos))
+register_plan("coc.sos_fire", _worded(_plan_sos_fire))
+register_plan("coc.extra_rounds", _worded(_plan_rounds))
+register_plan("coc.edit_area", _worded(_plan_edit_area))
+register_plan("coc.add_building", _worded(_plan_add_building))
+register_plan("coc.enter_building", _worded(_plan_enter))
+register_plan("coc.leave_building", _worded(_plan_leave))
