@@ -392,7 +392,7 @@ class MainWindow(QMainWindow):
             if box.clickedButton() is not overwrite:
                 return False
         try:
-            written = save_game(self.session.game, path)
+            written = save_game(self.session.live_game, path)
         except SaveError as exc:
             self.show_error("Cannot save game", str(exc))
             return False
