@@ -19,11 +19,20 @@ from battletracker.model.effects import Changes, Effect
 from battletracker.model.game import Game
 from battletracker.rules.replay import ReplayError, Step, replay_action, start_of
 
-CHECKPOINT_EVERY = 50
+CHECKPOINT_EVERY = 25
 
 
 def _touched(effects: tuple[Effect, ...] | list[Effect]) -> Changes:
     return reduce(operator.or_, (e.touches for e in effects), Changes())
+
+
+def _copy(game: Game) -> Game:
+    """A copy that changing cannot reach back: the log entries, actions and start, never changed, are shared."""
+    memo: dict[int, object] = {id(entry): entry for entry in game.log}
+    memo.update((id(action), action) for action in game.actions)
+    if game.start is not None:
+        memo[id(game.start)] = game.start
+    return copy.deepcopy(game, memo)
 
 
 class Timeline:
@@ -41,7 +50,7 @@ class Timeline:
         self.stopped: ReplayError | None = None
         self._steps: list[Step] = []
         self._checkpoints: dict[int, Game] = {0: start_of(game)}
-        self._cursor = copy.deepcopy(self._checkpoints[0])
+        self._cursor = _copy(self._checkpoints[0])
         self._at = 0
 
     @property
@@ -63,8 +72,11 @@ class Timeline:
         changes = Changes()
         base = max(c for c in self._checkpoints if c <= target)
         if abs(target - self._at) > self.every and not base <= self._at <= target:
+            # What differs between the two states: every step between them (the ones
+            # past the replayed steps add theirs as they are replayed below).
+            low, high = sorted((self._at, target))
+            changes = reduce(operator.or_, (_touched(s.effects) for s in self._steps[low:high]), changes)
             self._jump(base)
-            changes = Changes(everything=True)
         while self._at > target:
             undo = self._steps[self._at - 1].inverses
             self._cursor.apply_all(list(reversed(undo)))
@@ -84,11 +96,12 @@ class Timeline:
             changes |= _touched(self._steps[i].effects)
             self._at += 1
             if self._at % self.every == 0 and self._at not in self._checkpoints:
-                self._checkpoints[self._at] = copy.deepcopy(self._cursor)
+                self._checkpoints[self._at] = _copy(self._cursor)
         return changes
 
     def _jump(self, checkpoint: int) -> None:
-        self._cursor = copy.deepcopy(self._checkpoints[checkpoint])
+        """Put the cursor (the same game object, which the views read) in the checkpoint's state."""
+        self._cursor.__dict__.update(_copy(self._checkpoints[checkpoint]).__dict__)
         self._at = checkpoint
 
     def inverses_to_end(self, step: int) -> list[Effect]:

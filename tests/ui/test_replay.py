@@ -15,7 +15,7 @@ from battletracker.rules.replay import replay_steps, start_of
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import ReadOnlyError, Session
-from tests.ui.test_cards import button, card_of, click
+from tests.ui.test_cards import button, card_of, click, label
 from tests.ui.test_files_and_recovery import answer_next_box
 
 PLAY = [
@@ -205,3 +205,20 @@ def test_saving_while_replaying_writes_the_game_itself(window: MainWindow, tmp_p
     path = tmp_path / "battle.battle"
     assert window.save_to(path)
     assert savefile.load(path) == session.live_game
+
+
+def test_after_a_long_jump_the_cards_show_the_step(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.session
+    for i in range(60):
+        session.act("unit.shock", {"unit": "u7", "delta": 1 if i % 2 == 0 else -1})
+        session.act("unit.move", {"unit": "u7", "x": 10.0 + i % 7, "y": 20.0})
+    states = headless_states(session.game)
+    window.replay_action.trigger()
+    shock = label(card_of(window.cards, "u7"), "value_shock")
+    for k in (120, 1, 99, 51, 2, 77):
+        window.replay_panel.slider.setValue(k)
+        assert savefile.game_to_dict(session.game) == states[k], k
+        assert shock.text() == str(session.game.unit("u7").shock), k
+    for k, shown in ((5, "1"), (116, "0"), (29, "1"), (76, "0")):
+        window.replay_panel.slider.setValue(k)
+        assert shock.text() == shown, k
