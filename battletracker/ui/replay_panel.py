@@ -43,32 +43,32 @@ class ReplayPanel(QWidget):
         self.start_button = QPushButton("&Replay from the start", self)
         self.start_button.setToolTip("Step through every action of the game, read-only")
         self.start_button.clicked.connect(self.start_requested)
-        layout.addWidget(self.start_button)
+        layout.addWidget(self.start_button, 0, Qt.AlignmentFlag.AlignLeft)
 
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setObjectName("replay_slider")
         self.slider.setPageStep(10)
         self.slider.valueChanged.connect(session.show_step)
-        layout.addWidget(self.slider)
 
         row = QHBoxLayout()
         self.first_button = self._step_button("|<", "The start, before the first action (Home)", lambda: 0)
         self.back_button = self._step_button("<", "One action back (Left)", lambda: self._step() - 1)
         self.next_button = self._step_button(">", "One action on (Right)", lambda: self._step() + 1)
         self.last_button = self._step_button(">|", "The last action (End)", lambda: self._length())
-        for button in (self.first_button, self.back_button, self.next_button, self.last_button):
-            row.addWidget(button)
-        row.addStretch(1)
-        layout.addLayout(row)
-
+        row.addWidget(self.first_button)
+        row.addWidget(self.back_button)
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.next_button)
+        row.addWidget(self.last_button)
         self.continue_button = QPushButton("&Continue from here...", self)
         self.continue_button.setToolTip("Play on from this step: the later actions are dropped (Undo gives them back)")
         self.continue_button.clicked.connect(self.continue_requested)
         self.back_to_game_button = QPushButton("&Back to the game", self)
         self.back_to_game_button.clicked.connect(session.stop_replay)
-        layout.addWidget(self.continue_button)
-        layout.addWidget(self.back_to_game_button)
-        layout.addStretch(1)
+        row.addSpacing(12)
+        row.addWidget(self.continue_button)
+        row.addWidget(self.back_to_game_button)
+        layout.addLayout(row)
 
         session.replay_changed.connect(self.refresh)
         session.changed.connect(lambda _c: self.refresh() if not session.replaying else None)
@@ -97,6 +97,7 @@ class ReplayPanel(QWidget):
                        self.continue_button, self.back_to_game_button):
             widget.setEnabled(replaying)
         self.start_button.setVisible(not replaying)
+        self.setMaximumHeight(self.sizeHint().height())
         if timeline is None:
             count = len(self.session.game.actions)
             self.where.setText(f"The game has {count} recorded action{'' if count == 1 else 's'}. Replay it to "
