@@ -393,6 +393,7 @@ class MainWindow(QMainWindow):
         self.undo_button_action.setEnabled(not replaying and stack.canUndo())
         self.redo_button_action.setEnabled(not replaying and stack.canRedo())
         self.history.setEnabled(not replaying)
+        self.cards.add_button.setEnabled(not replaying)
         self._on_selection(self.session.selected)
         self._update_clock()
 
