@@ -227,9 +227,14 @@ class Session(QObject):
             self._timeline = Timeline(self._game)
         except ReplayError as exc:
             raise GameError(f"this game cannot be replayed: {exc}") from None
+        self._drop_missing_selection()
         self.changed.emit(EVERYTHING)
         self.replay_changed.emit()
-        self.select(self._selected)
+
+    def _drop_missing_selection(self) -> None:
+        """Unselect a unit that is not in the game shown (not yet added, or removed, at this step)."""
+        if self._selected is not None and self._selected not in self.game.units:
+            self.select(None)
 
     def show_step(self, step: int) -> None:
         """Move the replay to `step` (0: the start; kept within the steps that replay)."""
@@ -238,6 +243,7 @@ class Session(QObject):
         before = self._timeline.step
         changes = self._timeline.go(step)
         if self._timeline.step != before or changes.everything:
+            self._drop_missing_selection()
             self.changed.emit(changes)
             self.replay_changed.emit()
 
@@ -246,6 +252,7 @@ class Session(QObject):
         if self._timeline is None:
             return
         self._timeline = None
+        self._drop_missing_selection()
         self.changed.emit(EVERYTHING)
         self.replay_changed.emit()
 
@@ -277,9 +284,9 @@ class Session(QObject):
             except GameError:
                 self._timeline = timeline
                 raise
+        self._drop_missing_selection()
         self.changed.emit(EVERYTHING)
         self.replay_changed.emit()
-        self.select(self._selected)
 
     # -- files -------------------------------------------------------------------
     def replace_game(self, game: Game, path: Path | None) -> None:

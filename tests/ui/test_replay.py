@@ -223,3 +223,18 @@ def test_after_a_long_jump_the_cards_show_the_step(qtbot: QtBot, window: MainWin
     for k, shown in ((5, "1"), (116, "0"), (29, "1"), (76, "0")):
         window.replay_panel.slider.setValue(k)
         assert shock.text() == shown, k
+
+
+def test_a_unit_selected_in_the_replay_is_unselected_where_it_is_not_on_the_table(window: MainWindow) -> None:
+    session = window.session
+    play(session)
+    session.act("unit.remove", {"unit": "u7"})
+    window.replay_action.trigger()
+    session.select("u7")
+    assert session.selected == "u7"
+    session.show_step(7)
+    assert session.selected is None and "u7" not in session.game.units
+    session.show_step(2)
+    session.select("u7")
+    session.stop_replay()
+    assert session.selected is None
