@@ -362,6 +362,10 @@ class MainWindow(QMainWindow):
         if timeline is None:
             return
         later = len(self.session.live_game.actions) - timeline.step
+        if later == 0:
+            self.session.stop_replay()
+            self.statusBar().showMessage("This is the last action: back to the game, nothing dropped", 5000)
+            return
         box = QMessageBox(QMessageBox.Icon.Question, "Continue from here?",
                           f"Play on from step {timeline.step}: the {later} later action{'s' if later != 1 else ''} "
                           "will be dropped from the game. Undo gives them back.",

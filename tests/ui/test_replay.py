@@ -238,3 +238,15 @@ def test_a_unit_selected_in_the_replay_is_unselected_where_it_is_not_on_the_tabl
     session.select("u7")
     session.stop_replay()
     assert session.selected is None
+
+
+def test_continue_from_the_last_step_is_back_to_the_game_without_asking(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.session
+    play(session)
+    steps = session.undo_stack.count()
+    window.replay_action.trigger()
+    qtbot.keyClick(window.map, Qt.Key.Key_End)
+    qtbot.mouseClick(window.replay_panel.continue_button, Qt.MouseButton.LeftButton)
+    assert not session.replaying
+    assert session.undo_stack.count() == steps and len(session.game.actions) == 6
+    assert "nothing dropped" in window.statusBar().currentMessage()
