@@ -509,15 +509,20 @@ class AppendLog(Effect):
 
 @dataclass(frozen=True)
 class PopLog(Effect):
-    """Remove the newest log entry, which must be `entry` (undo of AppendLog)."""
+    """Remove the newest log entry, which must be `entry` (undo of AppendLog).
+
+    A star put on the entry since does not make it another entry: the inverse
+    puts it back starred.
+    """
 
     entry: LogEntry
 
     def apply(self, game: Game) -> Effect:
-        if not game.log or game.log[-1] != self.entry:
+        newest = game.log[-1] if game.log else None
+        if newest is None or replace(newest, starred=False) != replace(self.entry, starred=False):
             raise GameError("the newest log entry is not the one to remove")
         game.log.pop()
-        return AppendLog(self.entry)
+        return AppendLog(newest)
 
     @property
     def touches(self) -> Changes:

@@ -27,10 +27,11 @@ from battletracker.rules.tables import TableError
 
 @dataclass(frozen=True)
 class Step:
-    """One replayed action: its undo step's name and the effects that make it."""
+    """One replayed action: its undo step's name, the effects that make it and their inverses, in order."""
 
     title: str
     effects: tuple[Effect, ...]
+    inverses: tuple[Effect, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,36 +68,49 @@ def replay_steps(game: Game) -> tuple[Game, list[Step]]:
     whose log lines differ from the saved log. The start is returned as the
     replay left it (after every step).
     """
+    current = start_of(game)
+    steps = [replay_action(game, current, i) for i in range(len(game.actions))]
+    return current, steps
+
+
+def start_of(game: Game) -> Game:
+    """A new game in the state before the first recorded action (ReplayError when none was recorded)."""
     if game.start is None:
         raise ReplayError("this game has no recorded start: it has no actions to replay", None)
-    current = game_from_state(game.start, "history.start")
-    steps: list[Step] = []
-    for i, action in enumerate(game.actions):
-        if action.name == UNTRACKED:
-            what = action.choices.get("title", "a change")
-            raise ReplayError(f"action {i + 1} ({what}) was made by a dialog that does not record its "
-                              f"choices yet, so the replay stops before it", i)
-        before = len(current.log)
-        try:
-            p = plan(action.name, current, action.choices)
-            result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
-                                   typed=action.typed)
-            current.apply_all(result.effects)
-        except ChoiceNeeded as exc:
-            raise ReplayError(f"{describe(i, action)} asks for a choice it did not record: {exc.prompt}", i) from None
-        except (RulesInputError, GameError, DiceError, TableError) as exc:
-            raise ReplayError(f"{describe(i, action)} cannot be replayed: {exc}", i) from None
-        if current.actions[-1] != action:
-            raise ReplayError(f"{describe(i, action)} rolled {list(current.actions[-1].dice)} on replay", i)
-        written = current.log[before:]
-        saved = [replace(e, starred=False) for e in game.log[before:before + len(written)]]
-        if written != saved:
-            bad = next(k for k in range(len(written)) if k >= len(saved) or written[k] != saved[k])
-            said = saved[bad].text if bad < len(saved) else "nothing"
-            raise ReplayError(f"{describe(i, action)} differs: the replay logs {written[bad].text!r}, "
-                              f"the saved game says {said!r}", i)
-        steps.append(Step(p.title or action.name, tuple(result.effects)))
-    return current, steps
+    return game_from_state(game.start, "history.start")
+
+
+def replay_action(game: Game, current: Game, i: int) -> Step:
+    """Replay `game`'s action `i` on `current` (the state after the actions before it) and return its step.
+
+    Raises ReplayError when it cannot be replayed or writes other log lines
+    than the saved ones; `current` is then no longer the state of any step.
+    """
+    action = game.actions[i]
+    if action.name == UNTRACKED:
+        what = action.choices.get("title", "a change")
+        raise ReplayError(f"action {i + 1} ({what}) was made by a dialog that does not record its "
+                          f"choices yet, so the replay stops before it", i)
+    before = len(current.log)
+    try:
+        p = plan(action.name, current, action.choices)
+        result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
+                           typed=action.typed)
+        inverses = current.apply_all(result.effects)
+    except ChoiceNeeded as exc:
+        raise ReplayError(f"{describe(i, action)} asks for a choice it did not record: {exc.prompt}", i) from None
+    except (RulesInputError, GameError, DiceError, TableError) as exc:
+        raise ReplayError(f"{describe(i, action)} cannot be replayed: {exc}", i) from None
+    if current.actions[-1] != action:
+        raise ReplayError(f"{describe(i, action)} rolled {list(current.actions[-1].dice)} on replay", i)
+    written = current.log[before:]
+    saved = [replace(e, starred=False) for e in game.log[before:before + len(written)]]
+    if written != saved:
+        bad = next(k for k in range(len(written)) if k >= len(saved) or written[k] != saved[k])
+        said = saved[bad].text if bad < len(saved) else "nothing"
+        raise ReplayError(f"{describe(i, action)} differs: the replay logs {written[bad].text!r}, "
+                          f"the saved game says {said!r}", i)
+    return Step(p.title or action.name, tuple(result.effects), tuple(inverses))
 
 
 def check(game: Game) -> ReplayReport:

@@ -40,6 +40,7 @@ from battletracker.ui.files import SaveError, fingerprint, save_game
 from battletracker.ui.log_view import LogPanel
 from battletracker.ui.map.view import MapView
 from battletracker.ui.recovery import Orphan, Recovery
+from battletracker.ui.replay_panel import ReplayBanner, ReplayPanel
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
 
@@ -83,6 +84,9 @@ class MainWindow(QMainWindow):
         self._docks: dict[DockId, QDockWidget] = {"units": self.cards_dock, "log": self.log_dock,
                                                   "history": self.history_dock}
         self.tabifyDockWidget(self.log_dock, self.history_dock)
+        self.replay_panel = ReplayPanel(session, self)
+        self.replay_dock = self._dock("Replay", "replay", self.replay_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.replay_dock.hide()
         self.log_dock.raise_()
         self.resizeDocks([self.cards_dock, self.log_dock], [330, 360], Qt.Orientation.Horizontal)
 
@@ -97,6 +101,9 @@ class MainWindow(QMainWindow):
         session.path_changed.connect(lambda _p: self._update_title())
         session.game_replaced.connect(self._update_title)
         session.selection_changed.connect(self._on_selection)
+        session.replay_changed.connect(self._on_replay_changed)
+        self.replay_panel.start_requested.connect(self.start_replay)
+        self.replay_panel.continue_requested.connect(self.continue_from_here)
         self.cards.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.recovery.status.connect(lambda text, timeout: self.statusBar().showMessage(text, timeout))
         self.cards.action_requested.connect(lambda key, unit_id: self.run_unit_action(key, unit_id))
@@ -189,6 +196,17 @@ class MainWindow(QMainWindow):
                                          "help-contents", "How to use BattleTracker (F1)")
         self.measure_action = self.map.measure_action
         self.unit_action_entries: dict[str, QAction] = {}
+        self.replay_action = self._action("&Replay the Game", self.start_replay, "Ctrl+Shift+R", None,
+                                          "Step through every action from the start, read-only")
+        self.replay_keys = [
+            self._action("Replay: Back", lambda: self._replay_by(-1), "Left"),
+            self._action("Replay: Next", lambda: self._replay_by(1), "Right"),
+            self._action("Replay: Start", lambda: self.session.show_step(0), "Home"),
+            self._action("Replay: End", lambda: self._replay_by(10**9), "End"),
+        ]
+        for entry in self.replay_keys:
+            entry.setEnabled(False)
+            self.addAction(entry)
 
     def load_features(self) -> None:
         """Add the features: their unit actions, card sections and window extensions."""
@@ -254,10 +272,12 @@ class MainWindow(QMainWindow):
         game.addActions([self.end_phase_action, self.end_turn_action])
         game.addSeparator()
         game.addActions([self.dice_action, self.settings_action])
+        game.addSeparator()
+        game.addAction(self.replay_action)
         view = bar.addMenu("&View")
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.fit_action, self.measure_action])
         view.addSeparator()
-        for dock in (self.cards_dock, self.log_dock, self.history_dock):
+        for dock in (self.cards_dock, self.log_dock, self.history_dock, self.replay_dock):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(self.guide_action)
@@ -277,6 +297,15 @@ class MainWindow(QMainWindow):
         tools.addWidget(self.clock_label)
         tools.addActions([self.end_phase_action, self.end_turn_action])
         self.addToolBar(tools)
+        self.addToolBarBreak()
+        self.replay_banner = ReplayBanner(self.session, self)
+        self.banner_bar = QToolBar("Replay banner", self)
+        self.banner_bar.setObjectName("toolbar-replay")
+        self.banner_bar.setMovable(False)
+        self.banner_bar.toggleViewAction().setVisible(False)
+        self.banner_bar.addWidget(self.replay_banner)
+        self.addToolBar(self.banner_bar)
+        self.banner_bar.hide()
         self.statusBar()
 
     # -- refresh ---------------------------------------------------------------------
@@ -300,12 +329,13 @@ class MainWindow(QMainWindow):
         self.setWindowModified(self.session.modified)
 
     def _on_selection(self, unit_id: str | None) -> None:
-        self.edit_unit_action.setEnabled(unit_id is not None)
-        self.remove_unit_action.setEnabled(unit_id is not None)
+        editable = unit_id is not None and not self.session.replaying
+        self.edit_unit_action.setEnabled(editable)
+        self.remove_unit_action.setEnabled(editable)
         self._update_unit_actions()
 
     def _update_unit_actions(self) -> None:
-        unit = self.session.game.units.get(self.session.selected or "")
+        unit = None if self.session.replaying else self.session.game.units.get(self.session.selected or "")
         available = {a.key for a in unit_actions(self.session.game, unit)} if unit is not None else set()
         for key, entry in self.unit_action_entries.items():
             entry.setEnabled(key in available)
@@ -356,6 +386,68 @@ class MainWindow(QMainWindow):
             # The rules features (and the rulesets they import) load just after the
             # first paint, so the window shows as fast as it can.
             QTimer.singleShot(0, self.load_features)
+
+    # -- replay ------------------------------------------------------------------------
+    def start_replay(self) -> None:
+        """Show the game at its start, read-only, with the Replay dock to step through it."""
+        try:
+            self.session.start_replay()
+        except GameError as exc:
+            self.statusBar().showMessage(f"Cannot replay: {exc}", 8000)
+            return
+        self.replay_dock.show()
+        self.replay_dock.raise_()
+        self.replay_panel.slider.setFocus()
+
+    def _replay_by(self, steps: int) -> None:
+        timeline = self.session.timeline
+        if timeline is not None:
+            self.session.show_step(timeline.step + steps)
+
+    def continue_from_here(self) -> None:
+        """After the player confirms, play on from the replay's step (one undo step gives the rest back)."""
+        timeline = self.session.timeline
+        if timeline is None:
+            return
+        later = len(self.session.live_game.actions) - timeline.step
+        if later == 0:
+            self.session.stop_replay()
+            self.statusBar().showMessage("This is the last action: back to the game, nothing dropped", 5000)
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, "Continue from here?",
+                          f"Play on from step {timeline.step}: the {later} later action{'s' if later != 1 else ''} "
+                          "will be dropped from the game. Undo gives them back.",
+                          QMessageBox.StandardButton.Cancel, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        go = box.addButton("&Continue from here", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(go)
+        box.exec()
+        if box.clickedButton() is not go:
+            return
+        try:
+            self.session.continue_from_here()
+        except GameError as exc:
+            self.show_error("Cannot continue from here", str(exc))
+
+    def _on_replay_changed(self) -> None:
+        """Read-only while replaying: every editing action off, the banner shown; all back when leaving."""
+        replaying = self.session.replaying
+        self.banner_bar.setVisible(replaying)
+        for entry in self.replay_keys:
+            entry.setEnabled(replaying)
+        editing = [self.add_unit_action, self.end_phase_action, self.end_turn_action, self.dice_action,
+                   self.settings_action, self.replay_action]
+        for entry in editing:
+            entry.setEnabled(not replaying)
+        stack = self.session.undo_stack
+        self.undo_action.setEnabled(not replaying and stack.canUndo())
+        self.redo_action.setEnabled(not replaying and stack.canRedo())
+        self.undo_button_action.setEnabled(not replaying and stack.canUndo())
+        self.redo_button_action.setEnabled(not replaying and stack.canRedo())
+        self.history.setEnabled(not replaying)
+        self.cards.add_button.setEnabled(not replaying)
+        self._on_selection(self.session.selected)
+        self._update_clock()
 
     # -- messages --------------------------------------------------------------------
     def show_error(self, title: str, text: str) -> None:
@@ -499,7 +591,7 @@ class MainWindow(QMainWindow):
             if box.clickedButton() is not overwrite:
                 return False
         try:
-            written = save_game(self.session.game, path)
+            written = save_game(self.session.live_game, path)
         except SaveError as exc:
             self.show_error("Cannot save game", str(exc))
             return False

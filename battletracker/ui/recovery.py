@@ -132,7 +132,7 @@ class Recovery(QObject):
         if not self._lock.isLocked():
             self._lock.tryLock(0)  # taken with the first recovery file, not at start: it costs about a millisecond
         try:
-            write_bytes(self.path, savefile.dumps(self._session.game))
+            write_bytes(self.path, savefile.dumps(self._session.live_game))
             write_bytes(self.info_path, json.dumps(info).encode("utf-8"))
         except SaveError as exc:
             if self.last_error != exc.reason:

@@ -6,6 +6,10 @@ the result as one undo step, records the action on the game and emits
 `changed` once with the union of what was touched, so each view refreshes
 only what it shows. `Session.apply` takes ready-made Effects, for dialogs not
 yet on that path; their steps are recorded as untracked actions.
+
+While the player replays the game (`start_replay`), `game` is the state at
+the replay's step, read-only: every change is refused with a ReadOnlyError
+saying so, and `live_game` is the game itself, which saving writes.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import copy
 import operator
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import reduce
 from pathlib import Path
 
@@ -30,9 +35,21 @@ from battletracker.model.references import with_references_cleared
 from battletracker.model.savefile import SaveFileError
 from battletracker.rules import Resolution
 from battletracker.rules.actions import Choices, carry_out, plan
+from battletracker.rules.timeline import Timeline
 from battletracker.ui.files import fingerprint, is_shipped
 
 EVERYTHING = Changes(everything=True)
+
+
+def _unstarred(game: Game) -> Game:
+    """The game with no log line starred: stars mark moments for the report and are no part of a replay."""
+    plain = copy.copy(game)
+    plain.log = [replace(entry, starred=False) for entry in game.log]
+    return plain
+
+
+class ReadOnlyError(GameError):
+    """A change asked for while the game is being replayed."""
 
 
 class StepCommand(QUndoCommand):
@@ -62,10 +79,12 @@ class Session(QObject):
     selection_changed = Signal(object)  # unit id or None
     modified_changed = Signal(bool)
     path_changed = Signal(object)  # Path or None
+    replay_changed = Signal()  # the replay started, moved or ended
 
     def __init__(self, game: Game, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._game = game
+        self._timeline: Timeline | None = None
         self._path: Path | None = None
         self.disk_fingerprint: str | None = None
         """What the file at `path` held when it was opened or last saved (see ui.files.fingerprint)."""
@@ -85,7 +104,15 @@ class Session(QObject):
     # -- state ---------------------------------------------------------------
     @property
     def game(self) -> Game:
-        """The game, for reading. Changing it directly bypasses undo: use apply()."""
+        """The game shown, for reading: while replaying, the state at the replay's step.
+
+        Changing it directly bypasses undo: use act() or apply().
+        """
+        return self._timeline.game if self._timeline is not None else self._game
+
+    @property
+    def live_game(self) -> Game:
+        """The game itself, as played so far, even while a replay shows an earlier state."""
         return self._game
 
     @property
@@ -101,7 +128,7 @@ class Session(QObject):
         return self._selected
 
     def select(self, unit_id: str | None) -> None:
-        if unit_id is not None and unit_id not in self._game.units:
+        if unit_id is not None and unit_id not in self.game.units:
             unit_id = None
         if unit_id != self._selected:
             self._selected = unit_id
@@ -133,12 +160,14 @@ class Session(QObject):
         every reference to it along (its pins, its place in a building, its
         passengers' embarkation) in the same step.
         """
+        self._refuse_while_replaying()
         lines = list(log) if log else [text]
         stamped = [AppendLog.now(self._game, line, kind) for line in lines]
         record = RecordAction(Action(UNTRACKED, {"title": text}, (), stamped[0].entry.time))
         self._push(text, [record, *with_references_cleared(self._game, effects), *stamped])
 
     def _push(self, text: str, effects: Sequence[Effect]) -> None:
+        self._refuse_while_replaying()
         self.check(effects)
         self.undo_stack.push(StepCommand(self, text, effects))
 
@@ -152,6 +181,7 @@ class Session(QObject):
         any RulesInputError from the plan, GameError from the model) raises
         and nothing is applied.
         """
+        self._refuse_while_replaying()
         p = plan(name, self._game, choices)
         result = carry_out(self._game, p, name, choices, dice, rng=self.dice, typed=typed)
         self._push(p.title or name, result.effects)
@@ -180,9 +210,103 @@ class Session(QObject):
     def end_turn(self) -> None:
         self.act("clock.end_turn", {})
 
+    # -- replay -------------------------------------------------------------------
+    @property
+    def replaying(self) -> bool:
+        return self._timeline is not None
+
+    @property
+    def timeline(self) -> Timeline | None:
+        """The replay's timeline while replaying, else None."""
+        return self._timeline
+
+    def replay_position(self) -> str:
+        """Where the replay is, as "step 12 of 40", for the banner and the refusals."""
+        timeline = self._timeline
+        return f"step {timeline.step} of {timeline.length}" if timeline is not None else ""
+
+    def _refuse_while_replaying(self) -> None:
+        if self._timeline is not None:
+            raise ReadOnlyError(f"the game is read-only while you replay it ({self.replay_position()}). "
+                                "Use Back to the game, or Continue from here, to play on.")
+
+    def start_replay(self) -> None:
+        """Show the game at its start, read-only, to step through its actions; GameError when it cannot be."""
+        if self._timeline is not None:
+            return
+        if not self._game.actions:
+            raise GameError("there is nothing to replay yet: no action has been taken in this game")
+        from battletracker.rules.replay import ReplayError
+
+        try:
+            self._timeline = Timeline(self._game)
+        except ReplayError as exc:
+            raise GameError(f"this game cannot be replayed: {exc}") from None
+        self._drop_missing_selection()
+        self.changed.emit(EVERYTHING)
+        self.replay_changed.emit()
+
+    def _drop_missing_selection(self) -> None:
+        """Unselect a unit that is not in the game shown (not yet added, or removed, at this step)."""
+        if self._selected is not None and self._selected not in self.game.units:
+            self.select(None)
+
+    def show_step(self, step: int) -> None:
+        """Move the replay to `step` (0: the start; kept within the steps that replay)."""
+        if self._timeline is None:
+            return
+        before = self._timeline.step
+        changes = self._timeline.go(step)
+        if self._timeline.step != before or changes.everything:
+            self._drop_missing_selection()
+            self.changed.emit(changes)
+            self.replay_changed.emit()
+
+    def stop_replay(self) -> None:
+        """Back to the game as played so far."""
+        if self._timeline is None:
+            return
+        self._timeline = None
+        self._drop_missing_selection()
+        self.changed.emit(EVERYTHING)
+        self.replay_changed.emit()
+
+    def continue_from_here(self) -> None:
+        """Play on from the replay's step: the later actions are dropped, as one undo step that gives them back.
+
+        Raises GameError (and stays in the replay) when the later actions cannot
+        all be replayed, since they could not be given back exactly.
+        """
+        timeline = self._timeline
+        if timeline is None:
+            return
+        step, total = timeline.step, len(self._game.actions)
+        effects = timeline.inverses_to_end(step)
+        if timeline.stopped is not None:
+            raise GameError(f"cannot continue from here: {timeline.stopped}")
+        here = timeline.step
+        timeline.go(timeline.length)
+        same = _unstarred(timeline.game) == _unstarred(self._game)
+        timeline.go(here)
+        if not same:
+            raise GameError("cannot continue from here: replaying the actions does not give the game as it is")
+        self._timeline = None
+        if step < total:
+            dropped = total - step
+            try:
+                self._push(f"Continue from step {step} of {total} ({dropped} later "
+                           f"action{'s' if dropped > 1 else ''} dropped)", effects)
+            except GameError:
+                self._timeline = timeline
+                raise
+        self._drop_missing_selection()
+        self.changed.emit(EVERYTHING)
+        self.replay_changed.emit()
+
     # -- files -------------------------------------------------------------------
     def replace_game(self, game: Game, path: Path | None) -> None:
         """Start over on another game: a new file, an opened one, or a restored recovery."""
+        replaying, self._timeline = self._timeline is not None, None
         self._game = game
         self._selected = None
         self.undo_stack.clear()
@@ -195,6 +319,8 @@ class Session(QObject):
         self.selection_changed.emit(None)
         self.path_changed.emit(path)
         self.modified_changed.emit(False)
+        if replaying:
+            self.replay_changed.emit()
 
     def _restore_history(self, game: Game) -> None:
         """Offer a loaded game's undo history again: replay its actions from its start, one step each.
@@ -245,4 +371,4 @@ class Session(QObject):
         self.path_changed.emit(path)
 
 
-__all__ = ["EVERYTHING", "GameError", "Session"]
+__all__ = ["EVERYTHING", "GameError", "ReadOnlyError", "Session"]
