@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import builtins
 import math
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +41,27 @@ class RulesInputError(ValueError):
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}")
+
+
+_LEANS_ON_FIELD = ("must ", "is ", "are ", "cannot ", "has ", "needs ")
+
+
+def message_of(exc: BaseException) -> str:
+    """What a player reads for a refused input: no `field: ` prefix, the field named in words when needed.
+
+    "dice: must be at least 1" reads "Dice must be at least 1"; a message that
+    is already a whole sentence ("the target is 78 degrees off the barrel") is
+    shown alone. The raw field stays on the exception (`.field`) for tests.
+    """
+    if isinstance(exc, RulesInputError):
+        text = exc.message
+        if text.startswith(_LEANS_ON_FIELD):
+            words = exc.field.replace("_", " ").strip()
+            return f"{words[:1].upper()}{words[1:]} {text}" if words else text
+        return text[:1].upper() + text[1:]
+    return builtins.str(exc)
 
 
 class ChoiceNeeded(Exception):
@@ -59,16 +80,26 @@ class ChoiceNeeded(Exception):
         super().__init__(f"{field}: {prompt}")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Resolution:
-    """Everything one run of a procedure produced, in roll order."""
+    """Everything one run of a procedure produced, in roll order.
+
+    Frozen, so a result shown to the player is the result applied; a step that
+    adds to one builds a new Resolution with `dataclasses.replace`. A procedure
+    may pass lists; the Resolution always keeps tuples.
+    """
 
     procedure: str
     outcome: str
     values: dict[str, Any] = field(default_factory=dict)
-    rolls: list[tuple[str, tuple[Face, ...]]] = field(default_factory=list)
-    effects: list[Effect] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)
+    rolls: Sequence[tuple[str, tuple[Face, ...]]] = ()
+    effects: Sequence[Effect] = ()
+    log: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rolls", tuple(self.rolls))
+        object.__setattr__(self, "effects", tuple(self.effects))
+        object.__setattr__(self, "log", tuple(self.log))
 
 
 class Roller:

@@ -41,7 +41,7 @@ def test_fights_as_a_gun_at_plus_two_and_logs_the_result_as_one_undo_step(qtbot:
     assert dlg.refusal_text() == ""
     type_dice(dlg.runner, "6 5 5 4 3 2 1")
     res = dlg.runner.result
-    assert res is not None and res.outcome == "successes=3" and res.effects == []
+    assert res is not None and res.outcome == "successes=3" and list(res.effects) == []
     assert res.values["tn"] == 5 and res.values["sixes"] == 1
     assert dlg.runner.apply_button.text() == "&Log result"
     assert dlg.runner.apply()

@@ -43,7 +43,7 @@ def test_typed_dice_are_validated_then_applied_as_one_step(qtbot: QtBot, session
     runner.entry.setText("6 5 1")
     qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
     assert runner.result is not None and runner.result.outcome == "2 successes"
-    assert runner.result.rolls == [("3D6", (6, 5, 1))]
+    assert list(runner.result.rolls) == [("3D6", (6, 5, 1))]
     assert runner.apply_button.isEnabled()
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
     assert session.undo_stack.count() == 1

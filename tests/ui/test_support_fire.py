@@ -175,7 +175,7 @@ def test_an_unspotted_sniper_cannot_be_targeted_and_a_spotted_one_ignores_shock(
     runner = runner_of(dialog)
     dialog.dice.setValue(2)
     type_dice(runner, "6 6", "1 2")                                        # two hits, both Shock only
-    assert runner.result is not None and runner.result.effects == []
+    assert runner.result is not None and list(runner.result.effects) == []
     assert any("ignores the Shock" in line for line in runner.result.log)
     type_dice(runner, "6 6", "6 1")                                        # one kill removes it
     assert runner.apply()

@@ -101,7 +101,7 @@ def test_a_tank_fires_its_hull_mg_with_a_die_fewer_per_shock(qtbot: QtBot, sessi
     runner = runner_of(dialog)
     assert dict(runner.odds_plot.rows) == dict(odds("coc.fire", dialog.plan.inputs).items())
     result = type_dice(runner, "1 2 3 4")                 # four dice asked for, not six
-    assert result is not None and result.rolls == [("Firepower Dice", (1, 2, 3, 4))]
+    assert result is not None and list(result.rolls) == [("Firepower Dice", (1, 2, 3, 4))]
 
 
 def test_a_tank_with_damaged_optics_fires_he_at_minus_one_and_a_die_fewer_per_shock(
