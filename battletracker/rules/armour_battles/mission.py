@@ -336,7 +336,8 @@ def mission_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(parse(inputs))
 
 
-register(Procedure(NAME, "Indirect fire mission", mission_resolve, mission_odds, ruleset=RULESET, settings=SETTINGS))
+register(Procedure(NAME, "Indirect fire mission", mission_resolve, mission_odds, ruleset=RULESET, settings=SETTINGS,
+                   label=label, order=sort_key))
 
 
 def clear_caches() -> None:

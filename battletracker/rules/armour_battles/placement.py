@@ -27,7 +27,16 @@ from battletracker.model.game import Marker
 from battletracker.rules import register
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules, read_int_setting
 from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    listed_order,
+    worded,
+)
 
 NAME = "ab.indirect_placement"
 SETTINGS = ("deviation_hit_faces",)
@@ -162,5 +171,8 @@ def placement_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(p.los, p.hit_faces)
 
 
+LANDING_WORDS = {"on_target": "On target", "deviated": "Deviates"}
+
 register(Procedure(NAME, "Indirect fire: placement", placement_resolve, placement_odds,
-                   ruleset=RULESET, settings=SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS, label=worded(LANDING_WORDS),
+                   order=listed_order(*LANDING_WORDS)))

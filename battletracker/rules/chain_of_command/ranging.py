@@ -28,7 +28,16 @@ from battletracker.model.bombardment import BombardmentEvent, PhaseStamp
 from battletracker.model.bombardment_effects import AppendBombardmentEvent, UpdateBombardment
 from battletracker.model.effects import Effect
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    listed_order,
+    worded,
+)
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.fire import read_id
 from battletracker.rules.sequence import check_once_a_phase, check_own_phase, read_last
@@ -193,5 +202,8 @@ def ranging_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(p.unobserved_attempts, p.above_table, p.smoke)
 
 
+LANDINGS = {"unobserved": "Unobserved: no effect", "deviates": "Deviates", "on_target": "On target",
+            "devastating": "Devastating"}
+
 register(Procedure("coc.ranging_shot", "Ranging shot", ranging_resolve, ranging_odds,
-                   ruleset=RULESET, settings=SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS, label=worded(LANDINGS), order=listed_order(*LANDINGS)))

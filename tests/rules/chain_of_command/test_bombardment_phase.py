@@ -136,7 +136,8 @@ def test_four_sixes_at_a_unit_in_a_brick_building_make_it_unstable_once() -> Non
 def test_an_empty_brick_building_rolls_the_firepower_dice_for_its_sixes() -> None:
     building = {"kind": "building", "id": "bld2", "name": "Church", "building": "brick_stone"}
     res = phase([6, 6, 6, 5, 1, 1, 6, 2, 2], building)
-    assert list(res.rolls) == [("Church: Firepower Dice", (6, 6, 6, 5, 1, 1)), ("Church: Storm of Steel dice", (6, 2, 2))]
+    assert list(res.rolls) == [("Church: Firepower Dice", (6, 6, 6, 5, 1, 1)),
+                               ("Church: Storm of Steel dice", (6, 2, 2))]
     assert res.outcome == "kills=0 unstable=1" and SetBuildingState("bld2", "unstable") in res.effects
     assert not any(isinstance(e, SetCondition) for e in res.effects)
 
@@ -181,7 +182,8 @@ def test_storm_of_steel_sixes_shock_the_vehicle_too_and_an_immobilised_one_takes
 def test_afvs_and_apcs_roll_2d6_or_3d6_open_topped_every_6_one_shock(open_topped: bool, dice: int) -> None:
     tank = {"kind": "vehicle", "id": "t1", "name": "Stuart", "open_topped": open_topped}
     res = phase([6] + [2] * (dice - 1) + [6], tank)
-    assert list(res.rolls) == [("Stuart: Dice for Shock", (6,) + (2,) * (dice - 1)), ("Stuart: Storm of Steel dice", (6,))]
+    assert list(res.rolls) == [("Stuart: Dice for Shock", (6,) + (2,) * (dice - 1)),
+                               ("Stuart: Storm of Steel dice", (6,))]
     assert res.outcome == "kills=0 vehicle_shock=2" and ChangeCounter("t1", "shock", 2) in res.effects
 
 

@@ -116,7 +116,8 @@ def test_hits_divided_between_teams_first_team_takes_the_odd_hit() -> None:
     shock_face = hit_effect_faces("open").index("shock") + 1
     kill_face = hit_effect_faces("open").index("kill") + 1
     res = fire([4, 5, 6, kill_face, kill_face, shock_face], teams=2, target_ids="a, b")
-    assert list(res.rolls[1:]) == [("Effect dice, team 1", (kill_face, kill_face)), ("Effect dice, team 2", (shock_face,))]
+    assert list(res.rolls[1:]) == [("Effect dice, team 1", (kill_face, kill_face)),
+                                   ("Effect dice, team 2", (shock_face,))]
     assert res.values["team_hits"] == [2, 1]
     assert res.values["team_kills"] == [2, 0] and res.values["team_shock"] == [0, 1]
     assert list(res.effects) == [ChangeFigures("a", -2), ChangeCounter("b", "shock", 1)]
