@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from battletracker.rules import get, procedures
+from battletracker.core.dice import ScriptedDice
+from battletracker.rules import get, procedures, resolve
 from battletracker.rules.base import counted, outcome_words
 from battletracker.rules.chain_of_command import command_dice
 from tests.benchmarks.odds_bench import TYPICAL
@@ -81,3 +82,11 @@ def test_outcomes_come_in_reading_order() -> None:
     ranging = get("coc.ranging_shot")
     assert sorted(["devastating", "on_target", "unobserved", "deviates"], key=ranging.order) == [
         "unobserved", "deviates", "on_target", "devastating"]
+
+
+def test_log_lines_count_in_words() -> None:
+    pool = resolve("dice.pool", {"dice": 3, "target": 4}, ScriptedDice([6, 1, 1]))
+    assert pool.log[-1].endswith("-> 1 success")
+    fire = resolve("ab.close_support_fire", TYPICAL["ab.close_support_fire"],  # type: ignore[arg-type]
+                   ScriptedDice([6] + [1] * 20))
+    assert "1 success, 1 six" in " ".join(fire.log)
