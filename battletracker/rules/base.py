@@ -36,6 +36,16 @@ def _shown_number(value: builtins.int) -> builtins.str:
     return f"{value}" if abs(value) < 10**12 else brief(value)
 
 
+def inches(value: builtins.float) -> builtins.str:
+    """A distance as a player measures it: to one decimal of an inch, a whole number without ".0" ("21.2", "24")."""
+    return f"{round(value, 1):g}"
+
+
+def degrees(value: builtins.float) -> builtins.str:
+    """An angle as a player reads it: whole degrees."""
+    return f"{round(value)}"
+
+
 class RulesInputError(ValueError):
     """An input a procedure cannot take; `field` names it."""
 
@@ -201,9 +211,9 @@ class InputReader:
         if not math.isfinite(value):
             raise RulesInputError(key, f"must be a finite number, not {brief(raw)}")
         if minimum is not None and value < minimum:
-            raise RulesInputError(key, f"must be at least {minimum:g}, not {value:g}")
+            raise RulesInputError(key, f"must be at least {minimum:g}, not {inches(value)}")
         if maximum is not None and value > maximum:
-            raise RulesInputError(key, f"must be at most {maximum:g}, not {value:g}")
+            raise RulesInputError(key, f"must be at most {maximum:g}, not {inches(value)}")
         if abs(value) > NUMBER_LIMIT:
             raise RulesInputError(key, f"must be a number from {-NUMBER_LIMIT:,.0f} to {NUMBER_LIMIT:,.0f}, "
                                        f"not {value:g}")

@@ -23,6 +23,7 @@ from battletracker.model import savefile
 from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
 from battletracker.ui.extensions import all_unit_actions, unit_actions, window_extensions
@@ -349,7 +350,7 @@ class MainWindow(QMainWindow):
         try:
             self.session.open(path)
         except savefile.SaveFileError as exc:
-            self.show_error("Cannot open game", f"{path.name} was not opened:\n\n{exc}")
+            self.show_error("Cannot open game", f"{path.name} was not opened:\n\n{message_of(exc)}")
             return False
         self._remember(path)
         self.map.fit_table()
@@ -394,7 +395,7 @@ class MainWindow(QMainWindow):
         try:
             written = save_game(self.session.game, path)
         except SaveError as exc:
-            self.show_error("Cannot save game", str(exc))
+            self.show_error("Cannot save game", message_of(exc))
             return False
         self.session.mark_saved(path, written)
         self.recovery.discard()
@@ -494,13 +495,13 @@ class MainWindow(QMainWindow):
         try:
             self.session.act("clock.end_phase", {})
         except (GameError, RulesInputError) as exc:
-            self.show_error("Cannot end the Phase", str(exc))
+            self.show_error("Cannot end the Phase", message_of(exc))
 
     def end_turn(self) -> None:
         try:
             self.session.act("clock.end_turn", {})
         except (GameError, RulesInputError) as exc:
-            self.show_error("Cannot end the Turn", str(exc))
+            self.show_error("Cannot end the Turn", message_of(exc))
 
     def open_dice(self) -> None:
         from battletracker.ui.dice_dialog import DiceDialog

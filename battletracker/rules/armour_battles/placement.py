@@ -34,6 +34,7 @@ from battletracker.rules.base import (
     Resolution,
     Roller,
     RulesInputError,
+    degrees,
     listed_order,
     worded,
 )
@@ -136,7 +137,7 @@ def placement_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             else:
                 bearing = p.bearing
             distance = sum(roller.roll_ints("Deviation distance", D6, rules.deviation_dice))
-            log = [f'Deviation die: arrow, the fire deviates {distance}" on bearing {bearing:g}°.']
+            log = [f'Deviation die: arrow, the fire deviates {distance}" on bearing {degrees(bearing)}°.']
     x, y = offset(aim, bearing, distance) if bearing is not None else aim
     outcome = "deviated" if face == "arrow" else "on_target"
     effects: list[Effect] = []

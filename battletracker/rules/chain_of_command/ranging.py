@@ -35,6 +35,7 @@ from battletracker.rules.base import (
     Resolution,
     Roller,
     RulesInputError,
+    degrees,
     listed_order,
     worded,
 )
@@ -150,7 +151,7 @@ def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             face = int(roller.one(f"Deviation direction (D{p.bearing_die_sides})", numeric_die(p.bearing_die_sides)))
             bearing = bearing_from_face(face, p.bearing_die_sides)
         landed = geometry.offset(p.aim, bearing, distance)
-        log.append(f"Deviates {distance:g}\" on a bearing of {bearing:g} degrees: lands at "
+        log.append(f"Deviates {distance:g}\" on a bearing of {degrees(bearing)} degrees: lands at "
                    f"({landed[0]:.1f}, {landed[1]:.1f})")
         if p.table is not None and not geometry.on_table(landed, *p.table):
             log.append("The shot lands off the table")

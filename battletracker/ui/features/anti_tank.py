@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 from battletracker.core.geometry import distance
 from battletracker.model.game import ARMOUR_FACES, Unit
 from battletracker.rules import Resolution, RulesInputError, odds
+from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     CHECKED_ADJUSTMENTS,
@@ -224,7 +225,7 @@ class AntiTankDialog(ProcedureDialog):
             try:
                 plan_at_fire(self.session.game, {**self.choices(), "target": unit_id})
             except RulesInputError as exc:
-                self._refuse(str(exc))
+                self._refuse(message_of(exc))
             return False
         self.target_box.setCurrentIndex(index)
         self._target_changed()
@@ -283,7 +284,7 @@ class AntiTankDialog(ProcedureDialog):
             shot = plan_at_fire(self.session.game, self.choices())
         except RulesInputError as exc:
             self.facts.clear()
-            self._refuse(str(exc))
+            self._refuse(message_of(exc))
             return
         self.shot = shot
         self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
@@ -338,7 +339,7 @@ class AntiTankDialog(ProcedureDialog):
         try:
             shot = plan_at_fire(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.setText(esc(str(exc)))
+            self.facts.setText(esc(message_of(exc)))
             return
         self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
 
@@ -511,7 +512,7 @@ class GrenadeDialog(ProcedureDialog):
         try:
             shot = plan_at_grenade(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.setText(str(exc))
+            self.facts.setText(message_of(exc))
             self.runner.setEnabled(False)
             return
         self.shot = shot
@@ -565,7 +566,7 @@ def load_user_arsenal(path: Path | None = None) -> str | None:
             raise TableError(f"{path}: must hold a table of weapons, vehicles and grenades")
         set_user_arsenal(data)
     except (OSError, ValueError, TableError) as exc:
-        return f"Your arsenal in {path} was not loaded: {exc}"
+        return f"Your arsenal in {path} was not loaded: {message_of(exc)}"
     return None
 
 
@@ -858,10 +859,10 @@ class ArsenalDialog(QDialog):
         try:
             save_user_arsenal(entries, self.path)
         except TableError as exc:
-            self._refuse(f"Not saved: {exc}")
+            self._refuse(f"Not saved: {message_of(exc)}")
             return False
         except OSError as exc:
-            self._refuse(f"Not saved: could not write the file ({exc})")
+            self._refuse(f"Not saved: could not write the file ({message_of(exc)})")
             return False
         self.fill(select=(self.section, name))
         self.show_entry(self.section, name, entry_fields(self.section, name))
@@ -875,7 +876,7 @@ class ArsenalDialog(QDialog):
         try:
             save_user_arsenal(entries, self.path)
         except (TableError, OSError) as exc:
-            self._refuse(f"Not removed: {exc}")
+            self._refuse(f"Not removed: {message_of(exc)}")
             return False
         self.fill()
         self.start_new(self.section)

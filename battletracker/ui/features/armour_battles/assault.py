@@ -27,6 +27,7 @@ from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles.close_assault import NAME
 from battletracker.rules.armour_battles.plans import AbPlan, close_assault, profile_of
 from battletracker.rules.armour_battles.units import is_suppressed
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.target_fire import fire_label
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
@@ -139,7 +140,7 @@ class CloseAssaultDialog(ProcedureDialog):
             self.plan = close_assault(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:
             self.dice_label.setText("Refused: see the reason below")
-            self.refusal.setText(str(exc))
+            self.refusal.setText(message_of(exc))
             self.refusal.show()
             self.runner.setEnabled(False)
             self.runner.odds_plot.hide()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.armour_battles.plans import direct_fire, profile_of
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
@@ -176,7 +177,7 @@ class DirectFireDialog(ProcedureDialog):
             self.session.apply(f"Direct fire: {self.firer_name} at {t.target_name}", t.reaction.result.effects,
                                lines, kind="roll")
         except GameError as exc:
-            self.status.setText(f"Not applied: {exc}")
+            self.status.setText(f"Not applied: {message_of(exc)}")
             return False
         self.applied = True
         t.fire.mark_applied()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpin
 
 from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, direct_fire, reaction
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
@@ -50,7 +51,7 @@ class TargetFire(QWidget):
         try:
             self.plan = direct_fire(session.game, choices)
         except (RulesInputError, TableError) as exc:
-            self.refusal = str(exc)
+            self.refusal = message_of(exc)
         self.inputs = dict(self.plan.inputs) if self.plan is not None else {}
         self.dice_type = str(self.inputs.get("dice_type", "at" if target.stats.get("armoured") is True else "fp"))
 
@@ -116,7 +117,7 @@ class TargetFire(QWidget):
                 "incoming": int(res.values["successes"]), "incoming_sixes": int(res.values["sixes"]),
                 "cover": self.cover.value()})
         except (RulesInputError, TableError) as exc:
-            self.reaction.problem.setText(str(exc))
+            self.reaction.problem.setText(message_of(exc))
             self.reaction.problem.show()
             return
         self.reaction.setEnabled(True)

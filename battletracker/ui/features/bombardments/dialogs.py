@@ -36,7 +36,7 @@ from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import AppendLog, Changes, Effect
 from battletracker.model.game import GameError, Scalar
 from battletracker.rules import RulesInputError
-from battletracker.rules.base import InputValue
+from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.chain_of_command.bombardment import (
     PINNED,
     carrier_of,
@@ -257,7 +257,7 @@ class RangingDialog(_RunnerDialog):
         try:
             inputs = ranging_inputs(self.session.game, self.bombardment_id, bearing)
         except RulesInputError as exc:
-            self.show_problem(str(exc))
+            self.show_problem(message_of(exc))
             return
         self.show_problem(None)
         self.runner.set_inputs(inputs)
@@ -341,7 +341,7 @@ class PhaseDialog(_RunnerDialog):
                 linear_obstacles=[u for u, r in self.cover_rows.items() if r.linear.isChecked()],
                 exclude=[u for u, r in self.cover_rows.items() if r.leave_out.isChecked()])
         except RulesInputError as exc:
-            self.show_problem(str(exc))
+            self.show_problem(message_of(exc))
             return
         self.show_problem(None)
         if self.runner.set_inputs(inputs):
@@ -354,7 +354,7 @@ class PhaseDialog(_RunnerDialog):
         try:
             per_unit = target_odds({k: v for k, v in merged.items() if isinstance(v, str | int | float | bool)})
         except (RulesInputError, TableError) as exc:
-            self.targets_view.setPlainText(str(exc))
+            self.targets_view.setPlainText(message_of(exc))
             return
         if self.activation == "none":
             self.targets_view.setHtml("<p>No Phase of fire: the bombardment ends and its effects end with "
@@ -451,7 +451,7 @@ class SosDialog(_RunnerDialog):
                                 linear_obstacle=self.cover_row.linear.isChecked(),
                                 in_fortification=self.fortification.isChecked())
         except RulesInputError as exc:
-            self.show_problem(str(exc))
+            self.show_problem(message_of(exc))
             return
         self.show_problem(None)
         self.runner.set_inputs(inputs)
@@ -520,7 +520,7 @@ class PatternDialog(QDialog):
             effects = place_pattern_die(self.session.game, self.bombardment_id, face, direction)
             apply_steps(self.session, f"{self.name}: hidden die placed", effects)
         except (RulesInputError, GameError) as exc:
-            self.problem.setText(str(exc))
+            self.problem.setText(message_of(exc))
             self.problem.show()
             return
         self.accept()

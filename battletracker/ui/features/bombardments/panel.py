@@ -38,6 +38,7 @@ from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import Changes, Effect
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
+from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command.bombardment import (
     AreaOptions,
     add_rounds,
@@ -319,7 +320,7 @@ class BombardmentsPanel(QWidget):
         try:
             apply_steps(self.session, text, make())
         except (RulesInputError, GameError) as exc:
-            return str(exc)
+            return message_of(exc)
         return None
 
     def _apply(self, text: str, make: Callable[[], list[Effect]]) -> bool:
@@ -508,5 +509,5 @@ class BombardmentsPanel(QWidget):
         try:
             effects = edit_area(game, bombardment_id, area)
         except RulesInputError as exc:
-            return str(exc)
+            return message_of(exc)
         return self._attempt(f"{name}: area edited", lambda: effects) if effects else None

@@ -41,7 +41,7 @@ from battletracker.core.odds import Distribution
 from battletracker.model.effects import SetCondition
 from battletracker.model.game import GameError, Unit
 from battletracker.rules import RulesInputError, odds
-from battletracker.rules.base import InputValue
+from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.necromunda.attack import COOL_FAILED, label, result_label
 from battletracker.rules.necromunda.conditions import CHECK_FALLING, ENGAGED, SERIOUSLY_INJURED
 from battletracker.rules.necromunda.firepower import AMMO_READINGS, CHECK_READING, READING_SETTING
@@ -436,7 +436,7 @@ class ShootDialog(ProcedureDialog):
             self.plan = attack_plan(self.session.game, self.choices())
         except RulesInputError as exc:
             self.plan = None
-            self._block(str(exc))
+            self._block(message_of(exc))
             self._update_overlay()
             return
         self.blocked.hide()
@@ -502,7 +502,7 @@ class ShootDialog(ProcedureDialog):
         try:
             self.session.apply(title, res.effects, lines, kind="roll")
         except GameError as exc:
-            self.status.setText(f"Not applied: {exc}")
+            self.status.setText(f"Not applied: {message_of(exc)}")
             return False
         self.runner.mark_applied()
         failed = res.outcome == COOL_FAILED
