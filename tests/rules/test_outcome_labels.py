@@ -12,7 +12,7 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.rules import get, procedures, resolve
-from battletracker.rules.base import counted, outcome_words
+from battletracker.rules.base import RulesInputError, counted, message_of, outcome_words
 from battletracker.rules.chain_of_command import command_dice
 from tests.benchmarks.odds_bench import TYPICAL
 from tests.rules.chain_of_command.test_bombardment_phase import BASE, INFANTRY, targets
@@ -90,3 +90,14 @@ def test_log_lines_count_in_words() -> None:
     fire = resolve("ab.close_support_fire", TYPICAL["ab.close_support_fire"],  # type: ignore[arg-type]
                    ScriptedDice([6] + [1] * 20))
     assert "1 success, 1 six" in " ".join(fire.log)
+
+
+def test_a_refusal_reads_without_its_field_name_and_with_rounded_measures() -> None:
+    with pytest.raises(RulesInputError) as caught:
+        resolve("coc.tripod_mg", {**TYPICAL["coc.tripod_mg"], "barrel_facing": 0.0,  # type: ignore[dict-item]
+                                  "target_bearing": 78.2859}, ScriptedDice([]))
+    assert caught.value.field == "target_bearing"
+    assert message_of(caught.value).startswith("The target is 78 degrees off the barrel")
+    with pytest.raises(RulesInputError) as caught:
+        resolve("dice.pool", {"dice": 0, "target": 4}, ScriptedDice([]))
+    assert message_of(caught.value) == "Dice must be at least 1, not 0"
