@@ -13,11 +13,19 @@ from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QListWidget, Q
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.features.anti_tank import AntiTankDialog
+from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
+from battletracker.ui.features.bombardments import BombardmentsPanel
+from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
+from battletracker.ui.map.view import MapView
 from battletracker.ui.odds_plot import OddsPlot
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.test_armour_battles_mission import _click, _table, _type_into
+from tests.ui.test_bombardments import panel, start, type_all, view  # noqa: F401 (fixtures)
+from tests.ui.test_necromunda import autogun, fighter, necro_game
+from tests.ui.test_necromunda import dialog_for as necro_dialog
 
 RAW = re.compile(r"\b\w+=\d|\bnet\d:|\b[a-z]+_[a-z_]+\b|\d\.\d{4,}")
 
@@ -75,3 +83,59 @@ def test_the_anti_tank_dialog_shows_words_only(qtbot: QtBot, session: Session) -
     assert dialog.runner.result is not None and dialog.runner.result.outcome == "net2:immobilised"
     assert "+2: immobilised" in dialog.runner.result_view.toPlainText()
     assert raw_words(dialog) == []
+
+
+def test_a_bombardments_ranging_shot_and_phase_of_fire_show_words_only(
+        qtbot: QtBot, session: Session, panel: BombardmentsPanel, view: MapView) -> None:  # noqa: F811
+    bid = start(panel)
+    panel.rows[bid].buttons["range"].click()
+    ranging = panel.dialog
+    assert isinstance(ranging, RangingDialog)
+    ranging.set_bearing.setChecked(True)
+    ranging.bearing.setValue(90.0)
+    assert raw_words(ranging) == []
+    type_dice(ranging.runner, "3 3", "2 2 2")
+    assert ranging.runner.result is not None and ranging.runner.result.outcome == "deviates"
+    assert raw_words(ranging) == []
+    ranging.runner.apply_button.click()
+    for _ in range(2):
+        session.end_phase()
+    panel.rows[bid].buttons["fire_for_effect"].click()
+    panel.rows[bid].buttons["pattern"].click()
+    pattern = panel.dialog
+    assert isinstance(pattern, PatternDialog)
+    pattern.choose(5, "right")
+    pattern.place()
+    panel.rows[bid].buttons["fire"].click()
+    phase = panel.dialog
+    assert isinstance(phase, PhaseDialog)
+    assert raw_words(phase) == []
+    type_all(phase.runner, 3)
+    assert raw_words(phase) == []
+
+
+def test_the_necromunda_shoot_dialog_shows_words_only(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    dialog = necro_dialog(qtbot, session)
+    assert raw_words(dialog) == []
+    type_dice(dialog.runner, "4", "2 1+ammo", "3")
+    assert dialog.runner.result is not None
+    assert raw_words(dialog) == []
+
+
+def test_the_armour_battles_indirect_fire_dialog_shows_words_only(qtbot: QtBot) -> None:
+    dialog = IndirectFireDialog(_table(), "stuh")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    _type_into(qtbot, dialog.aim_x, "30")
+    _type_into(qtbot, dialog.aim_y, "20")
+    dialog.set_observer("observer")
+    _click(qtbot, dialog.arrow_known)
+    _type_into(qtbot, dialog.arrow_bearing, "90")
+    dialog.cover["far"].setValue(1)
+    assert dialog.plan is not None
+    assert raw_words(dialog) == []
+    type_dice(dialog.runner, "arrow", "3", "1 1 1 1", "6 6 2 2", "6 1 1 1 1", "4")
+    assert raw_words(dialog) == []
+    dialog.reject()
