@@ -29,7 +29,6 @@ from battletracker.rules.armour_battles.plans import AbPlan, close_assault, prof
 from battletracker.rules.armour_battles.units import is_suppressed
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.target_fire import fire_label
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -91,7 +90,7 @@ class CloseAssaultDialog(ProcedureDialog):
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.refusal.hide()
-        self.runner = ProcedureRunner(session, NAME, f"Close assault: {unit.name}", self, group=fire_label)
+        self.runner = ProcedureRunner(session, NAME, f"Close assault: {unit.name}", self)
         self.runner.apply_button.setToolTip("Into the battle log as one undo step")
         close = self.close_buttons()
         layout = QVBoxLayout(self)

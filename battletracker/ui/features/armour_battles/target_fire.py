@@ -22,11 +22,6 @@ from battletracker.ui.session import Session
 from battletracker.ui.text import esc
 
 
-def fire_label(outcome: str) -> str:
-    """Short bar labels so a dozen bars fit side by side: "successes=2" reads "2 hits"."""
-    return outcome.replace("successes=", "") + " hits"
-
-
 def reaction_label(outcome: str) -> str:
     """"disruption=1 suppressed=yes" reads "1 D + S" (Disruption taken, and suppressed)."""
     parts = dict(part.split("=", 1) for part in outcome.split())
@@ -57,7 +52,7 @@ class TargetFire(QWidget):
 
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
-        self.fire = ProcedureRunner(session, "ab.close_support_fire", "Direct fire", self, group=fire_label)
+        self.fire = ProcedureRunner(session, "ab.close_support_fire", "Direct fire", self)
         self.fire.apply_button.hide()
         self.cover = QSpinBox(self)
         self.cover.setRange(0, MAX_COVER_DICE)
