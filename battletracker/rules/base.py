@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import builtins
 import math
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,12 +36,42 @@ def _shown_number(value: builtins.int) -> builtins.str:
     return f"{value}" if abs(value) < 10**12 else brief(value)
 
 
+def inches(value: builtins.float) -> builtins.str:
+    """A distance as a player measures it: to one decimal of an inch, a whole number without ".0" ("21.2", "24")."""
+    return f"{round(value, 1):g}"
+
+
+def degrees(value: builtins.float) -> builtins.str:
+    """An angle as a player reads it: whole degrees."""
+    return f"{round(value)}"
+
+
 class RulesInputError(ValueError):
     """An input a procedure cannot take; `field` names it."""
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}")
+
+
+_LEANS_ON_FIELD = ("must ", "is ", "are ", "cannot ", "has ", "needs ")
+
+
+def message_of(exc: BaseException) -> str:
+    """What a player reads for a refused input: no `field: ` prefix, the field named in words when needed.
+
+    "dice: must be at least 1" reads "Dice must be at least 1"; a message that
+    is already a whole sentence ("the target is 78 degrees off the barrel") is
+    shown alone. The raw field stays on the exception (`.field`) for tests.
+    """
+    if isinstance(exc, RulesInputError):
+        text = exc.message
+        if text.startswith(_LEANS_ON_FIELD):
+            words = exc.field.replace("_", " ").strip()
+            return f"{words[:1].upper()}{words[1:]} {text}" if words else text
+        return text[:1].upper() + text[1:]
+    return builtins.str(exc)
 
 
 class ChoiceNeeded(Exception):
@@ -59,16 +90,26 @@ class ChoiceNeeded(Exception):
         super().__init__(f"{field}: {prompt}")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Resolution:
-    """Everything one run of a procedure produced, in roll order."""
+    """Everything one run of a procedure produced, in roll order.
+
+    Frozen, so a result shown to the player is the result applied; a step that
+    adds to one builds a new Resolution with `dataclasses.replace`. A procedure
+    may pass lists; the Resolution always keeps tuples.
+    """
 
     procedure: str
     outcome: str
     values: dict[str, Any] = field(default_factory=dict)
-    rolls: list[tuple[str, tuple[Face, ...]]] = field(default_factory=list)
-    effects: list[Effect] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)
+    rolls: Sequence[tuple[str, tuple[Face, ...]]] = ()
+    effects: Sequence[Effect] = ()
+    log: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rolls", tuple(self.rolls))
+        object.__setattr__(self, "effects", tuple(self.effects))
+        object.__setattr__(self, "log", tuple(self.log))
 
 
 class Roller:
@@ -170,9 +211,9 @@ class InputReader:
         if not math.isfinite(value):
             raise RulesInputError(key, f"must be a finite number, not {brief(raw)}")
         if minimum is not None and value < minimum:
-            raise RulesInputError(key, f"must be at least {minimum:g}, not {value:g}")
+            raise RulesInputError(key, f"must be at least {minimum:g}, not {inches(value)}")
         if maximum is not None and value > maximum:
-            raise RulesInputError(key, f"must be at most {maximum:g}, not {value:g}")
+            raise RulesInputError(key, f"must be at most {maximum:g}, not {inches(value)}")
         if abs(value) > NUMBER_LIMIT:
             raise RulesInputError(key, f"must be a number from {-NUMBER_LIMIT:,.0f} to {NUMBER_LIMIT:,.0f}, "
                                        f"not {value:g}")
@@ -243,6 +284,85 @@ class InputReader:
 
 ResolveFn = Callable[[Inputs, Dice], Resolution]
 OddsFn = Callable[[Inputs], Distribution[str]]
+LabelFn = Callable[[str], str]
+OrderFn = Callable[[str], Any]
+
+COUNT_NOUNS: dict[str, tuple[str, str]] = {
+    # name in an outcome key -> (one, many)
+    "kills": ("kill", "kills"),
+    "shock": ("Shock", "Shock"),
+    "vehicle_shock": ("Shock on the vehicle", "Shock on the vehicle"),
+    "successes": ("success", "successes"),
+    "hits": ("hit", "hits"),
+    "sixes": ("six", "sixes"),
+    "disruption": ("Disruption", "Disruption"),
+    "suppressed": ("unit suppressed", "units suppressed"),
+    "disrupted": ("unit disrupted", "units disrupted"),
+    "unstable": ("building turns unstable", "buildings turn unstable"),
+}
+FLAG_WORDS: dict[str, str] = {
+    "no_effect": "no effect",
+    "building_on_fire": "the building catches fire",
+    "building_unstable": "the building turns unstable",
+    "on_target": "on target",
+}
+
+
+def counted(n: int, name: str) -> str:
+    """A count with its noun agreeing: "1 kill", "2 kills", "1 six", "3 Shock"."""
+    one, many = COUNT_NOUNS.get(name, (_singular(name.replace("_", " ")), name.replace("_", " ")))
+    return f"{n} {one if n == 1 else many}"
+
+
+def _singular(words: str) -> str:
+    if words.endswith("sses") or words.endswith("xes"):
+        return words[:-2]
+    return words[:-1] if words.endswith("s") and not words.endswith("ss") else words
+
+
+def outcome_words(outcome: str) -> str:
+    """An outcome key in a player's words: "kills=2 shock=1" -> "2 kills, 1 Shock"; all zero -> "no effect".
+
+    The default label of a procedure whose keys are counts (`name=value`) and
+    flags (`building_on_fire`); a procedure with other keys gives its own.
+    """
+    counts: list[tuple[str, int]] = []
+    parts: list[str] = []
+    for word in outcome.split():
+        name, sep, value = word.partition("=")
+        if sep and re.fullmatch(r"-?\d+", value):
+            counts.append((name, int(value)))
+        elif sep:
+            if value in ("yes", "true"):
+                parts.append(name.replace("_", " "))
+            elif value not in ("no", "false", "ok", "none"):
+                parts.append(f"{name.replace('_', ' ')} {value.replace('_', ' ').replace(',', ', ')}")
+        else:
+            parts.append(FLAG_WORDS.get(word, word.replace("_", " ").replace("+", " and ")))
+    said = [counted(n, name) for name, n in counts if n]
+    if not said and counts:
+        plural = COUNT_NOUNS.get(counts[0][0], ("", counts[0][0].replace("_", " ")))[1]
+        said = [f"no {plural}" if len(counts) == 1 else "no effect"]
+    return ", ".join([*said, *parts]) or outcome
+
+
+def listed_order(*keys: str) -> OrderFn:
+    """An order that reads `keys` first, in the order given, then any other key by `outcome_order`."""
+    def order(outcome: str) -> tuple[int, list[Any]]:
+        return (keys.index(outcome) if outcome in keys else len(keys), outcome_order(outcome))
+    return order
+
+
+def worded(words: Mapping[str, str]) -> LabelFn:
+    """A label reading a fixed set of keys from `words`, any other key by `outcome_words`."""
+    def label(outcome: str) -> str:
+        return words.get(outcome) or outcome_words(outcome)
+    return label
+
+
+def outcome_order(outcome: str) -> list[Any]:
+    """Reading order of outcome keys: numbers in a key compare as numbers ("kills=10" after "kills=9")."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", outcome)]
 
 
 @dataclass(frozen=True)
@@ -250,7 +370,9 @@ class Procedure:
     """A registered procedure: its stable name, a title for menus, its two functions.
 
     `settings` names the ruleset settings (see tables.py) it takes as optional
-    inputs; the app passes the game's overrides for exactly those.
+    inputs; the app passes the game's overrides for exactly those. `label`
+    turns an outcome key into the words a player reads, `order` is the sort key
+    that puts outcomes in reading order: the keys stay the rules' own.
     """
 
     name: str
@@ -259,3 +381,5 @@ class Procedure:
     odds: OddsFn
     ruleset: str = "generic"
     settings: tuple[str, ...] = ()
+    label: LabelFn = outcome_words
+    order: OrderFn = outcome_order

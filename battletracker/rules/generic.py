@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from battletracker.core.dice import D6, Dice, count_at_least
 from battletracker.core.odds import Distribution, successes
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, counted
 
 MAX_POOL = 60
 
@@ -37,7 +37,7 @@ def pool_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     roller = Roller(dice)
     rolled = roller.roll_ints(f"{p.dice}D6", D6, p.dice)
     n = count_at_least(rolled, p.target)
-    text = f"Rolled {p.dice}D6 needing {p.target}+: {' '.join(map(str, rolled))} -> {n} successes"
+    text = f"Rolled {p.dice}D6 needing {p.target}+: {' '.join(map(str, rolled))} -> {counted(n, 'successes')}"
     return Resolution(
         procedure="dice.pool",
         outcome=outcome_key(n),
@@ -52,4 +52,10 @@ def pool_odds(inputs: Inputs) -> Distribution[str]:
     return successes(p.dice, p.target).map(outcome_key)
 
 
-register(Procedure("dice.pool", "Dice pool", pool_resolve, pool_odds))
+def pool_label(outcome: str) -> str:
+    """"1 successes" (the stable key) reads "1 success"."""
+    n, _, _ = outcome.partition(" ")
+    return counted(int(n), "successes") if n.isdigit() else outcome
+
+
+register(Procedure("dice.pool", "Dice pool", pool_resolve, pool_odds, label=pool_label))

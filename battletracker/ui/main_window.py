@@ -24,6 +24,7 @@ from battletracker.model import savefile
 from battletracker.model.effects import Changes
 from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
 from battletracker.ui.extensions import (
@@ -489,7 +490,7 @@ class MainWindow(QMainWindow):
         try:
             self.session.open(path)
         except savefile.SaveFileError as exc:
-            self.show_error("Cannot open game", f"{path.name} was not opened:\n\n{exc}")
+            self.show_error("Cannot open game", f"{path.name} was not opened:\n\n{message_of(exc)}")
             return False
         self._remember(path)
         self.map.fit_table()
@@ -593,7 +594,7 @@ class MainWindow(QMainWindow):
         try:
             written = save_game(self.session.live_game, path)
         except SaveError as exc:
-            self.show_error("Cannot save game", str(exc))
+            self.show_error("Cannot save game", message_of(exc))
             return False
         self.session.mark_saved(path, written)
         self.recovery.discard()
@@ -693,7 +694,7 @@ class MainWindow(QMainWindow):
         try:
             self.session.act("clock.end_phase", {})
         except (GameError, RulesInputError) as exc:
-            self.show_error("Cannot end the Phase", str(exc))
+            self.show_error("Cannot end the Phase", message_of(exc))
 
     def end_turn(self) -> None:
         """End the Turn by hand. In Chain of Command the Command Dice end it, so this asks first."""
@@ -708,7 +709,7 @@ class MainWindow(QMainWindow):
         try:
             self.session.act("clock.end_turn", {})
         except (GameError, RulesInputError) as exc:
-            self.show_error("Cannot end the Turn", str(exc))
+            self.show_error("Cannot end the Turn", message_of(exc))
 
     def open_dice(self) -> None:
         from battletracker.ui.dice_dialog import DiceDialog

@@ -39,13 +39,19 @@ def natural_key(text: str) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
 
 
-def grouped(dist: Distribution[str], group: GroupFn | None) -> list[tuple[str, Fraction]]:
-    """Outcomes (or their groups) with their probabilities, in reading order."""
+def grouped(dist: Distribution[str], group: GroupFn | None,
+            order: Callable[[str], Any] | None = None) -> list[tuple[str, Fraction]]:
+    """Outcomes (or their groups, or their labels) with their probabilities, in reading order.
+
+    `order` sorts the outcome keys before they are grouped, so the procedure's
+    reading order holds however its outcomes are labelled.
+    """
     totals: dict[str, Fraction] = {}
-    for outcome, p in dist.items():
+    items = sorted(dist.items(), key=lambda item: order(item[0])) if order else list(dist.items())
+    for outcome, p in items:
         key = group(outcome) if group else outcome
         totals[key] = totals.get(key, Fraction(0)) + p
-    if group is None:
+    if group is None and order is None:
         return sorted(totals.items(), key=lambda kv: natural_key(kv[0]))
     return list(totals.items())
 
@@ -184,9 +190,11 @@ class OddsPlot(QWidget):
     def rows(self) -> list[tuple[str, Fraction]]:
         return list(self._bars)
 
-    def set_distribution(self, dist: Distribution[str], group: GroupFn | None = None) -> None:
+    def set_distribution(self, dist: Distribution[str], group: GroupFn | None = None,
+                         order: Callable[[str], Any] | None = None) -> None:
+        """Show `dist`, each outcome under `group(outcome)` (its label, or a coarser group), sorted by `order`."""
         self._group = group
-        self._bars = grouped(dist, group)
+        self._bars = grouped(dist, group, order)
         self.quantities = marginals(dist, parse_quantities)
         self.marked_values = {}
         if self.quantities is not None:

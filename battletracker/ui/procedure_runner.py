@@ -42,7 +42,7 @@ from battletracker.core.dice import (
 )
 from battletracker.model.game import GameError
 from battletracker.rules import ChoiceNeeded, Inputs, Resolution, RulesInputError, get, odds, resolve
-from battletracker.rules.base import InputValue
+from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
 from battletracker.ui.session import Session
@@ -192,10 +192,14 @@ class ProcedureRunner(QWidget):
         try:
             dist = odds(self.procedure, self._as_inputs())
         except (RulesInputError, TableError) as exc:
-            self._show_problem(str(exc))
+            self._show_problem(message_of(exc))
             return False
         self.problem.hide()
-        self.odds_plot.set_distribution(dist, self._group)
+        registered = get(self.procedure)
+        if self._group is None:
+            self.odds_plot.set_distribution(dist, registered.label, registered.order)
+        else:
+            self.odds_plot.set_distribution(dist, self._group)
         self.roll_button.setEnabled(True)
         self.typed_button.setEnabled(True)
         return True
@@ -279,7 +283,7 @@ class ProcedureRunner(QWidget):
         try:
             values = parse_typed_rolls(self.entry.text(), self._pending.die, self._pending.count)
         except DiceError as exc:
-            self.entry_error.setText(f"{self._pending.label}: {exc}")
+            self.entry_error.setText(f"{self._pending.label}: {message_of(exc)}")
             self.entry_error.show()
             self.entry.selectAll()
             return
@@ -303,7 +307,7 @@ class ProcedureRunner(QWidget):
             self._ask(need)
             return
         except (RulesInputError, TableError) as exc:
-            self._show_problem(str(exc))
+            self._show_problem(message_of(exc))
             return
         self._pending = None
         self.entry_row.hide()
@@ -318,7 +322,7 @@ class ProcedureRunner(QWidget):
             self._ask(need)
             return
         except (RulesInputError, TableError) as exc:
-            self._show_problem(str(exc))
+            self._show_problem(message_of(exc))
             return
         self.entry_row.hide()
         self._show_result(res)
@@ -357,7 +361,7 @@ class ProcedureRunner(QWidget):
             f"<li>{esc(label)}: <b>{esc(' '.join(str(v) for v in values))}</b></li>" for label, values in res.rolls
         )
         lines = "".join(f"<p>{esc(line)}</p>" for line in res.log)
-        title = self._label(res.outcome) if self._label else self._group(res.outcome) if self._group else res.outcome
+        title = self._label(res.outcome) if self._label else get(self.procedure).label(res.outcome)
         self.result_view.setHtml(f"<h3>{esc(title)}</h3><ul>{rolls}</ul>{lines}")
         self.odds_plot.mark(res.outcome)
         self.apply_button.setEnabled(True)
@@ -375,7 +379,7 @@ class ProcedureRunner(QWidget):
                 faces = [face for _label, values in applied.rolls for face in values]
                 applied = self.session.act(name, {**choices, **self._answers}, faces, typed=self._typed_run)
         except (GameError, RulesInputError) as exc:
-            self._show_problem(f"Not applied: {exc}")
+            self._show_problem(f"Not applied: {message_of(exc)}")
             return False
         self._applied = True
         self.apply_button.setEnabled(False)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.model.effects import SetSetting
 from battletracker.model.game import GameError, Scalar
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import Setting, TableError, ruleset_settings
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -68,7 +69,7 @@ class SettingsDialog(QDialog):
             settings = ruleset_settings(session.game.ruleset)
         except TableError as exc:
             settings = ()
-            form.addRow(QLabel(f"The ruleset data could not be read: {exc}", body))
+            form.addRow(QLabel(f"The ruleset data could not be read: {message_of(exc)}", body))
         if not settings:
             form.addRow(QLabel("This ruleset has no settings.", body))
         problems: list[str] = []
@@ -149,7 +150,7 @@ class SettingsDialog(QDialog):
             try:
                 self.session.apply("Change ruleset settings", effects, [f"Ruleset settings: {changed}"])
             except GameError as exc:
-                self.error.setText(str(exc))
+                self.error.setText(message_of(exc))
                 self.error.show()
                 return
         self.accept()

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.model.game import ARMOUR_FACES, UNIT_KINDS, VEHICLE_CATEGORIES, Game, GameError, Unit, Vehicle
 from battletracker.rules import RulesInputError
-from battletracker.rules.base import InputValue
+from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.presets import UnitPreset, unit_presets
 from battletracker.rules.table_actions import describe_changes, unit_choice
 from battletracker.rules.words import KIND_TITLES
@@ -537,7 +537,7 @@ class UnitDialog(QDialog):
             try:
                 self.session.act(*action)
             except (GameError, RulesInputError) as exc:
-                self._show_problems([f"Not applied: {exc}"])
+                self._show_problems([f"Not applied: {message_of(exc)}"])
                 return
             if self._original is None:
                 self.added_id = unit.id

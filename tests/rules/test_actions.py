@@ -205,7 +205,7 @@ def test_a_choice_needed_mid_procedure_is_asked_and_the_action_run_again_with_it
         perform(game, "test.ask", {}, [4])
     assert (caught.value.field, caught.value.options) == ("aim", (("left", "To the left"), ("right", "To the right")))
     result = perform(game, "test.ask", {"aim": "left"}, [4])
-    assert result.outcome == "4" and result.log == ["Walked left"]
+    assert result.outcome == "4" and list(result.log) == ["Walked left"]
 
 
 def test_a_plan_is_registered_once() -> None:
@@ -298,7 +298,7 @@ def test_rallying_the_last_shock_of_a_unit_left_behind_by_a_bombardment_releases
     b.state, b.pattern_die, b.phases_fired, b.pinned = "firing", 1, 1, ["u1"]
     assert "u1" not in bm.units_in_area(game, b)
     result = apply(game, "unit.shock", {"unit": "u1", "delta": -1})
-    assert game.unit("u1").has("pinned") and result.log == ["Shock on 1 Section: 2 -> 1"]
+    assert game.unit("u1").has("pinned") and list(result.log) == ["Shock on 1 Section: 2 -> 1"]
     result = apply(game, "unit.shock", {"unit": "u1", "delta": -1})
     assert not game.unit("u1").has("pinned") and b.pinned == []
     assert game.log[-1].text == "1 Section has rallied all its Shock outside the bombardment: no longer Pinned"

@@ -18,15 +18,15 @@ def test_three_dice_needing_four() -> None:
     assert res.procedure == "dice.pool"
     assert res.outcome == "2 successes"
     assert res.values == {"successes": 2}
-    assert res.rolls == [("3D6", (6, 4, 1))]
-    assert res.effects == []
-    assert res.log == ["Rolled 3D6 needing 4+: 6 4 1 -> 2 successes"]
+    assert list(res.rolls) == [("3D6", (6, 4, 1))]
+    assert list(res.effects) == []
+    assert list(res.log) == ["Rolled 3D6 needing 4+: 6 4 1 -> 2 successes"]
 
 
 def test_inputs_may_be_text_as_a_dialog_sends_them() -> None:
     res = resolve("dice.pool", {"dice": "2", "target": "6"}, ScriptedDice(["6", "5"]))
     assert res.outcome == "1 successes"
-    assert res.rolls == [("2D6", (6, 5))]
+    assert list(res.rolls) == [("2D6", (6, 5))]
 
 
 @pytest.mark.parametrize(("rolled", "target", "expected"), [

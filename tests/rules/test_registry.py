@@ -76,7 +76,7 @@ def test_a_procedure_registered_later_is_listed_and_resolved(monkeypatch: pytest
                                    lambda i: Distribution.die(3).map(str), ruleset="test"))
     assert procedures("test") == ["test.flip"]
     res = resolve("test.flip", {}, ScriptedDice([2]))
-    assert (res.procedure, res.outcome, res.rolls) == ("test.flip", "2", [("flip", (2,))])
+    assert (res.procedure, res.outcome, res.rolls) == ("test.flip", "2", (("flip", (2,)),))
     assert odds("test.flip", {}).p("2") == Distribution.die(3).p(2)
     assert get("test.flip") is procedure
 

@@ -85,7 +85,7 @@ def test_a_failed_cool_check_leaves_the_fighter_ready_to_shoot_the_closest_enemy
                    fighter("b", "Mira", 1, 20, 10), toolkit_target_priority=True)
     plan = attack_plan(game, {"firer": "a", "target": "b"})
     res = resolve(plan.procedure, plan.inputs, ScriptedDice([1, 1]))
-    assert res.outcome == "cool_failed" and res.effects == []
+    assert res.outcome == "cool_failed" and list(res.effects) == []
     assert not acted(game, "a")
 
 

@@ -112,7 +112,7 @@ def test_worked_example_typed_applied_and_undone(qtbot: QtBot, session: Session)
     type_dice(dialog.runner, *WORKED_EXAMPLE)
     res = dialog.runner.result
     assert res is not None and res.outcome == "net2:immobilised"
-    assert res.effects == [add_shock(SHERMAN, 2), SetDamage(SHERMAN, "immobilised")]
+    assert list(res.effects) == [add_shock(SHERMAN, 2), SetDamage(SHERMAN, "immobilised")]
     assert "immobilised" in dialog.runner.result_view.toPlainText().lower()
     assert dialog.runner.apply()
     sherman = session.game.unit(SHERMAN)

@@ -39,9 +39,11 @@ def test_fights_as_a_gun_at_plus_two_and_logs_the_result_as_one_undo_step(qtbot:
     dlg.attacker.setChecked(True)  # the attacker's first round: -1 TN
     assert dlg.dice_label.text() == "FP 7D as a gun (+2 TN) = 7D at 5+."
     assert dlg.refusal_text() == ""
+    shown = [label for label, _p in dlg.runner.odds_plot.rows]
+    assert shown[:3] == ["no successes", "1 success", "2 successes"]
     type_dice(dlg.runner, "6 5 5 4 3 2 1")
     res = dlg.runner.result
-    assert res is not None and res.outcome == "successes=3" and res.effects == []
+    assert res is not None and res.outcome == "successes=3" and list(res.effects) == []
     assert res.values["tn"] == 5 and res.values["sixes"] == 1
     assert dlg.runner.apply_button.text() == "&Log result"
     assert dlg.runner.apply()

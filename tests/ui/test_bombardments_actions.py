@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.rules import odds
+from battletracker.rules import get, odds
 from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.bombardment import AreaOptions
 from battletracker.rules.replay import replay_steps
@@ -177,4 +177,5 @@ def test_the_bombardment_dialogs_show_the_odds_of_the_action_apply_takes(
     bid2 = list(session.game.bombardments)[-1]
     ranging = panel.open_ranging(bid2)
     p = plan("coc.ranging_shot", session.game, {"bombardment": bid2})
-    assert ranging.runner.odds_plot.rows == grouped(odds(p.procedure, p.inputs), None)
+    shot = get(p.procedure)
+    assert ranging.runner.odds_plot.rows == grouped(odds(p.procedure, p.inputs), shot.label, shot.order)

@@ -677,7 +677,7 @@ def test_roll_for_me_keeps_its_dice_while_the_player_chooses_where_walking_fire_
         qtbot.mouseClick(dialog.runner.entry_ok, Qt.MouseButton.LeftButton)
     res = dialog.runner.result
     assert res is not None and res.outcome == "hits=3 ammo=ok"
-    assert res.rolls == [("Hit roll", (5,)), ("Firepower dice", ("2", "1"))]
+    assert list(res.rolls) == [("Hit roll", (5,)), ("Firepower dice", ("2", "1"))]
     assert res.values["walking_fire"] == ["b", "c", "b"]
     assert dialog.apply()
     action = session.game.actions[-1]

@@ -14,6 +14,7 @@ from battletracker.rules import odds
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
+from tests.ui.labelled import labelled_odds
 
 MG, SQUAD = "u3", "u8"
 
@@ -96,7 +97,7 @@ def test_exact_fractions_are_in_tooltips_only(qtbot: QtBot, session: Session) ->
     assert dialog.set_target(SQUAD) and dialog.runner is not None and dialog.plan is not None
     table = dialog.runner.odds_plot.table
     assert table.columnCount() == 2
-    dist = dict(odds("coc.tripod_mg", dialog.plan.inputs).items())
+    dist = labelled_odds("coc.tripod_mg", dialog.plan.inputs)
     for row in range(table.rowCount()):
         label, chance = table.item(row, 0).text(), table.item(row, 1)
         assert "/" not in chance.text() and chance.toolTip() == f"Exactly {dist[label]}"

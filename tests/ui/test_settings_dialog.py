@@ -8,10 +8,10 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import SetSetting
-from battletracker.rules import odds
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.session import Session
 from battletracker.ui.settings_dialog import FacesEditor, SettingsDialog
+from tests.ui.labelled import labelled_odds
 
 MG, SQUAD = "u3", "u8"
 
@@ -62,7 +62,7 @@ def test_a_changed_face_is_saved_in_the_game_used_by_the_fire_dialog_and_undone_
         session.game.log[-1].text
 
     changed = {**fire.plan.inputs, "hit_effect_open": "kill none shock shock kill kill"}
-    assert dict(fire.runner.odds_plot.rows) == dict(odds("coc.tripod_mg", changed).items()) != default_odds
+    assert dict(fire.runner.odds_plot.rows) == labelled_odds("coc.tripod_mg", changed) != default_odds
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
     assert dict(fire.runner.odds_plot.rows) == default_odds
@@ -79,7 +79,7 @@ def test_a_value_the_table_cannot_take_is_named_and_the_default_shown(qtbot: QtB
     fire = FireDialog(session, MG)
     qtbot.addWidget(fire)
     assert fire.set_target(SQUAD) and fire.runner is not None
-    assert "result 3 must be one of none, shock, kill, not 'shok'" in fire.runner.problem.text()
+    assert "Result 3 must be one of none, shock, kill, not 'shok'" in fire.runner.problem.text()
     assert not fire.runner.roll_button.isEnabled()
     press_ok(qtbot, dialog)                               # Ok puts the default shown back
     assert "hit_effect_light" not in session.game.settings

@@ -16,7 +16,7 @@ from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
 from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
 from battletracker.model.game import OUT_OF_PLAY, Unit, Weapon
-from battletracker.rules import odds, resolve
+from battletracker.rules import resolve
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire import FireDialog
@@ -26,6 +26,7 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.labelled import labelled_odds
 
 MG, SQUAD, SNIPER, GERMAN_SECTION = "u3", "u8", "u9", "u1"
 
@@ -78,7 +79,7 @@ def test_tripod_mg_fire_derives_dice_arc_and_cover_from_the_table(qtbot: QtBot, 
     assert runner.problem.isHidden() and runner.roll_button.isEnabled()
     rows = dict(runner.odds_plot.rows)
     assert sum(rows.values()) == Fraction(1)
-    assert rows == dict(odds("coc.tripod_mg", dialog.plan.inputs).items())
+    assert rows == labelled_odds("coc.tripod_mg", dialog.plan.inputs)
 
 
 def test_mg_down_to_one_figure_loses_two_dice(qtbot: QtBot, session: Session) -> None:
@@ -125,7 +126,7 @@ def test_flamethrower_with_no_fuel_is_refused(qtbot: QtBot, session: Session) ->
     session.apply("Move up", [MoveUnit("u20", 20.0, 18.0, 0.0)])
     assert dialog.plan.inputs["fuel"] == 0
     assert not runner.problem.isHidden()
-    assert "no fuel left: 0 of 3 Phases of fire" in runner.problem.text()
+    assert "No fuel left: 0 of 3 Phases of fire" in runner.problem.text()
     assert not runner.roll_button.isEnabled() and not runner.typed_button.isEnabled()
 
 
@@ -175,7 +176,7 @@ def test_an_unspotted_sniper_cannot_be_targeted_and_a_spotted_one_ignores_shock(
     runner = runner_of(dialog)
     dialog.dice.setValue(2)
     type_dice(runner, "6 6", "1 2")                                        # two hits, both Shock only
-    assert runner.result is not None and runner.result.effects == []
+    assert runner.result is not None and list(runner.result.effects) == []
     assert any("ignores the Shock" in line for line in runner.result.log)
     type_dice(runner, "6 6", "6 1")                                        # one kill removes it
     assert runner.apply()
@@ -289,8 +290,8 @@ def test_fire_at_a_spotted_sniper_shows_the_odds_of_exactly_what_apply_does(qtbo
     plan = plan_fire(session.game, dialog.choices())
     assert dialog.plan == plan and plan.inputs["sniper_target"] is True
     runner = runner_of(dialog)
-    assert dict(runner.odds_plot.rows) == dict(odds(plan.procedure, plan.inputs).items())
-    assert set(dict(runner.odds_plot.rows)) == {"kills=0 shock=0", "kills=1 shock=0"}
+    assert dict(runner.odds_plot.rows) == labelled_odds(plan.procedure, plan.inputs)
+    assert set(dict(runner.odds_plot.rows)) == {"no effect", "1 kill"}
 
     expected = deepcopy(session.game)
     for effect in resolve(plan.procedure, plan.inputs, ScriptedDice([6, 6, 1, 3, 5])).effects:

@@ -22,7 +22,7 @@ from battletracker.rules.armour_battles import sliding
 from battletracker.rules.armour_battles.data import RULESET, close_support_assault_tn, read_int_setting
 from battletracker.rules.armour_battles.fire import DICE_TYPES, MAX_DICE, successes_key, successes_odds
 from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
 
 NAME = "ab.close_support_assault"
 SETTINGS = ("close_assault_tn", "close_assault_tn_suppressed", "close_assault_first_round_tn",
@@ -108,7 +108,8 @@ def assault_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     sixes = sum(1 for v in rolled if v == 6)
     slid = f" (TN {plan.tn_unslid}+ slid, {plan.slide_dice:+d}D)" if plan.slide_dice else ""
     log = [f"Close assault as a gun (+{plan.gun_tn} TN): {plan.dice_used.upper()} {plan.dice_rolled}D needing "
-           f"{plan.tn}+{slid}: {' '.join(map(str, rolled)) or 'no dice'} -> {hits} successes, {sixes} sixes."]
+           f"{plan.tn}+{slid}: {' '.join(map(str, rolled)) or 'no dice'} -> {counted(hits, 'successes')}, "
+           f"{counted(sixes, 'sixes')}."]
     values: dict[str, int | str] = {
         "dice_used": plan.dice_used, "unit_dice": plan.unit_dice, "gun_tn": plan.gun_tn,
         "tn_unslid": plan.tn_unslid, "slide_dice": plan.slide_dice, "dice_rolled": plan.dice_rolled,

@@ -23,7 +23,7 @@ from battletracker.rules.armour_battles import sliding
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules, read_int_setting
 from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
 from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
 
 NAME = "ab.close_support_fire"
 MODES = ("direct", "indirect")
@@ -207,7 +207,7 @@ def fire_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     sixes = sum(1 for v in rolled if v == 6)
     log = [_describe(plan)]
     if plan.dice_rolled:
-        log.append(f"Rolled {' '.join(map(str, rolled))}: {hits} successes, {sixes} sixes "
+        log.append(f"Rolled {' '.join(map(str, rolled))}: {counted(hits, 'successes')}, {counted(sixes, 'sixes')} "
                    f"({plan.suppression} suppressions).")
     else:
         log.append("No dice left to roll: the fire has no effect.")

@@ -213,7 +213,7 @@ def mission_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     placed = placement.placement_resolve({**dict(p.placement), "marker_id": p.marker_id}, dice)
     rolls = list(placed.rolls)
     effects: list[Effect] = list(placed.effects)
-    log = [f"Indirect fire by {p.firer_name}."] + placed.log
+    log = [f"Indirect fire by {p.firer_name}.", *placed.log]
     centre = (float(placed.values["x"]), float(placed.values["y"]))
     under = under_burst(p, centre)
     log.append(f'Under the {p.radius:g}" burst: ' + (", ".join(t.name for t in under) or "no units") + ".")
@@ -224,9 +224,9 @@ def mission_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         shot = fire.fire_resolve({**dict(p.shot), "dice_type": "at" if t.armoured else "fp"}, prefixed)
         answer = reaction.reaction_resolve(
             _reaction_inputs(p, t, int(shot.values["successes"]), int(shot.values["sixes"])), prefixed)
-        rolls.extend((f"{t.name}: {label}", values) for label, values in shot.rolls + answer.rolls)
+        rolls.extend((f"{t.name}: {label}", values) for label, values in (*shot.rolls, *answer.rolls))
         effects.extend(answer.effects)
-        log.extend(f"{t.name}: {line}" for line in shot.log + answer.log)
+        log.extend(f"{t.name}: {line}" for line in (*shot.log, *answer.log))
         suppressed += bool(answer.values["suppressed"])
         disrupted += int(answer.values["disruption"]) > 0
         results.append({"id": t.id, "name": t.name, "dice_type": shot.values["dice_type"],
@@ -336,7 +336,8 @@ def mission_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(parse(inputs))
 
 
-register(Procedure(NAME, "Indirect fire mission", mission_resolve, mission_odds, ruleset=RULESET, settings=SETTINGS))
+register(Procedure(NAME, "Indirect fire mission", mission_resolve, mission_odds, ruleset=RULESET, settings=SETTINGS,
+                   label=label, order=sort_key))
 
 
 def clear_caches() -> None:

@@ -27,7 +27,17 @@ from battletracker.model.game import Marker
 from battletracker.rules import register
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules, read_int_setting
 from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    degrees,
+    listed_order,
+    worded,
+)
 
 NAME = "ab.indirect_placement"
 SETTINGS = ("deviation_hit_faces",)
@@ -127,7 +137,7 @@ def placement_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             else:
                 bearing = p.bearing
             distance = sum(roller.roll_ints("Deviation distance", D6, rules.deviation_dice))
-            log = [f'Deviation die: arrow, the fire deviates {distance}" on bearing {bearing:g}°.']
+            log = [f'Deviation die: arrow, the fire deviates {distance}" on bearing {degrees(bearing)}°.']
     x, y = offset(aim, bearing, distance) if bearing is not None else aim
     outcome = "deviated" if face == "arrow" else "on_target"
     effects: list[Effect] = []
@@ -162,5 +172,8 @@ def placement_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(p.los, p.hit_faces)
 
 
+LANDING_WORDS = {"on_target": "On target", "deviated": "Deviates"}
+
 register(Procedure(NAME, "Indirect fire: placement", placement_resolve, placement_odds,
-                   ruleset=RULESET, settings=SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS, label=worded(LANDING_WORDS),
+                   order=listed_order(*LANDING_WORDS)))

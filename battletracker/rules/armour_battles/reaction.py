@@ -29,7 +29,7 @@ from battletracker.rules import register
 from battletracker.rules.armour_battles import sliding
 from battletracker.rules.armour_battles.data import RULESET, read_bool_setting, read_int_setting
 from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
 
 NAME = "ab.reaction"
 SUPPRESSIONS = ("normal", "artillery")
@@ -155,8 +155,9 @@ def reaction_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         cover = f" including {plan.cover_dice} Cover Dice" if plan.cover_dice else ""
         slid = f" (TN {plan.tn_unslid}+ slid, {plan.slide_dice:+d}D)" if plan.slide_dice else ""
         log.append(f"Reaction Check: {plan.dice_rolled}D{cover} needing {plan.tn}+{slid}: "
-                   f"{' '.join(map(str, rolled)) or 'no dice'} -> {saves} successes, {sixes} sixes "
-                   f"against {p.incoming} successes and {p.incoming_sixes} sixes.")
+                   f"{' '.join(map(str, rolled)) or 'no dice'} -> {counted(saves, 'successes')}, "
+                   f"{counted(sixes, 'sixes')} against {counted(p.incoming, 'successes')} and "
+                   f"{counted(p.incoming_sixes, 'sixes')}.")
     else:
         log.append("The fire scored no successes: no Reaction Check.")
     taken = max(0, p.incoming - saves)

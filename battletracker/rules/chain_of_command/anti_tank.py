@@ -41,6 +41,8 @@ from battletracker.rules.chain_of_command.damage import (
     apply_damage,
     band_for,
     band_odds,
+    outcome_label,
+    outcome_rank,
 )
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.chain_of_command.vehicle_shock import abandoned
@@ -624,8 +626,10 @@ def armour_save_only_odds(inputs: Inputs) -> Distribution[str]:
     return _after_hit(0, 6, p.armour_dice, p.save_target, p.target.vehicle)
 
 
-register(Procedure("coc.at_fire", "Anti-tank fire", at_fire_resolve, at_fire_odds, ruleset=RULESET))
+register(Procedure("coc.at_fire", "Anti-tank fire", at_fire_resolve, at_fire_odds, ruleset=RULESET,
+                   label=outcome_label, order=outcome_rank))
 register(Procedure("coc.at_grenade", "Anti-tank grenade or charge", at_grenade_resolve, at_grenade_odds,
-                   ruleset=RULESET, settings=(*storm_of_steel.SETTINGS, GRENADE_MOVEMENT_SETTING)))
+                   ruleset=RULESET, settings=(*storm_of_steel.SETTINGS, GRENADE_MOVEMENT_SETTING),
+                   label=outcome_label, order=outcome_rank))
 register(Procedure("coc.armour_save_only", "Armour save against fire with no A.P.", armour_save_only_resolve,
-                   armour_save_only_odds, ruleset=RULESET))
+                   armour_save_only_odds, ruleset=RULESET, label=outcome_label, order=outcome_rank))

@@ -29,7 +29,7 @@ from battletracker.rules.chain_of_command.anti_tank import (
     parse_at_grenade,
 )
 from battletracker.rules.chain_of_command.arsenal import arsenal
-from battletracker.rules.chain_of_command.damage import later_shock_doubled, outcome_group
+from battletracker.rules.chain_of_command.damage import GROUP_LABELS, GROUP_ORDER, later_shock_doubled, outcome_group
 from battletracker.rules.chain_of_command.fire import QUALITIES
 from battletracker.rules.tables import TableError, ruleset_settings, setting
 
@@ -50,10 +50,6 @@ CHECKED_ADJUSTMENTS = (
     "two_orders",
     "hit_last_round_stationary",
 )
-GROUP_LABELS = {"failed_to_reach": "failed to reach", "miss": "miss",
-                "no_effect": "no effect", "equal": "equal", "net1": "+1", "net2": "+2",
-                "net3": "+3"}
-GROUP_ORDER = tuple(GROUP_LABELS)
 
 Choices = Mapping[str, InputValue]
 

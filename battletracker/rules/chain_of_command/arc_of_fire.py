@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from battletracker.core.geometry import EPSILON, angle_between
 from battletracker.model.effects import Effect, TurnUnit
-from battletracker.rules.base import InputReader, RulesInputError
+from battletracker.rules.base import InputReader, RulesInputError, degrees
 
 HALF_ARC = 45.0
 
@@ -48,7 +48,7 @@ def read_aim(r: InputReader, weapon: str) -> Aim:
     aim = Aim(facing, bearing)
     offset = aim.offset
     if offset is not None and offset > HALF_ARC + EPSILON:
-        raise RulesInputError("target_bearing", f"the target is {offset:g} degrees off the barrel; a {weapon} "
+        raise RulesInputError("target_bearing", f"the target is {degrees(offset)} degrees off the barrel; a {weapon} "
                                                 f"fires only {HALF_ARC:g} degrees either side of its barrel")
     return aim
 

@@ -37,7 +37,7 @@ from battletracker.model.bombardment_effects import (
 )
 from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondition
 from battletracker.model.game import Game, Marker, Unit
-from battletracker.rules.base import InputValue, RulesInputError
+from battletracker.rules.base import InputValue, RulesInputError, inches
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
 from battletracker.rules.tables import setting
@@ -169,7 +169,7 @@ def _area(game: Game, area: AreaOptions) -> Area:
         raise RulesInputError("shape", f"must be rectangle or circle, not {settled.shape!r}")
     for key, value in (("width", settled.width), ("depth", settled.depth), ("radius", settled.radius)):
         if not 0 < value <= 1000:
-            raise RulesInputError(key, f"must be more than 0 inches, not {value:g}")
+            raise RulesInputError(key, f"must be more than 0 inches, not {inches(value)}")
     if not 1 <= settled.firepower_dice <= 60:
         raise RulesInputError("firepower_dice", f"must be 1 to 60, not {settled.firepower_dice}")
     if not 2 <= settled.to_hit <= 6:

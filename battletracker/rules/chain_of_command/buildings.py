@@ -24,7 +24,7 @@ from battletracker.model.bombardment_effects import (
 )
 from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.game import Game
-from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import RulesInputError, inches
 from battletracker.rules.chain_of_command.bombardment_data import data
 
 COLLAPSE_SOURCE = "collapse:"
@@ -62,7 +62,7 @@ def add_building(game: Game, name: str, centre: geometry.Point, *, width: float,
         raise RulesInputError("storeys", f"a building has at least one storey, not {storeys}")
     for key, value in (("width", width), ("depth", depth)):
         if not 0 < value <= 1000:
-            raise RulesInputError(key, f"must be more than 0 inches, not {value:g}")
+            raise RulesInputError(key, f"must be more than 0 inches, not {inches(value)}")
     building = Building(bid, name, centre[0], centre[1], width, depth, geometry.normalise(facing), material,
                         storeys)
     return [AddBuilding(building), _log(game, f"{name}: {storeys} storey {material.replace('_', ' or ')} "

@@ -198,6 +198,29 @@ def outcome_group(outcome: str) -> str:
     return outcome.split(":", 1)[0]
 
 
+GROUP_LABELS = {"failed_to_reach": "failed to reach", "miss": "miss",
+                "no_effect": "no effect", "equal": "equal", "net1": "+1", "net2": "+2",
+                "net3": "+3"}
+GROUP_ORDER = tuple(GROUP_LABELS)
+RESULT_WORDS = {"none": "no effect", "hull_mg_destroyed": "hull MG destroyed"}
+
+
+def outcome_label(outcome: str) -> str:
+    """An anti-tank outcome in a player's words: "net2:immobilised" -> "+2: immobilised", "miss" -> "Miss"."""
+    group, _, result = outcome.partition(":")
+    head = GROUP_LABELS.get(group, group.replace("_", " "))
+    head = head[:1].upper() + head[1:]
+    if not result:
+        return head
+    return f"{head}: {RESULT_WORDS.get(result, result.replace('_', ' '))}"
+
+
+def outcome_rank(outcome: str) -> tuple[int, str]:
+    """Reading order: failed to reach and miss first, then no effect, equal, +1, +2, +3."""
+    group = outcome_group(outcome)
+    return (GROUP_ORDER.index(group) if group in GROUP_ORDER else len(GROUP_ORDER), outcome)
+
+
 @lru_cache(maxsize=64)
 def band_odds(vehicle: str, band: str) -> Distribution[str]:
     """Exact odds of each outcome key for one D6 on the band's table."""

@@ -46,7 +46,15 @@ from battletracker.core.odds import Distribution
 from battletracker.model.bombardment_effects import SetBuildingState
 from battletracker.model.effects import Effect, SpendAmmo
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    inches,
+)
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.fire import (
     MAX_TEAMS,
@@ -122,7 +130,7 @@ def _parse(inputs: Inputs) -> FlamethrowerInputs:
     r.finish()
     if distance > MAX_RANGE + EPSILON:
         raise RulesInputError("range", f'a flamethrower reaches at most {MAX_RANGE:g}", '
-                                       f'the target is {distance:g}" away')
+                                       f'the target is {inches(distance)}" away')
     if at_the_double:
         raise RulesInputError("at_the_double", "infantry flamethrowers never move At the Double "
                                                "(they may move 1D6 and fire)")
@@ -165,7 +173,7 @@ def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         "fuel_left": p.fuel - 1,
         "building_on_fire": on_fire,
     }
-    log = [f'Flamethrower at {p.range:g}"' + (" after moving: 6 Firepower Dice" if p.moved else ""),
+    log = [f'Flamethrower at {inches(p.range)}"' + (" after moving: 6 Firepower Dice" if p.moved else ""),
            *describe_volley(v, volley)]
     effects: list[Effect] = []
     if p.firer_id is not None:

@@ -42,7 +42,15 @@ from battletracker.model.bombardment import BUILDING_MATERIALS
 from battletracker.model.bombardment_effects import SetBuildingState
 from battletracker.model.effects import Effect
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    degrees,
+)
 from battletracker.rules.chain_of_command.arc_of_fire import Aim, read_aim, turn_effects
 from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.fire import (
@@ -162,7 +170,7 @@ def gun_he_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     if p.to_hit_modifier:
         log.append(f"{TO_HIT}+ adjusted by {p.to_hit_modifier:+d}: each die needs {p.volley.to_hit}+")
     if p.aim.offset is not None:
-        log.append(f"Target {p.aim.offset:g} degrees off the barrel: the gun turns to face it (not a move)")
+        log.append(f"Target {degrees(p.aim.offset)} degrees off the barrel: the gun turns to face it (not a move)")
     log.extend(describe_volley(v, p.volley))
     if not can_move:
         log.append(f"Only {p.crew} crew: the gun cannot move but still fires inside its arc")

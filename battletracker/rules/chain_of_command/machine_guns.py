@@ -28,7 +28,16 @@ from battletracker.core.dice import Dice
 from battletracker.core.geometry import EPSILON
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    degrees,
+    inches,
+)
 from battletracker.rules.chain_of_command.arc_of_fire import Aim, read_aim, turn_effects
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
@@ -84,11 +93,11 @@ def check_suppressing_area(suppressing: bool, frontage: float | None, team_gap: 
         raise RulesInputError("frontage", "give a frontage or a team_gap, not both")
     if frontage is not None and frontage > SUPPRESSING_FRONTAGE + EPSILON:
         raise RulesInputError("frontage", f"Suppressing Fire covers one continuous frontage of at most "
-                                          f'{SUPPRESSING_FRONTAGE:g}", not {frontage:g}"')
+                                          f'{SUPPRESSING_FRONTAGE:g}", not {inches(frontage)}"')
     if team_gap is not None:
         if team_gap > SUPPRESSING_TEAM_GAP + EPSILON:
             raise RulesInputError("team_gap", f"Suppressing Fire at two Teams needs them within "
-                                              f'{SUPPRESSING_TEAM_GAP:g}" of each other, not {team_gap:g}"')
+                                              f'{SUPPRESSING_TEAM_GAP:g}" of each other, not {inches(team_gap)}"')
         if teams != 2:
             raise RulesInputError("teams", f"Suppressing Fire at two Teams within {SUPPRESSING_TEAM_GAP:g}\" "
                                            f"shares its hits between 2 teams, not {teams}")
@@ -133,7 +142,7 @@ def tripod_mg_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     if p.heavy:
         log.append("Heavy MG: the target's cover is reduced one level")
     if p.aim.offset is not None:
-        log.append(f"Target {p.aim.offset:g} degrees off the barrel: the gun turns to face it (not a move)")
+        log.append(f"Target {degrees(p.aim.offset)} degrees off the barrel: the gun turns to face it (not a move)")
     if p.suppressing:
         area = f'a {p.frontage:g}" frontage' if p.frontage is not None else f'two Teams {p.team_gap:g}" apart'
         log.append(f"Suppressing Fire at {area}")

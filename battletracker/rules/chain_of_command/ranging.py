@@ -28,7 +28,17 @@ from battletracker.model.bombardment import BombardmentEvent, PhaseStamp
 from battletracker.model.bombardment_effects import AppendBombardmentEvent, UpdateBombardment
 from battletracker.model.effects import Effect
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    degrees,
+    listed_order,
+    worded,
+)
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.fire import read_id
 from battletracker.rules.sequence import check_once_a_phase, check_own_phase, read_last
@@ -141,7 +151,7 @@ def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             face = int(roller.one(f"Deviation direction (D{p.bearing_die_sides})", numeric_die(p.bearing_die_sides)))
             bearing = bearing_from_face(face, p.bearing_die_sides)
         landed = geometry.offset(p.aim, bearing, distance)
-        log.append(f"Deviates {distance:g}\" on a bearing of {bearing:g} degrees: lands at "
+        log.append(f"Deviates {distance:g}\" on a bearing of {degrees(bearing)} degrees: lands at "
                    f"({landed[0]:.1f}, {landed[1]:.1f})")
         if p.table is not None and not geometry.on_table(landed, *p.table):
             log.append("The shot lands off the table")
@@ -193,5 +203,8 @@ def ranging_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(p.unobserved_attempts, p.above_table, p.smoke)
 
 
+LANDINGS = {"unobserved": "Unobserved: no effect", "deviates": "Deviates", "on_target": "On target",
+            "devastating": "Devastating"}
+
 register(Procedure("coc.ranging_shot", "Ranging shot", ranging_resolve, ranging_odds,
-                   ruleset=RULESET, settings=SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS, label=worded(LANDINGS), order=listed_order(*LANDINGS)))

@@ -91,4 +91,10 @@ def reverse_odds(inputs: Inputs) -> Distribution[str]:
     return Distribution.uniform(str(n) for n in range(1, 7))
 
 
-register(Procedure("coc.reverse", "Reverse 1D6", reverse_resolve, reverse_odds, ruleset="chain_of_command"))
+def reverse_label(outcome: str) -> str:
+    """"3" reads 'Reverse 3"'."""
+    return f'Reverse {outcome}"'
+
+
+register(Procedure("coc.reverse", "Reverse 1D6", reverse_resolve, reverse_odds, ruleset="chain_of_command",
+                   label=reverse_label))

@@ -43,7 +43,16 @@ from battletracker.core.text import brief
 from battletracker.model.effects import ChangeCounter, ChangeFigures, Effect, RemoveUnit, SetCondition, add_shock
 from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    listed_order,
+    worded,
+)
 from battletracker.rules.chain_of_command.fire import (
     FIGURES_DIGITS,
     RULESET,
@@ -229,5 +238,8 @@ def sniper_contacted(sniper_id: str) -> SniperLoss:
     return SniperLoss((RemoveUnit(sniper_id),), False)
 
 
+SHOT_WORDS = {"miss": "Miss", "no_effect": "No effect", "shock=2": "2 Shock", "kill": "Kill",
+              "kill+leader_hit": "Kill, and the leader is hit"}
+
 register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET,
-                   settings=TABLE_SETTINGS))
+                   settings=TABLE_SETTINGS, label=worded(SHOT_WORDS), order=listed_order(*SHOT_WORDS)))

@@ -20,7 +20,7 @@ from typing import Any
 from battletracker.core.dice import Dice, numeric_die
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, counted
 from battletracker.rules.necromunda.id_lists import counts_key, read_ids
 from battletracker.rules.necromunda.refusals import speaking
 
@@ -79,4 +79,11 @@ def _odds(models: int, hits: int) -> Distribution[tuple[int, ...]]:
     return one.repeat(hits, lambda acc, i: acc[:i] + (acc[i] + 1,) + acc[i + 1:], zero)
 
 
-register(Procedure(NAME, "Allocate Hits in a combat", allocation_resolve, allocation_odds, ruleset="necromunda"))
+def allocation_label(outcome: str) -> str:
+    """"u1:2,u2:1" reads "2 hits on u1, 1 hit on u2"."""
+    drawn = (pair.rpartition(":") for pair in outcome.split(","))
+    return ", ".join(f"{counted(int(n), 'hits')} on {model}" for model, _, n in drawn)
+
+
+register(Procedure(NAME, "Allocate Hits in a combat", allocation_resolve, allocation_odds, ruleset="necromunda",
+                   label=allocation_label))

@@ -15,7 +15,7 @@ from functools import lru_cache
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, listed_order, worded
 from battletracker.rules.necromunda.refusals import speaking
 
 NAME = "necro.cool_check"
@@ -65,4 +65,6 @@ def _odds(cool: int, modifier: int) -> Distribution[str]:
     return Distribution.dice_sum(2).map(lambda total: outcome_key(total + modifier, cool))
 
 
-register(Procedure(NAME, "Cool check", cool_resolve, cool_odds, ruleset="necromunda"))
+register(Procedure(NAME, "Cool check", cool_resolve, cool_odds, ruleset="necromunda",
+                   label=worded({"passed": "Cool check passed", "failed": "Cool check failed"}),
+                   order=listed_order("failed", "passed")))

@@ -347,4 +347,16 @@ def _odds(needed: int | None, dice: int, die: FirepowerDie, ammo: int, reading: 
 
 SETTINGS = (FACES_SETTING, READING_SETTING)
 
-register(Procedure(NAME, "Shoot", shoot_resolve, shoot_odds, ruleset="necromunda", settings=SETTINGS))
+def shoot_label(outcome: str) -> str:
+    """The shot in a player's words ("2 Hits, Out of Ammo"), read as the attack reads its own shot."""
+    from battletracker.rules.necromunda import attack  # the attack builds on this module
+    return attack.label(outcome)
+
+
+def shoot_order(outcome: str) -> tuple[int, int, str]:
+    from battletracker.rules.necromunda import attack
+    return attack.display_order(outcome)
+
+
+register(Procedure(NAME, "Shoot", shoot_resolve, shoot_odds, ruleset="necromunda", settings=SETTINGS,
+                   label=shoot_label, order=shoot_order))

@@ -132,4 +132,11 @@ def _odds(models: int, hits: int) -> Distribution[int]:
     return Distribution(one).repeat(hits, lambda a, b: a | b, 0)
 
 
-register(Procedure(NAME, "Stray shots", stray_resolve, stray_odds, ruleset="necromunda", settings=(STRAY_SHOTS,)))
+def stray_label(outcome: str) -> str:
+    """"hit=u1,u2" reads "Stray shots hit u1, u2"."""
+    hit = outcome.removeprefix("hit=").split(",") if outcome.startswith("hit=") else []
+    return "Stray shots hit " + (", ".join(hit) if hit else "no one")
+
+
+register(Procedure(NAME, "Stray shots", stray_resolve, stray_odds, ruleset="necromunda", settings=(STRAY_SHOTS,),
+                   label=stray_label))

@@ -29,6 +29,7 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices
+from battletracker.rules.base import message_of
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.cards.header import SideHeader
 from battletracker.ui.session import Session
@@ -149,7 +150,7 @@ class CardsPanel(QWidget):
         try:
             self.session.act(name, choices)
         except (GameError, RulesInputError) as exc:
-            self.show_refusal(str(exc))
+            self.show_refusal(message_of(exc))
             return False
         return True
 

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 from battletracker.core.geometry import distance
 from battletracker.model.game import ARMOUR_FACES, Unit
 from battletracker.rules import Resolution, RulesInputError, odds
+from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules
 from battletracker.rules.chain_of_command.anti_tank_plans import (
@@ -223,7 +224,7 @@ class AntiTankDialog(ProcedureDialog):
             try:
                 plan_at_fire(self.session.game, {**self.choices(), "target": unit_id})
             except RulesInputError as exc:
-                self._refuse(str(exc))
+                self._refuse(message_of(exc))
             return False
         self.target_box.setCurrentIndex(index)
         self._target_changed()
@@ -282,7 +283,7 @@ class AntiTankDialog(ProcedureDialog):
             shot = plan_at_fire(self.session.game, self.choices())
         except RulesInputError as exc:
             self.facts.clear()
-            self._refuse(str(exc))
+            self._refuse(message_of(exc))
             return
         self.shot = shot
         self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
@@ -338,7 +339,7 @@ class AntiTankDialog(ProcedureDialog):
         try:
             shot = plan_at_fire(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.setText(esc(str(exc)))
+            self.facts.setText(esc(message_of(exc)))
             return
         self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
 
@@ -512,7 +513,7 @@ class GrenadeDialog(ProcedureDialog):
         try:
             shot = plan_at_grenade(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.setText(str(exc))
+            self.facts.setText(message_of(exc))
             self.runner.setEnabled(False)
             return
         self.shot = shot
@@ -567,7 +568,7 @@ def load_user_arsenal(path: Path | None = None) -> str | None:
             raise TableError(f"{path}: must hold a table of weapons, vehicles and grenades")
         set_user_arsenal(data)
     except (OSError, ValueError, TableError) as exc:
-        return f"Your arsenal in {path} was not loaded: {exc}"
+        return f"Your arsenal in {path} was not loaded: {message_of(exc)}"
     return None
 
 
@@ -860,10 +861,10 @@ class ArsenalDialog(QDialog):
         try:
             save_user_arsenal(entries, self.path)
         except TableError as exc:
-            self._refuse(f"Not saved: {exc}")
+            self._refuse(f"Not saved: {message_of(exc)}")
             return False
         except OSError as exc:
-            self._refuse(f"Not saved: could not write the file ({exc})")
+            self._refuse(f"Not saved: could not write the file ({message_of(exc)})")
             return False
         self.fill(select=(self.section, name))
         self.show_entry(self.section, name, entry_fields(self.section, name))
@@ -877,7 +878,7 @@ class ArsenalDialog(QDialog):
         try:
             save_user_arsenal(entries, self.path)
         except (TableError, OSError) as exc:
-            self._refuse(f"Not removed: {exc}")
+            self._refuse(f"Not removed: {message_of(exc)}")
             return False
         self.fill()
         self.start_new(self.section)

@@ -34,7 +34,7 @@ from battletracker.model.effects import AppendLog
 from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
-from battletracker.rules.base import Resolution
+from battletracker.rules.base import Resolution, message_of
 from battletracker.rules.chain_of_command.bombardment import next_action, observer_name, waiting
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.command_dice import (
@@ -66,7 +66,7 @@ def offered(game: Game, name: str, choices: Choices) -> str | None:
     try:
         plan(name, game, choices)
     except REFUSED as exc:
-        return str(exc)
+        return message_of(exc)
     return None
 
 
@@ -121,7 +121,7 @@ class ActionDialog(ProcedureDialog):
         try:
             self.session.act(self.action, choices, _faces(res))
         except REFUSED as exc:
-            self.problem.setText(f"Not applied: {exc}")
+            self.problem.setText(f"Not applied: {message_of(exc)}")
             self.problem.show()
             return
         self.runner.mark_applied()
@@ -262,7 +262,7 @@ class ThisPhasePanel(QWidget):
             try:
                 follows = CommandDiceTable.of(game).outcome(sixes)
             except RulesInputError as exc:
-                follows = str(exc)
+                follows = message_of(exc)
             self._line(f"Then: {follows}.", "this_phase_follows")
         else:
             refusal = offered(game, "coc.command_dice", {})
@@ -365,7 +365,7 @@ class ThisPhasePanel(QWidget):
         try:
             p = plan("clock.end_phase", game, {})
         except REFUSED as exc:
-            self._line(str(exc))
+            self._line(message_of(exc))
             return
         for effect in p.effects:
             if isinstance(effect, AppendLog):
@@ -429,7 +429,7 @@ class ThisPhasePanel(QWidget):
         try:
             self.session.act("coc.spend_command_die", choices)
         except REFUSED as exc:
-            self._line(f"Not applied: {exc}")
+            self._line(f"Not applied: {message_of(exc)}")
 
 
 def install(host: FeatureHost) -> None:

@@ -50,6 +50,7 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError, Unit
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices
+from battletracker.rules.base import message_of
 from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MARGIN, MapScene
@@ -585,7 +586,7 @@ class MapView(QGraphicsView):
                 token.sync(unit, token.colour, token.vehicle)
             self.map_scene.refresh_selection()
             self._place_handle()
-            self.refused.emit(str(exc))
+            self.refused.emit(message_of(exc))
 
     def _abort_gesture(self) -> None:
         """Put a token back where the model has it (Esc, or the unit changed under the gesture)."""

@@ -20,10 +20,10 @@ def test_stuh_42_indirect_fire_halves_its_dice_rounding_up() -> None:
     assert indirect_dice(7, 4) == (4, 2)
     fp = resolve(NAME, stuh_fire(dice_type="fp"), ScriptedDice([6, 5, 2, 1]))
     assert fp.values["dice_rolled"] == 4
-    assert fp.rolls == [("FP dice", (6, 5, 2, 1))]
+    assert list(fp.rolls) == [("FP dice", (6, 5, 2, 1))]
     at = resolve(NAME, stuh_fire(dice_type="at"), ScriptedDice([4, 3]))
     assert at.values["dice_rolled"] == 2
-    assert at.rolls == [("AT dice", (4, 3))]
+    assert list(at.rolls) == [("AT dice", (4, 3))]
 
 
 def test_stuh_42_double_move_reduces_indirect_fire_to_3d_and_1d() -> None:
@@ -39,7 +39,7 @@ def test_stuh_42_triple_move_leaves_no_at_dice_and_no_effect_on_armour() -> None
     res = resolve(NAME, stuh_fire(move="triple", dice_type="at"), dice)
     assert res.outcome == "successes=0"
     assert res.values["dice_rolled"] == 0
-    assert res.rolls == []
+    assert list(res.rolls) == []
     assert "no effect" in res.log[-1]
     assert odds(NAME, stuh_fire(move="triple", dice_type="at")).p("successes=0") == 1
 

@@ -28,7 +28,7 @@ def test_line_of_sight_is_on_target_without_a_deviation_roll() -> None:
     dice = ScriptedDice([])
     res = resolve(NAME, aim(los=True, observer=False), dice)
     assert res.outcome == "on_target"
-    assert res.rolls == []
+    assert list(res.rolls) == []
     assert dice.used == 0
     assert (res.values["x"], res.values["y"]) == (30.0, 20.0)
     assert res.values["distance"] == 0
@@ -39,7 +39,7 @@ def test_line_of_sight_is_on_target_without_a_deviation_roll() -> None:
 def test_hit_lands_on_the_aiming_point() -> None:
     res = resolve(NAME, aim(), ScriptedDice(["hit"]))
     assert res.outcome == "on_target"
-    assert res.rolls == [("Deviation die", ("hit",))]
+    assert list(res.rolls) == [("Deviation die", ("hit",))]
     assert (res.values["x"], res.values["y"], res.values["distance"]) == (30.0, 20.0, 0)
 
 
@@ -48,7 +48,7 @@ def test_hit_lands_on_the_aiming_point() -> None:
 def test_deviation_with_a_given_bearing_moves_the_rolled_distance(bearing: float, dx: float, dy: float) -> None:
     res = resolve(NAME, aim(bearing=bearing), ScriptedDice(["arrow", 4]))
     assert res.outcome == "deviated"
-    assert res.rolls == [("Deviation die", ("arrow",)), ("Deviation distance", (4,))]
+    assert list(res.rolls) == [("Deviation die", ("arrow",)), ("Deviation distance", (4,))]
     assert res.values["distance"] == 4
     assert res.values["bearing"] == bearing
     assert res.values["x"] == pytest.approx(30.0 + dx)
@@ -97,7 +97,7 @@ def test_impact_marker_effect_places_the_two_inch_burst() -> None:
 
 
 def test_without_marker_id_there_are_no_effects() -> None:
-    assert resolve(NAME, aim(), ScriptedDice(["hit"])).effects == []
+    assert resolve(NAME, aim(), ScriptedDice(["hit"])).effects == ()
 
 
 def test_indirect_range_doubles_long_range_to_72_inches() -> None:

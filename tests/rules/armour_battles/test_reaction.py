@@ -26,7 +26,7 @@ def test_no_successes_means_no_reaction_check() -> None:
     dice = ScriptedDice([])
     res = resolve(NAME, check(incoming=0, incoming_sixes=0, target_id="u1"), dice)
     assert res.outcome == "disruption=0 suppressed=no"
-    assert res.rolls == [] and res.effects == []
+    assert list(res.rolls) == [] and list(res.effects) == []
     assert res.values["checked"] is False
     assert odds(NAME, check(incoming=0, incoming_sixes=0)).p("disruption=0 suppressed=no") == 1
 
@@ -37,14 +37,14 @@ def test_uncancelled_successes_are_disruption_and_unmatched_sixes_suppress() -> 
     assert res.outcome == "disruption=1 suppressed=yes"
     assert (res.values["saves"], res.values["reaction_sixes"], res.values["tn"]) == (1, 0, 4)
     assert res.values["forced_back"] == 6 + 5
-    assert res.rolls == [("Reaction dice", (4, 3, 2, 1)), ("Forced back (D6 per unmatched 6)", (5,))]
+    assert list(res.rolls) == [("Reaction dice", (4, 3, 2, 1)), ("Forced back (D6 per unmatched 6)", (5,))]
 
 
 def test_matching_the_sixes_avoids_normal_suppression() -> None:
     res = resolve(NAME, check(), ScriptedDice([6, 1, 1, 1]))
     assert res.outcome == "disruption=1 suppressed=no"
     assert res.values["forced_back"] == 6
-    assert res.rolls == [("Reaction dice", (6, 1, 1, 1))]
+    assert list(res.rolls) == [("Reaction dice", (6, 1, 1, 1))]
 
 
 def test_artillery_suppression_needs_more_sixes_to_avoid() -> None:
@@ -95,7 +95,7 @@ def test_effects_on_the_target_and_their_undo() -> None:
     res = resolve(NAME, check(incoming=2, incoming_sixes=2, suppression="artillery", target_id="t34",
                               firer_id="stuh"), ScriptedDice([6, 1, 1, 1, 2, 3]))
     assert res.outcome == "disruption=1 suppressed=yes"
-    assert res.effects == [ChangeCounter("t34", "disruption", 1), SetCondition("t34", "suppressed"),
+    assert list(res.effects) == [ChangeCounter("t34", "disruption", 1), SetCondition("t34", "suppressed"),
                            SetCondition("t34", "artillery_suppressed")]
     inverses = game.apply_all(res.effects)
     assert game.unit("t34").counters["disruption"] == 1
@@ -108,12 +108,12 @@ def test_effects_on_the_target_and_their_undo() -> None:
 
 def test_dispersal_effect() -> None:
     res = resolve(NAME, check(incoming=1, incoming_sixes=0, disruption=2, target_id="inf"), ScriptedDice([1, 1, 1, 1]))
-    assert res.effects == [ChangeCounter("inf", "disruption", 1), SetCondition("inf", "dispersed")]
+    assert list(res.effects) == [ChangeCounter("inf", "disruption", 1), SetCondition("inf", "dispersed")]
 
 
 def test_normal_suppression_sets_only_suppressed() -> None:
     res = resolve(NAME, check(incoming=1, incoming_sixes=1, target_id="inf"), ScriptedDice([5, 5, 5, 5]))
-    assert res.effects == [SetCondition("inf", "suppressed")]
+    assert list(res.effects) == [SetCondition("inf", "suppressed")]
 
 
 def test_refusals_name_the_numbers() -> None:

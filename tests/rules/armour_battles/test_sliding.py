@@ -41,7 +41,7 @@ def test_direct_fire_at_7_plus_rolls_a_die_fewer_at_6_plus() -> None:
     assert res.values["tn"] == 6
     assert res.values["slide_dice"] == -1
     assert res.values["dice_rolled"] == 6
-    assert res.rolls == [("FP dice", (6, 6, 5, 4, 3, 2))]
+    assert list(res.rolls) == [("FP dice", (6, 6, 5, 4, 3, 2))]
     assert res.outcome == "successes=2"
 
 

@@ -68,7 +68,7 @@ def test_every_row_of_both_damage_tables(vehicle: str, band: str, roll: int, res
     expected = [add_shock("v", shock)] if shock else []
     if result in RECORDED:
         expected.append(SetDamage("v", result))
-    assert res.effects == expected
+    assert list(res.effects) == expected
     assert res.rolls[-1] == (res.rolls[-1][0], (roll,))
 
 
@@ -85,9 +85,9 @@ def test_shock_is_doubled_on_an_immobilised_afv_only(vehicle: str, band: str, ro
 
 def test_immobilised_apc_takes_undoubled_shock_and_immobilised_afv_doubled() -> None:
     apc = shoot_for_band("apc", "net1", 1, target_id="v", target_shock=1, target_immobilised=True)
-    assert apc.effects == [add_shock("v", 1)] and apc.values["total_shock"] == 2
+    assert list(apc.effects) == [add_shock("v", 1)] and apc.values["total_shock"] == 2
     afv = shoot_for_band("afv", "net1", 1, target_id="v", target_shock=1, target_immobilised=True)
-    assert afv.effects == [add_shock("v", 2)] and afv.values["total_shock"] == 3
+    assert list(afv.effects) == [add_shock("v", 2)] and afv.values["total_shock"] == 3
     assert later_shock_doubled("afv", ["immobilised"]) and not later_shock_doubled("apc", ["immobilised"])
     assert not later_shock_doubled("afv", ["engine_damage"])
     assert "Any later Shock is doubled" not in consequences("apc", "immobilised")
@@ -197,4 +197,4 @@ def test_a_destroyed_vehicle_takes_no_shock() -> None:
     res = shoot_for_band("afv", "net3", 6, target_id="v", target_shock=3)
     assert res.outcome == "net3:explodes"
     assert res.values["shock_added"] == 0 and not res.values["abandoned"]
-    assert res.effects == [SetDamage("v", "explodes")]
+    assert list(res.effects) == [SetDamage("v", "explodes")]

@@ -28,7 +28,7 @@ def test_grenade_fails_to_reach_and_is_lost() -> None:
               firer_id="gr", weapon_index=3, rounds_left=1)
     assert res.outcome == "failed_to_reach"
     assert (res.values["movement_roll"], res.values["reached"]) == (3, False)
-    assert res.effects == [SpendAmmo("gr", 3, 1)]
+    assert list(res.effects) == [SpendAmmo("gr", 3, 1)]
     assert res.values["damage_roll"] is None
     assert any("lost" in line for line in res.log)
 
@@ -45,7 +45,7 @@ def test_grenade_reaches_with_the_storm_of_steel() -> None:
     assert (v["saves"], v["net_hits"], v["damage_roll"], v["shock_added"]) == (1, 2, 5, 2)
     assert [label for label, _ in res.rolls] == ["Movement", "A.P. Strike Dice", "Storm of Steel dice",
                                                  "Armour Dice", "Damage (APC +2 Net Hits)"]
-    assert res.effects == [add_shock("ht", 2), SetDamage("ht", "weapon_position_destroyed")]
+    assert list(res.effects) == [add_shock("ht", 2), SetDamage("ht", "weapon_position_destroyed")]
 
 
 def test_storm_of_steel_settings_are_honoured() -> None:
@@ -115,7 +115,7 @@ def test_grenade_refusals(inputs: dict[str, Any], field: str, message: str) -> N
 
 def test_a_save_means_no_effect() -> None:
     res = run("coc.armour_save_only", [5, 1, 1], armour_dice=3, target="afv", target_id="t")
-    assert res.outcome == "no_effect" and res.values["saves"] == 1 and res.effects == []
+    assert res.outcome == "no_effect" and res.values["saves"] == 1 and list(res.effects) == []
     assert res.values["penetrating_hits"] == 0 and res.values["save_target"] == 5
 
 
@@ -140,13 +140,13 @@ def test_reverse_on_an_immobilised_vehicle_doubles_its_shock() -> None:
     res = run("coc.armour_save_only", [1, 1, 1, 2], armour_dice=3, target="afv", target_shock=1,
               target_immobilised=True, target_id="t")
     assert res.outcome == "equal:reverse"
-    assert res.effects == [add_shock("t", 2)]
+    assert list(res.effects) == [add_shock("t", 2)]
     assert res.values["total_shock"] == 3
 
 
 def test_no_armour_dice_always_rolls_damage() -> None:
     res = run("coc.armour_save_only", [6], armour_dice=0, target="apc")
-    assert res.outcome == "equal:pedal_to_metal" and res.effects == []
+    assert res.outcome == "equal:pedal_to_metal" and list(res.effects) == []
 
 
 def test_armour_save_only_refusals() -> None:

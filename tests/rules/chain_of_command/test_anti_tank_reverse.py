@@ -41,7 +41,7 @@ def test_reverse_moves_the_token_and_keeps_its_facing() -> None:
     assert res.outcome == "3"
     assert res.values["distance"] == 3
     assert math.isclose(res.values["x"], 10) and math.isclose(res.values["y"], 7)
-    assert res.rolls == [("Reverse (1D6 inches)", (3,))]
+    assert list(res.rolls) == [("Reverse (1D6 inches)", (3,))]
     [move] = res.effects
     assert isinstance(move, MoveUnit) and move.unit_id == "sherman" and move.facing == 180
     assert math.isclose(move.x, 10) and math.isclose(move.y, 7)
@@ -55,9 +55,9 @@ def test_reverse_moves_the_token_and_keeps_its_facing() -> None:
 
 def test_reverse_without_positions_only_rolls() -> None:
     res = resolve("coc.reverse", {}, ScriptedDice([6]))
-    assert res.outcome == "6" and res.effects == [] and res.values["x"] is None
+    assert res.outcome == "6" and list(res.effects) == [] and res.values["x"] is None
     placed = resolve("coc.reverse", PLACED, ScriptedDice([2]))
-    assert placed.effects == [] and math.isclose(placed.values["y"], 8)
+    assert list(placed.effects) == [] and math.isclose(placed.values["y"], 8)
 
 
 def test_reverse_odds() -> None:

@@ -136,7 +136,8 @@ def test_four_sixes_at_a_unit_in_a_brick_building_make_it_unstable_once() -> Non
 def test_an_empty_brick_building_rolls_the_firepower_dice_for_its_sixes() -> None:
     building = {"kind": "building", "id": "bld2", "name": "Church", "building": "brick_stone"}
     res = phase([6, 6, 6, 5, 1, 1, 6, 2, 2], building)
-    assert res.rolls == [("Church: Firepower Dice", (6, 6, 6, 5, 1, 1)), ("Church: Storm of Steel dice", (6, 2, 2))]
+    assert list(res.rolls) == [("Church: Firepower Dice", (6, 6, 6, 5, 1, 1)),
+                               ("Church: Storm of Steel dice", (6, 2, 2))]
     assert res.outcome == "kills=0 unstable=1" and SetBuildingState("bld2", "unstable") in res.effects
     assert not any(isinstance(e, SetCondition) for e in res.effects)
 
@@ -158,10 +159,10 @@ def test_each_passenger_team_rolls_its_own_4d6() -> None:
     """"Roll 4D6 for hits on each passenger Team": two Teams roll eight dice (sixteen in a Devastating first Phase)."""
     two = {**PASSENGERS, "teams": 2}
     res = phase([1, 2, 3, 4, 1, 2, 3, 4], two)
-    assert res.rolls == [("Passengers: Firepower Dice", (1, 2, 3, 4, 1, 2, 3, 4))]
+    assert list(res.rolls) == [("Passengers: Firepower Dice", (1, 2, 3, 4, 1, 2, 3, 4))]
     first = {**BASE, "phases_fired": 0, "state": "ready", "activation": "begun", "devastating": True}
     res = resolve("coc.bombardment_phase", {**first, **targets(two)}, ScriptedDice([1] * 16))  # type: ignore[dict-item]
-    assert res.rolls == [("Passengers: Firepower Dice", (1,) * 16)]
+    assert list(res.rolls) == [("Passengers: Firepower Dice", (1,) * 16)]
     (_, one_team), (_, two_teams) = target_odds({**BASE, **targets(PASSENGERS, two)})  # type: ignore[arg-type]
     nothing = Fraction(4, 6) + Fraction(1, 6) * Fraction(hit_effect_faces("light").count("none"), 6)
     assert one_team.p("kills=0 shock=0 vehicle_shock=0") == nothing ** 4
@@ -181,25 +182,26 @@ def test_storm_of_steel_sixes_shock_the_vehicle_too_and_an_immobilised_one_takes
 def test_afvs_and_apcs_roll_2d6_or_3d6_open_topped_every_6_one_shock(open_topped: bool, dice: int) -> None:
     tank = {"kind": "vehicle", "id": "t1", "name": "Stuart", "open_topped": open_topped}
     res = phase([6] + [2] * (dice - 1) + [6], tank)
-    assert res.rolls == [("Stuart: Dice for Shock", (6,) + (2,) * (dice - 1)), ("Stuart: Storm of Steel dice", (6,))]
+    assert list(res.rolls) == [("Stuart: Dice for Shock", (6,) + (2,) * (dice - 1)),
+                               ("Stuart: Storm of Steel dice", (6,))]
     assert res.outcome == "kills=0 vehicle_shock=2" and ChangeCounter("t1", "shock", 2) in res.effects
 
 
 def test_a_devastating_bombardment_doubles_its_first_phase_only() -> None:
     first = {**BASE, "phases_fired": 0, "state": "ready", "activation": "begun", "devastating": True}
     res = resolve("coc.bombardment_phase", {**first, **targets(INFANTRY)}, ScriptedDice([1] * 12))  # type: ignore[dict-item]
-    assert res.rolls == [("1 Section: Firepower Dice", (1,) * 12)] and res.values["doubled"]
+    assert list(res.rolls) == [("1 Section: Firepower Dice", (1,) * 12)] and res.values["doubled"]
     tank = {"kind": "vehicle", "id": "t1", "name": "Stuart"}
     res = resolve("coc.bombardment_phase", {**first, **targets(tank)}, ScriptedDice([1] * 4))  # type: ignore[dict-item]
-    assert res.rolls == [("Stuart: Dice for Shock", (1,) * 4)]
+    assert list(res.rolls) == [("Stuart: Dice for Shock", (1,) * 4)]
     res = resolve("coc.bombardment_phase", {**first, **targets(tank), "bombardment_devastating_doubles_all": False},
                   ScriptedDice([1] * 2))  # type: ignore[dict-item]
-    assert res.rolls == [("Stuart: Dice for Shock", (1, 1))]
+    assert list(res.rolls) == [("Stuart: Dice for Shock", (1, 1))]
     res = resolve("coc.bombardment_phase", {**first, **targets(PASSENGERS), **IDS}, ScriptedDice([1] * 8))  # type: ignore[dict-item]
-    assert res.rolls == [("Passengers: Firepower Dice", (1,) * 8)]
+    assert list(res.rolls) == [("Passengers: Firepower Dice", (1,) * 8)]
     assert ("devastating", False) in res.effects[0].values  # type: ignore[attr-defined]
     later = phase([1] * 6, INFANTRY, devastating=True)
-    assert later.rolls == [("1 Section: Firepower Dice", (1,) * 6)] and not later.values["doubled"]
+    assert list(later.rolls) == [("1 Section: Firepower Dice", (1,) * 6)] and not later.values["doubled"]
 
 
 def test_a_rolling_bombardment_moves_before_its_later_phases_and_reveals_on_the_second() -> None:
@@ -241,7 +243,7 @@ def test_the_last_phase_of_fire_ends_it_leaving_its_effects_to_the_end_of_the_fo
 
 def test_without_a_1_or_a_point_contact_is_lost_and_no_dice_are_rolled() -> None:
     res = phase([], INFANTRY, activation="none", observer_id="fo1", **IDS)
-    assert res.outcome == "contact_lost" and res.rolls == []
+    assert res.outcome == "contact_lost" and list(res.rolls) == []
     assert res.effects[0] == UpdateBombardment("b1", (("state", "lingering"), ("linger_phases", 1),
                                                       ("observer_id", "")))
     assert RemoveMarker("fo1") in res.effects
@@ -250,7 +252,7 @@ def test_without_a_1_or_a_point_contact_is_lost_and_no_dice_are_rolled() -> None
 
 def test_a_smoke_barrage_rolls_no_dice() -> None:
     res = phase([], kind="smoke")
-    assert res.outcome == "smoke" and res.rolls == []
+    assert res.outcome == "smoke" and list(res.rolls) == []
     assert odds("coc.bombardment_phase", {**BASE, "kind": "smoke"}).p("smoke") == 1  # type: ignore[dict-item]
 
 

@@ -60,7 +60,7 @@ def test_the_table_rows(dice: list[int], outcome: str) -> None:
     res = shot(dice)
     assert res.outcome == outcome
     assert (res.values["x"], res.values["y"], res.values["distance"]) == (30.0, 20.0, 0.0)
-    assert res.rolls == [("Ranging shot (2D6)", tuple(dice))]
+    assert list(res.rolls) == [("Ranging shot (2D6)", tuple(dice))]
 
 
 @pytest.mark.parametrize(("dice", "deviation_dice"), [([2, 3], 4), ([3, 3], 3), ([3, 4], 2)])
@@ -116,7 +116,7 @@ def test_effects_move_the_bombardment_through_its_states() -> None:
                                                      ("landed_y", None), stamp))
     devastating = shot([6, 6], **ids)
     assert ("devastating", True) in devastating.effects[0].values  # type: ignore[attr-defined]
-    assert shot([4, 4]).effects == []
+    assert shot([4, 4]).effects == ()
 
 
 @pytest.mark.parametrize(("inputs", "field", "message"), [

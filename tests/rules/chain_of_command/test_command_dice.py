@@ -73,11 +73,11 @@ def test_every_count_of_sixes_decides_what_follows_the_phase(faces: list[int], o
 
 def test_the_log_says_what_each_die_activates_and_what_the_sixes_mean() -> None:
     res = resolve("coc.command_dice", command_dice_inputs(two_sides()), ScriptedDice([6, 6, 6, 6, 2]))
-    assert res.log == ["Americans holds: 2 (a Section)",
+    assert list(res.log) == ["Americans holds: 2 (a Section)",
                        "4 sixes: the Turn ends after this Phase, with a Chain of Command die and a random event",
                        "Roll for a random event"]
     res = resolve("coc.command_dice", command_dice_inputs(two_sides()), ScriptedDice([5, 1, 3, 4, 6]))
-    assert res.log == ["Americans holds: 1 (a Team or a Forward Observer's bombardment), 3 (a Junior Leader), "
+    assert list(res.log) == ["Americans holds: 1 (a Team or a Forward Observer's bombardment), 3 (a Junior Leader), "
                        "4 (a Senior Leader)", "1 five: the Chain of Command tally goes to 1 of 6 pips",
                        "1 six: the other side's Phase next"]
 
@@ -140,7 +140,7 @@ def test_spending_a_held_die_activates_and_records_who_acted() -> None:
     roll(game, [1, 1, 3, 5, 2])
     before = savefile.dumps(game)
     res = resolve("coc.spend_command_die", spend_inputs(game, 1, "t1"), ScriptedDice([]))
-    assert res.log == ["Americans spends a Command Dice 1 to activate a Team or a Forward Observer's "
+    assert list(res.log) == ["Americans spends a Command Dice 1 to activate a Team or a Forward Observer's "
                        "bombardment: Rifle Team"]
     inverses = apply(game, res.effects)
     assert game.sides[0].held_dice == [1, 2, 3]

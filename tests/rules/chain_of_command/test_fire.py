@@ -50,14 +50,14 @@ def test_tables_are_defaults_to_check() -> None:
 
 def test_firepower_dice_then_one_effect_die_per_hit() -> None:
     res = fire([4, 6, 1, 1, 5])
-    assert res.rolls == [("Firepower Dice", (4, 6, 1)), ("Effect dice", (1, 5))]
+    assert list(res.rolls) == [("Firepower Dice", (4, 6, 1)), ("Effect dice", (1, 5))]
     assert res.values["hits"] == 2 and res.values["sixes"] == 1 and res.values["dice_rolled"] == 3
     open_faces = hit_effect_faces("open")
     kills = sum(1 for f in (1, 5) if open_faces[f - 1] == "kill")
     shock = sum(1 for f in (1, 5) if open_faces[f - 1] == "shock")
     assert res.outcome == f"kills={kills} shock={shock}"
     assert (res.values["kills"], res.values["shock"]) == (kills, shock)
-    assert res.effects == []  # no ids: compute only
+    assert list(res.effects) == []  # no ids: compute only
 
 
 def test_misses_roll_no_effect_dice() -> None:
@@ -116,10 +116,11 @@ def test_hits_divided_between_teams_first_team_takes_the_odd_hit() -> None:
     shock_face = hit_effect_faces("open").index("shock") + 1
     kill_face = hit_effect_faces("open").index("kill") + 1
     res = fire([4, 5, 6, kill_face, kill_face, shock_face], teams=2, target_ids="a, b")
-    assert res.rolls[1:] == [("Effect dice, team 1", (kill_face, kill_face)), ("Effect dice, team 2", (shock_face,))]
+    assert list(res.rolls[1:]) == [("Effect dice, team 1", (kill_face, kill_face)),
+                                   ("Effect dice, team 2", (shock_face,))]
     assert res.values["team_hits"] == [2, 1]
     assert res.values["team_kills"] == [2, 0] and res.values["team_shock"] == [0, 1]
-    assert res.effects == [ChangeFigures("a", -2), ChangeCounter("b", "shock", 1)]
+    assert list(res.effects) == [ChangeFigures("a", -2), ChangeCounter("b", "shock", 1)]
 
 
 def test_target_id_gives_effects_and_figures_cap_the_kills() -> None:
@@ -127,7 +128,7 @@ def test_target_id_gives_effects_and_figures_cap_the_kills() -> None:
     shock_face = hit_effect_faces("open").index("shock") + 1
     res = fire([4, 5, 6, kill_face, kill_face, shock_face], target_id="t1", target_figures="3")
     assert res.outcome == "kills=2 shock=1"
-    assert res.effects == [ChangeFigures("t1", -2), ChangeCounter("t1", "shock", 1)]
+    assert list(res.effects) == [ChangeFigures("t1", -2), ChangeCounter("t1", "shock", 1)]
 
 
 def test_kills_never_exceed_the_figures_and_a_team_with_none_left_is_out_of_play() -> None:
@@ -136,12 +137,12 @@ def test_kills_never_exceed_the_figures_and_a_team_with_none_left_is_out_of_play
     res = fire([4, 5, 6, kill_face, shock_face, kill_face], target_id="t1", target_figures="2")
     assert res.outcome == "kills=2 shock=0"
     assert res.values["kills"] == 2 and res.values["shock"] == 0
-    assert res.effects == [ChangeFigures("t1", -2), SetCondition("t1", OUT_OF_PLAY)]
+    assert list(res.effects) == [ChangeFigures("t1", -2), SetCondition("t1", OUT_OF_PLAY)]
     assert "The target has no figures left: out of play. Its side takes a Force Morale Test" in res.log
     # Two Teams sharing the hits: each is capped at its own figures.
     res = fire([4, 5, 6, kill_face, kill_face, kill_face], teams=2, target_ids="a,b", target_figures="1,3")
     assert res.values["team_kills"] == [1, 1] and res.outcome == "kills=2 shock=0"
-    assert res.effects == [ChangeFigures("a", -1), SetCondition("a", OUT_OF_PLAY), ChangeFigures("b", -1)]
+    assert list(res.effects) == [ChangeFigures("a", -1), SetCondition("a", OUT_OF_PLAY), ChangeFigures("b", -1)]
     assert any(line.startswith("Team 1 has no figures left") for line in res.log)
 
 

@@ -25,7 +25,7 @@ def test_one_kill_removes_the_sniper_and_calls_a_force_morale_test() -> None:
     kill, shock = face("open", "kill"), face("open", "shock")
     res = resolve("coc.fire", FIRE, ScriptedDice([6, 6, 1, kill, shock]))
     assert res.outcome == "kills=1 shock=0"
-    assert res.effects == [QueueForceMoraleTest("sniper", "sniper_killed", "Sniper killed"), RemoveUnit("sniper")]
+    assert list(res.effects) == [QueueForceMoraleTest("sniper", "sniper_killed", "Sniper killed"), RemoveUnit("sniper")]
     assert SNIPER_KILLED in res.log
 
 
@@ -33,7 +33,7 @@ def test_shock_on_a_sniper_is_ignored() -> None:
     shock = face("open", "shock")
     res = resolve("coc.fire", FIRE, ScriptedDice([6, 1, 1, shock]))
     assert res.outcome == "kills=0 shock=0"
-    assert res.effects == []
+    assert list(res.effects) == []
     assert SNIPER_UNHARMED in res.log
 
 

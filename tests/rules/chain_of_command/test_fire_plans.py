@@ -106,9 +106,9 @@ def test_fire_at_a_spotted_sniper_is_planned_as_such_and_applies_what_its_odds_c
     assert any("ignores Shock" in fact for fact in plan.facts)
     assert set(odds(plan.procedure, plan.inputs).outcomes) <= {"kills=0 shock=0", "kills=1 shock=0"}
     shock = resolve(plan.procedure, plan.inputs, ScriptedDice([6, 6, 1, 2]))
-    assert shock.effects == [] and any("ignores the Shock" in line for line in shock.log)
+    assert list(shock.effects) == [] and any("ignores the Shock" in line for line in shock.log)
     kill = resolve(plan.procedure, plan.inputs, ScriptedDice([6, 6, 6, 1]))
-    assert kill.effects == [QueueForceMoraleTest(SNIPER, "sniper_killed", "Sniper killed"), RemoveUnit(SNIPER)]
+    assert list(kill.effects) == [QueueForceMoraleTest(SNIPER, "sniper_killed", "Sniper killed"), RemoveUnit(SNIPER)]
     assert any("Force Morale Test" in line for line in kill.log)
     assert "on its own: 1st Squad cannot share the hits" in refusal(game, firer=MG, target=SNIPER,
                                                                     targets=FIRST_SQUAD)

@@ -88,7 +88,7 @@ def test_a_leader_killed_by_sos_fire_is_out_of_play_with_no_shock_and_no_pin() -
     kill, shock = face("open", "kill"), face("open", "shock")
     res = sos([4, 4, 1, 1, 1, 1, shock, kill], target_id="ldr", target_figures="1", sos_id="sos1")
     assert res.outcome == "kills=1 shock=0"
-    assert res.effects == [ChangeFigures("ldr", -1), SetCondition("ldr", OUT_OF_PLAY)]
+    assert list(res.effects) == [ChangeFigures("ldr", -1), SetCondition("ldr", OUT_OF_PLAY)]
     assert "The target has no figures left: out of play. Its side takes a Force Morale Test" in res.log
     dist = odds("coc.sos_fire", {**TEAM, "target_id": "ldr", "target_figures": "1"})  # type: ignore[arg-type]
     assert set(dist.outcomes) <= {"kills=0 shock=0", "kills=0 shock=1", "kills=0 shock=2", "kills=0 shock=3",
@@ -110,8 +110,8 @@ def test_four_sixes_at_a_team_in_a_brick_building_make_it_unstable() -> None:
 def test_afvs_and_apcs_roll_2d6_or_3d6_open_topped_every_6_one_shock(vehicle: str, dice: int) -> None:
     res = resolve("coc.sos_fire", {"vehicle": vehicle, "vehicle_id": "t1", **STORM},
                   ScriptedDice([6] + [1] * (dice - 1) + [6]))
-    assert res.rolls == [("Dice for Shock", (6,) + (1,) * (dice - 1)), ("Storm of Steel dice", (6,))]
-    assert res.outcome == "vehicle_shock=2" and res.effects == [ChangeCounter("t1", "shock", 2)]
+    assert list(res.rolls) == [("Dice for Shock", (6,) + (1,) * (dice - 1)), ("Storm of Steel dice", (6,))]
+    assert res.outcome == "vehicle_shock=2" and list(res.effects) == [ChangeCounter("t1", "shock", 2)]
     assert not any(isinstance(e, SetCondition) for e in res.effects)
 
 
@@ -204,7 +204,7 @@ def test_the_circle_decides_who_is_inside_and_builds_each_teams_inputs() -> None
     inputs = sos_inputs(game, "sos1", "in")
     assert inputs["teams"] == 2
     res = resolve("coc.sos_fire", inputs, ScriptedDice([1] * 12))
-    assert res.rolls == [("Firepower Dice", (1,) * 12)]
+    assert list(res.rolls) == [("Firepower Dice", (1,) * 12)]
     house = sos_inputs(game, "sos1", "house", cover="hard")
     assert (house["in_building"], house["building"], house["building_id"], house["cover"]) == (
         True, "brick_stone", "bld", "hard")

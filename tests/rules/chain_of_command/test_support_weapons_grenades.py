@@ -26,10 +26,10 @@ def test_the_seeds_example() -> None:
     # Three Firepower Dice, +1 confined space, +1 Bullseye from a throw of 3 and 6;
     # they roll 2, 3, 5, 6, 6 and the two 6s put two Shock on the vehicle.
     res = grenade(OPEN, [3, 6, 2, 3, 5, 6, 6], vehicle_id="flakpanzer")
-    assert res.rolls == [("Throw", (3, 6)), ("Firepower Dice", (2, 3, 5, 6, 6))]
+    assert list(res.rolls) == [("Throw", (3, 6)), ("Firepower Dice", (2, 3, 5, 6, 6))]
     assert res.values["bullseye_dice"] == 1 and res.values["dice_rolled"] == 5
     assert res.outcome == "kills=0 shock=0 vehicle_shock=2"
-    assert res.effects == [ChangeCounter("flakpanzer", "shock", 2)]
+    assert list(res.effects) == [ChangeCounter("flakpanzer", "shock", 2)]
     assert "Armour Dice" not in [label for label, _ in res.rolls]
 
 
@@ -41,7 +41,7 @@ def test_settings_are_defaults_to_check() -> None:
 
 def test_a_missed_throw_rolls_nothing_more() -> None:
     res = grenade(OPEN, [2, 4], vehicle_id="v")
-    assert res.outcome == "missed" and res.effects == [] and len(res.rolls) == 1
+    assert res.outcome == "missed" and list(res.effects) == [] and len(res.rolls) == 1
 
 
 def test_the_throw_to_hit_is_a_setting() -> None:
@@ -58,7 +58,7 @@ def test_two_sixes_on_the_throw() -> None:
 
 def test_the_player_can_say_whether_the_throw_hit() -> None:
     res = grenade(OPEN, [6, 1, 1, 1, 1], throw_hit=True, bullseye_dice=1)
-    assert res.rolls == [("Firepower Dice", (6, 1, 1, 1, 1))]
+    assert list(res.rolls) == [("Firepower Dice", (6, 1, 1, 1, 1))]
     assert res.outcome == "kills=0 shock=0 vehicle_shock=1"
     assert grenade(OPEN, [], throw_hit=False).outcome == "missed"
 
@@ -70,7 +70,7 @@ def test_hits_fall_on_the_passengers_and_sixes_shock_the_vehicle() -> None:
                   vehicle_id="v", vehicle_immobilised=True)
     assert res.values["hits"] == 2 and res.values["sixes"] == 1
     assert res.outcome == "kills=1 shock=1 vehicle_shock=2"
-    assert res.effects == [ChangeFigures("p", -1), ChangeCounter("p", "shock", 1), ChangeCounter("v", "shock", 2)]
+    assert list(res.effects) == [ChangeFigures("p", -1), ChangeCounter("p", "shock", 1), ChangeCounter("v", "shock", 2)]
 
 
 def test_open_topped_rolls_no_armour_dice() -> None:
@@ -80,10 +80,10 @@ def test_open_topped_rolls_no_armour_dice() -> None:
 
 def test_apc_from_outside_sixes_penetrate_armour_saves_net_shock() -> None:
     res = grenade(APC, [6, 6, 6, 2, 5, 1], vehicle_id="apc")
-    assert res.rolls == [("Firepower Dice", (6, 6, 6, 2)), ("Armour Dice", (5, 1))]
+    assert list(res.rolls) == [("Firepower Dice", (6, 6, 6, 2)), ("Armour Dice", (5, 1))]
     assert (res.values["penetrating_hits"], res.values["saves"], res.values["net_hits"]) == (3, 1, 2)
     assert res.outcome == "vehicle_shock=2"
-    assert res.effects == [ChangeCounter("apc", "shock", 2)]
+    assert list(res.effects) == [ChangeCounter("apc", "shock", 2)]
 
 
 def test_apc_from_outside_has_no_storm_of_steel() -> None:
@@ -97,7 +97,7 @@ def test_apc_saves_can_cancel_every_hit_and_shock_is_doubled_when_immobilised() 
     assert grenade(APC, [6, 1, 1, 1, 5, 6]).outcome == "vehicle_shock=0"
     res = grenade(APC, [6, 6, 1, 1, 1, 1], vehicle_id="apc", vehicle_immobilised=True, vehicle_current_shock=0)
     assert res.outcome == "vehicle_shock=4" and res.values["vehicle_abandoned"] is True
-    assert res.effects == [ChangeCounter("apc", "shock", 4), SetCondition("apc", "abandoned")]
+    assert list(res.effects) == [ChangeCounter("apc", "shock", 4), SetCondition("apc", "abandoned")]
 
 
 @pytest.mark.parametrize(("base", "inputs", "field", "words"), [

@@ -49,13 +49,13 @@ def test_hits_divided_between_the_target_teams() -> None:
     shock = face("light", "shock")
     res = gun([4, 5, 4, shock, shock, shock], teams=2, target_ids="a,b")
     assert res.values["team_hits"] == [2, 1]
-    assert res.effects == [ChangeCounter("a", "shock", 2), ChangeCounter("b", "shock", 1)]
+    assert list(res.effects) == [ChangeCounter("a", "shock", 2), ChangeCounter("b", "shock", 1)]
 
 
 def test_kills_remove_figures_and_the_gun_turns() -> None:
     kill = face("light", "kill")
     res = gun([4, 1, 1, kill], target_id="t", firer_id="g", barrel_facing=350, target_bearing=20)
-    assert res.effects == [TurnUnit("g", 20.0), ChangeFigures("t", -1)]
+    assert list(res.effects) == [TurnUnit("g", 20.0), ChangeFigures("t", -1)]
 
 
 def test_fewer_than_three_crew_cannot_move_but_still_fire() -> None:
@@ -161,7 +161,7 @@ def test_kills_stop_at_the_figures_when_the_building_turns_unstable() -> None:
     kill = face("light", "kill")
     res = gun([6, 6, 6, 6, 1, 1, 1, 1, kill, kill, kill, kill], **STONE, he_dice=4, target_figures="1")
     assert res.outcome == "kills=1 shock=0 building_unstable"
-    assert res.effects[:2] == [ChangeFigures("t", -1), SetCondition("t", OUT_OF_PLAY)]
+    assert list(res.effects[:2]) == [ChangeFigures("t", -1), SetCondition("t", OUT_OF_PLAY)]
     assert SetBuildingState("b1", "unstable") in res.effects
     inputs = {**BASE, **STONE, "he_dice": 4, "target_figures": "1"}
     dist = odds("coc.gun_he", inputs)  # type: ignore[arg-type]

@@ -24,7 +24,7 @@ def face(cover: str, result: str) -> int:
 
 def test_ten_firepower_dice() -> None:
     res = mg([1] * 10)
-    assert res.rolls == [("Firepower Dice", (1,) * 10)]
+    assert list(res.rolls) == [("Firepower Dice", (1,) * 10)]
     assert res.values["firepower_dice"] == 10 and res.values["dice_lost"] == 0
 
 
@@ -58,13 +58,13 @@ def test_heavy_effect_dice_read_one_level_down() -> None:
 def test_target_inside_the_arc_turns_the_gun_without_moving() -> None:
     res = mg([1] * 10, barrel_facing=0, target_bearing=40, firer_id="mg1")
     assert res.values["arc_offset"] == 40 and res.values["facing"] == 40
-    assert res.effects == [TurnUnit("mg1", 40.0)]
+    assert list(res.effects) == [TurnUnit("mg1", 40.0)]
     edge = mg([1] * 10, barrel_facing=10, target_bearing=325, firer_id="mg1")
     assert edge.values["arc_offset"] == 45
 
 
 def test_no_turn_when_already_facing_the_target() -> None:
-    assert mg([1] * 10, barrel_facing=90, target_bearing=90, firer_id="mg1").effects == []
+    assert mg([1] * 10, barrel_facing=90, target_bearing=90, firer_id="mg1").effects == ()
 
 
 def test_target_outside_the_arc_is_refused() -> None:
@@ -90,7 +90,7 @@ def test_suppressing_fire_at_two_teams_within_four_inches() -> None:
     res = mg([4, 4] + [1] * 8 + [face("hard", "shock")] * 2, suppressing=True, team_gap=4, teams=2,
              target_ids="a,b")
     assert res.values["team_hits"] == [1, 1]
-    assert res.effects == [ChangeCounter("a", "shock", 1), ChangeCounter("b", "shock", 1)]
+    assert list(res.effects) == [ChangeCounter("a", "shock", 1), ChangeCounter("b", "shock", 1)]
 
 
 @pytest.mark.parametrize(("inputs", "field", "words"), [

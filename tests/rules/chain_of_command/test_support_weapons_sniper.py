@@ -33,7 +33,7 @@ def face(cover: str, result: str) -> int:
 
 def test_hits_on_three_or_more_at_any_range() -> None:
     miss = shoot([2])
-    assert miss.outcome == "miss" and miss.rolls == [("Sniper's Firepower Die", (2,))]
+    assert miss.outcome == "miss" and list(miss.rolls) == [("Sniper's Firepower Die", (2,))]
     hit = shoot([3, face("open", "kill")])
     assert hit.outcome == "kill" and hit.values["to_hit"] == 3
 
@@ -76,11 +76,11 @@ def test_a_kill_with_a_leader_attached_hits_the_leader_on_one_or_two() -> None:
 
 def test_tracker_effects() -> None:
     miss = shoot([1], firer_id="s1", target_id="t1")
-    assert miss.effects == [ChangeCounter("s1", SHOTS_COUNTER, 1)]
+    assert list(miss.effects) == [ChangeCounter("s1", SHOTS_COUNTER, 1)]
     kill = shoot([6, face("open", "kill")], firer_id="s1", target_id="t1")
-    assert kill.effects == [ChangeCounter("s1", SHOTS_COUNTER, 1), ChangeFigures("t1", -1)]
+    assert list(kill.effects) == [ChangeCounter("s1", SHOTS_COUNTER, 1), ChangeFigures("t1", -1)]
     shock = shoot([6, face("open", "shock")], target_id="t1")
-    assert shock.effects == [ChangeCounter("t1", "shock", 2)]
+    assert list(shock.effects) == [ChangeCounter("t1", "shock", 2)]
 
 
 @pytest.mark.parametrize(("inputs", "field", "words"), [
@@ -147,8 +147,8 @@ def test_a_sniper_kill_on_the_last_figure_puts_the_target_out_of_play() -> None:
     kill = hit_effect_faces("open").index("kill") + 1
     res = resolve("coc.sniper", {"target_kind": "infantry", "target_id": "t", "target_figures": "1"},
                   ScriptedDice([5, kill]))
-    assert res.effects == [ChangeFigures("t", -1), SetCondition("t", OUT_OF_PLAY)]
+    assert list(res.effects) == [ChangeFigures("t", -1), SetCondition("t", OUT_OF_PLAY)]
     assert "The target has no figures left: out of play. Its side takes a Force Morale Test" in res.log
     res = resolve("coc.sniper", {"target_kind": "infantry", "target_id": "t", "target_figures": "2"},
                   ScriptedDice([5, kill]))
-    assert res.effects == [ChangeFigures("t", -1)]
+    assert list(res.effects) == [ChangeFigures("t", -1)]

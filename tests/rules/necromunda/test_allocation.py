@@ -17,11 +17,11 @@ NAME = "necro.engaged_allocation"
 
 def test_each_hit_rolls_a_die_with_a_face_per_model() -> None:
     r = resolve(NAME, {"combat": "u2, u5, u7", "hits": 3}, ScriptedDice([3, 1, 3]))
-    assert r.rolls == [("Allocate 3 Hit(s) (D3 each)", (3, 1, 3))]
+    assert list(r.rolls) == [("Allocate 3 Hit(s) (D3 each)", (3, 1, 3))]
     assert r.values["per_hit"] == ["u7", "u2", "u7"]
     assert r.values["counts"] == {"u2": 1, "u7": 2}
     assert r.outcome == "u2:1,u7:2"
-    assert r.effects == []
+    assert list(r.effects) == []
     assert "1 = u2, 2 = u5, 3 = u7" in r.log[0]
 
 

@@ -32,14 +32,14 @@ def test_a_passed_cool_check_comes_first_then_the_shot_in_one_resolution() -> No
     r = resolve(NAME, autogun(cool=7, toolkit_target_priority=True), ScriptedDice([4, 3, 6, "1", "1"]))
     assert [label for label, _ in r.rolls] == ["Cool check", "Hit roll", "Firepower dice"]
     assert r.outcome == "hits=2 ammo=ok"
-    assert r.effects == [SetCondition("b", "suppressed")]
+    assert list(r.effects) == [SetCondition("b", "suppressed")]
     assert r.log[0].startswith("Cool check: 4 + 3 = 7 against Cool 7+: passed")
 
 
 def test_a_failed_cool_check_ends_the_attack_with_no_shot() -> None:
     r = resolve(NAME, autogun(cool=7, toolkit_target_priority=True), ScriptedDice([3, 2]))
     assert r.outcome == "cool_failed"
-    assert r.rolls == [("Cool check", (3, 2))] and r.effects == []
+    assert list(r.rolls) == [("Cool check", (3, 2))] and list(r.effects) == []
     assert "closest enemy must be the target" in r.log[-1]
     assert label(r.outcome) == "Cool check failed"
 
@@ -50,7 +50,7 @@ def test_a_miss_sends_every_shot_along_the_line_of_fire_closest_first() -> None:
     inputs = autogun(at_risk="c,d", toolkit_stray_shots=True, near_ledge="d")
     r = resolve(NAME, inputs, ScriptedDice([2, "1", "2", 2, 5, 3, 6, 4]))
     assert r.outcome == "miss ammo=ok stray:c,d"
-    assert r.effects == [SetCondition("c", "suppressed"), SetCondition("d", "suppressed"),
+    assert list(r.effects) == [SetCondition("c", "suppressed"), SetCondition("d", "suppressed"),
                          SetCondition("d", "check_falling")]
     assert [label for label, _ in r.rolls][2:] == ["Stray shot 1: c", "Stray shot 2: c", "Stray shot 2: d",
                                                     "Stray shot 3: c", "Stray shot 3: d"]
@@ -61,7 +61,7 @@ def test_hits_on_an_engaged_target_go_at_random_to_the_combat_and_suppress_no_on
     inputs = autogun(target_engaged=True, combat="b,c")
     r = resolve(NAME, inputs, ScriptedDice([5, "1", "1", 2, 1]))
     assert r.outcome == "hits=2 ammo=ok combat:b:1,c:1"
-    assert r.effects == []
+    assert list(r.effects) == []
     assert r.rolls[-1] == ("Allocate 2 Hit(s) (D2 each)", (2, 1))
     assert label(r.outcome, {"b": "Mira", "c": "Brute"}) == "2 Hits; 1 to Mira, 1 to Brute"
 
@@ -80,7 +80,7 @@ def test_walking_fire_asks_who_takes_each_later_hit_and_is_run_again_with_the_an
     r = resolve(NAME, {**inputs, "walking_fire": "c,b"}, ScriptedDice(dice))
     assert r.outcome == "hits=3 ammo=ok"
     assert r.values["walking_fire"] == ["b", "c", "b"]
-    assert r.effects == [SetCondition("b", "suppressed"), SetCondition("c", "suppressed")]
+    assert list(r.effects) == [SetCondition("b", "suppressed"), SetCondition("c", "suppressed")]
 
 
 def test_walking_fire_reaches_only_the_models_listed() -> None:
@@ -94,8 +94,8 @@ def test_a_template_hits_every_model_under_it_with_no_dice() -> None:
     inputs: dict[str, InputValue] = {"template": True, "template_hits": "b,c,f", "engaged": "b",
                                      "seriously_injured": "f", "near_ledge": "c"}
     r = resolve(NAME, inputs, ScriptedDice([]))
-    assert r.outcome == "template" and r.rolls == []
-    assert r.effects == [SetCondition("c", "suppressed"), SetCondition("c", "check_falling")]
+    assert r.outcome == "template" and list(r.rolls) == []
+    assert list(r.effects) == [SetCondition("c", "suppressed"), SetCondition("c", "check_falling")]
     assert odds(NAME, inputs).p("template") == 1
 
 

@@ -18,7 +18,7 @@ NAME = "necro.cool_check"
 def test_a_total_reaching_cool_passes() -> None:
     r = resolve(NAME, {"cool": 7}, ScriptedDice([3, 4]))
     assert r.outcome == "passed" and r.values == {"dice": [3, 4], "total": 7, "needed": 7}
-    assert r.rolls == [("Cool check", (3, 4))]
+    assert list(r.rolls) == [("Cool check", (3, 4))]
     assert resolve(NAME, {"cool": 7}, ScriptedDice([3, 3])).outcome == "failed"
     assert resolve(NAME, {"cool": 7, "modifier": 1}, ScriptedDice([3, 3])).outcome == "passed"
     assert resolve(NAME, {"cool": 7, "modifier": -1}, ScriptedDice([3, 4])).outcome == "failed"

@@ -87,7 +87,7 @@ def test_walking_fire_and_stray_shots_list_the_models_the_rules_reach() -> None:
     assert any(f.startswith("Stray shots: on a miss, Bystander") for f in plan.facts)
     # a miss with three shots: the first hits Bystander, who is Seriously Injured and so not Suppressed
     r = resolve(plan.procedure, plan.inputs, ScriptedDice([1, "1", "2", 1, 6, 5]))
-    assert r.outcome == "miss ammo=ok stray:e" and r.effects == [SetActed("a", PhaseStamp(1, 1))]
+    assert r.outcome == "miss ammo=ok stray:e" and list(r.effects) == [SetActed("a", PhaseStamp(1, 1))]
 
 
 def test_an_engaged_target_lists_its_combat() -> None:
@@ -110,7 +110,7 @@ def test_a_template_lists_whom_it_hits_and_needs_no_dice() -> None:
     assert plan.title == "Kal fires Flamer (Template) at Mira"
     assert "Brute \u2013 becomes Suppressed and checks for falling" in plan.facts[0]
     r = resolve(plan.procedure, plan.inputs, ScriptedDice([]))
-    assert r.effects == [SetActed("a", PhaseStamp(1, 1)), SetCondition("b", "suppressed"),
+    assert list(r.effects) == [SetActed("a", PhaseStamp(1, 1)), SetCondition("b", "suppressed"),
                          SetCondition("c", "suppressed"), SetCondition("c", "check_falling")]
     with pytest.raises(RulesInputError) as refused:
         attack_plan(game, {"firer": "a", "target": "h"})

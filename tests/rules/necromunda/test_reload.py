@@ -33,7 +33,7 @@ def test_out_of_ammo_is_per_profile_and_reload_clears_the_one_chosen() -> None:
     standard = {**shoot_inputs(combi, 0), "bs": 4, "range": 10, "firer_id": "u1", "weapon": 2}
     assert standard["rapid_fire"] == 1 and standard["weapon_profiles"] == 2
     shot = resolve(SHOOT, standard, ScriptedDice([5, "1+ammo"]))
-    assert shot.effects == [SetProfileState("u1", 2, 0, "out_of_ammo")]
+    assert list(shot.effects) == [SetProfileState("u1", 2, 0, "out_of_ammo")]
     before = copy.deepcopy(game)
     undo = game.apply_all(shot.effects)
     assert [p.state for p in combi.profiles] == ["out_of_ammo", "ok"]
@@ -49,8 +49,8 @@ def test_out_of_ammo_is_per_profile_and_reload_clears_the_one_chosen() -> None:
                                               "nothing to reload.$"):
         resolve(RELOAD, {**reload_inputs(combi, 1), "fighter_id": "u1", "weapon": 2}, ScriptedDice([]))
     reload = resolve(RELOAD, {**reload_inputs(combi, 0), "fighter_id": "u1", "weapon": 2}, ScriptedDice([]))
-    assert reload.outcome == "reloaded" and reload.rolls == []
-    assert reload.effects == [SetProfileState("u1", 2, 0, "ok")]
+    assert reload.outcome == "reloaded" and list(reload.rolls) == []
+    assert list(reload.effects) == [SetProfileState("u1", 2, 0, "ok")]
     undo_reload = game.apply_all(reload.effects)
     assert [p.state for p in combi.profiles] == ["ok", "ok"]
 
@@ -92,7 +92,7 @@ def test_one_jammed_profile_makes_the_whole_weapon_jammed() -> None:
 
 def test_reload_without_an_id_only_computes_and_its_odds_are_certain() -> None:
     r = resolve(RELOAD, {"profile_state": "out_of_ammo", "weapon": 1, "profile": 2}, ScriptedDice([]))
-    assert r.outcome == "reloaded" and r.effects == [] and r.values == {"weapon": 1, "profile": 2}
+    assert r.outcome == "reloaded" and list(r.effects) == [] and r.values == {"weapon": 1, "profile": 2}
     assert odds(RELOAD, {"profile_state": "out_of_ammo"}).p("reloaded") == 1
 
 

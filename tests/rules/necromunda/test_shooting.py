@@ -36,7 +36,7 @@ def test_a_plain_hit_is_one_hit_and_a_plain_miss_none() -> None:
     assert hit.outcome == "hits=1"
     assert hit.values["needed"] == 4 and hit.values["hit_roll"] == 4 and hit.values["hits"] == 1
     assert hit.values["ammo_state"] is None and hit.values["ammo_symbols"] == 0
-    assert hit.rolls == [("Hit roll", (4,))]
+    assert list(hit.rolls) == [("Hit roll", (4,))]
     miss = resolve(NAME, shot(), ScriptedDice([3]))
     assert miss.outcome == "miss" and miss.values["hits"] == 0 and miss.values["stray_hits"] == 1
 
@@ -77,7 +77,7 @@ def test_a_natural_6_hits_even_when_no_roll_could(bs: int, mods: dict[str, Input
 def test_out_of_range_misses_without_a_hit_roll() -> None:
     r = resolve(NAME, shot(range=24.5), ScriptedDice([]))
     assert r.outcome == "out_of_range"
-    assert r.rolls == [] and r.values["hit_roll"] is None and r.values["needed"] is None
+    assert list(r.rolls) == [] and r.values["hit_roll"] is None and r.values["needed"] is None
     assert r.values["range_band"] == "out" and r.values["stray_hits"] == 1
     assert odds(NAME, shot(range=24.5)) == odds(NAME, shot(range=99))
     assert odds(NAME, shot(range=30)).p("out_of_range") == 1
@@ -87,11 +87,11 @@ def test_out_of_range_misses_without_a_hit_roll() -> None:
 def test_out_of_range_rapid_fire_still_rolls_firepower_dice_and_checks_ammo() -> None:
     r = resolve(NAME, shot(range=30, rapid_fire=2), ScriptedDice(["3", "1+ammo"]))
     assert r.outcome == "out_of_range ammo=out"
-    assert r.rolls == [("Firepower dice", ("3", "1+ammo"))]
+    assert list(r.rolls) == [("Firepower dice", ("3", "1+ammo"))]
     assert r.values["hits"] == 0 and r.values["stray_hits"] == 4
     jam = resolve(NAME, shot(range=30, rapid_fire=2, firer_id="u1"), ScriptedDice(["1+ammo", "1+ammo"]))
     assert jam.outcome == "out_of_range ammo=jammed"
-    assert jam.effects == [SetProfileState("u1", 0, 0, "jammed")]
+    assert list(jam.effects) == [SetProfileState("u1", 0, 0, "jammed")]
     dist = odds(NAME, shot(range=30, rapid_fire=1))
     assert dist.p("out_of_range ammo=ok") == Fraction(5, 6)
     assert dist.p("out_of_range ammo=out") == Fraction(1, 6)
@@ -103,7 +103,7 @@ def test_out_of_range_rapid_fire_still_rolls_firepower_dice_and_checks_ammo() ->
 def test_rapid_fire_hits_are_the_bullet_holes_across_the_dice() -> None:
     r = resolve(NAME, shot(rapid_fire=3), ScriptedDice([5, "3", "2", "1"]))
     assert r.outcome == "hits=6 ammo=ok"
-    assert r.rolls == [("Hit roll", (5,)), ("Firepower dice", ("3", "2", "1"))]
+    assert list(r.rolls) == [("Hit roll", (5,)), ("Firepower dice", ("3", "2", "1"))]
     assert r.values["firepower_faces"] == ["3", "2", "1"] and r.values["bullet_holes"] == 6
 
 
@@ -129,7 +129,7 @@ def test_ammo_without_the_ammo_trait(faces: list[str], symbols: int, state: str)
     assert r.values["ammo_state"] == state and r.outcome.endswith(f" ammo={state}")
     expected = {"ok": [], "out": [SetProfileState("u1", 1, 0, "out_of_ammo")],
                 "jammed": [SetProfileState("u1", 1, 0, "jammed")]}[state]
-    assert r.effects == expected
+    assert list(r.effects) == expected
 
 
 @pytest.mark.parametrize("faces, rolled, state", [
@@ -139,7 +139,7 @@ def test_ammo_without_the_ammo_trait(faces: list[str], symbols: int, state: str)
 ])
 def test_ammo_trait_read_literally_adds_one_symbol(faces: list[str], rolled: int, state: str) -> None:
     r = resolve(NAME, shot(rapid_fire=2, ammo=4, ammo_trait_reading="always"), ScriptedDice([6, *faces]))
-    assert r.rolls == [("Hit roll", (6,)), ("Firepower dice", tuple(faces))]
+    assert list(r.rolls) == [("Hit roll", (6,)), ("Firepower dice", tuple(faces))]
     assert r.values["ammo_symbols_rolled"] == rolled and r.values["ammo_symbols"] == rolled + 1
     assert r.values["ammo_state"] == state
     assert any("+ 1 for Ammo (4+)" in line for line in r.log)
@@ -163,16 +163,16 @@ def test_other_readings_of_the_ammo_trait(reading: str, faces: list[str], counte
 def test_the_default_reading_is_the_ammo_check() -> None:
     r = resolve(NAME, shot(rapid_fire=1, ammo=4), ScriptedDice([6, "2"]))
     assert r.outcome == "hits=2 ammo=ok" and r.values["ammo_checks"] == []
-    assert r.rolls == [("Hit roll", (6,)), ("Firepower dice", ("2",))]
+    assert list(r.rolls) == [("Hit roll", (6,)), ("Firepower dice", ("2",))]
 
 
 def test_autogun_with_the_ammo_symbol_and_a_passing_check_stays_loaded() -> None:
     r = resolve(NAME, shot(rapid_fire=1, ammo=4, firer_id="u1", weapon=0), ScriptedDice([6, "1+ammo", 4]))
     assert r.outcome == "hits=1 ammo=ok"
-    assert r.rolls == [("Hit roll", (6,)), ("Firepower dice", ("1+ammo",)), ("Ammo check (4+)", (4,))]
+    assert list(r.rolls) == [("Hit roll", (6,)), ("Firepower dice", ("1+ammo",)), ("Ammo check (4+)", (4,))]
     assert r.values["ammo_symbols_rolled"] == 1 and r.values["ammo_symbols"] == 0
     assert r.values["ammo_checks"] == [4] and r.values["ammo_checks_failed"] == 0
-    assert r.effects == []
+    assert list(r.effects) == []
     assert "Ammo check (4+): 4, 0 failed: ammo fine" in r.log
 
 
@@ -180,7 +180,7 @@ def test_autogun_failing_its_ammo_check_goes_out_of_ammo() -> None:
     r = resolve(NAME, shot(rapid_fire=1, ammo=4, firer_id="u1", weapon=0), ScriptedDice([2, "1+ammo", 3]))
     assert r.outcome == "miss ammo=out"
     assert r.values["ammo_checks_failed"] == 1 and r.values["ammo_symbols"] == 1
-    assert r.effects == [SetProfileState("u1", 0, 0, "out_of_ammo")]
+    assert list(r.effects) == [SetProfileState("u1", 0, 0, "out_of_ammo")]
 
 
 @pytest.mark.parametrize("checks, state", [((1, 3), "jammed"), ((3, 4), "out"), ((5, 6), "ok")])
@@ -191,7 +191,7 @@ def test_rapid_fire_with_two_failed_ammo_checks_jams(checks: tuple[int, int], st
     assert r.values["ammo_state"] == state and r.outcome == f"hits=2 ammo={state}"
     expected = {"ok": [], "out": [SetProfileState("u1", 1, 0, "out_of_ammo")],
                 "jammed": [SetProfileState("u1", 1, i, "jammed") for i in range(2)]}[state]
-    assert r.effects[:len(expected)] == expected
+    assert list(r.effects[:len(expected)]) == expected
 
 
 @pytest.mark.parametrize("x, passes", [(2, 2), (4, 4), (6, 6)])
@@ -228,10 +228,10 @@ def test_jam_puts_every_profile_of_the_weapon_out_of_use() -> None:
     r = resolve(NAME, shot(rapid_fire=1, firer_id="u1", weapon=2, profile=1, weapon_profiles=3),
                 ScriptedDice([6, "1+ammo"]))
     assert r.outcome == "hits=1 ammo=out"
-    assert r.effects == [SetProfileState("u1", 2, 1, "out_of_ammo")]
+    assert list(r.effects) == [SetProfileState("u1", 2, 1, "out_of_ammo")]
     jam = resolve(NAME, shot(rapid_fire=2, firer_id="u1", weapon=2, profile=1, weapon_profiles=3),
                   ScriptedDice([6, "1+ammo", "1+ammo"]))
-    assert jam.effects == [SetProfileState("u1", 2, i, "jammed") for i in range(3)]
+    assert list(jam.effects) == [SetProfileState("u1", 2, i, "jammed") for i in range(3)]
 
 
 def test_custom_firepower_die_faces_from_the_setting() -> None:
@@ -257,7 +257,7 @@ def test_rapid_fire_light_weapon_fires_a_single_shot_in_close_combat() -> None:
     pistol = shot(range=0, rapid_fire=1, ammo=4, light=True, close_combat=True)
     r = resolve(NAME, pistol, ScriptedDice([5]))
     assert r.outcome == "hits=1"
-    assert r.rolls == [("Hit roll", (5,))]
+    assert list(r.rolls) == [("Hit roll", (5,))]
     assert r.values["ammo_state"] is None and r.values["firepower_faces"] == []
     assert odds(NAME, pistol) == odds(NAME, shot(range=0))
     with pytest.raises(RulesInputError, match="single shots in close combat") as err:
@@ -277,17 +277,17 @@ def test_rapid_fire_without_light_rolls_firepower_dice_in_close_combat() -> None
 
 def test_hit_target_becomes_suppressed_and_near_a_ledge_checks_for_falling() -> None:
     r = resolve(NAME, shot(target_id="u2"), ScriptedDice([5]))
-    assert r.effects == [SetCondition("u2", "suppressed")] and r.values["suppressed"]
+    assert list(r.effects) == [SetCondition("u2", "suppressed")] and r.values["suppressed"]
     r = resolve(NAME, shot(target_id="u2", target_near_ledge=True), ScriptedDice([5]))
-    assert r.effects == [SetCondition("u2", "suppressed"), SetCondition("u2", "check_falling")]
+    assert list(r.effects) == [SetCondition("u2", "suppressed"), SetCondition("u2", "check_falling")]
     assert r.values["check_falling"]
-    assert resolve(NAME, shot(target_id="u2", target_near_ledge=True), ScriptedDice([2])).effects == []
+    assert resolve(NAME, shot(target_id="u2", target_near_ledge=True), ScriptedDice([2])).effects == ()
 
 
 @pytest.mark.parametrize("condition", ["target_engaged", "target_seriously_injured"])
 def test_engaged_or_seriously_injured_targets_are_not_suppressed(condition: str) -> None:
     r = resolve(NAME, shot(target_id="u2", target_near_ledge=True, **{condition: True}), ScriptedDice([6]))
-    assert r.outcome == "hits=1" and r.effects == [] and not r.values["suppressed"]
+    assert r.outcome == "hits=1" and list(r.effects) == [] and not r.values["suppressed"]
     assert not r.values["check_falling"]
 
 
@@ -299,7 +299,7 @@ def test_hits_on_an_engaged_target_are_flagged_for_random_allocation() -> None:
 
 def test_without_ids_nothing_changes() -> None:
     r = resolve(NAME, shot(rapid_fire=2), ScriptedDice([6, "1+ammo", "1+ammo"]))
-    assert r.outcome == "hits=2 ammo=jammed" and r.effects == []
+    assert r.outcome == "hits=2 ammo=jammed" and list(r.effects) == []
 
 
 # -- refusals ----------------------------------------------------------------------------------
@@ -424,7 +424,7 @@ def test_typed_in_dice_resolve_a_rapid_fire_2_attack_and_undo_restores_the_game(
               "ammo_trait_reading": "never"}
     r = resolve(NAME, inputs, ScriptedDice([*hit, *firepower]))
     assert r.outcome == "hits=4 ammo=out"
-    assert r.effects == [SetProfileState("u1", 2, 0, "out_of_ammo"), SetCondition("u2", "suppressed")]
+    assert list(r.effects) == [SetProfileState("u1", 2, 0, "out_of_ammo"), SetCondition("u2", "suppressed")]
     undo = game.apply_all(r.effects)
     assert game.unit("u1").weapons[2].profiles[0].state == "out_of_ammo"
     assert game.unit("u2").has("suppressed")

@@ -26,8 +26,8 @@ def stray(**over: InputValue) -> dict[str, InputValue]:
 def test_the_first_model_is_hit_on_1_to_3() -> None:
     r = resolve(NAME, stray(), ScriptedDice([3]))
     assert r.outcome == "hit=u3"
-    assert r.rolls == [("Stray shot 1: u3", (3,))]
-    assert r.effects == [SetCondition("u3", "suppressed")]
+    assert list(r.rolls) == [("Stray shot 1: u3", (3,))]
+    assert list(r.effects) == [SetCondition("u3", "suppressed")]
 
 
 def test_a_4_to_6_moves_the_shot_on_in_order() -> None:
@@ -39,7 +39,7 @@ def test_a_4_to_6_moves_the_shot_on_in_order() -> None:
 
 def test_a_shot_past_every_model_hits_no_one() -> None:
     r = resolve(NAME, stray(), ScriptedDice([4, 5, 6]))
-    assert r.outcome == "none" and r.effects == [] and r.values["missed_everyone"] == 1
+    assert r.outcome == "none" and list(r.effects) == [] and r.values["missed_everyone"] == 1
 
 
 def test_every_hit_starts_again_from_the_closest_model() -> None:
@@ -54,19 +54,19 @@ def test_every_hit_starts_again_from_the_closest_model() -> None:
 def test_a_model_hit_twice_is_listed_once_and_suppressed_once() -> None:
     r = resolve(NAME, stray(hits=2), ScriptedDice([1, 2]))
     assert r.outcome == "hit=u3" and r.values["counts"] == {"u3": 2}
-    assert r.effects == [SetCondition("u3", "suppressed")]
+    assert list(r.effects) == [SetCondition("u3", "suppressed")]
 
 
 def test_engaged_seriously_injured_and_ledge_flags_on_models_hit() -> None:
     inputs = stray(hits=3, engaged="u3", seriously_injured="u4", near_ledge="u5,u4")
     r = resolve(NAME, inputs, ScriptedDice([1, 4, 1, 4, 4, 1]))
     assert r.values["per_hit"] == ["u3", "u4", "u5"]
-    assert r.effects == [SetCondition("u5", "suppressed"), SetCondition("u5", "check_falling")]
+    assert list(r.effects) == [SetCondition("u5", "suppressed"), SetCondition("u5", "check_falling")]
 
 
 def test_no_models_at_risk_means_no_dice_and_no_one_hit() -> None:
     r = resolve(NAME, stray(at_risk="", hits=2), ScriptedDice([]))
-    assert r.outcome == "none" and r.rolls == []
+    assert r.outcome == "none" and list(r.rolls) == []
     assert odds(NAME, stray(at_risk="")).p("none") == 1
 
 

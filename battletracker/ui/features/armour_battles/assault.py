@@ -28,8 +28,8 @@ from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.close_assault import NAME
 from battletracker.rules.armour_battles.plans import AbPlan, close_assault, profile_of
 from battletracker.rules.armour_battles.units import is_suppressed
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.target_fire import fire_label
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -91,7 +91,7 @@ class CloseAssaultDialog(ProcedureDialog):
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
         self.refusal.hide()
-        self.runner = ProcedureRunner(session, NAME, f"Close assault: {unit.name}", self, group=fire_label)
+        self.runner = ProcedureRunner(session, NAME, f"Close assault: {unit.name}", self)
         self.runner.apply_button.setToolTip("Into the battle log as one undo step")
         close = self.close_buttons()
         layout = QVBoxLayout(self)
@@ -140,7 +140,7 @@ class CloseAssaultDialog(ProcedureDialog):
             self.plan = close_assault(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:
             self.dice_label.setText("Refused: see the reason below")
-            self.refusal.setText(str(exc))
+            self.refusal.setText(message_of(exc))
             self.refusal.show()
             self.runner.setEnabled(False)
             self.runner.odds_plot.hide()

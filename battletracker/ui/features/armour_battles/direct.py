@@ -22,6 +22,7 @@ from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.plans import direct_fire, profile_of
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
@@ -179,7 +180,7 @@ class DirectFireDialog(ProcedureDialog):
             self.session.act(ab_actions.DIRECT_FIRE, {**self.choices(), "cover": t.cover.value()}, faces,
                              typed=t.fire.typed_dice or t.reaction.typed_dice)
         except (GameError, RulesInputError) as exc:
-            self.status.setText(f"Not applied: {exc}")
+            self.status.setText(f"Not applied: {message_of(exc)}")
             return False
         self.applied = True
         t.fire.mark_applied()

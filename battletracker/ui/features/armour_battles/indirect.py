@@ -36,6 +36,7 @@ from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.mission import NAME, label
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, profile_of
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, burst_radius, indirect_multiplier
 from battletracker.ui.map.items import circle_item, line_item
@@ -245,7 +246,7 @@ class IndirectFireDialog(ProcedureDialog):
         except (RulesInputError, TableError) as exc:
             self.plan = None
             self.facts_label.setText("")
-            self.refusal.setText(str(exc))
+            self.refusal.setText(message_of(exc))
             self.refusal.show()
             self.runner.setEnabled(False)
             self.runner.odds_plot.hide()

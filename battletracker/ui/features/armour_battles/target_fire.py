@@ -15,15 +15,11 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpin
 
 from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, direct_fire, reaction
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
-
-
-def fire_label(outcome: str) -> str:
-    """Short bar labels so a dozen bars fit side by side: "successes=2" reads "2 hits"."""
-    return outcome.replace("successes=", "") + " hits"
 
 
 def reaction_label(outcome: str) -> str:
@@ -50,13 +46,13 @@ class TargetFire(QWidget):
         try:
             self.plan = direct_fire(session.game, choices)
         except (RulesInputError, TableError) as exc:
-            self.refusal = str(exc)
+            self.refusal = message_of(exc)
         self.inputs = dict(self.plan.inputs) if self.plan is not None else {}
         self.dice_type = str(self.inputs.get("dice_type", "at" if target.stats.get("armoured") is True else "fp"))
 
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
-        self.fire = ProcedureRunner(session, "ab.close_support_fire", "Direct fire", self, group=fire_label)
+        self.fire = ProcedureRunner(session, "ab.close_support_fire", "Direct fire", self)
         self.fire.apply_button.hide()
         self.cover = QSpinBox(self)
         self.cover.setRange(0, MAX_COVER_DICE)
@@ -116,7 +112,7 @@ class TargetFire(QWidget):
                 "incoming": int(res.values["successes"]), "incoming_sixes": int(res.values["sixes"]),
                 "cover": self.cover.value()})
         except (RulesInputError, TableError) as exc:
-            self.reaction.problem.setText(str(exc))
+            self.reaction.problem.setText(message_of(exc))
             self.reaction.problem.show()
             return
         self.reaction.setEnabled(True)

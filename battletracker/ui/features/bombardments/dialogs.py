@@ -39,7 +39,7 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError, Scalar
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import plan
-from battletracker.rules.base import InputValue
+from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.chain_of_command.bombardment import (
     PINNED,
     carrier_of,
@@ -253,7 +253,7 @@ class RangingDialog(_RunnerDialog):
         try:
             inputs = plan("coc.ranging_shot", self.session.game, choices).inputs
         except RulesInputError as exc:
-            self.show_problem(str(exc))
+            self.show_problem(message_of(exc))
             return
         self.show_problem(None)
         self.runner.set_action("coc.ranging_shot", choices)
@@ -346,7 +346,7 @@ class PhaseDialog(_RunnerDialog):
         try:
             inputs = dict(plan("coc.bombardment_phase", self.session.game, choices).inputs)
         except RulesInputError as exc:
-            self.show_problem(str(exc))
+            self.show_problem(message_of(exc))
             return
         self.show_problem(None)
         self.runner.set_action("coc.bombardment_phase", choices)
@@ -360,7 +360,7 @@ class PhaseDialog(_RunnerDialog):
         try:
             per_unit = target_odds({k: v for k, v in merged.items() if isinstance(v, str | int | float | bool)})
         except (RulesInputError, TableError) as exc:
-            self.targets_view.setPlainText(str(exc))
+            self.targets_view.setPlainText(message_of(exc))
             return
         if self.activation == "none":
             self.targets_view.setHtml("<p>No Phase of fire: the bombardment ends and its effects end with "
@@ -459,7 +459,7 @@ class SosDialog(_RunnerDialog):
         try:
             inputs = dict(plan("coc.sos_fire", self.session.game, choices).inputs)
         except RulesInputError as exc:
-            self.show_problem(str(exc))
+            self.show_problem(message_of(exc))
             return
         self.show_problem(None)
         self.runner.set_action("coc.sos_fire", choices)
@@ -531,7 +531,7 @@ class PatternDialog(QDialog):
         try:
             self.session.act("coc.hidden_die", choices)
         except (RulesInputError, GameError) as exc:
-            self.problem.setText(str(exc))
+            self.problem.setText(message_of(exc))
             self.problem.show()
             return
         self.accept()

@@ -40,6 +40,7 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
+from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command.bombardment import (
     AreaOptions,
     describe_pattern,
@@ -313,7 +314,7 @@ class BombardmentsPanel(QWidget):
         try:
             self.session.act(name, choices)
         except (RulesInputError, GameError) as exc:
-            return str(exc)
+            return message_of(exc)
         return None
 
     def _apply(self, name: str, choices: Choices) -> bool:
@@ -487,5 +488,5 @@ class BombardmentsPanel(QWidget):
             if not plan("coc.edit_area", self.session.game, choices).effects:
                 return None
         except RulesInputError as exc:
-            return str(exc)
+            return message_of(exc)
         return self._attempt("coc.edit_area", choices)

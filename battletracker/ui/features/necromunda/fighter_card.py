@@ -34,6 +34,7 @@ from battletracker.core.dice import ScriptedDice
 from battletracker.model.effects import ReplaceUnit, SetCondition
 from battletracker.model.game import GameError, Unit, Weapon
 from battletracker.rules import RulesInputError, resolve
+from battletracker.rules.base import message_of
 from battletracker.rules.necromunda.conditions import (
     CHECK_FALLING,
     ENGAGED,
@@ -276,7 +277,7 @@ class FighterSection(QWidget):
             self.session.apply(f"{name} on {unit.name}" if present else f"{name} off {unit.name}",
                                [SetCondition(unit.id, condition, present)], [f"{unit.name} is {verb} {name}"])
         except GameError as exc:
-            self._say(str(exc))
+            self._say(message_of(exc))
             return False
         self._say("")
         return True
@@ -291,7 +292,7 @@ class FighterSection(QWidget):
             self.session.apply(f"Level of {unit.name}", [ReplaceUnit(changed)],
                                [f"{unit.name} moves from level {unit.level} to level {changed.level}"])
         except GameError as exc:
-            self._say(str(exc))
+            self._say(message_of(exc))
 
     def set_ledge(self, stat: str, value: float) -> bool:
         """Record (or with "none", remove) the distance to one ledge, as one undo step."""
@@ -312,7 +313,7 @@ class FighterSection(QWidget):
         try:
             self.session.apply(f"Ledge distance of {unit.name}", [ReplaceUnit(changed)], [line])
         except GameError as exc:
-            self._say(str(exc))
+            self._say(message_of(exc))
             return False
         self._say("")
         return True
@@ -330,7 +331,7 @@ class FighterSection(QWidget):
             self.session.apply(f"Reload {w.name} ({unit.name})", res.effects,
                                [f"{unit.name} reloads: {label} is no longer Out of Ammo"], kind="roll")
         except (RulesInputError, GameError) as exc:
-            self._say(str(exc))
+            self._say(message_of(exc))
             return False
         self._say("")
         return True

@@ -40,7 +40,7 @@ from battletracker.core.geometry import distance
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Unit
 from battletracker.rules import RulesInputError, odds
-from battletracker.rules.base import InputValue
+from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.necromunda import actions as necro_actions
 from battletracker.rules.necromunda.attack import COOL_FAILED, label, result_label
 from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
@@ -435,7 +435,7 @@ class ShootDialog(ProcedureDialog):
             self.plan = attack_plan(self.session.game, self.choices())
         except RulesInputError as exc:
             self.plan = None
-            self._block(str(exc))
+            self._block(message_of(exc))
             self._update_overlay()
             return
         self.blocked.hide()

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBox
 
 from battletracker.model.effects import Effect, SetCondition
 from battletracker.model.game import Game, GameError, Unit
+from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command import fire_plans, guns, snipers
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -69,7 +70,7 @@ class SniperSection(QWidget):
         try:
             self.session.apply(text, effects, log)
         except GameError as exc:
-            self.error.setText(f"Not applied: {exc}")
+            self.error.setText(f"Not applied: {message_of(exc)}")
             self.error.show()
             return
         self.error.hide()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from battletracker.core.geometry import distance
 from battletracker.model.game import Unit
 from battletracker.rules import RulesInputError
+from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     THROWS,
@@ -184,7 +185,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         try:
             shot = plan_grenade_into_vehicle(self.session.game, self.choices())
         except RulesInputError as exc:
-            self._refuse(str(exc))
+            self._refuse(message_of(exc))
             return
         self.shot = shot
         self.facts.setText("; ".join(shot.facts))
