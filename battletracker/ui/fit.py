@@ -32,6 +32,7 @@ FRAME = QSize(24, 48)
 LARGE = 0.6
 FITTED = "fitted_to_screen"
 SCROLLS = "scrolls_on_screen"
+DESIGNED = "designed_size"
 # Room left under a scroll area for the dialog's buttons.
 BUTTON_ROW = QSize(0, 56)
 
@@ -67,8 +68,9 @@ class FitScrollArea(QScrollArea):
 def scroll_contents(dialog: QDialog) -> None:
     """Move the dialog's contents into a scroll area; its button row stays below, always in reach.
 
-    The dialog's own minimum size becomes the contents' minimum: the layout keeps the room
-    it was designed for and the dialog scrolls when the screen is smaller.
+    The dialog's own minimum width becomes the contents' minimum, so its columns keep the
+    width they were designed for; its minimum height becomes the size it opens at (within
+    the screen), and the contents scroll when they grow taller than that.
     """
     layout = dialog.layout()
     if layout is None:
@@ -81,7 +83,8 @@ def scroll_contents(dialog: QDialog) -> None:
     designed = dialog.minimumSize()
     contents = QWidget()
     contents.setLayout(layout)
-    contents.setMinimumSize(designed.boundedTo(screen_room(dialog) - QSize(40, 0)))
+    contents.setMinimumWidth(min(designed.width(), screen_room(dialog).width() - 40))
+    dialog.setProperty(DESIGNED, designed)
     area = FitScrollArea(dialog)
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setWidgetResizable(True)
@@ -116,7 +119,10 @@ def fit_to_screen(dialog: QDialog) -> None:
         return
     dialog.setProperty(FITTED, True)
     scroll_if_large(dialog)
+    designed = dialog.property(DESIGNED)
     wanted = dialog.sizeHint().expandedTo(dialog.minimumSize())
+    if isinstance(designed, QSize):
+        wanted = wanted.expandedTo(designed)
     dialog.resize(wanted.boundedTo(screen_room(dialog)))
 
 

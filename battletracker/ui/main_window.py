@@ -547,9 +547,13 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.map.fit_table)
 
     def open_first_time(self) -> None:
-        """Without a saved size, take most of the screen: on a laptop the map needs every pixel."""
+        """Without a saved size, take most of the screen: on a laptop the map needs every pixel.
+
+        Sized to the screen as well as maximised, so it is large even where nothing maximises it.
+        """
         room = screen_room(self)
         if room.width() < 1600 or room.height() < 1000:
+            self.resize(room)
             self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
         else:
             self.resize(int(room.width() * 0.9), int(room.height() * 0.9))

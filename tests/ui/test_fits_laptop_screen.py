@@ -6,7 +6,8 @@ window's menus, a unit's actions or the Bombardments dock, and must open, and be
 able to shrink, within that room, with every one-line label shown whole.
 
 Set BT_SCREENSHOTS to a folder to save a picture of the screen with each dialog
-open (run under `xvfb-run -a -s "-screen 0 1366x768x24"` for real window frames).
+open (run under `xvfb-run -a -s "-screen 0 1366x768x24"`), in the palette BT_SCHEME
+names (light or dark).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pytestqt.qtbot import QtBot
 from battletracker.model import savefile
 from battletracker.rules.tables import resources_dir
 from battletracker.ui import fit
-from battletracker.ui.extensions import all_unit_actions
+from battletracker.ui.extensions import all_unit_actions, unit_action
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
 
@@ -39,6 +40,10 @@ def laptop_screen(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def open_window(qtbot: QtBot, demo: str) -> MainWindow:
+    if os.environ.get("BT_SCREENSHOTS"):
+        from battletracker.ui.theme import apply_scheme
+
+        apply_scheme(QApplication.instance(), os.environ.get("BT_SCHEME"))  # type: ignore[arg-type]
     session = Session(savefile.load(resources_dir() / "demo" / f"{demo}.json"))
     window = MainWindow(session)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
@@ -139,6 +144,16 @@ def test_every_unit_action_dialog_fits(qtbot: QtBot, demo: str) -> None:
     assert opened >= {"chain_of_command": 2, "armour_battles": 3, "necromunda": 1}[demo]
 
 
+def test_grenade_dialogs_fit_even_with_no_vehicle_near(qtbot: QtBot) -> None:
+    """The demo puts no vehicle within a grenade's reach; the dialogs open all the same and say so."""
+    window = open_window(qtbot, "chain_of_command")
+    for key in ("coc.at_grenade", "coc.grenade_into_vehicle"):
+        dialogs = new_dialogs(lambda k=key: unit_action(k).run(window, "u1"))
+        assert dialogs, key
+        fits(dialogs[0])
+        close_all(dialogs)
+
+
 def test_the_window_opens_large_on_a_laptop(qtbot: QtBot) -> None:
     session = Session(savefile.load(resources_dir() / "demo" / "chain_of_command.json"))
     window = MainWindow(session)
@@ -229,8 +244,18 @@ def test_the_units_dock_keeps_the_sides_row_readable(qtbot: QtBot) -> None:
 
     headers = window.cards.findChildren(SideHeader)
     assert headers
-    for header in headers:
-        assert header.height() >= header.minimumSizeHint().height(), header.height()
+    for width in (330, 260, 230):
+        window.resizeDocks([window.cards_dock], [width], Qt.Orientation.Horizontal)
+        QApplication.processEvents()
+        for header in headers:
+            assert header.height() >= header.minimumSizeHint().height(), header.height()
+            assert header.height() >= header.heightForWidth(header.width()), header.height()
+            for row in header.findChildren(QWidget):
+                layout = row.layout()
+                if row.isVisibleTo(header) and layout is not None:
+                    need = layout.heightForWidth(row.width()) if layout.hasHeightForWidth() \
+                        else layout.minimumSize().height()
+                    assert row.height() >= need, (width, row.height(), need)
         assert clipped_labels(header) == []
 
 
