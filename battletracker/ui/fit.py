@@ -11,7 +11,7 @@ off it. `screen_room` is the room a window may take on the screen it opens on.
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, QPoint, QSize
+from PySide6.QtCore import QEvent, QObject, QPoint, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
@@ -123,6 +123,8 @@ def fit_to_screen(dialog: QDialog) -> None:
     wanted = dialog.sizeHint().expandedTo(dialog.minimumSize())
     if isinstance(designed, QSize):
         wanted = wanted.expandedTo(designed)
+    elif dialog.testAttribute(Qt.WidgetAttribute.WA_Resized):
+        wanted = wanted.expandedTo(dialog.size())  # the size its maker chose
     dialog.resize(wanted.boundedTo(screen_room(dialog)))
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QLabel, QScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QDialog, QLabel, QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -77,6 +77,9 @@ def fits(dialog: QWidget) -> None:
         smallest = layout.totalMinimumSize()
         assert frame.width() >= smallest.width() and frame.height() >= smallest.height(), f"{name} squeezed"
     assert clipped_labels(dialog) == [], name
+    sideways = [type(area).__name__ for area in dialog.findChildren(QAbstractScrollArea)
+                if area.isVisibleTo(dialog) and area.horizontalScrollBar().isVisibleTo(dialog)]
+    assert sideways == [], f"{name} scrolls sideways"
     shot(dialog, name)
 
 
