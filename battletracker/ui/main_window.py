@@ -38,6 +38,7 @@ from battletracker.ui.extensions import (
 )
 from battletracker.ui.extensions import unit_action as unit_action_by_key
 from battletracker.ui.files import SaveError, fingerprint, save_game
+from battletracker.ui.fit import DialogFitter, screen_room
 from battletracker.ui.log_view import LogPanel
 from battletracker.ui.map.view import MapView
 from battletracker.ui.recovery import Orphan, Recovery
@@ -71,7 +72,9 @@ class MainWindow(QMainWindow):
         self.settings = QSettings()
         self.painted = False
         self.setWindowIcon(QIcon(str(resources_dir() / "icons" / "battletracker.svg")))
-        self.setMinimumSize(900, 600)
+        self.setMinimumSize(800, 560)
+        self.dialog_fitter = DialogFitter(self)
+        self.dialog_fitter.install()
 
         self.map = MapView(session, self)
         self.setCentralWidget(self.map)
@@ -746,11 +749,23 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(1400, 880)
+            self.open_first_time()
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
         QTimer.singleShot(0, self.map.fit_table)
+
+    def open_first_time(self) -> None:
+        """Without a saved size, take most of the screen: on a laptop the map needs every pixel.
+
+        Sized to the screen as well as maximised, so it is large even where nothing maximises it.
+        """
+        room = screen_room(self)
+        if room.width() < 1600 or room.height() < 1000:
+            self.resize(room)
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+        else:
+            self.resize(int(room.width() * 0.9), int(room.height() * 0.9))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.maybe_save():

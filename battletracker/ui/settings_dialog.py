@@ -10,6 +10,7 @@ its place.
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,7 +19,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QLabel,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -28,6 +28,7 @@ from battletracker.model.effects import SetSetting
 from battletracker.model.game import GameError, Scalar
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import Setting, TableError, ruleset_settings
+from battletracker.ui.fit import FitScrollArea
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 
@@ -65,6 +66,8 @@ class SettingsDialog(QDialog):
         self.editors: dict[str, tuple[Setting, QWidget]] = {}
         body = QWidget(self)
         form = QFormLayout(body)
+        # Each title above its field: the help text gets the dialog's whole width, never a narrow column.
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         try:
             settings = ruleset_settings(session.game.ruleset)
         except TableError as exc:
@@ -90,8 +93,9 @@ class SettingsDialog(QDialog):
             holder = QWidget(body)
             holder.setLayout(column)
             form.addRow(f"{s.title}:", holder)
-        scroll = QScrollArea(self)
+        scroll = FitScrollArea(self)
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
         self.error = plain(QLabel(self))
         self.error.setStyleSheet("color: #d93025; font-weight: bold;")

@@ -7,7 +7,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+# Headless unless a display was given; an offscreen screen the tests chose (tests/conftest.py) stays.
+if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") \
+        and not os.environ.get("QT_QPA_PLATFORM", "").startswith("offscreen"):
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 

@@ -51,6 +51,7 @@ from battletracker.model.game import GameError, Unit
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices
 from battletracker.rules.base import message_of
+from battletracker.ui.fit import StepAside
 from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MARGIN, MapScene
@@ -147,6 +148,7 @@ class MapView(QGraphicsView):
         self._wheel_timer.setInterval(WHEEL_COMMIT_MS)
         self._wheel_timer.timeout.connect(self.commit_wheel_rotation)
         self._pick: tuple[str, Callable[[object], None], str] | None = None
+        self._aside = StepAside()
         # Names and badges are placed again for the new zoom once the wheel rests,
         # not on every notch (with hundreds of units a placement costs a frame or two).
         self._label_timer = QTimer(self)
@@ -624,6 +626,7 @@ class MapView(QGraphicsView):
         self.cancel_pick()
         self._abort_gesture()
         self._pick = (kind, callback, prompt)
+        self._aside.step_aside(self.window())
         self.viewport().setCursor(Qt.CursorShape.CrossCursor)
         self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.banner.setText(f"{prompt}  -  Esc cancels")
@@ -638,7 +641,11 @@ class MapView(QGraphicsView):
         self._pick = None
         self.viewport().setCursor(Qt.CursorShape.CrossCursor if self._measure_mode else Qt.CursorShape.ArrowCursor)
         self.banner.hide()
-        callback(value)
+        try:
+            callback(value)
+        finally:
+            if self._pick is None:
+                self._aside.come_back()
 
     def _pick_click(self, pos: QPoint, button: Qt.MouseButton) -> None:
         assert self._pick is not None
