@@ -1,6 +1,6 @@
 """Take the README screenshot from the real app, under Xvfb:
 
-    xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python packaging/screenshot.py OUT.png [--dark]
+    xvfb-run -s "-screen 0 1366x768x24" .venv/bin/python packaging/screenshot.py OUT.png [--dark]
 
 Opens the demo battle in the main window, makes a few moves a player would
 (Shock on a section, a Panzerschreck round spent, a Phase ended), selects the
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from battletracker.app import demo_path
 from battletracker.model import savefile
-from battletracker.model.effects import SpendAmmo, add_shock
+from battletracker.ui.features import all_features
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
@@ -31,19 +31,19 @@ def main() -> None:
     app.setApplicationName("BattleTrackerScreenshot")
     apply_scheme(app, "dark" if "--dark" in sys.argv else "light")
     session = Session(savefile.load(demo_path()))
-    window = MainWindow(session, Recovery(session, Path("/tmp")))
-    window.resize(1600, 1000)
+    window = MainWindow(session, Recovery(session, Path("/tmp")), features=all_features)
+    window.resize(1366, 768)
     window.move(0, 0)
     window.show()
-    session.apply("Shock on 1st Squad", [add_shock("u7", 2)], ["1st Squad takes 2 Shock from the sMG42"])
-    session.apply("Panzerschreck fires", [SpendAmmo("u4", 0, 1)], ["Panzerschreck: 3 -> 2 rounds"])
+    session.act("unit.shock", {"unit": "u7", "delta": 2})
+    session.act("unit.ammo", {"unit": "u4", "weapon": 0})
     session.end_phase()
     session.select("u3")
 
     def shoot() -> None:
         window.map.fit_table()
         app.processEvents()
-        screen = window.screen().grabWindow(0, 0, 0, 1600, 1000)
+        screen = window.screen().grabWindow(0, 0, 0, 1366, 768)
         screen.save(str(out))
         session.undo_stack.setClean()
         app.quit()
