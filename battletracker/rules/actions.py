@@ -30,20 +30,9 @@ from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.game import Game, LogEntry
 from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
-from battletracker.rules.base import ChoiceNeeded, InputValue, Resolution, RulesInputError
+from battletracker.rules.base import ChoiceNeeded, InputValue, Refusal, Resolution
 
 Choices = Mapping[str, InputValue]
-
-
-class Refusal(RulesInputError):
-    """An action the table or the game forbids; its message is the whole sentence a player reads."""
-
-    def __init__(self, field: str, sentence: str) -> None:
-        super().__init__(field, sentence)
-        self.sentence = sentence
-
-    def __str__(self) -> str:
-        return self.sentence
 
 
 @dataclass(frozen=True)

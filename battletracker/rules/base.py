@@ -55,6 +55,20 @@ class RulesInputError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
+class Refusal(RulesInputError):
+    """What the table, the sequence or the rules forbid, said as the whole sentence a player reads.
+
+    `field` still names the choice or input at fault, for code and tests.
+    """
+
+    def __init__(self, field: str, sentence: str) -> None:
+        super().__init__(field, sentence)
+        self.sentence = sentence
+
+    def __str__(self) -> str:
+        return self.sentence
+
+
 _LEANS_ON_FIELD = ("must ", "is ", "are ", "cannot ", "has ", "needs ")
 
 

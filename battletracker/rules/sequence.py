@@ -19,19 +19,12 @@ from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import Effect
 from battletracker.model.game import Game
 from battletracker.model.sequence_effects import SetActed
-from battletracker.rules.base import InputReader, RulesInputError
+from battletracker.rules.base import InputReader, Refusal, RulesInputError
 from battletracker.rules.clock import on_clock
 
 
-class SequenceRefusal(RulesInputError):
+class SequenceRefusal(Refusal):
     """A step the sequence of play does not allow now (another side's Phase, already done this Phase)."""
-
-    def __init__(self, field: str, sentence: str) -> None:
-        super().__init__(field, sentence)
-        self.sentence = sentence
-
-    def __str__(self) -> str:
-        return self.sentence
 
 
 def now(game: Game) -> PhaseStamp:

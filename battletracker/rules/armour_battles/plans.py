@@ -32,23 +32,12 @@ from battletracker.rules.armour_battles.units import (
     is_suppressed,
     reaction_dice,
 )
-from battletracker.rules.base import InputValue, RulesInputError
+from battletracker.rules.base import InputValue, Refusal, RulesInputError
 from battletracker.rules.tables import TableError, ruleset_settings
 
 Choices = Mapping[str, object]
 MAX_COVER_DICE = 6
 DICE_TARGETS = {"fp": "infantry and soft targets", "at": "armoured targets"}
-
-
-class Refusal(RulesInputError):
-    """The table forbids the action; its text is the sentence alone, for the player."""
-
-    def __init__(self, choice: str, sentence: str) -> None:
-        super().__init__(choice, sentence)
-        self.sentence = sentence
-
-    def __str__(self) -> str:
-        return self.sentence
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from battletracker.core.geometry import angle_between, aspect, bearing, distance, in_arc, range_band
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Game, Unit, Weapon
-from battletracker.rules.base import InputValue, RulesInputError
+from battletracker.rules.base import InputValue, Refusal, RulesInputError
 from battletracker.rules.chain_of_command.anti_tank import (
     GRENADE_MOVEMENT_SETTING,
     VISIBILITIES,
@@ -54,15 +54,8 @@ CHECKED_ADJUSTMENTS = (
 Choices = Mapping[str, InputValue]
 
 
-class ShotRefusal(RulesInputError):
+class ShotRefusal(Refusal):
     """A shot the table forbids; its text is the whole sentence a player reads, `field` the choice at fault."""
-
-    def __init__(self, field: str, sentence: str) -> None:
-        super().__init__(field, sentence)
-        self.sentence = sentence
-
-    def __str__(self) -> str:
-        return self.sentence
 
 
 @dataclass(frozen=True)

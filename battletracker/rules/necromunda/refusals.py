@@ -13,6 +13,7 @@ import functools
 from collections.abc import Callable
 from typing import TypeVar
 
+from battletracker.rules import base
 from battletracker.rules.base import Inputs, RulesInputError
 
 T = TypeVar("T")
@@ -61,15 +62,11 @@ FIELD_WORDS: dict[str, str] = {
 }
 
 
-class Refusal(RulesInputError):
-    """A refused input whose text is one sentence for the player; `field` still names the input."""
+class Refusal(base.Refusal):
+    """A refused input whose text is one sentence for the player, capitalised and ending in a full stop."""
 
     def __init__(self, field: str, text: str) -> None:
-        self.sentence = sentence(text)
-        super().__init__(field, self.sentence)
-
-    def __str__(self) -> str:
-        return self.sentence
+        super().__init__(field, sentence(text))
 
 
 def sentence(text: str) -> str:
