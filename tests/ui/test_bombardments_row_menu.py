@@ -55,7 +55,7 @@ def test_peek_times_out(qtbot: QtBot, session: Session, panel: BombardmentsPanel
     popup = panel.open_peek(bid)
     popup.timer.setInterval(30)
     popup.reveal()
-    qtbot.waitUntil(lambda: panel.dialog is None, timeout=2000)
+    qtbot.waitUntil(lambda: panel.dialog is None, timeout=20000)
 
 
 def test_extra_rounds_one_undo_step(session: Session, panel: BombardmentsPanel) -> None:

@@ -38,7 +38,7 @@ def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
 def click(qtbot: QtBot, button: QAbstractButton | None) -> None:
     """A player's click: on a button that is on screen (a rebuilt row shows once events are processed)."""
     assert button is not None
-    qtbot.waitUntil(button.isVisible, timeout=1000)
+    qtbot.waitUntil(button.isVisible, timeout=20000)
     assert button.isEnabled()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 

@@ -142,6 +142,6 @@ def test_the_window_adds_the_features_it_is_given_just_after_the_first_paint(qtb
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     assert asked == []
     window.show()
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=2000)
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
     assert asked == [1]
     assert "action-arsenal" in [a.objectName() for a in window.menu("game").actions()]

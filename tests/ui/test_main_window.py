@@ -38,7 +38,7 @@ def test_opens_on_the_demo_battle(window: MainWindow) -> None:
 
 
 def test_features_load_just_after_the_first_paint(qtbot: QtBot, window: MainWindow) -> None:
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=2000)
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
     assert "coc.anti_tank_fire" in window.unit_action_entries
     window.session.select("u6")
     assert window.unit_action_entries["coc.anti_tank_fire"].isEnabled()
@@ -48,10 +48,10 @@ def test_features_load_just_after_the_first_paint(qtbot: QtBot, window: MainWind
 
 def test_cards_get_the_feature_sections_once_the_features_load(qtbot: QtBot, window: MainWindow) -> None:
     """Cards filled in for the first paint do not wait for the features; they are rebuilt with them."""
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=2000)
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
     sniper = window.cards.card("u9")
     assert sniper is not None
-    qtbot.waitUntil(lambda: sniper.findChild(QWidget, "section_coc.sniper") is not None, timeout=2000)
+    qtbot.waitUntil(lambda: sniper.findChild(QWidget, "section_coc.sniper") is not None, timeout=20000)
 
 
 def test_end_phase_updates_the_clock_and_log(window: MainWindow) -> None:

@@ -189,7 +189,7 @@ def test_shift_wheel_turns_a_unit_as_one_undo_step(qtbot: QtBot, view: MapView, 
         shift_wheel(view, at, 1)
     assert unit.facing == 0.0, "the model changes when the gesture ends"
     assert tok(view, "s1").shown_facing == pytest.approx(15.0)
-    qtbot.waitUntil(lambda: unit.facing != 0.0, timeout=3000)
+    qtbot.waitUntil(lambda: unit.facing != 0.0, timeout=20000)
     assert unit.facing == pytest.approx(15.0)
     assert session.undo_stack.count() == 1
     session.undo_stack.undo()

@@ -58,7 +58,7 @@ def this_phase(window: MainWindow) -> ThisPhasePanel:
 
 def click(qtbot: QtBot, button: QAbstractButton | None) -> None:
     assert button is not None
-    qtbot.waitUntil(button.isVisible, timeout=1000)
+    qtbot.waitUntil(button.isVisible, timeout=20000)
     assert button.isEnabled()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
