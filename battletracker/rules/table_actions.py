@@ -426,6 +426,15 @@ def _build_clock(r: InputReader) -> tuple[list[Effect], list[str]]:
     return [effect], [r.str("text"), r.str("heading")]
 
 
+STEP = "table.step"
+"""The procedure of the actions whose changes are all in their plan (a card's counters, the settings)."""
+
+
+def _build_nothing(r: InputReader) -> tuple[list[Effect], list[str]]:
+    return [], []
+
+
+_procedure(STEP, "A change on the table", _build_nothing)
 _procedure("unit.move", "Move or turn a unit", _build_move)
 _procedure("unit.counter", "Change a counter", _build_counter)
 _procedure("unit.figures", "Change the figures", _build_figures)
@@ -453,4 +462,4 @@ register_plan("clock.end_phase", _plan_end_phase)
 register_plan("clock.end_turn", _plan_end_turn)
 register_plan("side.change", _plan_side)
 
-__all__ = ["describe_changes", "unit_choice"]
+__all__ = ["STEP", "describe_changes", "unit_choice"]
