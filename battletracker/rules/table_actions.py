@@ -43,6 +43,7 @@ from battletracker.rules.chain_of_command.command_dice import next_phase
 from battletracker.rules.clock import due_effects
 from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.sequence import side_name
+from battletracker.rules.step import STEP
 from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.rules.words import KIND_TITLES, damage_result, title
 
@@ -460,15 +461,6 @@ def _plan_settings(game: Game, choices: Choices) -> Plan:
     return Plan(STEP, {}, (line,), _echo(choices), "Change ruleset settings", tuple(effects), log=(line,))
 
 
-STEP = "table.step"
-"""The procedure of the actions whose changes are all in their plan (a card's counters, the settings)."""
-
-
-def _build_nothing(r: InputReader) -> tuple[list[Effect], list[str]]:
-    return [], []
-
-
-_procedure(STEP, "A change on the table", _build_nothing)
 _procedure("unit.move", "Move or turn a unit", _build_move)
 _procedure("unit.counter", "Change a counter", _build_counter)
 _procedure("unit.figures", "Change the figures", _build_figures)
@@ -497,4 +489,4 @@ register_plan("clock.end_turn", _plan_end_turn)
 register_plan("side.change", _plan_side)
 register_plan(SETTINGS, _plan_settings)
 
-__all__ = ["SETTINGS", "STEP", "describe_changes", "unit_choice"]
+__all__ = ["SETTINGS", "describe_changes", "unit_choice"]

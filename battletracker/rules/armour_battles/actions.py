@@ -17,7 +17,7 @@ from battletracker.rules.actions import Choices, Plan, Refusal, procedure_plan, 
 from battletracker.rules.armour_battles import direct_fire as fire_and_reaction
 from battletracker.rules.armour_battles.plans import AbPlan, close_assault, direct_fire, indirect_mission, reaction
 from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISRUPTION, SUPPRESSED
-from battletracker.rules.table_actions import STEP
+from battletracker.rules.step import STEP
 
 INDIRECT_MISSION = "ab.indirect_mission"
 DIRECT_FIRE = "ab.direct_fire"

@@ -10,7 +10,7 @@ from battletracker.model.effects import SetCondition
 from battletracker.model.game import Game, Unit
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.chain_of_command import fire_plans, snipers
-from battletracker.rules.table_actions import STEP
+from battletracker.rules.step import STEP
 
 SPOTTED = "coc.sniper_spotted"
 CONTACTED = "coc.sniper_contacted"
