@@ -713,3 +713,19 @@ def test_the_fighter_cards_changes_are_recorded_actions_that_replay(qtbot: QtBot
     savefile.save(session.game, path)
     replayed, _steps = replay_steps(savefile.load(path))
     assert savefile.game_to_dict(replayed) == savefile.game_to_dict(session.game)
+
+
+def test_the_card_says_activated_after_a_shot_and_ready_after_end_turn(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    card = FighterSection(None, session, "a")
+    qtbot.addWidget(card)
+    session.changed.connect(lambda _c: card.refresh(session.game.units["a"]))
+    card.refresh(session.game.units["a"])
+    assert card.activation.text() == "Ready"
+    dialog = dialog_for(qtbot, session)
+    type_dice(dialog.runner, "4", "2 1")
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert card.activation.text() == "Activated"
+    session.end_turn()
+    assert card.activation.text() == "Ready"

@@ -46,6 +46,7 @@ from battletracker.rules.necromunda.table import (
     ledges_to_fall_from,
     state_of,
 )
+from battletracker.rules.sequence import acted
 from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -104,6 +105,10 @@ class FighterSection(QWidget):
         self.stats_label = QLabel(self)
         self.stats_label.setObjectName("necro_stats")
         top.addWidget(self.stats_label, 1)
+        self.activation = QLabel(self)
+        self.activation.setObjectName("necro_activation")
+        self.activation.setToolTip("Each fighter activates once a round; End Turn makes every fighter Ready again")
+        top.addWidget(self.activation)
         self.level_down = self._small("\u2212", "One level down", "level_down", lambda: self._level(-1))
         self.level_up = self._small("+", "One level up", "level_up", lambda: self._level(+1))
         top.addWidget(self.level_down)
@@ -179,6 +184,9 @@ class FighterSection(QWidget):
     def refresh(self, unit: Unit) -> None:
         self._hide_stock_weapons()
         self.stats_label.setText(characteristics_text(unit))
+        done = acted(self.session.game, unit.id)
+        self.activation.setText("Activated" if done else "Ready")
+        self.activation.setStyleSheet("color: #5f6368;" if done else "color: #188038; font-weight: bold;")
         self.level_down.setEnabled(unit.level > 0)
         for condition, button in self.toggles.items():
             button.setChecked(unit.has(condition))
