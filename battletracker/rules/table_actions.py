@@ -31,6 +31,7 @@ from battletracker.model.effects import (
     SetClock,
     SetCondition,
     SetDamage,
+    SetSetting,
     SpendAmmo,
 )
 from battletracker.model.fields import FieldError, unit_from_dict
@@ -42,6 +43,8 @@ from battletracker.rules.chain_of_command.command_dice import next_phase
 from battletracker.rules.clock import due_effects
 from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.sequence import side_name
+from battletracker.rules.step import STEP
+from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.rules.words import KIND_TITLES, damage_result, title
 
 DONE = "done"
@@ -426,6 +429,38 @@ def _build_clock(r: InputReader) -> tuple[list[Effect], list[str]]:
     return [effect], [r.str("text"), r.str("heading")]
 
 
+# -- the ruleset settings ---------------------------------------------------------------
+
+SETTINGS = "game.settings"
+
+
+def _plan_settings(game: Game, choices: Choices) -> Plan:
+    """Ruleset settings changed together: each choice a setting's key and its new value (its default
+    takes the game's own value away)."""
+    if not choices:
+        raise Refusal("settings", "No setting was changed.")
+    try:
+        known = {s.key: s for s in ruleset_settings(game.ruleset)}
+    except TableError as exc:
+        raise Refusal("settings", f"The ruleset's settings could not be read: {exc}.") from None
+    effects: list[Effect] = []
+    changed: list[str] = []
+    for key, value in choices.items():
+        setting = known.get(key)
+        if setting is None:
+            raise Refusal(key, f"This ruleset has no setting {key!r}.")
+        problem = setting.problem(value)
+        if problem is not None:
+            raise Refusal(key, f"{setting.title} {problem}.")
+        wanted = None if value == setting.default else value
+        if game.settings.get(key) == wanted:
+            raise Refusal(key, f"{setting.title} is {value} already.")
+        effects.append(SetSetting(key, wanted))
+        changed.append(f"{setting.title}: {value if wanted is not None else 'back to the default'}")
+    line = f"Ruleset settings: {'; '.join(changed)}"
+    return Plan(STEP, {}, (line,), _echo(choices), "Change ruleset settings", tuple(effects), log=(line,))
+
+
 _procedure("unit.move", "Move or turn a unit", _build_move)
 _procedure("unit.counter", "Change a counter", _build_counter)
 _procedure("unit.figures", "Change the figures", _build_figures)
@@ -452,5 +487,6 @@ register_plan("unit.remove", _plan_remove)
 register_plan("clock.end_phase", _plan_end_phase)
 register_plan("clock.end_turn", _plan_end_turn)
 register_plan("side.change", _plan_side)
+register_plan(SETTINGS, _plan_settings)
 
-__all__ = ["describe_changes", "unit_choice"]
+__all__ = ["SETTINGS", "describe_changes", "unit_choice"]

@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.model.effects import SetSetting
 from battletracker.model.game import GameError, Scalar
-from battletracker.rules.base import message_of
+from battletracker.rules.base import RulesInputError, message_of
+from battletracker.rules.table_actions import SETTINGS
 from battletracker.rules.tables import Setting, TableError, ruleset_settings
 from battletracker.ui.fit import FitScrollArea
 from battletracker.ui.session import Session
@@ -142,18 +142,16 @@ class SettingsDialog(QDialog):
 
     def apply_and_close(self) -> None:
         game = self.session.game
-        effects = []
+        changed: dict[str, Scalar] = {}
         for key, value in self.values().items():
             setting = self.editors[key][0]
             wanted = None if value == setting.default else value
             if game.settings.get(key) != wanted:
-                effects.append(SetSetting(key, wanted))
-        if effects:
-            changed = "; ".join(f"{self.editors[e.key][0].title}: "
-                                f"{e.value if e.value is not None else 'back to the default'}" for e in effects)
+                changed[key] = value
+        if changed:
             try:
-                self.session.apply("Change ruleset settings", effects, [f"Ruleset settings: {changed}"])
-            except GameError as exc:
+                self.session.act(SETTINGS, changed)
+            except (RulesInputError, GameError) as exc:
                 self.error.setText(message_of(exc))
                 self.error.show()
                 return

@@ -42,6 +42,7 @@ TYPICAL: dict[str, dict[str, object]] = {
                               "range": 24, "ranges": "9/18/36"},
     "ab.reaction": {"reaction_dice": 4, "incoming": 3, "incoming_sixes": 1, "suppression": "artillery"},
     "coc.bombardment_step": {},
+    "table.step": {},
     "ab.direct_fire_reaction": {"mode": "direct", "dice_type": "fp", "fp_dice": 7, "at_dice": 4, "move": "single",
                                 "range": 12, "ranges": "9/18/36", "reaction:reaction_dice": 4,
                                 "reaction:suppression": "artillery"},

@@ -4,12 +4,16 @@ counters and the range rings on the map."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.game import Game, Side
 from battletracker.rules.presets import preset
+from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.armour_battles.card import ArmourBattlesSection
 from battletracker.ui.features.armour_battles.direct import DirectFireDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
@@ -215,3 +219,21 @@ def test_the_action_opens_the_dialog_and_draws_the_burst_on_the_map(qtbot: QtBot
     assert len(win.map.map_scene.overlays[OVERLAY]) == 2  # line of fire and the 2" burst at the aiming point
     dlg.reject()
     assert OVERLAY not in win.map.map_scene.overlays
+
+
+def test_card_counters_are_recorded_actions_that_replay(qtbot: QtBot, kursk: Session, tmp_path: Path) -> None:
+    section = ArmourBattlesSection(None, kursk, "rifles")  # type: ignore[arg-type]
+    qtbot.addWidget(section)
+    kursk.changed.connect(lambda _c: section.refresh(kursk.game.unit("rifles")))
+    section.refresh(kursk.game.unit("rifles"))
+    qtbot.mouseClick(section.sup_plus, Qt.MouseButton.LeftButton)
+    assert kursk.game.actions[-1].name == "ab.suppression"
+    qtbot.mouseClick(section.dis_plus, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(section.dis_plus, Qt.MouseButton.LeftButton)
+    assert kursk.game.actions[-1].name == "ab.disruption"
+    qtbot.mouseClick(section.dis_minus, Qt.MouseButton.LeftButton)
+    assert section.disruption.text() == "1 of 3" and section.suppression.text() == "Suppressed"
+    path = tmp_path / "kursk.battle"
+    savefile.save(kursk.game, path)
+    replayed, _steps = replay_steps(savefile.load(path))
+    assert savefile.game_to_dict(replayed) == savefile.game_to_dict(kursk.game)

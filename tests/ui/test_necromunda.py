@@ -17,6 +17,7 @@ from battletracker.rules import odds
 from battletracker.rules.necromunda.attack import result_label
 from battletracker.rules.necromunda.plans import attack_plan
 from battletracker.rules.presets import preset
+from battletracker.rules.replay import replay_steps
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.features.necromunda import SHOOT_SHORTCUT, can_shoot
 from battletracker.ui.features.necromunda.fighter_card import FighterSection
@@ -686,3 +687,45 @@ def test_roll_for_me_keeps_its_dice_while_the_player_chooses_where_walking_fire_
     assert any("- rolls: Hit roll: 5; Firepower dice: 2 1" in entry.text and "dice rolled at the table" not in
                entry.text for entry in session.game.log)
     assert session.game.units["c"].has("suppressed")
+
+
+def test_the_fighter_cards_changes_are_recorded_actions_that_replay(qtbot: QtBot, tmp_path: Path) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("out_of_ammo")])))
+    card = FighterSection(None, session, "a")
+    qtbot.addWidget(card)
+    card.show()
+    card.refresh(session.game.units["a"])
+    names: list[str] = []
+    qtbot.mouseClick(card.toggles["suppressed"], Qt.MouseButton.LeftButton)
+    names.append(session.game.actions[-1].name)
+    qtbot.mouseClick(card.level_up, Qt.MouseButton.LeftButton)
+    names.append(session.game.actions[-1].name)
+    card.ledge_boxes["ledge_1"].setFocus()
+    qtbot.keyClick(card.ledge_boxes["ledge_1"], Qt.Key.Key_Up)
+    names.append(session.game.actions[-1].name)
+    qtbot.mouseClick(card.reload_buttons[(0, 0)], Qt.MouseButton.LeftButton)
+    names.append(session.game.actions[-1].name)
+    assert names == ["necro.condition", "necro.level", "necro.ledge", "necro.reload"]
+    unit = session.game.units["a"]
+    assert unit.has("suppressed") and unit.level == 1 and "ledge_1" in unit.stats
+    assert unit.weapons[0].profiles[0].state == "ok"
+    path = tmp_path / "card.battle"
+    savefile.save(session.game, path)
+    replayed, _steps = replay_steps(savefile.load(path))
+    assert savefile.game_to_dict(replayed) == savefile.game_to_dict(session.game)
+
+
+def test_the_card_says_activated_after_a_shot_and_ready_after_end_turn(qtbot: QtBot) -> None:
+    session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                                 fighter("b", "Mira", 1, 10, 20)))
+    card = FighterSection(None, session, "a")
+    qtbot.addWidget(card)
+    session.changed.connect(lambda _c: card.refresh(session.game.units["a"]))
+    card.refresh(session.game.units["a"])
+    assert card.activation.text() == "Ready"
+    dialog = dialog_for(qtbot, session)
+    type_dice(dialog.runner, "4", "2 1")
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert card.activation.text() == "Activated"
+    session.end_turn()
+    assert card.activation.text() == "Ready"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QLabel, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import SetSetting
+from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.session import Session
 from battletracker.ui.settings_dialog import FacesEditor, SettingsDialog
@@ -84,3 +87,20 @@ def test_a_value_the_table_cannot_take_is_named_and_the_default_shown(qtbot: QtB
     press_ok(qtbot, dialog)                               # Ok puts the default shown back
     assert "hit_effect_light" not in session.game.settings
     assert fire.runner.problem.isHidden() and fire.runner.roll_button.isEnabled()
+
+
+def test_changed_settings_are_one_recorded_action_that_replays(
+        qtbot: QtBot, session: Session, tmp_path: Path) -> None:
+    dialog = settings_dialog(qtbot, session)
+    _s, spin = dialog.editors["to_hit_close_regular"]
+    assert isinstance(spin, QSpinBox)
+    spin.setFocus()
+    qtbot.keyClick(spin, Qt.Key.Key_Up)
+    press_ok(qtbot, dialog)
+    action = session.game.actions[-1]
+    assert action.name == "game.settings" and action.choices == {"to_hit_close_regular": 5}
+    assert session.game.settings == {"to_hit_close_regular": 5}
+    path = tmp_path / "settings.battle"
+    savefile.save(session.game, path)
+    replayed, _steps = replay_steps(savefile.load(path))
+    assert savefile.game_to_dict(replayed) == savefile.game_to_dict(session.game)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from copy import deepcopy
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -18,6 +19,7 @@ from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCon
 from battletracker.model.game import OUT_OF_PLAY, Unit, Weapon
 from battletracker.rules import resolve
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
+from battletracker.rules.replay import replay_steps
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection
@@ -300,3 +302,21 @@ def test_fire_at_a_spotted_sniper_shows_the_odds_of_exactly_what_apply_does(qtbo
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
     assert SNIPER not in session.game.units
     assert savefile.game_to_dict(session.game)["game"]["units"] == savefile.game_to_dict(expected)["game"]["units"]
+
+
+def test_the_sniper_cards_spotted_and_contact_are_recorded_actions_that_replay(
+        qtbot: QtBot, session: Session, tmp_path: Path) -> None:
+    section = SniperSection(None, session, SNIPER)  # type: ignore[arg-type]
+    qtbot.addWidget(section)
+    section.show()
+    section.refresh(session.game.unit(SNIPER))
+    qtbot.mouseClick(section.spotted, Qt.MouseButton.LeftButton)
+    assert session.game.unit(SNIPER).has("spotted")
+    assert session.game.actions[-1].name == "coc.sniper_spotted"
+    qtbot.mouseClick(section.contact, Qt.MouseButton.LeftButton)
+    assert session.game.actions[-1].name == "coc.sniper_contacted" and SNIPER not in session.game.units
+    assert section.error.isHidden()
+    path = tmp_path / "sniper.battle"
+    savefile.save(session.game, path)
+    replayed, _steps = replay_steps(savefile.load(path))
+    assert savefile.game_to_dict(replayed) == savefile.game_to_dict(session.game)

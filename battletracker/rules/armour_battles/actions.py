@@ -11,15 +11,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from battletracker.model.game import Game
-from battletracker.rules.actions import Choices, Plan, procedure_plan, register_plan
+from battletracker.model.effects import ChangeCounter, SetCondition
+from battletracker.model.game import Game, Unit
+from battletracker.rules.actions import Choices, Plan, Refusal, procedure_plan, register_plan
 from battletracker.rules.armour_battles import direct_fire as fire_and_reaction
 from battletracker.rules.armour_battles.plans import AbPlan, close_assault, direct_fire, indirect_mission, reaction
+from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISRUPTION, SUPPRESSED
+from battletracker.rules.step import STEP
 
 INDIRECT_MISSION = "ab.indirect_mission"
 DIRECT_FIRE = "ab.direct_fire"
 REACTION = "ab.reaction"
 CLOSE_ASSAULT = "ab.close_assault"
+SUPPRESSION = "ab.suppression"
+DISRUPTION_POINTS = "ab.disruption"
+
+SUPPRESSION_TITLES = ("None", "Suppressed", "Suppressed (artillery)")
+"""A unit's suppression by level: 0 none, 1 suppressed, 2 artillery-suppressed (the harder one to shake off)."""
+
+
+def suppression_level(unit: Unit) -> int:
+    """0 unsuppressed, 1 suppressed, 2 artillery-suppressed."""
+    if ARTILLERY_SUPPRESSED in unit.conditions:
+        return 2
+    return 1 if SUPPRESSED in unit.conditions else 0
 
 
 def _adapt(read: Callable[[Game, Choices], AbPlan], title: str) -> Callable[[Game, Choices], Plan]:
@@ -44,7 +59,45 @@ def plan_direct_fire(game: Game, choices: Choices) -> Plan:
                           shot.facts, choices, title)
 
 
+def _unit_and_step(game: Game, choices: Choices) -> tuple[Unit, int]:
+    unit_id = choices.get("unit")
+    if not isinstance(unit_id, str) or unit_id not in game.units:
+        raise Refusal("unit", "Pick a unit on the table first.")
+    delta = choices.get("delta")
+    if isinstance(delta, bool) or delta not in (-1, 1):
+        raise Refusal("delta", "Step up or down by one.")
+    return game.units[unit_id], int(delta)
+
+
+def plan_suppression(game: Game, choices: Choices) -> Plan:
+    """Suppression one level up (none, suppressed, artillery-suppressed) or down, from the card's -/+."""
+    unit, delta = _unit_and_step(game, choices)
+    level = suppression_level(unit)
+    after = level + delta
+    if after < 0:
+        raise Refusal("delta", f"{unit.name} is not suppressed.")
+    if after > 2:
+        raise Refusal("delta", f"{unit.name} is already suppressed by artillery, the most there is.")
+    line = f"Suppression on {unit.name}: {SUPPRESSION_TITLES[level]} -> {SUPPRESSION_TITLES[after]}"
+    effects = (SetCondition(unit.id, SUPPRESSED, after >= 1), SetCondition(unit.id, ARTILLERY_SUPPRESSED, after == 2))
+    return Plan(STEP, {}, (line,), dict(choices), f"Suppression on {unit.name}: {SUPPRESSION_TITLES[after]}",
+                effects, log=(line,))
+
+
+def plan_disruption(game: Game, choices: Choices) -> Plan:
+    """A Disruption Point added or removed, from the card's -/+."""
+    unit, delta = _unit_and_step(game, choices)
+    now = unit.counters.get(DISRUPTION, 0)
+    if now + delta < 0:
+        raise Refusal("delta", f"{unit.name} has no Disruption Points to remove.")
+    line = f"Disruption on {unit.name}: {now} -> {now + delta}"
+    title = f"Disruption {'+' if delta > 0 else ''}{delta} on {unit.name}"
+    return Plan(STEP, {}, (line,), dict(choices), title, (ChangeCounter(unit.id, DISRUPTION, delta),), log=(line,))
+
+
 register_plan(INDIRECT_MISSION, _adapt(indirect_mission, "Indirect fire: {firer}"))
 register_plan(DIRECT_FIRE, plan_direct_fire)
 register_plan(REACTION, _adapt(reaction, "Reaction Check: {target}"))
 register_plan(CLOSE_ASSAULT, _adapt(close_assault, "Close assault: {firer} against {target}"))
+register_plan(SUPPRESSION, plan_suppression)
+register_plan(DISRUPTION_POINTS, plan_disruption)

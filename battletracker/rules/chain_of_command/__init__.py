@@ -19,6 +19,7 @@ from battletracker.rules.chain_of_command import (  # noqa: F401
     ranging,
     reverse,
     shot_actions,
+    sniper_actions,
     snipers,
     sos_fire,
     vehicle_phase,

@@ -9,6 +9,15 @@ shoot inputs from a weapon profile, weapon presets), options (the Arbitrator's
 toolkit settings).
 """
 
-from battletracker.rules.necromunda import actions, allocation, attack, cool, reload, shooting, stray_shots
+from battletracker.rules.necromunda import (
+    actions,
+    allocation,
+    attack,
+    card_actions,
+    cool,
+    reload,
+    shooting,
+    stray_shots,
+)
 
-__all__ = ["actions", "allocation", "attack", "cool", "reload", "shooting", "stray_shots"]
+__all__ = ["actions", "allocation", "attack", "card_actions", "cool", "reload", "shooting", "stray_shots"]

@@ -6,14 +6,20 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QLabel, QToolButton, QWidget
 
-from battletracker.model.effects import ChangeCounter, Effect, SetCondition
 from battletracker.model.game import Game, GameError, Unit
+from battletracker.rules.actions import Refusal
+from battletracker.rules.armour_battles.actions import (
+    DISRUPTION_POINTS,
+    SUPPRESSION,
+    SUPPRESSION_TITLES,
+    suppression_level,
+)
 from battletracker.rules.armour_battles.data import RULESET
 from battletracker.rules.armour_battles.fire import indirect_dice
 from battletracker.rules.armour_battles.plans import int_setting, profile_of
 from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISPERSED, DISRUPTION, SUPPRESSED
 from battletracker.ui.extensions import CardSection
-from battletracker.ui.features.armour_battles.common import SUPPRESSION_TITLES, indirect_multiplier, suppression_level
+from battletracker.ui.features.armour_battles.common import indirect_multiplier
 from battletracker.ui.session import Session
 
 
@@ -85,29 +91,17 @@ class ArmourBattlesSection(QWidget):
         self.disruption.setText(text + (" - Dispersed" if unit.has(DISPERSED) else ""))
         self.dis_minus.setEnabled(now > 0)
 
-    def _apply(self, text: str, effects: list[Effect], line: str) -> None:
+    def _act(self, name: str, delta: int) -> None:
         try:
-            self.session.apply(text, effects, [line])
-        except GameError:
+            self.session.act(name, {"unit": self.unit_id, "delta": delta})
+        except (Refusal, GameError):
             self.refresh(self.session.game.unit(self.unit_id))
 
     def change_suppression(self, delta: int) -> None:
-        unit = self.session.game.unit(self.unit_id)
-        level = suppression_level(unit)
-        after = min(2, max(0, level + delta))
-        if after == level:
-            return
-        effects: list[Effect] = [SetCondition(unit.id, SUPPRESSED, after >= 1),
-                                 SetCondition(unit.id, ARTILLERY_SUPPRESSED, after == 2)]
-        self._apply(f"Suppression on {unit.name}: {SUPPRESSION_TITLES[after]}", effects,
-                    f"Suppression on {unit.name}: {SUPPRESSION_TITLES[level]} -> {SUPPRESSION_TITLES[after]}")
+        self._act(SUPPRESSION, delta)
 
     def change_disruption(self, delta: int) -> None:
-        unit = self.session.game.unit(self.unit_id)
-        now = unit.counters.get(DISRUPTION, 0)
-        sign = "+" if delta > 0 else ""
-        self._apply(f"Disruption {sign}{delta} on {unit.name}", [ChangeCounter(unit.id, DISRUPTION, delta)],
-                    f"Disruption on {unit.name}: {now} -> {now + delta}")
+        self._act(DISRUPTION_POINTS, delta)
 
 
 def _applies(_game: Game, unit: Unit) -> bool:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from battletracker.model.game import Game, Unit
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.plans import profile_of
-from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, SUPPRESSED
 
 MOVE_TITLES = {"single": "Single move", "double": "Double move", "triple": "Triple move"}
 
@@ -19,16 +18,6 @@ def is_armour_battles(game: Game) -> bool:
 def is_close_support(game: Game, unit: Unit) -> bool:
     profile = profile_of(unit)
     return profile is not None and profile.close_support
-
-
-def suppression_level(unit: Unit) -> int:
-    """0 unsuppressed, 1 suppressed, 2 artillery-suppressed (the harder one to shake off)."""
-    if ARTILLERY_SUPPRESSED in unit.conditions:
-        return 2
-    return 1 if SUPPRESSED in unit.conditions else 0
-
-
-SUPPRESSION_TITLES = ("None", "Suppressed", "Suppressed (artillery)")
 
 
 def burst_radius() -> float:

@@ -16,8 +16,6 @@ runs after updating that line.
 
 from __future__ import annotations
 
-import copy
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
@@ -30,11 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ReplaceUnit, SetCondition
 from battletracker.model.game import GameError, Unit, Weapon
-from battletracker.rules import RulesInputError, resolve
+from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
+from battletracker.rules.necromunda import card_actions
 from battletracker.rules.necromunda.conditions import (
     CHECK_FALLING,
     ENGAGED,
@@ -42,7 +39,6 @@ from battletracker.rules.necromunda.conditions import (
     SERIOUSLY_INJURED,
     SUPPRESSED,
 )
-from battletracker.rules.necromunda.profiles import reload_inputs
 from battletracker.rules.necromunda.table import (
     LEDGE_STATS,
     ledge_distances,
@@ -50,6 +46,7 @@ from battletracker.rules.necromunda.table import (
     ledges_to_fall_from,
     state_of,
 )
+from battletracker.rules.sequence import acted
 from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -108,6 +105,10 @@ class FighterSection(QWidget):
         self.stats_label = QLabel(self)
         self.stats_label.setObjectName("necro_stats")
         top.addWidget(self.stats_label, 1)
+        self.activation = QLabel(self)
+        self.activation.setObjectName("necro_activation")
+        self.activation.setToolTip("Each fighter activates once a round; End Turn makes every fighter Ready again")
+        top.addWidget(self.activation)
         self.level_down = self._small("\u2212", "One level down", "level_down", lambda: self._level(-1))
         self.level_up = self._small("+", "One level up", "level_up", lambda: self._level(+1))
         top.addWidget(self.level_down)
@@ -183,6 +184,9 @@ class FighterSection(QWidget):
     def refresh(self, unit: Unit) -> None:
         self._hide_stock_weapons()
         self.stats_label.setText(characteristics_text(unit))
+        done = acted(self.session.game, unit.id)
+        self.activation.setText("Activated" if done else "Ready")
+        self.activation.setStyleSheet("color: #5f6368;" if done else "color: #188038; font-weight: bold;")
         self.level_down.setEnabled(unit.level > 0)
         for condition, button in self.toggles.items():
             button.setChecked(unit.has(condition))
@@ -267,32 +271,26 @@ class FighterSection(QWidget):
         self.message.setText(text)
         self.message.setVisible(bool(text))
 
-    def set_condition(self, condition: str, present: bool) -> bool:
-        unit = self._unit()
-        if unit is None:
-            return False
-        name = CONDITION_TITLES.get(condition, "Check for falling")
-        verb = "now" if present else "no longer"
+    def _act(self, name: str, choices: dict[str, str | int | float | bool], dice: list[int] | None = None) -> bool:
+        """The action through the session; a refusal is shown on the card and nothing changes."""
         try:
-            self.session.apply(f"{name} on {unit.name}" if present else f"{name} off {unit.name}",
-                               [SetCondition(unit.id, condition, present)], [f"{unit.name} is {verb} {name}"])
-        except GameError as exc:
+            self.session.act(name, {"unit": self.unit_id, **choices}, dice)
+        except (RulesInputError, GameError) as exc:
             self._say(message_of(exc))
             return False
         self._say("")
         return True
 
+    def set_condition(self, condition: str, present: bool) -> bool:
+        if self._unit() is None:
+            return False
+        return self._act(card_actions.CONDITION, {"condition": condition, "present": present})
+
     def _level(self, delta: int) -> None:
         unit = self._unit()
         if unit is None or unit.level + delta < 0:
             return
-        changed = copy.deepcopy(unit)
-        changed.level = unit.level + delta
-        try:
-            self.session.apply(f"Level of {unit.name}", [ReplaceUnit(changed)],
-                               [f"{unit.name} moves from level {unit.level} to level {changed.level}"])
-        except GameError as exc:
-            self._say(message_of(exc))
+        self._act(card_actions.LEVEL, {"delta": delta})
 
     def set_ledge(self, stat: str, value: float) -> bool:
         """Record (or with "none", remove) the distance to one ledge, as one undo step."""
@@ -303,35 +301,11 @@ class FighterSection(QWidget):
         old = unit.stats.get(stat)
         if (old is None and not present) or (present and old == round(value, 1)):
             return False
-        changed = copy.deepcopy(unit)
-        if present:
-            changed.stats[stat] = round(value, 1)
-            line = f'{unit.name} is {value:.1f}" from a ledge ({ledge_title(stat)})'
-        else:
-            changed.stats.pop(stat, None)
-            line = f"{unit.name} is no longer near {ledge_title(stat)}"
-        try:
-            self.session.apply(f"Ledge distance of {unit.name}", [ReplaceUnit(changed)], [line])
-        except GameError as exc:
-            self._say(message_of(exc))
-            return False
-        self._say("")
-        return True
+        return self._act(card_actions.LEDGE, {"ledge": stat, "inches": round(value, 1)} if present
+                         else {"ledge": stat})
 
     def reload(self, weapon: int, profile: int) -> bool:
-        """The Reload action on one profile; a refusal is shown on the card with its reason."""
-        unit = self._unit()
-        if unit is None:
+        """The Reload action on one profile (it rolls no dice); a refusal is shown on the card with its reason."""
+        if self._unit() is None:
             return False
-        w = unit.weapons[weapon]
-        inputs = {**reload_inputs(w, profile), "fighter_id": unit.id, "weapon": weapon}
-        try:
-            res = resolve("necro.reload", inputs, ScriptedDice([]))
-            label = profile_text(w, profile).split("\n")[0]
-            self.session.apply(f"Reload {w.name} ({unit.name})", res.effects,
-                               [f"{unit.name} reloads: {label} is no longer Out of Ammo"], kind="roll")
-        except (RulesInputError, GameError) as exc:
-            self._say(message_of(exc))
-            return False
-        self._say("")
-        return True
+        return self._act(card_actions.RELOAD, {"weapon": weapon, "profile": profile}, [])

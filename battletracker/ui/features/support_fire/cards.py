@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from battletracker.model.effects import Effect, SetCondition
 from battletracker.model.game import Game, GameError, Unit
-from battletracker.rules.base import message_of
-from battletracker.rules.chain_of_command import fire_plans, guns, snipers
+from battletracker.rules.base import RulesInputError, message_of
+from battletracker.rules.chain_of_command import fire_plans, guns, sniper_actions, snipers
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 
@@ -66,10 +65,10 @@ class SniperSection(QWidget):
         self.spotted.setChecked(unit.has(snipers.SPOTTED))
         self.spotted.blockSignals(False)
 
-    def _apply(self, text: str, effects: list[Effect], log: list[str]) -> None:
+    def _act(self, name: str, choices: dict[str, str | bool]) -> None:
         try:
-            self.session.apply(text, effects, log)
-        except GameError as exc:
+            self.session.act(name, {"unit": self.unit_id, **choices})
+        except (RulesInputError, GameError) as exc:
             self.error.setText(f"Not applied: {message_of(exc)}")
             self.error.show()
             return
@@ -79,16 +78,11 @@ class SniperSection(QWidget):
         unit = self.session.game.units.get(self.unit_id)
         if unit is None or unit.has(snipers.SPOTTED) == on:
             return
-        text = f"{unit.name} is spotted" if on else f"{unit.name} is no longer spotted"
-        self._apply(text, [SetCondition(self.unit_id, snipers.SPOTTED, on)], [text])
+        self._act(sniper_actions.SPOTTED, {"spotted": on})
 
     def contacted(self) -> None:
-        unit = self.session.game.units.get(self.unit_id)
-        if unit is None:
-            return
-        loss = snipers.sniper_contacted(self.unit_id)
-        text = f"{unit.name} is contacted by the enemy and leaves the area (no Force Morale Test)"
-        self._apply(f"{unit.name} contacted", list(loss.effects), [text])
+        if self.unit_id in self.session.game.units:
+            self._act(sniper_actions.CONTACTED, {})
 
 
 class GunCrewSection(QWidget):
