@@ -70,6 +70,7 @@ from battletracker.rules.chain_of_command.arsenal import (
 from battletracker.rules.chain_of_command.damage import damage_result
 from battletracker.rules.tables import TableError
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, literal, plain
@@ -137,10 +138,7 @@ class AntiTankDialog(ProcedureDialog):
             self.checks[key] = box
             grid.addWidget(box, n, 0)
 
-        self.refusal = plain(QLabel(self))
-        self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
-        self.refusal.hide()
+        self.refusal = RefusalBanner(self)
         self.to_hit = QLabel(self)
         self.to_hit.setWordWrap(True)
         self.to_hit.setTextFormat(Qt.TextFormat.RichText)
@@ -263,8 +261,7 @@ class AntiTankDialog(ProcedureDialog):
         return None if self.shot is None or not self.refusal.isHidden() else dict(self.shot.inputs)
 
     def _refuse(self, text: str) -> None:
-        self.refusal.setText(text)
-        self.refusal.show()
+        self.refusal.show_refusal(text)
         self.runner.setEnabled(False)
         self.runner.odds_plot.hide()
         self.to_hit.clear()
@@ -287,7 +284,7 @@ class AntiTankDialog(ProcedureDialog):
             return
         self.shot = shot
         self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
-        self.refusal.hide()
+        self.refusal.clear()
         self.runner.setEnabled(True)
         self.runner.odds_plot.show()
         self.to_hit.setText(f"<b>{shot.reading}.</b>")

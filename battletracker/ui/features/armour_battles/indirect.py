@@ -40,9 +40,9 @@ from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, burst_radius, indirect_multiplier
 from battletracker.ui.map.items import circle_item, line_item
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 OVERLAY = "ab.indirect"
 BURST_COLOUR = QColor("#e53935")
 ARROW_COLOUR = QColor("#fb8c00")
-REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 
 
 class IndirectFireDialog(ProcedureDialog):
@@ -106,10 +105,7 @@ class IndirectFireDialog(ProcedureDialog):
         self.facts_label.setWordWrap(True)
         self.facts_label.setTextFormat(Qt.TextFormat.RichText)
         self.facts_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.refusal = plain(QLabel(self))
-        self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet(REFUSAL_STYLE)
-        self.refusal.hide()
+        self.refusal = RefusalBanner(self)
 
         aim_row = QHBoxLayout()
         aim_row.addWidget(QLabel("x", self))
@@ -246,8 +242,7 @@ class IndirectFireDialog(ProcedureDialog):
         except (RulesInputError, TableError) as exc:
             self.plan = None
             self.facts_label.setText("")
-            self.refusal.setText(message_of(exc))
-            self.refusal.show()
+            self.refusal.show_refusal(message_of(exc))
             self.runner.setEnabled(False)
             self.runner.odds_plot.hide()
             self.result_label.setText("")
@@ -255,7 +250,7 @@ class IndirectFireDialog(ProcedureDialog):
             return
         self.plan = plan
         self._sync_cover(plan)
-        self.refusal.hide()
+        self.refusal.clear()
         facts = "".join(f"<li>{escape(fact, quote=False)}</li>" for fact in plan.facts)
         self.facts_label.setText(f"<ul>{facts}</ul>")
         self.runner.setEnabled(True)

@@ -60,6 +60,7 @@ from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
 from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
@@ -78,7 +79,6 @@ TEMPLATE_RULES = (
     "falling. Check the placement on the table, and anything your rulebook adds (a roll to avoid the "
     "Template, ammo), before applying."
 )
-WARNING_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 NOTE_STYLE = "padding: 4px; border: 1px solid palette(mid); border-radius: 3px;"
 AMMO_TITLES = {"ok": "ammo fine", "out": "Out of Ammo", "jammed": "jammed"}
 
@@ -208,11 +208,8 @@ class ShootDialog(ProcedureDialog):
         self.facts.setObjectName("facts")
         self.facts.setWordWrap(True)
         self.facts.setStyleSheet(NOTE_STYLE)
-        self.blocked = plain(QLabel(self))
+        self.blocked = RefusalBanner(self)
         self.blocked.setObjectName("blocked")
-        self.blocked.setWordWrap(True)
-        self.blocked.setStyleSheet(WARNING_STYLE)
-        self.blocked.hide()
         self.runner = ProcedureRunner(session, "necro.attack", "Shoot", self, group=result_label,
                                       label=self._label, option_words=self._name)
         self.runner.apply_button.hide()
@@ -438,7 +435,7 @@ class ShootDialog(ProcedureDialog):
             self._block(message_of(exc))
             self._update_overlay()
             return
-        self.blocked.hide()
+        self.blocked.clear()
         self.facts.setText("<br>".join(f"\u2022 {esc(fact)}" for fact in self.plan.facts))
         self.facts.setVisible(bool(self.plan.facts))
         self.shown_odds = None
@@ -463,8 +460,7 @@ class ShootDialog(ProcedureDialog):
 
     def _block(self, text: str) -> None:
         """Show why the table forbids this attack; nothing can be rolled or applied."""
-        self.blocked.setText(text)
-        self.blocked.show()
+        self.blocked.show_refusal(text)
         self.facts.hide()
         self.summary.hide()
         self.shown_odds = None

@@ -52,13 +52,13 @@ from battletracker.rules.chain_of_command.fire_plans import (
 )
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 
 LINE_OVERLAY = "support_fire.line"
 FRONTAGE_OVERLAY = "support_fire.frontage"
-REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 
 
 def _words(key: str) -> str:
@@ -166,10 +166,7 @@ class FireDialog(ProcedureDialog):
         self.derived = plain(QLabel(self))
         self.derived.setWordWrap(True)
         self.derived.setTextFormat(Qt.TextFormat.PlainText)
-        self.refusal = plain(QLabel(self))
-        self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet(REFUSAL_STYLE)
-        self.refusal.hide()
+        self.refusal = RefusalBanner(self)
         for label in (self.derived, self.refusal):
             label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
@@ -377,7 +374,7 @@ class FireDialog(ProcedureDialog):
         self.refused = False
         self.derived.setText("From the table: " + "; ".join(plan.facts))
         self._draw_line(firer, target)
-        self.refusal.hide()
+        self.refusal.clear()
         self.runner.show()
         self.runner.title = f"{firer.name} fires at {target.name}"
         self.runner.set_action(shot_actions.SHOOT, self.choices())
@@ -385,8 +382,7 @@ class FireDialog(ProcedureDialog):
 
     def _refuse(self, message: str) -> None:
         assert self.runner is not None
-        self.refusal.setText(message)
-        self.refusal.show()
+        self.refusal.show_refusal(message)
         self.runner.hide()
 
     def _on_changed(self, _changes: object) -> None:
@@ -425,8 +421,7 @@ class FireDialog(ProcedureDialog):
             try:
                 plan_fire(self.session.game, {**self.choices(), "target": unit_id, "targets": ""})
             except ShotRefusal as refusal:
-                self.refusal.setText(str(refusal))
-                self.refusal.show()
+                self.refusal.show_refusal(str(refusal))
 
     def pick_frontage(self) -> None:
         if self.map_view is not None:
