@@ -1,14 +1,19 @@
 """Pieces every procedure dialog shares, so each looks and behaves the same.
 
 A refusal (why a procedure cannot go ahead as entered) is shown the same red
-way in every dialog; keeping it in one class keeps the colours, the wrapping
-and the plain-text safety in one place.
+way in every dialog, and what the rules read from the table (a plan's facts)
+as the same bullet list; keeping each in one class keeps the colours, the
+wrapping and the safety against markup in unit names in one place.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
+
+from battletracker.ui.text import esc
 
 # White on a deep red: both colours are set, so the banner reads the same on a light or a dark palette.
 REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
@@ -40,3 +45,32 @@ class RefusalBanner(QLabel):
     def refused(self) -> bool:
         """Whether a refusal is showing."""
         return not self.isHidden()
+
+
+class FactsPanel(QLabel):
+    """What the rules read from the table for this procedure, one bullet a sentence.
+
+    Each fact is escaped before it goes into the list: facts quote unit names the player typed.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self._facts: tuple[str, ...] = ()
+
+    def set_facts(self, facts: Sequence[str]) -> None:
+        """Show `facts` as a bullet list (nothing at all when there are none)."""
+        self._facts = tuple(facts)
+        items = "".join(f"<li>{esc(fact)}</li>" for fact in self._facts)
+        self.setText(f"<ul style='margin-left: 0px; -qt-list-indent: 1;'>{items}</ul>" if items else "")
+
+    def set_note(self, text: str) -> None:
+        """Show one sentence instead of facts: why there is nothing to read (no target, a refusal)."""
+        self._facts = ()
+        self.setText(esc(text))
+
+    def facts(self) -> tuple[str, ...]:
+        """The facts on show, as sentences."""
+        return self._facts

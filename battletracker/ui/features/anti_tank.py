@@ -70,7 +70,7 @@ from battletracker.rules.chain_of_command.arsenal import (
 from battletracker.rules.chain_of_command.damage import damage_result
 from battletracker.rules.tables import TableError
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, literal, plain
@@ -122,9 +122,7 @@ class AntiTankDialog(ProcedureDialog):
         form.addRow("Hit location", self.location_box)
         form.addRow("Visibility", self.visibility_box)
 
-        self.facts = QLabel(self)
-        self.facts.setWordWrap(True)
-        self.facts.setTextFormat(Qt.TextFormat.RichText)
+        self.facts = FactsPanel(self)
         table_box = QGroupBox("From the table", self)
         QVBoxLayout(table_box).addWidget(self.facts)
 
@@ -271,7 +269,7 @@ class AntiTankDialog(ProcedureDialog):
         self.follow_up.hide()
         self.shot = None
         if target is None or self.weapon_box.currentData() is None:
-            self.facts.setText("No enemy AFV or APC on the table." if target is None else "")
+            self.facts.set_note("No enemy AFV or APC on the table." if target is None else "")
             self._refuse("Choose an enemy vehicle to fire at.")
             return
         self._draw_line(target)
@@ -279,11 +277,11 @@ class AntiTankDialog(ProcedureDialog):
         try:
             shot = plan_at_fire(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.clear()
+            self.facts.set_facts(())
             self._refuse(message_of(exc))
             return
         self.shot = shot
-        self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
+        self.facts.set_facts(shot.facts[:-1])
         self.refusal.clear()
         self.runner.setEnabled(True)
         self.runner.odds_plot.show()
@@ -336,9 +334,9 @@ class AntiTankDialog(ProcedureDialog):
         try:
             shot = plan_at_fire(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.setText(esc(message_of(exc)))
+            self.facts.set_note(message_of(exc))
             return
-        self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
+        self.facts.set_facts(shot.facts[:-1])
 
     def _next_shot(self) -> None:
         if self.reverse_dialog is not None:
@@ -454,8 +452,7 @@ class GrenadeDialog(ProcedureDialog):
         self.distance_box.setDecimals(1)
         self.distance_box.setSuffix("\"")
         self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
-        self.facts = plain(QLabel(self))
-        self.facts.setWordWrap(True)
+        self.facts = FactsPanel(self)
         form = QFormLayout()
         form.addRow("Grenade or charge", self.grenade_box)
         form.addRow("Vehicle", self.target_box)
@@ -503,18 +500,18 @@ class GrenadeDialog(ProcedureDialog):
         self.shot = None
         target = self.target()
         if target is None:
-            self.facts.setText("No enemy vehicle within reach.")
+            self.facts.set_note("No enemy vehicle within reach.")
             self.runner.setEnabled(False)
             return
         self.runner.title = f"Anti-tank grenade: {self.session.game.unit(self.unit_id).name} at {target.name}"
         try:
             shot = plan_at_grenade(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.setText(message_of(exc))
+            self.facts.set_note(message_of(exc))
             self.runner.setEnabled(False)
             return
         self.shot = shot
-        self.facts.setText("\n".join(shot.facts))
+        self.facts.set_facts(shot.facts)
         self.runner.setEnabled(True)
         self.runner.set_action(shot_actions.AT_GRENADE, self.choices())
         if self.runner.set_inputs(shot.inputs):

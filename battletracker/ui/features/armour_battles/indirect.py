@@ -40,7 +40,7 @@ from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, burst_radius, indirect_multiplier
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
@@ -101,10 +101,7 @@ class IndirectFireDialog(ProcedureDialog):
         self.arrow_bearing.setToolTip("Degrees clockwise from the top edge; unticked, a clock die gives it")
         self.cover_box = QGroupBox("Cover Dice of the units in reach", self)
         self.cover_form = QFormLayout(self.cover_box)
-        self.facts_label = QLabel(self)
-        self.facts_label.setWordWrap(True)
-        self.facts_label.setTextFormat(Qt.TextFormat.RichText)
-        self.facts_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.facts_label = FactsPanel(self)
         self.refusal = RefusalBanner(self)
 
         aim_row = QHBoxLayout()
@@ -241,7 +238,7 @@ class IndirectFireDialog(ProcedureDialog):
             plan = indirect_mission(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:
             self.plan = None
-            self.facts_label.setText("")
+            self.facts_label.set_facts(())
             self.refusal.show_refusal(message_of(exc))
             self.runner.setEnabled(False)
             self.runner.odds_plot.hide()
@@ -251,8 +248,7 @@ class IndirectFireDialog(ProcedureDialog):
         self.plan = plan
         self._sync_cover(plan)
         self.refusal.clear()
-        facts = "".join(f"<li>{escape(fact, quote=False)}</li>" for fact in plan.facts)
-        self.facts_label.setText(f"<ul>{facts}</ul>")
+        self.facts_label.set_facts(plan.facts)
         self.runner.setEnabled(True)
         self.runner.set_action(ab_actions.INDIRECT_MISSION, self.choices())
         self.runner.odds_plot.setVisible(self.runner.set_inputs(plan.inputs))

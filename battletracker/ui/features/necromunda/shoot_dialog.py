@@ -60,7 +60,7 @@ from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
 from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
@@ -204,9 +204,8 @@ class ShootDialog(ProcedureDialog):
         pl.addWidget(self.sight_list)
         self.priority_group.setVisible(self.priority_on)
 
-        self.facts = QLabel(self)
+        self.facts = FactsPanel(self)
         self.facts.setObjectName("facts")
-        self.facts.setWordWrap(True)
         self.facts.setStyleSheet(NOTE_STYLE)
         self.blocked = RefusalBanner(self)
         self.blocked.setObjectName("blocked")
@@ -436,7 +435,7 @@ class ShootDialog(ProcedureDialog):
             self._update_overlay()
             return
         self.blocked.clear()
-        self.facts.setText("<br>".join(f"\u2022 {esc(fact)}" for fact in self.plan.facts))
+        self.facts.set_facts(self.plan.facts)
         self.facts.setVisible(bool(self.plan.facts))
         self.shown_odds = None
         self.runner.set_action(necro_actions.ATTACK, self.choices())

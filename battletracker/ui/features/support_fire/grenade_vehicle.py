@@ -39,10 +39,9 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
 )
 from battletracker.rules.chain_of_command.fire import MAX_DICE
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
 
 PROCEDURE = "coc.grenade_into_vehicle"
 THROW_TITLES = {
@@ -101,8 +100,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         self.armour_box = QSpinBox(self)
         self.armour_box.setRange(0, MAX_DICE)
         self.armour_box.setSuffix(" Armour Dice")
-        self.facts = plain(QLabel(self))
-        self.facts.setWordWrap(True)
+        self.facts = FactsPanel(self)
         self.refusal = RefusalBanner(self)
         for label in (self.facts, self.refusal, self.to_hit_note):
             label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
@@ -185,7 +183,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
             self._refuse(message_of(exc))
             return
         self.shot = shot
-        self.facts.setText("; ".join(shot.facts))
+        self.facts.set_facts(shot.facts)
         self.refusal.clear()
         self.runner.show()
         self._applied = False
