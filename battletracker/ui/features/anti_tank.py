@@ -70,7 +70,7 @@ from battletracker.rules.chain_of_command.arsenal import (
 from battletracker.rules.chain_of_command.damage import damage_result
 from battletracker.rules.tables import TableError
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
-from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, literal, plain
@@ -91,6 +91,7 @@ class AntiTankDialog(ProcedureDialog):
         self.session = session
         self.firer_id = firer_id
         self.map_view = map_view
+        self.overlay = OverlayScope(self, map_view, OVERLAY)
         self.shot: ShotPlan | None = None
         self._last: Resolution | None = None
         firer = session.game.unit(firer_id)
@@ -189,7 +190,6 @@ class AntiTankDialog(ProcedureDialog):
         self.reverse_button.clicked.connect(self.start_reverse)
         self.next_button.clicked.connect(self._next_shot)
         self.runner.applied.connect(self._applied)
-        self.finished.connect(self._clear_overlay)
         self._fill_targets()
 
     # -- the target --------------------------------------------------------------------------------
@@ -296,12 +296,7 @@ class AntiTankDialog(ProcedureDialog):
         from battletracker.ui.map.items import line_item
 
         firer = self.firer
-        self.map_view.set_overlay(OVERLAY, [line_item((firer.x, firer.y), (target.x, target.y),
-                                                      QColor("#d93025"), Qt.PenStyle.DashLine)])
-
-    def _clear_overlay(self) -> None:
-        if self.map_view is not None:
-            self.map_view.clear_overlay(OVERLAY)
+        self.overlay.set([line_item((firer.x, firer.y), (target.x, target.y), QColor("#d93025"), Qt.PenStyle.DashLine)])
 
     # -- after the result -------------------------------------------------------------------------
     def _applied(self, res: Resolution) -> None:
@@ -348,7 +343,7 @@ class AntiTankDialog(ProcedureDialog):
             return
         from battletracker.ui.map.items import circle_item
 
-        self.map_view.set_overlay(OVERLAY, [circle_item((target.x, target.y), radius, QColor("#e8710a"))])
+        self.overlay.set([circle_item((target.x, target.y), radius, QColor("#e8710a"))])
 
     def reverse_inputs(self) -> dict[str, object] | None:
         target = self.target()

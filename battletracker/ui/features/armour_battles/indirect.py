@@ -40,7 +40,7 @@ from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, burst_radius, indirect_multiplier
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
@@ -59,6 +59,7 @@ class IndirectFireDialog(ProcedureDialog):
         self.session = session
         self.firer_id = firer_id
         self.map_view = map_view
+        self.overlay = OverlayScope(self, map_view, OVERLAY)
         firer = session.game.unit(firer_id)
         self.firer_name = firer.name
         self.plan: AbPlan | None = None
@@ -303,7 +304,7 @@ class IndirectFireDialog(ProcedureDialog):
                 items.append(line_item(aim, impact, ARROW_COLOUR))
                 for side in (150.0, -150.0):
                     items.append(line_item(impact, offset(impact, heading + side, 0.6), ARROW_COLOUR))
-        self.map_view.set_overlay(OVERLAY, items)
+        self.overlay.set(items)
 
     # -- the result ---------------------------------------------------------------------------------
     def _resolved(self, res: Resolution) -> None:
@@ -317,15 +318,12 @@ class IndirectFireDialog(ProcedureDialog):
                   self.runner.roll_button, self.runner.typed_button):
             w.setEnabled(False)
         self.result_label.setText(self.result_label.text() + " Applied; the Impact Marker has been lifted.")
-        if self.map_view is not None:
-            self.map_view.clear_overlay(OVERLAY)
+        self.overlay.clear()
 
     def apply(self) -> bool:
         """Apply the rolled mission as one undo step (the runner's Apply button)."""
         return self.runner.apply()
 
     def _closed(self, _result: int) -> None:
-        if self.map_view is not None:
-            if self.map_view.picking:
-                self.map_view.cancel_pick()
-            self.map_view.clear_overlay(OVERLAY)
+        if self.map_view is not None and self.map_view.picking:
+            self.map_view.cancel_pick()

@@ -60,7 +60,7 @@ from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
 from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
-from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
@@ -113,6 +113,7 @@ class ShootDialog(ProcedureDialog):
         self.session = session
         self.shooter_id = shooter_id
         self.map_view = map_view
+        self.overlay = OverlayScope(self, map_view, SHOOT_KEY)
         self._hidden: set[str] = set()
         self._updating = False
         self.plan: NecroPlan | None = None
@@ -277,7 +278,6 @@ class ShootDialog(ProcedureDialog):
         self.sight_list.itemChanged.connect(self._sight_changed)
         self.runner.resolved.connect(lambda _res: self._update_apply())
         self.apply_button.clicked.connect(self.apply)
-        self.finished.connect(self._clear_overlay)
         self._profile_changed()
         self._target_changed()
 
@@ -501,11 +501,7 @@ class ShootDialog(ProcedureDialog):
         shooter = self.shooter
         ref = self.ref
         traits = traits_of(shooter.weapons[ref.weapon], ref.profile)
-        self.map_view.set_overlay(SHOOT_KEY, shoot_items(
+        self.overlay.set(shoot_items(
             self.map_view, shooter, self.target, profile_ranges(shooter, ref.weapon, ref.profile), ref.title,
             stray=self.stray_on, walking=self.walking_on and traits.rapid_fire > 0, priority=self.priority_on,
             blast=traits.blast, template=self.template()))
-
-    def _clear_overlay(self) -> None:
-        if self.map_view is not None:
-            self.map_view.clear_overlay(SHOOT_KEY)

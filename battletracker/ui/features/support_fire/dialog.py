@@ -52,7 +52,7 @@ from battletracker.rules.chain_of_command.fire_plans import (
 )
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import OverlayScope, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -74,6 +74,8 @@ class FireDialog(ProcedureDialog):
         self.session = session
         self.firer_id = firer_id
         self.map_view = map_view
+        self.line_overlay = OverlayScope(self, map_view, LINE_OVERLAY)
+        self.frontage_overlay = OverlayScope(self, map_view, FRONTAGE_OVERLAY)
         self.plan: ShotPlan | None = None
         self.refused = False
         self._applied = False
@@ -407,8 +409,8 @@ class FireDialog(ProcedureDialog):
         if self.map_view is not None:
             colour = QColor("#d93025") if self.refused else QColor("#f9a825")
             teams = self._teams(firer, target) if self.fire_weapon.procedure in SHARED_HITS else [target]
-            self.map_view.set_overlay(LINE_OVERLAY, [line_item((firer.x, firer.y), (t.x, t.y), colour,
-                                                               Qt.PenStyle.DashLine) for t in teams])
+            self.line_overlay.set([line_item((firer.x, firer.y), (t.x, t.y), colour, Qt.PenStyle.DashLine)
+                                   for t in teams])
 
     def pick_target(self) -> None:
         if self.map_view is not None:
@@ -442,15 +444,11 @@ class FireDialog(ProcedureDialog):
         """The Suppressing Fire frontage between two table points; the rules refuse one over 9"."""
         self._frontage = round(distance(a, b), 2)
         self.frontage_label.setText(f'{self._frontage:.1f}" frontage')
-        if self.map_view is not None:
-            self.map_view.set_overlay(FRONTAGE_OVERLAY, [line_item(a, b, QColor("#8e24aa"))])
+        self.frontage_overlay.set([line_item(a, b, QColor("#8e24aa"))])
         self.suppressing.setChecked(True)
         self.update_plan()
 
     def done(self, result: int) -> None:
-        if self.map_view is not None:
-            self.map_view.clear_overlay(LINE_OVERLAY)
-            self.map_view.clear_overlay(FRONTAGE_OVERLAY)
         with contextlib.suppress(RuntimeError, TypeError):
             self.session.changed.disconnect(self._on_changed)
         super().done(result)
