@@ -4,7 +4,8 @@ A refusal (why a procedure cannot go ahead as entered) is shown the same red
 way in every dialog, and what the rules read from the table (a plan's facts)
 as the same bullet list; keeping each in one class keeps the colours, the
 wrapping and the safety against markup in unit names in one place. What a
-dialog draws on the map goes when the dialog goes, however it is closed.
+dialog draws on the map goes when the dialog goes, however it is closed; a
+target is chosen from a list or by clicking it on the map, the same way.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import contextlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QGraphicsItem, QLabel, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QDialog, QGraphicsItem, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from battletracker.ui.text import esc
 
@@ -111,3 +112,70 @@ class OverlayScope:
         """Take this scope's drawing off the map now."""
         if self.view is not None:
             _clear_overlay(self.view, self.key)
+
+
+class TargetPicker(QWidget):
+    """The target: a list of the units the rules allow, and "Pick on map" to click one instead.
+
+    `chosen` carries the unit picked from the list or on the map; a unit clicked on the map that the
+    list does not hold comes as `outside`, so the dialog can say why it cannot be the target.
+    """
+
+    chosen = Signal(str)
+    outside = Signal(str)
+
+    def __init__(self, view: MapView | None, prompt: str, tooltip: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = view
+        self.prompt = prompt
+        self.combo = QComboBox(self)
+        self.pick_button = QPushButton("Pick on &map", self)
+        self.pick_button.setToolTip(tooltip)
+        self.pick_button.setEnabled(view is not None)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.combo, 1)
+        row.addWidget(self.pick_button)
+        self.combo.currentIndexChanged.connect(self._index_changed)
+        self.pick_button.clicked.connect(self.pick_on_map)
+
+    def set_units(self, units: Iterable[tuple[str, str]]) -> None:
+        """Offer `units`, (id, label) pairs from the rules' list, without announcing a choice."""
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        for unit_id, label in units:
+            self.combo.addItem(label, unit_id)
+        self.combo.blockSignals(False)
+
+    def current(self) -> str | None:
+        """The unit chosen, or None while the list is empty."""
+        unit_id = self.combo.currentData()
+        return unit_id if isinstance(unit_id, str) else None
+
+    def select(self, unit_id: str) -> bool:
+        """Choose `unit_id` if the list holds it; False if it does not."""
+        index = self.combo.findData(unit_id)
+        if index < 0:
+            return False
+        if index == self.combo.currentIndex():
+            self.chosen.emit(unit_id)
+        else:
+            self.combo.setCurrentIndex(index)
+        return True
+
+    def pick_on_map(self) -> None:
+        """Let the player click the target on the map (Esc cancels)."""
+        if self.view is not None:
+            self.view.pick_unit(self._picked, self.prompt)
+
+    def _picked(self, unit_id: str | None) -> None:
+        if unit_id is not None and not self.select(unit_id):
+            self.outside.emit(unit_id)
+        window = self.window()
+        window.raise_()
+        window.activateWindow()
+
+    def _index_changed(self, _index: int) -> None:
+        unit_id = self.current()
+        if unit_id is not None:
+            self.chosen.emit(unit_id)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import pytest
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialog, QPushButton, QVBoxLayout
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.map.items import circle_item
 from battletracker.ui.map.view import MapView
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.session import Session
 
 
@@ -76,3 +78,36 @@ def test_overlay_scope_without_a_map_does_nothing(qtbot: QtBot) -> None:
     scope.set([circle_item((10.0, 10.0), 3.0, QColor("#e8710a"))])
     scope.clear()
     dialog.reject()
+
+
+# The offscreen platform cannot raise a window; bringing the picker's window back up is all that warns.
+@pytest.mark.qt_log_ignore("This plugin does not support raise")
+def test_target_picker_chooses_from_the_list_or_the_map(qtbot: QtBot, session: Session) -> None:
+    view = MapView(session)
+    qtbot.addWidget(view)
+    view.resize(1000, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    picker = TargetPicker(view, "Click the target", "Click the target on the map")
+    qtbot.addWidget(picker)
+    picker.show()
+    units = list(session.game.units.values())
+    listed, unlisted = units[0], units[1]
+    picker.set_units([(listed.id, listed.name)])
+    assert picker.current() == listed.id
+    with qtbot.waitSignal(picker.chosen) as chosen:
+        assert picker.select(listed.id)
+    assert chosen.args == [listed.id]
+    assert not picker.select(unlisted.id)
+    qtbot.mouseClick(picker.pick_button, Qt.MouseButton.LeftButton)
+    assert view.picking
+    with qtbot.waitSignal(picker.outside) as outside:
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         view.mapFromScene(QPointF(unlisted.x, unlisted.y)))
+    assert outside.args == [unlisted.id]
+
+
+def test_target_picker_without_a_map_cannot_pick(qtbot: QtBot) -> None:
+    picker = TargetPicker(None, "Click the target", "Click the target on the map")
+    qtbot.addWidget(picker)
+    assert not picker.pick_button.isEnabled() and picker.current() is None

@@ -70,7 +70,7 @@ from battletracker.rules.chain_of_command.arsenal import (
 from battletracker.rules.chain_of_command.damage import damage_result
 from battletracker.rules.tables import TableError
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, literal, plain
@@ -101,13 +101,8 @@ class AntiTankDialog(ProcedureDialog):
         self.weapon_box = QComboBox(self)
         for _index, weapon in at_weapons(firer):
             self.weapon_box.addItem(weapon.name, weapon.name)
-        self.target_box = QComboBox(self)
-        self.pick_button = QPushButton("Pick on &map", self)
-        self.pick_button.setToolTip("Click the target vehicle on the map")
-        self.pick_button.setEnabled(map_view is not None)
-        target_row = QHBoxLayout()
-        target_row.addWidget(self.target_box, 1)
-        target_row.addWidget(self.pick_button)
+        self.target_picker = TargetPicker(map_view, "Click the target vehicle", "Click the target vehicle on the map",
+                                          self)
         self.location_box = QComboBox(self)
         self.location_box.addItem("From the map", None)
         for face in ARMOUR_FACES:
@@ -119,7 +114,7 @@ class AntiTankDialog(ProcedureDialog):
 
         form = QFormLayout()
         form.addRow("Weapon", self.weapon_box)
-        form.addRow("Target", target_row)
+        form.addRow("Target", self.target_picker)
         form.addRow("Hit location", self.location_box)
         form.addRow("Visibility", self.visibility_box)
 
@@ -183,10 +178,10 @@ class AntiTankDialog(ProcedureDialog):
         layout.addWidget(close)
 
         self.weapon_box.currentIndexChanged.connect(self._update)
-        self.target_box.currentIndexChanged.connect(self._target_changed)
+        self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
+        self.target_picker.outside.connect(self._refuse_target)
         self.location_box.currentIndexChanged.connect(self._update)
         self.visibility_box.currentIndexChanged.connect(self._update)
-        self.pick_button.clicked.connect(self.pick_on_map)
         self.reverse_button.clicked.connect(self.start_reverse)
         self.next_button.clicked.connect(self._next_shot)
         self.runner.applied.connect(self._applied)
@@ -198,44 +193,31 @@ class AntiTankDialog(ProcedureDialog):
         return self.session.game.unit(self.firer_id)
 
     def target(self) -> Unit | None:
-        target_id = self.target_box.currentData()
+        target_id = self.target_picker.current()
         if target_id is None or target_id not in self.session.game.units:
             return None
         return self.session.game.unit(target_id)
 
     def _fill_targets(self) -> None:
-        self.target_box.blockSignals(True)
-        self.target_box.clear()
         firer = self.firer
-        for unit in enemy_vehicles(self.session.game, firer):
-            rng = distance((firer.x, firer.y), (unit.x, unit.y))
-            self.target_box.addItem(f"{unit.name} ({rng:.0f}\")", unit.id)
-        self.target_box.blockSignals(False)
+        self.target_picker.set_units(
+            (unit.id, f"{unit.name} ({distance((firer.x, firer.y), (unit.x, unit.y)):.0f}\")")
+            for unit in enemy_vehicles(self.session.game, firer))
         self._target_changed()
 
     def set_target(self, unit_id: str) -> bool:
         """Choose the target; False (with the reason shown) if it is not an enemy vehicle."""
-        index = self.target_box.findData(unit_id)
-        if index < 0:
-            try:
-                plan_at_fire(self.session.game, {**self.choices(), "target": unit_id})
-            except RulesInputError as exc:
-                self._refuse(message_of(exc))
-            return False
-        self.target_box.setCurrentIndex(index)
-        self._target_changed()
-        return True
+        if self.target_picker.select(unit_id):
+            return True
+        self._refuse_target(unit_id)
+        return False
 
-    def pick_on_map(self) -> None:
-        if self.map_view is None:
-            return
-        self.map_view.pick_unit(self._picked, "Click the target vehicle")
-
-    def _picked(self, unit_id: str | None) -> None:
-        if unit_id is not None:
-            self.set_target(unit_id)
-        self.raise_()
-        self.activateWindow()
+    def _refuse_target(self, unit_id: str) -> None:
+        """Say why the unit clicked cannot be the target, in the rules' words."""
+        try:
+            plan_at_fire(self.session.game, {**self.choices(), "target": unit_id})
+        except RulesInputError as exc:
+            self._refuse(message_of(exc))
 
     def _target_changed(self) -> None:
         self.location_box.blockSignals(True)
@@ -246,7 +228,7 @@ class AntiTankDialog(ProcedureDialog):
     # -- inputs and odds ------------------------------------------------------------------------
     def choices(self) -> dict[str, str | bool]:
         """What the player picked, as the plan reads it."""
-        out: dict[str, str | bool] = {"firer": self.firer_id, "target": self.target_box.currentData() or "",
+        out: dict[str, str | bool] = {"firer": self.firer_id, "target": self.target_picker.current() or "",
                                       "weapon": self.weapon_box.currentData() or "",
                                       "location": self.location_box.currentData() or "",
                                       "visibility": self.visibility_box.currentData()}
