@@ -139,12 +139,18 @@ class TargetPicker(QWidget):
         self.combo.currentIndexChanged.connect(self._index_changed)
         self.pick_button.clicked.connect(self.pick_on_map)
 
-    def set_units(self, units: Iterable[tuple[str, str]]) -> None:
-        """Offer `units`, (id, label) pairs from the rules' list, without announcing a choice."""
+    def set_units(self, units: Iterable[tuple[str, str]], keep: bool = False) -> None:
+        """Offer `units`, (id, label) pairs from the rules' list, without announcing a choice.
+
+        With `keep`, the unit chosen before stays chosen while the new list still holds it.
+        """
+        before = self.current()
         self.combo.blockSignals(True)
         self.combo.clear()
         for unit_id, label in units:
             self.combo.addItem(label, unit_id)
+        if keep and before is not None and self.combo.findData(before) >= 0:
+            self.combo.setCurrentIndex(self.combo.findData(before))
         self.combo.blockSignals(False)
 
     def current(self) -> str | None:
@@ -169,7 +175,9 @@ class TargetPicker(QWidget):
             self.view.pick_unit(self._picked, self.prompt)
 
     def _picked(self, unit_id: str | None) -> None:
-        if unit_id is not None and not self.select(unit_id):
+        if unit_id is None:
+            return
+        if not self.select(unit_id):
             self.outside.emit(unit_id)
         window = self.window()
         window.raise_()

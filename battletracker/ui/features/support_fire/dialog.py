@@ -52,7 +52,7 @@ from battletracker.rules.chain_of_command.fire_plans import (
 )
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
-from battletracker.ui.procedure_parts import OverlayScope, RefusalBanner
+from battletracker.ui.procedure_parts import OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -90,13 +90,8 @@ class FireDialog(ProcedureDialog):
         self._weapons: list[FireWeapon] = fire_weapons(firer)
         for fw in self._weapons:
             self.weapon.addItem(fw.title)
-        self.target = QComboBox(self)
-        self.pick_button = QPushButton("Pick on &map", self)
-        self.pick_button.setToolTip("Click the target on the map (Esc cancels)")
-        self.pick_button.setEnabled(map_view is not None)
-        target_row = QHBoxLayout()
-        target_row.addWidget(self.target, 1)
-        target_row.addWidget(self.pick_button)
+        self.target_picker = TargetPicker(map_view, "Click the target", "Click the target on the map (Esc cancels)",
+                                          self)
 
         self.also = QComboBox(self)
         self.also.setToolTip("Another Team of the target unit, or an enemy Team beside it, to share the hits")
@@ -150,8 +145,8 @@ class FireDialog(ProcedureDialog):
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.form.addRow("&Weapon", self.weapon)
         target_label = QLabel("&Target", self)
-        target_label.setBuddy(self.target)
-        self.form.addRow(target_label, target_row)
+        target_label.setBuddy(self.target_picker.combo)
+        self.form.addRow(target_label, self.target_picker)
         also_label = QLabel("Also &at", self)
         also_label.setBuddy(self.also)
         self.form.addRow(also_label, self.teams_box)
@@ -188,13 +183,13 @@ class FireDialog(ProcedureDialog):
 
         self._fill_targets()
         self.weapon.currentIndexChanged.connect(self._weapon_changed)
-        self.target.currentIndexChanged.connect(self._target_changed)
+        self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
+        self.target_picker.outside.connect(self._refuse_target)
         for combo in (self.cover, self.quality, self.band, self.target_kind):
             combo.currentIndexChanged.connect(self.update_plan)
         self.dice.valueChanged.connect(self.update_plan)
         for box in (self.moved, self.leader, self.in_building, self.suppressing):
             box.toggled.connect(self.update_plan)
-        self.pick_button.clicked.connect(self.pick_target)
         self.frontage_button.clicked.connect(self.pick_frontage)
         self.add_team_button.clicked.connect(self._add_chosen_team)
         self.clear_teams_button.clicked.connect(self.clear_teams)
@@ -210,22 +205,18 @@ class FireDialog(ProcedureDialog):
         return self.session.game.units.get(self.firer_id)
 
     def target_unit(self) -> Unit | None:
-        target_id = self.target.currentData()
-        return self.session.game.units.get(target_id) if isinstance(target_id, str) else None
+        target_id = self.target_picker.current()
+        return self.session.game.units.get(target_id) if target_id is not None else None
 
     def set_target(self, unit_id: str) -> bool:
-        index = self.target.findData(unit_id)
-        if index < 0:
-            return False
-        self.target.setCurrentIndex(index)
-        return True
+        return self.target_picker.select(unit_id)
 
     def choices(self) -> dict[str, InputValue]:
         """What the player picked, as `plan_fire` reads it."""
         fw = self.fire_weapon
         picked: dict[str, InputValue] = {
             "firer": self.firer_id,
-            "target": str(self.target.currentData() or ""),
+            "target": self.target_picker.current() or "",
             "targets": ",".join(self._extra),
             "weapon": fw.name,
             "cover": str(self.cover.currentData()),
@@ -270,15 +261,9 @@ class FireDialog(ProcedureDialog):
         firer = self.firer()
         if firer is None:
             return
-        keep = self.target.currentData()
-        self.target.blockSignals(True)
-        self.target.clear()
         here = (firer.x, firer.y)
-        for unit in targets_for(self.session.game, firer):
-            self.target.addItem(f'{unit.name}  -  {distance(here, (unit.x, unit.y)):.1f}"', unit.id)
-        if keep is not None and self.target.findData(keep) >= 0:
-            self.target.setCurrentIndex(self.target.findData(keep))
-        self.target.blockSignals(False)
+        self.target_picker.set_units(((unit.id, f'{unit.name}  -  {distance(here, (unit.x, unit.y)):.1f}"')
+                                      for unit in targets_for(self.session.game, firer)), keep=True)
 
     def _fill_also(self) -> None:
         """Teams that could still join the target, and the Teams sharing the hits now."""
@@ -412,18 +397,12 @@ class FireDialog(ProcedureDialog):
             self.line_overlay.set([line_item((firer.x, firer.y), (t.x, t.y), colour, Qt.PenStyle.DashLine)
                                    for t in teams])
 
-    def pick_target(self) -> None:
-        if self.map_view is not None:
-            self.map_view.pick_unit(self._picked, "Click the target")
-
-    def _picked(self, unit_id: str | None) -> None:
-        if unit_id is None:
-            return
-        if not self.set_target(unit_id):
-            try:
-                plan_fire(self.session.game, {**self.choices(), "target": unit_id, "targets": ""})
-            except ShotRefusal as refusal:
-                self.refusal.show_refusal(str(refusal))
+    def _refuse_target(self, unit_id: str) -> None:
+        """Say why the unit clicked on the map cannot be the target, in the rules' words."""
+        try:
+            plan_fire(self.session.game, {**self.choices(), "target": unit_id, "targets": ""})
+        except ShotRefusal as refusal:
+            self.refusal.show_refusal(str(refusal))
 
     def pick_frontage(self) -> None:
         if self.map_view is not None:
