@@ -47,7 +47,7 @@ def test_action_offered_to_units_with_an_anti_tank_weapon(session: Session) -> N
 
 def test_panzer_iv_at_the_sherman_reads_the_table(qtbot: QtBot, session: Session) -> None:
     dialog = dialog_for(qtbot, session, PANZER)
-    assert dialog.target_box.currentData() == SHERMAN
+    assert dialog.target_picker.current() == SHERMAN
     inputs = dialog.inputs()
     assert inputs is not None
     assert inputs["location"] == "front" and inputs["armour_dice"] == 6
@@ -170,18 +170,18 @@ def test_opened_from_the_window_and_target_picked_on_the_map(qtbot: QtBot, sessi
     dialogs = win.findChildren(AntiTankDialog)
     assert len(dialogs) == 1
     dialog = dialogs[0]
-    assert dialog.pick_button.isEnabled()
+    assert dialog.target_picker.pick_button.isEnabled()
     view = win.map
-    dialog.pick_on_map()
+    qtbot.mouseClick(dialog.target_picker.pick_button, Qt.MouseButton.LeftButton)
     assert view.picking
     assert view.banner.text().lower().count("esc") == 1, view.banner.text()
     QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                      view.mapFromScene(QPointF(22.0, 38.0)))
     assert "1st Squad is not an enemy AFV or APC" in dialog.refusal.text()
-    dialog.pick_on_map()
+    qtbot.mouseClick(dialog.target_picker.pick_button, Qt.MouseButton.LeftButton)
     QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                      view.mapFromScene(QPointF(50.0, 36.0)))
-    assert dialog.target_box.currentData() == SHERMAN and dialog.refusal.isHidden()
+    assert dialog.target_picker.current() == SHERMAN and dialog.refusal.isHidden()
     inputs = dialog.inputs()
     assert inputs is not None and inputs["location"] == "front"
     dialog.close()

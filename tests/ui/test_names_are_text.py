@@ -105,7 +105,7 @@ def test_the_anti_tank_dialog_shows_the_names_as_text(qtbot: QtBot, tmp_path: Pa
     win = _window(qtbot, tmp_path)
     win.run_unit_action("coc.anti_tank_fire", PANZER)
     (dialog,) = win.findChildren(AntiTankDialog)
-    assert dialog.target_box.currentData() == SHERMAN
+    assert dialog.target_picker.current() == SHERMAN
     _shows_as_text(dialog.facts)
     type_dice(dialog.runner, "6 1", "1 1 2 3 4 4 5 5 6 6", "1 2 3 4 5 6", "4")
     qtbot.mouseClick(dialog.runner.apply_button, Qt.MouseButton.LeftButton)

@@ -229,7 +229,7 @@ def test_window_draws_reach_circles_and_opens_fire_with_ctrl_f(qtbot: QtBot, ses
     window.run_unit_action("coc.support_fire", MG)
     dialogs = window.findChildren(FireDialog)
     assert dialogs and dialogs[-1].isVisible()
-    dialogs[-1].pick_target()
+    qtbot.mouseClick(dialogs[-1].target_picker.pick_button, Qt.MouseButton.LeftButton)
     assert window.map.picking
     window.map.cancel_pick()
     dialogs[-1].close()
@@ -274,7 +274,7 @@ def test_a_leader_killed_is_out_of_play_not_offered_as_target_or_firer_and_greye
     assert leader in game.units                      # kept for the log and the report
     assert any("Force Morale Test" in e.text for e in game.log[-8:])
     again = dialog_for(qtbot, session, GERMAN_SECTION, SQUAD)
-    assert again.target.findData(leader) < 0 and not again.set_target(leader)
+    assert again.target_picker.combo.findData(leader) < 0 and not again.set_target(leader)
     assert unit_actions(game, hayes) == []
     card = window.cards.card(leader)
     assert card is not None and "Out of play" in [c.text for c in card.chips.chips()]
@@ -282,7 +282,7 @@ def test_a_leader_killed_is_out_of_play_not_offered_as_target_or_firer_and_greye
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
     assert not window.map.map_scene.tokens[leader].destroyed
-    assert dialog_for(qtbot, session, GERMAN_SECTION, leader).target.findData(leader) >= 0
+    assert dialog_for(qtbot, session, GERMAN_SECTION, leader).target_picker.combo.findData(leader) >= 0
 
 
 def test_fire_at_a_spotted_sniper_shows_the_odds_of_exactly_what_apply_does(qtbot: QtBot, session: Session) -> None:

@@ -70,6 +70,7 @@ from battletracker.rules.chain_of_command.arsenal import (
 from battletracker.rules.chain_of_command.damage import damage_result
 from battletracker.rules.tables import TableError
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, literal, plain
@@ -90,6 +91,7 @@ class AntiTankDialog(ProcedureDialog):
         self.session = session
         self.firer_id = firer_id
         self.map_view = map_view
+        self.overlay = OverlayScope(self, map_view, OVERLAY)
         self.shot: ShotPlan | None = None
         self._last: Resolution | None = None
         firer = session.game.unit(firer_id)
@@ -99,13 +101,8 @@ class AntiTankDialog(ProcedureDialog):
         self.weapon_box = QComboBox(self)
         for _index, weapon in at_weapons(firer):
             self.weapon_box.addItem(weapon.name, weapon.name)
-        self.target_box = QComboBox(self)
-        self.pick_button = QPushButton("Pick on &map", self)
-        self.pick_button.setToolTip("Click the target vehicle on the map")
-        self.pick_button.setEnabled(map_view is not None)
-        target_row = QHBoxLayout()
-        target_row.addWidget(self.target_box, 1)
-        target_row.addWidget(self.pick_button)
+        self.target_picker = TargetPicker(map_view, "Click the target vehicle", "Click the target vehicle on the map",
+                                          self)
         self.location_box = QComboBox(self)
         self.location_box.addItem("From the map", None)
         for face in ARMOUR_FACES:
@@ -117,13 +114,11 @@ class AntiTankDialog(ProcedureDialog):
 
         form = QFormLayout()
         form.addRow("Weapon", self.weapon_box)
-        form.addRow("Target", target_row)
+        form.addRow("Target", self.target_picker)
         form.addRow("Hit location", self.location_box)
         form.addRow("Visibility", self.visibility_box)
 
-        self.facts = QLabel(self)
-        self.facts.setWordWrap(True)
-        self.facts.setTextFormat(Qt.TextFormat.RichText)
+        self.facts = FactsPanel(self)
         table_box = QGroupBox("From the table", self)
         QVBoxLayout(table_box).addWidget(self.facts)
 
@@ -137,10 +132,7 @@ class AntiTankDialog(ProcedureDialog):
             self.checks[key] = box
             grid.addWidget(box, n, 0)
 
-        self.refusal = plain(QLabel(self))
-        self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
-        self.refusal.hide()
+        self.refusal = RefusalBanner(self)
         self.to_hit = QLabel(self)
         self.to_hit.setWordWrap(True)
         self.to_hit.setTextFormat(Qt.TextFormat.RichText)
@@ -186,14 +178,13 @@ class AntiTankDialog(ProcedureDialog):
         layout.addWidget(close)
 
         self.weapon_box.currentIndexChanged.connect(self._update)
-        self.target_box.currentIndexChanged.connect(self._target_changed)
+        self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
+        self.target_picker.outside.connect(self._refuse_target)
         self.location_box.currentIndexChanged.connect(self._update)
         self.visibility_box.currentIndexChanged.connect(self._update)
-        self.pick_button.clicked.connect(self.pick_on_map)
         self.reverse_button.clicked.connect(self.start_reverse)
         self.next_button.clicked.connect(self._next_shot)
         self.runner.applied.connect(self._applied)
-        self.finished.connect(self._clear_overlay)
         self._fill_targets()
 
     # -- the target --------------------------------------------------------------------------------
@@ -202,44 +193,31 @@ class AntiTankDialog(ProcedureDialog):
         return self.session.game.unit(self.firer_id)
 
     def target(self) -> Unit | None:
-        target_id = self.target_box.currentData()
+        target_id = self.target_picker.current()
         if target_id is None or target_id not in self.session.game.units:
             return None
         return self.session.game.unit(target_id)
 
     def _fill_targets(self) -> None:
-        self.target_box.blockSignals(True)
-        self.target_box.clear()
         firer = self.firer
-        for unit in enemy_vehicles(self.session.game, firer):
-            rng = distance((firer.x, firer.y), (unit.x, unit.y))
-            self.target_box.addItem(f"{unit.name} ({rng:.0f}\")", unit.id)
-        self.target_box.blockSignals(False)
+        self.target_picker.set_units(
+            (unit.id, f"{unit.name} ({distance((firer.x, firer.y), (unit.x, unit.y)):.0f}\")")
+            for unit in enemy_vehicles(self.session.game, firer))
         self._target_changed()
 
     def set_target(self, unit_id: str) -> bool:
         """Choose the target; False (with the reason shown) if it is not an enemy vehicle."""
-        index = self.target_box.findData(unit_id)
-        if index < 0:
-            try:
-                plan_at_fire(self.session.game, {**self.choices(), "target": unit_id})
-            except RulesInputError as exc:
-                self._refuse(message_of(exc))
-            return False
-        self.target_box.setCurrentIndex(index)
-        self._target_changed()
-        return True
+        if self.target_picker.select(unit_id):
+            return True
+        self._refuse_target(unit_id)
+        return False
 
-    def pick_on_map(self) -> None:
-        if self.map_view is None:
-            return
-        self.map_view.pick_unit(self._picked, "Click the target vehicle")
-
-    def _picked(self, unit_id: str | None) -> None:
-        if unit_id is not None:
-            self.set_target(unit_id)
-        self.raise_()
-        self.activateWindow()
+    def _refuse_target(self, unit_id: str) -> None:
+        """Say why the unit clicked cannot be the target, in the rules' words."""
+        try:
+            plan_at_fire(self.session.game, {**self.choices(), "target": unit_id})
+        except RulesInputError as exc:
+            self._refuse(message_of(exc))
 
     def _target_changed(self) -> None:
         self.location_box.blockSignals(True)
@@ -250,7 +228,7 @@ class AntiTankDialog(ProcedureDialog):
     # -- inputs and odds ------------------------------------------------------------------------
     def choices(self) -> dict[str, str | bool]:
         """What the player picked, as the plan reads it."""
-        out: dict[str, str | bool] = {"firer": self.firer_id, "target": self.target_box.currentData() or "",
+        out: dict[str, str | bool] = {"firer": self.firer_id, "target": self.target_picker.current() or "",
                                       "weapon": self.weapon_box.currentData() or "",
                                       "location": self.location_box.currentData() or "",
                                       "visibility": self.visibility_box.currentData()}
@@ -263,8 +241,7 @@ class AntiTankDialog(ProcedureDialog):
         return None if self.shot is None or not self.refusal.isHidden() else dict(self.shot.inputs)
 
     def _refuse(self, text: str) -> None:
-        self.refusal.setText(text)
-        self.refusal.show()
+        self.refusal.show_refusal(text)
         self.runner.setEnabled(False)
         self.runner.odds_plot.hide()
         self.to_hit.clear()
@@ -274,7 +251,7 @@ class AntiTankDialog(ProcedureDialog):
         self.follow_up.hide()
         self.shot = None
         if target is None or self.weapon_box.currentData() is None:
-            self.facts.setText("No enemy AFV or APC on the table." if target is None else "")
+            self.facts.set_note("No enemy AFV or APC on the table." if target is None else "")
             self._refuse("Choose an enemy vehicle to fire at.")
             return
         self._draw_line(target)
@@ -282,12 +259,12 @@ class AntiTankDialog(ProcedureDialog):
         try:
             shot = plan_at_fire(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.clear()
+            self.facts.set_facts(())
             self._refuse(message_of(exc))
             return
         self.shot = shot
-        self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
-        self.refusal.hide()
+        self.facts.set_facts(shot.facts[:-1])
+        self.refusal.clear()
         self.runner.setEnabled(True)
         self.runner.odds_plot.show()
         self.to_hit.setText(f"<b>{shot.reading}.</b>")
@@ -301,12 +278,7 @@ class AntiTankDialog(ProcedureDialog):
         from battletracker.ui.map.items import line_item
 
         firer = self.firer
-        self.map_view.set_overlay(OVERLAY, [line_item((firer.x, firer.y), (target.x, target.y),
-                                                      QColor("#d93025"), Qt.PenStyle.DashLine)])
-
-    def _clear_overlay(self) -> None:
-        if self.map_view is not None:
-            self.map_view.clear_overlay(OVERLAY)
+        self.overlay.set([line_item((firer.x, firer.y), (target.x, target.y), QColor("#d93025"), Qt.PenStyle.DashLine)])
 
     # -- after the result -------------------------------------------------------------------------
     def _applied(self, res: Resolution) -> None:
@@ -339,9 +311,9 @@ class AntiTankDialog(ProcedureDialog):
         try:
             shot = plan_at_fire(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.setText(esc(message_of(exc)))
+            self.facts.set_note(message_of(exc))
             return
-        self.facts.setText("<br>".join(esc(fact) for fact in shot.facts[:-1]))
+        self.facts.set_facts(shot.facts[:-1])
 
     def _next_shot(self) -> None:
         if self.reverse_dialog is not None:
@@ -353,7 +325,7 @@ class AntiTankDialog(ProcedureDialog):
             return
         from battletracker.ui.map.items import circle_item
 
-        self.map_view.set_overlay(OVERLAY, [circle_item((target.x, target.y), radius, QColor("#e8710a"))])
+        self.overlay.set([circle_item((target.x, target.y), radius, QColor("#e8710a"))])
 
     def reverse_inputs(self) -> dict[str, object] | None:
         target = self.target()
@@ -457,8 +429,7 @@ class GrenadeDialog(ProcedureDialog):
         self.distance_box.setDecimals(1)
         self.distance_box.setSuffix("\"")
         self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
-        self.facts = plain(QLabel(self))
-        self.facts.setWordWrap(True)
+        self.facts = FactsPanel(self)
         form = QFormLayout()
         form.addRow("Grenade or charge", self.grenade_box)
         form.addRow("Vehicle", self.target_box)
@@ -506,18 +477,18 @@ class GrenadeDialog(ProcedureDialog):
         self.shot = None
         target = self.target()
         if target is None:
-            self.facts.setText("No enemy vehicle within reach.")
+            self.facts.set_note("No enemy vehicle within reach.")
             self.runner.setEnabled(False)
             return
         self.runner.title = f"Anti-tank grenade: {self.session.game.unit(self.unit_id).name} at {target.name}"
         try:
             shot = plan_at_grenade(self.session.game, self.choices())
         except RulesInputError as exc:
-            self.facts.setText(message_of(exc))
+            self.facts.set_note(message_of(exc))
             self.runner.setEnabled(False)
             return
         self.shot = shot
-        self.facts.setText("\n".join(shot.facts))
+        self.facts.set_facts(shot.facts)
         self.runner.setEnabled(True)
         self.runner.set_action(shot_actions.AT_GRENADE, self.choices())
         if self.runner.set_inputs(shot.inputs):

@@ -30,9 +30,9 @@ from battletracker.rules.armour_battles.plans import AbPlan, close_assault, prof
 from battletracker.rules.armour_battles.units import is_suppressed
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -87,10 +87,7 @@ class CloseAssaultDialog(ProcedureDialog):
         form.addRow(self.overrun)
 
         self.plan: AbPlan | None = None
-        self.refusal = plain(QLabel(self))
-        self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
-        self.refusal.hide()
+        self.refusal = RefusalBanner(self)
         self.runner = ProcedureRunner(session, NAME, f"Close assault: {unit.name}", self)
         self.runner.apply_button.setToolTip("Into the battle log as one undo step")
         close = self.close_buttons()
@@ -140,12 +137,11 @@ class CloseAssaultDialog(ProcedureDialog):
             self.plan = close_assault(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:
             self.dice_label.setText("Refused: see the reason below")
-            self.refusal.setText(message_of(exc))
-            self.refusal.show()
+            self.refusal.show_refusal(message_of(exc))
             self.runner.setEnabled(False)
             self.runner.odds_plot.hide()
             return
-        self.refusal.hide()
+        self.refusal.clear()
         self.dice_label.setText(self.plan.facts[1])
         self.runner.setEnabled(True)
         self.runner.set_action(ab_actions.CLOSE_ASSAULT, self.choices())

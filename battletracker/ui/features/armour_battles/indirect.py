@@ -40,9 +40,9 @@ from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, burst_radius, indirect_multiplier
 from battletracker.ui.map.items import circle_item, line_item
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 OVERLAY = "ab.indirect"
 BURST_COLOUR = QColor("#e53935")
 ARROW_COLOUR = QColor("#fb8c00")
-REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 
 
 class IndirectFireDialog(ProcedureDialog):
@@ -60,6 +59,7 @@ class IndirectFireDialog(ProcedureDialog):
         self.session = session
         self.firer_id = firer_id
         self.map_view = map_view
+        self.overlay = OverlayScope(self, map_view, OVERLAY)
         firer = session.game.unit(firer_id)
         self.firer_name = firer.name
         self.plan: AbPlan | None = None
@@ -102,14 +102,8 @@ class IndirectFireDialog(ProcedureDialog):
         self.arrow_bearing.setToolTip("Degrees clockwise from the top edge; unticked, a clock die gives it")
         self.cover_box = QGroupBox("Cover Dice of the units in reach", self)
         self.cover_form = QFormLayout(self.cover_box)
-        self.facts_label = QLabel(self)
-        self.facts_label.setWordWrap(True)
-        self.facts_label.setTextFormat(Qt.TextFormat.RichText)
-        self.facts_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.refusal = plain(QLabel(self))
-        self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet(REFUSAL_STYLE)
-        self.refusal.hide()
+        self.facts_label = FactsPanel(self)
+        self.refusal = RefusalBanner(self)
 
         aim_row = QHBoxLayout()
         aim_row.addWidget(QLabel("x", self))
@@ -245,9 +239,8 @@ class IndirectFireDialog(ProcedureDialog):
             plan = indirect_mission(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:
             self.plan = None
-            self.facts_label.setText("")
-            self.refusal.setText(message_of(exc))
-            self.refusal.show()
+            self.facts_label.set_facts(())
+            self.refusal.show_refusal(message_of(exc))
             self.runner.setEnabled(False)
             self.runner.odds_plot.hide()
             self.result_label.setText("")
@@ -255,9 +248,8 @@ class IndirectFireDialog(ProcedureDialog):
             return
         self.plan = plan
         self._sync_cover(plan)
-        self.refusal.hide()
-        facts = "".join(f"<li>{escape(fact, quote=False)}</li>" for fact in plan.facts)
-        self.facts_label.setText(f"<ul>{facts}</ul>")
+        self.refusal.clear()
+        self.facts_label.set_facts(plan.facts)
         self.runner.setEnabled(True)
         self.runner.set_action(ab_actions.INDIRECT_MISSION, self.choices())
         self.runner.odds_plot.setVisible(self.runner.set_inputs(plan.inputs))
@@ -312,7 +304,7 @@ class IndirectFireDialog(ProcedureDialog):
                 items.append(line_item(aim, impact, ARROW_COLOUR))
                 for side in (150.0, -150.0):
                     items.append(line_item(impact, offset(impact, heading + side, 0.6), ARROW_COLOUR))
-        self.map_view.set_overlay(OVERLAY, items)
+        self.overlay.set(items)
 
     # -- the result ---------------------------------------------------------------------------------
     def _resolved(self, res: Resolution) -> None:
@@ -326,15 +318,12 @@ class IndirectFireDialog(ProcedureDialog):
                   self.runner.roll_button, self.runner.typed_button):
             w.setEnabled(False)
         self.result_label.setText(self.result_label.text() + " Applied; the Impact Marker has been lifted.")
-        if self.map_view is not None:
-            self.map_view.clear_overlay(OVERLAY)
+        self.overlay.clear()
 
     def apply(self) -> bool:
         """Apply the rolled mission as one undo step (the runner's Apply button)."""
         return self.runner.apply()
 
     def _closed(self, _result: int) -> None:
-        if self.map_view is not None:
-            if self.map_view.picking:
-                self.map_view.cancel_pick()
-            self.map_view.clear_overlay(OVERLAY)
+        if self.map_view is not None and self.map_view.picking:
+            self.map_view.cancel_pick()

@@ -54,6 +54,7 @@ from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.odds_plot import GroupFn
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
@@ -103,14 +104,6 @@ def dice_words(b: Bombardment, settings: Mapping[str, Scalar]) -> str:
     return (f"Each unit in the area takes {b.firepower_dice * factor} Firepower Dice, hitting on {b.to_hit}+{why}; "
             f"passengers {d.passenger_dice * others} dice a Team, hitting on {d.passenger_to_hit}+; vehicles "
             f"{d.vehicle_dice * others} dice ({d.open_topped_dice * others} if open-topped), hitting on 6s.")
-
-
-def _problem_label(parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setWordWrap(True)
-    label.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
-    label.hide()
-    return label
 
 
 def _stated_cover(session: Session, unit_id: str) -> str:
@@ -191,7 +184,7 @@ class _RunnerDialog(ProcedureDialog):
         self.intro = QLabel(self)
         self.intro.setWordWrap(True)
         self.form = QFormLayout()
-        self.problem = _problem_label(self)
+        self.problem = RefusalBanner(self)
         self.runner = ProcedureRunner(session, procedure, title, self, group=group)
         close = self.close_buttons()
         self.body = QVBoxLayout(self)
@@ -203,8 +196,10 @@ class _RunnerDialog(ProcedureDialog):
         self.runner.applied.connect(lambda _res: self.accept())
 
     def show_problem(self, text: str | None) -> None:
-        self.problem.setText(text or "")
-        self.problem.setVisible(bool(text))
+        if text:
+            self.problem.show_refusal(text)
+        else:
+            self.problem.clear()
         self.runner.setEnabled(not text)
 
     def follow_clock(self) -> None:
@@ -494,7 +489,7 @@ class PatternDialog(QDialog):
         self.direction = QComboBox(self)
         for key, bearing in geometry.EDGE_DIRECTIONS.items():
             self.direction.addItem(f"{key} the map (bearing {bearing:g})", key)
-        self.problem = _problem_label(self)
+        self.problem = RefusalBanner(self)
         form = QFormLayout()
         form.addRow("Die", self.face)
         form.addRow("Rolling direction", self.direction)
@@ -531,8 +526,7 @@ class PatternDialog(QDialog):
         try:
             self.session.act("coc.hidden_die", choices)
         except (RulesInputError, GameError) as exc:
-            self.problem.setText(message_of(exc))
-            self.problem.show()
+            self.problem.show_refusal(message_of(exc))
             return
         self.accept()
 

@@ -60,6 +60,7 @@ from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
 from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
@@ -78,7 +79,6 @@ TEMPLATE_RULES = (
     "falling. Check the placement on the table, and anything your rulebook adds (a roll to avoid the "
     "Template, ammo), before applying."
 )
-WARNING_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 NOTE_STYLE = "padding: 4px; border: 1px solid palette(mid); border-radius: 3px;"
 AMMO_TITLES = {"ok": "ammo fine", "out": "Out of Ammo", "jammed": "jammed"}
 
@@ -113,6 +113,7 @@ class ShootDialog(ProcedureDialog):
         self.session = session
         self.shooter_id = shooter_id
         self.map_view = map_view
+        self.overlay = OverlayScope(self, map_view, SHOOT_KEY)
         self._hidden: set[str] = set()
         self._updating = False
         self.plan: NecroPlan | None = None
@@ -204,15 +205,11 @@ class ShootDialog(ProcedureDialog):
         pl.addWidget(self.sight_list)
         self.priority_group.setVisible(self.priority_on)
 
-        self.facts = QLabel(self)
+        self.facts = FactsPanel(self)
         self.facts.setObjectName("facts")
-        self.facts.setWordWrap(True)
         self.facts.setStyleSheet(NOTE_STYLE)
-        self.blocked = plain(QLabel(self))
+        self.blocked = RefusalBanner(self)
         self.blocked.setObjectName("blocked")
-        self.blocked.setWordWrap(True)
-        self.blocked.setStyleSheet(WARNING_STYLE)
-        self.blocked.hide()
         self.runner = ProcedureRunner(session, "necro.attack", "Shoot", self, group=result_label,
                                       label=self._label, option_words=self._name)
         self.runner.apply_button.hide()
@@ -281,7 +278,6 @@ class ShootDialog(ProcedureDialog):
         self.sight_list.itemChanged.connect(self._sight_changed)
         self.runner.resolved.connect(lambda _res: self._update_apply())
         self.apply_button.clicked.connect(self.apply)
-        self.finished.connect(self._clear_overlay)
         self._profile_changed()
         self._target_changed()
 
@@ -438,8 +434,8 @@ class ShootDialog(ProcedureDialog):
             self._block(message_of(exc))
             self._update_overlay()
             return
-        self.blocked.hide()
-        self.facts.setText("<br>".join(f"\u2022 {esc(fact)}" for fact in self.plan.facts))
+        self.blocked.clear()
+        self.facts.set_facts(self.plan.facts)
         self.facts.setVisible(bool(self.plan.facts))
         self.shown_odds = None
         self.runner.set_action(necro_actions.ATTACK, self.choices())
@@ -463,8 +459,7 @@ class ShootDialog(ProcedureDialog):
 
     def _block(self, text: str) -> None:
         """Show why the table forbids this attack; nothing can be rolled or applied."""
-        self.blocked.setText(text)
-        self.blocked.show()
+        self.blocked.show_refusal(text)
         self.facts.hide()
         self.summary.hide()
         self.shown_odds = None
@@ -506,11 +501,7 @@ class ShootDialog(ProcedureDialog):
         shooter = self.shooter
         ref = self.ref
         traits = traits_of(shooter.weapons[ref.weapon], ref.profile)
-        self.map_view.set_overlay(SHOOT_KEY, shoot_items(
+        self.overlay.set(shoot_items(
             self.map_view, shooter, self.target, profile_ranges(shooter, ref.weapon, ref.profile), ref.title,
             stray=self.stray_on, walking=self.walking_on and traits.rapid_fire > 0, priority=self.priority_on,
             blast=traits.blast, template=self.template()))
-
-    def _clear_overlay(self) -> None:
-        if self.map_view is not None:
-            self.map_view.clear_overlay(SHOOT_KEY)

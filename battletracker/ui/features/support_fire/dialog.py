@@ -52,13 +52,13 @@ from battletracker.rules.chain_of_command.fire_plans import (
 )
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
+from battletracker.ui.procedure_parts import OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 
 LINE_OVERLAY = "support_fire.line"
 FRONTAGE_OVERLAY = "support_fire.frontage"
-REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 
 
 def _words(key: str) -> str:
@@ -74,6 +74,8 @@ class FireDialog(ProcedureDialog):
         self.session = session
         self.firer_id = firer_id
         self.map_view = map_view
+        self.line_overlay = OverlayScope(self, map_view, LINE_OVERLAY)
+        self.frontage_overlay = OverlayScope(self, map_view, FRONTAGE_OVERLAY)
         self.plan: ShotPlan | None = None
         self.refused = False
         self._applied = False
@@ -88,13 +90,8 @@ class FireDialog(ProcedureDialog):
         self._weapons: list[FireWeapon] = fire_weapons(firer)
         for fw in self._weapons:
             self.weapon.addItem(fw.title)
-        self.target = QComboBox(self)
-        self.pick_button = QPushButton("Pick on &map", self)
-        self.pick_button.setToolTip("Click the target on the map (Esc cancels)")
-        self.pick_button.setEnabled(map_view is not None)
-        target_row = QHBoxLayout()
-        target_row.addWidget(self.target, 1)
-        target_row.addWidget(self.pick_button)
+        self.target_picker = TargetPicker(map_view, "Click the target", "Click the target on the map (Esc cancels)",
+                                          self)
 
         self.also = QComboBox(self)
         self.also.setToolTip("Another Team of the target unit, or an enemy Team beside it, to share the hits")
@@ -148,8 +145,8 @@ class FireDialog(ProcedureDialog):
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.form.addRow("&Weapon", self.weapon)
         target_label = QLabel("&Target", self)
-        target_label.setBuddy(self.target)
-        self.form.addRow(target_label, target_row)
+        target_label.setBuddy(self.target_picker.combo)
+        self.form.addRow(target_label, self.target_picker)
         also_label = QLabel("Also &at", self)
         also_label.setBuddy(self.also)
         self.form.addRow(also_label, self.teams_box)
@@ -166,10 +163,7 @@ class FireDialog(ProcedureDialog):
         self.derived = plain(QLabel(self))
         self.derived.setWordWrap(True)
         self.derived.setTextFormat(Qt.TextFormat.PlainText)
-        self.refusal = plain(QLabel(self))
-        self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet(REFUSAL_STYLE)
-        self.refusal.hide()
+        self.refusal = RefusalBanner(self)
         for label in (self.derived, self.refusal):
             label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
@@ -189,13 +183,13 @@ class FireDialog(ProcedureDialog):
 
         self._fill_targets()
         self.weapon.currentIndexChanged.connect(self._weapon_changed)
-        self.target.currentIndexChanged.connect(self._target_changed)
+        self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
+        self.target_picker.outside.connect(self._refuse_target)
         for combo in (self.cover, self.quality, self.band, self.target_kind):
             combo.currentIndexChanged.connect(self.update_plan)
         self.dice.valueChanged.connect(self.update_plan)
         for box in (self.moved, self.leader, self.in_building, self.suppressing):
             box.toggled.connect(self.update_plan)
-        self.pick_button.clicked.connect(self.pick_target)
         self.frontage_button.clicked.connect(self.pick_frontage)
         self.add_team_button.clicked.connect(self._add_chosen_team)
         self.clear_teams_button.clicked.connect(self.clear_teams)
@@ -211,22 +205,18 @@ class FireDialog(ProcedureDialog):
         return self.session.game.units.get(self.firer_id)
 
     def target_unit(self) -> Unit | None:
-        target_id = self.target.currentData()
-        return self.session.game.units.get(target_id) if isinstance(target_id, str) else None
+        target_id = self.target_picker.current()
+        return self.session.game.units.get(target_id) if target_id is not None else None
 
     def set_target(self, unit_id: str) -> bool:
-        index = self.target.findData(unit_id)
-        if index < 0:
-            return False
-        self.target.setCurrentIndex(index)
-        return True
+        return self.target_picker.select(unit_id)
 
     def choices(self) -> dict[str, InputValue]:
         """What the player picked, as `plan_fire` reads it."""
         fw = self.fire_weapon
         picked: dict[str, InputValue] = {
             "firer": self.firer_id,
-            "target": str(self.target.currentData() or ""),
+            "target": self.target_picker.current() or "",
             "targets": ",".join(self._extra),
             "weapon": fw.name,
             "cover": str(self.cover.currentData()),
@@ -271,15 +261,9 @@ class FireDialog(ProcedureDialog):
         firer = self.firer()
         if firer is None:
             return
-        keep = self.target.currentData()
-        self.target.blockSignals(True)
-        self.target.clear()
         here = (firer.x, firer.y)
-        for unit in targets_for(self.session.game, firer):
-            self.target.addItem(f'{unit.name}  -  {distance(here, (unit.x, unit.y)):.1f}"', unit.id)
-        if keep is not None and self.target.findData(keep) >= 0:
-            self.target.setCurrentIndex(self.target.findData(keep))
-        self.target.blockSignals(False)
+        self.target_picker.set_units(((unit.id, f'{unit.name}  -  {distance(here, (unit.x, unit.y)):.1f}"')
+                                      for unit in targets_for(self.session.game, firer)), keep=True)
 
     def _fill_also(self) -> None:
         """Teams that could still join the target, and the Teams sharing the hits now."""
@@ -377,7 +361,7 @@ class FireDialog(ProcedureDialog):
         self.refused = False
         self.derived.setText("From the table: " + "; ".join(plan.facts))
         self._draw_line(firer, target)
-        self.refusal.hide()
+        self.refusal.clear()
         self.runner.show()
         self.runner.title = f"{firer.name} fires at {target.name}"
         self.runner.set_action(shot_actions.SHOOT, self.choices())
@@ -385,8 +369,7 @@ class FireDialog(ProcedureDialog):
 
     def _refuse(self, message: str) -> None:
         assert self.runner is not None
-        self.refusal.setText(message)
-        self.refusal.show()
+        self.refusal.show_refusal(message)
         self.runner.hide()
 
     def _on_changed(self, _changes: object) -> None:
@@ -411,22 +394,15 @@ class FireDialog(ProcedureDialog):
         if self.map_view is not None:
             colour = QColor("#d93025") if self.refused else QColor("#f9a825")
             teams = self._teams(firer, target) if self.fire_weapon.procedure in SHARED_HITS else [target]
-            self.map_view.set_overlay(LINE_OVERLAY, [line_item((firer.x, firer.y), (t.x, t.y), colour,
-                                                               Qt.PenStyle.DashLine) for t in teams])
+            self.line_overlay.set([line_item((firer.x, firer.y), (t.x, t.y), colour, Qt.PenStyle.DashLine)
+                                   for t in teams])
 
-    def pick_target(self) -> None:
-        if self.map_view is not None:
-            self.map_view.pick_unit(self._picked, "Click the target")
-
-    def _picked(self, unit_id: str | None) -> None:
-        if unit_id is None:
-            return
-        if not self.set_target(unit_id):
-            try:
-                plan_fire(self.session.game, {**self.choices(), "target": unit_id, "targets": ""})
-            except ShotRefusal as refusal:
-                self.refusal.setText(str(refusal))
-                self.refusal.show()
+    def _refuse_target(self, unit_id: str) -> None:
+        """Say why the unit clicked on the map cannot be the target, in the rules' words."""
+        try:
+            plan_fire(self.session.game, {**self.choices(), "target": unit_id, "targets": ""})
+        except ShotRefusal as refusal:
+            self.refusal.show_refusal(str(refusal))
 
     def pick_frontage(self) -> None:
         if self.map_view is not None:
@@ -447,15 +423,11 @@ class FireDialog(ProcedureDialog):
         """The Suppressing Fire frontage between two table points; the rules refuse one over 9"."""
         self._frontage = round(distance(a, b), 2)
         self.frontage_label.setText(f'{self._frontage:.1f}" frontage')
-        if self.map_view is not None:
-            self.map_view.set_overlay(FRONTAGE_OVERLAY, [line_item(a, b, QColor("#8e24aa"))])
+        self.frontage_overlay.set([line_item(a, b, QColor("#8e24aa"))])
         self.suppressing.setChecked(True)
         self.update_plan()
 
     def done(self, result: int) -> None:
-        if self.map_view is not None:
-            self.map_view.clear_overlay(LINE_OVERLAY)
-            self.map_view.clear_overlay(FRONTAGE_OVERLAY)
         with contextlib.suppress(RuntimeError, TypeError):
             self.session.changed.disconnect(self._on_changed)
         super().done(result)

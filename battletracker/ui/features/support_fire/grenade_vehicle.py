@@ -39,12 +39,11 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
 )
 from battletracker.rules.chain_of_command.fire import MAX_DICE
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
 
 PROCEDURE = "coc.grenade_into_vehicle"
-REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
 THROW_TITLES = {
     "roll": "Roll the throw (2D6)",
     "in": "The throw landed inside",
@@ -101,12 +100,8 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         self.armour_box = QSpinBox(self)
         self.armour_box.setRange(0, MAX_DICE)
         self.armour_box.setSuffix(" Armour Dice")
-        self.facts = plain(QLabel(self))
-        self.facts.setWordWrap(True)
-        self.refusal = plain(QLabel(self))
-        self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet(REFUSAL_STYLE)
-        self.refusal.hide()
+        self.facts = FactsPanel(self)
+        self.refusal = RefusalBanner(self)
         for label in (self.facts, self.refusal, self.to_hit_note):
             label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
@@ -188,8 +183,8 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
             self._refuse(message_of(exc))
             return
         self.shot = shot
-        self.facts.setText("; ".join(shot.facts))
-        self.refusal.hide()
+        self.facts.set_facts(shot.facts)
+        self.refusal.clear()
         self.runner.show()
         self._applied = False
         self.runner.title = f"{self.session.game.unit(self.unit_id).name} throws a grenade at {vehicle.name}"
@@ -197,8 +192,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         self.runner.set_inputs(shot.inputs)
 
     def _refuse(self, message: str) -> None:
-        self.refusal.setText(message)
-        self.refusal.show()
+        self.refusal.show_refusal(message)
         self.runner.hide()
 
     def _on_applied(self, _res: object) -> None:

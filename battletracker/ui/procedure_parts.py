@@ -1,0 +1,189 @@
+"""Pieces every procedure dialog shares, so each looks and behaves the same.
+
+A refusal (why a procedure cannot go ahead as entered) is shown the same red
+way in every dialog, and what the rules read from the table (a plan's facts)
+as the same bullet list; keeping each in one class keeps the colours, the
+wrapping and the safety against markup in unit names in one place. What a
+dialog draws on the map goes when the dialog goes, however it is closed; a
+target is chosen from a list or by clicking it on the map, the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QDialog, QGraphicsItem, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from battletracker.ui.text import esc
+
+if TYPE_CHECKING:
+    from battletracker.ui.map.view import MapView
+
+# White on a deep red: both colours are set, so the banner reads the same on a light or a dark palette.
+REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
+
+
+class RefusalBanner(QLabel):
+    """Why the procedure cannot go ahead, in red above the roll; hidden while nothing is refused.
+
+    The text is plain, never markup: a refusal often quotes a unit's name, which the player typed.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setStyleSheet(REFUSAL_STYLE)
+        self.hide()
+
+    def show_refusal(self, text: str) -> None:
+        """Show `text` as the reason the procedure is refused."""
+        self.setText(text)
+        self.show()
+
+    def clear(self) -> None:
+        """Nothing is refused any more: empty and hide the banner."""
+        super().clear()
+        self.hide()
+
+    def refused(self) -> bool:
+        """Whether a refusal is showing."""
+        return not self.isHidden()
+
+
+class FactsPanel(QLabel):
+    """What the rules read from the table for this procedure, one bullet a sentence.
+
+    Each fact is escaped before it goes into the list: facts quote unit names the player typed.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self._facts: tuple[str, ...] = ()
+
+    def set_facts(self, facts: Sequence[str]) -> None:
+        """Show `facts` as a bullet list (nothing at all when there are none)."""
+        self._facts = tuple(facts)
+        items = "".join(f"<li>{esc(fact)}</li>" for fact in self._facts)
+        self.setText(f"<ul style='margin-left: 0px; -qt-list-indent: 1;'>{items}</ul>" if items else "")
+
+    def set_note(self, text: str) -> None:
+        """Show one sentence instead of facts: why there is nothing to read (no target, a refusal)."""
+        self._facts = ()
+        self.setText(esc(text))
+
+    def facts(self) -> tuple[str, ...]:
+        """The facts on show, as sentences."""
+        return self._facts
+
+
+def _clear_overlay(view: MapView, key: str) -> None:
+    # At shutdown the map may already be gone when the dialog is destroyed: nothing is left to clear.
+    with contextlib.suppress(RuntimeError):
+        view.clear_overlay(key)
+
+
+class OverlayScope:
+    """A dialog's drawing on the map under one overlay key, cleared when the dialog closes or is destroyed.
+
+    Without a map (a dialog opened from a test or a card) drawing and clearing do nothing.
+    """
+
+    def __init__(self, owner: QDialog, view: MapView | None, key: str) -> None:
+        self.view = view
+        self.key = key
+        if view is not None:
+            # Bound to the view and key, not to this object: `destroyed` comes when the owner's Python side is gone.
+            owner.finished.connect(lambda _result: _clear_overlay(view, key))
+            owner.destroyed.connect(lambda *_: _clear_overlay(view, key))
+
+    def set(self, items: Iterable[QGraphicsItem]) -> None:
+        """Draw `items`, replacing what this scope drew before."""
+        if self.view is not None:
+            self.view.set_overlay(self.key, list(items))
+
+    def clear(self) -> None:
+        """Take this scope's drawing off the map now."""
+        if self.view is not None:
+            _clear_overlay(self.view, self.key)
+
+
+class TargetPicker(QWidget):
+    """The target: a list of the units the rules allow, and "Pick on map" to click one instead.
+
+    `chosen` carries the unit picked from the list or on the map; a unit clicked on the map that the
+    list does not hold comes as `outside`, so the dialog can say why it cannot be the target.
+    """
+
+    chosen = Signal(str)
+    outside = Signal(str)
+
+    def __init__(self, view: MapView | None, prompt: str, tooltip: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = view
+        self.prompt = prompt
+        self.combo = QComboBox(self)
+        self.pick_button = QPushButton("Pick on &map", self)
+        self.pick_button.setToolTip(tooltip)
+        self.pick_button.setEnabled(view is not None)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.combo, 1)
+        row.addWidget(self.pick_button)
+        self.combo.currentIndexChanged.connect(self._index_changed)
+        self.pick_button.clicked.connect(self.pick_on_map)
+
+    def set_units(self, units: Iterable[tuple[str, str]], keep: bool = False) -> None:
+        """Offer `units`, (id, label) pairs from the rules' list, without announcing a choice.
+
+        With `keep`, the unit chosen before stays chosen while the new list still holds it.
+        """
+        before = self.current()
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        for unit_id, label in units:
+            self.combo.addItem(label, unit_id)
+        if keep and before is not None and self.combo.findData(before) >= 0:
+            self.combo.setCurrentIndex(self.combo.findData(before))
+        self.combo.blockSignals(False)
+
+    def current(self) -> str | None:
+        """The unit chosen, or None while the list is empty."""
+        unit_id = self.combo.currentData()
+        return unit_id if isinstance(unit_id, str) else None
+
+    def select(self, unit_id: str) -> bool:
+        """Choose `unit_id` if the list holds it; False if it does not."""
+        index = self.combo.findData(unit_id)
+        if index < 0:
+            return False
+        if index == self.combo.currentIndex():
+            self.chosen.emit(unit_id)
+        else:
+            self.combo.setCurrentIndex(index)
+        return True
+
+    def pick_on_map(self) -> None:
+        """Let the player click the target on the map (Esc cancels)."""
+        if self.view is not None:
+            self.view.pick_unit(self._picked, self.prompt)
+
+    def _picked(self, unit_id: str | None) -> None:
+        if unit_id is None:
+            return
+        if not self.select(unit_id):
+            self.outside.emit(unit_id)
+        window = self.window()
+        window.raise_()
+        window.activateWindow()
+
+    def _index_changed(self, _index: int) -> None:
+        unit_id = self.current()
+        if unit_id is not None:
+            self.chosen.emit(unit_id)
