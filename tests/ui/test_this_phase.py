@@ -154,6 +154,7 @@ def test_a_bombardment_driven_from_this_phase_across_phases_with_command_dice_ty
     roll_command_dice(qtbot, window, "1 3 3 4 5")
     assert "held Command Dice 1" in " ".join(label.text() for label in panel.findChildren(QLabel))
     dialog = fire(qtbot, window, bid)
+    assert dialog.activation == "command_die"
     click(qtbot, dialog.runner.roll_button)
     click(qtbot, dialog.runner.apply_button)
     assert game.bombardments[bid].phases_fired == 2
@@ -180,8 +181,7 @@ def test_a_bombardment_driven_from_this_phase_across_phases_with_command_dice_ty
     assert "no Chain of Command point: contact is lost" in " ".join(
         label.text() for label in panel.findChildren(QLabel))
     dialog = fire(qtbot, window, bid)
-    if "none" in dialog.activation_buttons:
-        dialog.set_activation("none")
+    assert dialog.activation == "none"  # preselected from what the side holds, not ticked by the player
     click(qtbot, dialog.runner.roll_button)
     click(qtbot, dialog.runner.apply_button)
     assert game.bombardments[bid].state == "lingering"

@@ -36,7 +36,7 @@ from battletracker.core import geometry
 from battletracker.core.odds import Distribution
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import Changes
-from battletracker.model.game import GameError, Scalar
+from battletracker.model.game import Game, GameError, Scalar
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import plan
 from battletracker.rules.base import InputValue, message_of
@@ -49,7 +49,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
-from battletracker.rules.chain_of_command.bombardment_phase import rolled_cover, target_odds
+from battletracker.rules.chain_of_command.bombardment_phase import activation_now, rolled_cover, target_odds
 from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
@@ -288,7 +288,7 @@ class PhaseDialog(_RunnerDialog):
                 self.activation_buttons[key] = button
                 column.addWidget(button)
                 button.toggled.connect(self._on_toggled)
-            self.activation_buttons["command_die"].setChecked(True)
+            self.activation_buttons[self._held_activation(session, b, points)].setChecked(True)
         self.form.addRow("Activation", holder)
         cover_box, holder, grid = _cover_box(self)
         for row, unit_id in enumerate(units_in_area(session.game, b, next_centre(b))):
@@ -312,6 +312,21 @@ class PhaseDialog(_RunnerDialog):
     def _on_toggled(self, on: bool) -> None:
         if on:
             self.update_inputs()
+
+    @staticmethod
+    def _held_activation(session: Session, b: Bombardment, points: int) -> str:
+        """The activation the side's dice allow now: a held 1 first, else a Chain of Command point, else none.
+
+        Before this Phase's Command Dice are rolled the rules cannot say; the
+        Command Dice 1 is offered and the plan asks for the roll first.
+        """
+        try:
+            found = activation_now(session.game, b, spend_coc_point=False)
+        except RulesInputError:
+            return "command_die"
+        if found == "none" and points > 0:
+            return "coc_point"
+        return found if found in ("command_die", "none") else "command_die"
 
     @property
     def activation(self) -> str:
@@ -531,6 +546,15 @@ class PatternDialog(QDialog):
         self.accept()
 
 
+def side_box(game: Game, parent: QWidget) -> QComboBox:
+    """The sides to choose from, the side whose Phase it is first chosen."""
+    box = QComboBox(parent)
+    for i, side in enumerate(game.sides):
+        box.addItem(side.name, i)
+    box.setCurrentIndex(max(0, min(game.active_side, len(game.sides) - 1)))
+    return box
+
+
 class SosSideDialog(QDialog):
     """Which side calls SOS Fire, asked before the centre is picked on the map."""
 
@@ -539,10 +563,7 @@ class SosSideDialog(QDialog):
         self.setWindowTitle("SOS Fire")
         self.setMinimumWidth(380)
         game = session.game
-        self.side = QComboBox(self)
-        for i, side in enumerate(game.sides):
-            self.side.addItem(side.name, i)
-        self.side.setCurrentIndex(max(0, min(game.active_side, len(game.sides) - 1)))
+        self.side = side_box(game, self)
         form = QFormLayout()
         form.addRow("Called by", self.side)
         note = QLabel(f"Next: click the centre of the {data().sos_radius:g}\" circle on the map (Esc cancels).",
@@ -566,10 +587,7 @@ class NewBombardmentDialog(QDialog):
         self.setWindowTitle("New bombardment")
         self.setMinimumWidth(420)
         game = session.game
-        self.side = QComboBox(self)
-        for i, side in enumerate(game.sides):
-            self.side.addItem(side.name, i)
-        self.side.setCurrentIndex(max(0, min(game.active_side, len(game.sides) - 1)))
+        self.side = side_box(game, self)
         self.kind = QComboBox(self)
         self.kind.addItem("High explosive", "high_explosive")
         self.kind.addItem("Smoke", "smoke")
