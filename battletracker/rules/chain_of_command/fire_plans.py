@@ -127,10 +127,14 @@ def has_flamethrower(unit: Unit) -> bool:
 
 
 def targets_for(game: Game, firer: Unit) -> list[Unit]:
-    """Units of the other sides, nearest first: what the target list offers."""
+    """Units of the other sides, nearest first, what the target list offers; a sniper not yet spotted comes last.
+
+    It cannot be fired at until spotted, so it is never the target a dialog opens on.
+    """
     here = (firer.x, firer.y)
     enemies = [u for u in game.units.values() if u.side != firer.side and u.in_play]
-    return sorted(enemies, key=lambda u: (distance(here, (u.x, u.y)), u.name))
+    return sorted(enemies, key=lambda u: (u.kind == "sniper" and not u.has(snipers.SPOTTED),
+                                          distance(here, (u.x, u.y)), u.name))
 
 
 def default_cover(target: Unit) -> str:

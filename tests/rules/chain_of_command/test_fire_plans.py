@@ -20,6 +20,7 @@ from battletracker.rules.chain_of_command.fire_plans import (
     extra_target_candidates,
     fire_weapons,
     plan_fire,
+    targets_for,
 )
 from battletracker.rules.tables import resources_dir
 
@@ -143,3 +144,10 @@ def test_a_one_figure_leader_never_shows_two_kills(game: Game) -> None:
     plan = plan_fire(game, {"firer": GERMAN_SECTION, "target": LEADER, "weapon": SMALL_ARMS, "firepower_dice": 2})
     assert plan.inputs["target_figures"] == "1"
     assert "kills=2 shock=0" not in odds(plan.procedure, plan.inputs).outcomes
+
+
+def test_a_sniper_not_yet_spotted_is_offered_last(game: Game) -> None:
+    order = [u.id for u in targets_for(game, game.unit(GERMAN_SECTION))]
+    assert order[-1] == SNIPER
+    SetCondition(SNIPER, "spotted").apply(game)
+    assert [u.id for u in targets_for(game, game.unit(GERMAN_SECTION))] != order
