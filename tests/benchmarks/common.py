@@ -30,3 +30,16 @@ def report(name: str, ms: float, budget_ms: float | None = None, unit: str = "ms
         verdict = "within" if ms <= budget_ms else "OVER"
         line += f"   budget {budget_ms:g} {unit}, ratio {ms / budget_ms:.2f} ({verdict})"
     print(line, flush=True)
+
+
+def report_ratio(name: str, ms: float, baseline_ms: float, goal: float, baseline: str = "baseline") -> bool:
+    """Print a measurement beside the baseline measured in the same run, and whether the ratio meets its goal.
+
+    Ratios hold across machines where absolute times do not, so every goal of
+    `make bench` is a ratio to something measured side by side.
+    """
+    ratio = ms / baseline_ms if baseline_ms > 0 else float("inf")
+    verdict = "within" if ratio <= goal else "OVER"
+    print(f"{name:<58} {ms:9.2f} ms   {baseline} {baseline_ms:.2f} ms, ratio {ratio:.2f}x"
+          f" (goal <= {goal:g}x: {verdict})", flush=True)
+    return ratio <= goal
