@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 Point = tuple[float, float]
 K = TypeVar("K")
@@ -183,17 +183,160 @@ def segment_crosses_rectangle(a: Point, b: Point, centre: Point, width: float, d
     if in_rectangle(centre, width, depth, facing, a) or in_rectangle(centre, width, depth, facing, b):
         return True
     corners = rectangle_corners(centre, width, depth, facing)
-    return any(_segments_meet(a, b, corners[i], corners[(i + 1) % 4]) for i in range(4))
+    return any(segments_intersect(a, b, corners[i], corners[(i + 1) % 4]) for i in range(4))
 
 
-def _segments_meet(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
-    def cross(o: Point, s: Point, t: Point) -> float:
-        return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
 
-    d1, d2 = cross(q1, q2, p1), cross(q1, q2, p2)
-    d3, d4 = cross(p1, p2, q1), cross(p1, p2, q2)
+
+# polygons and polylines (terrain pieces) ------------------------------------------------------------------
+#
+# A polygon is its corners in order (either way round), closed from the last
+# back to the first; a polyline is its points in order, not closed. Points on
+# a polygon's edge or corner count as inside it, as a figure standing on the
+# edge of a wood is in it; every function below follows that one convention.
+
+
+def _cross(o: Point, s: Point, t: Point) -> float:
+    return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
+
+
+def segments_intersect(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
+    """Whether the segments p1-p2 and q1-q2 share a point: crossing, touching at an end, or overlapping.
+
+    Collinear segments meet only where they overlap; a segment of zero length
+    is a point, and meets a segment it lies on.
+    """
+    d1, d2 = _cross(q1, q2, p1), _cross(q1, q2, p2)
+    d3, d4 = _cross(p1, p2, q1), _cross(p1, p2, q2)
     if ((d1 > EPSILON and d2 < -EPSILON) or (d1 < -EPSILON and d2 > EPSILON)) and \
             ((d3 > EPSILON and d4 < -EPSILON) or (d3 < -EPSILON and d4 > EPSILON)):
         return True
     return (distance_to_segment(q1, q2, p1) <= EPSILON or distance_to_segment(q1, q2, p2) <= EPSILON
             or distance_to_segment(p1, p2, q1) <= EPSILON or distance_to_segment(p1, p2, q2) <= EPSILON)
+
+
+def point_in_polygon(point: Point, polygon: Sequence[Point]) -> bool:
+    """Inside the polygon or on its edge (corners included); concave polygons are fine.
+
+    Fewer than three corners make no area: nothing is inside.
+    """
+    n = len(polygon)
+    if n < 3:
+        return False
+    x, y = point
+    inside = False
+    j = n - 1
+    for i in range(n):
+        xi, yi = polygon[i]
+        xj, yj = polygon[j]
+        if distance_to_segment((xi, yi), (xj, yj), point) <= EPSILON:
+            return True
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+            inside = not inside
+        j = i
+    return inside
+
+
+def _edges(points: Sequence[Point], closed: bool) -> list[tuple[Point, Point]]:
+    n = len(points)
+    pairs = [(points[i], points[i + 1]) for i in range(n - 1)]
+    if closed and n >= 3:
+        pairs.append((points[-1], points[0]))
+    return pairs
+
+
+def segment_crosses_polyline(a: Point, b: Point, polyline: Sequence[Point]) -> bool:
+    """Whether the segment a-b meets the polyline anywhere (touching counts)."""
+    if len(polyline) == 1:
+        return distance_to_segment(a, b, polyline[0]) <= EPSILON
+    return any(segments_intersect(a, b, p, q) for p, q in _edges(polyline, closed=False))
+
+
+def segment_crosses_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> bool:
+    """Whether the segment a-b has any point inside the polygon or on its edge."""
+    if len(polygon) < 3:
+        return False
+    if point_in_polygon(a, polygon) or point_in_polygon(b, polygon):
+        return True
+    return any(segments_intersect(a, b, p, q) for p, q in _edges(polygon, closed=True))
+
+
+def length_inside_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> float:
+    """How many inches of the segment a-b lie inside the polygon (a sight line's depth through a wood).
+
+    The segment is cut where it crosses an edge and each piece's midpoint is
+    tested, so concave polygons and lines that leave and re-enter are
+    measured right. Running along an edge counts as inside.
+    """
+    if len(polygon) < 3:
+        return 0.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < EPSILON:
+        return 0.0
+    cuts = [0.0, 1.0]
+    for p, q in _edges(polygon, closed=True):
+        ex, ey = q[0] - p[0], q[1] - p[1]
+        denom = dx * ey - dy * ex
+        if abs(denom) < EPSILON:
+            continue
+        t = ((p[0] - a[0]) * ey - (p[1] - a[1]) * ex) / denom
+        u = ((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / denom
+        if 0.0 < t < 1.0 and -EPSILON <= u <= 1.0 + EPSILON:
+            cuts.append(t)
+    cuts.sort()
+    inside = 0.0
+    for t0, t1 in zip(cuts, cuts[1:], strict=False):
+        if t1 - t0 <= 0.0:
+            continue
+        mid = (t0 + t1) / 2.0
+        if point_in_polygon((a[0] + dx * mid, a[1] + dy * mid), polygon):
+            inside += t1 - t0
+    return inside * length
+
+
+def distance_to_polyline(point: Point, polyline: Sequence[Point]) -> float:
+    """Shortest distance from the point to the polyline (to its only point when it has one)."""
+    if not polyline:
+        return math.inf
+    if len(polyline) == 1:
+        return distance(point, polyline[0])
+    return min(distance_to_segment(p, q, point) for p, q in _edges(polyline, closed=False))
+
+
+class Box(NamedTuple):
+    """An axis-aligned bounding box: cheap rejection before the exact tests."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def grown(self, margin: float) -> Box:
+        return Box(self.left - margin, self.top - margin, self.right + margin, self.bottom + margin)
+
+    def contains(self, point: Point) -> bool:
+        return self.left <= point[0] <= self.right and self.top <= point[1] <= self.bottom
+
+    def meets_segment(self, a: Point, b: Point) -> bool:
+        """Whether the segment a-b may touch the box (exact for boxes: a slab test)."""
+        t0, t1 = 0.0, 1.0
+        for start, delta, low, high in ((a[0], b[0] - a[0], self.left, self.right),
+                                        (a[1], b[1] - a[1], self.top, self.bottom)):
+            if abs(delta) < EPSILON:
+                if start < low - EPSILON or start > high + EPSILON:
+                    return False
+                continue
+            u0, u1 = (low - start) / delta, (high - start) / delta
+            if u0 > u1:
+                u0, u1 = u1, u0
+            t0, t1 = max(t0, u0), min(t1, u1)
+            if t0 > t1 + EPSILON:
+                return False
+        return True
+
+
+def bounding_box(points: Iterable[Point]) -> Box:
+    """The smallest box holding every point (a ValueError for no points)."""
+    xs, ys = zip(*points, strict=True)
+    return Box(min(xs), min(ys), max(xs), max(ys))

@@ -52,6 +52,7 @@ class Changes:
     everything: bool = False
     bombardments: bool = False
     buildings: bool = False
+    terrain: bool = False
     history: bool = False  # the actions applied and the start they replay from (model/history.py)
 
     def __or__(self, other: Changes) -> Changes:
@@ -66,6 +67,7 @@ class Changes:
             everything=self.everything or other.everything,
             bombardments=self.bombardments or other.bombardments,
             buildings=self.buildings or other.buildings,
+            terrain=self.terrain or other.terrain,
             history=self.history or other.history,
         )
 

@@ -52,6 +52,7 @@ from battletracker.model.game import (
     Weapon,
     WeaponProfile,
 )
+from battletracker.model.terrain import TERRAIN_SHAPES, TerrainPiece, check_terrain
 
 # Fields of a Game written beside it under "history", not in "game".
 HISTORY_FIELDS = ("actions", "start")
@@ -77,7 +78,7 @@ def _plain(value: Any) -> Any:
     """Dataclasses, lists and dicts as plain JSON data (faster than dataclasses.asdict)."""
     if value is None or isinstance(value, str | int | float):
         return value
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
@@ -92,6 +93,7 @@ def state_dict(game: Game) -> dict[str, Any]:
     data["bombardments"] = list(data["bombardments"].values())
     data["buildings"] = list(data["buildings"].values())
     data["smoke"] = list(data["smoke"].values())
+    data["terrain"] = list(data["terrain"].values())
     return data
 
 
@@ -138,6 +140,11 @@ def building_from_dict(data: Any, where: str = "building") -> Building:
 def smoke_from_dict(data: Any, where: str = "smoke") -> SmokeArea:
     """A smoke area from plain data, validated like a save file's."""
     return _smoke(_Path(where), data)
+
+
+def terrain_from_dict(data: Any, where: str = "terrain") -> TerrainPiece:
+    """A terrain piece from plain data, validated like a save file's."""
+    return _terrain(_Path(where), data)
 
 
 def history_from_dict(data: Any, where: str = "history") -> tuple[dict[str, Any], list[Action]]:
@@ -534,6 +541,27 @@ def _smoke(path: _Path, v: Any) -> SmokeArea:
     return _checked(path, check_smoke, smoke)
 
 
+def _point(path: _Path, v: Any) -> tuple[float, float]:
+    if not isinstance(v, list | tuple) or len(v) != 2:
+        raise path.fail("must be a point: two numbers, across and up the table")
+    return (_num(path.index(0), v[0]), _num(path.index(1), v[1]))
+
+
+def _terrain(path: _Path, v: Any) -> TerrainPiece:
+    o = _obj(path, v)
+    piece = TerrainPiece(
+        id=_field(path, o, "id", _str),
+        name=_field(path, o, "name", _str),
+        kind=_field(path, o, "kind", _str),
+        shape=_field(path, o, "shape", _one_of(TERRAIN_SHAPES), "area"),
+        points=_field(path, o, "points", _list(_point)),
+        cover=_field(path, o, "cover", _opt(_str), None),
+        blocks_sight=_field(path, o, "blocks_sight", _opt(_bool), None),
+        sight_depth=_field(path, o, "sight_depth", _opt(_num), None),
+    )
+    return _checked(path, check_terrain, piece)
+
+
 def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, T]:
     """Items by id, refusing an id used twice."""
     out: dict[str, T] = {}
@@ -591,6 +619,7 @@ def _game(path: _Path, v: Any) -> Game:
     game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
                             lambda b: b.id)
     game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
+    game.terrain = _keyed(path.key("terrain"), _field(path, o, "terrain", _list(_terrain), []), lambda t: t.id)
     _agenda_ids(path.key("sides"), sides)
     return game
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from battletracker.model.actions import Action
     from battletracker.model.bombardment import Bombardment, Building, PhaseStamp, SmokeArea
     from battletracker.model.effects import Effect
+    from battletracker.model.terrain import TerrainPiece
 
 Scalar = int | float | str | bool
 
@@ -226,6 +227,7 @@ class Game:
     bombardments: dict[str, Bombardment] = field(default_factory=dict)
     buildings: dict[str, Building] = field(default_factory=dict)
     smoke: dict[str, SmokeArea] = field(default_factory=dict)
+    terrain: dict[str, TerrainPiece] = field(default_factory=dict)
     # The actions applied (model/actions.py) and the state before the first of
     # them, as a save file writes a game: what a replay starts from.
     actions: list[Action] = field(default_factory=list)
@@ -300,6 +302,7 @@ _REGIONS: dict[str, tuple[str, ...]] = {
     "settings": ("settings",),
     "bombardments": ("bombardments",),
     "buildings": ("buildings", "smoke"),
+    "terrain": ("terrain",),
     "history": ("actions", "start"),
 }
 """The Game fields behind each flag of an effect's `touches` (smoke areas count as buildings)."""

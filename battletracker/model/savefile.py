@@ -37,6 +37,7 @@ from battletracker.model.game import (
     Weapon,
     WeaponProfile,
 )
+from battletracker.model.terrain import TerrainPiece
 
 FORMAT = "battletracker"
 VERSION = 2
@@ -81,7 +82,7 @@ _LEGACY_KEYS: frozenset[str] = frozenset()
 def _known_keys() -> frozenset[str]:
     """Every key a save file of any version can hold outside the free-form maps (stats, settings, ...)."""
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
-               Bombardment, BombardmentEvent, Building, SmokeArea, CommandRoll, AgendaItem, Action)
+               Bombardment, BombardmentEvent, Building, SmokeArea, TerrainPiece, CommandRoll, AgendaItem, Action)
     return frozenset({"format", "version", "game", "history", *ARMOUR_FACES, *_LEGACY_KEYS,
                       *(name for cls in classes for name in field_names(cls))})
 

@@ -45,6 +45,8 @@ from battletracker.model.effects import (
 )
 from battletracker.model.game import Game, GameError
 from battletracker.model.history import PopAction, RecordAction
+from battletracker.model.terrain import TerrainPiece
+from battletracker.model.terrain_effects import AddTerrain, RemoveTerrain, ReplaceTerrain, SetTerrainPoints
 from tests.model.sample import sample_game
 from tests.model.test_bombardment_model import bombardment_game
 from tests.model.test_properties import SCALARS, UNIT_IDS
@@ -55,6 +57,19 @@ BUILDING_IDS = st.sampled_from(["bld1", "bld2", "bld9"])
 PIN_IDS = st.sampled_from(["u1", "u2", "u3", "ghost", "nobody"])
 ACTIONS = [Action("unit.shock", {"unit": "u1", "delta": 1}, (), "2026-01-01T10:00:00"),
            Action("fire", {"firer": "u2", "target": "u3"}, (6, 1, 4), "2026-01-01T10:01:00")]
+
+
+TERRAIN = [TerrainPiece("t1", "Copse", "woods", "area", [(10.0, 10.0), (16.0, 10.0), (13.0, 15.5)]),
+           TerrainPiece("t2", "Wall", "wall", "linear", [(20.0, 0.0), (20.0, 12.0)], cover="light"),
+           TerrainPiece("t3", "Crops", "crops", "area", [(30.0, 30.0), (36.0, 30.0), (36.0, 36.0)],
+                        blocks_sight=True, sight_depth=2.0)]
+TERRAIN_IDS = st.sampled_from(["t1", "t2", "t3", "t9"])
+POINTS = st.lists(st.tuples(st.sampled_from([0.0, 1.5, 7.0, float("nan")]), st.sampled_from([0.0, 2.25, 9.0])),
+                  max_size=5)
+pieces = st.builds(TerrainPiece, TERRAIN_IDS, st.sampled_from(["Wood", ""]), st.sampled_from(["woods", "hedge", ""]),
+                   st.sampled_from(["area", "linear", "hill"]), POINTS,
+                   cover=st.none() | st.sampled_from(["hard", ""]), blocks_sight=st.none() | st.booleans(),
+                   sight_depth=st.none() | st.sampled_from([0.0, 3.0, -1.0]))
 
 
 def full_game() -> Game:
@@ -68,6 +83,7 @@ def full_game() -> Game:
     game.settings = {"a_first": 1, "storm_of_steel_per_six": 2, "z_last": "x"}
     game.markers["m1"].data = {"phase": "ranging", "bombardment": "b1", "target_id": "u2"}
     game.units["u1"].stats = {"quality": "regular", "embarked_in": "u4", "teams": 2}
+    game.terrain = {p.id: p for p in TERRAIN}
     game.start, game.actions = savefile.state_dict(sample_game()), [ACTIONS[0]]
     return game
 
@@ -118,6 +134,10 @@ table_effects: st.SearchStrategy[Effect] = st.one_of(
     st.builds(AddSmoke, st.builds(SmokeArea, st.sampled_from(["smoke1", "smoke2"]), st.just(1.0), st.just(1.0),
                                   st.just(2.0), st.just(2.0)), st.none() | st.integers(-1, 2)),
     st.builds(RemoveSmoke, st.sampled_from(["smoke1", "smoke2"])),
+    st.builds(AddTerrain, pieces, st.none() | st.integers(-1, 4)),
+    st.builds(RemoveTerrain, TERRAIN_IDS),
+    st.builds(ReplaceTerrain, pieces),
+    st.builds(SetTerrainPoints, TERRAIN_IDS, POINTS.map(tuple)),
     st.builds(RecordAction, st.sampled_from(ACTIONS)),
     # Index -1 and one past the end are refused; the sample game's log has a few lines.
     st.builds(StarLogEntry, st.integers(-1, 4), st.booleans()),
@@ -165,7 +185,7 @@ def test_doing_and_undoing_any_effect_gives_back_the_same_saved_bytes(effect: Ef
 
 _FLAGS = {"markers": ("markers",), "log": ("log",), "clock": ("turn", "phase", "active_side"), "sides": ("sides",),
           "settings": ("settings",), "bombardments": ("bombardments",), "buildings": ("buildings", "smoke"),
-          "history": ("actions", "start")}
+          "terrain": ("terrain",), "history": ("actions", "start")}
 
 
 def _covered(touches: Changes) -> set[str]:

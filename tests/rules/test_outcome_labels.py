@@ -40,7 +40,7 @@ def outcome_keys(name: str) -> tuple[str, ...]:
         return KEYS[name]
     if name in INPUTS:
         return tuple(get(name).odds(INPUTS[name]).outcomes)  # type: ignore[arg-type]
-    return tuple(get(name).odds({}).outcomes) if name.startswith(("unit.", "side.", "clock.")) else ()
+    return tuple(get(name).odds({}).outcomes) if name.startswith(("unit.", "side.", "clock.", "terrain.")) else ()
 
 
 @pytest.mark.parametrize("name", procedures())

@@ -1,0 +1,99 @@
+"""Cover and Line of Sight for every pair of 50 firers and 50 targets on a 72" x 48" table with 40 pieces.
+
+Run with `python -m tests.benchmarks.terrain_bench`. The map marks what a
+selected unit can see as the selection moves, so the whole table's answers
+(2,500 pairs, cover and sight each) should take under 5 ms once the table is
+prepared. Prints the median of the pairs alone, of preparing the table and
+answering, and, as information, the ratio to a bare loop of 2,500 distances
+measured in the same run. Not a test: timings are printed, not asserted.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from battletracker.core.geometry import Point, distance
+from battletracker.model.bombardment import Building, SmokeArea
+from battletracker.model.game import Game, Side
+from battletracker.model.terrain import TerrainPiece
+from battletracker.rules.terrain import TableIndex
+from tests.benchmarks.common import median_ms, report, report_ratio
+
+GOAL_MS = 5.0
+WIDTH, HEIGHT = 72.0, 48.0
+AREAS = (("woods", 10), ("crops", 6), ("rubble", 4), ("rough_ground", 4))
+LINES = (("hedge", 8), ("wall", 5), ("bocage", 3))
+
+
+def _blob(rng: random.Random, centre: Point, radius: float, corners: int) -> list[Point]:
+    """An irregular (often concave) outline around `centre`, as a player draws a wood."""
+    out = []
+    for i in range(corners):
+        angle = 2 * math.pi * i / corners
+        r = radius * rng.uniform(0.6, 1.0)
+        out.append((round(centre[0] + r * math.cos(angle), 2), round(centre[1] + r * math.sin(angle), 2)))
+    return out
+
+
+def _line(rng: random.Random, start: Point, length: float, bends: int) -> list[Point]:
+    angle = rng.uniform(0, math.pi)
+    out = [start]
+    for _ in range(bends + 1):
+        angle += rng.uniform(-0.5, 0.5)
+        x, y = out[-1]
+        step = length / (bends + 1)
+        out.append((round(x + step * math.cos(angle), 2), round(y + step * math.sin(angle), 2)))
+    return out
+
+
+def terrain_table(seed: int = 17) -> tuple[Game, list[Point], list[Point]]:
+    """The table (24 areas, 16 linear pieces, two buildings, one smoke) and 50 firers and 50 targets."""
+    rng = random.Random(seed)
+    game = Game(title="Terrain", sides=[Side("British", "#3366cc"), Side("German", "#cc3333")])
+    n = 0
+    for kind, count in AREAS:
+        for _ in range(count):
+            n += 1
+            centre = (rng.uniform(6, WIDTH - 6), rng.uniform(6, HEIGHT - 6))
+            game.terrain[f"t{n}"] = TerrainPiece(f"t{n}", f"{kind} {n}", kind, "area",
+                                                 _blob(rng, centre, rng.uniform(3, 6), rng.randint(5, 9)))
+    for kind, count in LINES:
+        for _ in range(count):
+            n += 1
+            start = (rng.uniform(2, WIDTH - 2), rng.uniform(2, HEIGHT - 2))
+            game.terrain[f"t{n}"] = TerrainPiece(f"t{n}", f"{kind} {n}", kind, "linear",
+                                                 _line(rng, start, rng.uniform(8, 18), rng.randint(0, 3)))
+    game.buildings = {"bld1": Building("bld1", "Farmhouse", 36.0, 24.0, 6.0, 4.0, 20.0),
+                      "bld2": Building("bld2", "Barn", 20.0, 30.0, 8.0, 5.0)}
+    game.smoke = {"s1": SmokeArea("s1", 50.0, 20.0, 6.0, 4.0)}
+    firers = [(rng.uniform(1, WIDTH - 1), rng.uniform(1, 18)) for _ in range(50)]
+    targets = [(rng.uniform(1, WIDTH - 1), rng.uniform(30, HEIGHT - 1)) for _ in range(50)]
+    return game, firers, targets
+
+
+def main() -> None:
+    game, firers, targets = terrain_table()
+    index = TableIndex(game)
+
+    def pairs() -> object:
+        return index.readings(firers, targets)
+
+    def prepared_and_pairs() -> object:
+        return TableIndex(game).readings(firers, targets)
+
+    def bare() -> object:
+        return [distance(f, t) for f in firers for t in targets]
+
+    blocked = sum(not s.clear for row in index.readings(firers, targets) for _, s in row)
+    covered = sum(c.source is not None for row in index.readings(firers, targets) for c, _ in row)
+    print(f"{len(game.terrain)} pieces; of 2500 pairs {blocked} without Line of Sight, {covered} in cover")
+    pairs_ms = median_ms(pairs, repeat=21)
+    report("cover and sight, 50 x 50 pairs, 40 pieces", pairs_ms, GOAL_MS)
+    report("the same, preparing the table first", median_ms(prepared_and_pairs, repeat=21), GOAL_MS)
+    report_ratio("cover and sight against 2500 bare distances", pairs_ms, median_ms(bare, repeat=21),
+                 goal=GOAL_MS / 0.4, baseline="distances")
+
+
+if __name__ == "__main__":
+    main()

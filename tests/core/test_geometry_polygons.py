@@ -1,0 +1,138 @@
+"""Polygons and polylines: inside (edges and corners count), crossings, depth through an area, distances."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from battletracker.core.geometry import (
+    Box,
+    bounding_box,
+    distance_to_polyline,
+    length_inside_polygon,
+    point_in_polygon,
+    segment_crosses_polygon,
+    segment_crosses_polyline,
+    segments_intersect,
+)
+
+SQUARE = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
+# A U opening upwards: the notch x 3..7, y 0..6 is outside.
+U_SHAPE = [(0.0, 0.0), (3.0, 0.0), (3.0, 6.0), (7.0, 6.0), (7.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
+
+coords = st.floats(-20, 20, allow_nan=False).map(lambda v: round(v, 2))
+points = st.tuples(coords, coords)
+
+
+@pytest.mark.parametrize(("point", "inside"), [
+    ((5.0, 5.0), True), ((0.0, 0.0), True), ((10.0, 10.0), True), ((5.0, 0.0), True), ((0.0, 7.0), True),
+    ((10.0, 5.0), True), ((-0.01, 5.0), False), ((5.0, 10.01), False), ((20.0, 5.0), False)])
+def test_a_point_on_an_edge_or_corner_is_inside(point: tuple[float, float], inside: bool) -> None:
+    assert point_in_polygon(point, SQUARE) is inside
+
+
+@pytest.mark.parametrize(("point", "inside"), [
+    ((5.0, 3.0), False), ((5.0, 6.0), True), ((5.0, 8.0), True), ((1.5, 3.0), True), ((8.5, 1.0), True),
+    ((3.0, 3.0), True), ((7.0, 0.0), True), ((5.0, -1.0), False)])
+def test_a_concave_polygon_leaves_out_its_notch(point: tuple[float, float], inside: bool) -> None:
+    assert point_in_polygon(point, U_SHAPE) is inside
+
+
+def test_a_ray_through_a_corner_is_not_counted_twice() -> None:
+    diamond = [(5.0, 0.0), (10.0, 5.0), (5.0, 10.0), (0.0, 5.0)]
+    assert point_in_polygon((2.0, 5.0), diamond)
+    assert not point_in_polygon((-2.0, 5.0), diamond)
+    assert not point_in_polygon((12.0, 5.0), diamond)
+
+
+def test_fewer_than_three_corners_hold_nothing() -> None:
+    assert not point_in_polygon((0.0, 0.0), [(0.0, 0.0), (1.0, 1.0)])
+    assert not segment_crosses_polygon((0.0, 0.0), (1.0, 1.0), [(0.0, 0.0), (1.0, 1.0)])
+    assert length_inside_polygon((0.0, 0.0), (1.0, 1.0), []) == 0.0
+
+
+@pytest.mark.parametrize(("p1", "p2", "q1", "q2", "meet"), [
+    ((0, 0), (10, 10), (0, 10), (10, 0), True),          # crossing
+    ((0, 0), (5, 5), (5, 5), (10, 0), True),             # touching at an end
+    ((0, 0), (10, 0), (5, 0), (5, 5), True),             # an end on the other's middle
+    ((0, 0), (10, 0), (5, 1), (5, 5), False),            # just short
+    ((0, 0), (10, 0), (5, 0), (15, 0), True),            # collinear, overlapping
+    ((0, 0), (10, 0), (10, 0), (15, 0), True),           # collinear, end to end
+    ((0, 0), (10, 0), (11, 0), (15, 0), False),          # collinear, apart
+    ((0, 0), (10, 0), (0, 1), (10, 1), False),           # parallel
+    ((3, 0), (3, 0), (0, 0), (10, 0), True),             # a point on the segment
+    ((3, 1), (3, 1), (0, 0), (10, 0), False),            # a point off it
+])
+def test_segments_meet_where_they_share_a_point(p1: tuple[float, float], p2: tuple[float, float],
+                                                q1: tuple[float, float], q2: tuple[float, float], meet: bool) -> None:
+    a, b, c, d = (tuple(map(float, p)) for p in (p1, p2, q1, q2))
+    assert segments_intersect(a, b, c, d) is meet  # type: ignore[arg-type]
+    assert segments_intersect(c, d, a, b) is meet  # type: ignore[arg-type]
+
+
+def test_a_segment_crosses_a_polygon_when_any_point_of_it_is_inside() -> None:
+    assert segment_crosses_polygon((-5.0, 5.0), (15.0, 5.0), SQUARE)
+    assert segment_crosses_polygon((2.0, 2.0), (3.0, 3.0), SQUARE)      # wholly inside
+    assert segment_crosses_polygon((-5.0, 0.0), (15.0, 0.0), SQUARE)    # along an edge
+    assert not segment_crosses_polygon((5.0, 1.0), (5.0, 5.0), U_SHAPE)  # inside the notch
+    assert not segment_crosses_polygon((-5.0, -1.0), (15.0, -1.0), SQUARE)
+
+
+def test_the_depth_inside_counts_each_stretch_of_a_concave_polygon() -> None:
+    assert length_inside_polygon((-5.0, 5.0), (15.0, 5.0), SQUARE) == pytest.approx(10.0)
+    assert length_inside_polygon((2.0, 5.0), (15.0, 5.0), SQUARE) == pytest.approx(8.0)
+    # Across the notch: 3" in, 4" out, 3" in.
+    assert length_inside_polygon((-5.0, 3.0), (15.0, 3.0), U_SHAPE) == pytest.approx(6.0)
+    # Through a corner only.
+    assert length_inside_polygon((-5.0, 5.0), (5.0, -5.0), SQUARE) == pytest.approx(0.0)
+    # Along an edge counts as inside.
+    assert length_inside_polygon((-5.0, 0.0), (15.0, 0.0), SQUARE) == pytest.approx(10.0)
+
+
+def test_distance_to_and_crossing_a_polyline() -> None:
+    hedge = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)]
+    assert distance_to_polyline((5.0, 3.0), hedge) == pytest.approx(3.0)
+    assert distance_to_polyline((13.0, 5.0), hedge) == pytest.approx(3.0)
+    assert distance_to_polyline((1.0, 1.0), [(4.0, 5.0)]) == pytest.approx(5.0)
+    assert distance_to_polyline((1.0, 1.0), []) == math.inf
+    assert segment_crosses_polyline((5.0, -5.0), (5.0, 5.0), hedge)
+    assert segment_crosses_polyline((5.0, 5.0), (15.0, 5.0), hedge)
+    assert not segment_crosses_polyline((5.0, 5.0), (9.0, 9.0), hedge)  # the open side is not closed
+    assert segment_crosses_polyline((5.0, 0.0), (5.0, 5.0), hedge)      # starting on it
+
+
+@given(points, points, st.lists(points, min_size=3, max_size=6))
+def test_the_depth_is_the_same_either_way_and_never_more_than_the_line(a: tuple[float, float],
+                                                                      b: tuple[float, float],
+                                                                      polygon: list[tuple[float, float]]) -> None:
+    there = length_inside_polygon(a, b, polygon)
+    back = length_inside_polygon(b, a, polygon)
+    assert there == pytest.approx(back, abs=1e-6)
+    assert -1e-9 <= there <= math.dist(a, b) + 1e-9
+    if there > 1e-6:
+        assert segment_crosses_polygon(a, b, polygon)
+
+
+@given(points, st.lists(points, min_size=3, max_size=6))
+def test_inside_does_not_depend_on_the_direction_the_corners_go(p: tuple[float, float],
+                                                                polygon: list[tuple[float, float]]) -> None:
+    assert point_in_polygon(p, polygon) == point_in_polygon(p, polygon[::-1])
+
+
+@given(points, points, st.lists(points, min_size=1, max_size=5))
+def test_a_box_never_rejects_a_segment_that_meets_what_is_in_it(a: tuple[float, float], b: tuple[float, float],
+                                                                shape: list[tuple[float, float]]) -> None:
+    box = bounding_box(shape)
+    if segment_crosses_polyline(a, b, shape) or segment_crosses_polygon(a, b, shape):
+        assert box.meets_segment(a, b)
+
+
+def test_a_box_grows_and_holds_its_edges() -> None:
+    box = Box(0.0, 0.0, 2.0, 1.0)
+    assert box.contains((2.0, 1.0)) and not box.contains((2.5, 1.0))
+    assert box.grown(1.0).contains((2.5, 1.0))
+    assert not box.meets_segment((3.0, -1.0), (3.0, 5.0))
+    assert box.meets_segment((-1.0, 0.5), (3.0, 0.5))
