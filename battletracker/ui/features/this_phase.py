@@ -51,6 +51,7 @@ from battletracker.rules.sequence import acted, side_name
 from battletracker.rules.tables import TableError
 from battletracker.rules.words import title
 from battletracker.ui.extensions import Feature, FeatureHost
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
@@ -91,10 +92,7 @@ class ActionDialog(ProcedureDialog):
         self.runner = ProcedureRunner(session, p.procedure, p.title or heading, self, label=label)
         self.runner.apply_button.clicked.disconnect()
         self.runner.apply_button.clicked.connect(self.apply)
-        self.problem = QLabel(self)
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #d93025; font-weight: bold;")
-        self.problem.hide()
+        self.problem = RefusalBanner(self)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(f"<b>{esc(heading)}</b>", self))
         layout.addWidget(self.facts)
@@ -121,8 +119,7 @@ class ActionDialog(ProcedureDialog):
         try:
             self.session.act(self.action, choices, _faces(res))
         except REFUSED as exc:
-            self.problem.setText(f"Not applied: {message_of(exc)}")
-            self.problem.show()
+            self.problem.show_refusal(f"Not applied: {message_of(exc)}")
             return
         self.runner.mark_applied()
         self.accept()

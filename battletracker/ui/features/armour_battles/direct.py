@@ -155,8 +155,7 @@ class DirectFireDialog(ProcedureDialog):
         self.current.completed.connect(lambda _uid: self._progress())
         self.holder.addWidget(self.current)
         if self.current.refusal:
-            self.current.fire.problem.setText(self.current.refusal)
-            self.current.fire.problem.show()
+            self.current.fire.problem.show_refusal(self.current.refusal)
         self._progress()
 
     def _progress(self) -> None:

@@ -112,8 +112,7 @@ class TargetFire(QWidget):
                 "incoming": int(res.values["successes"]), "incoming_sixes": int(res.values["sixes"]),
                 "cover": self.cover.value()})
         except (RulesInputError, TableError) as exc:
-            self.reaction.problem.setText(message_of(exc))
-            self.reaction.problem.show()
+            self.reaction.problem.show_refusal(message_of(exc))
             return
         self.reaction.setEnabled(True)
         ok = self.reaction.set_inputs(answer.inputs)
