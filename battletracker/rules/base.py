@@ -313,6 +313,7 @@ COUNT_NOUNS: dict[str, tuple[str, str]] = {
     "suppressed": ("unit suppressed", "units suppressed"),
     "disrupted": ("unit disrupted", "units disrupted"),
     "unstable": ("building turns unstable", "buildings turn unstable"),
+    "dice": ("die", "dice"),
 }
 FLAG_WORDS: dict[str, str] = {
     "no_effect": "no effect",

@@ -89,7 +89,7 @@ def test_mg_suppressing_two_teams_reads_their_gap_from_the_map(qtbot: QtBot, ses
     dialog.suppressing.setChecked(True)
     assert dialog.plan is not None and dialog.plan.inputs["team_gap"] == pytest.approx(3.0)
     assert runner_of(dialog).problem.isHidden()
-    assert 'Teams 3.0" apart' in dialog.derived.text()
+    assert 'Teams 3.0" apart' in "\n".join(dialog.facts.facts())
 
 
 def test_mg_suppressing_two_teams_too_far_apart_is_refused_with_the_gap(qtbot: QtBot, session: Session) -> None:

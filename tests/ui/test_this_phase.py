@@ -23,11 +23,13 @@ from pytestqt.qtbot import QtBot
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building, PhaseStamp
 from battletracker.model.game import Weapon
+from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.force_morale import queue_test
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
 from battletracker.ui.features.this_phase import CommandDiceDialog, ForceMoraleDialog, ThisPhasePanel
 from battletracker.ui.main_window import MainWindow
+from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
@@ -317,3 +319,13 @@ def test_fuel_and_buildings_due_to_collapse_are_shown(qtbot: QtBot, session: Ses
     assert "1. Gruppe: Flamethrower, fuel for 2 more Phases of fire" in labels
     assert "Farmhouse collapses at the end of the Turn." in labels
     assert win.statusBar().currentMessage() == "Germany: roll the Command Dice for this Phase (This Phase dock)."
+
+
+def test_an_action_dialog_shows_its_plans_facts_in_the_facts_panel(qtbot: QtBot, window: MainWindow) -> None:
+    panel = this_phase(window)
+    click(qtbot, panel.buttons["roll"])
+    dialog = QApplication.activeModalWidget()
+    assert isinstance(dialog, CommandDiceDialog)
+    planned = plan("coc.command_dice", window.session.game, {})
+    assert planned.facts and isinstance(dialog.facts, FactsPanel) and dialog.facts.facts() == planned.facts
+    dialog.reject()

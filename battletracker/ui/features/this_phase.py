@@ -51,7 +51,7 @@ from battletracker.rules.sequence import acted, side_name
 from battletracker.rules.tables import TableError
 from battletracker.rules.words import title
 from battletracker.ui.extensions import Feature, FeatureHost
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
@@ -86,8 +86,7 @@ class ActionDialog(ProcedureDialog):
         self.choices: dict[str, str | int] = dict(choices)
         p = plan(action, session.game, self.choices)
         self.setWindowTitle(p.title or heading)
-        self.facts = QLabel(self)
-        self.facts.setWordWrap(True)
+        self.facts = FactsPanel(self)
         self.form = QFormLayout()
         self.runner = ProcedureRunner(session, p.procedure, p.title or heading, self, label=label)
         self.runner.apply_button.clicked.disconnect()
@@ -106,7 +105,7 @@ class ActionDialog(ProcedureDialog):
     def refresh(self) -> None:
         """Plan again with the choices now made: the facts and the odds follow."""
         p = plan(self.action, self.session.game, self.choices)
-        self.facts.setText("<br>".join(esc(f) for f in p.facts))
+        self.facts.set_facts(p.facts)
         self.runner.set_inputs(p.inputs)
 
     def apply(self) -> None:
