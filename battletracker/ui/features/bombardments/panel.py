@@ -40,7 +40,7 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
-from battletracker.rules.base import message_of
+from battletracker.rules.base import counted, message_of
 from battletracker.rules.chain_of_command.bombardment import (
     AreaOptions,
     describe_pattern,
@@ -297,7 +297,8 @@ class BombardmentsPanel(QWidget):
                 continue
             worse = terms.losing_result_levels_worse
             lines.append(f"<li><b>{esc(game.units[a].name)}</b> and <b>{esc(game.units[b].name)}</b>: "
-                         f"{terms.enemy_movement_dice or 'no'} dice for enemy movement; a losing result counts "
+                         f"{counted(terms.enemy_movement_dice, 'dice') if terms.enemy_movement_dice else 'no dice'} "
+                         "for enemy movement; a losing result counts "
                          f"{worse} level{'s' if worse != 1 else ''} worse</li>")
         self.smoke_note.setText("<b>Close Combat in the smoke</b> (within 2\" of an enemy):"
                                 f"<ul style='margin: 0'>{''.join(lines)}</ul>" if lines else "")
