@@ -169,8 +169,11 @@ class ThisPhasePanel(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.body)
+        # Above the list, at the dock's width: a refused spend stays in view however far the list scrolls.
+        self.refusal = RefusalBanner(self)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.refusal)
         outer.addWidget(scroll)
         self.content = QVBoxLayout(self.body)
         session.changed.connect(lambda _changes: self.rebuild())
@@ -179,6 +182,7 @@ class ThisPhasePanel(QWidget):
 
     # -- building -------------------------------------------------------------------
     def rebuild(self) -> None:
+        self.refusal.clear()  # said of the game as it was; it has changed since
         self.buttons = {}
         self.menus = {}
         old = self.body.layout()
@@ -425,7 +429,7 @@ class ThisPhasePanel(QWidget):
         try:
             self.session.act("coc.spend_command_die", choices)
         except REFUSED as exc:
-            self._line(f"Not applied: {message_of(exc)}")
+            self.refusal.show_refusal(f"Not applied: {message_of(exc)}")
 
 
 def install(host: FeatureHost) -> None:
