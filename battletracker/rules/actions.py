@@ -30,7 +30,7 @@ from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.game import Game, LogEntry
 from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
-from battletracker.rules.base import ChoiceNeeded, InputValue, Refusal, Resolution
+from battletracker.rules.base import ChoiceNeeded, InputValue, Refusal, Resolution, counted
 
 Choices = Mapping[str, InputValue]
 
@@ -147,7 +147,8 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
     recording = _Recording(scripted if scripted is not None else (rng or RandomDice()))
     result = resolve(p.procedure, p.inputs, recording)
     if scripted is not None and scripted.remaining:
-        raise Refusal("dice", f"{len(recording.faces) + scripted.remaining} dice were given, but "
+        given = len(recording.faces) + scripted.remaining
+        raise Refusal("dice", f"{counted(given, 'dice')} {'was' if given == 1 else 'were'} given, but "
                               f"{p.title or name} rolled {len(recording.faces)}.")
     stamp = time if time is not None else now_stamp()
     action = Action(name, dict(choices), tuple(recording.faces), stamp, typed and bool(recording.faces))

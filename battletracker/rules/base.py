@@ -313,6 +313,8 @@ COUNT_NOUNS: dict[str, tuple[str, str]] = {
     "suppressed": ("unit suppressed", "units suppressed"),
     "disrupted": ("unit disrupted", "units disrupted"),
     "unstable": ("building turns unstable", "buildings turn unstable"),
+    "dice": ("die", "dice"),
+    "H.E. dice": ("H.E. die", "H.E. dice"),
 }
 FLAG_WORDS: dict[str, str] = {
     "no_effect": "no effect",

@@ -18,18 +18,20 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QGraphicsItem, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from battletracker.ui.text import esc
+from battletracker.ui.theme import REFUSAL_BACKGROUND, REFUSAL_TEXT
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
-# White on a deep red: both colours are set, so the banner reads the same on a light or a dark palette.
-REFUSAL_STYLE = "color: white; background: #b3261e; padding: 4px; border-radius: 3px;"
+REFUSAL_STYLE = f"color: {REFUSAL_TEXT}; background: {REFUSAL_BACKGROUND}; padding: 4px; border-radius: 3px;"
 
 
 class RefusalBanner(QLabel):
-    """Why the procedure cannot go ahead, in red above the roll; hidden while nothing is refused.
+    """Why the procedure, the entry or the Apply cannot go ahead, in red; hidden while nothing is refused.
 
-    The text is plain, never markup: a refusal often quotes a unit's name, which the player typed.
+    Every refusal on screen is one of these, in a dialog, a dock or a card, so they all look alike on the
+    light and the dark palette. The text is plain, never markup: a refusal often quotes a unit's name,
+    which the player typed. It wraps to the width it is given, a narrow dock's as a wide dialog's.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -43,6 +45,13 @@ class RefusalBanner(QLabel):
         """Show `text` as the reason the procedure is refused."""
         self.setText(text)
         self.show()
+
+    def set_refusal(self, text: str | None) -> None:
+        """Show `text` as the refusal, or clear the banner when there is none (None or empty)."""
+        if text:
+            self.show_refusal(text)
+        else:
+            self.clear()
 
     def clear(self) -> None:
         """Nothing is refused any more: empty and hide the banner."""

@@ -45,8 +45,9 @@ from battletracker.rules import ChoiceNeeded, Inputs, Resolution, RulesInputErro
 from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, plain
+from battletracker.ui.text import esc
 
 
 def with_settings(session: Session, procedure: str, inputs: Mapping[str, object]) -> dict[str, object]:
@@ -121,10 +122,7 @@ class ProcedureRunner(QWidget):
         self._action: tuple[str, dict[str, InputValue]] | None = None
         self.result: Resolution | None = None
 
-        self.problem = plain(QLabel(self))
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
-        self.problem.hide()
+        self.problem = RefusalBanner(self)
         self.odds_plot = OddsPlot(self)
 
         self.roll_button = QPushButton("&Roll for me", self)
@@ -154,10 +152,7 @@ class ProcedureRunner(QWidget):
         row.addWidget(self.choice_box, 2)
         row.addWidget(self.entry_ok)
         self.entry_row.hide()
-        self.entry_error = plain(QLabel(self))
-        self.entry_error.setWordWrap(True)
-        self.entry_error.setStyleSheet("color: #d93025; font-weight: bold;")
-        self.entry_error.hide()
+        self.entry_error = RefusalBanner(self)
 
         self.result_view = QTextBrowser(self)
         self.result_view.setMinimumHeight(90)
@@ -194,7 +189,7 @@ class ProcedureRunner(QWidget):
         except (RulesInputError, TableError) as exc:
             self._show_problem(message_of(exc))
             return False
-        self.problem.hide()
+        self.problem.clear()
         registered = get(self.procedure)
         if self._group is None:
             self.odds_plot.set_distribution(dist, registered.label, registered.order)
@@ -229,8 +224,7 @@ class ProcedureRunner(QWidget):
         return inputs
 
     def _show_problem(self, message: str) -> None:
-        self.problem.setText(message)
-        self.problem.show()
+        self.problem.show_refusal(message)
         self.roll_button.setEnabled(False)
         self.typed_button.setEnabled(False)
 
@@ -244,7 +238,7 @@ class ProcedureRunner(QWidget):
         self.choice_box.hide()
         self.entry.show()
         self.entry_row.hide()
-        self.entry_error.hide()
+        self.entry_error.clear()
         self.result_view.clear()
         self.apply_button.setEnabled(False)
         self.odds_plot.mark(None)
@@ -283,11 +277,10 @@ class ProcedureRunner(QWidget):
         try:
             values = parse_typed_rolls(self.entry.text(), self._pending.die, self._pending.count)
         except DiceError as exc:
-            self.entry_error.setText(f"{self._pending.label}: {message_of(exc)}")
-            self.entry_error.show()
+            self.entry_error.show_refusal(f"{self._pending.label}: {message_of(exc)}")
             self.entry.selectAll()
             return
-        self.entry_error.hide()
+        self.entry_error.clear()
         self._typed.extend(values)
         self._advance_typed()
 

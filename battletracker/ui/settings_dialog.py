@@ -29,8 +29,8 @@ from battletracker.rules.base import RulesInputError, message_of
 from battletracker.rules.table_actions import SETTINGS
 from battletracker.rules.tables import Setting, TableError, ruleset_settings
 from battletracker.ui.fit import FitScrollArea
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
 
 
 class FacesEditor(QWidget):
@@ -97,11 +97,8 @@ class SettingsDialog(QDialog):
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
-        self.error = plain(QLabel(self))
-        self.error.setStyleSheet("color: #d93025; font-weight: bold;")
-        self.error.setWordWrap(True)
-        self.error.setText("\n".join(problems))
-        self.error.setVisible(bool(problems))
+        self.error = RefusalBanner(self)
+        self.error.set_refusal("\n".join(problems))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.accepted.connect(self.apply_and_close)
         buttons.rejected.connect(self.reject)
@@ -152,7 +149,6 @@ class SettingsDialog(QDialog):
             try:
                 self.session.act(SETTINGS, changed)
             except (RulesInputError, GameError) as exc:
-                self.error.setText(message_of(exc))
-                self.error.show()
+                self.error.show_refusal(message_of(exc))
                 return
         self.accept()

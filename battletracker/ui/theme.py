@@ -13,6 +13,10 @@ from PySide6.QtWidgets import QApplication
 
 SCHEMES = {"light": Qt.ColorScheme.Light, "dark": Qt.ColorScheme.Dark}
 
+REFUSAL_TEXT = "white"
+REFUSAL_BACKGROUND = "#b3261e"
+"""A refusal's colours, white on a deep red: both are set, so it reads the same on the light and the dark palette."""
+
 
 def dark_palette() -> QPalette:
     p = QPalette()

@@ -39,8 +39,8 @@ from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.presets import UnitPreset, unit_presets
 from battletracker.rules.table_actions import describe_changes, unit_choice
 from battletracker.rules.words import KIND_TITLES
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
 
 CATEGORY_TITLES = {"afv": "AFV (armoured fighting vehicle)", "apc": "APC (armoured personnel carrier)"}
 BLANK = ""
@@ -236,10 +236,8 @@ class UnitDialog(QDialog):
 
 
         root.addStretch(1)
-        self.problems_label = plain(QLabel(self))
+        self.problems_label = RefusalBanner(self)
         self.problems_label.setObjectName("problems")
-        self.problems_label.setWordWrap(True)
-        self.problems_label.setTextFormat(Qt.TextFormat.PlainText)
         root.addWidget(self.problems_label)
 
         self.buttons = QDialogButtonBox(
@@ -490,12 +488,7 @@ class UnitDialog(QDialog):
         self.ok_button.setEnabled(not found)
 
     def _show_problems(self, found: list[str]) -> None:
-        self.problems_label.setText("\n".join(found))
-        self.problems_label.setVisible(bool(found))
-        dark = self.palette().window().color().lightness() < 128
-        palette = self.problems_label.palette()
-        palette.setColor(self.problems_label.foregroundRole(), QColor("#ff9e80" if dark else "#b3261e"))
-        self.problems_label.setPalette(palette)
+        self.problems_label.set_refusal("\n".join(found))
 
     def unit(self) -> Unit:
         """The unit as the dialog's fields describe it (with its id, new or kept)."""

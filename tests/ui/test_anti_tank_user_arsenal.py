@@ -23,6 +23,7 @@ from battletracker.ui.features.anti_tank import (
 )
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
+from tests.ui.refusals import assert_refusal
 
 SHOT = {"armour_dice": 6, "location": "front", "visibility": "open", "target": "afv", "range": 10.0}
 
@@ -179,7 +180,7 @@ def test_typed_numbers_that_are_no_figures_are_refused_by_name(qtbot: QtBot, ses
     edit.clear()
     qtbot.keyClicks(edit, text)
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-    assert dialog.error.isVisible() and named in dialog.error.text()
+    assert_refusal(dialog.error, named)
     assert len(dialog.error.text()) < 200
     assert "Big gun" not in user_arsenal_entries()["weapons"] and not user_arsenal_path().exists()
     dialog.close()

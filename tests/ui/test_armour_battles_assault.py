@@ -35,9 +35,9 @@ def test_fights_as_a_gun_at_plus_two_and_logs_the_result_as_one_undo_step(qtbot:
     dlg = CloseAssaultDialog(melee, "stuh")
     qtbot.addWidget(dlg)
     assert dlg.opponent_id == "rifles"
-    assert dlg.dice_label.text() == "FP 7D as a gun (+2 TN) = 7D at 6+."
+    assert dlg.facts.facts()[1] == "FP 7D as a gun (+2 TN) = 7D at 6+."
     dlg.attacker.setChecked(True)  # the attacker's first round: -1 TN
-    assert dlg.dice_label.text() == "FP 7D as a gun (+2 TN) = 7D at 5+."
+    assert dlg.facts.facts()[1] == "FP 7D as a gun (+2 TN) = 7D at 5+."
     assert dlg.refusal_text() == ""
     shown = [label for label, _p in dlg.runner.odds_plot.rows]
     assert shown[:3] == ["no successes", "1 success", "2 successes"]
@@ -60,9 +60,9 @@ def test_against_armour_it_rolls_at_dice(qtbot: QtBot, melee: Session) -> None:
     qtbot.addWidget(dlg)
     dlg.set_opponent("t34")
     assert dlg.plan is not None and dlg.plan.inputs["dice_type"] == "at"
-    assert dlg.dice_label.text() == "AT 4D as a gun (+2 TN) = 4D at 6+."
+    assert dlg.facts.facts()[1] == "AT 4D as a gun (+2 TN) = 4D at 6+."
     dlg.suppressed.setChecked(True)  # 5+ suppressed, +2 as a gun: 7+ slides to 6+ with a die fewer
-    assert "= 3D at 6+" in dlg.dice_label.text() and "slides -1D" in dlg.dice_label.text()
+    assert "= 3D at 6+" in dlg.facts.facts()[1] and "slides -1D" in dlg.facts.facts()[1]
 
 
 def test_an_overrun_attack_is_refused_before_anything_is_rolled(qtbot: QtBot, melee: Session) -> None:

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model.effects import SetCondition
+from battletracker.rules.actions import plan
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.bombardments.dialogs import (
     NewBombardmentDialog,
@@ -66,8 +67,32 @@ def test_the_phase_of_fire_says_how_many_dice_and_what_score_before_rolling(
     b = session.game.bombardments[bid]
     dialog = panel.open_phase(bid)
     assert dialog.runner.result is None
-    assert (f"Each unit in the area takes {b.firepower_dice} Firepower Dice, hitting on {b.to_hit}+"
-            in dialog.intro.text())
+    said = f"Each unit in the area takes {b.firepower_dice} Firepower Dice, hitting on {b.to_hit}+"
+    assert said in dialog.facts.facts()[1] and said not in dialog.intro.text()
+    assert dialog.facts.facts() == plan("coc.bombardment_phase", session.game, dialog.choices()).facts
+
+
+def test_each_bombardment_dialog_says_what_it_read_from_the_table_once(
+        qtbot: QtBot, session: Session, panel: BombardmentsPanel, view: MapView) -> None:  # noqa: F811
+    bid = start(panel)
+    qtbot.mouseClick(panel.rows[bid].buttons["range"], Qt.MouseButton.LeftButton)
+    ranging = panel.dialog
+    assert isinstance(ranging, RangingDialog)
+    planned = plan("coc.ranging_shot", session.game, {"bombardment": bid})
+    assert ranging.facts.facts() == planned.facts and planned.facts[0] == f"Aiming at ({AIM[0]:.1f}, {AIM[1]:.1f})"
+    assert "Aiming" not in ranging.intro.text() and "(24.0, 38.0)" not in ranging.intro.text()
+    ranging.close()
+
+    QTest.mouseClick(panel.sos_button, Qt.MouseButton.LeftButton)
+    assert isinstance(panel.dialog, SosSideDialog)
+    click_ok(panel.dialog)
+    click_map(view, (22.0, 38.0))
+    sos = panel.dialog
+    assert isinstance(sos, SosDialog)
+    shown = sos.facts.facts()
+    assert shown == plan("coc.sos_fire", session.game, sos.choices()).facts
+    assert shown[0].startswith("SOS Fire on (22.0, 38.0)") and "Firepower Dice, hitting on" in shown[1]
+    assert "radius" not in sos.intro.text() and "Firepower Dice" not in sos.intro.text()
 
 
 def test_a_pinned_unit_shows_the_cover_it_is_rolled_with(session: Session, panel: BombardmentsPanel) -> None:  # noqa: F811
@@ -103,7 +128,7 @@ def test_smoke_offers_no_devastating_shot_and_draws_no_chart_for_a_certain_outco
     assert plot.summary.isVisibleTo(phase) and "Certain" in plot.summary.text()
     assert not plot.table.isVisibleTo(phase)
     assert plot._plot is None or not plot._plot.isVisibleTo(phase)
-    assert "rolls no dice" in phase.intro.text()
+    assert "rolls no dice" in phase.facts.facts()[1] and "rolls no dice" not in phase.intro.text()
 
 
 def test_sos_fire_asks_the_side_and_says_nothing_is_over_before_rolling(

@@ -18,6 +18,7 @@ from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.ui.cards import CardsPanel, UnitCard
 from battletracker.ui.cards.panel import KEEP_BUILT
 from battletracker.ui.session import Session
+from tests.ui.refusals import assert_refusal
 
 
 def show_panel(qtbot: QtBot, session: Session, height: int = 900) -> tuple[QWidget, CardsPanel]:
@@ -88,8 +89,7 @@ def test_shock_below_zero_is_refused_with_a_notice(qtbot: QtBot, panel: CardsPan
     with qtbot.waitSignal(panel.status_message) as signal:
         click(qtbot, button(card, "minus_shock"))
     assert "cannot remove 1" in signal.args[0]
-    assert panel.notice.isVisible()
-    assert "1st Squad has 0 shock" in panel.notice.text()
+    assert_refusal(panel.notice, "1st Squad has 0 shock")
     assert state(session) == before
     assert session.undo_stack.count() == 0
 

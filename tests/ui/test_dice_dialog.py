@@ -13,6 +13,7 @@ from battletracker.rules import get
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.dice_dialog import DiceDialog
 from battletracker.ui.session import Session
+from tests.ui.refusals import assert_refusal
 
 
 def test_odds_are_shown_before_rolling(qtbot: QtBot, session: Session) -> None:
@@ -38,8 +39,7 @@ def test_typed_dice_are_validated_then_applied_as_one_step(qtbot: QtBot, session
     assert "3 D6" in runner.prompt.text()
     runner.entry.setText("6 7 1")
     qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
-    assert runner.entry_error.isVisibleTo(dialog)
-    assert "7 cannot be rolled on a D6" in runner.entry_error.text()
+    assert_refusal(runner.entry_error, "7 cannot be rolled on a D6")
     assert runner.result is None
     runner.entry.setText("6 5 1")
     qtbot.keyClick(runner.entry, Qt.Key.Key_Return)

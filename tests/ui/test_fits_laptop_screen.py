@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QDialog, QLabel, QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -273,3 +273,35 @@ def test_a_dialog_steps_aside_while_picking_on_the_map(qtbot: QtBot) -> None:
     assert window.map.picking and not dialog.isVisible()
     qtbot.keyClick(window.map, Qt.Key.Key_Escape)
     assert not window.map.picking and dialog.isVisible() and dialog.pos() == place
+
+
+def shown_whole(widget: QWidget, dialog: QWidget) -> bool:
+    """`widget` lies wholly inside every scroll area around it in `dialog`, so nothing of it needs scrolling to."""
+    parent = widget.parentWidget()
+    while parent is not None and parent is not dialog:
+        if isinstance(parent, QAbstractScrollArea):
+            viewport = parent.viewport()
+            top_left = widget.mapTo(viewport, QPoint(0, 0))
+            if not viewport.rect().contains(QRect(top_left, widget.size())):
+                return False
+        parent = parent.parentWidget()
+    return True
+
+
+def test_the_shoot_dialog_shows_its_whole_chart_and_roll_buttons_without_scrolling(qtbot: QtBot) -> None:
+    from battletracker.ui.features.necromunda.shoot_dialog import ShootDialog
+
+    window = open_window(qtbot, "necromunda")
+    shooter = next(u.id for u in window.session.game.units.values() if unit_action("necromunda.shoot").available(
+        window.session.game, u))
+    dialogs = new_dialogs(lambda: window.run_unit_action("necromunda.shoot", shooter))
+    (dialog,) = [d for d in dialogs if isinstance(d, ShootDialog)]
+    fits(dialog)
+    runner = dialog.runner
+    assert runner.odds_plot.isVisibleTo(dialog) and runner.roll_button.isVisibleTo(dialog)
+    for part in (runner.odds_plot, runner.roll_button, runner.typed_button, runner.result_view):
+        assert shown_whole(part, dialog), f"{type(part).__name__} is cut by the scroll area"
+    for area in dialog.findChildren(QScrollArea):
+        inner = area.widget()
+        assert inner is None or inner.width() <= area.viewport().width(), "a column is cut at its side"
+    close_all(dialogs)

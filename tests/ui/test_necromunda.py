@@ -554,6 +554,8 @@ def test_reload_on_the_card_clears_out_of_ammo(window: MainWindow, qtbot: QtBot)
     qtbot.mouseClick(reload_button, Qt.MouseButton.LeftButton)
     assert session.game.units["a"].weapons[0].profiles[0].state == "ok"
     assert not reload_button.isEnabled() and section.message.isHidden()
+    assert session.game.log[-1].text == "Kal reloads: Autogun is no longer Out of Ammo"
+    assert "Reload: profile" not in session.game.log[-2].text
 
 
 def test_a_fighter_card_lists_each_weapon_once(window: MainWindow) -> None:

@@ -15,6 +15,7 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.session import Session
 from battletracker.ui.settings_dialog import FacesEditor, SettingsDialog
 from tests.ui.labelled import labelled_odds
+from tests.ui.refusals import assert_refusal
 
 MG, SQUAD = "u3", "u8"
 
@@ -74,7 +75,7 @@ def test_a_changed_face_is_saved_in_the_game_used_by_the_fire_dialog_and_undone_
 def test_a_value_the_table_cannot_take_is_named_and_the_default_shown(qtbot: QtBot, session: Session) -> None:
     session.apply("From an old file", [SetSetting("hit_effect_light", "none none shok shock kill kill")])
     dialog = settings_dialog(qtbot, session)
-    assert not dialog.error.isHidden()
+    assert_refusal(dialog.error, "Light Cover")
     assert dialog.error.text() == ("Fire: effect of a hit in Light Cover (faces 1 to 6): the game's value result 3 "
                                    "must be one of none, shock, kill, not 'shok'; the default is shown.")
     _s, faces = dialog.editors["hit_effect_light"]

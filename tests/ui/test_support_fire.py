@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
@@ -25,6 +26,7 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection
 from battletracker.ui.features.support_fire.overlays import REACH_OVERLAY
 from battletracker.ui.main_window import MainWindow
+from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
@@ -82,6 +84,18 @@ def test_tripod_mg_fire_derives_dice_arc_and_cover_from_the_table(qtbot: QtBot, 
     rows = dict(runner.odds_plot.rows)
     assert sum(rows.values()) == Fraction(1)
     assert rows == labelled_odds("coc.tripod_mg", dialog.plan.inputs)
+
+
+def test_what_the_table_gives_shows_once_as_the_plans_facts(qtbot: QtBot, session: Session) -> None:
+    dialog = dialog_for(qtbot, session, MG, SQUAD)
+    dialog.show()
+    qtbot.keyClicks(dialog.cover, "Light")
+    planned = plan_fire(session.game, dialog.choices())
+    assert planned.inputs["cover"] == "light"
+    assert isinstance(dialog.facts, FactsPanel) and dialog.facts.facts() == planned.facts
+    assert dialog.facts.isVisibleTo(dialog) and planned.facts[0].startswith("Range 28.9")
+    shown = [label.text() for label in dialog.findChildren(QLabel) if label is not dialog.facts]
+    assert not any(planned.facts[0] in text for text in shown), "each fact is said once"
 
 
 def test_mg_down_to_one_figure_loses_two_dice(qtbot: QtBot, session: Session) -> None:

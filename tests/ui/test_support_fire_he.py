@@ -60,7 +60,7 @@ def test_four_sixes_of_gun_he_make_the_squads_stone_house_unstable_and_undo_is_e
     before = savefile.game_to_dict(session.game)
     dialog = open_dialog(qtbot, session, "u21")
     assert dialog.plan is not None and dialog.plan.inputs["building_id"] == "b1"
-    assert "2nd Squad is in Farmhouse (brick or stone): four 6s make it unstable" in dialog.derived.text()
+    assert "2nd Squad is in Farmhouse (brick or stone): four 6s make it unstable" in "\n".join(dialog.facts.facts())
     runner = runner_of(dialog)
     assert any(key.endswith(", the building turns unstable") for key, _p in runner.odds_plot.rows)
     type_dice(runner, "6 6 6", "6 1 1", "1 1 1 1")      # H.E. dice, Storm of Steel dice, effect dice
@@ -80,7 +80,7 @@ def test_gun_he_through_the_smoke_of_a_collapsed_building_is_minus_one(qtbot: Qt
                            AddSmoke(SmokeArea("s1", 38.0, 30.0, 4.0, 4.0, source="collapse:b2"))])
     dialog = open_dialog(qtbot, session, "u21")
     assert dialog.plan is not None and dialog.plan.inputs["to_hit_modifier"] == -1
-    assert "Firing through the smoke of the collapsed Mill: -1 to hit" in dialog.derived.text()
+    assert "Firing through the smoke of the collapsed Mill: -1 to hit" in "\n".join(dialog.facts.facts())
     runner = runner_of(dialog)
     rows = dict(runner.odds_plot.rows)
     assert rows == labelled_odds("coc.gun_he", dialog.plan.inputs) and sum(rows.values()) == Fraction(1)
@@ -98,7 +98,8 @@ def test_a_tank_fires_its_hull_mg_with_a_die_fewer_per_shock(qtbot: QtBot, sessi
         "7.5cm KwK 40 (H.E.)", "Hull MG (6 Firepower Dice)"]
     assert dialog.plan is not None and dialog.plan.procedure == "coc.fire"
     assert dialog.plan.inputs["firepower_dice"] == 4
-    assert "2 Shock on Panzer IV H: 6 Firepower Dice become 4 (one fewer per point of Shock)" in dialog.derived.text()
+    assert ("2 Shock on Panzer IV H: 6 Firepower Dice become 4 (one fewer per point of Shock)"
+            in dialog.facts.facts())
     runner = runner_of(dialog)
     assert dict(runner.odds_plot.rows) == labelled_odds("coc.fire", dialog.plan.inputs)
     result = type_dice(runner, "1 2 3 4")                 # four dice asked for, not six
@@ -114,7 +115,7 @@ def test_a_tank_with_damaged_optics_fires_he_at_minus_one_and_a_die_fewer_per_sh
     assert dialog.plan is not None and dialog.plan.procedure == "coc.gun_he"
     assert dialog.plan.inputs["he_dice"] == 3 and dialog.plan.inputs["to_hit_modifier"] == -1
     assert "barrel_facing" not in dialog.plan.inputs, "the turret turns; the hull stays where it is"
-    text = dialog.derived.text()
+    text = "\n".join(dialog.facts.facts())
     assert "1 Shock on Panzer IV H: 4 Firepower Dice become 3" in text and "Optics damaged: -1 to hit with H.E." in text
     runner = runner_of(dialog)
     assert dict(runner.odds_plot.rows) == labelled_odds("coc.gun_he", dialog.plan.inputs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -12,6 +13,7 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.refusals import assert_refusal
 
 MG, GERMAN_SECTION, FIRST_SQUAD, SECOND_SQUAD = "u3", "u1", "u7", "u8"
 
@@ -87,16 +89,16 @@ def test_mg_suppressing_two_teams_reads_their_gap_from_the_map(qtbot: QtBot, ses
     dialog.suppressing.setChecked(True)
     assert dialog.plan is not None and dialog.plan.inputs["team_gap"] == pytest.approx(3.0)
     assert runner_of(dialog).problem.isHidden()
-    assert 'Teams 3.0" apart' in dialog.derived.text()
+    assert 'Teams 3.0" apart' in "\n".join(dialog.facts.facts())
 
 
 def test_mg_suppressing_two_teams_too_far_apart_is_refused_with_the_gap(qtbot: QtBot, session: Session) -> None:
     dialog = dialog_for(qtbot, session, MG, SECOND_SQUAD)
+    dialog.show()
     assert dialog.add_team(FIRST_SQUAD)                  # 16" apart
-    dialog.suppressing.setChecked(True)
+    qtbot.mouseClick(dialog.suppressing, Qt.MouseButton.LeftButton)
     runner = runner_of(dialog)
-    assert not runner.problem.isHidden()
-    assert 'within 4" of each other, not 16"' in runner.problem.text()
+    assert_refusal(runner.problem, 'within 4" of each other, not 16"')
     assert not runner.roll_button.isEnabled()
 
 

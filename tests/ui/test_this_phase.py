@@ -23,14 +23,17 @@ from pytestqt.qtbot import QtBot
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building, PhaseStamp
 from battletracker.model.game import Weapon
+from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.force_morale import queue_test
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
 from battletracker.ui.features.this_phase import CommandDiceDialog, ForceMoraleDialog, ThisPhasePanel
 from battletracker.ui.main_window import MainWindow
+from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.refusals import assert_refusal
 
 AIM = (24.0, 38.0)
 OBSERVER = (30.0, 20.0)
@@ -317,3 +320,27 @@ def test_fuel_and_buildings_due_to_collapse_are_shown(qtbot: QtBot, session: Ses
     assert "1. Gruppe: Flamethrower, fuel for 2 more Phases of fire" in labels
     assert "Farmhouse collapses at the end of the Turn." in labels
     assert win.statusBar().currentMessage() == "Germany: roll the Command Dice for this Phase (This Phase dock)."
+
+
+def test_an_action_dialog_shows_its_plans_facts_in_the_facts_panel(qtbot: QtBot, window: MainWindow) -> None:
+    panel = this_phase(window)
+    click(qtbot, panel.buttons["roll"])
+    dialog = QApplication.activeModalWidget()
+    assert isinstance(dialog, CommandDiceDialog)
+    planned = plan("coc.command_dice", window.session.game, {})
+    assert planned.facts and isinstance(dialog.facts, FactsPanel) and dialog.facts.facts() == planned.facts
+    dialog.reject()
+
+
+def test_a_refused_spend_shows_in_the_docks_refusal_banner(qtbot: QtBot, window: MainWindow) -> None:
+    game = window.session.game
+    panel = this_phase(window)
+    roll_command_dice(qtbot, window, "2 2 4 5 5")
+    activate = panel.menus["spend_4"].findChild(QAction, "spend_4_u5")
+    assert activate is not None
+    game.sides[0].held_dice = [2, 2]  # the 4 spent meanwhile, and the dock not yet told
+    activate.trigger()
+    assert_refusal(panel.refusal, "Not applied:")
+    assert game.sides[0].held_dice == [2, 2]
+    window.session.act("unit.shock", {"unit": "u5", "delta": 1})
+    assert not panel.refusal.refused(), "a change to the game takes the old refusal away"

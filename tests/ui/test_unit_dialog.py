@@ -16,6 +16,7 @@ from battletracker.rules.presets import unit_presets
 from battletracker.ui.cards import CardsPanel
 from battletracker.ui.session import Session
 from battletracker.ui.unit_dialog import PRESET_ROLE, UnitDialog, free_spot, side_facing, unique_name
+from tests.ui.refusals import assert_refusal
 
 
 @pytest.fixture
@@ -139,8 +140,7 @@ def test_problems_are_shown_inline_and_block_ok(qtbot: QtBot, session: Session) 
         'X 80" is off the table (0 to 72").',
         'Y -2" is off the table (0 to 48").',
     ]
-    assert d.problems_label.isVisibleTo(d)
-    assert "Give the unit a name." in d.problems_label.text()
+    assert_refusal(d.problems_label, "Give the unit a name.")
     assert not d.ok_button.isEnabled()
     d.accept()
     assert session.undo_stack.count() == 0

@@ -32,7 +32,7 @@ from battletracker.core.odds import Distribution, successes
 from battletracker.model.effects import Effect, SpendAmmo
 from battletracker.model.game import ARMOUR_FACES, VEHICLE_CATEGORIES
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.arsenal import MAX_STRIKE_DICE, ATWeapon, Grenade, arsenal
 from battletracker.rules.chain_of_command.damage import (
@@ -240,7 +240,7 @@ def _saves_and_damage(roller: Roller, target: TargetState, hits: int, armour_dic
     armour = roller.roll_ints("Armour Dice", D6, armour_dice)
     saves = count_at_least(armour, save_target)
     if armour_dice:
-        log.append(f"Armour: {armour_dice} dice saving on {save_target}+: {' '.join(map(str, armour))} "
+        log.append(f"Armour: {counted(armour_dice, 'dice')} saving on {save_target}+: {' '.join(map(str, armour))} "
                    f"-> {saves} save{'s' if saves != 1 else ''}.")
     else:
         log.append("Armour: no Armour Dice, no saves.")
@@ -451,7 +451,7 @@ def at_fire_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     count = p.strike_dice + weak
     strike = roller.roll_ints("A.P. Strike Dice", D6, count)
     hits = count_at_least(strike, p.penetration_target)
-    log.append(f"A.P. Strike: {count} dice needing {p.penetration_target}+ on the {p.location}: "
+    log.append(f"A.P. Strike: {counted(count, 'dice')} needing {p.penetration_target}+ on the {p.location}: "
                f"{' '.join(map(str, strike)) or '(none)'} -> {hits} Penetrating Hit{'s' if hits != 1 else ''}.")
     values |= {"weak_spot_dice": weak, "strike_dice_rolled": count}
     outcome, more, damage = _saves_and_damage(roller, p.target, hits, p.armour_dice, p.save_target, log)

@@ -27,7 +27,7 @@ from battletracker.core.dice import Dice, Die, Face
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import ChangeFigures, Effect, SetCondition, add_shock
 from battletracker.model.game import OUT_OF_PLAY
-from battletracker.rules.base import Roller
+from battletracker.rules.base import Roller, counted
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.fire import Volley, VolleyResult, describe_volley, roll_volley, volley_counts
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
@@ -140,7 +140,7 @@ def volley_result(target: AreaTarget, v: VolleyResult, unstable_sixes: int) -> T
 
 def _dice_result(target: AreaTarget, roll: storm_of_steel.StormRoll, unstable_sixes: int) -> TargetResult:
     shown = " ".join(map(str, roll.base)) or "none"
-    lines = [f"{target.name}: {target.dice} dice: {shown}"]
+    lines = [f"{target.name}: {counted(target.dice, 'dice')}: {shown}"]
     if roll.extra:
         lines.append(f"  Storm of Steel dice: {' '.join(map(str, roll.extra))}")
     effects: list[Effect] = []
@@ -148,12 +148,12 @@ def _dice_result(target: AreaTarget, roll: storm_of_steel.StormRoll, unstable_si
     unstable = False
     if target.kind == "vehicle":
         vehicle_shock = target.vehicle.shock_added(roll.sixes)
-        lines.append(f"  {roll.sixes} six(es)")
+        lines.append(f"  {counted(roll.sixes, 'sixes')}")
         lines.extend(f"  {line}" for line in target.vehicle.describe(roll.sixes))
         effects.extend(target.vehicle.effects(roll.sixes))
     else:
         unstable = target.can_collapse and roll.sixes >= unstable_sixes
-        lines.append(f"  {roll.sixes} six(es): " + ("the building becomes unstable and collapses at the end "
+        lines.append(f"  {counted(roll.sixes, 'sixes')}: " + ("the building becomes unstable and collapses at the end "
                                                     "of the Turn" if unstable else "the building stands"))
     return TargetResult(target, 0, 0, roll.sixes, vehicle_shock, unstable, tuple(lines), tuple(effects))
 

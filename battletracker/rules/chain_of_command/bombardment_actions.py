@@ -23,21 +23,23 @@ with the action's time, so a replay writes the same log.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import AppendLog, Effect
-from battletracker.model.game import Game
+from battletracker.model.game import Game, Scalar
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, RulesInputError
+from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, RulesInputError, counted
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command import buildings as bld
+from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs
 from battletracker.rules.sequence import SequenceRefusal
+from battletracker.rules.tables import setting
 
 STEP = "coc.bombardment_step"
 """The procedure of the actions without dice: their changes are all in the plan."""
@@ -116,7 +118,9 @@ def _plan_ranging(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
     bearing = _number(choices, "bearing", "The bearing") if "bearing" in choices else None
     inputs = bm.ranging_inputs(game, b.id, bearing)
-    facts = (f"Aiming at ({b.x:.1f}, {b.y:.1f})",)
+    plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
+    facts = (f"Aiming at ({b.x:.1f}, {b.y:.1f})",
+             *((f"+{plus} for {counted(b.unobserved_attempts, 'earlier unobserved shots')}",) if plus else ()))
     return Plan("coc.ranging_shot", inputs, facts, dict(choices), f"{_name(game, b)}: ranging shot",
                 log_kind="bombardment")
 
@@ -162,9 +166,25 @@ def _plan_phase(game: Game, choices: Choices) -> Plan:
     out = [u for u, v in _per_unit(choices, "leave_out.").items() if v is True]
     inputs = phase_inputs(game, b.id, activation if isinstance(activation, str) else None,
                           covers=covers, linear_obstacles=linear, exclude=out)
-    facts = (f"Phase of fire {b.phases_fired + 1}, {b.phases_left} left on the Forward Observer's die",)
+    facts = (f"Phase of fire {b.phases_fired + 1}, {b.phases_left} left on the Forward Observer's die",
+             phase_dice_fact(b, game.settings))
     return Plan("coc.bombardment_phase", inputs, facts, dict(choices), f"{_name(game, b)}: Phase of fire",
                 log_kind="bombardment")
+
+
+def phase_dice_fact(b: Bombardment, settings: Mapping[str, Scalar]) -> str:
+    """What this Phase of fire rolls against each unit in the area, said before the roll."""
+    if b.kind == "smoke":
+        return "Smoke rolls no dice: the barrage moves, reveals its die and counts down as usual"
+    d = data()
+    doubled = b.devastating and b.phases_fired == 0
+    factor = 2 if doubled else 1
+    others = 2 if doubled and setting(RULESET, "bombardment_devastating_doubles_all", settings) else 1
+    why = " (doubled: the first Phase of a Devastating Bombardment)" if doubled else ""
+    return (f"Each unit in the area takes {b.firepower_dice * factor} Firepower Dice, hitting on {b.to_hit}+{why}; "
+            f"passengers {counted(d.passenger_dice * others, 'dice')} a Team, hitting on {d.passenger_to_hit}+; "
+            f"vehicles {counted(d.vehicle_dice * others, 'dice')} ({d.open_topped_dice * others} if open-topped), "
+            "hitting on 6s")
 
 
 # -- SOS Fire ------------------------------------------------------------------------------------------
@@ -184,7 +204,14 @@ def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
                         linear_obstacle=choices.get("linear_obstacle") is True,
                         in_fortification=choices.get("in_fortification") is True)
     unit = game.units[target]
-    return Plan("coc.sos_fire", inputs, (), dict(choices), f"{_name(game, b)}: SOS Fire at {unit.name}",
+    if unit.vehicle is not None:
+        dice = data().open_topped_dice if unit.vehicle.open_topped else data().vehicle_dice
+        against = f"{unit.name}: {counted(dice, 'dice')}, hitting on 6s"
+    else:
+        teams = int(inputs.get("teams", 1))
+        against = f"{unit.name}: {b.firepower_dice * teams} Firepower Dice, hitting on {b.to_hit}+"
+    facts = (f"SOS Fire on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius", against)
+    return Plan("coc.sos_fire", inputs, facts, dict(choices), f"{_name(game, b)}: SOS Fire at {unit.name}",
                 log_kind="bombardment")
 
 

@@ -62,7 +62,7 @@ from battletracker.model.effects import ChangeFigures, Effect, RemoveUnit, SetCo
 from battletracker.model.game import OUT_OF_PLAY, Scalar
 from battletracker.model.sequence_effects import QueueForceMoraleTest
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, StormRoll
 from battletracker.rules.tables import TableError, find_setting, ruleset_table
@@ -668,7 +668,7 @@ def describe_volley(v: VolleyResult, volley: Volley) -> list[str]:
              f"{' '.join(map(str, v.fire.base)) or 'none'}"]
     if v.fire.extra:
         lines.append(f"Storm of Steel dice: {' '.join(map(str, v.fire.extra))}")
-    lines.append(f"{v.hits} hit(s), {v.sixes} six(es); effect rolled as {volley.effect.cover}")
+    lines.append(f"{counted(v.hits, 'hits')}, {counted(v.sixes, 'sixes')}; effect rolled as {volley.effect.cover}")
     if volley.shock_ignored:
         if v.effect_dice and v.effect_dice[0]:
             lines.append(f"Target: effect dice {' '.join(map(str, v.effect_dice[0]))}")
@@ -678,7 +678,7 @@ def describe_volley(v: VolleyResult, volley: Volley) -> list[str]:
         who = "Target" if volley.teams == 1 else f"Team {i + 1}"
         if faces:
             lines.append(f"{who}: effect dice {' '.join(map(str, faces))} -> "
-                         f"{v.team_kills[i]} kill(s), {v.team_shock[i]} Shock")
+                         f"{counted(v.team_kills[i], 'kills')}, {v.team_shock[i]} Shock")
         figures = volley.figures_of(i)
         if figures is not None and v.team_kills[i] >= figures:
             lines.append(out_of_play_line("The target" if volley.teams == 1 else f"Team {i + 1}"))

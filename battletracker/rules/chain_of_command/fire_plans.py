@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from battletracker.core.geometry import bearing, distance, range_band
 from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Unit, Weapon
-from battletracker.rules.base import InputValue
+from battletracker.rules.base import InputValue, counted
 from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
@@ -379,7 +379,7 @@ def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, fi
                       target_bearing=bearing((firer.x, firer.y), (target.x, target.y)), firer_id=firer.id)
         if not guns.gun_can_move(firer.figures):
             facts.append(f"Only {firer.figures} crew: the gun cannot move, but fires inside its arc")
-    facts.append(f"{table.inputs['he_dice']} H.E. dice at Close Range (4+), cover reduced one level")
+    facts.append(f"{counted(int(table.inputs['he_dice']), 'H.E. dice')} at Close Range (4+), cover reduced one level")
     facts.extend(table.notes)
 
 

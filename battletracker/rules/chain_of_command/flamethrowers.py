@@ -53,6 +53,7 @@ from battletracker.rules.base import (
     Resolution,
     Roller,
     RulesInputError,
+    counted,
     inches,
 )
 from battletracker.rules.chain_of_command import storm_of_steel
@@ -181,7 +182,7 @@ def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     log.append(f"Fuel: {p.fuel - 1} of {FUEL_PHASES} Phases of fire left")
     effects.extend(target_effects(p.targets, v.team_kills, v.team_shock))
     if kind == "wooden_building":
-        log.append(f"{v.sixes} six(es): " + ("the building is on fire and every Unit inside must evacuate"
+        log.append(f"{counted(v.sixes, 'sixes')}: " + ("the building is on fire and every Unit inside must evacuate"
                                             if on_fire else "the building does not catch fire"))
         if on_fire and p.building_id is not None:
             effects.append(SetBuildingState(p.building_id, ON_FIRE))

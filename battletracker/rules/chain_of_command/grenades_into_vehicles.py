@@ -43,7 +43,7 @@ from functools import lru_cache
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution, successes
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
     MAX_TEAMS,
@@ -212,7 +212,7 @@ def grenade_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         kills = shock = 0
         sixes = sum(1 for d in rolled if d == PENETRATES_ON)
         values.update(hits=0, kills=0, shock=0, sixes=sixes, dice_rolled=count)
-        log.append(f"Firepower Dice {' '.join(map(str, rolled))}: {sixes} six(es)")
+        log.append(f"Firepower Dice {' '.join(map(str, rolled))}: {counted(sixes, 'sixes')}")
     values.update(g.vehicle_target.values(sixes))
     log.extend(g.vehicle_target.describe(sixes))
     effects.extend(g.vehicle_target.effects(sixes))
@@ -229,9 +229,9 @@ def _resolve_apc(g: Grenade, roller: Roller) -> Resolution:
     values: dict[str, object] = {"dice_rolled": g.firepower_dice, "sixes": penetrating,
                                  "penetrating_hits": penetrating, "saves": saves, "net_hits": net,
                                  **g.vehicle_target.values(net)}
-    log = [f"Firepower Dice {' '.join(map(str, rolled)) or 'none'}: {penetrating} penetrating hit(s) "
+    log = [f"Firepower Dice {' '.join(map(str, rolled)) or 'none'}: {counted(penetrating, 'penetrating hits')} "
            "(every 6; no Storm of Steel)",
-           f"Armour Dice {' '.join(map(str, armour)) or 'none'}: {saves} save(s); {net} net hit(s)",
+           f"Armour Dice {' '.join(map(str, armour)) or 'none'}: {counted(saves, 'saves')}; {counted(net, 'net hits')}",
            *g.vehicle_target.describe(net)]
     return Resolution("coc.grenade_into_vehicle", _apc_key(net, g.vehicle_target), values, roller.rolls,
                       g.vehicle_target.effects(net), log)

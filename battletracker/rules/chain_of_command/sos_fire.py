@@ -33,7 +33,16 @@ from battletracker.model.bombardment_effects import AddBombardment, SetBombardme
 from battletracker.model.effects import AppendLog, Effect, SetCondition
 from battletracker.model.game import Game
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    InputValue,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    counted,
+)
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
@@ -154,7 +163,7 @@ def sos_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log = [f"SOS Fire on a vehicle: {t.dice}D6: {' '.join(map(str, fire.base))}"]
         if fire.extra:
             log.append(f"Storm of Steel dice: {' '.join(map(str, fire.extra))}")
-        log.append(f"{fire.sixes} six(es)")
+        log.append(counted(fire.sixes, "sixes"))
         log.extend(t.vehicle.describe(fire.sixes))
         effects.extend(t.vehicle.effects(fire.sixes))
         counts = (0, 0, t.vehicle.shock_added(fire.sixes), 0)

@@ -21,7 +21,7 @@ from battletracker.rules.necromunda.conditions import (
     SERIOUSLY_INJURED,
     SUPPRESSED,
 )
-from battletracker.rules.necromunda.profiles import profile_name, reload_inputs
+from battletracker.rules.necromunda.profiles import reload_inputs
 from battletracker.rules.necromunda.reload import NAME as RELOAD_PROCEDURE
 from battletracker.rules.necromunda.table import LEDGE_STATS, ledge_title
 from battletracker.rules.step import STEP
@@ -116,10 +116,8 @@ def plan_reload(game: Game, choices: Choices) -> Plan:
     w = unit.weapons[weapon]
     if isinstance(profile, bool) or not isinstance(profile, int) or not 0 <= profile < len(w.profiles):
         raise Refusal("profile", f"{w.name} has no such profile.")
-    inputs = {**reload_inputs(w, profile), "fighter_id": unit.id, "weapon": weapon}
-    p = procedure_plan(game, RELOAD_PROCEDURE, inputs, (), choices, f"Reload {w.name} ({unit.name})")
-    return Plan(p.procedure, p.inputs, p.facts, p.choices, p.title, log_kind=p.log_kind,
-                log=(f"{unit.name} reloads: {profile_name(w, profile)} is no longer Out of Ammo",))
+    inputs = {**reload_inputs(w, profile), "fighter_id": unit.id, "fighter_name": unit.name, "weapon": weapon}
+    return procedure_plan(game, RELOAD_PROCEDURE, inputs, (), choices, f"Reload {w.name} ({unit.name})")
 
 
 register_plan(CONDITION, plan_condition)

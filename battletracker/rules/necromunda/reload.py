@@ -7,8 +7,9 @@ a profile that is not Out of Ammo has nothing to reload; both are refused.
 The documents give no roll for the action, so it always succeeds.
 
 Inputs: `profile_state` (the chosen profile's state now), and optionally
-`fighter_id`, `weapon` and `profile` (indexes from 0) for the Effect and
-`weapon_name` for the refusals, which are sentences (refusals.py).
+`fighter_id`, `weapon` and `profile` (indexes from 0) for the Effect,
+`weapon_name` (the profile as a player names it) for the refusals, which are
+sentences (refusals.py), and the log, and `fighter_name` for the log.
 Outcome: `reloaded`.
 """
 
@@ -32,6 +33,8 @@ class ReloadInputs:
     fighter_id: str
     weapon: int
     profile: int
+    fighter_name: str
+    weapon_name: str
 
 
 @speaking
@@ -47,7 +50,8 @@ def _parse(inputs: Inputs) -> ReloadInputs:
     if state == "ok":
         raise Refusal("profile_state", f"{weapon_words(name, 'this profile')} is not Out of Ammo: there is "
                                        f"nothing to reload")
-    parsed = ReloadInputs(fighter_id=r.str("fighter_id", ""), weapon=weapon, profile=profile)
+    parsed = ReloadInputs(fighter_id=r.str("fighter_id", ""), weapon=weapon, profile=profile,
+                          fighter_name=r.str("fighter_name", "").strip(), weapon_name=name.strip())
     r.finish()
     return parsed
 
@@ -57,7 +61,8 @@ def reload_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     effects: list[Effect] = []
     if p.fighter_id:
         effects.append(SetProfileState(p.fighter_id, p.weapon, p.profile, "ok"))
-    log = [f"Reload: profile {p.profile} of weapon {p.weapon} is no longer Out of Ammo"]
+    who = f"{p.fighter_name} reloads" if p.fighter_name else "Reload"
+    log = [f"{who}: {p.weapon_name or 'the weapon'} is no longer Out of Ammo"]
     return Resolution(NAME, "reloaded", {"weapon": p.weapon, "profile": p.profile}, [], effects, log)
 
 

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QScrollArea,
@@ -32,13 +31,12 @@ from battletracker.rules.actions import Choices
 from battletracker.rules.base import message_of
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.cards.header import SideHeader
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import literal, plain
+from battletracker.ui.text import literal
 
 NOTICE_MS = 8000
 KEEP_BUILT = 60
-NOTICE_BACKGROUND = "#fde7b0"
-NOTICE_TEXT = "#3a2800"
 
 
 class CardsPanel(QWidget):
@@ -101,23 +99,15 @@ class CardsPanel(QWidget):
         self.scroll_area.setWidget(self.container)
         root.addWidget(self.scroll_area, 1)
 
-        self.notice = plain(QLabel(self))
+        self.notice = RefusalBanner(self)
         self.notice.setObjectName("notice")
-        self.notice.setWordWrap(True)
-        self.notice.setMargin(8)
-        self.notice.setAutoFillBackground(True)
-        notice_palette = self.notice.palette()
-        notice_palette.setColor(QPalette.ColorRole.Window, QColor(NOTICE_BACKGROUND))
-        notice_palette.setColor(QPalette.ColorRole.WindowText, QColor(NOTICE_TEXT))
-        self.notice.setPalette(notice_palette)
         self.notice.setToolTip("Click to dismiss")
-        self.notice.hide()
         self.notice.installEventFilter(self)
         root.addWidget(self.notice)
         self._notice_timer = QTimer(self)
         self._notice_timer.setSingleShot(True)
         self._notice_timer.setInterval(NOTICE_MS)
-        self._notice_timer.timeout.connect(self.notice.hide)
+        self._notice_timer.timeout.connect(self.notice.clear)
 
         self._realise_timer = QTimer(self)
         self._realise_timer.setSingleShot(True)
@@ -155,8 +145,7 @@ class CardsPanel(QWidget):
         return True
 
     def show_refusal(self, text: str) -> None:
-        self.notice.setText(f"Not applied: {text}")
-        self.notice.show()
+        self.notice.show_refusal(f"Not applied: {text}")
         self._notice_timer.start()
         self.status_message.emit(f"Not applied: {text}")
 
@@ -429,6 +418,6 @@ class CardsPanel(QWidget):
         if watched is self.scroll_area.viewport() and event.type() == QEvent.Type.Resize:
             self._realise_timer.start()
         elif watched is self.notice and event.type() == QEvent.Type.MouseButtonPress:
-            self.notice.hide()
+            self.notice.clear()
             return True
         return super().eventFilter(watched, event)

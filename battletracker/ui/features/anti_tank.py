@@ -693,10 +693,7 @@ class ArsenalDialog(QDialog):
         form.addRow("Weapons", self.weapons_edit)
         self.form = form
         right.addLayout(form)
-        self.error = plain(QLabel(self))
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c62828; font-weight: bold;")
-        self.error.hide()
+        self.error = RefusalBanner(self)
         right.addWidget(self.error)
         buttons = QHBoxLayout()
         self.save_button = QPushButton("Save as mine", self)
@@ -761,7 +758,7 @@ class ArsenalDialog(QDialog):
         shown = set(map(id, self.rows[section]))
         for widget in {id(w): w for ws in self.rows.values() for w in ws}.values():
             self.form.setRowVisible(widget, id(widget) in shown)
-        self.error.hide()
+        self.error.clear()
 
     def start_new(self, section: str) -> None:
         self.tree.blockSignals(True)
@@ -818,8 +815,7 @@ class ArsenalDialog(QDialog):
                 "ap": ap_values[0] if len(ap_values) == 1 else ap_values}
 
     def _refuse(self, text: str) -> None:
-        self.error.setText(text)
-        self.error.show()
+        self.error.show_refusal(text)
 
     def save_entry(self) -> bool:
         """Check the entry with the arsenal's own rules and save it; a refusal names the field."""

@@ -51,6 +51,7 @@ from battletracker.rules.sequence import acted, side_name
 from battletracker.rules.tables import TableError
 from battletracker.rules.words import title
 from battletracker.ui.extensions import Feature, FeatureHost
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
@@ -85,16 +86,12 @@ class ActionDialog(ProcedureDialog):
         self.choices: dict[str, str | int] = dict(choices)
         p = plan(action, session.game, self.choices)
         self.setWindowTitle(p.title or heading)
-        self.facts = QLabel(self)
-        self.facts.setWordWrap(True)
+        self.facts = FactsPanel(self)
         self.form = QFormLayout()
         self.runner = ProcedureRunner(session, p.procedure, p.title or heading, self, label=label)
         self.runner.apply_button.clicked.disconnect()
         self.runner.apply_button.clicked.connect(self.apply)
-        self.problem = QLabel(self)
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #d93025; font-weight: bold;")
-        self.problem.hide()
+        self.problem = RefusalBanner(self)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(f"<b>{esc(heading)}</b>", self))
         layout.addWidget(self.facts)
@@ -108,7 +105,7 @@ class ActionDialog(ProcedureDialog):
     def refresh(self) -> None:
         """Plan again with the choices now made: the facts and the odds follow."""
         p = plan(self.action, self.session.game, self.choices)
-        self.facts.setText("<br>".join(esc(f) for f in p.facts))
+        self.facts.set_facts(p.facts)
         self.runner.set_inputs(p.inputs)
 
     def apply(self) -> None:
@@ -121,8 +118,7 @@ class ActionDialog(ProcedureDialog):
         try:
             self.session.act(self.action, choices, _faces(res))
         except REFUSED as exc:
-            self.problem.setText(f"Not applied: {message_of(exc)}")
-            self.problem.show()
+            self.problem.show_refusal(f"Not applied: {message_of(exc)}")
             return
         self.runner.mark_applied()
         self.accept()
@@ -173,8 +169,11 @@ class ThisPhasePanel(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.body)
+        # Above the list, at the dock's width: a refused spend stays in view however far the list scrolls.
+        self.refusal = RefusalBanner(self)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.refusal)
         outer.addWidget(scroll)
         self.content = QVBoxLayout(self.body)
         session.changed.connect(lambda _changes: self.rebuild())
@@ -183,6 +182,7 @@ class ThisPhasePanel(QWidget):
 
     # -- building -------------------------------------------------------------------
     def rebuild(self) -> None:
+        self.refusal.clear()  # said of the game as it was; it has changed since
         self.buttons = {}
         self.menus = {}
         old = self.body.layout()
@@ -429,7 +429,7 @@ class ThisPhasePanel(QWidget):
         try:
             self.session.act("coc.spend_command_die", choices)
         except REFUSED as exc:
-            self._line(f"Not applied: {message_of(exc)}")
+            self.refusal.show_refusal(f"Not applied: {message_of(exc)}")
 
 
 def install(host: FeatureHost) -> None:

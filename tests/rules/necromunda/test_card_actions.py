@@ -43,7 +43,8 @@ def test_reload_clears_out_of_ammo_and_a_loaded_profile_is_refused() -> None:
     game = game_with()
     do(game, RELOAD, {"unit": "a", "weapon": 0, "profile": 0})
     assert game.units["a"].weapons[0].profiles[0].state == "ok" and game.actions[-1].name == RELOAD
-    assert game.log[-1].text == "Kal reloads: Autogun is no longer Out of Ammo"
+    assert [entry.text for entry in game.log] == ["Kal reloads: Autogun is no longer Out of Ammo"], \
+        "one line, naming the fighter and the weapon; no profile or weapon numbers"
     with pytest.raises(RulesInputError, match="nothing to reload"):
         perform(game, RELOAD, {"unit": "a", "weapon": 0, "profile": 0})
     with pytest.raises(Refusal, match="no such profile"):

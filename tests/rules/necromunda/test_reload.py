@@ -50,6 +50,7 @@ def test_out_of_ammo_is_per_profile_and_reload_clears_the_one_chosen() -> None:
         resolve(RELOAD, {**reload_inputs(combi, 1), "fighter_id": "u1", "weapon": 2}, ScriptedDice([]))
     reload = resolve(RELOAD, {**reload_inputs(combi, 0), "fighter_id": "u1", "weapon": 2}, ScriptedDice([]))
     assert reload.outcome == "reloaded" and list(reload.rolls) == []
+    assert list(reload.log) == ["Reload: Combi-gun's Standard profile is no longer Out of Ammo"]
     assert list(reload.effects) == [SetProfileState("u1", 2, 0, "ok")]
     undo_reload = game.apply_all(reload.effects)
     assert [p.state for p in combi.profiles] == ["ok", "ok"]

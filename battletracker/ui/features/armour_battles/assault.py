@@ -30,7 +30,7 @@ from battletracker.rules.armour_battles.plans import AbPlan, close_assault, prof
 from battletracker.rules.armour_battles.units import is_suppressed
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
@@ -60,8 +60,7 @@ class CloseAssaultDialog(ProcedureDialog):
             self.opponent.setCurrentIndex(enemies[0])
         self.pick_opponent = QPushButton("Pick on the &map", self)
         self.pick_opponent.setEnabled(map_view is not None)
-        self.dice_label = QLabel(self)
-        self.dice_label.setWordWrap(True)
+        self.facts = FactsPanel(self)
         self.attacker = QCheckBox(f"{unit.name} is the attacker", self)
         self.first_round = QCheckBox("First round of the assault", self)
         self.first_round.setChecked(True)
@@ -80,7 +79,7 @@ class CloseAssaultDialog(ProcedureDialog):
         form = QFormLayout(box)
         form.addRow(note)
         form.addRow("Against", opponent_row)
-        form.addRow("Dice", self.dice_label)
+        form.addRow("From the table", self.facts)
         form.addRow(self.attacker)
         form.addRow(self.first_round)
         form.addRow(self.suppressed)
@@ -129,20 +128,20 @@ class CloseAssaultDialog(ProcedureDialog):
     def _update(self) -> None:
         self.plan = None
         if self.opponent_id is None:
-            self.dice_label.setText("No unit to assault")
+            self.facts.set_note("No unit to assault")
             self.runner.setEnabled(False)
             return
         self.runner.title = f"Close assault: {self.unit_name} against {self.opponent.currentText()}"
         try:
             self.plan = close_assault(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:
-            self.dice_label.setText("Refused: see the reason below")
+            self.facts.set_facts(())
             self.refusal.show_refusal(message_of(exc))
             self.runner.setEnabled(False)
             self.runner.odds_plot.hide()
             return
         self.refusal.clear()
-        self.dice_label.setText(self.plan.facts[1])
+        self.facts.set_facts(self.plan.facts)
         self.runner.setEnabled(True)
         self.runner.set_action(ab_actions.CLOSE_ASSAULT, self.choices())
         self.runner.odds_plot.setVisible(self.runner.set_inputs(self.plan.inputs))

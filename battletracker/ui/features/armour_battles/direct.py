@@ -26,6 +26,7 @@ from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
+from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_runner import ProcedureDialog
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -58,7 +59,7 @@ class DirectFireDialog(ProcedureDialog):
             self.target.setCurrentIndex(enemies[0])
         self.pick_target = QPushButton("Pick on the &map", self)
         self.pick_target.setEnabled(map_view is not None)
-        self.range_label = plain(QLabel(self))
+        self.facts = FactsPanel(self)
         self.move_box = QComboBox(self)
         for key, text in MOVE_TITLES.items():
             self.move_box.addItem(text, key)
@@ -72,7 +73,7 @@ class DirectFireDialog(ProcedureDialog):
         form_box = QGroupBox("The shot", self)
         form = QFormLayout(form_box)
         form.addRow("Target", target_row)
-        form.addRow(self.range_label)
+        form.addRow("From the table", self.facts)
         form.addRow("Firer's move", self.move_box)
         form.addRow(self.los)
         form.addRow(self.flank)
@@ -148,15 +149,14 @@ class DirectFireDialog(ProcedureDialog):
             self.current = None
         tid = self.target_id
         if tid is None:
-            self.range_label.setText("No unit to fire at")
+            self.facts.set_note("No unit to fire at")
             return
         self.current = TargetFire(self.session, self.choices(), self)
-        self.range_label.setText(self.current.plan.facts[0] if self.current.plan is not None else "")
+        self.facts.set_facts(self.current.plan.facts if self.current.plan is not None else ())
         self.current.completed.connect(lambda _uid: self._progress())
         self.holder.addWidget(self.current)
         if self.current.refusal:
-            self.current.fire.problem.setText(self.current.refusal)
-            self.current.fire.problem.show()
+            self.current.fire.problem.show_refusal(self.current.refusal)
         self._progress()
 
     def _progress(self) -> None:

@@ -17,9 +17,9 @@ from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, direct_fire, reaction
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
+from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc
 
 
 def reaction_label(outcome: str) -> str:
@@ -50,8 +50,6 @@ class TargetFire(QWidget):
         self.inputs = dict(self.plan.inputs) if self.plan is not None else {}
         self.dice_type = str(self.inputs.get("dice_type", "at" if target.stats.get("armoured") is True else "fp"))
 
-        self.heading = QLabel(self)
-        self.heading.setWordWrap(True)
         self.fire = ProcedureRunner(session, "ab.close_support_fire", "Direct fire", self)
         self.fire.apply_button.hide()
         self.cover = QSpinBox(self)
@@ -73,21 +71,20 @@ class TargetFire(QWidget):
         form = QFormLayout()
         form.addRow("Cover Dice", self.cover)
         form.addRow(self.key_label)
+        self.reaction_facts = FactsPanel(self)
+        form.addRow(self.reaction_facts)
         reaction_layout.addLayout(form)
         reaction_layout.addWidget(self.reaction)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.heading)
         rolls = QHBoxLayout()
         rolls.addWidget(fire_box, 1)
         rolls.addWidget(reaction_box, 1)
         layout.addLayout(rolls, 1)
 
         if self.plan is not None:
-            self.heading.setText(f"<b>{esc(self.target_name)}</b>: " + esc(" ".join(self.plan.facts[1:])))
             self.fire.set_inputs(self.plan.inputs)
         else:
-            self.heading.setText(f"<b>{esc(self.target_name)}</b>: not fired at ({esc(self.refusal)})")
             self.fire.setEnabled(False)
         self.fire.resolved.connect(self._fired)
         self.reaction.resolved.connect(lambda _res: self.completed.emit(self.target_id))
@@ -112,9 +109,10 @@ class TargetFire(QWidget):
                 "incoming": int(res.values["successes"]), "incoming_sixes": int(res.values["sixes"]),
                 "cover": self.cover.value()})
         except (RulesInputError, TableError) as exc:
-            self.reaction.problem.setText(message_of(exc))
-            self.reaction.problem.show()
+            self.reaction_facts.set_facts(())
+            self.reaction.problem.show_refusal(message_of(exc))
             return
+        self.reaction_facts.set_facts(answer.facts)
         self.reaction.setEnabled(True)
         ok = self.reaction.set_inputs(answer.inputs)
         if ok and res.values["successes"] == 0:

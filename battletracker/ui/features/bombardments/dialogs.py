@@ -10,7 +10,6 @@ The dialogs are not modal: the map stays usable while one is open.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 
 from PySide6.QtCore import Qt
@@ -36,9 +35,9 @@ from battletracker.core import geometry
 from battletracker.core.odds import Distribution
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import Changes
-from battletracker.model.game import Game, GameError, Scalar
+from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
-from battletracker.rules.actions import plan
+from battletracker.rules.actions import Plan, plan
 from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.chain_of_command.bombardment import (
     PINNED,
@@ -54,7 +53,7 @@ from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.odds_plot import GroupFn
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
@@ -90,20 +89,6 @@ def summary(dist: Distribution[str]) -> str:
             p = sum((pr for o, pr in dist.items() if _numbers(o).get(key, 0) > 0), Fraction(0))
             parts.append(f"{text} {float(p):.0%}")
     return ", ".join(parts) or "no effect"
-
-
-def dice_words(b: Bombardment, settings: Mapping[str, Scalar]) -> str:
-    """What this Phase of fire rolls against each unit, said before the roll."""
-    if b.kind == "smoke":
-        return "Smoke rolls no dice: the barrage moves, reveals its die and counts down as usual."
-    d = data()
-    doubled = b.devastating and b.phases_fired == 0
-    factor = 2 if doubled else 1
-    others = 2 if doubled and setting(RULESET, "bombardment_devastating_doubles_all", settings) else 1
-    why = " (doubled: the first Phase of a Devastating Bombardment)" if doubled else ""
-    return (f"Each unit in the area takes {b.firepower_dice * factor} Firepower Dice, hitting on {b.to_hit}+{why}; "
-            f"passengers {d.passenger_dice * others} dice a Team, hitting on {d.passenger_to_hit}+; vehicles "
-            f"{d.vehicle_dice * others} dice ({d.open_topped_dice * others} if open-topped), hitting on 6s.")
 
 
 def _stated_cover(session: Session, unit_id: str) -> str:
@@ -183,20 +168,28 @@ class _RunnerDialog(ProcedureDialog):
         self.setMinimumSize(640, 720)
         self.intro = QLabel(self)
         self.intro.setWordWrap(True)
+        self.facts = FactsPanel(self)
         self.form = QFormLayout()
         self.problem = RefusalBanner(self)
         self.runner = ProcedureRunner(session, procedure, title, self, group=group)
         close = self.close_buttons()
         self.body = QVBoxLayout(self)
         self.body.addWidget(self.intro)
+        self.body.addWidget(self.facts)
         self.body.addLayout(self.form)
         self.body.addWidget(self.problem)
         self.body.addWidget(self.runner, 1)
         self.body.addWidget(close)
         self.runner.applied.connect(lambda _res: self.accept())
 
+    def show_plan(self, planned: Plan) -> None:
+        """The plan is accepted: show what it read from the table, and no refusal."""
+        self.facts.set_facts(planned.facts)
+        self.show_problem(None)
+
     def show_problem(self, text: str | None) -> None:
         if text:
+            self.facts.set_facts(())
             self.problem.show_refusal(text)
         else:
             self.problem.clear()
@@ -222,11 +215,7 @@ class RangingDialog(_RunnerDialog):
         name = observer_name(session.game, b)
         super().__init__(session, "coc.ranging_shot", f"{name}: ranging shot", parent)
         self.bombardment_id = bombardment_id
-        plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
-        self.intro.setText(
-            f"<b>{esc(name)}</b> ranges on ({b.x:.1f}, {b.y:.1f})."
-            + (f" +{plus} for {b.unobserved_attempts} earlier unobserved shot(s)." if plus else "")
-            + " Ranging shots use no Phases of fire.")
+        self.intro.setText(f"<b>{esc(name)}</b> ranges in: ranging shots use no Phases of fire.")
         self.set_bearing = QCheckBox("Set the deviation bearing", self)
         self.set_bearing.setToolTip("Otherwise a die gives the direction of a deviating shot")
         self.bearing = QDoubleSpinBox(self)
@@ -246,13 +235,13 @@ class RangingDialog(_RunnerDialog):
         if self.set_bearing.isChecked():
             choices["bearing"] = self.bearing.value()
         try:
-            inputs = plan("coc.ranging_shot", self.session.game, choices).inputs
+            planned = plan("coc.ranging_shot", self.session.game, choices)
         except RulesInputError as exc:
             self.show_problem(message_of(exc))
             return
-        self.show_problem(None)
+        self.show_plan(planned)
         self.runner.set_action("coc.ranging_shot", choices)
-        self.runner.set_inputs(dict(inputs))
+        self.runner.set_inputs(dict(planned.inputs))
 
 
 class PhaseDialog(_RunnerDialog):
@@ -266,9 +255,7 @@ class PhaseDialog(_RunnerDialog):
         self.bombardment_id = bombardment_id
         self.begun = b.state == "ready"
         self.cover_rows: dict[str, CoverRow] = {}
-        self.intro.setText(f"<b>{esc(name)}</b>: Phase of fire {b.phases_fired + 1}, "
-                           f"{b.phases_left} left on the Forward Observer's die.<br>"
-                           + esc(dice_words(b, session.game.settings)))
+        self.intro.setText(f"<b>{esc(name)}</b> fires on every unit in its area.")
         self.targets_view = QTextBrowser(self)
         self.targets_view.setMinimumHeight(80)
         self.targets_view.setMaximumHeight(150)
@@ -301,10 +288,10 @@ class PhaseDialog(_RunnerDialog):
             cover_row.cover.currentIndexChanged.connect(lambda _i: self.update_inputs())
             cover_row.linear.toggled.connect(lambda _on: self.update_inputs())
             cover_row.leave_out.toggled.connect(lambda _on: self.update_inputs())
-        self.body.insertWidget(3, QLabel("<b>Where each unit is</b> (the map does not know the terrain)", self))
-        self.body.insertWidget(4, cover_box)
-        self.body.insertWidget(5, QLabel("<b>Under the bombardment</b> (each unit's own chances)", self))
-        self.body.insertWidget(6, self.targets_view)
+        self.body.insertWidget(4, QLabel("<b>Where each unit is</b> (the map does not know the terrain)", self))
+        self.body.insertWidget(5, cover_box)
+        self.body.insertWidget(6, QLabel("<b>Under the bombardment</b> (each unit's own chances)", self))
+        self.body.insertWidget(7, self.targets_view)
         cover_box.setVisible(bool(self.cover_rows) and b.kind == "high_explosive")
         self.follow_clock()
         self.update_inputs()
@@ -354,11 +341,12 @@ class PhaseDialog(_RunnerDialog):
     def update_inputs(self) -> None:
         choices = self.choices()
         try:
-            inputs = dict(plan("coc.bombardment_phase", self.session.game, choices).inputs)
+            planned = plan("coc.bombardment_phase", self.session.game, choices)
         except RulesInputError as exc:
             self.show_problem(message_of(exc))
             return
-        self.show_problem(None)
+        inputs = dict(planned.inputs)
+        self.show_plan(planned)
         self.runner.set_action("coc.bombardment_phase", choices)
         if self.runner.set_inputs(inputs):
             self._show_targets(inputs)
@@ -416,10 +404,10 @@ class SosDialog(_RunnerDialog):
         self.done_note.setFrameShape(QLabel.Shape.StyledPanel)
         self.done_note.setMargin(6)
         self.done_note.hide()
-        self.body.insertWidget(3, self.done_note)
-        self.intro.setText(f"<b>{esc(name)}</b> on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius: six Firepower Dice "
-                           "against each Team inside, then everything not in a building, entrenchment or "
-                           "fortification is Pinned for this Phase and the next.")
+        self.body.insertWidget(4, self.done_note)
+        self.intro.setText(f"<b>{esc(name)}</b>: each Team and AFV/APC inside the circle is rolled for in turn, "
+                           "then everything not in a building, entrenchment or fortification is Pinned for this "
+                           "Phase and the next.")
         self.target.currentIndexChanged.connect(lambda _i: self._target_changed())
         self._fill()
 
@@ -458,20 +446,25 @@ class SosDialog(_RunnerDialog):
             widget.setEnabled(not vehicle)
         self.update_inputs()
 
+    def choices(self) -> dict[str, InputValue]:
+        """The player's choices for the action `coc.sos_fire`: the target and where it is."""
+        unit_id = self.target.currentData()
+        return {"bombardment": self.sos_id, "target": unit_id if isinstance(unit_id, str) else "",
+                "cover": self.cover_row.level, "linear_obstacle": self.cover_row.linear.isChecked(),
+                "in_fortification": self.fortification.isChecked()}
+
     def update_inputs(self) -> None:
         unit_id = self.target.currentData()
         if not isinstance(unit_id, str):
             return
-        choices: dict[str, InputValue] = {"bombardment": self.sos_id, "target": unit_id,
-                                          "cover": self.cover_row.level,
-                                          "linear_obstacle": self.cover_row.linear.isChecked(),
-                                          "in_fortification": self.fortification.isChecked()}
+        choices = self.choices()
         try:
-            inputs = dict(plan("coc.sos_fire", self.session.game, choices).inputs)
+            planned = plan("coc.sos_fire", self.session.game, choices)
         except RulesInputError as exc:
             self.show_problem(message_of(exc))
             return
-        self.show_problem(None)
+        inputs = dict(planned.inputs)
+        self.show_plan(planned)
         self.runner.set_action("coc.sos_fire", choices)
         self.runner.set_inputs(inputs)
         self.runner.title = f"{observer_name(self.session.game, self.session.game.bombardments[self.sos_id])}: " \

@@ -40,7 +40,7 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
-from battletracker.rules.base import message_of
+from battletracker.rules.base import counted, message_of
 from battletracker.rules.chain_of_command.bombardment import (
     AreaOptions,
     describe_pattern,
@@ -63,8 +63,9 @@ from battletracker.ui.features.bombardments.dialogs import (
 from battletracker.ui.features.bombardments.die_face import DieFace
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, plain
+from battletracker.ui.text import esc
 
 PointCallback = Callable[[tuple[float, float] | None], None]
 
@@ -224,10 +225,7 @@ class BombardmentsPanel(QWidget):
         self.sos_button.setToolTip("Pick the centre of the 6\" circle; every Team inside is fired at")
         self.building_button = QPushButton("Add building...", self)
         self.building_button.setToolTip("A building the bombardment rules need: material, storeys, and where it is")
-        self.problem = plain(QLabel(self))
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
-        self.problem.hide()
+        self.problem = RefusalBanner(self)
         self.smoke_note = QLabel(self)
         self.smoke_note.setObjectName("bombardment_smoke_close_combat")
         self.smoke_note.setWordWrap(True)
@@ -299,15 +297,15 @@ class BombardmentsPanel(QWidget):
                 continue
             worse = terms.losing_result_levels_worse
             lines.append(f"<li><b>{esc(game.units[a].name)}</b> and <b>{esc(game.units[b].name)}</b>: "
-                         f"{terms.enemy_movement_dice or 'no'} dice for enemy movement; a losing result counts "
+                         f"{counted(terms.enemy_movement_dice, 'dice') if terms.enemy_movement_dice else 'no dice'} "
+                         "for enemy movement; a losing result counts "
                          f"{worse} level{'s' if worse != 1 else ''} worse</li>")
         self.smoke_note.setText("<b>Close Combat in the smoke</b> (within 2\" of an enemy):"
                                 f"<ul style='margin: 0'>{''.join(lines)}</ul>" if lines else "")
         self.smoke_note.setVisible(bool(lines))
 
     def show_problem(self, text: str | None) -> None:
-        self.problem.setText(text or "")
-        self.problem.setVisible(bool(text))
+        self.problem.set_refusal(text)
 
     def _attempt(self, name: str, choices: Choices) -> str | None:
         """Take the player's action `name` (one undo step, recorded); the refusal's sentence, or None."""

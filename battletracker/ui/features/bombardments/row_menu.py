@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 from battletracker.model.bombardment import AREA_SHAPES
 from battletracker.rules.chain_of_command.bombardment import AreaOptions, describe_pattern, observer_name
 from battletracker.ui.features.bombardments.die_face import DieFace
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, plain
+from battletracker.ui.text import esc
 
 PEEK_SECONDS = 8
 
@@ -103,10 +104,7 @@ class _SubmitDialog(QDialog):
     def __init__(self, parent: QWidget | None) -> None:
         super().__init__(parent)
         self.on_submit: Callable[[], str | None] = lambda: None
-        self.problem = plain(QLabel(self))
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: white; background: #b3261e; padding: 4px; border-radius: 3px;")
-        self.problem.hide()
+        self.problem = RefusalBanner(self)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.accepted.connect(self.submit)
@@ -114,8 +112,7 @@ class _SubmitDialog(QDialog):
 
     def submit(self) -> None:
         error = self.on_submit()
-        self.problem.setText(error or "")
-        self.problem.setVisible(bool(error))
+        self.problem.set_refusal(error)
         if error is None:
             self.accept()
 

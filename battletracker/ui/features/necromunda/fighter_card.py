@@ -48,6 +48,7 @@ from battletracker.rules.necromunda.table import (
 )
 from battletracker.rules.sequence import acted
 from battletracker.ui.cards.flow import FlowLayout
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 
@@ -162,11 +163,8 @@ class FighterSection(QWidget):
         self.badges: dict[tuple[int, int], QLabel] = {}
         self.reload_buttons: dict[tuple[int, int], QPushButton] = {}
 
-        self.message = plain(QLabel(self))
+        self.message = RefusalBanner(self)
         self.message.setObjectName("necro_message")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #d93025; font-weight: bold;")
-        self.message.hide()
         layout.addWidget(self.message)
         unit = session.game.units.get(unit_id)
         if unit is not None:
@@ -268,8 +266,7 @@ class FighterSection(QWidget):
         return self.session.game.units.get(self.unit_id)
 
     def _say(self, text: str) -> None:
-        self.message.setText(text)
-        self.message.setVisible(bool(text))
+        self.message.set_refusal(text)
 
     def _act(self, name: str, choices: dict[str, str | int | float | bool], dice: list[int] | None = None) -> bool:
         """The action through the session; a refusal is shown on the card and nothing changes."""

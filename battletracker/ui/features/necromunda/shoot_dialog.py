@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSpinBox,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -104,6 +105,35 @@ def odds_summary(dist: Distribution[str]) -> str:
     return text
 
 
+class _Columns(QWidget):
+    """The dialog's two columns, as tall as the dialog is.
+
+    The left column scrolls on its own and the right one shrinks its chart to the room it has, so
+    their height never depends on their width: a scroll area around the dialog (a small screen's)
+    then fits them to its height instead of making them as tall as their wrapped text would like.
+    """
+
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+
+class _ChoicesScroll(QScrollArea):
+    """The left column: never narrower than its rows, so they are not cut at the side; it scrolls up and down."""
+
+    def minimumSizeHint(self) -> QSize:
+        inner = self.widget()
+        hint = super().minimumSizeHint()
+        if inner is None:
+            return hint
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        return QSize(inner.minimumSizeHint().width() + bar + 2 * self.frameWidth(), hint.height())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # the rows' width changed (polished, a row shown): so does this column's
+        return super().eventFilter(watched, event)
+
+
 class ShootDialog(ProcedureDialog):
     """Gather one ranged attack's choices, show what the rules read and the odds, roll and apply."""
 
@@ -121,7 +151,7 @@ class ShootDialog(ProcedureDialog):
         game = session.game
         shooter = self.shooter
         self.setWindowTitle(f"Shoot \u2013 {shooter.name}")
-        self.setMinimumSize(680, 820)
+        self.setMinimumSize(1180, 600)
         self.stray_on = enabled(STRAY_SHOTS, game.settings)
         self.walking_on = enabled(WALKING_FIRE, game.settings)
         self.priority_on = enabled(TARGET_PRIORITY, game.settings)
@@ -242,27 +272,43 @@ class ShootDialog(ProcedureDialog):
         buttons.addWidget(self.apply_button)
         buttons.addWidget(close)
 
-        body = self.body = QWidget(self)
-        inner = QVBoxLayout(body)
+        # Two columns, so a laptop screen shows the whole chart and the roll beside the choices: what the
+        # player chooses and what was read from the table on the left (scrolling if the list of enemies
+        # is long), the odds, the dice and the result on the right, never cut by a scroll area.
+        choices = QWidget(self)
+        inner = QVBoxLayout(choices)
+        inner.setContentsMargins(0, 0, 0, 0)
         inner.addLayout(form)
         inner.addWidget(self.ammo_note)
         inner.addWidget(self.priority_group)
         inner.addWidget(self.template_group)
         inner.addWidget(self.facts)
         inner.addWidget(self.blocked)
-        inner.addWidget(self.summary)
-        inner.addWidget(self.runner, 1)
-        # Takes the room the odds plot leaves when a Template hides it, so the rows above keep their height.
+        inner.addStretch(1)
+        scroll = _ChoicesScroll(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(choices)
+        body = self.body = _Columns(self)
+        roll = QVBoxLayout()
+        roll.addWidget(self.summary)
+        roll.addWidget(self.runner, 1)
+        # Takes the room the odds plot leaves when a Template hides it, so the column keeps its height.
         self.template_room = QWidget(body)
         self.template_room.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         self.template_room.hide()
-        inner.addWidget(self.template_room, 1)
-        scroll = QScrollArea(self)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(body)
+        roll.addWidget(self.template_room, 1)
+        columns = QHBoxLayout(body)
+        columns.setContentsMargins(0, 0, 0, 0)
+        columns.addWidget(scroll, 1)
+        columns.addLayout(roll, 1)
+        # The status line wraps within its row; the rows' heights come from the room the dialog has.
+        policy = self.status.sizePolicy()
+        policy.setHeightForWidth(False)
+        self.status.setSizePolicy(policy)
         layout = QVBoxLayout(self)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(body, 1)
         layout.addLayout(buttons)
 
         self._fill_targets()

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBox
 from battletracker.model.game import Game, GameError, Unit
 from battletracker.rules.base import RulesInputError, message_of
 from battletracker.rules.chain_of_command import fire_plans, guns, sniper_actions, snipers
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
 
 
 def is_sniper(_game: Game, unit: Unit) -> bool:
@@ -39,10 +39,7 @@ class SniperSection(QWidget):
         self.contact = QPushButton("Contacted by enemy", self)
         self.contact.setToolTip("An enemy unit contacted the sniper's base: it leaves the area "
                                 "(no Force Morale Test)")
-        self.error = plain(QLabel(self))
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #d93025;")
-        self.error.hide()
+        self.error = RefusalBanner(self)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.spotted)
@@ -69,10 +66,9 @@ class SniperSection(QWidget):
         try:
             self.session.act(name, {"unit": self.unit_id, **choices})
         except (RulesInputError, GameError) as exc:
-            self.error.setText(f"Not applied: {message_of(exc)}")
-            self.error.show()
+            self.error.show_refusal(f"Not applied: {message_of(exc)}")
             return
-        self.error.hide()
+        self.error.clear()
 
     def set_spotted(self, on: bool) -> None:
         unit = self.session.game.units.get(self.unit_id)

@@ -52,7 +52,7 @@ from battletracker.rules.chain_of_command.fire_plans import (
 )
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
-from battletracker.ui.procedure_parts import OverlayScope, RefusalBanner, TargetPicker
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -160,11 +160,10 @@ class FireDialog(ProcedureDialog):
         self.form.addRow("", self.in_building)
         self.form.addRow("", self.suppress_box)
 
-        self.derived = plain(QLabel(self))
-        self.derived.setWordWrap(True)
-        self.derived.setTextFormat(Qt.TextFormat.PlainText)
+        self.facts = FactsPanel(self)
+        self.form.addRow("From the table", self.facts)
         self.refusal = RefusalBanner(self)
-        for label in (self.derived, self.refusal):
+        for label in (self.facts, self.refusal):
             label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
         # The runner's place keeps its room when a refusal hides the runner, so the form does not jump.
@@ -176,7 +175,6 @@ class FireDialog(ProcedureDialog):
 
         layout = QVBoxLayout(self)
         layout.addLayout(self.form)
-        layout.addWidget(self.derived)
         layout.addWidget(self.refusal)
         layout.addWidget(self.runner_area, 1)
         layout.addWidget(buttons)
@@ -351,7 +349,7 @@ class FireDialog(ProcedureDialog):
         except ShotRefusal as refusal:
             self.plan = None
             self.refused = True
-            self.derived.setText("")
+            self.facts.set_facts(())
             if firer is not None and target is not None:
                 self._draw_line(firer, target)
             self._refuse(str(refusal))
@@ -359,7 +357,7 @@ class FireDialog(ProcedureDialog):
         assert firer is not None and target is not None
         self.plan = plan
         self.refused = False
-        self.derived.setText("From the table: " + "; ".join(plan.facts))
+        self.facts.set_facts(plan.facts)
         self._draw_line(firer, target)
         self.refusal.clear()
         self.runner.show()
