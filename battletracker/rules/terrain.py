@@ -33,6 +33,7 @@ from battletracker.model.game import Game, Unit
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.tables import Table, TableError, ruleset_file
 
+
 @dataclass(frozen=True)
 class TerrainKind:
     """One kind of terrain piece of a ruleset, as terrain.toml gives it."""
