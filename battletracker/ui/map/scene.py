@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import lru_cache
 
-from PySide6.QtCore import QLineF, QObject, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QObject, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from battletracker.core.geometry import EPSILON, distance, in_arc
@@ -85,6 +86,24 @@ def _over(colour: QColor, below: QColor) -> QColor:
     a = colour.alphaF()
     return QColor.fromRgbF(colour.redF() * a + below.redF() * (1 - a), colour.greenF() * a + below.greenF() * (1 - a),
                            colour.blueF() * a + below.blueF() * (1 - a))
+
+
+def _step(inches: int) -> int:
+    """Which grid line sits at a whole inch: 0 an inch line, 1 every six inches, 2 every foot."""
+    return 2 if inches % 12 == 0 else 1 if inches % 6 == 0 else 0
+
+
+@lru_cache(maxsize=8)
+def _grid_strip(width: int, columns: tuple[tuple[int, int], ...], felt: int, colours: tuple[int, int, int]) -> QPixmap:
+    """The felt and the vertical grid lines across the table, a few pixels high, for tiling down it."""
+    strip = QPixmap(max(1, width), 8)
+    strip.fill(QColor.fromRgba(felt))
+    painter = QPainter(strip)
+    for at, step in columns:
+        thick = 2 if step == 2 else 1
+        painter.fillRect(QRect(at - thick // 2, 0, thick, 8), QColor.fromRgba(colours[step]))
+    painter.end()
+    return strip
 
 
 class MapScene(QGraphicsScene):
@@ -293,7 +312,6 @@ class MapScene(QGraphicsScene):
         p = self.palette_
         painter.fillRect(rect, p.margin)
         table = self.table_rect()
-        painter.fillRect(table.intersected(rect), p.felt)
         scale = painter.worldTransform().m11() or 1.0
         self._draw_grid(painter, rect.intersected(table), scale)
         edge = QPen(p.table_edge, 2.0)
@@ -304,31 +322,38 @@ class MapScene(QGraphicsScene):
         self._draw_edge_labels(painter, scale)
 
     def _draw_grid(self, painter: QPainter, rect: QRectF, scale: float) -> None:
+        """The felt with its inch, six-inch and foot lines, in whole device pixels.
+
+        The felt and the vertical lines are one strip a few pixels high, tiled down
+        the table (a plain copy of opaque pixels); the horizontal lines are solid
+        rectangles. Drawn as lines, the vertical ones cost a blend per scanline and
+        were most of a full repaint. Lines are opaque colours: the grid over the felt.
+        """
         if rect.isEmpty():
             return
         p = self.palette_
         inch_lines = scale >= 6.0
-        x0, x1 = max(0, math.ceil(rect.left())), min(int(self._width), math.floor(rect.right()))
-        y0, y1 = max(0, math.ceil(rect.top())), min(int(self._height), math.floor(rect.bottom()))
-        layers: dict[int, list[QLineF]] = {1: [], 6: [], 12: []}
-        for x in range(x0, x1 + 1):
-            step = 12 if x % 12 == 0 else 6 if x % 6 == 0 else 1
-            if step > 1 or inch_lines:
-                layers[step].append(QLineF(x, 0.0, x, self._height))
-        for y in range(y0, y1 + 1):
-            step = 12 if y % 12 == 0 else 6 if y % 6 == 0 else 1
-            if step > 1 or inch_lines:
-                layers[step].append(QLineF(0.0, y, self._width, y))
-        # Opaque colours (the grid over the felt, blended once) and no antialiasing: translucent
-        # vertical lines cost a blend per scanline and were most of a full repaint.
+        transform = painter.worldTransform()
+        sx, dx, sy, dy = transform.m11(), transform.dx(), transform.m22(), transform.dy()
+        left, top = round(dx), round(dy)
+        width, height = round(sx * self._width + dx) - left, round(sy * self._height + dy) - top
+        colours = (_over(p.grid_inch, p.felt).rgba(), _over(p.grid_six, p.felt).rgba(),
+                   _over(p.grid_twelve, p.felt).rgba())
+        columns = tuple((round(sx * x + dx) - left, _step(x)) for x in range(int(self._width) + 1)
+                        if inch_lines or _step(x) > 0)
+        strip = _grid_strip(width, columns, p.felt.rgba(), colours)
+        exposed = transform.mapRect(rect).toAlignedRect().intersected(QRect(left, top, width, height))
         painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        for step, colour, width in ((1, p.grid_inch, 1.0), (6, p.grid_six, 1.0), (12, p.grid_twelve, 2.0)):
-            if layers[step]:
-                pen = QPen(_over(colour, p.felt), width)
-                pen.setCosmetic(True)
-                painter.setPen(pen)
-                painter.drawLines(layers[step])
+        painter.resetTransform()
+        painter.drawTiledPixmap(QRectF(exposed), strip, QPointF(exposed.left() - left, 0.0))
+        y0, y1 = max(0, math.ceil(rect.top())), min(int(self._height), math.floor(rect.bottom()))
+        for y in range(y0, y1 + 1):
+            step = _step(y)
+            if step > 0 or inch_lines:
+                at = round(sy * y + dy)
+                thick = 2 if step == 2 else 1
+                painter.fillRect(QRect(exposed.left(), at - thick // 2, exposed.width(), thick),
+                                 QColor.fromRgba(colours[step]))
         painter.restore()
 
     def _draw_edge_labels(self, painter: QPainter, scale: float) -> None:
