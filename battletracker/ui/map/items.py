@@ -16,11 +16,12 @@ from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsLineItem,
+    QGraphicsScene,
     QStyleOptionGraphicsItem,
     QWidget,
 )
 
-from battletracker.core.geometry import Point, direction, offset, on_table
+from battletracker.core.geometry import Point, direction, distance, offset, on_table
 from battletracker.model.game import Marker, Unit
 from battletracker.ui.map.labels import PixmapLabel, chip
 from battletracker.ui.map.palette import MapPalette, badge_for, contrasting, is_destroyed
@@ -444,17 +445,47 @@ def wedge_path(origin: Point, facing: float, half_angle: float, radius: float) -
 
 
 class ArcWedge(QGraphicsItem):
-    """The selected unit's arc of fire out to its longest range band."""
+    """The selected unit's arc of fire out to its longest range band.
+
+    Like the rings, it covers the table and repaints only along its outline
+    when it moves: a shift of the origin by d, a turn by a and a change of
+    reach by r change no pixel farther than d + reach * a + r from the old or
+    the new outline. A jump farther than that repaints both wedges whole.
+    """
 
     def __init__(self, palette: MapPalette, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self._palette = palette
         self._path = QPainterPath()
+        self._shape: tuple[Point, float, float, float] | None = None
+        self._table = QRectF()
+
+    def set_table(self, width: float, height: float) -> None:
+        self.prepareGeometryChange()
+        self._table = QRectF(0.0, 0.0, width, height)
 
     def set_wedge(self, origin: Point, facing: float, half_angle: float, radius: float) -> None:
-        self.prepareGeometryChange()
+        old, old_path = self._shape, self._path
+        self._shape = (origin, facing, half_angle, radius)
         self._path = wedge_path(origin, facing, half_angle, radius)
-        self.update()
+        scene = self.scene()
+        if scene is None or not self.isVisible():
+            return
+        pen_pad = _pen_pad(scene)
+        if old is None or old[2] != half_angle:
+            scene.update(old_path.boundingRect().united(self._path.boundingRect()).adjusted(
+                -pen_pad, -pen_pad, pen_pad, pen_pad))
+            return
+        turn = math.radians(abs((facing - old[1] + 180.0) % 360.0 - 180.0))
+        pad = distance(origin, old[0]) + max(radius, old[3]) * turn + abs(radius - old[3]) + pen_pad
+        if pad > 4.0:
+            scene.update(old_path.boundingRect().united(self._path.boundingRect()).adjusted(
+                -pen_pad, -pen_pad, pen_pad, pen_pad))
+            return
+        for path in (old_path, self._path):
+            corners = [(path.elementAt(i).x, path.elementAt(i).y) for i in range(path.elementCount())]
+            for patch in outline_patches(corners, pad, self._table):
+                scene.update(patch)
 
     def set_palette(self, palette: MapPalette) -> None:
         self._palette = palette
@@ -464,7 +495,7 @@ class ArcWedge(QGraphicsItem):
         return self._path
 
     def boundingRect(self) -> QRectF:
-        return self._path.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+        return self._table
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -473,8 +504,38 @@ class ArcWedge(QGraphicsItem):
         painter.drawPath(self._path)
 
 
+def _pen_pad(scene: QGraphicsScene) -> float:
+    """Three pixels at the view's zoom, in inches: a one-pixel pen and its antialiasing."""
+    views = scene.views()
+    scale = views[0].transform().m11() if views else 1.0
+    return 3.0 / max(scale, 1e-6)
+
+
+PATCH = 2.0     # inches of outline per repainted patch
+
+
+def outline_patches(corners: list[Point], pad: float, table: QRectF) -> list[QRectF]:
+    """Rectangles covering everything within `pad` of a polyline, in pieces of about PATCH inches, on the table."""
+    patches = []
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:], strict=False):
+        pieces = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / PATCH))
+        for k in range(pieces):
+            ax, ay = x0 + (x1 - x0) * k / pieces, y0 + (y1 - y0) * k / pieces
+            bx, by = x0 + (x1 - x0) * (k + 1) / pieces, y0 + (y1 - y0) * (k + 1) / pieces
+            patch = QRectF(min(ax, bx) - pad, min(ay, by) - pad, abs(bx - ax) + 2 * pad, abs(by - ay) + 2 * pad)
+            if patch.intersects(table):
+                patches.append(patch)
+    return patches
+
+
 class RangeRings(QGraphicsItem):
-    """Range band edges around the selected unit, each labelled with its distance."""
+    """Range band edges around the selected unit, each labelled with its distance.
+
+    The item stays put and covers the table; moving the rings (a drag previewing
+    the selection) asks the scene to repaint only short patches along the old
+    and the new circles. Moved as one item, the square round the longest band,
+    most of the table, would be repainted on every move of the mouse.
+    """
 
     def __init__(self, palette: MapPalette, font: QFont, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
@@ -482,22 +543,46 @@ class RangeRings(QGraphicsItem):
         self._font = font
         self._bands: list[float] = []
         self._labels: list[PixmapLabel] = []
+        self._origin = QPointF()
+        self._table = QRectF()
+
+    @property
+    def origin(self) -> QPointF:
+        """The centre of the rings, in table inches."""
+        return QPointF(self._origin)
 
     def set_rings(self, origin: Point, bands: list[float], facing: float, table: tuple[float, float]) -> None:
-        self.prepareGeometryChange()
-        self.setPos(*origin)
+        if self._table != QRectF(0.0, 0.0, *table):
+            self.prepareGeometryChange()
+            self._table = QRectF(0.0, 0.0, *table)
+        self._repaint_patches()
+        self._origin = qpoint(origin)
         self._bands = list(bands)
-        for label in self._labels:
+        self._repaint_patches()
+        while len(self._labels) > len(self._bands):
+            label = self._labels.pop()
             if label.scene() is not None:
                 label.scene().removeItem(label)
-        self._labels = []
-        for band in self._bands:
-            label = PixmapLabel(self._font, (0.5, 0.5), (0.0, 0.0), self)
+        while len(self._labels) < len(self._bands):
+            self._labels.append(PixmapLabel(self._font, (0.5, 0.5), (0.0, 0.0), self))
+        for label, band in zip(self._labels, self._bands, strict=True):
             label.set_chips([chip(f'{band:g}"', self._palette.label_text, self._palette.label_back)])
-            at = _label_point(origin, band, facing, table)
-            label.setPos(at[0] - origin[0], at[1] - origin[1])
-            self._labels.append(label)
-        self.update()
+            label.setPos(qpoint(_label_point(origin, band, facing, table)))
+
+    def _repaint_patches(self) -> None:
+        """Ask the scene to repaint short patches along every ring, where they cross the table."""
+        scene = self.scene()
+        if scene is None or not self.isVisible() or not self._bands:
+            return
+        pen_pad = _pen_pad(scene)
+        ox, oy = self._origin.x(), self._origin.y()
+        for band in self._bands:
+            steps = max(8, math.ceil(2.0 * math.pi * band / PATCH))
+            sag = band * (1.0 - math.cos(math.pi / steps))
+            turns = [2.0 * math.pi * i / steps for i in range(steps + 1)]
+            corners = [(ox + band * math.cos(t), oy + band * math.sin(t)) for t in turns]
+            for patch in outline_patches(corners, sag + pen_pad, self._table):
+                scene.update(patch)
 
     @property
     def bands(self) -> list[float]:
@@ -512,15 +597,14 @@ class RangeRings(QGraphicsItem):
         self.update()
 
     def boundingRect(self) -> QRectF:
-        r = (max(self._bands) if self._bands else 0.0) + 0.5
-        return QRectF(-r, -r, 2 * r, 2 * r)
+        return self._table
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(cosmetic(self._palette.ring, 1.0, Qt.PenStyle.DashLine))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for band in self._bands:
-            painter.drawEllipse(QPointF(0.0, 0.0), band, band)
+            painter.drawEllipse(self._origin, band, band)
 
 
 def _label_point(origin: Point, radius: float, facing: float, table: tuple[float, float]) -> Point:

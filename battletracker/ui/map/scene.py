@@ -152,6 +152,7 @@ class MapScene(QGraphicsScene):
         self._width, self._height = game.table_width, game.table_height
         self.setSceneRect(QRectF(-MARGIN, -MARGIN, self._width + 2 * MARGIN, self._height + 2 * MARGIN))
         self.clip.set_table(self._width, self._height)
+        self.wedge.set_table(self._width, self._height)
         for token in self.tokens.values():
             self.removeItem(token)
         self.tokens.clear()
