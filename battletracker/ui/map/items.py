@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsLineItem,
+    QGraphicsPolygonItem,
     QGraphicsScene,
     QStyleOptionGraphicsItem,
     QWidget,
@@ -498,10 +499,23 @@ class ArcWedge(QGraphicsItem):
         return self._table
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(cosmetic(self._palette.arc_edge, 1.0))
-        painter.setBrush(self._palette.arc_fill)
-        painter.drawPath(self._path)
+        fill_then_outline(painter, self._path, self._palette.arc_fill, cosmetic(self._palette.arc_edge, 1.0))
+
+
+def fill_then_outline(painter: QPainter, path: QPainterPath, fill: QColor, outline: QPen) -> None:
+    """A translucent area: filled without antialiasing, its edge hidden under an antialiased outline.
+
+    An antialiased fill of a wide translucent area costs three times a plain one,
+    for pixels the outline covers anyway.
+    """
+    painter.setRenderHint(_ANTIALIAS, False)
+    painter.setPen(_NO_PEN)
+    painter.setBrush(fill)
+    painter.drawPath(path)
+    painter.setRenderHint(_ANTIALIAS)
+    painter.setPen(outline)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawPath(path)
 
 
 def _pen_pad(scene: QGraphicsScene) -> float:
@@ -656,8 +670,16 @@ class MarkerItem(QGraphicsItem):
         p = self._palette
         self.label.setY(self._radius)
         self.label.set_chips([chip(self._text, p.label_text, p.label_back)] if self._text else [])
-        self.symbol.colour = self.colour()
-        self.symbol.update()
+        self.symbol.set_colour(self.colour())
+        name, alpha = _MARKER_COLOURS.get(self._kind, ("", 0))
+        self._fill = QColor(name) if name else QColor(p.marker_fill)
+        if name:
+            self._fill.setAlpha(alpha)
+        self._outline = cosmetic(self.colour(), 1.0, Qt.PenStyle.DashLine)
+        self._area = QPainterPath()
+        self._area.addEllipse(QPointF(0.0, 0.0), self._radius, self._radius)
+        # nothing of its own to draw without a radius: Qt then skips it when painting
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self._radius <= 0)
 
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self._palette = palette
@@ -674,34 +696,25 @@ class MarkerItem(QGraphicsItem):
         return QRectF(-r, -r, 2 * r, 2 * r)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if self._radius <= 0:
-            return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        name, alpha = _MARKER_COLOURS.get(self._kind, ("", 0))
-        fill = QColor(name) if name else QColor(self._palette.marker_fill)
-        if name:
-            fill.setAlpha(alpha)
-        painter.setPen(cosmetic(self.colour(), 1.0, Qt.PenStyle.DashLine))
-        painter.setBrush(fill)
-        painter.drawEllipse(QPointF(0.0, 0.0), self._radius, self._radius)
+        if self._radius > 0:
+            fill_then_outline(painter, self._area, self._fill, self._outline)
 
 
-class _MarkerSymbol(QGraphicsItem):
-    """A fixed-size diamond at a marker's centre, so a zero-radius marker is still seen."""
+_DIAMOND = QPolygonF([QPointF(0, -6), QPointF(6, 0), QPointF(0, 6), QPointF(-6, 0)])
+
+
+class _MarkerSymbol(QGraphicsPolygonItem):
+    """A fixed-size diamond at a marker's centre, so a zero-radius marker is still seen (painted by Qt itself)."""
 
     def __init__(self, parent: QGraphicsItem) -> None:
-        super().__init__(parent)
+        super().__init__(_DIAMOND, parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.colour = QColor("#000000")
+        self.set_colour(QColor("#000000"))
 
-    def boundingRect(self) -> QRectF:
-        return QRectF(-7.0, -7.0, 14.0, 14.0)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(contrasting(self.colour), 1.2))
-        painter.setBrush(self.colour)
-        painter.drawPolygon(QPolygonF([QPointF(0, -6), QPointF(6, 0), QPointF(0, 6), QPointF(-6, 0)]))
+    def set_colour(self, colour: QColor) -> None:
+        self.colour = QColor(colour)
+        self.setPen(QPen(contrasting(colour), 1.2))
+        self.setBrush(self.colour)
 
 
 class MeasureItem(QGraphicsItem):
@@ -751,14 +764,47 @@ class MeasureItem(QGraphicsItem):
             painter.drawEllipse(end, 0.15, 0.15)
 
 
+class AreaCircle(QGraphicsEllipseItem):
+    """A translucent circle (a burst, an area of fire) filled the cheap way: see `fill_then_outline`."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        path = QPainterPath()
+        path.addEllipse(self.rect())
+        fill_then_outline(painter, path, self.brush().color(), self.pen())
+
+
+class AreaPolygon(QGraphicsPolygonItem):
+    """A translucent polygon (an area of fire, smoke, a building) filled the cheap way: see `fill_then_outline`."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        path = QPainterPath()
+        path.addPolygon(self.polygon())
+        path.closeSubpath()
+        fill_then_outline(painter, path, self.brush().color(), self.pen())
+
+
 def circle_item(centre: Point, radius: float, colour: QColor, fill_alpha: int = 50,
                 style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QGraphicsEllipseItem:
     """A circle for `MapView.set_overlay` (a burst, a deviation radius), drawn the cheap way.
 
     One-pixel cosmetic pens: anything wider goes through Qt's stroker and costs
-    more than the rest of a repaint put together.
+    more than the rest of a repaint put together. Wide filled circles are filled
+    without antialiasing under their outline.
     """
-    item = QGraphicsEllipseItem(QRectF(centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius))
+    rect = QRectF(centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius)
+    item = AreaCircle(rect) if fill_alpha > 0 and radius >= 1.0 else QGraphicsEllipseItem(rect)
+    item.setPen(cosmetic(QColor(colour), 1.0, style))
+    fill = QColor(colour)
+    fill.setAlpha(fill_alpha)
+    item.setBrush(fill)
+    item.setZValue(Z_OVERLAYS)
+    return item
+
+
+def polygon_item(corners: list[Point], colour: QColor, fill_alpha: int,
+                 style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QGraphicsPolygonItem:
+    """A translucent polygon for `MapView.set_overlay` (an area of fire, smoke, a building)."""
+    item = AreaPolygon(QPolygonF([QPointF(x, y) for x, y in corners]))
     item.setPen(cosmetic(QColor(colour), 1.0, style))
     fill = QColor(colour)
     fill.setAlpha(fill_alpha)

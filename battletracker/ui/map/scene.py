@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from PySide6.QtCore import QObject, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from battletracker.core.geometry import EPSILON, distance, in_arc
@@ -104,6 +104,23 @@ def _grid_strip(width: int, columns: tuple[tuple[int, int], ...], felt: int, col
         painter.fillRect(QRect(at - thick // 2, 0, thick, 8), QColor.fromRgba(colours[step]))
     painter.end()
     return strip
+
+
+@lru_cache(maxsize=64)
+def _edge_text(text: str, font_key: str, colour: int, dpr: float) -> QPixmap:
+    """An edge label rendered once: drawing text costs a layout on every repaint."""
+    font = QFont()
+    font.fromString(font_key)
+    metrics = QFontMetrics(font)
+    pix = QPixmap(max(1, round(metrics.horizontalAdvance(text) * dpr)), max(1, round(metrics.height() * dpr)))
+    pix.setDevicePixelRatio(dpr)
+    pix.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pix)
+    painter.setFont(font)
+    painter.setPen(QColor.fromRgba(colour))
+    painter.drawText(QPointF(0.0, metrics.ascent()), text)
+    painter.end()
+    return pix
 
 
 class MapScene(QGraphicsScene):
@@ -311,8 +328,15 @@ class MapScene(QGraphicsScene):
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         rect = QRectF(rect)
         p = self.palette_
-        painter.fillRect(rect, p.margin)
         table = self.table_rect()
+        # the margin round the table only: the felt is drawn opaque over the table
+        for band in (QRectF(rect.left(), rect.top(), rect.width(), table.top() - rect.top()),
+                     QRectF(rect.left(), table.bottom(), rect.width(), rect.bottom() - table.bottom()),
+                     QRectF(rect.left(), table.top(), table.left() - rect.left(), table.height()),
+                     QRectF(table.right(), table.top(), rect.right() - table.right(), table.height())):
+            band = band.intersected(rect)
+            if not band.isEmpty():
+                painter.fillRect(band, p.margin)
         scale = painter.worldTransform().m11() or 1.0
         self._draw_grid(painter, rect.intersected(table), scale)
         edge = QPen(p.table_edge, 2.0)
@@ -358,21 +382,21 @@ class MapScene(QGraphicsScene):
         painter.restore()
 
     def _draw_edge_labels(self, painter: QPainter, scale: float) -> None:
-        """Inches along the top and left edges, at a fixed size outside the table."""
+        """Inches along the top and left edges, at a fixed size outside the table (text rendered once)."""
         step = 6 if scale * 6 >= 34 else 12
         transform = painter.worldTransform()
+        font_key, colour = self.badge_font.toString(), self.palette_.edge_text.rgba()
+        dpr = painter.device().devicePixelRatioF()
         painter.save()
         painter.resetTransform()
-        painter.setFont(self.badge_font)
-        painter.setPen(self.palette_.edge_text)
-        fm = painter.fontMetrics()
-        h = fm.height()
-        align_c = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom
         for x in range(0, int(self._width) + 1, step):
+            text = _edge_text(f"{x}", font_key, colour, dpr)
+            w, h = text.width() / dpr, text.height() / dpr
             at = transform.map(QPointF(x, 0.0))
-            painter.drawText(QRectF(at.x() - 30, at.y() - h - 4, 60, h), align_c, f"{x}")
-        align_r = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            painter.drawPixmap(QPointF(round(at.x() - w / 2), round(at.y() - h - 4)), text)
         for y in range(step, int(self._height) + 1, step):
+            text = _edge_text(f"{y}", font_key, colour, dpr)
+            w, h = text.width() / dpr, text.height() / dpr
             at = transform.map(QPointF(0.0, y))
-            painter.drawText(QRectF(at.x() - 66, at.y() - h / 2, 60, h), align_r, f"{y}")
+            painter.drawPixmap(QPointF(round(at.x() - 6 - w), round(at.y() - h / 2)), text)
         painter.restore()
