@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
@@ -502,16 +502,33 @@ class ArcWedge(QGraphicsItem):
         fill_then_outline(painter, self._path, self._palette.arc_fill, cosmetic(self._palette.arc_edge, 1.0))
 
 
+# Rows of device pixels per fill: Qt hands a fill of more than about a hundred rows to a
+# helper thread, which on a busy machine makes a repaint wait several times its own work.
+BAND_ROWS = 64
+
+
 def fill_then_outline(painter: QPainter, path: QPainterPath, fill: QColor, outline: QPen) -> None:
     """A translucent area: filled without antialiasing, its edge hidden under an antialiased outline.
 
     An antialiased fill of a wide translucent area costs three times a plain one,
-    for pixels the outline covers anyway.
+    for pixels the outline covers anyway. A tall area is filled in bands of
+    BAND_ROWS device rows, each clipped to whole pixels so no row is blended twice.
     """
     painter.setRenderHint(_ANTIALIAS, False)
     painter.setPen(_NO_PEN)
     painter.setBrush(fill)
-    painter.drawPath(path)
+    transform = painter.worldTransform()
+    device = transform.mapRect(path.boundingRect()).toAlignedRect()
+    if device.height() <= BAND_ROWS:
+        painter.drawPath(path)
+    else:
+        for top in range(device.top(), device.bottom() + 1, BAND_ROWS):
+            painter.save()
+            painter.resetTransform()
+            painter.setClipRect(QRect(device.left(), top, device.width(), BAND_ROWS), Qt.ClipOperation.IntersectClip)
+            painter.setWorldTransform(transform)
+            painter.drawPath(path)
+            painter.restore()
     painter.setRenderHint(_ANTIALIAS)
     painter.setPen(outline)
     painter.setBrush(Qt.BrushStyle.NoBrush)

@@ -22,6 +22,7 @@ from battletracker.core.geometry import EPSILON, distance, in_arc
 from battletracker.model.effects import Changes
 from battletracker.model.game import Game, Unit
 from battletracker.ui.map.items import (
+    BAND_ROWS,
     Z_OVERLAYS,
     Z_SELECTION_OVERLAY,
     ArcWedge,
@@ -93,15 +94,18 @@ def _step(inches: int) -> int:
     return 2 if inches % 12 == 0 else 1 if inches % 6 == 0 else 0
 
 
-@lru_cache(maxsize=8)
-def _grid_strip(width: int, columns: tuple[tuple[int, int], ...], felt: int, colours: tuple[int, int, int]) -> QPixmap:
-    """The felt and the vertical grid lines across the table, a few pixels high, for tiling down it."""
+@lru_cache(maxsize=32)
+def _grid_strip(width: int, columns: tuple[tuple[int, int], ...], felt: int, colours: tuple[int, int, int],
+                row: int = -1) -> QPixmap:
+    """A few pixels high across the table: the felt (row -1) or a horizontal line of weight `row`,
+    crossed by the vertical lines that are heavier, as a full repaint with lines drew them."""
     strip = QPixmap(max(1, width), 8)
-    strip.fill(QColor.fromRgba(felt))
+    strip.fill(QColor.fromRgba(felt if row < 0 else colours[row]))
     painter = QPainter(strip)
     for at, step in columns:
-        thick = 2 if step == 2 else 1
-        painter.fillRect(QRect(at - thick // 2, 0, thick, 8), QColor.fromRgba(colours[step]))
+        if step > row:
+            thick = 2 if step == 2 else 1
+            painter.fillRect(QRect(at - thick // 2, 0, thick, 8), QColor.fromRgba(colours[step]))
     painter.end()
     return strip
 
@@ -350,9 +354,10 @@ class MapScene(QGraphicsScene):
         """The felt with its inch, six-inch and foot lines, in whole device pixels.
 
         The felt and the vertical lines are one strip a few pixels high, tiled down
-        the table (a plain copy of opaque pixels); the horizontal lines are solid
-        rectangles. Drawn as lines, the vertical ones cost a blend per scanline and
-        were most of a full repaint. Lines are opaque colours: the grid over the felt.
+        the table (a plain copy of opaque pixels, in bands: see items.BAND_ROWS); each
+        horizontal line is such a strip too, with the heavier vertical lines crossing it.
+        Drawn as lines, the vertical ones cost a blend per scanline and were most of a
+        full repaint. Lines are opaque colours: the grid over the felt.
         """
         if rect.isEmpty():
             return
@@ -370,15 +375,18 @@ class MapScene(QGraphicsScene):
         exposed = transform.mapRect(rect).toAlignedRect().intersected(QRect(left, top, width, height))
         painter.save()
         painter.resetTransform()
-        painter.drawTiledPixmap(QRectF(exposed), strip, QPointF(exposed.left() - left, 0.0))
+        for band_top in range(exposed.top(), exposed.bottom() + 1, BAND_ROWS):
+            band = QRectF(exposed.left(), band_top, exposed.width(), min(BAND_ROWS, exposed.bottom() + 1 - band_top))
+            painter.drawTiledPixmap(band, strip, QPointF(exposed.left() - left, 0.0))
         y0, y1 = max(0, math.ceil(rect.top())), min(int(self._height), math.floor(rect.bottom()))
         for y in range(y0, y1 + 1):
             step = _step(y)
             if step > 0 or inch_lines:
                 at = round(sy * y + dy)
                 thick = 2 if step == 2 else 1
-                painter.fillRect(QRect(exposed.left(), at - thick // 2, exposed.width(), thick),
-                                 QColor.fromRgba(colours[step]))
+                line = _grid_strip(width, columns, p.felt.rgba(), colours, step)
+                painter.drawTiledPixmap(QRectF(exposed.left(), at - thick // 2, exposed.width(), thick), line,
+                                        QPointF(exposed.left() - left, 0.0))
         painter.restore()
 
     def _draw_edge_labels(self, painter: QPainter, scale: float) -> None:
