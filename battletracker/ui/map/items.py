@@ -11,7 +11,7 @@ import math
 from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -747,6 +747,7 @@ class MeasureItem(QGraphicsItem):
         # beside the pointer for the ruler; on the line, clear of the token, for a move
         anchor, shift = ((0.5, 0.5), (0.0, 0.0)) if label_at_middle else ((0.0, 1.0), (8.0, -6.0))
         self.label = PixmapLabel(font, anchor, shift, self)
+        self.set_palette(palette, font)
 
     def set_line(self, a: Point, b: Point, text: str) -> None:
         self.prepareGeometryChange()
@@ -762,23 +763,36 @@ class MeasureItem(QGraphicsItem):
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self._palette = palette
         self.label.set_font(font)
+        halo = QColor("#000000") if not palette.dark else QColor("#ffffff")
+        halo.setAlpha(90)
+        self._halo_pen = cosmetic(halo, 1.0)
+        self._line_pen = cosmetic(palette.measure, 1.0)
         self.update()
 
     def boundingRect(self) -> QRectF:
         return QRectF(self._a, self._b).normalized().adjusted(-0.5, -0.5, 0.5, 0.5)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        colour = self._palette.measure
-        halo = QColor("#000000") if not self._palette.dark else QColor("#ffffff")
-        halo.setAlpha(90)
-        painter.setPen(cosmetic(halo, 4.0))
-        painter.drawLine(self._a, self._b)
-        painter.setPen(cosmetic(colour, 2.0))
-        painter.drawLine(self._a, self._b)
-        painter.setBrush(QBrush(colour))
-        for end in (self._a, self._b):
-            painter.drawEllipse(end, 0.15, 0.15)
+        # In device pixels, the 4- and 2-pixel strokes as side-by-side one-pixel lines: Qt
+        # draws those directly, where a wider pen or a thin filled band goes through its
+        # general rasteriser at many times the cost.
+        transform = painter.worldTransform()
+        a, b = transform.map(self._a), transform.map(self._b)
+        dot = 0.15 * transform.m11() + 1.0
+        painter.resetTransform()
+        painter.setRenderHint(_ANTIALIAS)
+        dx, dy = b.x() - a.x(), b.y() - a.y()
+        length = math.hypot(dx, dy)
+        nx, ny = (-dy / length, dx / length) if length > 1e-9 else (0.0, 1.0)
+        for pen, offsets in ((self._halo_pen, (-1.5, -0.5, 0.5, 1.5)), (self._line_pen, (-0.5, 0.0, 0.5))):
+            painter.setPen(pen)
+            for k in offsets:
+                shift = QPointF(nx * k, ny * k)
+                painter.drawLine(a + shift, b + shift)
+        painter.setPen(_NO_PEN)
+        painter.setBrush(self._palette.measure)
+        for end in (a, b):
+            painter.drawEllipse(end, dot, dot)
 
 
 class AreaCircle(QGraphicsEllipseItem):
