@@ -282,7 +282,7 @@ def test_selecting_shows_arc_and_rings_and_highlights_units_in_arc_and_range(
     session.select("mg")
     assert scene.wedge.isVisible() and scene.rings.isVisible()
     assert scene.rings.bands == [24.0]
-    assert scene.rings.pos() == QPointF(36.0, 10.0)
+    assert scene.rings.origin == QPointF(36.0, 10.0)
     # the wedge covers what in_arc says is in the arc, out to the 24" band
     path = scene.wedge.path()
     assert path.contains(QPointF(36.0, 30.0))
@@ -474,7 +474,7 @@ def test_dragging_the_selected_unit_previews_its_arc_and_targets(view: MapView, 
     QTest.keyClick(view, Qt.Key.Key_Escape)
     QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, vp_point(view, 56.0, 2.0))
     assert view.map_scene.targets == {"s1"}
-    assert view.map_scene.rings.pos() == QPointF(36.0, 10.0)
+    assert view.map_scene.rings.origin == QPointF(36.0, 10.0)
 
 
 def test_picking_shows_a_prompt_until_done(view: MapView) -> None:

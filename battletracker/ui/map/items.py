@@ -10,17 +10,19 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsLineItem,
+    QGraphicsPolygonItem,
+    QGraphicsScene,
     QStyleOptionGraphicsItem,
     QWidget,
 )
 
-from battletracker.core.geometry import Point, direction, offset, on_table
+from battletracker.core.geometry import Point, direction, distance, offset, on_table
 from battletracker.model.game import Marker, Unit
 from battletracker.ui.map.labels import PixmapLabel, chip
 from battletracker.ui.map.palette import MapPalette, badge_for, contrasting, is_destroyed
@@ -444,17 +446,47 @@ def wedge_path(origin: Point, facing: float, half_angle: float, radius: float) -
 
 
 class ArcWedge(QGraphicsItem):
-    """The selected unit's arc of fire out to its longest range band."""
+    """The selected unit's arc of fire out to its longest range band.
+
+    Like the rings, it covers the table and repaints only along its outline
+    when it moves: a shift of the origin by d, a turn by a and a change of
+    reach by r change no pixel farther than d + reach * a + r from the old or
+    the new outline. A jump farther than that repaints both wedges whole.
+    """
 
     def __init__(self, palette: MapPalette, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self._palette = palette
         self._path = QPainterPath()
+        self._shape: tuple[Point, float, float, float] | None = None
+        self._table = QRectF()
+
+    def set_table(self, width: float, height: float) -> None:
+        self.prepareGeometryChange()
+        self._table = QRectF(0.0, 0.0, width, height)
 
     def set_wedge(self, origin: Point, facing: float, half_angle: float, radius: float) -> None:
-        self.prepareGeometryChange()
+        old, old_path = self._shape, self._path
+        self._shape = (origin, facing, half_angle, radius)
         self._path = wedge_path(origin, facing, half_angle, radius)
-        self.update()
+        scene = self.scene()
+        if scene is None or not self.isVisible():
+            return
+        pen_pad = _pen_pad(scene)
+        if old is None or old[2] != half_angle:
+            scene.update(old_path.boundingRect().united(self._path.boundingRect()).adjusted(
+                -pen_pad, -pen_pad, pen_pad, pen_pad))
+            return
+        turn = math.radians(abs((facing - old[1] + 180.0) % 360.0 - 180.0))
+        pad = distance(origin, old[0]) + max(radius, old[3]) * turn + abs(radius - old[3]) + pen_pad
+        if pad > 4.0:
+            scene.update(old_path.boundingRect().united(self._path.boundingRect()).adjusted(
+                -pen_pad, -pen_pad, pen_pad, pen_pad))
+            return
+        for path in (old_path, self._path):
+            corners = [(path.elementAt(i).x, path.elementAt(i).y) for i in range(path.elementCount())]
+            for patch in outline_patches(corners, pad, self._table):
+                scene.update(patch)
 
     def set_palette(self, palette: MapPalette) -> None:
         self._palette = palette
@@ -464,17 +496,77 @@ class ArcWedge(QGraphicsItem):
         return self._path
 
     def boundingRect(self) -> QRectF:
-        return self._path.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+        return self._table
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(cosmetic(self._palette.arc_edge, 1.0))
-        painter.setBrush(self._palette.arc_fill)
-        painter.drawPath(self._path)
+        fill_then_outline(painter, self._path, self._palette.arc_fill, cosmetic(self._palette.arc_edge, 1.0))
+
+
+# Rows of device pixels per fill: Qt hands a fill of more than about a hundred rows to a
+# helper thread, which on a busy machine makes a repaint wait several times its own work.
+BAND_ROWS = 64
+
+
+def fill_then_outline(painter: QPainter, path: QPainterPath, fill: QColor, outline: QPen) -> None:
+    """A translucent area: filled without antialiasing, its edge hidden under an antialiased outline.
+
+    An antialiased fill of a wide translucent area costs three times a plain one,
+    for pixels the outline covers anyway. A tall area is filled in bands of
+    BAND_ROWS device rows, each clipped to whole pixels so no row is blended twice.
+    """
+    painter.setRenderHint(_ANTIALIAS, False)
+    painter.setPen(_NO_PEN)
+    painter.setBrush(fill)
+    transform = painter.worldTransform()
+    device = transform.mapRect(path.boundingRect()).toAlignedRect()
+    if device.height() <= BAND_ROWS:
+        painter.drawPath(path)
+    else:
+        for top in range(device.top(), device.bottom() + 1, BAND_ROWS):
+            painter.save()
+            painter.resetTransform()
+            painter.setClipRect(QRect(device.left(), top, device.width(), BAND_ROWS), Qt.ClipOperation.IntersectClip)
+            painter.setWorldTransform(transform)
+            painter.drawPath(path)
+            painter.restore()
+    painter.setRenderHint(_ANTIALIAS)
+    painter.setPen(outline)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawPath(path)
+
+
+def _pen_pad(scene: QGraphicsScene) -> float:
+    """Three pixels at the view's zoom, in inches: a one-pixel pen and its antialiasing."""
+    views = scene.views()
+    scale = views[0].transform().m11() if views else 1.0
+    return 3.0 / max(scale, 1e-6)
+
+
+PATCH = 2.0     # inches of outline per repainted patch
+
+
+def outline_patches(corners: list[Point], pad: float, table: QRectF) -> list[QRectF]:
+    """Rectangles covering everything within `pad` of a polyline, in pieces of about PATCH inches, on the table."""
+    patches = []
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:], strict=False):
+        pieces = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / PATCH))
+        for k in range(pieces):
+            ax, ay = x0 + (x1 - x0) * k / pieces, y0 + (y1 - y0) * k / pieces
+            bx, by = x0 + (x1 - x0) * (k + 1) / pieces, y0 + (y1 - y0) * (k + 1) / pieces
+            patch = QRectF(min(ax, bx) - pad, min(ay, by) - pad, abs(bx - ax) + 2 * pad, abs(by - ay) + 2 * pad)
+            if patch.intersects(table):
+                patches.append(patch)
+    return patches
 
 
 class RangeRings(QGraphicsItem):
-    """Range band edges around the selected unit, each labelled with its distance."""
+    """Range band edges around the selected unit, each labelled with its distance.
+
+    The item stays put and covers the table; moving the rings (a drag previewing
+    the selection) asks the scene to repaint only short patches along the old
+    and the new circles. Moved as one item, the square round the longest band,
+    most of the table, would be repainted on every move of the mouse.
+    """
 
     def __init__(self, palette: MapPalette, font: QFont, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
@@ -482,22 +574,46 @@ class RangeRings(QGraphicsItem):
         self._font = font
         self._bands: list[float] = []
         self._labels: list[PixmapLabel] = []
+        self._origin = QPointF()
+        self._table = QRectF()
+
+    @property
+    def origin(self) -> QPointF:
+        """The centre of the rings, in table inches."""
+        return QPointF(self._origin)
 
     def set_rings(self, origin: Point, bands: list[float], facing: float, table: tuple[float, float]) -> None:
-        self.prepareGeometryChange()
-        self.setPos(*origin)
+        if self._table != QRectF(0.0, 0.0, *table):
+            self.prepareGeometryChange()
+            self._table = QRectF(0.0, 0.0, *table)
+        self._repaint_patches()
+        self._origin = qpoint(origin)
         self._bands = list(bands)
-        for label in self._labels:
+        self._repaint_patches()
+        while len(self._labels) > len(self._bands):
+            label = self._labels.pop()
             if label.scene() is not None:
                 label.scene().removeItem(label)
-        self._labels = []
-        for band in self._bands:
-            label = PixmapLabel(self._font, (0.5, 0.5), (0.0, 0.0), self)
+        while len(self._labels) < len(self._bands):
+            self._labels.append(PixmapLabel(self._font, (0.5, 0.5), (0.0, 0.0), self))
+        for label, band in zip(self._labels, self._bands, strict=True):
             label.set_chips([chip(f'{band:g}"', self._palette.label_text, self._palette.label_back)])
-            at = _label_point(origin, band, facing, table)
-            label.setPos(at[0] - origin[0], at[1] - origin[1])
-            self._labels.append(label)
-        self.update()
+            label.setPos(qpoint(_label_point(origin, band, facing, table)))
+
+    def _repaint_patches(self) -> None:
+        """Ask the scene to repaint short patches along every ring, where they cross the table."""
+        scene = self.scene()
+        if scene is None or not self.isVisible() or not self._bands:
+            return
+        pen_pad = _pen_pad(scene)
+        ox, oy = self._origin.x(), self._origin.y()
+        for band in self._bands:
+            steps = max(8, math.ceil(2.0 * math.pi * band / PATCH))
+            sag = band * (1.0 - math.cos(math.pi / steps))
+            turns = [2.0 * math.pi * i / steps for i in range(steps + 1)]
+            corners = [(ox + band * math.cos(t), oy + band * math.sin(t)) for t in turns]
+            for patch in outline_patches(corners, sag + pen_pad, self._table):
+                scene.update(patch)
 
     @property
     def bands(self) -> list[float]:
@@ -512,15 +628,14 @@ class RangeRings(QGraphicsItem):
         self.update()
 
     def boundingRect(self) -> QRectF:
-        r = (max(self._bands) if self._bands else 0.0) + 0.5
-        return QRectF(-r, -r, 2 * r, 2 * r)
+        return self._table
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(cosmetic(self._palette.ring, 1.0, Qt.PenStyle.DashLine))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for band in self._bands:
-            painter.drawEllipse(QPointF(0.0, 0.0), band, band)
+            painter.drawEllipse(self._origin, band, band)
 
 
 def _label_point(origin: Point, radius: float, facing: float, table: tuple[float, float]) -> Point:
@@ -572,8 +687,16 @@ class MarkerItem(QGraphicsItem):
         p = self._palette
         self.label.setY(self._radius)
         self.label.set_chips([chip(self._text, p.label_text, p.label_back)] if self._text else [])
-        self.symbol.colour = self.colour()
-        self.symbol.update()
+        self.symbol.set_colour(self.colour())
+        name, alpha = _MARKER_COLOURS.get(self._kind, ("", 0))
+        self._fill = QColor(name) if name else QColor(p.marker_fill)
+        if name:
+            self._fill.setAlpha(alpha)
+        self._outline = cosmetic(self.colour(), 1.0, Qt.PenStyle.DashLine)
+        self._area = QPainterPath()
+        self._area.addEllipse(QPointF(0.0, 0.0), self._radius, self._radius)
+        # nothing of its own to draw without a radius: Qt then skips it when painting
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self._radius <= 0)
 
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self._palette = palette
@@ -590,34 +713,25 @@ class MarkerItem(QGraphicsItem):
         return QRectF(-r, -r, 2 * r, 2 * r)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if self._radius <= 0:
-            return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        name, alpha = _MARKER_COLOURS.get(self._kind, ("", 0))
-        fill = QColor(name) if name else QColor(self._palette.marker_fill)
-        if name:
-            fill.setAlpha(alpha)
-        painter.setPen(cosmetic(self.colour(), 1.0, Qt.PenStyle.DashLine))
-        painter.setBrush(fill)
-        painter.drawEllipse(QPointF(0.0, 0.0), self._radius, self._radius)
+        if self._radius > 0:
+            fill_then_outline(painter, self._area, self._fill, self._outline)
 
 
-class _MarkerSymbol(QGraphicsItem):
-    """A fixed-size diamond at a marker's centre, so a zero-radius marker is still seen."""
+_DIAMOND = QPolygonF([QPointF(0, -6), QPointF(6, 0), QPointF(0, 6), QPointF(-6, 0)])
+
+
+class _MarkerSymbol(QGraphicsPolygonItem):
+    """A fixed-size diamond at a marker's centre, so a zero-radius marker is still seen (painted by Qt itself)."""
 
     def __init__(self, parent: QGraphicsItem) -> None:
-        super().__init__(parent)
+        super().__init__(_DIAMOND, parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.colour = QColor("#000000")
+        self.set_colour(QColor("#000000"))
 
-    def boundingRect(self) -> QRectF:
-        return QRectF(-7.0, -7.0, 14.0, 14.0)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(contrasting(self.colour), 1.2))
-        painter.setBrush(self.colour)
-        painter.drawPolygon(QPolygonF([QPointF(0, -6), QPointF(6, 0), QPointF(0, 6), QPointF(-6, 0)]))
+    def set_colour(self, colour: QColor) -> None:
+        self.colour = QColor(colour)
+        self.setPen(QPen(contrasting(colour), 1.2))
+        self.setBrush(self.colour)
 
 
 class MeasureItem(QGraphicsItem):
@@ -633,6 +747,7 @@ class MeasureItem(QGraphicsItem):
         # beside the pointer for the ruler; on the line, clear of the token, for a move
         anchor, shift = ((0.5, 0.5), (0.0, 0.0)) if label_at_middle else ((0.0, 1.0), (8.0, -6.0))
         self.label = PixmapLabel(font, anchor, shift, self)
+        self.set_palette(palette, font)
 
     def set_line(self, a: Point, b: Point, text: str) -> None:
         self.prepareGeometryChange()
@@ -648,23 +763,55 @@ class MeasureItem(QGraphicsItem):
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self._palette = palette
         self.label.set_font(font)
+        halo = QColor("#000000") if not palette.dark else QColor("#ffffff")
+        halo.setAlpha(90)
+        self._halo_pen = cosmetic(halo, 1.0)
+        self._line_pen = cosmetic(palette.measure, 1.0)
         self.update()
 
     def boundingRect(self) -> QRectF:
         return QRectF(self._a, self._b).normalized().adjusted(-0.5, -0.5, 0.5, 0.5)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        colour = self._palette.measure
-        halo = QColor("#000000") if not self._palette.dark else QColor("#ffffff")
-        halo.setAlpha(90)
-        painter.setPen(cosmetic(halo, 4.0))
-        painter.drawLine(self._a, self._b)
-        painter.setPen(cosmetic(colour, 2.0))
-        painter.drawLine(self._a, self._b)
-        painter.setBrush(QBrush(colour))
-        for end in (self._a, self._b):
-            painter.drawEllipse(end, 0.15, 0.15)
+        # In device pixels, the 4- and 2-pixel strokes as side-by-side one-pixel lines: Qt
+        # draws those directly, where a wider pen or a thin filled band goes through its
+        # general rasteriser at many times the cost.
+        transform = painter.worldTransform()
+        a, b = transform.map(self._a), transform.map(self._b)
+        dot = 0.15 * transform.m11() + 1.0
+        painter.resetTransform()
+        painter.setRenderHint(_ANTIALIAS)
+        dx, dy = b.x() - a.x(), b.y() - a.y()
+        length = math.hypot(dx, dy)
+        nx, ny = (-dy / length, dx / length) if length > 1e-9 else (0.0, 1.0)
+        for pen, offsets in ((self._halo_pen, (-1.5, -0.5, 0.5, 1.5)), (self._line_pen, (-0.5, 0.0, 0.5))):
+            painter.setPen(pen)
+            for k in offsets:
+                shift = QPointF(nx * k, ny * k)
+                painter.drawLine(a + shift, b + shift)
+        painter.setPen(_NO_PEN)
+        painter.setBrush(self._palette.measure)
+        for end in (a, b):
+            painter.drawEllipse(end, dot, dot)
+
+
+class AreaCircle(QGraphicsEllipseItem):
+    """A translucent circle (a burst, an area of fire) filled the cheap way: see `fill_then_outline`."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        path = QPainterPath()
+        path.addEllipse(self.rect())
+        fill_then_outline(painter, path, self.brush().color(), self.pen())
+
+
+class AreaPolygon(QGraphicsPolygonItem):
+    """A translucent polygon (an area of fire, smoke, a building) filled the cheap way: see `fill_then_outline`."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        path = QPainterPath()
+        path.addPolygon(self.polygon())
+        path.closeSubpath()
+        fill_then_outline(painter, path, self.brush().color(), self.pen())
 
 
 def circle_item(centre: Point, radius: float, colour: QColor, fill_alpha: int = 50,
@@ -672,9 +819,23 @@ def circle_item(centre: Point, radius: float, colour: QColor, fill_alpha: int = 
     """A circle for `MapView.set_overlay` (a burst, a deviation radius), drawn the cheap way.
 
     One-pixel cosmetic pens: anything wider goes through Qt's stroker and costs
-    more than the rest of a repaint put together.
+    more than the rest of a repaint put together. Wide filled circles are filled
+    without antialiasing under their outline.
     """
-    item = QGraphicsEllipseItem(QRectF(centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius))
+    rect = QRectF(centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius)
+    item = AreaCircle(rect) if fill_alpha > 0 and radius >= 1.0 else QGraphicsEllipseItem(rect)
+    item.setPen(cosmetic(QColor(colour), 1.0, style))
+    fill = QColor(colour)
+    fill.setAlpha(fill_alpha)
+    item.setBrush(fill)
+    item.setZValue(Z_OVERLAYS)
+    return item
+
+
+def polygon_item(corners: list[Point], colour: QColor, fill_alpha: int,
+                 style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QGraphicsPolygonItem:
+    """A translucent polygon for `MapView.set_overlay` (an area of fire, smoke, a building)."""
+    item = AreaPolygon(QPolygonF([QPointF(x, y) for x, y in corners]))
     item.setPen(cosmetic(QColor(colour), 1.0, style))
     fill = QColor(colour)
     fill.setAlpha(fill_alpha)

@@ -12,15 +12,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import lru_cache
 
-from PySide6.QtCore import QLineF, QObject, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QObject, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from battletracker.core.geometry import EPSILON, distance, in_arc
 from battletracker.model.effects import Changes
 from battletracker.model.game import Game, Unit
 from battletracker.ui.map.items import (
+    BAND_ROWS,
     Z_OVERLAYS,
     Z_SELECTION_OVERLAY,
     ArcWedge,
@@ -87,6 +89,44 @@ def _over(colour: QColor, below: QColor) -> QColor:
                            colour.blueF() * a + below.blueF() * (1 - a))
 
 
+def _step(inches: int) -> int:
+    """Which grid line sits at a whole inch: 0 an inch line, 1 every six inches, 2 every foot."""
+    return 2 if inches % 12 == 0 else 1 if inches % 6 == 0 else 0
+
+
+@lru_cache(maxsize=32)
+def _grid_strip(width: int, columns: tuple[tuple[int, int], ...], felt: int, colours: tuple[int, int, int],
+                row: int = -1) -> QPixmap:
+    """A few pixels high across the table: the felt (row -1) or a horizontal line of weight `row`,
+    crossed by the vertical lines that are heavier, as a full repaint with lines drew them."""
+    strip = QPixmap(max(1, width), 8)
+    strip.fill(QColor.fromRgba(felt if row < 0 else colours[row]))
+    painter = QPainter(strip)
+    for at, step in columns:
+        if step > row:
+            thick = 2 if step == 2 else 1
+            painter.fillRect(QRect(at - thick // 2, 0, thick, 8), QColor.fromRgba(colours[step]))
+    painter.end()
+    return strip
+
+
+@lru_cache(maxsize=64)
+def _edge_text(text: str, font_key: str, colour: int, dpr: float) -> QPixmap:
+    """An edge label rendered once: drawing text costs a layout on every repaint."""
+    font = QFont()
+    font.fromString(font_key)
+    metrics = QFontMetrics(font)
+    pix = QPixmap(max(1, round(metrics.horizontalAdvance(text) * dpr)), max(1, round(metrics.height() * dpr)))
+    pix.setDevicePixelRatio(dpr)
+    pix.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pix)
+    painter.setFont(font)
+    painter.setPen(QColor.fromRgba(colour))
+    painter.drawText(QPointF(0.0, metrics.ascent()), text)
+    painter.end()
+    return pix
+
+
 class MapScene(QGraphicsScene):
     """Tokens, markers and overlays for the session's game."""
 
@@ -133,6 +173,7 @@ class MapScene(QGraphicsScene):
         self._width, self._height = game.table_width, game.table_height
         self.setSceneRect(QRectF(-MARGIN, -MARGIN, self._width + 2 * MARGIN, self._height + 2 * MARGIN))
         self.clip.set_table(self._width, self._height)
+        self.wedge.set_table(self._width, self._height)
         for token in self.tokens.values():
             self.removeItem(token)
         self.tokens.clear()
@@ -291,9 +332,15 @@ class MapScene(QGraphicsScene):
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         rect = QRectF(rect)
         p = self.palette_
-        painter.fillRect(rect, p.margin)
         table = self.table_rect()
-        painter.fillRect(table.intersected(rect), p.felt)
+        # the margin round the table only: the felt is drawn opaque over the table
+        for band in (QRectF(rect.left(), rect.top(), rect.width(), table.top() - rect.top()),
+                     QRectF(rect.left(), table.bottom(), rect.width(), rect.bottom() - table.bottom()),
+                     QRectF(rect.left(), table.top(), table.left() - rect.left(), table.height()),
+                     QRectF(table.right(), table.top(), rect.right() - table.right(), table.height())):
+            band = band.intersected(rect)
+            if not band.isEmpty():
+                painter.fillRect(band, p.margin)
         scale = painter.worldTransform().m11() or 1.0
         self._draw_grid(painter, rect.intersected(table), scale)
         edge = QPen(p.table_edge, 2.0)
@@ -304,49 +351,60 @@ class MapScene(QGraphicsScene):
         self._draw_edge_labels(painter, scale)
 
     def _draw_grid(self, painter: QPainter, rect: QRectF, scale: float) -> None:
+        """The felt with its inch, six-inch and foot lines, in whole device pixels.
+
+        The felt and the vertical lines are one strip a few pixels high, tiled down
+        the table (a plain copy of opaque pixels, in bands: see items.BAND_ROWS); each
+        horizontal line is such a strip too, with the heavier vertical lines crossing it.
+        Drawn as lines, the vertical ones cost a blend per scanline and were most of a
+        full repaint. Lines are opaque colours: the grid over the felt.
+        """
         if rect.isEmpty():
             return
         p = self.palette_
         inch_lines = scale >= 6.0
-        x0, x1 = max(0, math.ceil(rect.left())), min(int(self._width), math.floor(rect.right()))
-        y0, y1 = max(0, math.ceil(rect.top())), min(int(self._height), math.floor(rect.bottom()))
-        layers: dict[int, list[QLineF]] = {1: [], 6: [], 12: []}
-        for x in range(x0, x1 + 1):
-            step = 12 if x % 12 == 0 else 6 if x % 6 == 0 else 1
-            if step > 1 or inch_lines:
-                layers[step].append(QLineF(x, 0.0, x, self._height))
-        for y in range(y0, y1 + 1):
-            step = 12 if y % 12 == 0 else 6 if y % 6 == 0 else 1
-            if step > 1 or inch_lines:
-                layers[step].append(QLineF(0.0, y, self._width, y))
-        # Opaque colours (the grid over the felt, blended once) and no antialiasing: translucent
-        # vertical lines cost a blend per scanline and were most of a full repaint.
+        transform = painter.worldTransform()
+        sx, dx, sy, dy = transform.m11(), transform.dx(), transform.m22(), transform.dy()
+        left, top = round(dx), round(dy)
+        width, height = round(sx * self._width + dx) - left, round(sy * self._height + dy) - top
+        colours = (_over(p.grid_inch, p.felt).rgba(), _over(p.grid_six, p.felt).rgba(),
+                   _over(p.grid_twelve, p.felt).rgba())
+        columns = tuple((round(sx * x + dx) - left, _step(x)) for x in range(int(self._width) + 1)
+                        if inch_lines or _step(x) > 0)
+        strip = _grid_strip(width, columns, p.felt.rgba(), colours)
+        exposed = transform.mapRect(rect).toAlignedRect().intersected(QRect(left, top, width, height))
         painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        for step, colour, width in ((1, p.grid_inch, 1.0), (6, p.grid_six, 1.0), (12, p.grid_twelve, 2.0)):
-            if layers[step]:
-                pen = QPen(_over(colour, p.felt), width)
-                pen.setCosmetic(True)
-                painter.setPen(pen)
-                painter.drawLines(layers[step])
+        painter.resetTransform()
+        for band_top in range(exposed.top(), exposed.bottom() + 1, BAND_ROWS):
+            band = QRectF(exposed.left(), band_top, exposed.width(), min(BAND_ROWS, exposed.bottom() + 1 - band_top))
+            painter.drawTiledPixmap(band, strip, QPointF(exposed.left() - left, 0.0))
+        y0, y1 = max(0, math.ceil(rect.top())), min(int(self._height), math.floor(rect.bottom()))
+        for y in range(y0, y1 + 1):
+            step = _step(y)
+            if step > 0 or inch_lines:
+                at = round(sy * y + dy)
+                thick = 2 if step == 2 else 1
+                line = _grid_strip(width, columns, p.felt.rgba(), colours, step)
+                painter.drawTiledPixmap(QRectF(exposed.left(), at - thick // 2, exposed.width(), thick), line,
+                                        QPointF(exposed.left() - left, 0.0))
         painter.restore()
 
     def _draw_edge_labels(self, painter: QPainter, scale: float) -> None:
-        """Inches along the top and left edges, at a fixed size outside the table."""
+        """Inches along the top and left edges, at a fixed size outside the table (text rendered once)."""
         step = 6 if scale * 6 >= 34 else 12
         transform = painter.worldTransform()
+        font_key, colour = self.badge_font.toString(), self.palette_.edge_text.rgba()
+        dpr = painter.device().devicePixelRatioF()
         painter.save()
         painter.resetTransform()
-        painter.setFont(self.badge_font)
-        painter.setPen(self.palette_.edge_text)
-        fm = painter.fontMetrics()
-        h = fm.height()
-        align_c = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom
         for x in range(0, int(self._width) + 1, step):
+            text = _edge_text(f"{x}", font_key, colour, dpr)
+            w, h = text.width() / dpr, text.height() / dpr
             at = transform.map(QPointF(x, 0.0))
-            painter.drawText(QRectF(at.x() - 30, at.y() - h - 4, 60, h), align_c, f"{x}")
-        align_r = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            painter.drawPixmap(QPointF(round(at.x() - w / 2), round(at.y() - h - 4)), text)
         for y in range(step, int(self._height) + 1, step):
+            text = _edge_text(f"{y}", font_key, colour, dpr)
+            w, h = text.width() / dpr, text.height() / dpr
             at = transform.map(QPointF(0.0, y))
-            painter.drawText(QRectF(at.x() - 66, at.y() - h / 2, 60, h), align_r, f"{y}")
+            painter.drawPixmap(QPointF(round(at.x() - 6 - w), round(at.y() - h / 2)), text)
         painter.restore()

@@ -15,16 +15,16 @@ the window's other parts and the tests can find them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QPointF, Qt
-from PySide6.QtGui import QColor, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsItem
 
 from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment, Building
 from battletracker.model.effects import Changes
 from battletracker.rules.chain_of_command.bombardment import future_centres, units_in_area
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
-from battletracker.ui.map.items import Z_OVERLAYS, circle_item, cosmetic, line_item, text_item
+from battletracker.ui.map.items import circle_item, line_item, polygon_item, text_item
 from battletracker.ui.map.view import MapView
 from battletracker.ui.session import Session
 
@@ -39,17 +39,6 @@ BUILDING_COLOURS = {"unstable": QColor("#ff9800"), "collapsed": QColor("#6d4c41"
 ARROW_HEAD = 0.8  # inches
 ARROW_SPREAD = 25.0  # degrees either side of the shaft
 INSIDE_RING = 1.6  # inches round a unit's centre
-
-
-def polygon_item(corners: list[geometry.Point], colour: QColor, fill_alpha: int,
-                 style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QGraphicsPolygonItem:
-    item = QGraphicsPolygonItem(QPolygonF([QPointF(x, y) for x, y in corners]))
-    item.setPen(cosmetic(QColor(colour), 1.0, style))
-    fill = QColor(colour)
-    fill.setAlpha(fill_alpha)
-    item.setBrush(fill)
-    item.setZValue(Z_OVERLAYS)
-    return item
 
 
 class BombardmentLayer(QObject):
