@@ -124,14 +124,21 @@ class TargetPicker(QWidget):
     chosen = Signal(str)
     outside = Signal(str)
 
-    def __init__(self, view: MapView | None, prompt: str, tooltip: str, parent: QWidget | None = None) -> None:
+    def __init__(self, view: MapView | None, prompt: str, tooltip: str, parent: QWidget | None = None, *,
+                 empty: str = "No unit to choose", button: str = "Pick on &map") -> None:
         super().__init__(parent)
         self.view = view
         self.prompt = prompt
         self.combo = QComboBox(self)
-        self.pick_button = QPushButton("Pick on &map", self)
+        # Shown in the list while it holds no unit, so an empty list says why rather than showing nothing.
+        self.combo.setPlaceholderText(empty)
+        self.pick_button = QPushButton(button, self)
         self.pick_button.setToolTip(tooltip)
+        # Enter in a dialog's dice field submits the dice; it must never start a pick.
+        self.pick_button.setAutoDefault(False)
         self.pick_button.setEnabled(view is not None)
+        # A form label's shortcut (its buddy is this picker) goes to the list.
+        self.setFocusProxy(self.combo)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.combo, 1)
@@ -149,9 +156,18 @@ class TargetPicker(QWidget):
         self.combo.clear()
         for unit_id, label in units:
             self.combo.addItem(label, unit_id)
-        if keep and before is not None and self.combo.findData(before) >= 0:
-            self.combo.setCurrentIndex(self.combo.findData(before))
+        # The first unit is chosen (the rules list the likeliest first); with a placeholder Qt would choose none.
+        kept = self.combo.findData(before) if keep and before is not None else -1
+        self.combo.setCurrentIndex(kept if kept >= 0 else 0 if self.combo.count() else -1)
         self.combo.blockSignals(False)
+
+    def units(self) -> list[str]:
+        """The ids on offer, in the list's order."""
+        return [str(self.combo.itemData(i)) for i in range(self.combo.count())]
+
+    def current_label(self) -> str:
+        """How the chosen unit reads in the list ("" while the list is empty)."""
+        return self.combo.currentText() if self.current() is not None else ""
 
     def current(self) -> str | None:
         """The unit chosen, or None while the list is empty."""
