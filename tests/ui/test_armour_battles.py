@@ -20,6 +20,7 @@ from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.features.armour_battles.overlays import OVERLAY as RINGS
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
 
 def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:
@@ -237,3 +238,26 @@ def test_card_counters_are_recorded_actions_that_replay(qtbot: QtBot, kursk: Ses
     savefile.save(kursk.game, path)
     replayed, _steps = replay_steps(savefile.load(path))
     assert savefile.game_to_dict(replayed) == savefile.game_to_dict(kursk.game)
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_direct_fire_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, kursk: Session) -> None:
+    kursk.game.units["stuh"].y = 32.0
+    view = shown_map(qtbot, kursk)
+    dlg = DirectFireDialog(kursk, "stuh", view, view)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    picker = dlg.target_picker
+    assert picker.units() == ["rifles", "smgs", "t34", "far"]      # every other unit with combat numbers
+    assert dlg.choices()["target"] == "rifles"
+
+    choose_with_keys(qtbot, picker, "t34")
+    assert dlg.choices()["target"] == "t34"
+    assert dlg.current is not None and dlg.current.target_id == "t34" and dlg.current.dice_type == "at"
+
+    click_on_map(qtbot, view, picker, "smgs", dlg)
+    assert dlg.choices()["target"] == "smgs"
+    assert dlg.current is not None and dlg.current.target_id == "smgs" and dlg.current.dice_type == "fp"
+
+    click_on_map(qtbot, view, picker, "stuh", dlg)                 # the firer itself
+    assert dlg.status.text() == "StuH 42 (close support) cannot fire at itself." and dlg.choices()["target"] == "smgs"
