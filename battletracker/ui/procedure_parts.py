@@ -118,17 +118,20 @@ class TargetPicker(QWidget):
     """The target: a list of the units the rules allow, and "Pick on map" to click one instead.
 
     `chosen` carries the unit picked from the list or on the map; a unit clicked on the map that the
-    list does not hold comes as `outside`, so the dialog can say why it cannot be the target.
+    list does not hold comes as `outside`, so the dialog can say why it cannot be the target. A choice
+    that may be left out (a Forward Observer, say) offers `none` first in the list; choosing it
+    announces "" through `chosen`.
     """
 
     chosen = Signal(str)
     outside = Signal(str)
 
     def __init__(self, view: MapView | None, prompt: str, tooltip: str, parent: QWidget | None = None, *,
-                 empty: str = "No unit to choose", button: str = "Pick on &map") -> None:
+                 empty: str = "No unit to choose", button: str = "Pick on &map", none: str | None = None) -> None:
         super().__init__(parent)
         self.view = view
         self.prompt = prompt
+        self.none = none
         self.combo = QComboBox(self)
         # Shown in the list while it holds no unit, so an empty list says why rather than showing nothing.
         self.combo.setPlaceholderText(empty)
@@ -154,6 +157,8 @@ class TargetPicker(QWidget):
         before = self.current()
         self.combo.blockSignals(True)
         self.combo.clear()
+        if self.none is not None:
+            self.combo.addItem(self.none, None)
         for unit_id, label in units:
             self.combo.addItem(label, unit_id)
         # The first unit is chosen (the rules list the likeliest first); with a placeholder Qt would choose none.
@@ -163,14 +168,15 @@ class TargetPicker(QWidget):
 
     def units(self) -> list[str]:
         """The ids on offer, in the list's order."""
-        return [str(self.combo.itemData(i)) for i in range(self.combo.count())]
+        data = (self.combo.itemData(i) for i in range(self.combo.count()))
+        return [unit_id for unit_id in data if isinstance(unit_id, str)]
 
     def current_label(self) -> str:
         """How the chosen unit reads in the list ("" while the list is empty)."""
         return self.combo.currentText() if self.current() is not None else ""
 
     def current(self) -> str | None:
-        """The unit chosen, or None while the list is empty."""
+        """The unit chosen, or None while the list is empty or `none` is chosen."""
         unit_id = self.combo.currentData()
         return unit_id if isinstance(unit_id, str) else None
 
@@ -199,7 +205,14 @@ class TargetPicker(QWidget):
         window.raise_()
         window.activateWindow()
 
-    def _index_changed(self, _index: int) -> None:
+    def choose_none(self) -> None:
+        """Choose the `none` entry (the dialog offers one)."""
+        if self.none is not None:
+            self.combo.setCurrentIndex(0)
+
+    def _index_changed(self, index: int) -> None:
         unit_id = self.current()
         if unit_id is not None:
             self.chosen.emit(unit_id)
+        elif self.none is not None and index == 0:
+            self.chosen.emit("")
