@@ -11,8 +11,8 @@ target is chosen from a list or by clicking it on the map, the same way.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QGraphicsItem, QHBoxLayout, QLabel, QPushButton, QWidget
@@ -114,6 +114,12 @@ class OverlayScope:
             _clear_overlay(self.view, self.key)
 
 
+class UnitPicking(Protocol):
+    """What a TargetPicker needs from the map: `pick_unit(callback, prompt)` (MapView has it)."""
+
+    def pick_unit(self, callback: Callable[[str | None], None], prompt: str = ...) -> None: ...
+
+
 class TargetPicker(QWidget):
     """The target: a list of the units the rules allow, and "Pick on map" to click one instead.
 
@@ -126,7 +132,7 @@ class TargetPicker(QWidget):
     chosen = Signal(str)
     outside = Signal(str)
 
-    def __init__(self, view: MapView | None, prompt: str, tooltip: str, parent: QWidget | None = None, *,
+    def __init__(self, view: UnitPicking | None, prompt: str, tooltip: str, parent: QWidget | None = None, *,
                  empty: str = "No unit to choose", button: str = "Pick on &map", none: str | None = None) -> None:
         super().__init__(parent)
         self.view = view
