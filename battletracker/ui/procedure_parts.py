@@ -124,13 +124,15 @@ class TargetPicker(QWidget):
     """The target: a list of the units the rules allow, and "Pick on map" to click one instead.
 
     `chosen` carries the unit picked from the list or on the map; a unit clicked on the map that the
-    list does not hold comes as `outside`, so the dialog can say why it cannot be the target. A choice
+    list does not hold comes as `outside`, so the dialog can say why it cannot be the target, and one it
+    holds comes as `picked` too (after `chosen`), for a dialog that acts on a click at once. A choice
     that may be left out (a Forward Observer, say) offers `none` first in the list; choosing it
     announces "" through `chosen`.
     """
 
     chosen = Signal(str)
     outside = Signal(str)
+    picked = Signal(str)
 
     def __init__(self, view: UnitPicking | None, prompt: str, tooltip: str, parent: QWidget | None = None, *,
                  empty: str = "No unit to choose", button: str = "Pick on &map", none: str | None = None) -> None:
@@ -205,7 +207,9 @@ class TargetPicker(QWidget):
     def _picked(self, unit_id: str | None) -> None:
         if unit_id is None:
             return
-        if not self.select(unit_id):
+        if self.select(unit_id):
+            self.picked.emit(unit_id)
+        else:
             self.outside.emit(unit_id)
         window = self.window()
         window.raise_()
