@@ -14,6 +14,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QGraphicsItem, QHBoxLayout, QLabel, QPushButton, QWidget
 
@@ -205,7 +206,8 @@ class TargetPicker(QWidget):
             self.view.pick_unit(self._picked, self.prompt)
 
     def _picked(self, unit_id: str | None) -> None:
-        if unit_id is None:
+        # The dialog may have closed (and been deleted) while the player was still clicking the map.
+        if unit_id is None or not shiboken6.isValid(self):
             return
         if self.select(unit_id):
             self.picked.emit(unit_id)

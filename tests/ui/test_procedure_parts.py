@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
@@ -133,3 +134,22 @@ def test_target_picker_says_why_its_list_is_empty(qtbot: QtBot) -> None:
     qtbot.addWidget(picker)
     picker.set_units([])
     assert picker.current() is None and picker.combo.placeholderText() == "No enemy in reach"
+
+
+def test_a_pick_ending_after_the_picker_is_gone_does_nothing(qtbot: QtBot, session: Session) -> None:
+    view = MapView(session)
+    qtbot.addWidget(view)
+    view.resize(1000, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    dialog = QDialog()
+    picker = TargetPicker(view, "Click the target", "Click the target on the map", dialog)
+    unit = next(iter(session.game.units.values()))
+    picker.set_units([(unit.id, unit.name)])
+    qtbot.mouseClick(picker.pick_button, Qt.MouseButton.LeftButton)
+    assert view.picking
+    dialog.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(picker))
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     view.mapFromScene(QPointF(unit.x, unit.y)))
+    assert not view.picking
