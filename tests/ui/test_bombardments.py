@@ -285,10 +285,19 @@ def test_the_window_has_the_dock_and_the_layer(qtbot: QtBot, session: Session, t
 
 
 @pytest.mark.qt_log_ignore(NO_RAISE)
-def test_sos_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, session: Session,
-                                                                  panel: BombardmentsPanel, view: MapView) -> None:
+def test_sos_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, session: Session) -> None:
+    from battletracker.ui.main_window import MainWindow
+
+    window = MainWindow(session)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.show()
+    window.load_features()
+    qtbot.waitExposed(window)
+    panel = window.findChild(BombardmentsPanel)
+    assert panel is not None
+    view = window.map
     dialog = panel.create_sos(0, (26.0, 40.0))
-    assert dialog is not None
+    assert dialog is not None and dialog.isVisible()
     picker = dialog.target_picker
     assert picker.units() == ["u7", "u10"] and picker.current() == "u7"
     assert dialog.runner.title.endswith("SOS Fire at 1st Squad")
@@ -297,10 +306,10 @@ def test_sos_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, 
     assert dialog.runner.title.endswith("SOS Fire at Lt. Hayes")
     assert dialog.choices()["target"] == "u10"
 
-    click_on_map(qtbot, view, picker, "u7")
+    click_on_map(qtbot, view, picker, "u7", dialog)
     assert dialog.runner.title.endswith("SOS Fire at 1st Squad")
     assert dialog.choices()["target"] == "u7"
 
-    click_on_map(qtbot, view, picker, "u8")                        # outside the circle
+    click_on_map(qtbot, view, picker, "u8", dialog)                # outside the circle
     assert dialog.problem.text() == "2nd Squad is not a Team or AFV/APC inside the SOS circle."
     assert picker.current() == "u7"
