@@ -11,9 +11,10 @@ target is chosen from a list or by clicking it on the map, the same way.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
+import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QGraphicsItem, QHBoxLayout, QLabel, QPushButton, QWidget
 
@@ -123,24 +124,42 @@ class OverlayScope:
             _clear_overlay(self.view, self.key)
 
 
+class UnitPicking(Protocol):
+    """What a TargetPicker needs from the map: `pick_unit(callback, prompt)` (MapView has it)."""
+
+    def pick_unit(self, callback: Callable[[str | None], None], prompt: str = ...) -> None: ...
+
+
 class TargetPicker(QWidget):
     """The target: a list of the units the rules allow, and "Pick on map" to click one instead.
 
     `chosen` carries the unit picked from the list or on the map; a unit clicked on the map that the
-    list does not hold comes as `outside`, so the dialog can say why it cannot be the target.
+    list does not hold comes as `outside`, so the dialog can say why it cannot be the target, and one it
+    holds comes as `picked` too (after `chosen`), for a dialog that acts on a click at once. A choice
+    that may be left out (a Forward Observer, say) offers `none` first in the list; choosing it
+    announces "" through `chosen`.
     """
 
     chosen = Signal(str)
     outside = Signal(str)
+    picked = Signal(str)
 
-    def __init__(self, view: MapView | None, prompt: str, tooltip: str, parent: QWidget | None = None) -> None:
+    def __init__(self, view: UnitPicking | None, prompt: str, tooltip: str, parent: QWidget | None = None, *,
+                 empty: str = "No unit to choose", button: str = "Pick on &map", none: str | None = None) -> None:
         super().__init__(parent)
         self.view = view
         self.prompt = prompt
+        self.none = none
         self.combo = QComboBox(self)
-        self.pick_button = QPushButton("Pick on &map", self)
+        # Shown in the list while it holds no unit, so an empty list says why rather than showing nothing.
+        self.combo.setPlaceholderText(empty)
+        self.pick_button = QPushButton(button, self)
         self.pick_button.setToolTip(tooltip)
+        # Enter in a dialog's dice field submits the dice; it must never start a pick.
+        self.pick_button.setAutoDefault(False)
         self.pick_button.setEnabled(view is not None)
+        # A form label's shortcut (its buddy is this picker) goes to the list.
+        self.setFocusProxy(self.combo)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.combo, 1)
@@ -156,14 +175,26 @@ class TargetPicker(QWidget):
         before = self.current()
         self.combo.blockSignals(True)
         self.combo.clear()
+        if self.none is not None:
+            self.combo.addItem(self.none, None)
         for unit_id, label in units:
             self.combo.addItem(label, unit_id)
-        if keep and before is not None and self.combo.findData(before) >= 0:
-            self.combo.setCurrentIndex(self.combo.findData(before))
+        # The first unit is chosen (the rules list the likeliest first); with a placeholder Qt would choose none.
+        kept = self.combo.findData(before) if keep and before is not None else -1
+        self.combo.setCurrentIndex(kept if kept >= 0 else 0 if self.combo.count() else -1)
         self.combo.blockSignals(False)
 
+    def units(self) -> list[str]:
+        """The ids on offer, in the list's order."""
+        data = (self.combo.itemData(i) for i in range(self.combo.count()))
+        return [unit_id for unit_id in data if isinstance(unit_id, str)]
+
+    def current_label(self) -> str:
+        """How the chosen unit reads in the list ("" while the list is empty)."""
+        return self.combo.currentText() if self.current() is not None else ""
+
     def current(self) -> str | None:
-        """The unit chosen, or None while the list is empty."""
+        """The unit chosen, or None while the list is empty or `none` is chosen."""
         unit_id = self.combo.currentData()
         return unit_id if isinstance(unit_id, str) else None
 
@@ -184,15 +215,25 @@ class TargetPicker(QWidget):
             self.view.pick_unit(self._picked, self.prompt)
 
     def _picked(self, unit_id: str | None) -> None:
-        if unit_id is None:
+        # The dialog may have closed (and been deleted) while the player was still clicking the map.
+        if unit_id is None or not shiboken6.isValid(self):
             return
-        if not self.select(unit_id):
+        if self.select(unit_id):
+            self.picked.emit(unit_id)
+        else:
             self.outside.emit(unit_id)
         window = self.window()
         window.raise_()
         window.activateWindow()
 
-    def _index_changed(self, _index: int) -> None:
+    def choose_none(self) -> None:
+        """Choose the `none` entry (the dialog offers one)."""
+        if self.none is not None:
+            self.combo.setCurrentIndex(0)
+
+    def _index_changed(self, index: int) -> None:
         unit_id = self.current()
         if unit_id is not None:
             self.chosen.emit(unit_id)
+        elif self.none is not None and index == 0:
+            self.chosen.emit("")

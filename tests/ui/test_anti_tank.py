@@ -14,7 +14,7 @@ from battletracker.core.dice import ScriptedDice
 from battletracker.core.odds import Distribution
 from battletracker.model import savefile
 from battletracker.model.effects import MoveUnit, SetDamage, add_shock
-from battletracker.model.game import Game
+from battletracker.model.game import Game, Unit, Vehicle
 from battletracker.rules import odds, resolve
 from battletracker.rules.chain_of_command.anti_tank_plans import in_group_order, plan_at_fire, plan_at_grenade
 from battletracker.ui.extensions import unit_action, unit_actions
@@ -23,6 +23,7 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
 PANZER, SCHRECK, SHERMAN, RIFLES = "u6", "u4", "u11", "u1"
 WORKED_EXAMPLE = ["6 1", "1 1 2 3 4 4 5 5 6 6", "1 2 3 4 5 6", "4"]
@@ -259,3 +260,30 @@ def test_grenade_odds_shown_are_the_odds_of_what_apply_resolves(qtbot: QtBot, de
     res = type_dice(dialog.runner, *dice, complete=False)
     expected = resolve(plan.procedure, plan.inputs, ScriptedDice([int(f) for d in dice for f in d.split()]))
     assert res is not None and (res.outcome, res.effects) == (expected.outcome, expected.effects)
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_grenade_vehicle_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, demo_game: Game) -> None:
+    squad = demo_game.unit("u2")
+    squad.x, squad.y = 50.0, 30.0
+    demo_game.units["u40"] = Unit("u40", "M3 half-track", "vehicle", 1, 45.0, 30.0, facing=0.0, figures=1,
+                                  figures_max=1, vehicle=Vehicle("apc", {"front": 2, "side": 1, "rear": 1, "top": 0}))
+    session = Session(demo_game)
+    view = shown_map(qtbot, session)
+    dialog = GrenadeDialog(session, "u2", view, view)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    picker = dialog.target_picker
+    assert picker.units() == ["u40", SHERMAN] and dialog.choices()["target"] == "u40"   # nearest first
+    assert dialog.distance_box.value() == pytest.approx(5.0)
+
+    choose_with_keys(qtbot, picker, SHERMAN)
+    assert dialog.choices()["target"] == SHERMAN and dialog.distance_box.value() == pytest.approx(6.0)
+    assert dialog.shot is not None and dialog.shot.inputs["target_id"] == SHERMAN
+
+    click_on_map(qtbot, view, picker, "u40", dialog)
+    assert dialog.choices()["target"] == "u40" and dialog.distance_box.value() == pytest.approx(5.0)
+    assert dialog.shot is not None and dialog.shot.inputs["target_id"] == "u40"
+
+    click_on_map(qtbot, view, picker, PANZER, dialog)                   # a friendly tank
+    assert "Panzer IV H" in dialog.facts.text() and dialog.choices()["target"] == "u40"

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -20,6 +21,7 @@ from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.features.armour_battles.overlays import OVERLAY as RINGS
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
 
 def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:
@@ -98,8 +100,8 @@ def test_beyond_doubled_long_range_and_no_observer_are_refused(qtbot: QtBot, kur
     assert dlg.refusal_text() == ("Without line of sight to the aiming point another unit must act as "
                                   "Forward Observer.")
     assert not dlg.runner.isEnabled()
-    dlg.set_observer("stuh")  # the firer cannot observe for itself
-    assert not dlg.observer.isChecked()
+    assert not dlg.set_observer("stuh")  # the firer cannot observe for itself
+    assert dlg.observer_id is None
 
 
 def test_an_observed_mission_deviates_on_the_typed_arrow(qtbot: QtBot, kursk: Session) -> None:
@@ -108,8 +110,9 @@ def test_an_observed_mission_deviates_on_the_typed_arrow(qtbot: QtBot, kursk: Se
     qtbot.addWidget(dlg)
     dlg.set_aim(30.0, 20.0)
     dlg.set_observer("observer")
-    assert dlg.observer.isChecked() and dlg.refusal_text() == ""
-    assert "StuH" not in dlg.observer.text() and "Rifle platoon" in dlg.observer.text()
+    assert dlg.observer_id == "observer" and dlg.refusal_text() == ""
+    label = dlg.observer_picker.current_label()
+    assert "StuH" not in label and "Rifle platoon" in label
     assert "Within reach if it deviates: Far rifles." in dlg.facts_label.text()
     dlg.arrow_known.setChecked(True)
     dlg.arrow_bearing.setValue(90)
@@ -237,3 +240,71 @@ def test_card_counters_are_recorded_actions_that_replay(qtbot: QtBot, kursk: Ses
     savefile.save(kursk.game, path)
     replayed, _steps = replay_steps(savefile.load(path))
     assert savefile.game_to_dict(replayed) == savefile.game_to_dict(kursk.game)
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_direct_fire_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, kursk: Session) -> None:
+    kursk.game.units["stuh"].y = 32.0
+    view = shown_map(qtbot, kursk)
+    dlg = DirectFireDialog(kursk, "stuh", view, view)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    picker = dlg.target_picker
+    assert picker.units() == ["rifles", "smgs", "t34", "far"]      # every other unit with combat numbers
+    assert dlg.choices()["target"] == "rifles"
+
+    choose_with_keys(qtbot, picker, "t34")
+    assert dlg.choices()["target"] == "t34"
+    assert dlg.current is not None and dlg.current.target_id == "t34" and dlg.current.dice_type == "at"
+
+    click_on_map(qtbot, view, picker, "smgs", dlg)
+    assert dlg.choices()["target"] == "smgs"
+    assert dlg.current is not None and dlg.current.target_id == "smgs" and dlg.current.dice_type == "fp"
+
+    click_on_map(qtbot, view, picker, "stuh", dlg)                 # the firer itself
+    assert dlg.status.text() == "StuH 42 (close support) cannot fire at itself." and dlg.choices()["target"] == "smgs"
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_the_forward_observer_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, kursk: Session) -> None:
+    _unit(kursk.game, "rifle_platoon_su", "observer", 0, 30.0, 30.0)
+    _unit(kursk.game, "t34_43", "panzer", 0, 40.0, 40.0)
+    view = shown_map(qtbot, kursk)
+    dlg = IndirectFireDialog(kursk, "stuh", view, view)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    dlg.set_aim(30.0, 20.0)
+    picker = dlg.observer_picker
+    assert picker.units() == ["observer", "panzer"]               # the firer's side, not the firer
+    assert dlg.observer_id is None and "observer" not in dlg.choices()
+    assert dlg.refusal_text().startswith("Without line of sight")
+
+    choose_with_keys(qtbot, picker, "panzer")
+    assert dlg.choices()["observer"] == "panzer" and dlg.refusal_text() == ""
+    assert dlg.plan is not None and dlg.plan.inputs["observer"] is True
+
+    click_on_map(qtbot, view, picker, "observer", dlg)
+    assert dlg.choices()["observer"] == "observer"
+    assert any("Forward Observer: Rifle platoon" in fact for fact in dlg.facts_label.facts())
+
+    click_on_map(qtbot, view, picker, "smgs", dlg)                  # the enemy cannot observe
+    assert "on the other side" in dlg.refusal_text() and dlg.choices()["observer"] == "observer"
+
+    qtbot.keyClick(picker.combo, Qt.Key.Key_Home)                   # back to no observer
+    assert "observer" not in dlg.choices() and dlg.refusal_text().startswith("Without line of sight")
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_the_aiming_point_is_clicked_on_the_map(qtbot: QtBot, kursk: Session) -> None:
+    view = shown_map(qtbot, kursk)
+    dlg = IndirectFireDialog(kursk, "stuh", view, view)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    dlg.los.setChecked(True)
+    qtbot.mouseClick(dlg.pick_aim, Qt.MouseButton.LeftButton)
+    assert view.picking and not dlg.isVisible()
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     view.mapFromScene(QPointF(30.0, 20.0)))
+    assert not view.picking and dlg.isVisible()
+    assert dlg.choices()["x"] == pytest.approx(30.0, abs=0.1) and dlg.choices()["y"] == pytest.approx(20.0, abs=0.1)
+    assert dlg.plan is not None and any("Range 24.0\"" in fact for fact in dlg.facts_label.facts())

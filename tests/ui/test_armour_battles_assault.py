@@ -13,6 +13,7 @@ from battletracker.rules.presets import preset
 from battletracker.ui.features.armour_battles.assault import CloseAssaultDialog
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
 
 def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:
@@ -92,3 +93,26 @@ def test_the_action_is_offered_for_close_support_units_only(qtbot: QtBot, melee:
     dlg = win.findChild(CloseAssaultDialog)
     assert dlg is not None and dlg.isVisible()
     dlg.reject()
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_the_opponent_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, melee: Session) -> None:
+    view = shown_map(qtbot, melee)
+    dlg = CloseAssaultDialog(melee, "stuh", view, view)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    picker = dlg.opponent_picker
+    assert picker.units() == ["rifles", "t34"] and dlg.choices()["target"] == "rifles"
+
+    choose_with_keys(qtbot, picker, "t34")
+    assert dlg.choices()["target"] == "t34"
+    assert dlg.plan is not None and dlg.plan.inputs["dice_type"] == "at"
+    assert dlg.runner.title == "Close assault: StuH 42 (close support) against T34/43"
+
+    click_on_map(qtbot, view, picker, "rifles", dlg)
+    assert dlg.choices()["target"] == "rifles"
+    assert dlg.plan is not None and dlg.plan.inputs["dice_type"] == "fp"
+
+    click_on_map(qtbot, view, picker, "stuh", dlg)                 # the unit itself
+    assert dlg.refusal_text() == "StuH 42 (close support) cannot assault itself."
+    assert dlg.choices()["target"] == "rifles"

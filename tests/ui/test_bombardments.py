@@ -18,6 +18,7 @@ from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map
 
 AIM = (24.0, 38.0)
 OBSERVER = (30.0, 20.0)
@@ -237,7 +238,7 @@ def test_sos_fire_rolls_for_each_unit_in_the_circle(session: Session, panel: Bom
     assert dialog is not None and session.undo_stack.count() == 1
     (sos,) = session.game.bombardments.values()
     assert f"area:{sos.id}" in items(panel)
-    names = [dialog.target.itemText(i) for i in range(dialog.target.count())]
+    names = [dialog.target_picker.combo.itemText(i) for i in range(dialog.target_picker.combo.count())]
     assert names == ["1st Squad"]
     type_all(dialog.runner, 3)
     dialog.runner.apply()
@@ -281,3 +282,34 @@ def test_the_window_has_the_dock_and_the_layer(qtbot: QtBot, session: Session, t
     assert isinstance(panel.layer, BombardmentLayer) and f"area:{bid}" in items(panel)
     assert items(panel)[f"area:{bid}"].scene() is win.map.map_scene
     phase.close()
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_sos_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, session: Session) -> None:
+    from battletracker.ui.main_window import MainWindow
+
+    window = MainWindow(session)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.show()
+    window.load_features()
+    qtbot.waitExposed(window)
+    panel = window.findChild(BombardmentsPanel)
+    assert panel is not None
+    view = window.map
+    dialog = panel.create_sos(0, (26.0, 40.0))
+    assert dialog is not None and dialog.isVisible()
+    picker = dialog.target_picker
+    assert picker.units() == ["u7", "u10"] and picker.current() == "u7"
+    assert dialog.runner.title.endswith("SOS Fire at 1st Squad")
+
+    choose_with_keys(qtbot, picker, "u10")
+    assert dialog.runner.title.endswith("SOS Fire at Lt. Hayes")
+    assert dialog.choices()["target"] == "u10"
+
+    click_on_map(qtbot, view, picker, "u7", dialog)
+    assert dialog.runner.title.endswith("SOS Fire at 1st Squad")
+    assert dialog.choices()["target"] == "u7"
+
+    click_on_map(qtbot, view, picker, "u8", dialog)                # outside the circle
+    assert dialog.problem.text() == "2nd Squad is not a Team or AFV/APC inside the SOS circle."
+    assert picker.current() == "u7"

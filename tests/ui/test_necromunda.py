@@ -28,6 +28,7 @@ from battletracker.ui.odds_plot import grouped
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
 AUTOGUN_RF2 = {"short_range": 8, "long_range": 24, "acc_short": 1, "acc_long": 0, "strength": 3, "ap": 0,
                "damage": 1}
@@ -731,3 +732,31 @@ def test_the_card_says_activated_after_a_shot_and_ready_after_end_turn(qtbot: Qt
     assert card.activation.text() == "Activated"
     session.end_turn()
     assert card.activation.text() == "Ready"
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_the_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot) -> None:
+    game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]),
+                      fighter("b", "Mira", 1, 10, 20), fighter("far", "Vex", 1, 10, 30),
+                      fighter("friend", "Brak", 0, 20, 10))
+    session = Session(game)
+    view = shown_map(qtbot, session)
+    dialog = ShootDialog(session, "a", view, view)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    picker = dialog.target_picker
+    assert picker.units() == ["b", "far"]                          # the enemies, closest first
+    assert dialog.choices()["target"] == "b" and dialog.range_box.value() == pytest.approx(10.0)
+
+    choose_with_keys(qtbot, picker, "far")
+    assert dialog.choices()["target"] == "far" and dialog.range_box.value() == pytest.approx(20.0)
+    assert dialog.facts.facts() == ("Range 20.0\" — long range.",)
+    assert dialog.plan is not None and dialog.plan.inputs["target_id"] == "far"
+
+    click_on_map(qtbot, view, picker, "b", dialog)
+    assert dialog.choices()["target"] == "b" and dialog.range_box.value() == pytest.approx(10.0)
+    assert dialog.plan is not None and dialog.plan.inputs["target_id"] == "b"
+
+    click_on_map(qtbot, view, picker, "friend", dialog)            # a friend cannot be the target
+    assert dialog.status.text() == "Brak is not an enemy fighter still in the fight."
+    assert dialog.choices()["target"] == "b"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
@@ -111,3 +112,44 @@ def test_target_picker_without_a_map_cannot_pick(qtbot: QtBot) -> None:
     picker = TargetPicker(None, "Click the target", "Click the target on the map")
     qtbot.addWidget(picker)
     assert not picker.pick_button.isEnabled() and picker.current() is None
+
+
+def test_target_picker_offers_none_first_when_the_choice_may_be_left_out(qtbot: QtBot, session: Session) -> None:
+    picker = TargetPicker(None, "Click the observer", "Click the observer on the map", none="Nobody",
+                          empty="No unit can observe")
+    qtbot.addWidget(picker)
+    unit = next(iter(session.game.units.values()))
+    picker.set_units([(unit.id, unit.name)])
+    assert picker.units() == [unit.id] and picker.current() is None and picker.combo.currentText() == "Nobody"
+    with qtbot.waitSignal(picker.chosen) as chosen:
+        assert picker.select(unit.id)
+    assert chosen.args == [unit.id] and picker.current_label() == unit.name
+    with qtbot.waitSignal(picker.chosen) as chosen:
+        picker.choose_none()
+    assert chosen.args == [""] and picker.current() is None and picker.current_label() == ""
+
+
+def test_target_picker_says_why_its_list_is_empty(qtbot: QtBot) -> None:
+    picker = TargetPicker(None, "Click the target", "Click the target on the map", empty="No enemy in reach")
+    qtbot.addWidget(picker)
+    picker.set_units([])
+    assert picker.current() is None and picker.combo.placeholderText() == "No enemy in reach"
+
+
+def test_a_pick_ending_after_the_picker_is_gone_does_nothing(qtbot: QtBot, session: Session) -> None:
+    view = MapView(session)
+    qtbot.addWidget(view)
+    view.resize(1000, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    dialog = QDialog()
+    picker = TargetPicker(view, "Click the target", "Click the target on the map", dialog)
+    unit = next(iter(session.game.units.values()))
+    picker.set_units([(unit.id, unit.name)])
+    qtbot.mouseClick(picker.pick_button, Qt.MouseButton.LeftButton)
+    assert view.picking
+    dialog.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(picker))
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     view.mapFromScene(QPointF(unit.x, unit.y)))
+    assert not view.picking

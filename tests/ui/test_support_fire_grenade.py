@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
@@ -20,6 +21,7 @@ from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog, outcome_label
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
 SECTION, SHERMAN = "u1", "u11"
 
@@ -149,3 +151,41 @@ def test_odds_shown_are_the_odds_of_what_apply_resolves(qtbot: QtBot, session: S
     res = type_dice(dialog.runner, *dice)
     again = resolve(plan.procedure, plan.inputs, ScriptedDice([int(f) for f in dice[0].split()]))
     assert res is not None and (res.outcome, res.effects, res.values) == (again.outcome, again.effects, again.values)
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_the_vehicle_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, session: Session) -> None:
+    team = rifle_team(session, 30.0, 30.0, dice=3)
+    near = halftrack(session, 30.0, 32.0)                                    # its rear faces the Team
+    far = Unit("u42", "Sd.Kfz. 251", "vehicle", 1, 33.0, 30.0, facing=90.0, figures=1, figures_max=1,
+               vehicle=Vehicle("apc", {"front": 3, "side": 2, "rear": 1, "top": 0}, False))
+    session.apply("Add the 251", [AddUnit(far)])
+    view = shown_map(qtbot, session)
+    dialog = GrenadeIntoVehicleDialog(session, team.id, view, view)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    picker = dialog.target_picker
+    assert picker.units() == [near.id, far.id] and picker.current() == near.id
+    assert dialog.choices()["target"] == near.id and dialog.mode_box.currentData() == "open_topped"
+
+    choose_with_keys(qtbot, picker, far.id)
+    assert dialog.choices()["target"] == far.id
+    assert dialog.mode_box.currentData() == "apc_outside"                    # a closed APC: only from outside
+    assert dialog.armour_box.value() == 1 and "rear" in dialog.armour_box.toolTip()    # it faces away
+    assert dialog.shot is not None and dialog.runner.title.endswith(far.name)
+
+    click_on_map(qtbot, view, picker, near.id, dialog)
+    assert dialog.choices()["target"] == near.id and dialog.mode_box.currentData() == "open_topped"
+
+    click_on_map(qtbot, view, picker, SHERMAN, dialog)                       # out of throwing reach
+    assert dialog.refusal.refused() and "Sherman" in dialog.refusal.text()
+    assert dialog.choices()["target"] == near.id
+
+
+def test_no_vehicle_in_reach_says_so_in_the_list(qtbot: QtBot, session: Session) -> None:
+    team = rifle_team(session, 30.0, 30.0)
+    dialog = open_dialog(qtbot, session, team.id)
+    assert dialog.target_picker.current() is None
+    assert dialog.target_picker.combo.currentText() == "" and \
+        dialog.target_picker.combo.placeholderText() == "No enemy vehicle within throwing reach"
+    assert dialog.refusal.refused() and "No enemy vehicle" in dialog.refusal.text()

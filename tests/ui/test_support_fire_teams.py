@@ -13,6 +13,7 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 from tests.ui.refusals import assert_refusal
 
 MG, GERMAN_SECTION, FIRST_SQUAD, SECOND_SQUAD = "u3", "u1", "u7", "u8"
@@ -41,7 +42,7 @@ def bar_team(session: Session) -> Unit:
 def test_a_second_team_shares_the_hits_and_each_takes_its_effects(qtbot: QtBot, session: Session) -> None:
     team = bar_team(session)
     dialog = dialog_for(qtbot, session, GERMAN_SECTION, SECOND_SQUAD)
-    offered = [dialog.also.itemData(i) for i in range(dialog.also.count())]
+    offered = dialog.also_picker.units()
     assert offered[0] == team.id                         # the Team beside the target comes first
     assert GERMAN_SECTION not in offered and "u11" not in offered   # no friends, no vehicles
     assert "u9" not in offered                                      # nor the sniper
@@ -52,7 +53,7 @@ def test_a_second_team_shares_the_hits_and_each_takes_its_effects(qtbot: QtBot, 
     assert inputs["teams"] == 2 and inputs["target_ids"] == f"{SECOND_SQUAD},{team.id}"
     assert inputs["target_figures"] == "12,3" and "target_id" not in inputs
     assert "Hits shared by: 2nd Squad, BAR team" in dialog.teams_label.text()
-    assert all(dialog.also.itemData(i) != team.id for i in range(dialog.also.count()))
+    assert team.id not in dialog.also_picker.units()
 
     before = savefile.game_to_dict(session.game)
     runner = runner_of(dialog)
@@ -123,3 +124,30 @@ def test_dialog_with_two_teams_looks_right(qtbot: QtBot, session: Session) -> No
     dialog.show()
     dialog.grab().save("/tmp/fire_two_teams.png")
     assert dialog.clear_teams_button.isEnabled()
+
+
+@pytest.mark.qt_log_ignore(NO_RAISE)
+def test_a_team_sharing_the_hits_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot,
+                                                                               session: Session) -> None:
+    team = bar_team(session)
+    view = shown_map(qtbot, session)
+    dialog = FireDialog(session, GERMAN_SECTION, view, view)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.set_target(SECOND_SQUAD)
+    picker = dialog.also_picker
+    assert picker.units()[0] == team.id and FIRST_SQUAD in picker.units()   # the Team beside first
+
+    choose_with_keys(qtbot, picker, FIRST_SQUAD)
+    qtbot.mouseClick(dialog.add_team_button, Qt.MouseButton.LeftButton)
+    assert dialog.choices()["targets"] == FIRST_SQUAD
+    assert dialog.plan is not None and dialog.plan.inputs["target_ids"] == f"{SECOND_SQUAD},{FIRST_SQUAD}"
+
+    click_on_map(qtbot, view, picker, team.id, dialog)              # a click on the map adds the Team
+    assert dialog.choices()["targets"] == f"{FIRST_SQUAD},{team.id}"
+    assert "Hits shared by: 2nd Squad, 1st Squad, BAR team" in dialog.teams_label.text()
+    assert team.id not in picker.units()
+
+    click_on_map(qtbot, view, picker, "u11", dialog)                # a vehicle never shares the hits
+    assert dialog.refusal.text().startswith("Sherman 'Lucky' cannot share the hits")
+    assert dialog.choices()["targets"] == f"{FIRST_SQUAD},{team.id}"

@@ -405,7 +405,8 @@ GRENADE_PROCEDURE = "coc.at_grenade"
 class GrenadeDialog(ProcedureDialog):
     """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour."""
 
-    def __init__(self, session: Session, unit_id: str, parent: QWidget | None = None) -> None:
+    def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.unit_id = unit_id
@@ -420,10 +421,12 @@ class GrenadeDialog(ProcedureDialog):
             self.grenade_box.addItem(f"{grenade.name} (A.P. {grenade.ap}; {used_by})", grenade.name)
             if nation and any(n.casefold() in nation.casefold() for n in grenade.nations):
                 self.grenade_box.setCurrentIndex(self.grenade_box.count() - 1)
-        self.target_box = QComboBox(self)
-        for vehicle in vehicles_in_reach(session.game, unit):
-            rng = distance((unit.x, unit.y), (vehicle.x, vehicle.y))
-            self.target_box.addItem(f"{vehicle.name} ({rng:.1f}\")", vehicle.id)
+        self.target_picker = TargetPicker(map_view, "Click the vehicle to run at",
+                                          "Click the vehicle on the map (Esc cancels)", self,
+                                          empty="No enemy vehicle within reach")
+        self.target_picker.set_units(
+            (vehicle.id, f"{vehicle.name} ({distance((unit.x, unit.y), (vehicle.x, vehicle.y)):.1f}\")")
+            for vehicle in vehicles_in_reach(session.game, unit))
         self.distance_box = QDoubleSpinBox(self)
         self.distance_box.setRange(0.0, 48.0)
         self.distance_box.setDecimals(1)
@@ -432,7 +435,7 @@ class GrenadeDialog(ProcedureDialog):
         self.facts = FactsPanel(self)
         form = QFormLayout()
         form.addRow("Grenade or charge", self.grenade_box)
-        form.addRow("Vehicle", self.target_box)
+        form.addRow("Vehicle", self.target_picker)
         form.addRow("Distance to run", self.distance_box)
         form.addRow("", self.facts)
         self.runner = ProcedureRunner(session, GRENADE_PROCEDURE, "Anti-tank grenade", self, group=group_label)
@@ -442,13 +445,27 @@ class GrenadeDialog(ProcedureDialog):
         layout.addWidget(self.runner, 1)
         layout.addWidget(close)
         self.grenade_box.currentIndexChanged.connect(self._update)
-        self.target_box.currentIndexChanged.connect(self._target_changed)
+        self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
+        self.target_picker.outside.connect(self._refuse_target)
         self.distance_box.valueChanged.connect(self._update)
         self._target_changed()
 
     def target(self) -> Unit | None:
-        target_id = self.target_box.currentData()
+        target_id = self.target_picker.current()
         return self.session.game.units.get(target_id) if target_id is not None else None
+
+    def set_target(self, unit_id: str) -> bool:
+        """Run at `unit_id` if it is an enemy vehicle within reach."""
+        return self.target_picker.select(unit_id)
+
+    def _refuse_target(self, unit_id: str) -> None:
+        """Say, in the rules' words, why the unit clicked on the map cannot be run at; the vehicle chosen stays."""
+        choices = {**self.choices(), "target": unit_id}
+        del choices["distance"]
+        try:
+            plan_at_grenade(self.session.game, choices)
+        except RulesInputError as exc:
+            self.facts.set_note(message_of(exc))
 
     def _target_changed(self) -> None:
         choices = self.choices()
@@ -465,7 +482,7 @@ class GrenadeDialog(ProcedureDialog):
 
     def choices(self) -> dict[str, str | float]:
         """What the player picked, as the plan reads it."""
-        return {"firer": self.unit_id, "target": self.target_box.currentData() or "",
+        return {"firer": self.unit_id, "target": self.target_picker.current() or "",
                 "weapon": self.grenade_box.currentData() or "", "distance": self.distance_box.value()}
 
     def inputs(self) -> dict[str, object] | None:
@@ -496,7 +513,7 @@ class GrenadeDialog(ProcedureDialog):
 
 
 def _run_grenade(host: FeatureHost, unit_id: str) -> None:
-    dialog = GrenadeDialog(host.session, unit_id, host.window())
+    dialog = GrenadeDialog(host.session, unit_id, host.map, host.window())
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
 

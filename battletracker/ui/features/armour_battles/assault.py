@@ -13,12 +13,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -30,7 +27,7 @@ from battletracker.rules.armour_battles.plans import AbPlan, close_assault, prof
 from battletracker.rules.armour_battles.units import is_suppressed
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
-from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
@@ -50,16 +47,15 @@ class CloseAssaultDialog(ProcedureDialog):
         self.setWindowTitle(f"Close assault: {unit.name}")
         self.setMinimumSize(900, 780)
 
-        self.opponent = QComboBox(self)
-        for other in session.game.units.values():
-            if other.id != unit_id and profile_of(other) is not None:
-                self.opponent.addItem(other.name, other.id)
-        enemies = [i for i in range(self.opponent.count())
-                   if session.game.unit(str(self.opponent.itemData(i))).side != unit.side]
-        if enemies:
-            self.opponent.setCurrentIndex(enemies[0])
-        self.pick_opponent = QPushButton("Pick on the &map", self)
-        self.pick_opponent.setEnabled(map_view is not None)
+        self.opponent_picker = TargetPicker(map_view, f"Click the unit in the assault with {unit.name}",
+                                            "Click the other unit in the assault on the map (Esc cancels)", self,
+                                            empty="No unit to assault", button="Pick on the &map")
+        others = [other for other in session.game.units.values()
+                  if other.id != unit_id and profile_of(other) is not None]
+        self.opponent_picker.set_units((other.id, other.name) for other in others)
+        enemy = next((other.id for other in others if other.side != unit.side), None)
+        if enemy is not None:
+            self.opponent_picker.select(enemy)
         self.facts = FactsPanel(self)
         self.attacker = QCheckBox(f"{unit.name} is the attacker", self)
         self.first_round = QCheckBox("First round of the assault", self)
@@ -72,13 +68,10 @@ class CloseAssaultDialog(ProcedureDialog):
                       "with the other side's at the table.", self)
         note.setWordWrap(True)
 
-        opponent_row = QHBoxLayout()
-        opponent_row.addWidget(self.opponent, 1)
-        opponent_row.addWidget(self.pick_opponent)
         box = QGroupBox("The assault", self)
         form = QFormLayout(box)
         form.addRow(note)
-        form.addRow("Against", opponent_row)
+        form.addRow("Against", self.opponent_picker)
         form.addRow("From the table", self.facts)
         form.addRow(self.attacker)
         form.addRow(self.first_round)
@@ -96,10 +89,10 @@ class CloseAssaultDialog(ProcedureDialog):
         layout.addWidget(self.runner, 1)
         layout.addWidget(close)
 
-        self.opponent.currentIndexChanged.connect(self._update)
+        self.opponent_picker.chosen.connect(lambda _unit_id: self._update())
+        self.opponent_picker.outside.connect(self._refuse_opponent)
         for tick in (self.attacker, self.first_round, self.suppressed, self.overrun):
             tick.toggled.connect(self._update)
-        self.pick_opponent.clicked.connect(self._pick)
         self.runner.resolved.connect(self._resolved)
         self.runner.applied.connect(self._applied)
         self.finished.connect(self._closed)
@@ -107,17 +100,19 @@ class CloseAssaultDialog(ProcedureDialog):
 
     @property
     def opponent_id(self) -> str | None:
-        data = self.opponent.currentData()
-        return None if data is None else str(data)
+        return self.opponent_picker.current()
 
-    def set_opponent(self, unit_id: str | None) -> None:
-        index = self.opponent.findData(unit_id)
-        if index >= 0:
-            self.opponent.setCurrentIndex(index)
+    def set_opponent(self, unit_id: str) -> bool:
+        """Fight `unit_id` if it is a unit with combat numbers other than this one."""
+        return self.opponent_picker.select(unit_id)
 
-    def _pick(self) -> None:
-        if self.map_view is not None:
-            self.map_view.pick_unit(self.set_opponent, f"Click the unit in the assault with {self.unit_name}")
+    def _refuse_opponent(self, unit_id: str) -> None:
+        """Say why the unit clicked on the map cannot be in the assault."""
+        unit = self.session.game.units.get(unit_id)
+        if unit_id == self.unit_id:
+            self.refusal.show_refusal(f"{self.unit_name} cannot assault itself.")
+        elif unit is not None:
+            self.refusal.show_refusal(f"{unit.name} has no combat numbers to fight a Close Assault with.")
 
     def choices(self) -> dict[str, str | bool]:
         """What the player picked: the opponent and the ticks."""
@@ -131,7 +126,7 @@ class CloseAssaultDialog(ProcedureDialog):
             self.facts.set_note("No unit to assault")
             self.runner.setEnabled(False)
             return
-        self.runner.title = f"Close assault: {self.unit_name} against {self.opponent.currentText()}"
+        self.runner.title = f"Close assault: {self.unit_name} against {self.opponent_picker.current_label()}"
         try:
             self.plan = close_assault(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:
@@ -156,7 +151,7 @@ class CloseAssaultDialog(ProcedureDialog):
         self.runner.apply_button.setText("&Apply" if res.effects else "&Log result")
 
     def _applied(self, _res: Resolution) -> None:
-        for w in (self.opponent, self.pick_opponent, self.attacker, self.first_round, self.suppressed,
+        for w in (self.opponent_picker, self.attacker, self.first_round, self.suppressed,
                   self.overrun, self.runner.roll_button, self.runner.typed_button):
             w.setEnabled(False)
 

@@ -26,7 +26,7 @@ from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
-from battletracker.ui.procedure_parts import FactsPanel
+from battletracker.ui.procedure_parts import FactsPanel, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
@@ -49,16 +49,14 @@ class DirectFireDialog(ProcedureDialog):
         self.setWindowTitle(f"Direct fire: {firer.name}")
         self.setMinimumSize(1040, 760)
 
-        self.target = QComboBox(self)
-        for unit in session.game.units.values():
-            if unit.id != firer_id and profile_of(unit) is not None:
-                self.target.addItem(unit.name, unit.id)
-        enemies = [i for i in range(self.target.count())
-                   if session.game.unit(str(self.target.itemData(i))).side != firer.side]
-        if enemies:
-            self.target.setCurrentIndex(enemies[0])
-        self.pick_target = QPushButton("Pick on the &map", self)
-        self.pick_target.setEnabled(map_view is not None)
+        self.target_picker = TargetPicker(map_view, f"Click the unit {firer.name} fires at",
+                                          "Click the target on the map (Esc cancels)", self,
+                                          empty="No unit to fire at", button="Pick on the &map")
+        others = [unit for unit in session.game.units.values() if unit.id != firer_id and profile_of(unit) is not None]
+        self.target_picker.set_units((unit.id, unit.name) for unit in others)
+        enemy = next((unit.id for unit in others if unit.side != firer.side), None)
+        if enemy is not None:
+            self.target_picker.select(enemy)
         self.facts = FactsPanel(self)
         self.move_box = QComboBox(self)
         for key, text in MOVE_TITLES.items():
@@ -67,12 +65,9 @@ class DirectFireDialog(ProcedureDialog):
         self.los.setChecked(True)
         self.flank = QCheckBox("Firing at the target's flank or rear", self)
         self.opportunity = QCheckBox("Opportunity fire", self)
-        target_row = QHBoxLayout()
-        target_row.addWidget(self.target, 1)
-        target_row.addWidget(self.pick_target)
         form_box = QGroupBox("The shot", self)
         form = QFormLayout(form_box)
-        form.addRow("Target", target_row)
+        form.addRow("Target", self.target_picker)
         form.addRow("From the table", self.facts)
         form.addRow("Firer's move", self.move_box)
         form.addRow(self.los)
@@ -95,28 +90,30 @@ class DirectFireDialog(ProcedureDialog):
         layout.addLayout(bottom)
         layout.addWidget(close)
 
-        self.target.currentIndexChanged.connect(self._target_changed)
+        self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
+        self.target_picker.outside.connect(self._refuse_target)
         for box in (self.los, self.flank, self.opportunity):
             box.toggled.connect(self._rebuild)
         self.move_box.currentIndexChanged.connect(self._rebuild)
-        self.pick_target.clicked.connect(self._pick)
         self.apply_button.clicked.connect(self.apply)
         self.finished.connect(self._closed)
         self._target_changed()
 
     @property
     def target_id(self) -> str | None:
-        data = self.target.currentData()
-        return None if data is None else str(data)
+        return self.target_picker.current()
 
-    def set_target(self, unit_id: str | None) -> None:
-        index = self.target.findData(unit_id)
-        if index >= 0:
-            self.target.setCurrentIndex(index)
+    def set_target(self, unit_id: str) -> bool:
+        """Fire at `unit_id` if it is a unit with combat numbers other than the firer."""
+        return self.target_picker.select(unit_id)
 
-    def _pick(self) -> None:
-        if self.map_view is not None:
-            self.map_view.pick_unit(self.set_target, f"Click the unit {self.firer_name} fires at")
+    def _refuse_target(self, unit_id: str) -> None:
+        """Say why the unit clicked on the map is not in the list of targets."""
+        unit = self.session.game.units.get(unit_id)
+        if unit_id == self.firer_id:
+            self.status.setText(f"{self.firer_name} cannot fire at itself.")
+        elif unit is not None:
+            self.status.setText(f"{unit.name} has no combat numbers to fire at.")
 
     def choices(self, flank: bool = True) -> dict[str, str | bool]:
         """What the player picked; the flank tick is theirs once the table has set it for the target."""
@@ -185,7 +182,7 @@ class DirectFireDialog(ProcedureDialog):
         self.applied = True
         t.fire.mark_applied()
         t.reaction.mark_applied()
-        for w in (self.target, self.pick_target, self.move_box, self.los, self.flank, self.opportunity):
+        for w in (self.target_picker, self.move_box, self.los, self.flank, self.opportunity):
             w.setEnabled(False)
         self._progress()
         return True

@@ -11,6 +11,7 @@ target's suppression and Disruption on the table at once.
 
 from __future__ import annotations
 
+import contextlib
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -40,7 +41,7 @@ from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, burst_radius, indirect_multiplier
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
@@ -64,7 +65,6 @@ class IndirectFireDialog(ProcedureDialog):
         self.firer_name = firer.name
         self.plan: AbPlan | None = None
         self.applied = False
-        self.observer_id: str | None = None
         self.cover: dict[str, QSpinBox] = {}
         self.setWindowTitle(f"Indirect fire: {firer.name}")
         self.setMinimumSize(1180, 760)
@@ -85,14 +85,15 @@ class IndirectFireDialog(ProcedureDialog):
         for key, text in MOVE_TITLES.items():
             self.move_box.addItem(text, key)
         self.los = QCheckBox("The firer has line of sight to the aiming point", self)
-        self.observer = QCheckBox("Another unit acts as Forward Observer", self)
         self.opportunity = QCheckBox("Opportunity fire", self)
         self.opportunity.setToolTip("Only with a direct line of sight to the target")
         self.missions_label = QLabel("Single fire missions only: close-support units cannot fire "
                                      "continuous missions", self)
         self.missions_label.setWordWrap(True)
-        self.pick_observer = QPushButton("Pick &observer...", self)
-        self.pick_observer.setEnabled(map_view is not None)
+        self.observer_picker = TargetPicker(map_view, "Click the unit acting as Forward Observer",
+                                            "Click the Forward Observer on the map (Esc cancels)", self,
+                                            button="Pick &observer", none="None: no other unit observes")
+        self._fill_observers()
         self.arrow_known = QCheckBox("Arrow direction read off the table", self)
         self.arrow_bearing = QSpinBox(self)
         self.arrow_bearing.setRange(0, 359)
@@ -111,9 +112,6 @@ class IndirectFireDialog(ProcedureDialog):
         aim_row.addWidget(QLabel("y", self))
         aim_row.addWidget(self.aim_y)
         aim_row.addWidget(self.pick_aim)
-        observer_row = QHBoxLayout()
-        observer_row.addWidget(self.observer, 1)
-        observer_row.addWidget(self.pick_observer)
         arrow_row = QHBoxLayout()
         arrow_row.addWidget(self.arrow_known, 1)
         arrow_row.addWidget(self.arrow_bearing)
@@ -123,7 +121,7 @@ class IndirectFireDialog(ProcedureDialog):
         form.addRow("Aiming point", aim_row)
         form.addRow("Firer's move", self.move_box)
         form.addRow(self.los)
-        form.addRow(observer_row)
+        form.addRow("Forward Observer", self.observer_picker)
         form.addRow(self.opportunity)
         form.addRow(self.missions_label)
         form.addRow(arrow_row)
@@ -160,15 +158,16 @@ class IndirectFireDialog(ProcedureDialog):
         self.move_box.currentIndexChanged.connect(self._update)
         self.los.toggled.connect(self._update)
         self.opportunity.toggled.connect(self._update)
-        self.observer.toggled.connect(self._observer_toggled)
+        self.observer_picker.chosen.connect(lambda _unit_id: self._update())
+        self.observer_picker.outside.connect(self._refuse_observer)
         self.arrow_known.toggled.connect(self.arrow_bearing.setEnabled)
         self.arrow_known.toggled.connect(self._update)
         self.arrow_bearing.valueChanged.connect(self._update)
         self.pick_aim.clicked.connect(self._pick_aim)
-        self.pick_observer.clicked.connect(self._pick_observer)
         self.runner.resolved.connect(self._resolved)
         self.runner.applied.connect(self._applied)
         self.finished.connect(self._closed)
+        session.changed.connect(self._fill_observers)
         self._update()
 
     def _coordinate(self, limit: float, value: float) -> QDoubleSpinBox:
@@ -197,25 +196,37 @@ class IndirectFireDialog(ProcedureDialog):
             self.map_view.pick_point(lambda p: self.set_aim(*p) if p is not None else None,
                                      f"Click the aiming point for {self.firer_name}'s indirect fire")
 
-    def _pick_observer(self) -> None:
-        if self.map_view is not None:
-            self.map_view.pick_unit(self.set_observer, "Click the unit acting as Forward Observer")
+    def _fill_observers(self, _changes: object = None) -> None:
+        """The firer's side's other units in play, the one chosen kept while it still may observe."""
+        game = self.session.game
+        side = game.unit(self.firer_id).side if self.firer_id in game.units else -1
+        before = self.observer_id
+        self.observer_picker.set_units(((unit.id, unit.name) for unit in game.units.values()
+                                        if unit.side == side and unit.id != self.firer_id and unit.in_play),
+                                       keep=True)
+        if self.observer_id != before:
+            self._update()
 
-    def set_observer(self, unit_id: str | None) -> None:
-        if unit_id is None or unit_id == self.firer_id or unit_id not in self.session.game.units:
-            return
-        self.observer_id = unit_id
-        self.observer.blockSignals(True)
-        self.observer.setChecked(True)
-        self.observer.blockSignals(False)
-        self.observer.setText(f"Forward Observer: {self.session.game.unit(unit_id).name}")
-        self._update()
+    @property
+    def observer_id(self) -> str | None:
+        """The unit acting as Forward Observer, or None."""
+        return self.observer_picker.current()
 
-    def _observer_toggled(self, on: bool) -> None:
-        if not on:
-            self.observer_id = None
-            self.observer.setText("Another unit acts as Forward Observer")
-        self._update()
+    def set_observer(self, unit_id: str | None) -> bool:
+        """Make `unit_id` the Forward Observer (None: no other unit observes); False if it cannot observe."""
+        if unit_id is None:
+            self.observer_picker.choose_none()
+            return True
+        return self.observer_picker.select(unit_id)
+
+    def _refuse_observer(self, unit_id: str) -> None:
+        """Say, in the rules' words, why the unit clicked on the map cannot observe; the choice stays."""
+        try:
+            indirect_mission(self.session.game, {**self.choices(), "observer": unit_id})
+        except (RulesInputError, TableError) as exc:
+            self.refusal.show_refusal(message_of(exc))
+        else:
+            self.refusal.show_refusal(f"{self.session.game.unit(unit_id).name} is out of play and cannot observe.")
 
     def choices(self) -> dict[str, str | int | float | bool]:
         """What the player picked, as the plan reads it."""
@@ -223,7 +234,7 @@ class IndirectFireDialog(ProcedureDialog):
             "firer": self.firer_id, "x": self.aim[0], "y": self.aim[1], "los": self.los.isChecked(),
             "move": str(self.move_box.currentData()), "opportunity": self.opportunity.isChecked(),
         }
-        if self.observer.isChecked() and self.observer_id is not None:
+        if self.observer_id is not None:
             picked["observer"] = self.observer_id
         if self.arrow_known.isChecked():
             picked["bearing"] = float(self.arrow_bearing.value())
@@ -313,7 +324,7 @@ class IndirectFireDialog(ProcedureDialog):
 
     def _applied(self, _res: Resolution) -> None:
         self.applied = True
-        for w in (self.aim_x, self.aim_y, self.pick_aim, self.move_box, self.los, self.observer, self.pick_observer,
+        for w in (self.aim_x, self.aim_y, self.pick_aim, self.move_box, self.los, self.observer_picker,
                   self.opportunity, self.arrow_known, self.arrow_bearing, self.cover_box,
                   self.runner.roll_button, self.runner.typed_button):
             w.setEnabled(False)
@@ -325,5 +336,7 @@ class IndirectFireDialog(ProcedureDialog):
         return self.runner.apply()
 
     def _closed(self, _result: int) -> None:
+        with contextlib.suppress(RuntimeError, TypeError):
+            self.session.changed.disconnect(self._fill_observers)
         if self.map_view is not None and self.map_view.picking:
             self.map_view.cancel_pick()

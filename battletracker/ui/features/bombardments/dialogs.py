@@ -53,7 +53,7 @@ from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.odds_plot import GroupFn
-from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker, UnitPicking
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
@@ -374,15 +374,18 @@ class PhaseDialog(_RunnerDialog):
 class SosDialog(_RunnerDialog):
     """`coc.sos_fire` against each unit in the SOS circle, one after another (each Apply one undo step)."""
 
-    def __init__(self, session: Session, sos_id: str, parent: QWidget | None = None) -> None:
+    def __init__(self, session: Session, sos_id: str, map_view: UnitPicking | None = None,
+                 parent: QWidget | None = None) -> None:
         b = session.game.bombardments[sos_id]
         name = observer_name(session.game, b)
         super().__init__(session, "coc.sos_fire", f"{name}: SOS Fire", parent, kills_group)
         self.runner.applied.disconnect()
         self.runner.applied.connect(self._next_after_apply)
         self.sos_id = sos_id
-        self.target = QComboBox(self)
-        self.form.addRow("Target", self.target)
+        self.target_picker = TargetPicker(map_view, "Click the unit in the SOS circle to roll for",
+                                          "Click the unit on the map (Esc cancels)", self,
+                                          empty="Nothing left to roll for")
+        self.form.addRow("Target", self.target_picker)
         cover_box, holder, grid = _cover_box(self)
         cover_box.setMaximumHeight(70)
         self.cover_row = CoverRow(grid, 0, holder, "", cover_levels()[0], takes_cover=True,
@@ -408,30 +411,37 @@ class SosDialog(_RunnerDialog):
         self.intro.setText(f"<b>{esc(name)}</b>: each Team and AFV/APC inside the circle is rolled for in turn, "
                            "then everything not in a building, entrenchment or fortification is Pinned for this "
                            "Phase and the next.")
-        self.target.currentIndexChanged.connect(lambda _i: self._target_changed())
+        self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
+        self.target_picker.outside.connect(self._refuse_target)
         self._fill()
 
     def _fill(self) -> None:
         game = self.session.game
-        self.target.blockSignals(True)
-        self.target.clear()
-        for unit_id in sos_targets(game, self.sos_id):
-            if unit_id not in self.fired_at:
-                self.target.addItem(game.units[unit_id].name, unit_id)
-        self.target.blockSignals(False)
-        done = self.target.count() == 0
+        self.target_picker.set_units((unit_id, game.units[unit_id].name) for unit_id in sos_targets(game, self.sos_id)
+                                     if unit_id not in self.fired_at)
+        done = not self.target_picker.units()
         self.done_note.setText("Every Team and AFV/APC inside the circle has been rolled for." if self.fired_at
                                else "No Team or AFV/APC is inside the circle: there is nothing to roll for.")
         self.done_note.setVisible(done)
         self.runner.setEnabled(not done)
-        self.target.setEnabled(not done)
+        self.target_picker.setEnabled(not done)
         if not done:
             self._target_changed()
 
+    def _refuse_target(self, unit_id: str) -> None:
+        """Say why the unit clicked on the map is not rolled for now; the chosen target stays."""
+        unit = self.session.game.units.get(unit_id)
+        if unit is None:
+            return
+        if unit_id in self.fired_at:
+            self.problem.show_refusal(f"{unit.name} has been rolled for already.")
+        else:
+            self.problem.show_refusal(f"{unit.name} is not a Team or AFV/APC inside the SOS circle.")
+
     def _target_changed(self) -> None:
         """A new target starts from its card's cover, in the open and outside any fortification."""
-        unit_id = self.target.currentData()
-        if not isinstance(unit_id, str):
+        unit_id = self.target_picker.current()
+        if unit_id is None:
             return
         vehicle = self.session.game.units[unit_id].vehicle is not None
         for box in (self.cover_row.linear, self.fortification):
@@ -448,14 +458,13 @@ class SosDialog(_RunnerDialog):
 
     def choices(self) -> dict[str, InputValue]:
         """The player's choices for the action `coc.sos_fire`: the target and where it is."""
-        unit_id = self.target.currentData()
-        return {"bombardment": self.sos_id, "target": unit_id if isinstance(unit_id, str) else "",
+        return {"bombardment": self.sos_id, "target": self.target_picker.current() or "",
                 "cover": self.cover_row.level, "linear_obstacle": self.cover_row.linear.isChecked(),
                 "in_fortification": self.fortification.isChecked()}
 
     def update_inputs(self) -> None:
-        unit_id = self.target.currentData()
-        if not isinstance(unit_id, str):
+        unit_id = self.target_picker.current()
+        if unit_id is None:
             return
         choices = self.choices()
         try:
@@ -471,8 +480,8 @@ class SosDialog(_RunnerDialog):
                             f"SOS Fire at {self.session.game.units[unit_id].name}"
 
     def _next_after_apply(self, _res: object) -> None:
-        unit_id = self.target.currentData()
-        if isinstance(unit_id, str):
+        unit_id = self.target_picker.current()
+        if unit_id is not None:
             self.fired_at.add(unit_id)
         self._fill()
 

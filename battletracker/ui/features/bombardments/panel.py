@@ -71,9 +71,11 @@ PointCallback = Callable[[tuple[float, float] | None], None]
 
 
 class PointPicker(Protocol):
-    """What the panel needs from the map: `pick_point(callback, prompt)` (MapView has it)."""
+    """What the panel needs from the map: `pick_point` and, for its dialogs, `pick_unit` (MapView has both)."""
 
     def pick_point(self, callback: PointCallback, prompt: str = ...) -> None: ...
+
+    def pick_unit(self, callback: Callable[[str | None], None], prompt: str = ...) -> None: ...
 
 
 STATE_TEXT = {
@@ -403,7 +405,7 @@ class BombardmentsPanel(QWidget):
         return self.open_sos(added[0]) if added else None
 
     def open_sos(self, sos_id: str) -> SosDialog:
-        return self._open(SosDialog(self.session, sos_id, self))  # type: ignore[return-value]
+        return self._open(SosDialog(self.session, sos_id, self.picker, self))  # type: ignore[return-value]
 
     # -- buildings ------------------------------------------------------------------------------
     def open_add_building(self) -> BuildingDialog:

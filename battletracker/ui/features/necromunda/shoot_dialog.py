@@ -61,7 +61,7 @@ from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
 from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.rules.tables import TableError, setting
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
@@ -171,14 +171,10 @@ class ShootDialog(ProcedureDialog):
         first = next((i for i, ref in enumerate(self.refs) if not ref.template), 0)
         self.profile_box.setCurrentIndex(first)
 
-        self.target_box = QComboBox(self)
-        self.target_box.setObjectName("target")
-        self.pick_button = QPushButton("Pick on map", self)
-        self.pick_button.setEnabled(map_view is not None)
-        self.pick_button.setToolTip("Click the target on the map")
-        target_row = QHBoxLayout()
-        target_row.addWidget(self.target_box, 1)
-        target_row.addWidget(self.pick_button)
+        self.target_picker = TargetPicker(map_view, f"Click the target for {shooter.name}",
+                                          "Click the target on the map (Esc cancels)", self,
+                                          empty="No enemy fighter still in the fight")
+        self.target_picker.setObjectName("target")
 
         self.range_box = QDoubleSpinBox(self)
         self.range_box.setObjectName("range")
@@ -211,7 +207,7 @@ class ShootDialog(ProcedureDialog):
         form = QFormLayout()
         form.addRow(self.heading)
         form.addRow("Weapon profile", self.profile_box)
-        form.addRow("Target", target_row)
+        form.addRow("Target", self.target_picker)
         form.addRow("Range", range_row)
         form.addRow("Target is", target_state)
         form.addRow("Firepower dice", self.firepower_box)
@@ -264,7 +260,7 @@ class ShootDialog(ProcedureDialog):
         self.status.setWordWrap(True)
         close = QPushButton("Close", self)
         close.clicked.connect(self.close_asking)
-        for button in (self.pick_button, self.apply_button, close):
+        for button in (self.apply_button, close):
             # Enter in the dice field submits those dice; it must never press one of these.
             button.setAutoDefault(False)
         buttons = QHBoxLayout()
@@ -315,8 +311,8 @@ class ShootDialog(ProcedureDialog):
         if self.priority_on:
             self._fill_sight()
         self.profile_box.currentIndexChanged.connect(self._profile_changed)
-        self.target_box.currentIndexChanged.connect(self._target_changed)
-        self.pick_button.clicked.connect(self.pick_target)
+        self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
+        self.target_picker.outside.connect(self._refuse_target)
         for box in (self.range_box, self.firepower_box, self.modifier_box):
             box.valueChanged.connect(self.update_inputs)
         for check in (self.engaged_box, self.injured_box, self.ledge_box, self.close_combat_box):
@@ -338,8 +334,8 @@ class ShootDialog(ProcedureDialog):
 
     @property
     def target(self) -> Unit | None:
-        target_id = self.target_box.currentData()
-        return self.session.game.units.get(target_id) if isinstance(target_id, str) else None
+        target_id = self.target_picker.current()
+        return self.session.game.units.get(target_id) if target_id is not None else None
 
     @property
     def is_template(self) -> bool:
@@ -357,26 +353,17 @@ class ShootDialog(ProcedureDialog):
         return unit.name if unit is not None else unit_id
 
     def _fill_targets(self) -> None:
-        self.target_box.clear()
-        for unit, dist in enemies_by_distance(self.session.game, self.shooter):
-            self.target_box.addItem(f'{unit.name} ({dist:.1f}")', unit.id)
+        self.target_picker.set_units((unit.id, f'{unit.name} ({dist:.1f}")')
+                                     for unit, dist in enemies_by_distance(self.session.game, self.shooter))
 
     def set_target(self, unit_id: str) -> bool:
-        index = self.target_box.findData(unit_id)
-        if index < 0:
-            return False
-        self.target_box.setCurrentIndex(index)
-        return True
+        """Shoot at `unit_id` if it is an enemy fighter still in the fight."""
+        return self.target_picker.select(unit_id)
 
-    def pick_target(self) -> None:
-        if self.map_view is None:
-            return
-
-        def picked(unit_id: str | None) -> None:
-            if unit_id is not None and not self.set_target(unit_id):
-                self.status.setText("That is not an enemy fighter still in the fight.")
-
-        self.map_view.pick_unit(picked, f"Click the target for {self.shooter.name}")
+    def _refuse_target(self, unit_id: str) -> None:
+        unit = self.session.game.units.get(unit_id)
+        name = unit.name if unit is not None else "That"
+        self.status.setText(f"{name} is not an enemy fighter still in the fight.")
 
     # -- choices -------------------------------------------------------------------------------
     def _profile_changed(self) -> None:

@@ -48,7 +48,7 @@ FIRE = UnitAction(
 
 
 def _run_grenade(host: FeatureHost, unit_id: str) -> None:
-    open_grenade_dialog(host.session, unit_id, host.window())
+    open_grenade_dialog(host.session, unit_id, host.map, host.window())
 
 
 GRENADE_INTO_VEHICLE = UnitAction(

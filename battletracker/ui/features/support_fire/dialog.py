@@ -93,8 +93,11 @@ class FireDialog(ProcedureDialog):
         self.target_picker = TargetPicker(map_view, "Click the target", "Click the target on the map (Esc cancels)",
                                           self)
 
-        self.also = QComboBox(self)
-        self.also.setToolTip("Another Team of the target unit, or an enemy Team beside it, to share the hits")
+        self.also_picker = TargetPicker(map_view, "Click another Team to share the hits",
+                                        "Click a Team beside the target on the map to add it (Esc cancels)", self,
+                                        empty="No other Team beside the target", button="Pick on ma&p")
+        self.also_picker.combo.setToolTip("Another Team of the target unit, or an enemy Team beside it, "
+                                          "to share the hits")
         self.add_team_button = QPushButton("&Add team", self)
         self.clear_teams_button = QPushButton("C&lear", self)
         self.clear_teams_button.setToolTip("Fire at the target alone")
@@ -104,7 +107,7 @@ class FireDialog(ProcedureDialog):
         teams_layout = QVBoxLayout(self.teams_box)
         teams_layout.setContentsMargins(0, 0, 0, 0)
         also_row = QHBoxLayout()
-        also_row.addWidget(self.also, 1)
+        also_row.addWidget(self.also_picker, 1)
         also_row.addWidget(self.add_team_button)
         also_row.addWidget(self.clear_teams_button)
         teams_layout.addLayout(also_row)
@@ -148,7 +151,7 @@ class FireDialog(ProcedureDialog):
         target_label.setBuddy(self.target_picker.combo)
         self.form.addRow(target_label, self.target_picker)
         also_label = QLabel("Also &at", self)
-        also_label.setBuddy(self.also)
+        also_label.setBuddy(self.also_picker)
         self.form.addRow(also_label, self.teams_box)
         self.form.addRow("Target &kind", self.target_kind)
         self.form.addRow("&Cover", self.cover)
@@ -190,6 +193,8 @@ class FireDialog(ProcedureDialog):
             box.toggled.connect(self.update_plan)
         self.frontage_button.clicked.connect(self.pick_frontage)
         self.add_team_button.clicked.connect(self._add_chosen_team)
+        self.also_picker.picked.connect(self.add_team)
+        self.also_picker.outside.connect(self._refuse_team)
         self.clear_teams_button.clicked.connect(self.clear_teams)
         session.changed.connect(self._on_changed)
         self._weapon_changed()
@@ -250,9 +255,20 @@ class FireDialog(ProcedureDialog):
         self.update_plan()
 
     def _add_chosen_team(self) -> None:
-        unit_id = self.also.currentData()
-        if isinstance(unit_id, str):
+        unit_id = self.also_picker.current()
+        if unit_id is not None:
             self.add_team(unit_id)
+
+    def _refuse_team(self, unit_id: str) -> None:
+        """Say why the Team clicked on the map cannot share the hits."""
+        unit = self.session.game.units.get(unit_id)
+        if unit is None:
+            return
+        if unit_id in self._extra or unit_id == self.target_picker.current():
+            self.refusal.show_refusal(f"{unit.name} already takes the hits.")
+        else:
+            self.refusal.show_refusal(f"{unit.name} cannot share the hits: only another Team of the target unit, "
+                                      "or an enemy Team beside the target, can.")
 
     # -- building the form -----------------------------------------------------------
     def _fill_targets(self) -> None:
@@ -266,17 +282,17 @@ class FireDialog(ProcedureDialog):
     def _fill_also(self) -> None:
         """Teams that could still join the target, and the Teams sharing the hits now."""
         firer, target = self.firer(), self.target_unit()
-        self.also.clear()
         if firer is None or target is None:
+            self.also_picker.set_units(())
             self.teams_label.setText("")
             return
         self._extra = [u for u in self._extra if u != target.id and u in self.session.game.units]
         there = (target.x, target.y)
-        for unit in extra_target_candidates(self.session.game, firer, target):
-            if unit.id not in self._extra:
-                self.also.addItem(f'{unit.name}  -  {distance(there, (unit.x, unit.y)):.1f}" from the target',
-                                  unit.id)
-        self.add_team_button.setEnabled(self.also.count() > 0)
+        self.also_picker.set_units(
+            ((unit.id, f'{unit.name}  -  {distance(there, (unit.x, unit.y)):.1f}" from the target')
+             for unit in extra_target_candidates(self.session.game, firer, target) if unit.id not in self._extra),
+            keep=True)
+        self.add_team_button.setEnabled(bool(self.also_picker.units()))
         self.clear_teams_button.setEnabled(bool(self._extra))
         teams = self._teams(firer, target)
         self.teams_label.setText("Hits shared by: " + ", ".join(t.name for t in teams) if len(teams) > 1

@@ -11,6 +11,7 @@ and result.
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -39,9 +40,12 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
 )
 from battletracker.rules.chain_of_command.fire import MAX_DICE
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
-from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
+
+if TYPE_CHECKING:
+    from battletracker.ui.map.view import MapView
 
 PROCEDURE = "coc.grenade_into_vehicle"
 THROW_TITLES = {
@@ -66,20 +70,24 @@ def outcome_label(outcome: str) -> str:
 class GrenadeIntoVehicleDialog(ProcedureDialog):
     """Throw a grenade into a vehicle beside the Team: odds first, then one undo step."""
 
-    def __init__(self, session: Session, unit_id: str, parent: QWidget | None = None) -> None:
+    def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.unit_id = unit_id
+        self.map_view = map_view
         self._applied = False
         self.shot: ShotPlan | None = None
         unit = session.game.unit(unit_id)
         self.setWindowTitle(f"Grenade into vehicle - {unit.name}")
         self.setMinimumSize(620, 720)
 
-        self.vehicle_box = QComboBox(self)
+        self.target_picker = TargetPicker(map_view, "Click the vehicle the grenade is thrown at",
+                                          "Click the vehicle on the map (Esc cancels)", self,
+                                          empty="No enemy vehicle within throwing reach")
         here = (unit.x, unit.y)
-        for vehicle in vehicles_in_throw(session.game, unit):
-            self.vehicle_box.addItem(f'{vehicle.name}  -  {distance(here, (vehicle.x, vehicle.y)):.1f}"', vehicle.id)
+        self.target_picker.set_units((vehicle.id, f'{vehicle.name}  -  {distance(here, (vehicle.x, vehicle.y)):.1f}"')
+                                     for vehicle in vehicles_in_throw(session.game, unit))
         self.mode_box = QComboBox(self)
         self.dice_box = QSpinBox(self)
         self.dice_box.setRange(0, MAX_DICE)
@@ -107,7 +115,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
 
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.form.addRow("&Vehicle", self.vehicle_box)
+        self.form.addRow("&Vehicle", self.target_picker)
         self.form.addRow("&Grenade", self.mode_box)
         self.form.addRow("&Dice", self.dice_box)
         self.form.addRow("&Throw", self.throw_box)
@@ -124,7 +132,8 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         layout.addWidget(self.runner, 1)
         layout.addWidget(buttons)
 
-        self.vehicle_box.currentIndexChanged.connect(self._vehicle_changed)
+        self.target_picker.chosen.connect(lambda _unit_id: self._vehicle_changed())
+        self.target_picker.outside.connect(self._refuse_target)
         self.mode_box.currentIndexChanged.connect(self._mode_changed)
         for spin in (self.dice_box, self.to_hit_box, self.armour_box):
             spin.valueChanged.connect(self.update_inputs)
@@ -133,8 +142,25 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         self._vehicle_changed()
 
     def vehicle(self) -> Unit | None:
-        vehicle_id = self.vehicle_box.currentData()
-        return self.session.game.units.get(vehicle_id) if isinstance(vehicle_id, str) else None
+        vehicle_id = self.target_picker.current()
+        return self.session.game.units.get(vehicle_id) if vehicle_id is not None else None
+
+    def set_target(self, unit_id: str) -> bool:
+        """Throw at `unit_id` if it is a vehicle in reach; else say why not and keep the vehicle chosen."""
+        if self.target_picker.select(unit_id):
+            return True
+        self._refuse_target(unit_id)
+        return False
+
+    def _refuse_target(self, unit_id: str) -> None:
+        """Say why the unit clicked cannot take the grenade, in the rules' words; the chosen vehicle stays."""
+        try:
+            plan_grenade_into_vehicle(self.session.game, {**self.choices(), "target": unit_id, "mode": ""})
+        except RulesInputError as exc:
+            self.refusal.show_refusal(message_of(exc))
+        else:
+            name = self.session.game.units[unit_id].name if unit_id in self.session.game.units else unit_id
+            self.refusal.show_refusal(f"{name} is not an enemy vehicle within throwing reach of the Team.")
 
     def _vehicle_changed(self) -> None:
         """Modes the card allows, the first preselected; the Armour Dice of the face the Team sees."""
@@ -161,7 +187,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
 
     def choices(self) -> dict[str, str | int]:
         """What the player picked, as the plan reads it."""
-        out: dict[str, str | int] = {"firer": self.unit_id, "target": self.vehicle_box.currentData() or "",
+        out: dict[str, str | int] = {"firer": self.unit_id, "target": self.target_picker.current() or "",
                                      "mode": self.mode_box.currentData() or "",
                                      "firepower_dice": self.dice_box.value()}
         if self.mode_box.currentData() == "apc_outside":
@@ -214,8 +240,9 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         super().done(result)
 
 
-def open_grenade_dialog(session: Session, unit_id: str, parent: QWidget | None = None) -> GrenadeIntoVehicleDialog:
-    dialog = GrenadeIntoVehicleDialog(session, unit_id, parent)
+def open_grenade_dialog(session: Session, unit_id: str, map_view: MapView | None = None,
+                        parent: QWidget | None = None) -> GrenadeIntoVehicleDialog:
+    dialog = GrenadeIntoVehicleDialog(session, unit_id, map_view, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog
