@@ -53,6 +53,7 @@ class Changes:
     bombardments: bool = False
     buildings: bool = False
     history: bool = False  # the actions applied and the start they replay from (model/history.py)
+    backdrop: bool = False  # the table's own picture under the map (model/backdrop.py)
 
     def __or__(self, other: Changes) -> Changes:
         return Changes(
@@ -67,6 +68,7 @@ class Changes:
             bombardments=self.bombardments or other.bombardments,
             buildings=self.buildings or other.buildings,
             history=self.history or other.history,
+            backdrop=self.backdrop or other.backdrop,
         )
 
     def unit(self, unit_id: str) -> bool:

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from battletracker.core.geometry import normalise
 from battletracker.model.actions import Action, ActionError
+from battletracker.model.backdrop import Backdrop, check_backdrop
 from battletracker.model.bombardment import (
     AREA_SHAPES,
     BOMBARDMENT_KINDS,
@@ -92,6 +93,8 @@ def state_dict(game: Game) -> dict[str, Any]:
     data["bombardments"] = list(data["bombardments"].values())
     data["buildings"] = list(data["buildings"].values())
     data["smoke"] = list(data["smoke"].values())
+    if data["backdrop"] is None:
+        del data["backdrop"]  # a game without a picture is written as before there were pictures
     return data
 
 
@@ -138,6 +141,11 @@ def building_from_dict(data: Any, where: str = "building") -> Building:
 def smoke_from_dict(data: Any, where: str = "smoke") -> SmokeArea:
     """A smoke area from plain data, validated like a save file's."""
     return _smoke(_Path(where), data)
+
+
+def backdrop_from_dict(data: Any, where: str = "backdrop") -> Backdrop:
+    """The table's picture from plain data, validated like a save file's."""
+    return _backdrop(_Path(where), data)
 
 
 def history_from_dict(data: Any, where: str = "history") -> tuple[dict[str, Any], list[Action]]:
@@ -534,6 +542,23 @@ def _smoke(path: _Path, v: Any) -> SmokeArea:
     return _checked(path, check_smoke, smoke)
 
 
+def _backdrop(path: _Path, v: Any) -> Backdrop:
+    o = _obj(path, v)
+    backdrop = Backdrop(
+        image=_field(path, o, "image", _str),
+        name=_field(path, o, "name", _str, ""),
+        width=_field(path, o, "width", _positive),
+        height=_field(path, o, "height", _positive),
+        scale=_field(path, o, "scale", _num),
+        rotation=_field(path, o, "rotation", _num, 0.0),
+        x=_field(path, o, "x", _num, 0.0),
+        y=_field(path, o, "y", _num, 0.0),
+        opacity=_field(path, o, "opacity", _num, 0.6),
+        visible=_field(path, o, "visible", _bool, True),
+    )
+    return _checked(path, check_backdrop, backdrop)
+
+
 def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, T]:
     """Items by id, refusing an id used twice."""
     out: dict[str, T] = {}
@@ -591,6 +616,7 @@ def _game(path: _Path, v: Any) -> Game:
     game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
                             lambda b: b.id)
     game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
+    game.backdrop = _field(path, o, "backdrop", _opt(_backdrop), None)
     _agenda_ids(path.key("sides"), sides)
     return game
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from battletracker.model.actions import Action
+    from battletracker.model.backdrop import Backdrop
     from battletracker.model.bombardment import Bombardment, Building, PhaseStamp, SmokeArea
     from battletracker.model.effects import Effect
 
@@ -226,6 +227,7 @@ class Game:
     bombardments: dict[str, Bombardment] = field(default_factory=dict)
     buildings: dict[str, Building] = field(default_factory=dict)
     smoke: dict[str, SmokeArea] = field(default_factory=dict)
+    backdrop: Backdrop | None = None  # the table's own picture under the map (model/backdrop.py)
     # The actions applied (model/actions.py) and the state before the first of
     # them, as a save file writes a game: what a replay starts from.
     actions: list[Action] = field(default_factory=list)
@@ -301,6 +303,7 @@ _REGIONS: dict[str, tuple[str, ...]] = {
     "bombardments": ("bombardments",),
     "buildings": ("buildings", "smoke"),
     "history": ("actions", "start"),
+    "backdrop": ("backdrop",),
 }
 """The Game fields behind each flag of an effect's `touches` (smoke areas count as buildings)."""
 

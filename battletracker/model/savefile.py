@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from battletracker.model.actions import Action
+from battletracker.model.backdrop import Backdrop
 from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
 from battletracker.model.fields import (
     FieldError,
@@ -81,7 +82,7 @@ _LEGACY_KEYS: frozenset[str] = frozenset()
 def _known_keys() -> frozenset[str]:
     """Every key a save file of any version can hold outside the free-form maps (stats, settings, ...)."""
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
-               Bombardment, BombardmentEvent, Building, SmokeArea, CommandRoll, AgendaItem, Action)
+               Bombardment, BombardmentEvent, Building, SmokeArea, CommandRoll, AgendaItem, Action, Backdrop)
     return frozenset({"format", "version", "game", "history", *ARMOUR_FACES, *_LEGACY_KEYS,
                       *(name for cls in classes for name in field_names(cls))})
 

@@ -55,6 +55,7 @@ RULESET_PACKAGES = (
     "battletracker.rules.armour_battles",
     "battletracker.rules.necromunda",
     "battletracker.rules.table_actions",
+    "battletracker.rules.backdrop_actions",
 )
 
 _registry: dict[str, Procedure] = {}

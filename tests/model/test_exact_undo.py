@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from battletracker.model import savefile
 from battletracker.model.actions import Action
+from battletracker.model.backdrop import Backdrop, picture_text
+from battletracker.model.backdrop_effects import SetBackdrop
 from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
 from battletracker.model.bombardment_effects import (
     AddBombardment,
@@ -45,6 +47,7 @@ from battletracker.model.effects import (
 )
 from battletracker.model.game import Game, GameError
 from battletracker.model.history import PopAction, RecordAction
+from tests.model.pictures import png_bytes
 from tests.model.sample import sample_game
 from tests.model.test_bombardment_model import bombardment_game
 from tests.model.test_properties import SCALARS, UNIT_IDS
@@ -69,6 +72,7 @@ def full_game() -> Game:
     game.markers["m1"].data = {"phase": "ranging", "bombardment": "b1", "target_id": "u2"}
     game.units["u1"].stats = {"quality": "regular", "embarked_in": "u4", "teams": 2}
     game.start, game.actions = savefile.state_dict(sample_game()), [ACTIONS[0]]
+    game.backdrop = Backdrop(picture_text(png_bytes(8, 6)), "table.png", 8, 6, 9.0, 0.0, 0.0, 3.0, 0.5)
     return game
 
 
@@ -119,6 +123,11 @@ table_effects: st.SearchStrategy[Effect] = st.one_of(
                                   st.just(2.0), st.just(2.0)), st.none() | st.integers(-1, 2)),
     st.builds(RemoveSmoke, st.sampled_from(["smoke1", "smoke2"])),
     st.builds(RecordAction, st.sampled_from(ACTIONS)),
+    st.builds(SetBackdrop, st.none() | st.builds(
+        Backdrop, st.sampled_from([picture_text(png_bytes(8, 6)), picture_text(png_bytes(3, 4)), "%"]),
+        st.just("map.png"), st.integers(3, 8), st.integers(4, 6), st.sampled_from([0.5, 9.0, 0.0]),
+        st.sampled_from([0.0, 90.0, 400.0]), st.floats(-5, 5), st.floats(-5, 5), st.sampled_from([0.0, 0.3, 2.0]),
+        st.booleans())),
     # Index -1 and one past the end are refused; the sample game's log has a few lines.
     st.builds(StarLogEntry, st.integers(-1, 4), st.booleans()),
     # The game has a start: forgetting it (clear_start) only ever undoes the first action recorded.
@@ -165,7 +174,7 @@ def test_doing_and_undoing_any_effect_gives_back_the_same_saved_bytes(effect: Ef
 
 _FLAGS = {"markers": ("markers",), "log": ("log",), "clock": ("turn", "phase", "active_side"), "sides": ("sides",),
           "settings": ("settings",), "bombardments": ("bombardments",), "buildings": ("buildings", "smoke"),
-          "history": ("actions", "start")}
+          "history": ("actions", "start"), "backdrop": ("backdrop",)}
 
 
 def _covered(touches: Changes) -> set[str]:
