@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 from battletracker.core.geometry import EPSILON, distance, in_arc
 from battletracker.model.effects import Changes
 from battletracker.model.game import Game, Unit
+from battletracker.ui.map.backdrop import BackdropLayer
 from battletracker.ui.map.items import (
     Z_OVERLAYS,
     Z_SELECTION_OVERLAY,
@@ -108,6 +109,7 @@ class MapScene(QGraphicsScene):
         self.addItem(self.clip)
         self.wedge = ArcWedge(palette, self.clip)
         self.rings = RangeRings(palette, self.badge_font, self.clip)
+        self.backdrop = BackdropLayer(self)
         self.rebuild()
 
     # -- building ----------------------------------------------------------------
@@ -133,6 +135,7 @@ class MapScene(QGraphicsScene):
         self._width, self._height = game.table_width, game.table_height
         self.setSceneRect(QRectF(-MARGIN, -MARGIN, self._width + 2 * MARGIN, self._height + 2 * MARGIN))
         self.clip.set_table(self._width, self._height)
+        self.backdrop.sync(game.backdrop, self.table_rect())
         for token in self.tokens.values():
             self.removeItem(token)
         self.tokens.clear()
@@ -185,6 +188,8 @@ class MapScene(QGraphicsScene):
                 synced.add(unit_id)
         if changes.markers:
             self._sync_markers()
+        if changes.backdrop:
+            self.backdrop.sync(game.backdrop, self.table_rect())
         if synced:
             self.refresh_selection(synced)
         elif changes.markers:
@@ -285,6 +290,7 @@ class MapScene(QGraphicsScene):
             marker.set_palette(palette, self.badge_font)
         self.wedge.set_palette(palette)
         self.rings.set_palette(palette, self.badge_font)
+        self.backdrop.grid.update()
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
     # -- the table -----------------------------------------------------------------------------
@@ -295,7 +301,8 @@ class MapScene(QGraphicsScene):
         table = self.table_rect()
         painter.fillRect(table.intersected(rect), p.felt)
         scale = painter.worldTransform().m11() or 1.0
-        self._draw_grid(painter, rect.intersected(table), scale)
+        if not self.backdrop.shown:
+            self._draw_grid(painter, rect.intersected(table), scale)
         edge = QPen(p.table_edge, 2.0)
         edge.setCosmetic(True)
         painter.setPen(edge)
