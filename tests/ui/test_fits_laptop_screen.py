@@ -273,3 +273,30 @@ def test_a_dialog_steps_aside_while_picking_on_the_map(qtbot: QtBot) -> None:
     assert window.map.picking and not dialog.isVisible()
     qtbot.keyClick(window.map, Qt.Key.Key_Escape)
     assert not window.map.picking and dialog.isVisible() and dialog.pos() == place
+
+
+def test_the_table_picture_dialogs_fit(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QPointF
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QFileDialog
+
+    from battletracker.ui.features.backdrop import BackdropDialog
+    from tests.ui.test_table_picture import table_photo
+
+    window = open_window(qtbot, "chain_of_command")
+    (entry,) = [a for a in window.menu("view").actions() if a.objectName() == "action-table-picture"]
+    dialogs = new_dialogs(entry.trigger)
+    assert len(dialogs) == 1 and isinstance(dialogs[0], BackdropDialog)
+    dialog = dialogs[0]
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        lambda *_a, **_k: (str(table_photo(tmp_path / "table.jpg")), ""))
+    qtbot.mouseClick(dialog.load_button, Qt.MouseButton.LeftButton)
+    assert window.session.game.backdrop is not None
+    fits(dialog)
+    qtbot.mouseClick(dialog.place_button, Qt.MouseButton.LeftButton)
+    QTest.mouseClick(window.map.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     window.map.mapFromScene(QPointF(2.0, 2.0)))
+    assert dialog.point_dialog is not None
+    fits(dialog.point_dialog)
+    dialog.point_dialog.reject()
+    close_all([dialog])

@@ -41,6 +41,39 @@ def photo(path: Path, width: int = 300, height: int = 200, fmt: str = "PNG") -> 
     return path
 
 
+def table_photo(path: Path, width: int = 1800, height: int = 1200) -> Path:
+    """A photo-like picture of a table taken from above: floor around, felt, a road, woods, houses, speckle."""
+    import random
+
+    rng = random.Random(5)
+    image = QImage(width, height, QImage.Format.Format_RGB32)
+    image.fill(QColor("#8a7b66"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    m = width // 30
+    painter.fillRect(m, m, width - 2 * m, height - 2 * m, QColor("#7c9a52"))
+    for _ in range(6000):
+        x, y = rng.randrange(m, width - m), rng.randrange(m, height - m)
+        painter.fillRect(x, y, 3, 3, QColor(rng.randrange(90, 140), rng.randrange(120, 170), rng.randrange(60, 95)))
+    painter.setPen(QColor("#b9a27a"))
+    road = painter.pen()
+    road.setWidth(height // 14)
+    painter.setPen(road)
+    painter.drawLine(m, height // 2, width - m, height // 3)
+    painter.setPen(Qt.PenStyle.NoPen)
+    for cx, cy, r in ((width // 4, height // 4, height // 7), (width * 3 // 4, height * 2 // 3, height // 6)):
+        for _ in range(60):
+            dx, dy = rng.uniform(-r, r), rng.uniform(-r, r)
+            painter.setBrush(QColor(rng.randrange(30, 60), rng.randrange(70, 100), rng.randrange(25, 45)))
+            painter.drawEllipse(int(cx + dx), int(cy + dy), r // 3, r // 3)
+    painter.setBrush(QColor("#9a4a3a"))
+    for x, y in ((width // 2, height // 5), (width // 2 + height // 9, height // 5 + height // 12)):
+        painter.drawRect(x, y, height // 10, height // 14)
+    painter.end()
+    assert image.save(str(path), "JPEG", 90)
+    return path
+
+
 def open_dialog(window: MainWindow) -> BackdropDialog:
     (entry,) = [a for a in window.menu("view").actions() if a.objectName() == "action-table-picture"]
     entry.trigger()

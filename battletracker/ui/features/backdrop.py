@@ -20,8 +20,8 @@ import os
 import stat
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QColor, QImage, QImageReader, QPainter
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QPointF, QSize, Qt
+from PySide6.QtGui import QAction, QColor, QImage, QImageReader, QPainter
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -213,7 +213,9 @@ class BackdropDialog(QDialog):
         self.opacity_label.setMinimumWidth(self.opacity_label.fontMetrics().horizontalAdvance("100%") + 4)
         opacity_row.addWidget(self.opacity, 1)
         opacity_row.addWidget(self.opacity_label)
-        form.addRow("&Opacity:", opacity_row)
+        opacity_name = QLabel("&Opacity:")
+        opacity_name.setBuddy(self.opacity)
+        form.addRow(opacity_name, opacity_row)
         self.show_box = QCheckBox("&Show the picture under the map")
         self.show_box.toggled.connect(lambda on: self._act("backdrop.show", {"visible": on}))
         form.addRow(self.show_box)
@@ -314,6 +316,7 @@ class BackdropDialog(QDialog):
         self._fit = fit_to_table(b.width, b.height, game.table_width, game.table_height)
         self._points = []
         self.host.map.map_scene.backdrop.preview(self._fit)
+        self.hide()  # out of the way until both points are placed
         self.host.map.pick_point(self._picked, "Click a point you know on the picture, such as a table corner")
 
     def _picked(self, where: tuple[float, float] | None) -> None:
@@ -332,6 +335,16 @@ class BackdropDialog(QDialog):
         self.point_dialog = dialog
         dialog.finished.connect(lambda result: self._typed(dialog, where, result))
         dialog.open()
+        self._clear_of(dialog, where)
+
+    def _clear_of(self, dialog: QDialog, where: Point) -> None:
+        """Move `dialog` to the half of the map away from the point clicked, so the point stays in sight."""
+        view = self.host.map
+        clicked = view.mapFromScene(QPointF(*where))
+        area = view.viewport().rect()
+        x = area.left() + 16 if clicked.x() > area.center().x() else area.right() - dialog.width() - 16
+        y = area.top() + 16 if clicked.y() > area.center().y() else area.bottom() - dialog.height() - 16
+        dialog.move(view.viewport().mapToGlobal(QPoint(max(area.left(), x), max(area.top(), y))))
 
     def _marks(self) -> list[QGraphicsItem]:
         assert self._fit is not None
@@ -364,11 +377,7 @@ class BackdropDialog(QDialog):
         self.host.map.clear_overlay(OVERLAY)
         game = self.session.game
         self.host.map.map_scene.backdrop.sync(game.backdrop, self.host.map.map_scene.table_rect())
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        if self.host.map.picking and self.placing:
-            self.host.map.cancel_pick()
-        super().closeEvent(event)
+        self.show()
 
 
 def install(host: FeatureHost) -> None:
