@@ -177,6 +177,20 @@ def test_escape_while_placing_changes_nothing(qtbot: QtBot, window: MainWindow, 
     assert window.map.map_scene.backdrop.item.pos() == QPointF(0.0, 0.0)
 
 
+def test_a_click_off_the_picture_asks_again(qtbot: QtBot, window: MainWindow, session: Session,
+                                            monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    dialog = open_dialog(window)
+    load(qtbot, dialog, monkeypatch, photo(tmp_path / "wide.png", 400, 100))  # 72" x 18", from 15" to 33" down
+    qtbot.mouseClick(dialog.place_button, Qt.MouseButton.LeftButton)
+    click_table(window, 10.0, 5.0)
+    assert dialog.point_dialog is None and window.map.picking
+    assert window.map.banner.text().startswith("That point is off the picture")
+    click_table(window, 10.0, 20.0)
+    assert dialog.point_dialog is not None
+    qtbot.keyClick(dialog.point_dialog.across, Qt.Key.Key_Escape)
+    assert session.game.backdrop is not None and session.game.backdrop.y == pytest.approx(15.0)
+
+
 def test_the_same_point_twice_is_refused_in_words(qtbot: QtBot, window: MainWindow, session: Session,
                                                  monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     dialog = open_dialog(window)

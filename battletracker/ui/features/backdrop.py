@@ -323,6 +323,11 @@ class BackdropDialog(QDialog):
         if where is None or self._fit is None:
             self._cancel_placing()
             return
+        b = self.session.game.backdrop
+        u, v = self._fit.to_picture(where)
+        if b is None or not (0.0 <= u <= b.width and 0.0 <= v <= b.height):
+            self.host.map.pick_point(self._picked, "That point is off the picture: click a point on the picture")
+            return
         game = self.session.game
         size = (game.table_width, game.table_height)
         prefill = nearest_corner(where, *size)
