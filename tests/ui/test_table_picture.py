@@ -128,8 +128,9 @@ def test_load_place_fade_hide_undo_save_and_reopen(qtbot: QtBot, window: MainWin
     assert session.undo_stack.count() == steps + 2
     near_corner = b.placement.to_table((300 / 72, 200 / 48))  # the pixel clicked first
     assert near_corner == pytest.approx((72.0, 48.0), abs=0.3)
-    assert layer.item.rotation() == pytest.approx(b.rotation)
-    assert layer.item.scale() == pytest.approx(b.scale)
+    for pixel in ((0.0, 0.0), (300.0, 0.0), (120.0, 170.0)):  # the map draws each pixel where the rules put it
+        drawn = layer.item.mapToScene(QPointF(*pixel))
+        assert (drawn.x(), drawn.y()) == pytest.approx(b.placement.to_table(pixel))
 
     dialog.opacity.setValue(30)  # as a release of the slider's handle does
     assert session.game.backdrop.opacity == pytest.approx(0.3)
