@@ -88,13 +88,13 @@ def _plain(value: Any) -> Any:
 def state_dict(game: Game) -> dict[str, Any]:
     """The game's state as the save file's "game" object: everything but its history."""
     data = {name: _plain(getattr(game, name)) for name in field_names(Game) if name not in HISTORY_FIELDS}
+    if data["backdrop"] is None:
+        del data["backdrop"]  # a game without a picture is written as before there were pictures
     data["units"] = list(data["units"].values())
     data["markers"] = list(data["markers"].values())
     data["bombardments"] = list(data["bombardments"].values())
     data["buildings"] = list(data["buildings"].values())
     data["smoke"] = list(data["smoke"].values())
-    if data["backdrop"] is None:
-        del data["backdrop"]  # a game without a picture is written as before there were pictures
     return data
 
 
@@ -609,6 +609,7 @@ def _game(path: _Path, v: Any) -> Game:
         game.markers[marker.id] = marker
     bombardments = _field(path, o, "bombardments", _list(_bombardment), [])
     game.bombardments = _keyed(path.key("bombardments"), bombardments, lambda b: b.id)
+    game.backdrop = _field(path, o, "backdrop", _opt(_backdrop), None)
     for i, bombardment in enumerate(bombardments):
         if bombardment.side >= len(sides):
             raise path.key("bombardments").index(i).key("side").fail(
@@ -616,7 +617,6 @@ def _game(path: _Path, v: Any) -> Game:
     game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
                             lambda b: b.id)
     game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
-    game.backdrop = _field(path, o, "backdrop", _opt(_backdrop), None)
     _agenda_ids(path.key("sides"), sides)
     return game
 

@@ -224,10 +224,10 @@ class Game:
     markers: dict[str, Marker] = field(default_factory=dict)
     log: list[LogEntry] = field(default_factory=list)
     settings: dict[str, Scalar] = field(default_factory=dict)
+    backdrop: Backdrop | None = None  # the table's own picture under the map (model/backdrop.py)
     bombardments: dict[str, Bombardment] = field(default_factory=dict)
     buildings: dict[str, Building] = field(default_factory=dict)
     smoke: dict[str, SmokeArea] = field(default_factory=dict)
-    backdrop: Backdrop | None = None  # the table's own picture under the map (model/backdrop.py)
     # The actions applied (model/actions.py) and the state before the first of
     # them, as a save file writes a game: what a replay starts from.
     actions: list[Action] = field(default_factory=list)

@@ -54,8 +54,8 @@ RULESET_PACKAGES = (
     "battletracker.rules.chain_of_command",
     "battletracker.rules.armour_battles",
     "battletracker.rules.necromunda",
-    "battletracker.rules.table_actions",
     "battletracker.rules.backdrop_actions",
+    "battletracker.rules.table_actions",
 )
 
 _registry: dict[str, Procedure] = {}
