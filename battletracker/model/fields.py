@@ -123,6 +123,11 @@ def log_entry_from_dict(data: Any, where: str = "log entry") -> LogEntry:
     return _entry(_Path(where), data)
 
 
+def backdrop_from_dict(data: Any, where: str = "backdrop") -> Backdrop:
+    """The table's picture from plain data, validated like a save file's."""
+    return _backdrop(_Path(where), data)
+
+
 def scalar_value(value: Any, where: str = "value") -> Scalar:
     """A setting or data value a save file can hold: text, a finite number or true/false."""
     return _scalar(_Path(where), value)
@@ -141,11 +146,6 @@ def building_from_dict(data: Any, where: str = "building") -> Building:
 def smoke_from_dict(data: Any, where: str = "smoke") -> SmokeArea:
     """A smoke area from plain data, validated like a save file's."""
     return _smoke(_Path(where), data)
-
-
-def backdrop_from_dict(data: Any, where: str = "backdrop") -> Backdrop:
-    """The table's picture from plain data, validated like a save file's."""
-    return _backdrop(_Path(where), data)
 
 
 def history_from_dict(data: Any, where: str = "history") -> tuple[dict[str, Any], list[Action]]:
@@ -434,6 +434,23 @@ def _entry(path: _Path, v: Any) -> LogEntry:
     )
 
 
+def _backdrop(path: _Path, v: Any) -> Backdrop:
+    o = _obj(path, v)
+    backdrop = Backdrop(
+        image=_field(path, o, "image", _str),
+        name=_field(path, o, "name", _str, ""),
+        width=_field(path, o, "width", _positive),
+        height=_field(path, o, "height", _positive),
+        scale=_field(path, o, "scale", _num),
+        rotation=_field(path, o, "rotation", _num, 0.0),
+        x=_field(path, o, "x", _num, 0.0),
+        y=_field(path, o, "y", _num, 0.0),
+        opacity=_field(path, o, "opacity", _num, 0.6),
+        visible=_field(path, o, "visible", _bool, True),
+    )
+    return _checked(path, check_backdrop, backdrop)
+
+
 def _checked(path: _Path, check: Callable[[T], None], value: T) -> T:
     """Run the model's own consistency check, reporting its message at this place in the file."""
     try:
@@ -540,23 +557,6 @@ def _smoke(path: _Path, v: Any) -> SmokeArea:
         to_hit=_field(path, o, "to_hit", _int, -1),
     )
     return _checked(path, check_smoke, smoke)
-
-
-def _backdrop(path: _Path, v: Any) -> Backdrop:
-    o = _obj(path, v)
-    backdrop = Backdrop(
-        image=_field(path, o, "image", _str),
-        name=_field(path, o, "name", _str, ""),
-        width=_field(path, o, "width", _positive),
-        height=_field(path, o, "height", _positive),
-        scale=_field(path, o, "scale", _num),
-        rotation=_field(path, o, "rotation", _num, 0.0),
-        x=_field(path, o, "x", _num, 0.0),
-        y=_field(path, o, "y", _num, 0.0),
-        opacity=_field(path, o, "opacity", _num, 0.6),
-        visible=_field(path, o, "visible", _bool, True),
-    )
-    return _checked(path, check_backdrop, backdrop)
 
 
 def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, T]:

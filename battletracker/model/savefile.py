@@ -82,9 +82,9 @@ _LEGACY_KEYS: frozenset[str] = frozenset()
 def _known_keys() -> frozenset[str]:
     """Every key a save file of any version can hold outside the free-form maps (stats, settings, ...)."""
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
-               Bombardment, BombardmentEvent, Building, SmokeArea, CommandRoll, AgendaItem, Action, Backdrop)
+               Bombardment, BombardmentEvent, Building, SmokeArea, CommandRoll, AgendaItem, Action)
     return frozenset({"format", "version", "game", "history", *ARMOUR_FACES, *_LEGACY_KEYS,
-                      *(name for cls in classes for name in field_names(cls))})
+                      *(name for cls in (*classes, Backdrop) for name in field_names(cls))})
 
 
 _KNOWN_KEYS = _known_keys()

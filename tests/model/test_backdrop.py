@@ -20,6 +20,10 @@ from tests.model.pictures import jpeg_header, png_bytes
 from tests.model.sample import sample_game
 
 
+PICTURE = picture_text(png_bytes(8, 6))
+SMALL_PICTURE = picture_text(png_bytes(3, 4))
+
+
 def backdrop(**changes: object) -> Backdrop:
     values: dict[str, object] = {"image": picture_text(png_bytes(8, 6)), "name": "table.png", "width": 8,
                                  "height": 6, "scale": 9.0, "rotation": 0.0, "x": 0.0, "y": 3.0}

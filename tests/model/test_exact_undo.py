@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from battletracker.model import savefile
 from battletracker.model.actions import Action
-from battletracker.model.backdrop import Backdrop, picture_text
+from battletracker.model.backdrop import Backdrop
 from battletracker.model.backdrop_effects import SetBackdrop
 from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
 from battletracker.model.bombardment_effects import (
@@ -47,8 +47,8 @@ from battletracker.model.effects import (
 )
 from battletracker.model.game import Game, GameError
 from battletracker.model.history import PopAction, RecordAction
-from tests.model.pictures import png_bytes
 from tests.model.sample import sample_game
+from tests.model.test_backdrop import PICTURE, SMALL_PICTURE
 from tests.model.test_bombardment_model import bombardment_game
 from tests.model.test_properties import SCALARS, UNIT_IDS
 from tests.model.test_properties import effects as unit_and_table_effects
@@ -72,7 +72,7 @@ def full_game() -> Game:
     game.markers["m1"].data = {"phase": "ranging", "bombardment": "b1", "target_id": "u2"}
     game.units["u1"].stats = {"quality": "regular", "embarked_in": "u4", "teams": 2}
     game.start, game.actions = savefile.state_dict(sample_game()), [ACTIONS[0]]
-    game.backdrop = Backdrop(picture_text(png_bytes(8, 6)), "table.png", 8, 6, 9.0, 0.0, 0.0, 3.0, 0.5)
+    game.backdrop = Backdrop(PICTURE, "table.png", 8, 6, 9.0, 0.0, 0.0, 3.0, 0.5)
     return game
 
 
@@ -124,7 +124,7 @@ table_effects: st.SearchStrategy[Effect] = st.one_of(
     st.builds(RemoveSmoke, st.sampled_from(["smoke1", "smoke2"])),
     st.builds(RecordAction, st.sampled_from(ACTIONS)),
     st.builds(SetBackdrop, st.none() | st.builds(
-        Backdrop, st.sampled_from([picture_text(png_bytes(8, 6)), picture_text(png_bytes(3, 4)), "%"]),
+        Backdrop, st.sampled_from([PICTURE, SMALL_PICTURE, "%"]),
         st.just("map.png"), st.integers(3, 8), st.integers(4, 6), st.sampled_from([0.5, 9.0, 0.0]),
         st.sampled_from([0.0, 90.0, 400.0]), st.floats(-5, 5), st.floats(-5, 5), st.sampled_from([0.0, 0.3, 2.0]),
         st.booleans())),
@@ -172,9 +172,10 @@ def test_doing_and_undoing_any_effect_gives_back_the_same_saved_bytes(effect: Ef
     assert savefile.dumps(game) == after, f"redoing {effect!r} did not give back the same file"
 
 
-_FLAGS = {"markers": ("markers",), "log": ("log",), "clock": ("turn", "phase", "active_side"), "sides": ("sides",),
+_FLAGS = {"backdrop": ("backdrop",), "markers": ("markers",), "log": ("log",),
+          "clock": ("turn", "phase", "active_side"), "sides": ("sides",),
           "settings": ("settings",), "bombardments": ("bombardments",), "buildings": ("buildings", "smoke"),
-          "history": ("actions", "start"), "backdrop": ("backdrop",)}
+          "history": ("actions", "start")}
 
 
 def _covered(touches: Changes) -> set[str]:
