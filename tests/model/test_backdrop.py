@@ -19,7 +19,6 @@ from battletracker.model.game import GameError
 from tests.model.pictures import jpeg_header, png_bytes
 from tests.model.sample import sample_game
 
-
 PICTURE = picture_text(png_bytes(8, 6))
 SMALL_PICTURE = picture_text(png_bytes(3, 4))
 
