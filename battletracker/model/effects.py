@@ -54,6 +54,7 @@ class Changes:
     buildings: bool = False
     terrain: bool = False
     history: bool = False  # the actions applied and the start they replay from (model/history.py)
+    backdrop: bool = False  # the table's own picture under the map (model/backdrop.py)
 
     def __or__(self, other: Changes) -> Changes:
         return Changes(
@@ -69,6 +70,7 @@ class Changes:
             buildings=self.buildings or other.buildings,
             terrain=self.terrain or other.terrain,
             history=self.history or other.history,
+            backdrop=self.backdrop or other.backdrop,
         )
 
     def unit(self, unit_id: str) -> bool:

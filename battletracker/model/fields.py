@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from battletracker.core.geometry import normalise
 from battletracker.model.actions import Action, ActionError
+from battletracker.model.backdrop import Backdrop, check_backdrop
 from battletracker.model.bombardment import (
     AREA_SHAPES,
     BOMBARDMENT_KINDS,
@@ -88,6 +89,8 @@ def _plain(value: Any) -> Any:
 def state_dict(game: Game) -> dict[str, Any]:
     """The game's state as the save file's "game" object: everything but its history."""
     data = {name: _plain(getattr(game, name)) for name in field_names(Game) if name not in HISTORY_FIELDS}
+    if data["backdrop"] is None:
+        del data["backdrop"]  # a game without a picture is written as before there were pictures
     data["units"] = list(data["units"].values())
     data["markers"] = list(data["markers"].values())
     data["bombardments"] = list(data["bombardments"].values())
@@ -120,6 +123,11 @@ def side_from_dict(data: Any, where: str = "side") -> Side:
 def log_entry_from_dict(data: Any, where: str = "log entry") -> LogEntry:
     """A battle log entry from plain data, validated like a save file's."""
     return _entry(_Path(where), data)
+
+
+def backdrop_from_dict(data: Any, where: str = "backdrop") -> Backdrop:
+    """The table's picture from plain data, validated like a save file's."""
+    return _backdrop(_Path(where), data)
 
 
 def scalar_value(value: Any, where: str = "value") -> Scalar:
@@ -433,6 +441,23 @@ def _entry(path: _Path, v: Any) -> LogEntry:
     )
 
 
+def _backdrop(path: _Path, v: Any) -> Backdrop:
+    o = _obj(path, v)
+    backdrop = Backdrop(
+        image=_field(path, o, "image", _str),
+        name=_field(path, o, "name", _str, ""),
+        width=_field(path, o, "width", _positive),
+        height=_field(path, o, "height", _positive),
+        scale=_field(path, o, "scale", _num),
+        rotation=_field(path, o, "rotation", _num, 0.0),
+        x=_field(path, o, "x", _num, 0.0),
+        y=_field(path, o, "y", _num, 0.0),
+        opacity=_field(path, o, "opacity", _num, 0.6),
+        visible=_field(path, o, "visible", _bool, True),
+    )
+    return _checked(path, check_backdrop, backdrop)
+
+
 def _checked(path: _Path, check: Callable[[T], None], value: T) -> T:
     """Run the model's own consistency check, reporting its message at this place in the file."""
     try:
@@ -612,6 +637,7 @@ def _game(path: _Path, v: Any) -> Game:
         game.markers[marker.id] = marker
     bombardments = _field(path, o, "bombardments", _list(_bombardment), [])
     game.bombardments = _keyed(path.key("bombardments"), bombardments, lambda b: b.id)
+    game.backdrop = _field(path, o, "backdrop", _opt(_backdrop), None)
     for i, bombardment in enumerate(bombardments):
         if bombardment.side >= len(sides):
             raise path.key("bombardments").index(i).key("side").fail(

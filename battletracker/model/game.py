@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from battletracker.model.actions import Action
+    from battletracker.model.backdrop import Backdrop
     from battletracker.model.bombardment import Bombardment, Building, PhaseStamp, SmokeArea
     from battletracker.model.effects import Effect
     from battletracker.model.terrain import TerrainPiece
@@ -224,6 +225,7 @@ class Game:
     markers: dict[str, Marker] = field(default_factory=dict)
     log: list[LogEntry] = field(default_factory=list)
     settings: dict[str, Scalar] = field(default_factory=dict)
+    backdrop: Backdrop | None = None  # the table's own picture under the map (model/backdrop.py)
     bombardments: dict[str, Bombardment] = field(default_factory=dict)
     buildings: dict[str, Building] = field(default_factory=dict)
     smoke: dict[str, SmokeArea] = field(default_factory=dict)
@@ -304,6 +306,7 @@ _REGIONS: dict[str, tuple[str, ...]] = {
     "buildings": ("buildings", "smoke"),
     "terrain": ("terrain",),
     "history": ("actions", "start"),
+    "backdrop": ("backdrop",),
 }
 """The Game fields behind each flag of an effect's `touches` (smoke areas count as buildings)."""
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from battletracker.model.actions import Action
+from battletracker.model.backdrop import Backdrop
 from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
 from battletracker.model.fields import (
     FieldError,
@@ -84,7 +85,7 @@ def _known_keys() -> frozenset[str]:
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
                Bombardment, BombardmentEvent, Building, SmokeArea, TerrainPiece, CommandRoll, AgendaItem, Action)
     return frozenset({"format", "version", "game", "history", *ARMOUR_FACES, *_LEGACY_KEYS,
-                      *(name for cls in classes for name in field_names(cls))})
+                      *(name for cls in (*classes, Backdrop) for name in field_names(cls))})
 
 
 _KNOWN_KEYS = _known_keys()

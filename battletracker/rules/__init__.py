@@ -54,6 +54,7 @@ RULESET_PACKAGES = (
     "battletracker.rules.chain_of_command",
     "battletracker.rules.armour_battles",
     "battletracker.rules.necromunda",
+    "battletracker.rules.backdrop_actions",
     "battletracker.rules.table_actions",
     "battletracker.rules.terrain_actions",
 )

@@ -56,7 +56,7 @@ class ReplayError(ValueError):
 
 
 def describe(index: int, action: Action) -> str:
-    choices = ", ".join(f"{k}={v}" for k, v in action.choices.items() if k != "unit" or len(str(v)) < 40)
+    choices = ", ".join(f"{k}={v}" for k, v in action.choices.items() if k not in ("unit", "image") or len(str(v)) < 40)
     dice = f"; dice {' '.join(map(str, action.dice))}" if action.dice else ""
     return f"action {index + 1} ({action.name}{': ' + choices if choices else ''}{dice})"
 

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from battletracker.model import savefile
 from battletracker.model.actions import Action
+from battletracker.model.backdrop import Backdrop
+from battletracker.model.backdrop_effects import SetBackdrop
 from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
 from battletracker.model.bombardment_effects import (
     AddBombardment,
@@ -48,6 +50,7 @@ from battletracker.model.history import PopAction, RecordAction
 from battletracker.model.terrain import TerrainPiece
 from battletracker.model.terrain_effects import AddTerrain, RemoveTerrain, ReplaceTerrain, SetTerrainPoints
 from tests.model.sample import sample_game
+from tests.model.test_backdrop import PICTURE, SMALL_PICTURE
 from tests.model.test_bombardment_model import bombardment_game
 from tests.model.test_properties import SCALARS, UNIT_IDS
 from tests.model.test_properties import effects as unit_and_table_effects
@@ -85,6 +88,7 @@ def full_game() -> Game:
     game.units["u1"].stats = {"quality": "regular", "embarked_in": "u4", "teams": 2}
     game.terrain = {p.id: p for p in TERRAIN}
     game.start, game.actions = savefile.state_dict(sample_game()), [ACTIONS[0]]
+    game.backdrop = Backdrop(PICTURE, "table.png", 8, 6, 9.0, 0.0, 0.0, 3.0, 0.5)
     return game
 
 
@@ -139,6 +143,11 @@ table_effects: st.SearchStrategy[Effect] = st.one_of(
     st.builds(ReplaceTerrain, pieces),
     st.builds(SetTerrainPoints, TERRAIN_IDS, POINTS.map(tuple)),
     st.builds(RecordAction, st.sampled_from(ACTIONS)),
+    st.builds(SetBackdrop, st.none() | st.builds(
+        Backdrop, st.sampled_from([PICTURE, SMALL_PICTURE, "%"]),
+        st.just("map.png"), st.integers(3, 8), st.integers(4, 6), st.sampled_from([0.5, 9.0, 0.0]),
+        st.sampled_from([0.0, 90.0, 400.0]), st.floats(-5, 5), st.floats(-5, 5), st.sampled_from([0.0, 0.3, 2.0]),
+        st.booleans())),
     # Index -1 and one past the end are refused; the sample game's log has a few lines.
     st.builds(StarLogEntry, st.integers(-1, 4), st.booleans()),
     # The game has a start: forgetting it (clear_start) only ever undoes the first action recorded.
@@ -183,7 +192,8 @@ def test_doing_and_undoing_any_effect_gives_back_the_same_saved_bytes(effect: Ef
     assert savefile.dumps(game) == after, f"redoing {effect!r} did not give back the same file"
 
 
-_FLAGS = {"markers": ("markers",), "log": ("log",), "clock": ("turn", "phase", "active_side"), "sides": ("sides",),
+_FLAGS = {"backdrop": ("backdrop",), "markers": ("markers",), "log": ("log",),
+          "clock": ("turn", "phase", "active_side"), "sides": ("sides",),
           "settings": ("settings",), "bombardments": ("bombardments",), "buildings": ("buildings", "smoke"),
           "terrain": ("terrain",), "history": ("actions", "start")}
 

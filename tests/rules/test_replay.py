@@ -16,11 +16,13 @@ from battletracker.app import main
 from battletracker.core.dice import RandomDice
 from battletracker.model import savefile
 from battletracker.model.actions import UNTRACKED, Action
+from battletracker.model.backdrop import picture_text
 from battletracker.model.effects import Effect, add_shock
 from battletracker.model.game import Game, GameError
 from battletracker.model.history import RecordAction
 from battletracker.rules import RulesInputError, perform
 from battletracker.rules.replay import check
+from tests.model.pictures import png_bytes
 from tests.model.sample import sample_game
 
 PLAY = [
@@ -131,6 +133,15 @@ ACTIONS = st.one_of(
     st.tuples(st.just("unit.remove"), st.fixed_dictionaries({"unit": st.sampled_from(["u4", "u5"])})),
     st.tuples(st.just("clock.end_phase"), st.just({})),
     st.tuples(st.just("dice.pool"), st.fixed_dictionaries({"dice": st.integers(1, 4), "target": st.integers(2, 6)})),
+    st.tuples(st.just("backdrop.set"), st.fixed_dictionaries({
+        "image": st.sampled_from([picture_text(png_bytes(40, 30)), picture_text(png_bytes(9, 12))]),
+        "name": st.just("table.png")})),
+    st.tuples(st.just("backdrop.place"), st.fixed_dictionaries({
+        "px1": st.just(0.0), "py1": st.just(0.0), "px2": st.floats(0, 40), "py2": st.floats(0, 30),
+        "x1": st.floats(-5, 72), "y1": st.floats(-5, 48), "x2": st.just(72.0), "y2": st.just(48.0)})),
+    st.tuples(st.just("backdrop.opacity"), st.fixed_dictionaries({"opacity": st.floats(0, 1)})),
+    st.tuples(st.just("backdrop.show"), st.fixed_dictionaries({"visible": st.booleans()})),
+    st.tuples(st.just("backdrop.remove"), st.just({})),
 )
 
 

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from battletracker.ui.extensions import DockId, Feature, FeatureHost, MenuId
 from battletracker.ui.features import all_features
 from battletracker.ui.features.anti_tank import ArsenalDialog
+from battletracker.ui.features.backdrop import BackdropDialog
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.this_phase import ThisPhasePanel
 from battletracker.ui.main_window import MainWindow
@@ -69,7 +70,12 @@ def test_every_feature_installs_into_a_fake_host(qtbot: QtBot, session: Session)
     assert isinstance(this_phase.widget(), ThisPhasePanel)
     assert phase_area == Qt.DockWidgetArea.RightDockWidgetArea and phase_beside == "log"
 
-    assert list(fake.menus) == ["game"]
+    assert list(fake.menus) == ["game", "view"]
+    (picture,) = [a for a in fake.menus["view"].actions() if a.objectName() == "action-table-picture"]
+    picture.trigger()
+    picture_dialog = fake.top.findChild(BackdropDialog)
+    assert picture_dialog is not None and picture_dialog.isVisible()
+    picture_dialog.close()
     (entry,) = [a for a in fake.menus["game"].actions() if a.objectName() == "action-arsenal"]
     entry.trigger()
     dialog = fake.top.findChild(ArsenalDialog)
@@ -128,7 +134,7 @@ def test_importing_the_features_package_loads_no_feature() -> None:
     top_level_imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     assert all(getattr(n, "module", "") in ("__future__", "battletracker.ui.extensions") for n in top_level_imports)
     assert [f.name for f in all_features()] == ["coc.anti_tank", "armour_battles", "coc.bombardments",
-                                               "necromunda", "coc.support_fire", "coc.this_phase"]
+                                               "necromunda", "coc.support_fire", "coc.this_phase", "table.picture"]
 
 
 def test_the_window_adds_the_features_it_is_given_just_after_the_first_paint(qtbot: QtBot, session: Session) -> None:

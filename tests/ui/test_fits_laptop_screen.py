@@ -305,3 +305,30 @@ def test_the_shoot_dialog_shows_its_whole_chart_and_roll_buttons_without_scrolli
         inner = area.widget()
         assert inner is None or inner.width() <= area.viewport().width(), "a column is cut at its side"
     close_all(dialogs)
+
+
+def test_the_table_picture_dialogs_fit(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QPointF
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QFileDialog
+
+    from battletracker.ui.features.backdrop import BackdropDialog
+    from tests.ui.test_table_picture import table_photo
+
+    window = open_window(qtbot, "chain_of_command")
+    (entry,) = [a for a in window.menu("view").actions() if a.objectName() == "action-table-picture"]
+    dialogs = new_dialogs(entry.trigger)
+    assert len(dialogs) == 1 and isinstance(dialogs[0], BackdropDialog)
+    dialog = dialogs[0]
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        lambda *_a, **_k: (str(table_photo(tmp_path / "table.jpg")), ""))
+    qtbot.mouseClick(dialog.load_button, Qt.MouseButton.LeftButton)
+    assert window.session.game.backdrop is not None
+    fits(dialog)
+    qtbot.mouseClick(dialog.place_button, Qt.MouseButton.LeftButton)
+    QTest.mouseClick(window.map.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     window.map.mapFromScene(QPointF(2.0, 2.0)))
+    assert dialog.point_dialog is not None
+    fits(dialog.point_dialog)
+    dialog.point_dialog.reject()
+    close_all([dialog])

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 from battletracker.core.geometry import EPSILON, distance, in_arc
 from battletracker.model.effects import Changes
 from battletracker.model.game import Game, Unit
+from battletracker.ui.map.backdrop import BackdropLayer
 from battletracker.ui.map.items import (
     BAND_ROWS,
     Z_OVERLAYS,
@@ -148,6 +149,7 @@ class MapScene(QGraphicsScene):
         self.addItem(self.clip)
         self.wedge = ArcWedge(palette, self.clip)
         self.rings = RangeRings(palette, self.badge_font, self.clip)
+        self.backdrop = BackdropLayer(self)
         self.rebuild()
 
     # -- building ----------------------------------------------------------------
@@ -174,6 +176,7 @@ class MapScene(QGraphicsScene):
         self.setSceneRect(QRectF(-MARGIN, -MARGIN, self._width + 2 * MARGIN, self._height + 2 * MARGIN))
         self.clip.set_table(self._width, self._height)
         self.wedge.set_table(self._width, self._height)
+        self.backdrop.sync(game.backdrop, self.table_rect())
         for token in self.tokens.values():
             self.removeItem(token)
         self.tokens.clear()
@@ -226,6 +229,8 @@ class MapScene(QGraphicsScene):
                 synced.add(unit_id)
         if changes.markers:
             self._sync_markers()
+        if changes.backdrop:
+            self.backdrop.sync(game.backdrop, self.table_rect())
         if synced:
             self.refresh_selection(synced)
         elif changes.markers:
@@ -326,6 +331,7 @@ class MapScene(QGraphicsScene):
             marker.set_palette(palette, self.badge_font)
         self.wedge.set_palette(palette)
         self.rings.set_palette(palette, self.badge_font)
+        self.backdrop.grid.update()
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
     # -- the table -----------------------------------------------------------------------------
@@ -342,7 +348,8 @@ class MapScene(QGraphicsScene):
             if not band.isEmpty():
                 painter.fillRect(band, p.margin)
         scale = painter.worldTransform().m11() or 1.0
-        self._draw_grid(painter, rect.intersected(table), scale)
+        if not self.backdrop.shown:
+            self._draw_grid(painter, rect.intersected(table), scale)
         edge = QPen(p.table_edge, 2.0)
         edge.setCosmetic(True)
         painter.setPen(edge)
@@ -350,14 +357,15 @@ class MapScene(QGraphicsScene):
         painter.drawRect(table)
         self._draw_edge_labels(painter, scale)
 
-    def _draw_grid(self, painter: QPainter, rect: QRectF, scale: float) -> None:
+    def _draw_grid(self, painter: QPainter, rect: QRectF, scale: float, over_picture: bool = False) -> None:
         """The felt with its inch, six-inch and foot lines, in whole device pixels.
 
         The felt and the vertical lines are one strip a few pixels high, tiled down
         the table (a plain copy of opaque pixels, in bands: see items.BAND_ROWS); each
         horizontal line is such a strip too, with the heavier vertical lines crossing it.
         Drawn as lines, the vertical ones cost a blend per scanline and were most of a
-        full repaint. Lines are opaque colours: the grid over the felt.
+        full repaint. Lines are opaque colours: the grid over the felt; over a table
+        picture (`over_picture`) there is no felt and the lines keep their own alpha.
         """
         if rect.isEmpty():
             return
@@ -367,11 +375,13 @@ class MapScene(QGraphicsScene):
         sx, dx, sy, dy = transform.m11(), transform.dx(), transform.m22(), transform.dy()
         left, top = round(dx), round(dy)
         width, height = round(sx * self._width + dx) - left, round(sy * self._height + dy) - top
-        colours = (_over(p.grid_inch, p.felt).rgba(), _over(p.grid_six, p.felt).rgba(),
-                   _over(p.grid_twelve, p.felt).rgba())
+        felt = QColor(Qt.GlobalColor.transparent) if over_picture else p.felt
+        inch, six, twelve = ((c if over_picture else _over(c, felt)).rgba()
+                             for c in (p.grid_inch, p.grid_six, p.grid_twelve))
+        colours = (inch, six, twelve)
         columns = tuple((round(sx * x + dx) - left, _step(x)) for x in range(int(self._width) + 1)
                         if inch_lines or _step(x) > 0)
-        strip = _grid_strip(width, columns, p.felt.rgba(), colours)
+        strip = _grid_strip(width, columns, felt.rgba(), colours)
         exposed = transform.mapRect(rect).toAlignedRect().intersected(QRect(left, top, width, height))
         painter.save()
         painter.resetTransform()
@@ -384,7 +394,7 @@ class MapScene(QGraphicsScene):
             if step > 0 or inch_lines:
                 at = round(sy * y + dy)
                 thick = 2 if step == 2 else 1
-                line = _grid_strip(width, columns, p.felt.rgba(), colours, step)
+                line = _grid_strip(width, columns, felt.rgba(), colours, step)
                 painter.drawTiledPixmap(QRectF(exposed.left(), at - thick // 2, exposed.width(), thick), line,
                                         QPointF(exposed.left() - left, 0.0))
         painter.restore()

@@ -1,0 +1,135 @@
+"""The table's picture as actions: load it, place it by two points, fade it, hide it, take it away.
+
+    backdrop.set      {image: base64 PNG/JPEG, name}      a new picture, fitted to the table
+    backdrop.place    {px1, py1, px2, py2, x1, y1, x2, y2} picture pixels (px, py) onto table inches (x, y)
+    backdrop.opacity  {opacity: 0 to 1}
+    backdrop.show     {visible: true/false}
+    backdrop.remove   {}
+
+Each is one undo step through `Session.act`, recorded and replayable like any
+other action: its plan reads the game, refuses in a player's words, and puts
+the new record in its effects (procedure `table.step`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from battletracker.core.calibration import PlacementError, fit_to_table, place_by_two_points
+from battletracker.model.backdrop import Backdrop, check_backdrop, picture_bytes, picture_size
+from battletracker.model.backdrop_effects import SetBackdrop
+from battletracker.model.game import Game, GameError
+from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
+from battletracker.rules.step import STEP
+
+PICTURE_CHOICES = ("px1", "py1", "px2", "py2")
+TABLE_CHOICES = ("x1", "y1", "x2", "y2")
+TABLE_REACH = 1000.0
+"""How far from the table's corner a placing point may be, in inches: beyond any table."""
+
+
+def _backdrop(game: Game) -> Backdrop:
+    if game.backdrop is None:
+        raise Refusal("backdrop", "There is no table picture: load one first.")
+    return game.backdrop
+
+
+def _number(choices: Choices, key: str, what: str) -> float:
+    value = choices.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise Refusal(key, f"{what} must be a number.")
+    return float(value)
+
+
+def _step(line: str, title: str, backdrop: Backdrop | None, choices: Choices) -> Plan:
+    return Plan(STEP, {}, (line,), dict(choices), title, (SetBackdrop(backdrop),), log=(line,))
+
+
+def _plan_set(game: Game, choices: Choices) -> Plan:
+    image = choices.get("image")
+    name = choices.get("name", "")
+    if not isinstance(image, str) or not image:
+        raise Refusal("image", "Choose a picture file to load.")
+    if not isinstance(name, str):
+        raise Refusal("name", "The picture's name must be text.")
+    try:
+        width, height = picture_size(picture_bytes(image))
+        placed = fit_to_table(width, height, game.table_width, game.table_height)
+        old = game.backdrop
+        backdrop = Backdrop(image, name, width, height, placed.scale, placed.rotation, placed.x, placed.y,
+                            old.opacity if old is not None else 0.6, True)
+        check_backdrop(backdrop)
+    except (GameError, PlacementError) as exc:
+        raise Refusal("image", f"That picture cannot be used: {exc}.") from None
+    called = name or "a picture"
+    verb = "replaced by" if game.backdrop is not None else "loaded:"
+    line = f"Table picture {verb} {called} ({width} x {height} pixels), fitted to the table"
+    return _step(line, "Load the table picture" if game.backdrop is None else "Replace the table picture",
+                 backdrop, choices)
+
+
+def _plan_place(game: Game, choices: Choices) -> Plan:
+    backdrop = _backdrop(game)
+    px1, py1, px2, py2 = (_number(choices, k, "A point on the picture") for k in PICTURE_CHOICES)
+    x1, y1, x2, y2 = (_number(choices, k, "A point's place on the table") for k in TABLE_CHOICES)
+    for k, v in zip(PICTURE_CHOICES, (px1, py1, px2, py2), strict=True):
+        size = backdrop.width if k.startswith("px") else backdrop.height
+        if not -1.0 <= v <= size + 1.0:
+            raise Refusal(k, "Both points must be on the picture.")
+    for k, v in zip(TABLE_CHOICES, (x1, y1, x2, y2), strict=True):
+        if abs(v) > TABLE_REACH:
+            raise Refusal(k, f"A place on the table is within {TABLE_REACH:.0f}\" of its corner.")
+    try:
+        placed = place_by_two_points(((px1, py1), (px2, py2)), ((x1, y1), (x2, y2)))
+        moved = replace(backdrop, scale=placed.scale, rotation=placed.rotation, x=placed.x, y=placed.y)
+        check_backdrop(moved)
+    except PlacementError as exc:
+        raise Refusal("px2", str(exc)) from None
+    except GameError as exc:
+        raise Refusal("x2", f"Those points cannot place the picture: {exc}.") from None
+    turned = min(placed.rotation, 360.0 - placed.rotation)
+    turn = f", turned {placed.rotation:.0f}°" if turned >= 0.5 else ""
+    line = (f"Table picture placed by two points: ({x1:g}\", {y1:g}\") and ({x2:g}\", {y2:g}\"); "
+            f"it covers {backdrop.width * placed.scale:.1f}\" x {backdrop.height * placed.scale:.1f}\"{turn}")
+    return _step(line, "Place the table picture", moved, choices)
+
+
+def _plan_opacity(game: Game, choices: Choices) -> Plan:
+    backdrop = _backdrop(game)
+    opacity = _number(choices, "opacity", "The picture's opacity")
+    if not 0.0 <= opacity <= 1.0:
+        raise Refusal("opacity", "The picture's opacity goes from 0% (unseen) to 100% (solid).")
+    if round(opacity * 100) == round(backdrop.opacity * 100):
+        raise Refusal("opacity", f"The picture is at {opacity:.0%} already.")
+    line = f"Table picture opacity: {backdrop.opacity:.0%} -> {opacity:.0%}"
+    return _step(line, f"Table picture at {opacity:.0%}", replace(backdrop, opacity=opacity), choices)
+
+
+def _plan_show(game: Game, choices: Choices) -> Plan:
+    backdrop = _backdrop(game)
+    visible = choices.get("visible")
+    if not isinstance(visible, bool):
+        raise Refusal("visible", "Say whether the picture is shown or hidden.")
+    if visible == backdrop.visible:
+        raise Refusal("visible", f"The table picture is {'shown' if visible else 'hidden'} already.")
+    line = "Table picture shown" if visible else "Table picture hidden"
+    return _step(line, "Show the table picture" if visible else "Hide the table picture",
+                 replace(backdrop, visible=visible), choices)
+
+
+def _plan_remove(game: Game, choices: Choices) -> Plan:
+    backdrop = _backdrop(game)
+    if choices:
+        raise Refusal(sorted(choices)[0], "Removing the table picture takes no choices.")
+    line = f"Table picture removed ({backdrop.name or 'a picture'})"
+    return _step(line, "Remove the table picture", None, choices)
+
+
+register_plan("backdrop.set", _plan_set)
+register_plan("backdrop.place", _plan_place)
+register_plan("backdrop.opacity", _plan_opacity)
+register_plan("backdrop.show", _plan_show)
+register_plan("backdrop.remove", _plan_remove)
+
+__all__ = ["PICTURE_CHOICES", "TABLE_CHOICES"]
