@@ -151,8 +151,12 @@ def migrate(doc: dict[str, Any]) -> dict[str, Any]:
 
 def save(game: Game, path: str | os.PathLike[str]) -> None:
     """Write atomically: a temp file beside the target, fsynced, then renamed over it."""
+    write_atomic(path, dumps(game))
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write `data` to a temp file beside `path`, fsync it, then rename it over `path`."""
     target = Path(path)
-    data = dumps(game)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
