@@ -304,6 +304,9 @@ _REGIONS: dict[str, tuple[str, ...]] = {
 }
 """The Game fields behind each flag of an effect's `touches` (smoke areas count as buildings)."""
 
+_FROZEN_ITEMS = frozenset({"log", "actions"})
+"""Game fields holding only frozen records (log entries, actions): kept as lists, never copied one by one."""
+
 
 class _Snapshot:
     """What some effects may change, by their `touches`, kept to be put back exactly.
@@ -319,7 +322,7 @@ class _Snapshot:
         names = {f.name for f in fields(Game)} - {"units"} if everything else {
             name for e in effects for flag, region in _REGIONS.items() if getattr(e.touches, flag) for name in region}
         touched = set(game.units) if everything else {u for e in effects for u in e.touches.units}
-        self.fields = {name: _Kept(getattr(game, name), records=name != "log") for name in names}
+        self.fields = {name: _Kept(getattr(game, name), records=name not in _FROZEN_ITEMS) for name in names}
         self.roster = list(game.units.items())
         self.units = [_Kept(game.units[u]) for u in touched if u in game.units]
 
@@ -332,10 +335,17 @@ class _Snapshot:
         game.units.update(self.roster)
 
 
+_RECORD_TYPES: dict[type[Any], bool] = {}
+
+
 def _record(value: Any) -> bool:
     """A mutable dataclass (a unit, a marker, a side...); frozen ones such as log entries never change."""
-    params = None if isinstance(value, type) else getattr(type(value), "__dataclass_params__", None)
-    return params is not None and not params.frozen
+    kind = type(value)
+    known = _RECORD_TYPES.get(kind)
+    if known is None:
+        params = None if isinstance(value, type) else getattr(kind, "__dataclass_params__", None)
+        known = _RECORD_TYPES[kind] = params is not None and not params.frozen
+    return known
 
 
 class _Kept:
