@@ -22,7 +22,9 @@ from battletracker.model.fields import (
     field_names,
     game_from_state,
     history_from_dict,
+    record_fields,
     state_dict,
+    state_fields,
 )
 from battletracker.model.game import (
     ARMOUR_FACES,
@@ -61,8 +63,16 @@ def game_to_dict(game: Game) -> dict[str, Any]:
 
 
 def dumps(game: Game) -> bytes:
-    """The save file's bytes; a value no save file may hold (NaN, infinity) raises ValueError."""
-    return json.dumps(game_to_dict(game), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    """The save file's bytes; a value no save file may hold (NaN, infinity) raises ValueError.
+
+    The same document as `game_to_dict`, written straight from the game's
+    records (json reads each record's fields) rather than from a plain copy.
+    """
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": state_fields(game)}
+    if game.start is not None:
+        doc["history"] = {"start": game.start, "actions": [a.to_plain() for a in game.actions]}
+    return json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":"),
+                      default=record_fields).encode("utf-8")
 
 
 class _Dropped:
