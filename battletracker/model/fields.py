@@ -10,7 +10,7 @@ save file itself (JSON, versions, reading and writing) is `model/savefile.py`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, TypeVar
 
@@ -174,11 +174,22 @@ def smoke_from_dict(data: Any, where: str = "smoke") -> SmokeArea:
     return _smoke(_Path(where), data)
 
 
-def history_from_dict(data: Any, where: str = "history") -> tuple[dict[str, Any], list[Action]]:
-    """The state a game started from and the actions applied since, each checked."""
+def history_from_dict(data: Any, where: str = "history", start_as_read: bool = False,
+                      units_read: Mapping[str, tuple[Any, Unit]] | None = None) -> tuple[dict[str, Any], list[Action]]:
+    """The state a game started from and the actions applied since, each checked.
+
+    The start is checked like a game; it is kept as it was read when
+    `start_as_read` says it holds only JSON values no one else holds (a save
+    file's, parsed for this), else written out afresh from the game it makes.
+    Either way a replay starts from the same game. `units_read` holds units
+    already checked, by id, with the data they were read from: a unit of the
+    start read from equal data is that unit (most units of a game are as
+    they started).
+    """
     path = _Path(where)
     o = _obj(path, data)
-    start = state_dict(_game(path.key("start"), o.get("start")))
+    started = _game(path.key("start"), o.get("start"), units_read)
+    start = o["start"] if start_as_read else state_dict(started)
     raw = _field(path, o, "actions", _list(lambda _p, item: item), [])
     actions = []
     for i, item in enumerate(raw):
@@ -663,6 +674,19 @@ def _unit(path: _Path, v: Any) -> Unit:
         return _unit_checked(path, v)
 
 
+def _read_unit(units_read: Mapping[str, tuple[Any, Unit]]) -> Callable[[_Path, Any], Unit]:
+    """`_unit`, except that data equal to a unit's already checked is that unit."""
+    def inner(path: _Path, v: Any) -> Unit:
+        unit_id = v.get("id") if type(v) is dict else None
+        if type(unit_id) is str:
+            read = units_read.get(unit_id)
+            if read is not None and read[0] == v:
+                return read[1]
+        return _unit(path, v)
+
+    return inner
+
+
 def _entry(path: _Path, v: Any) -> LogEntry:
     if type(v) is dict:
         get = v.get
@@ -793,12 +817,12 @@ def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, 
     return out
 
 
-def _game(path: _Path, v: Any) -> Game:
+def _game(path: _Path, v: Any, units_read: Mapping[str, tuple[Any, Unit]] | None = None) -> Game:
     o = _obj(path, v)
     sides = _field(path, o, "sides", _list(_side))
     if not sides:
         raise path.key("sides").fail("a game needs at least one side")
-    units = _field(path, o, "units", _list(_unit), [])
+    units = _field(path, o, "units", _list(_unit if not units_read else _read_unit(units_read)), [])
     markers = _field(path, o, "markers", _list(_marker), [])
     game = Game(
         title=_field(path, o, "title", _str),

@@ -99,19 +99,25 @@ def _known_keys() -> frozenset[str]:
 _KNOWN_KEYS = _known_keys()
 
 
-def _drop_unknown(obj: dict[str, Any]) -> dict[str, Any]:
-    """An object from the file, with lists and objects under unknown keys dropped as they are read.
+class _Parser:
+    """Parses a file's JSON, dropping lists and objects under unknown keys as they are read.
 
     Free-form maps (stats, settings, counters) only ever hold plain values,
     which are kept; a dropped value reaching a validator is refused there
-    like any other value of the wrong type.
+    like any other value of the wrong type. `dropped` says whether any was.
     """
-    if obj.keys() <= _KNOWN_KEYS:
+
+    def __init__(self) -> None:
+        self.dropped = False
+
+    def object(self, obj: dict[str, Any]) -> dict[str, Any]:
+        if _KNOWN_KEYS.issuperset(obj):
+            return obj
+        for key, value in obj.items():
+            if key not in _KNOWN_KEYS and isinstance(value, dict | list):
+                obj[key] = _DROPPED
+                self.dropped = True
         return obj
-    for key, value in obj.items():
-        if key not in _KNOWN_KEYS and isinstance(value, dict | list):
-            obj[key] = _DROPPED
-    return obj
 
 
 def loads(raw: bytes) -> Game:
@@ -120,7 +126,8 @@ def loads(raw: bytes) -> Game:
     except UnicodeDecodeError as exc:
         raise SaveFileError(f"not a BattleTracker save file: not UTF-8 text (byte {exc.start})") from None
     try:
-        doc = json.loads(text, parse_constant=_refuse_constant, object_hook=_drop_unknown)
+        parser = _Parser()
+        doc = json.loads(text, parse_constant=_refuse_constant, object_hook=parser.object)
     except RecursionError:
         raise SaveFileError("not a BattleTracker save file: nested too deeply") from None
     except json.JSONDecodeError as exc:
@@ -146,7 +153,9 @@ def loads(raw: bytes) -> Game:
     doc = migrate(doc)
     game = game_from_state(doc.get("game"))
     if "history" in doc:
-        game.start, game.actions = history_from_dict(doc["history"])
+        units_read = {read["id"]: (read, game.units[read["id"]]) for read in doc["game"].get("units", ())}
+        game.start, game.actions = history_from_dict(doc["history"], start_as_read=not parser.dropped,
+                                                     units_read=units_read)
     return game
 
 

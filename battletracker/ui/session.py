@@ -341,7 +341,7 @@ class Session(QObject):
             replayed, steps = replay_steps(game)
         except (ReplayError, GameError, SaveFileError):
             return
-        if replayed != game:
+        if replace(replayed, start=game.start) != game:  # its start is `game.start` replayed, however written
             return
         self._game = replayed
         for step in steps:

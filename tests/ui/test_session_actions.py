@@ -3,6 +3,7 @@ and the actions they record survive saving and reopening with their undo history
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -276,3 +277,34 @@ def test_changing_a_sides_force_morale_copies_no_unit_and_redraws_everything(
     assert seen and seen[0].everything
     session.undo_stack.undo()
     assert session.game.sides[0].force_morale == before
+
+
+@pytest.mark.parametrize("newer_keys", [False, True])
+def test_a_start_written_without_defaults_or_with_unknown_lists_reopens_with_undo_and_saves_again(
+        tmp_path: Path, newer_keys: bool) -> None:
+    """An older or hand-written start (values left at their defaults, names unsorted, keys of a newer version)
+    replays like the start it means, so its undo history comes back, and the game saves and loads again."""
+    from tests.rules.test_replay import played
+
+    game = played()
+    doc = json.loads(savefile.dumps(game))
+    for unit in doc["history"]["start"]["units"]:
+        for key, default in (("notes", ""), ("level", 0), ("acted", None), ("stats", {})):
+            if unit.get(key) == default:
+                del unit[key]
+        if float(unit["facing"]).is_integer():
+            unit["facing"] = unit["facing"] + 360
+        unit["conditions"] = sorted(unit["conditions"], reverse=True)
+        if newer_keys:
+            unit["from_a_newer_version"] = [{"kept": False}]
+    path = tmp_path / "older.battle"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    session = Session(Game())
+    session.open(path)
+    assert session.undo_stack.count() == len(game.actions)
+    assert savefile.game_to_dict(session.game) == savefile.game_to_dict(game)
+    loaded = savefile.load(path)
+    assert savefile.loads(savefile.dumps(loaded)) == loaded
+    for _ in game.actions:
+        session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game)["game"] == game.start
