@@ -516,12 +516,6 @@ def _q_count(v: Any) -> int:
     raise _Unusual
 
 
-def _q_positive(v: Any) -> int:
-    if type(v) is int and v >= 1:
-        return v
-    raise _Unusual
-
-
 def _q_int(v: Any) -> int:
     if type(v) is int:
         return v
