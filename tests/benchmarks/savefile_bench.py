@@ -188,7 +188,7 @@ def sessions(folder: Path) -> None:
         assert session.undo_stack.count() == 300
 
     ratio("open 300 actions on 500 units with undo (Session)", reopen, lambda: replay_steps(savefile.load(path)),
-          OPEN_GOAL, "load + one replay", repeat=5)
+          OPEN_GOAL, "load + one replay", repeat=7)
     session = Session(savefile.load(path))
 
     def change(name: str, choices: dict[str, Any]) -> None:
