@@ -112,8 +112,8 @@ def record_fields(value: Any) -> dict[str, Any]:
     return items
 
 
-_KEYED_FIELDS = ("units", "markers", "bombardments", "buildings", "smoke")
-"""Game fields kept by id and written as lists (each item holds its id)."""
+_KEYED_FIELDS = tuple(name for name, value in vars(Game()).items() if isinstance(value, dict) and name != "settings")
+"""Game fields kept by id (every map of a game but its settings), written as lists: each item holds its id."""
 
 
 def state_fields(game: Game) -> dict[str, Any]:

@@ -121,3 +121,11 @@ def test_each_value_at_a_boundary_loads_or_is_refused_as_the_full_check_says() -
         parent[int(last) if last.isdigit() else last] = value
         quick, full = _outcome(fields._unit, copy.deepcopy(unit)), _outcome(fields._unit_checked, unit)
         assert quick == full, place
+
+
+def test_every_map_of_records_in_a_game_is_written_as_a_list() -> None:
+    game = sample_game()
+    written = json.loads(savefile.dumps(game))["game"]
+    maps = [name for name, value in vars(game).items() if isinstance(value, dict) and name != "settings"]
+    assert "units" in maps and all(isinstance(written[name], list) for name in maps)
+    assert written["units"] == [savefile.game_to_dict(game)["game"]["units"][i] for i in range(len(game.units))]
