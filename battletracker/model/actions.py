@@ -21,6 +21,9 @@ from battletracker.model.game import Scalar
 UNTRACKED = "untracked"
 
 
+_FIELDS = frozenset({"name", "choices", "dice", "time", "typed"})
+
+
 class ActionError(ValueError):
     """Plain data that is not an action; the message says what is wrong."""
 
@@ -53,9 +56,8 @@ class Action:
         """An action from JSON data, every value checked; raises ActionError naming the problem."""
         if not isinstance(data, dict):
             raise ActionError("an action must be an object with a name, choices and dice")
-        unknown = sorted(set(data) - {"name", "choices", "dice", "time", "typed"})
-        if unknown:
-            raise ActionError(f"an action has no field {unknown[0]!r}")
+        if not data.keys() <= _FIELDS:
+            raise ActionError(f"an action has no field {sorted(set(data) - _FIELDS)[0]!r}")
         name = data.get("name")
         if not isinstance(name, str) or not name:
             raise ActionError("an action needs a name")

@@ -85,11 +85,19 @@ class Effect:
 
     @property
     def touches(self) -> Changes:
-        """Every part of the game `apply` may change: views refresh it and `Game.apply_all` copies it first.
+        """Every part of the game `apply` may change or the views must redraw for it (`writes` may be narrower).
 
         An effect that does not say is taken to touch everything.
         """
         return Changes(everything=True)
+
+    @property
+    def writes(self) -> Changes:
+        """The parts of the game `apply` may change, which `Game.apply_all` copies first to put back on a refusal.
+
+        The same as `touches` unless an effect changes less than the views must redraw.
+        """
+        return self.touches
 
 
 def _finite(*values: float) -> None:
@@ -590,6 +598,11 @@ class ChangeSide(Effect):
     @property
     def touches(self) -> Changes:
         return Changes(sides=True, everything=True)
+
+    @property
+    def writes(self) -> Changes:
+        """Only the side's record changes; every view redraws for its colour or name (`touches`)."""
+        return Changes(sides=True)
 
 
 @dataclass(frozen=True)

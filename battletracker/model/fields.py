@@ -10,7 +10,7 @@ save file itself (JSON, versions, reading and writing) is `model/savefile.py`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, TypeVar
 
@@ -75,29 +75,62 @@ def field_names(cls: type[Any]) -> tuple[str, ...]:
     return names
 
 
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain(value: Any) -> Any:
-    """Dataclasses, lists and dicts as plain JSON data (faster than dataclasses.asdict)."""
-    if value is None or isinstance(value, str | int | float):
+    """Dataclasses, lists and dicts as plain JSON data (faster than dataclasses.asdict).
+
+    Plain values inside are taken as they are without a call each: most of a
+    game is numbers and text.
+    """
+    scalars = _SCALAR_TYPES
+    kind = type(value)
+    if kind in scalars:
+        return value
+    if kind is list:
+        return [v if type(v) in scalars else _plain(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in scalars else _plain(v) for k, v in value.items()}
+    if isinstance(value, str | int | float):
         return value
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
-    return {name: _plain(getattr(value, name)) for name in field_names(type(value))}
+    return {k: v if type(v) in scalars else _plain(v) for k, v in record_fields(value).items()}
+
+
+def record_fields(value: Any) -> dict[str, Any]:
+    """A record (a dataclass) as the object a save file writes: its fields, in order, their values as they are.
+
+    `json.dumps(..., default=record_fields)` writes a game without first
+    making a plain copy of it. Raises TypeError for anything else.
+    """
+    names = field_names(type(value))
+    items: dict[str, Any] = vars(value)
+    if len(items) != len(names):  # something beside the fields: read the fields alone
+        items = {name: getattr(value, name) for name in names}
+    return items
+
+
+_KEYED_FIELDS = tuple(name for name, value in vars(Game()).items() if isinstance(value, dict) and name != "settings")
+"""Game fields kept by id (every map of a game but its settings), written as lists: each item holds its id."""
+
+
+def state_fields(game: Game) -> dict[str, Any]:
+    """The save file's "game" object with its values as they are in the game (records not yet plain)."""
+    data = {name: getattr(game, name) for name in field_names(Game) if name not in HISTORY_FIELDS}
+    for name in _KEYED_FIELDS:
+        data[name] = list(data[name].values())
+    if data["backdrop"] is None:
+        del data["backdrop"]  # a game without a picture is written as before there were pictures
+    return data
 
 
 def state_dict(game: Game) -> dict[str, Any]:
     """The game's state as the save file's "game" object: everything but its history."""
-    data = {name: _plain(getattr(game, name)) for name in field_names(Game) if name not in HISTORY_FIELDS}
-    if data["backdrop"] is None:
-        del data["backdrop"]  # a game without a picture is written as before there were pictures
-    data["units"] = list(data["units"].values())
-    data["markers"] = list(data["markers"].values())
-    data["bombardments"] = list(data["bombardments"].values())
-    data["buildings"] = list(data["buildings"].values())
-    data["smoke"] = list(data["smoke"].values())
-    data["terrain"] = list(data["terrain"].values())
-    return data
+    return _plain(state_fields(game))  # type: ignore[no-any-return]
 
 
 def game_from_state(data: Any, where: str = "game") -> Game:
@@ -155,11 +188,22 @@ def terrain_from_dict(data: Any, where: str = "terrain") -> TerrainPiece:
     return _terrain(_Path(where), data)
 
 
-def history_from_dict(data: Any, where: str = "history") -> tuple[dict[str, Any], list[Action]]:
-    """The state a game started from and the actions applied since, each checked."""
+def history_from_dict(data: Any, where: str = "history", start_as_read: bool = False,
+                      units_read: Mapping[str, tuple[Any, Unit]] | None = None) -> tuple[dict[str, Any], list[Action]]:
+    """The state a game started from and the actions applied since, each checked.
+
+    The start is checked like a game; it is kept as it was read when
+    `start_as_read` says it holds only JSON values no one else holds (a save
+    file's, parsed for this), else written out afresh from the game it makes.
+    Either way a replay starts from the same game. `units_read` holds units
+    already checked, by id, with the data they were read from: a unit of the
+    start read from equal data is that unit (most units of a game are as
+    they started).
+    """
     path = _Path(where)
     o = _obj(path, data)
-    start = state_dict(_game(path.key("start"), o.get("start")))
+    started = _game(path.key("start"), o.get("start"), units_read)
+    start = o["start"] if start_as_read else state_dict(started)
     raw = _field(path, o, "actions", _list(lambda _p, item: item), [])
     actions = []
     for i, item in enumerate(raw):
@@ -173,23 +217,41 @@ def history_from_dict(data: Any, where: str = "history") -> tuple[dict[str, Any]
 # -- validation ---------------------------------------------------------------------
 
 
-# -- validation ---------------------------------------------------------------------
-
-
 class _Path:
-    """Where in the document a value sits, for messages like game.units[3].shock."""
+    """Where in the document a value sits, for messages like game.units[3].shock.
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    The text is only written when a value is refused: a load makes one path
+    per value it checks, and almost all of them are never read.
+    """
+
+    __slots__ = ("_parent", "_name", "_index")
+
+    def __init__(self, name: str, parent: _Path | None = None, index: int = -1) -> None:
+        self._parent = parent
+        self._name = name
+        self._index = index
+
+    @property
+    def text(self) -> str:
+        parts: list[str] = []
+        path: _Path | None = self
+        while path is not None:
+            parts.append(f"[{path._index}]" if path._index >= 0 else
+                         path._name if path._parent is None else f".{path._name}")
+            path = path._parent
+        return "".join(reversed(parts))
 
     def key(self, name: str) -> _Path:
-        return _Path(f"{self.text}.{name}")
+        return _Path(name, self)
 
     def index(self, i: int) -> _Path:
-        return _Path(f"{self.text}[{i}]")
+        return _Path("", self, i)
 
     def fail(self, message: str) -> FieldError:
         return FieldError(f"{self.text}: {message}")
+
+
+_MISSING: Any = object()
 
 
 def _obj(path: _Path, value: Any) -> dict[str, Any]:
@@ -199,11 +261,12 @@ def _obj(path: _Path, value: Any) -> dict[str, Any]:
 
 
 def _field(path: _Path, obj: dict[str, Any], name: str, check: Callable[[_Path, Any], T], default: Any = ...) -> T:
-    if name not in obj:
+    value = obj.get(name, _MISSING)
+    if value is _MISSING:
         if default is ...:
             raise path.key(name).fail("missing")
         return default  # type: ignore[no-any-return]
-    return check(path.key(name), obj[name])
+    return check(_Path(name, path), value)
 
 
 def _str(path: _Path, v: Any) -> str:
@@ -339,7 +402,7 @@ def _vehicle(path: _Path, v: Any) -> Vehicle:
     )
 
 
-def _unit(path: _Path, v: Any) -> Unit:
+def _unit_checked(path: _Path, v: Any) -> Unit:
     o = _obj(path, v)
     unit = Unit(
         id=_field(path, o, "id", _str),
@@ -429,7 +492,7 @@ def _marker(path: _Path, v: Any) -> Marker:
     return marker
 
 
-def _entry(path: _Path, v: Any) -> LogEntry:
+def _entry_checked(path: _Path, v: Any) -> LogEntry:
     o = _obj(path, v)
     return LogEntry(
         time=_field(path, o, "time", _str),
@@ -456,6 +519,208 @@ def _backdrop(path: _Path, v: Any) -> Backdrop:
         visible=_field(path, o, "visible", _bool, True),
     )
     return _checked(path, check_backdrop, backdrop)
+
+
+# -- quick paths --------------------------------------------------------------------
+#
+# The records a big game holds by the thousand (log entries, units and their
+# weapons) are first read by a quick path: plain type tests on the values as
+# JSON gives them, no path kept, nothing raised per field. Anything it does
+# not take as it is (a missing value, a wrong type, a number out of range, a
+# subclass) goes to the full check, which refuses it with its message or
+# accepts it; so what loads, and every refusal, is the full check's.
+
+
+class _Unusual(Exception):
+    """A value the quick path leaves to the full check."""
+
+
+def _q_text(v: Any) -> str:
+    if type(v) is str:
+        return v
+    raise _Unusual
+
+
+def _q_count(v: Any) -> int:
+    if type(v) is int and v >= 0:
+        return v
+    raise _Unusual
+
+
+def _q_int(v: Any) -> int:
+    if type(v) is int:
+        return v
+    raise _Unusual
+
+
+def _q_num(v: Any) -> float:
+    kind = type(v)
+    if kind is float and v - v == 0.0:  # finite: infinity and NaN give NaN
+        return v  # type: ignore[no-any-return]
+    if kind is int and -1e300 < v < 1e300:
+        return float(v)
+    raise _Unusual
+
+
+def _q_bool(v: Any) -> bool:
+    if type(v) is bool:
+        return v
+    raise _Unusual
+
+
+def _q_one_of(v: Any, options: tuple[str, ...]) -> str:
+    if type(v) is str and v in options:
+        return v
+    raise _Unusual
+
+
+def _q_list(v: Any) -> list[Any]:
+    if type(v) is list:
+        return v
+    raise _Unusual
+
+
+def _q_texts(v: Any) -> list[str]:
+    if type(v) is list and all(type(item) is str for item in v):
+        return list(v)
+    raise _Unusual
+
+
+def _q_names(v: Any) -> list[str]:
+    names = _q_texts(v)
+    if len(set(names)) != len(names):
+        raise _Unusual
+    names.sort()
+    return names
+
+
+def _q_scalars(v: Any) -> dict[str, Scalar]:
+    if type(v) is not dict:
+        raise _Unusual
+    for item in v.values():
+        kind = type(item)
+        if not (kind is str or kind is int or kind is bool or (kind is float and item - item == 0.0)):
+            raise _Unusual
+    return dict(v)
+
+
+def _q_counters(v: Any) -> dict[str, int]:
+    if type(v) is not dict or not all(type(item) is int and item >= 0 for item in v.values()):
+        raise _Unusual
+    return dict(v)
+
+
+def _q_profile(v: Any) -> WeaponProfile:
+    if type(v) is not dict:
+        raise _Unusual
+    return WeaponProfile(
+        name=_q_text(v.get("name")),
+        stats=_q_scalars(v["stats"]) if "stats" in v else {},
+        traits=_q_texts(v["traits"]) if "traits" in v else [],
+        state=_q_one_of(v.get("state", "ok"), PROFILE_STATES),
+    )
+
+
+def _q_weapon(v: Any) -> Weapon:
+    if type(v) is not dict:
+        raise _Unusual
+    get = v.get
+    arc, ammo, ammo_max = get("arc"), get("ammo"), get("ammo_max")
+    arc = None if arc is None else _q_num(arc)
+    ammo = None if ammo is None else _q_count(ammo)
+    ammo_max = None if ammo_max is None else _q_count(ammo_max)
+    if (arc is not None and not 0 < arc <= 180) or (ammo is not None and ammo_max is not None and ammo > ammo_max):
+        raise _Unusual
+    return Weapon(
+        name=_q_text(get("name")),
+        kind=_q_text(get("kind", "small_arms")),
+        arc=arc,
+        ranges=[_q_num(r) for r in _q_list(v["ranges"])] if "ranges" in v else [],
+        ammo=ammo,
+        ammo_max=ammo_max,
+        ammo_label=_q_text(get("ammo_label", "rounds")),
+        stats=_q_scalars(v["stats"]) if "stats" in v else {},
+        profiles=[_q_profile(p) for p in _q_list(v["profiles"])] if "profiles" in v else [],
+    )
+
+
+def _q_vehicle(v: Any) -> Vehicle:
+    if type(v) is not dict:
+        raise _Unusual
+    armour = v.get("armour")
+    if type(armour) is not dict:
+        raise _Unusual
+    return Vehicle(
+        category=_q_one_of(v.get("category"), VEHICLE_CATEGORIES),
+        armour={face: _q_count(armour.get(face)) for face in ARMOUR_FACES},
+        open_topped=_q_bool(v.get("open_topped", False)),
+        damage=_q_names(v["damage"]) if "damage" in v else [],
+    )
+
+
+def _q_unit(v: Any) -> Unit:
+    if type(v) is not dict:
+        raise _Unusual
+    get = v.get
+    unit_id = _q_text(get("id"))
+    figures, figures_max = _q_count(get("figures", 1)), _q_count(get("figures_max", 1))
+    if not unit_id or figures > figures_max:
+        raise _Unusual
+    vehicle, acted = get("vehicle"), get("acted")
+    if acted is not None and (type(acted) is not dict or
+                              not (type(acted.get("turn")) is int and acted["turn"] >= 1 and
+                                   type(acted.get("phase")) is int and acted["phase"] >= 1)):
+        raise _Unusual
+    return Unit(
+        id=unit_id,
+        name=_q_text(get("name")),
+        kind=_q_one_of(get("kind"), UNIT_KINDS),
+        side=_q_count(get("side")),
+        x=_q_num(get("x")),
+        y=_q_num(get("y")),
+        facing=normalise(_q_num(get("facing", 0.0))),
+        figures=figures,
+        figures_max=figures_max,
+        counters=_q_counters(v["counters"]) if "counters" in v else {"shock": 0},
+        conditions=_q_names(v["conditions"]) if "conditions" in v else [],
+        weapons=[_q_weapon(w) for w in _q_list(v["weapons"])] if "weapons" in v else [],
+        vehicle=None if vehicle is None else _q_vehicle(vehicle),
+        stats=_q_scalars(v["stats"]) if "stats" in v else {},
+        level=_q_int(get("level", 0)),
+        notes=_q_text(get("notes", "")),
+        acted=None if acted is None else PhaseStamp(acted["turn"], acted["phase"]),
+    )
+
+
+def _unit(path: _Path, v: Any) -> Unit:
+    try:
+        return _q_unit(v)
+    except _Unusual:
+        return _unit_checked(path, v)
+
+
+def _read_unit(units_read: Mapping[str, tuple[Any, Unit]]) -> Callable[[_Path, Any], Unit]:
+    """`_unit`, except that data equal to a unit's already checked is that unit."""
+    def inner(path: _Path, v: Any) -> Unit:
+        unit_id = v.get("id") if type(v) is dict else None
+        if type(unit_id) is str:
+            read = units_read.get(unit_id)
+            if read is not None and read[0] == v:
+                return read[1]
+        return _unit(path, v)
+
+    return inner
+
+
+def _entry(path: _Path, v: Any) -> LogEntry:
+    if type(v) is dict:
+        get = v.get
+        time, turn, phase, text = get("time"), get("turn"), get("phase"), get("text")
+        kind, starred = get("kind", "note"), get("starred", False)
+        if (type(time) is str and type(turn) is int and turn >= 1 and type(phase) is int and phase >= 1
+                and type(text) is str and type(kind) is str and type(starred) is bool):
+            return LogEntry(time, turn, phase, text, kind, starred)
+    return _entry_checked(path, v)
 
 
 def _checked(path: _Path, check: Callable[[T], None], value: T) -> T:
@@ -598,12 +863,12 @@ def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, 
     return out
 
 
-def _game(path: _Path, v: Any) -> Game:
+def _game(path: _Path, v: Any, units_read: Mapping[str, tuple[Any, Unit]] | None = None) -> Game:
     o = _obj(path, v)
     sides = _field(path, o, "sides", _list(_side))
     if not sides:
         raise path.key("sides").fail("a game needs at least one side")
-    units = _field(path, o, "units", _list(_unit), [])
+    units = _field(path, o, "units", _list(_unit if not units_read else _read_unit(units_read)), [])
     markers = _field(path, o, "markers", _list(_marker), [])
     game = Game(
         title=_field(path, o, "title", _str),

@@ -310,9 +310,14 @@ _REGIONS: dict[str, tuple[str, ...]] = {
 }
 """The Game fields behind each flag of an effect's `touches` (smoke areas count as buildings)."""
 
+_ALL_BUT_UNITS = frozenset(f.name for f in fields(Game)) - {"units"}
+
+_FROZEN_ITEMS = frozenset({"log", "actions"})
+"""Game fields holding only frozen records (log entries, actions): kept as lists, never copied one by one."""
+
 
 class _Snapshot:
-    """What some effects may change, by their `touches`, kept to be put back exactly.
+    """What some effects may change, by their `writes`, kept to be put back exactly.
 
     Records (units, markers, bombardments, sides, ...) are put back into the
     same objects, so whoever holds one still sees the game. Units are copied
@@ -321,11 +326,12 @@ class _Snapshot:
     """
 
     def __init__(self, game: Game, effects: Sequence[Effect]) -> None:
-        everything = any(e.touches.everything for e in effects)
-        names = {f.name for f in fields(Game)} - {"units"} if everything else {
-            name for e in effects for flag, region in _REGIONS.items() if getattr(e.touches, flag) for name in region}
-        touched = set(game.units) if everything else {u for e in effects for u in e.touches.units}
-        self.fields = {name: _Kept(getattr(game, name), records=name != "log") for name in names}
+        writes = [e.writes for e in effects]
+        everything = any(w.everything for w in writes)
+        names = _ALL_BUT_UNITS if everything else {
+            name for w in writes for flag, region in _REGIONS.items() if getattr(w, flag) for name in region}
+        touched = set(game.units) if everything else {u for w in writes for u in w.units}
+        self.fields = {name: _Kept(getattr(game, name), records=name not in _FROZEN_ITEMS) for name in names}
         self.roster = list(game.units.items())
         self.units = [_Kept(game.units[u]) for u in touched if u in game.units]
 
@@ -338,10 +344,17 @@ class _Snapshot:
         game.units.update(self.roster)
 
 
+_RECORD_TYPES: dict[type[Any], bool] = {}
+
+
 def _record(value: Any) -> bool:
     """A mutable dataclass (a unit, a marker, a side...); frozen ones such as log entries never change."""
-    params = None if isinstance(value, type) else getattr(type(value), "__dataclass_params__", None)
-    return params is not None and not params.frozen
+    kind = type(value)
+    known = _RECORD_TYPES.get(kind)
+    if known is None:
+        params = None if isinstance(value, type) else getattr(kind, "__dataclass_params__", None)
+        known = _RECORD_TYPES[kind] = params is not None and not params.frozen
+    return known
 
 
 class _Kept:
@@ -362,7 +375,7 @@ class _Kept:
             inside = value
         else:
             inside = (value,)
-        self.records = [(r, copy.deepcopy(r)) for r in inside if _record(r)] if records else []
+        self.records = [(r, _copied(r)) for r in inside if _record(r)] if records else []
 
     def restore(self) -> Any:
         """Put the value back in place and return it (the same object it was)."""
@@ -375,3 +388,28 @@ class _Kept:
         elif isinstance(self.value, list) and self.items is not None:
             self.value[:] = self.items
         return self.value
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of a record as `copy.deepcopy` makes it, quicker for what records hold.
+
+    Records hold plain values, lists, dicts and other records; anything else
+    is left to `copy.deepcopy`.
+    """
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is list:
+        return [v if type(v) in _ATOMS else _copied(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _copied(v) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(_copied(v) for v in value)
+    if getattr(kind, "__dataclass_params__", None) is not None and not hasattr(kind, "__slots__"):
+        copied = object.__new__(kind)
+        vars(copied).update({k: v if type(v) in _ATOMS else _copied(v) for k, v in vars(value).items()})
+        return copied
+    return copy.deepcopy(value)

@@ -23,7 +23,9 @@ from battletracker.model.fields import (
     field_names,
     game_from_state,
     history_from_dict,
+    record_fields,
     state_dict,
+    state_fields,
 )
 from battletracker.model.game import (
     ARMOUR_FACES,
@@ -63,8 +65,16 @@ def game_to_dict(game: Game) -> dict[str, Any]:
 
 
 def dumps(game: Game) -> bytes:
-    """The save file's bytes; a value no save file may hold (NaN, infinity) raises ValueError."""
-    return json.dumps(game_to_dict(game), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    """The save file's bytes; a value no save file may hold (NaN, infinity) raises ValueError.
+
+    The same document as `game_to_dict`, written straight from the game's
+    records (json reads each record's fields) rather than from a plain copy.
+    """
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": state_fields(game)}
+    if game.start is not None:
+        doc["history"] = {"start": game.start, "actions": [a.to_plain() for a in game.actions]}
+    return json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":"),
+                      default=record_fields).encode("utf-8")
 
 
 class _Dropped:
@@ -91,19 +101,25 @@ def _known_keys() -> frozenset[str]:
 _KNOWN_KEYS = _known_keys()
 
 
-def _drop_unknown(obj: dict[str, Any]) -> dict[str, Any]:
-    """An object from the file, with lists and objects under unknown keys dropped as they are read.
+class _Parser:
+    """Parses a file's JSON, dropping lists and objects under unknown keys as they are read.
 
     Free-form maps (stats, settings, counters) only ever hold plain values,
     which are kept; a dropped value reaching a validator is refused there
-    like any other value of the wrong type.
+    like any other value of the wrong type. `dropped` says whether any was.
     """
-    if obj.keys() <= _KNOWN_KEYS:
+
+    def __init__(self) -> None:
+        self.dropped = False
+
+    def object(self, obj: dict[str, Any]) -> dict[str, Any]:
+        if _KNOWN_KEYS.issuperset(obj):
+            return obj
+        for key, value in obj.items():
+            if key not in _KNOWN_KEYS and isinstance(value, dict | list):
+                obj[key] = _DROPPED
+                self.dropped = True
         return obj
-    for key, value in obj.items():
-        if key not in _KNOWN_KEYS and isinstance(value, dict | list):
-            obj[key] = _DROPPED
-    return obj
 
 
 def loads(raw: bytes) -> Game:
@@ -112,7 +128,8 @@ def loads(raw: bytes) -> Game:
     except UnicodeDecodeError as exc:
         raise SaveFileError(f"not a BattleTracker save file: not UTF-8 text (byte {exc.start})") from None
     try:
-        doc = json.loads(text, parse_constant=_refuse_constant, object_hook=_drop_unknown)
+        parser = _Parser()
+        doc = json.loads(text, parse_constant=_refuse_constant, object_hook=parser.object)
     except RecursionError:
         raise SaveFileError("not a BattleTracker save file: nested too deeply") from None
     except json.JSONDecodeError as exc:
@@ -138,7 +155,9 @@ def loads(raw: bytes) -> Game:
     doc = migrate(doc)
     game = game_from_state(doc.get("game"))
     if "history" in doc:
-        game.start, game.actions = history_from_dict(doc["history"])
+        units_read = {read["id"]: (read, game.units[read["id"]]) for read in doc["game"].get("units", ())}
+        game.start, game.actions = history_from_dict(doc["history"], start_as_read=not parser.dropped,
+                                                     units_read=units_read)
     return game
 
 
@@ -153,8 +172,12 @@ def migrate(doc: dict[str, Any]) -> dict[str, Any]:
 
 def save(game: Game, path: str | os.PathLike[str]) -> None:
     """Write atomically: a temp file beside the target, fsynced, then renamed over it."""
+    write_atomic(path, dumps(game))
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write `data` to a temp file beside `path`, fsync it, then rename it over `path`."""
     target = Path(path)
-    data = dumps(game)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

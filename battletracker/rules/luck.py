@@ -28,11 +28,13 @@ import re
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from battletracker.core.odds import Distribution
-from battletracker.model.fields import game_from_state
 from battletracker.model.game import Game
+
+if TYPE_CHECKING:
+    from battletracker.rules.replay import Replayed
 
 _NUMBER = re.compile(r"(?<![A-Za-z])-?\d+|\b(?:yes|no)\b")
 K = TypeVar("K", bound=Hashable)
@@ -122,33 +124,33 @@ def _means(rolls: tuple[RolledLuck, ...], key: Callable[[RolledLuck], K]) -> dic
 
 def game_luck(game: Game) -> GameLuck:
     """Replay the game's recorded actions from its start and rate every roll the app knew the odds of."""
-    from battletracker.rules import odds
-    from battletracker.rules.actions import carry_out, plan
-    from battletracker.rules.replay import ReplayError, replay_steps
+    from battletracker.rules.replay import ReplayError, replayed_actions
 
     if game.start is None:
         return GameLuck((), "the game has no recorded start, so no roll could be rated" if game.actions else "")
-    stopped = ""
-    count = len(game.actions)
-    try:
-        replay_steps(game)
-    except ReplayError as exc:
-        stopped = str(exc)
-        count = exc.index if exc.index is not None else 0
-    current = game_from_state(game.start, "history.start")
     rolls: list[RolledLuck] = []
-    for i, action in enumerate(game.actions[:count]):
-        p = plan(action.name, current, action.choices)
-        side, turn, phase = acting_side(current, action.choices, p.inputs), current.turn, current.phase
-        result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
-                           typed=action.typed)
-        if action.dice:
-            try:
-                dist = odds(p.procedure, p.inputs)
-            except (ValueError, NotImplementedError):
-                dist = None
-            if dist is not None and dist.p(result.outcome) > 0:
-                rolls.append(RolledLuck(i, turn, phase, side, p.procedure, p.title or action.name,
-                                        result.outcome, percentile(dist, result.outcome)))
-        current.apply_all(result.effects)
-    return GameLuck(tuple(rolls), stopped)
+    try:
+        for replayed, _game in replayed_actions(game):
+            rated = rate(replayed)
+            if rated is not None:
+                rolls.append(rated)
+    except ReplayError as exc:
+        return GameLuck(tuple(rolls), str(exc))
+    return GameLuck(tuple(rolls))
+
+
+def rate(replayed: Replayed) -> RolledLuck | None:
+    """How lucky one replayed action's dice were, or None when it rolled none or its odds are not known."""
+    from battletracker.rules import odds
+
+    if not replayed.action.dice:
+        return None
+    p, outcome = replayed.plan, replayed.result.outcome
+    try:
+        dist = odds(p.procedure, p.inputs)
+    except (ValueError, NotImplementedError):
+        return None
+    if dist.p(outcome) <= 0:
+        return None
+    return RolledLuck(replayed.index, replayed.turn, replayed.phase, replayed.side, p.procedure,
+                      p.title or replayed.action.name, outcome, percentile(dist, outcome))

@@ -10,7 +10,7 @@ replays but the states differ, the first differing place is named.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,8 +20,9 @@ from battletracker.model.effects import Effect
 from battletracker.model.fields import game_from_state, state_dict
 from battletracker.model.game import Game, GameError
 from battletracker.model.savefile import SaveFileError, load
-from battletracker.rules.actions import ChoiceNeeded, carry_out, plan
-from battletracker.rules.base import RulesInputError
+from battletracker.rules.actions import ChoiceNeeded, Plan, carry_out, plan
+from battletracker.rules.base import Resolution, RulesInputError
+from battletracker.rules.luck import acting_side
 from battletracker.rules.tables import TableError
 
 
@@ -61,6 +62,25 @@ def describe(index: int, action: Action) -> str:
     return f"action {index + 1} ({action.name}{': ' + choices if choices else ''}{dice})"
 
 
+@dataclass(frozen=True)
+class Replayed:
+    """One action as its replay resolved it: what the battle report and the dice luck read of it.
+
+    `side` is the side that acted (`luck.acting_side`), `turn` and `phase`
+    when it was taken, `log_from` the first log line it wrote.
+    """
+
+    index: int
+    action: Action
+    step: Step
+    plan: Plan
+    result: Resolution
+    side: int
+    turn: int
+    phase: int
+    log_from: int
+
+
 def replay_steps(game: Game) -> tuple[Game, list[Step]]:
     """The game's start and each of its actions replayed on it, step by step.
 
@@ -71,6 +91,18 @@ def replay_steps(game: Game) -> tuple[Game, list[Step]]:
     current = start_of(game)
     steps = [replay_action(game, current, i) for i in range(len(game.actions))]
     return current, steps
+
+
+def replayed_actions(game: Game) -> Iterator[tuple[Replayed, Game]]:
+    """Each action replayed from the start, with the game right after it (changed in place by the next one).
+
+    One replay for everything that reads a game's history (the report, the
+    luck): raises ReplayError, after the actions before it, at the first
+    action that does not replay as recorded.
+    """
+    current = start_of(game)
+    for i in range(len(game.actions)):
+        yield _replay(game, current, i), current
 
 
 def start_of(game: Game) -> Game:
@@ -86,14 +118,20 @@ def replay_action(game: Game, current: Game, i: int) -> Step:
     Raises ReplayError when it cannot be replayed or writes other log lines
     than the saved ones; `current` is then no longer the state of any step.
     """
+    return _replay(game, current, i).step
+
+
+def _replay(game: Game, current: Game, i: int) -> Replayed:
     action = game.actions[i]
     if action.name == UNTRACKED:
         what = action.choices.get("title", "a change")
         raise ReplayError(f"action {i + 1} ({what}) was made by a dialog that does not record its "
                           f"choices yet, so the replay stops before it", i)
     before = len(current.log)
+    turn, phase = current.turn, current.phase
     try:
         p = plan(action.name, current, action.choices)
+        side = acting_side(current, action.choices, p.inputs)
         result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
                            typed=action.typed)
         inverses = current.apply_all(result.effects)
@@ -110,7 +148,8 @@ def replay_action(game: Game, current: Game, i: int) -> Step:
         said = saved[bad].text if bad < len(saved) else "nothing"
         raise ReplayError(f"{describe(i, action)} differs: the replay logs {written[bad].text!r}, "
                           f"the saved game says {said!r}", i)
-    return Step(p.title or action.name, tuple(result.effects), tuple(inverses))
+    step = Step(p.title or action.name, tuple(result.effects), tuple(inverses))
+    return Replayed(i, action, step, p, result, side, turn, phase, before)
 
 
 def check(game: Game) -> ReplayReport:

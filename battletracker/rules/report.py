@@ -17,13 +17,13 @@ import copy
 import csv
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from html import escape
 
 from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY, Game, Unit
-from battletracker.rules.luck import GameLuck, acting_side, game_luck, outcome_words
+from battletracker.rules.luck import GameLuck, RolledLuck, game_luck, outcome_words, rate
 from battletracker.rules.sequence import side_name
 
 
@@ -97,9 +97,8 @@ def unit_fate(unit: Unit, removed: bool = False) -> UnitFate:
 
 
 def build_report(game: Game) -> BattleReport:
-    """Everything the report says about `game`, its history replayed once."""
-    from battletracker.rules.actions import carry_out, plan
-    from battletracker.rules.replay import ReplayError, replay_steps
+    """Everything the report says about `game`, its history replayed once (the luck read from the same replay)."""
+    from battletracker.rules.replay import ReplayError, replayed_actions
 
     sides = tuple(side_name(game, i) for i in range(len(game.sides)))
     start = game_from_state(game.start, "history.start") if game.start is not None else None
@@ -112,38 +111,38 @@ def build_report(game: Game) -> BattleReport:
             if unit.id not in game.units and 0 <= unit.side < len(fates):
                 fates[unit.side].append(unit_fate(unit, removed=True))
 
-    count, note = len(game.actions), ""
-    if start is None:
-        count, note = 0, ("This game has no replayable history (it was made before the app recorded actions), "
-                          "so the table is pictured only as it stands now.")
-    else:
-        try:
-            replay_steps(game)
-        except ReplayError as exc:
-            count = exc.index if exc.index is not None else 0
-            note = (f"The replay of this game stops at action {count + 1}: {exc}. The table is pictured up to "
-                    f"there, and as it stands now.")
+    note, stopped = "", ""
     starred = {i for i, e in enumerate(game.log) if e.starred}
     row_action: dict[int, tuple[str, str, str]] = {}
     moments: list[Moment] = []
-    if start is not None and count:
-        current = start
-        for action in game.actions[:count]:
-            p = plan(action.name, current, action.choices)
-            side, turn = acting_side(current, action.choices, p.inputs), current.turn
-            result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
-                               typed=action.typed)
-            before = len(current.log)
-            current.apply_all(result.effects)
-            who = side_name(current, side) if 0 <= side < len(current.sides) else ""
-            for i in range(before, len(current.log)):
-                row_action[i] = (who, p.title or action.name, " ".join(map(str, action.dice)))
-            if current.turn > turn:
-                moments.append(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, copy.deepcopy(current)))
-            for i in sorted(starred & set(range(before, len(current.log)))):
-                moments.append(Moment(f"star-{i}", f"Starred: {game.log[i].text}", game.log[i].turn,
-                                      copy.deepcopy(current)))
-                starred.discard(i)
+    rolls: list[RolledLuck] = []
+    if start is None:
+        note = ("This game has no replayable history (it was made before the app recorded actions), "
+                "so the table is pictured only as it stands now.")
+        luck = game_luck(game)
+    else:
+        try:
+            for replayed, current in replayed_actions(game):
+                action, before = replayed.action, replayed.log_from
+                rated = rate(replayed)
+                if rated is not None:
+                    rolls.append(rated)
+                who = side_name(current, replayed.side) if 0 <= replayed.side < len(current.sides) else ""
+                for i in range(before, len(current.log)):
+                    row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
+                turn = replayed.turn
+                if current.turn > turn:
+                    moments.append(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, pictured(current)))
+                for i in sorted(starred & set(range(before, len(current.log)))):
+                    moments.append(Moment(f"star-{i}", f"Starred: {game.log[i].text}", game.log[i].turn,
+                                          pictured(current)))
+                    starred.discard(i)
+        except ReplayError as exc:
+            stopped = str(exc)
+            count = exc.index if exc.index is not None else 0
+            note = (f"The replay of this game stops at action {count + 1}: {exc}. The table is pictured up to "
+                    f"there, and as it stands now.")
+        luck = GameLuck(tuple(rolls), stopped)
     for i in sorted(starred):
         moments.append(Moment(f"star-{i}", f"Starred: {game.log[i].text} (the table as it stands now)",
                               game.log[i].turn, game))
@@ -152,7 +151,14 @@ def build_report(game: Game) -> BattleReport:
                  for i, e in enumerate(game.log))
     colours = tuple(s.colour for s in game.sides)
     return BattleReport(game.title, sides, colours, tuple(tuple(f) for f in fates), rows, tuple(moments),
-                        game_luck(game), note)
+                        luck, note)
+
+
+def pictured(game: Game) -> Game:
+    """A copy of the table as it stands, for a picture: no history, the log's (unchanging) entries shared."""
+    copied = copy.deepcopy(replace(game, log=[], actions=[], start=None))
+    copied.log = list(game.log)
+    return copied
 
 
 def log_csv(report: BattleReport) -> str:

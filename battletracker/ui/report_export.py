@@ -8,7 +8,6 @@ from rules/report.py.
 from __future__ import annotations
 
 import base64
-import copy
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QUrl
@@ -17,7 +16,7 @@ from PySide6.QtSvg import QSvgGenerator, QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
 from battletracker.model.game import Game
-from battletracker.rules.report import BattleReport, build_report, log_csv, luck_plot_svg, report_html
+from battletracker.rules.report import BattleReport, build_report, log_csv, luck_plot_svg, pictured, report_html
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MapScene
 from battletracker.ui.session import Session
@@ -27,10 +26,14 @@ PICTURE_WIDTH = 1200
 
 
 def _scene(game: Game) -> MapScene:
-    """A map scene of a copy of `game` (the copy's own session, so nothing reaches the open game)."""
+    """A map scene of a copy of `game` (the copy's own session, so nothing reaches the open game).
+
+    The copy has no history: a picture needs none, and a session offers a
+    history's undo steps again by replaying it.
+    """
     app = QApplication.instance()
     assert isinstance(app, QApplication)
-    session = Session(copy.deepcopy(game))
+    session = Session(pictured(game))
     return MapScene(session, MapPalette.from_qpalette(app.palette()), app.font(), session)
 
 

@@ -28,7 +28,6 @@ from battletracker.core.dice import Dice, Face, RandomDice
 from battletracker.model import savefile
 from battletracker.model.actions import UNTRACKED, Action
 from battletracker.model.effects import AppendLog, Changes, Effect, StarLogEntry
-from battletracker.model.fields import game_from_state
 from battletracker.model.game import Game, GameError
 from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
@@ -58,13 +57,19 @@ class StepCommand(QUndoCommand):
     Each emits the session's `changed` once, with everything the step touched.
     """
 
-    def __init__(self, session: Session, text: str, effects: Sequence[Effect]) -> None:
+    def __init__(self, session: Session, text: str, effects: Sequence[Effect],
+                 applied: Sequence[Effect] | None = None) -> None:
+        """`applied`: the inverses of effects already applied to the game, so pushing the step applies nothing."""
         super().__init__(text)
         self._session = session
         self._effects = list(effects)
-        self._inverses: list[Effect] = []
+        self._inverses: list[Effect] = list(applied) if applied is not None else []
+        self._skip_redo = applied is not None
 
     def redo(self) -> None:
+        if self._skip_redo:
+            self._skip_redo = False
+            return
         self._inverses = self._session._apply_step(self._effects)
 
     def undo(self) -> None:
@@ -89,7 +94,6 @@ class Session(QObject):
         self.disk_fingerprint: str | None = None
         """What the file at `path` held when it was opened or last saved (see ui.files.fingerprint)."""
         self._selected: str | None = None
-        self._quiet = False
         self._pending: Changes | None = None
         self.dice: Dice = RandomDice()
         self.undo_stack = QUndoStack(self)
@@ -137,9 +141,8 @@ class Session(QObject):
     # -- changes ---------------------------------------------------------------
     def _apply_step(self, effects: Sequence[Effect]) -> list[Effect]:
         inverses = self._game.apply_all(effects)
-        if not self._quiet:
-            touched = reduce(operator.or_, (e.touches for e in effects), Changes())
-            self._pending = touched if self._pending is None else self._pending | touched
+        touched = reduce(operator.or_, (e.touches for e in effects), Changes())
+        self._pending = touched if self._pending is None else self._pending | touched
         return inverses
 
     def _on_index_changed(self, _index: int) -> None:
@@ -326,26 +329,23 @@ class Session(QObject):
         """Offer a loaded game's undo history again: replay its actions from its start, one step each.
 
         Only when every action replays to exactly the loaded state; otherwise
-        the game opens as it was saved, without undo history.
+        the game opens as it was saved, without undo history. The actions are
+        replayed once: the replayed game becomes the game, and each undo step
+        keeps the inverses its replay gave, so nothing is applied twice.
         """
         if game.start is None or not game.actions:
             return
         from battletracker.rules.replay import ReplayError, replay_steps
 
         try:
-            _replayed, steps = replay_steps(game)
-            self._game = game_from_state(game.start)
-            self._quiet = True
-            for step in steps:
-                self.undo_stack.push(StepCommand(self, step.title, step.effects))
-            restored = self._game == game
+            replayed, steps = replay_steps(game)
         except (ReplayError, GameError, SaveFileError):
-            restored = False
-        finally:
-            self._quiet = False
-        if not restored:
-            self.undo_stack.clear()
-            self._game = game
+            return
+        if replace(replayed, start=game.start) != game:  # its start is `game.start` replayed, however written
+            return
+        self._game = replayed
+        for step in steps:
+            self.undo_stack.push(StepCommand(self, step.title, step.effects, step.inverses))
 
     def open(self, path: Path) -> None:
         """Load a save file; on any problem raise SaveFileError and keep the current game.

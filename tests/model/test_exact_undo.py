@@ -39,13 +39,14 @@ from battletracker.model.bombardment_effects import (
 )
 from battletracker.model.effects import (
     Changes,
+    ChangeSide,
     Effect,
     SetMarkerData,
     SetSetting,
     SetUnitStat,
     StarLogEntry,
 )
-from battletracker.model.game import Game, GameError
+from battletracker.model.game import Game, GameError, Side
 from battletracker.model.history import PopAction, RecordAction
 from battletracker.model.terrain import TerrainPiece
 from battletracker.model.terrain_effects import AddTerrain, RemoveTerrain, ReplaceTerrain, SetTerrainPoints
@@ -148,6 +149,10 @@ table_effects: st.SearchStrategy[Effect] = st.one_of(
         st.just("map.png"), st.integers(3, 8), st.integers(4, 6), st.sampled_from([0.5, 9.0, 0.0]),
         st.sampled_from([0.0, 90.0, 400.0]), st.floats(-5, 5), st.floats(-5, 5), st.sampled_from([0.0, 0.3, 2.0]),
         st.booleans())),
+    # A side's record: its views redraw everything, a rollback copies the sides alone (`writes`).
+    st.builds(ChangeSide, st.integers(-1, 2), st.builds(Side, st.sampled_from(["British", "Germans"]),
+                                                        st.sampled_from(["#3366cc", "red"]), st.integers(-1, 10),
+                                                        st.integers(0, 3))),
     # Index -1 and one past the end are refused; the sample game's log has a few lines.
     st.builds(StarLogEntry, st.integers(-1, 4), st.booleans()),
     # The game has a start: forgetting it (clear_start) only ever undoes the first action recorded.
@@ -206,14 +211,15 @@ def _covered(touches: Changes) -> set[str]:
 
 @settings(max_examples=600, deadline=None)
 @given(any_effect)
-def test_an_effect_changes_only_what_its_touches_name(effect: Effect) -> None:
+def test_an_effect_changes_only_what_its_writes_name(effect: Effect) -> None:
+    """What a rollback copies (`writes`, the same as `touches` unless narrower) covers every change."""
     game = full_game()
     start = full_game()
     try:
         game.apply(effect)
     except GameError:
         return
-    touches = effect.touches
+    touches = effect.writes
     changed = {f.name for f in fields(Game) if f.name != "units" and getattr(game, f.name) != getattr(start, f.name)}
     assert changed <= _covered(touches), f"{effect!r} changed {changed} but touches {touches}"
     units = {u for u in {*game.units, *start.units} if game.units.get(u) != start.units.get(u)}

@@ -6,7 +6,10 @@ import csv
 import io
 from html.parser import HTMLParser
 
-from battletracker.model.effects import StarLogEntry
+import pytest
+
+from battletracker.model.effects import Effect, StarLogEntry
+from battletracker.model.game import Game
 from battletracker.rules.report import build_report, log_csv, report_html
 from tests.model.sample import sample_game
 from tests.rules.test_replay import played
@@ -56,3 +59,31 @@ def test_a_game_with_no_history_is_pictured_as_it_stands_and_says_so() -> None:
     report = build_report(sample_game())
     assert [m.key for m in report.moments] == ["now"]
     assert "no replayable history" in report.history_note
+
+
+def test_the_report_replays_the_history_once_for_the_table_the_log_and_the_luck(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = played()
+    expected = build_report(game)
+    applied: list[int] = []
+    apply_all = Game.apply_all
+
+    def counting(state: Game, effects: list[Effect]) -> list[Effect]:
+        applied.append(len(effects))
+        return apply_all(state, effects)
+
+    monkeypatch.setattr(Game, "apply_all", counting)
+    report = build_report(game)
+    assert len(applied) == len(game.actions)
+    assert report.rows == expected.rows and report.luck == expected.luck
+    assert [m.key for m in report.moments] == [m.key for m in expected.moments]
+
+
+def test_a_picture_of_a_moment_holds_the_table_and_the_log_but_no_history() -> None:
+    game = played()
+    starred = len(game.log) - 2
+    game.apply(StarLogEntry(starred, True))
+    moment = build_report(game).moments[0]
+    assert moment.key == f"star-{starred}" and "as it stands now" not in moment.caption
+    assert moment.game.actions == [] and moment.game.start is None
+    assert [e.text for e in moment.game.log] == [e.text for e in game.log[:starred + 1]] and moment.game.units

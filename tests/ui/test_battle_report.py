@@ -176,3 +176,20 @@ def test_print_report_prints_every_page_of_the_report(window: MainWindow, tmp_pa
     play_demo(window)
     window.print_report_action.trigger()
     assert printed.read_bytes().startswith(b"%PDF")
+
+
+def test_drawing_the_reports_pictures_replays_nothing(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each picture is drawn from a copy of the table without its history, so no session replays it again."""
+    from battletracker.model.game import Game
+    from battletracker.rules.report import build_report
+    from battletracker.ui.report_export import pictures
+    from tests.rules.test_replay import played
+
+    game = played()
+    report = build_report(game)
+    applied: list[object] = []
+    apply_all = Game.apply_all
+    monkeypatch.setattr(Game, "apply_all", lambda state, effects: applied.append(effects) or apply_all(state, effects))
+    drawn = pictures(report)
+    assert set(drawn) == {m.key for m in report.moments} and all(png.startswith(b"\x89PNG") for png in drawn.values())
+    assert applied == []

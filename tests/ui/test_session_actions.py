@@ -3,6 +3,7 @@ and the actions they record survive saving and reopening with their undo history
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,8 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.actions import UNTRACKED
-from battletracker.model.effects import Changes, add_shock
-from battletracker.model.game import Game
+from battletracker.model.effects import Changes, Effect, add_shock
+from battletracker.model.game import Game, Unit
 from battletracker.rules import Refusal
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.map import MapView
@@ -198,3 +199,112 @@ def test_the_unit_dialogs_add_and_apply_buttons_record_unit_add_and_unit_edit(qt
     assert session.game.actions[0].choices["what"] == "Bazooka team"
     assert session.game.log[-1].text == "Edited Bazooka team: name Bazooka team -> Bazooka 2"
     assert len(seen) == 2 and all(c.roster for c in seen)
+
+
+def _long_game(demo: Game, actions: int) -> Game:
+    """The demo played for `actions` actions: Shock, moves, dice pools and Phase ends, as a Session records them."""
+    session = Session(demo)
+    ids = list(demo.units)
+    for i in range(actions):
+        unit = ids[i % len(ids)]
+        kind = i % 5
+        if kind == 4:
+            session.act("clock.end_phase", {})
+        elif kind == 3:
+            session.act("dice.pool", {"dice": 3, "target": 4}, [(i % 6) + 1, 6, 2])
+        elif kind in (1, 2):
+            session.act("unit.move", {"unit": unit, "x": 5.0 + i % 40, "y": 3.0 + i % 30})
+        else:
+            session.act("unit.shock", {"unit": unit, "delta": 1})
+    return session.game
+
+
+def test_a_long_game_reopens_with_every_step_undoable_and_redoable_exactly(tmp_path: Path, demo_game: Game) -> None:
+    start = savefile.game_to_dict(demo_game)
+    played = _long_game(demo_game, 120)
+    end = savefile.game_to_dict(played)
+    path = tmp_path / "long.battle"
+    savefile.save(played, path)
+    session = Session(Game())
+    session.open(path)
+    assert session.undo_stack.count() == 120 and not session.modified
+    assert savefile.game_to_dict(session.game) == end
+    for _ in range(120):
+        session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == start
+    for _ in range(120):
+        session.undo_stack.redo()
+    assert savefile.game_to_dict(session.game) == end and not session.modified
+
+
+def test_reopening_applies_each_recorded_step_once(tmp_path: Path, demo_game: Game,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The undo history comes back from one replay: its steps keep what the replay applied, nothing is redone."""
+    path = tmp_path / "long.battle"
+    savefile.save(_long_game(demo_game, 40), path)
+    applied: list[int] = []
+    apply_all = Game.apply_all
+
+    def counting(game: Game, effects: list[Effect]) -> list[Effect]:
+        applied.append(len(effects))
+        return apply_all(game, effects)
+
+    monkeypatch.setattr(Game, "apply_all", counting)
+    session = Session(Game())
+    session.open(path)
+    assert session.undo_stack.count() == 40
+    assert len(applied) == 40
+
+
+def test_changing_a_sides_force_morale_copies_no_unit_and_redraws_everything(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check and the step keep a copy of the sides only (not of every unit); the views still redraw all."""
+    from battletracker.model import game as model_game
+
+    copied: list[object] = []
+    copy_record = model_game._copied
+
+    def counting(value: object) -> object:
+        copied.append(value)
+        return copy_record(value)
+
+    monkeypatch.setattr(model_game, "_copied", counting)
+    seen = record(session)
+    before = session.game.sides[0].force_morale
+    session.act("side.change", {"side": 0, "value": "force_morale", "delta": -1})
+    assert session.game.sides[0].force_morale == before - 1
+    assert not any(isinstance(value, Unit) for value in copied)
+    assert seen and seen[0].everything
+    session.undo_stack.undo()
+    assert session.game.sides[0].force_morale == before
+
+
+@pytest.mark.parametrize("newer_keys", [False, True])
+def test_a_start_written_without_defaults_or_with_unknown_lists_reopens_with_undo_and_saves_again(
+        tmp_path: Path, newer_keys: bool) -> None:
+    """An older or hand-written start (values left at their defaults, names unsorted, keys of a newer version)
+    replays like the start it means, so its undo history comes back, and the game saves and loads again."""
+    from tests.rules.test_replay import played
+
+    game = played()
+    doc = json.loads(savefile.dumps(game))
+    for unit in doc["history"]["start"]["units"]:
+        for key, default in (("notes", ""), ("level", 0), ("acted", None), ("stats", {})):
+            if unit.get(key) == default:
+                del unit[key]
+        if float(unit["facing"]).is_integer():
+            unit["facing"] = unit["facing"] + 360
+        unit["conditions"] = sorted(unit["conditions"], reverse=True)
+        if newer_keys:
+            unit["from_a_newer_version"] = [{"kept": False}]
+    path = tmp_path / "older.battle"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    session = Session(Game())
+    session.open(path)
+    assert session.undo_stack.count() == len(game.actions)
+    assert savefile.game_to_dict(session.game) == savefile.game_to_dict(game)
+    loaded = savefile.load(path)
+    assert savefile.loads(savefile.dumps(loaded)) == loaded
+    for _ in game.actions:
+        session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game)["game"] == game.start

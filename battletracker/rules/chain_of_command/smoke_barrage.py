@@ -42,12 +42,14 @@ def smoke_close_combats(game: Game) -> list[tuple[str, str]]:
     for b in game.bombardments.values():
         if b.kind == "smoke" and b.active:
             smoky.update(units_in_area(game, b))
+    if not smoky:
+        return []
     units = list(game.units.values())
     reach = data().smoke_close_combat_range + geometry.EPSILON
     pairs: list[tuple[str, str]] = []
     for i, a in enumerate(units):
         for other in units[i + 1:]:
-            if a.side != other.side and {a.id, other.id} & smoky and \
+            if (a.id in smoky or other.id in smoky) and a.side != other.side and \
                     geometry.distance((a.x, a.y), (other.x, other.y)) <= reach:
                 pairs.append((a.id, other.id))
     return pairs
