@@ -202,3 +202,38 @@ def test_moving_a_blocker_out_of_the_line_restores_sight(a: tuple[float, float],
     game.terrain["w"] = TerrainPiece("w", "Wood", "woods", "area",
                                      [(x + 200.0 + shift, y) for x, y in wood.points])
     assert sight(game, a, b).clear
+
+
+def _all_pairs_one_by_one(index: TableIndex, firers: list[tuple[float, float]],
+                          targets: list[tuple[float, float]]) -> list[list[tuple[CoverReading, SightReading]]]:
+    return [[(index.cover_against(f, t), index.sight(f, t)) for t in targets] for f in firers]
+
+
+def test_the_whole_table_at_once_answers_as_each_pair_does() -> None:
+    from tests.benchmarks.terrain_bench import terrain_table
+
+    game, firers, targets = terrain_table()
+    game.bombardments = {"b1": Bombardment("b1", 0, kind="smoke", state="firing", x=30.0, y=24.0, phases_left=1),
+                         "b2": Bombardment("b2", 0, kind="high_explosive", state="lingering", x=60.0, y=30.0,
+                                           linger_phases=1, shape="circle", radius=4.0)}
+    index = TableIndex(game)
+    together = index.readings(firers, targets)
+    assert together == _all_pairs_one_by_one(index, firers, targets)
+    assert 300 < sum(not s.clear for row in together for _, s in row) < 2400
+    assert any(s.smoke for row in together for _, s in row)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(points, min_size=1, max_size=6), st.lists(points, min_size=1, max_size=6),
+       st.lists(st.tuples(points, st.integers(0, 2)), max_size=6))
+def test_the_whole_table_at_once_matches_each_pair_on_any_table(firers: list[tuple[float, float]],
+                                                                targets: list[tuple[float, float]],
+                                                                corners: list[tuple[tuple[float, float], int]]) -> None:
+    game = _blockers()
+    # Firers and targets standing on corners and edges of the pieces, in buildings and next to lines.
+    outlines = [piece.points for piece in game.terrain.values()]
+    targets = targets + [outlines[k % len(outlines)][n % len(outlines[k % len(outlines)])]
+                         for n, ((_x, _y), k) in enumerate(corners)]
+    firers = firers + [(25.0, 40.0), (10.0, 15.0), (10.0, 29.5)]
+    index = TableIndex(game)
+    assert index.readings(firers, targets) == _all_pairs_one_by_one(index, firers, targets)
