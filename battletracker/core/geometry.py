@@ -180,12 +180,52 @@ def in_rectangle(centre: Point, width: float, depth: float, facing: float, point
 def segment_crosses_rectangle(a: Point, b: Point, centre: Point, width: float, depth: float,
                               facing: float = 0.0) -> bool:
     """Whether the line of fire a-b passes through (or touches) a turned rectangle (smoke, a ruin)."""
-    if in_rectangle(centre, width, depth, facing, a) or in_rectangle(centre, width, depth, facing, b):
-        return True
-    corners = rectangle_corners(centre, width, depth, facing)
-    return any(segments_intersect(a, b, corners[i], corners[(i + 1) % 4]) for i in range(4))
+    return segment_crosses_frame(a, b, Frame.of(centre, width, depth, facing))
 
 
+class Frame(NamedTuple):
+    """A turned rectangle in its own axes: centre, unit vectors across and along, half width and half depth."""
+
+    cx: float
+    cy: float
+    across_x: float
+    across_y: float
+    along_x: float
+    along_y: float
+    half_width: float
+    half_depth: float
+
+    @classmethod
+    def of(cls, centre: Point, width: float, depth: float, facing: float = 0.0) -> Frame:
+        across = direction(facing + 90.0)
+        along = direction(facing)
+        return cls(centre[0], centre[1], across[0], across[1], along[0], along[1], width / 2.0, depth / 2.0)
+
+
+def segment_crosses_frame(a: Point, b: Point, frame: Frame) -> bool:
+    """Whether a-b has a point within EPSILON of the rectangle (measured along its axes), ends included.
+
+    The segment is turned into the rectangle's axes and clipped to it, one
+    pair of sides at a time.
+    """
+    cx, cy, rx, ry, lx, ly, hw, hd = frame
+    ax, ay = a[0] - cx, a[1] - cy
+    bx, by = b[0] - cx, b[1] - cy
+    u0, v0 = ax * rx + ay * ry, ax * lx + ay * ly
+    du, dv = bx * rx + by * ry - u0, bx * lx + by * ly - v0
+    t0, t1 = 0.0, 1.0
+    for start, delta, half in ((u0, du, hw + EPSILON), (v0, dv, hd + EPSILON)):
+        if delta == 0.0:
+            if not -half <= start <= half:
+                return False
+            continue
+        e0, e1 = (-half - start) / delta, (half - start) / delta
+        if e0 > e1:
+            e0, e1 = e1, e0
+        t0, t1 = max(t0, e0), min(t1, e1)
+        if t0 > t1:
+            return False
+    return True
 
 
 # polygons and polylines (terrain pieces) ------------------------------------------------------------------

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from battletracker.core import geometry
-from battletracker.core.geometry import Box, Point
+from battletracker.core.geometry import Box, Frame, Point
 from battletracker.model.game import Game, Unit
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.tables import Table, TableError, ruleset_file
@@ -186,7 +186,9 @@ _BUILDING, _LINE, _BARRAGE, _AREA, _SMOKE = range(5)
 class _Blocker:
     """Something a line of sight may cross, its verdict, and two circles about its `centre`.
 
-    `points` is its outline (a circle's is its centre, with `radius`).
+    `points` is its outline (a circle's is its centre, with `radius`); a
+    rectangle (a building, smoke) also has its `frame`. `near_box` is the box
+    within which a point may be next to it (a linear piece's reach).
     `reading` is what a blocked line reads; None for smoke that is fired
     through (listed, not blocking). Every point of it is within `outer` of
     `centre`; for an area, every point within `inner` of `centre` is inside it
@@ -205,17 +207,26 @@ class _Blocker:
     centre: Point
     outer: float
     inner: float
+    frame: Frame | None
+    near_box: Box
 
 
-def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: SightReading | None,
-             depth: float = 0.0, radius: float = 0.0) -> _Blocker:
+def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: SightReading | None, *,
+             depth: float = 0.0, radius: float = 0.0, frame: Frame | None = None, reach: float = 0.0) -> _Blocker:
     box = geometry.bounding_box(points).grown(radius)
-    centre = ((box.left + box.right) / 2.0, (box.top + box.bottom) / 2.0)
+    middle = ((box.left + box.right) / 2.0, (box.top + box.bottom) / 2.0)
+    centre, inner = middle, radius
+    if kind != _LINE and radius == 0.0:
+        # The centre of the widest circle inside, of the box's middle and the corners' average.
+        mean = (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+        for at in (middle, mean):
+            if geometry.point_in_polygon(at, points):
+                room = min(geometry.distance_to_segment(points[k - 1], points[k], at) for k in range(len(points)))
+                if room > inner:
+                    centre, inner = at, room
     outer = max(geometry.distance(centre, v) for v in points) + radius
-    inner = radius
-    if kind in (_AREA, _BUILDING, _SMOKE) and geometry.point_in_polygon(centre, points):
-        inner = min(geometry.distance_to_segment(points[k - 1], points[k], centre) for k in range(len(points)))
-    return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner)
+    return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner, frame,
+                    box.grown(reach))
 
 
 CLEAR = SightReading(True, "Line of Sight clear")
@@ -254,9 +265,12 @@ class TableIndex:
         self._through_smoke: dict[tuple[str, ...], SightReading] = {}
 
     def _blockers(self, game: Game) -> list[_Blocker]:
-        out = [_blocker(_BUILDING, p.id, p.points, SightReading(False, f"No Line of Sight: crosses {p.name}", p.id))
+        frames = {b.id: Frame.of(b.centre, b.width, b.depth, b.facing) for b in game.buildings.values()}
+        out = [_blocker(_BUILDING, p.id, p.points, SightReading(False, f"No Line of Sight: crosses {p.name}", p.id),
+                        frame=frames[p.id])
                for p in self.buildings if p.blocks_sight]
-        out += [_blocker(_LINE, p.id, p.points, SightReading(False, f"No Line of Sight: {p.name} is in the way", p.id))
+        out += [_blocker(_LINE, p.id, p.points, SightReading(False, f"No Line of Sight: {p.name} is in the way", p.id),
+                         reach=self.rules.linear_adjacent)
                 for p in self.lines if p.blocks_sight]
         # A bombardment lays its smoke from its first Phase of fire until its effects end (`active`).
         for b in game.bombardments.values():
@@ -265,7 +279,8 @@ class TableIndex:
                 if b.shape == "circle":
                     out.append(_blocker(_BARRAGE, b.id, (b.centre,), reading, radius=b.radius))
                 else:
-                    out.append(_blocker(_AREA, b.id, tuple(b.outline()), reading))
+                    out.append(_blocker(_BARRAGE, b.id, tuple(b.outline()), reading,
+                                        frame=Frame.of(b.centre, b.width, b.depth, b.facing)))
         out += [_blocker(_AREA, p.id, p.points,
                          SightReading(False, f"No Line of Sight: more than {p.depth:g}\" through {p.name}", p.id),
                          depth=p.depth)
@@ -273,7 +288,8 @@ class TableIndex:
         for s in game.smoke.values():
             through = SightReading(False, "No Line of Sight: through smoke", s.id) \
                 if self.rules.smoke_blocks_sight else None
-            out.append(_blocker(_SMOKE, s.id, tuple(s.outline()), through))
+            out.append(_blocker(_SMOKE, s.id, tuple(s.outline()), through,
+                                frame=Frame.of(s.centre, s.width, s.depth, s.facing)))
         return out
 
     # cover ---------------------------------------------------------------------------------------------
@@ -325,26 +341,26 @@ class TableIndex:
         if blocker.kind == _BUILDING:
             return blocker.box.contains(at) and geometry.point_in_polygon(at, blocker.points)
         if blocker.kind == _LINE:
-            reach = self.rules.linear_adjacent
-            return blocker.box.grown(reach).contains(at) \
-                and geometry.distance_to_polyline(at, blocker.points) <= reach + geometry.EPSILON
+            return blocker.near_box.contains(at) and \
+                geometry.distance_to_polyline(at, blocker.points) <= self.rules.linear_adjacent + geometry.EPSILON
         return False
 
     @staticmethod
     def _crosses(blocker: _Blocker, p: Point, q: Point) -> bool:
-        """Whether the line p-q, neither end aside, is blocked by (or, for smoke, passes through) `blocker`."""
-        kind = blocker.kind
-        if kind == _AREA:
+        """Whether the line p-q, neither end aside, is blocked by (or, for smoke, passes through) `blocker`.
+
+        A rectangle (building, smoke) is met when the line comes within
+        EPSILON of it; an area with a depth when the line runs deeper into it.
+        """
+        if blocker.frame is not None:
+            return geometry.segment_crosses_frame(p, q, blocker.frame)
+        if blocker.kind == _AREA:
             if blocker.depth <= 0.0:
                 return geometry.segment_crosses_polygon(p, q, blocker.points)
             return geometry.length_inside_polygon(p, q, blocker.points) > blocker.depth + geometry.EPSILON
-        if kind == _LINE:
+        if blocker.kind == _LINE:
             return geometry.segment_crosses_polyline(p, q, blocker.points)
-        if kind == _BARRAGE:
-            return geometry.distance_to_segment(p, q, blocker.points[0]) <= blocker.radius + geometry.EPSILON
-        if kind == _BUILDING:  # neither end is inside: it crosses only through an edge
-            return geometry.segment_crosses_polyline(p, q, (*blocker.points, blocker.points[0]))
-        return geometry.segment_crosses_polygon(p, q, blocker.points)
+        return geometry.distance_to_segment(p, q, blocker.points[0]) <= blocker.radius + geometry.EPSILON
 
     def _clear(self, smoke: list[str] | None) -> SightReading:
         if not smoke:
@@ -407,8 +423,9 @@ class TableIndex:
                                   if blocked[i] is None and not aside_t[i]]
                     if candidates:
                         self._mark(blocker, p, at, dists, candidates, blocked, smoke)
-            rows.append([(self._cover(standing[i], near[i], p, at[i]) if near[i] else standing[i],
-                          blocked[i] or self._clear(smoke[i])) for i in range(count)])
+            rows.append([(self._cover(cover, lines, p, q) if lines else cover,
+                          verdict or (CLEAR if through is None else self._clear(through)))
+                         for cover, lines, q, verdict, through in zip(standing, near, at, blocked, smoke, strict=True)])
         return rows
 
     def _mark(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float], candidates: list[int],
@@ -471,7 +488,8 @@ class TableIndex:
         px, py = p
         cx, cy = blocker.centre
         to_centre = math.hypot(cx - px, cy - py)
-        outer = blocker.outer
+        # A line deeper than the depth through the outer circle passes this close to its centre.
+        outer = math.sqrt(max(0.0, blocker.outer ** 2 - (blocker.depth / 2.0) ** 2)) + _MARGIN
         if to_centre <= outer + _MARGIN:
             return order
         ref = math.atan2(cy - py, cx - px)
@@ -482,7 +500,7 @@ class TableIndex:
             spans = [(lo + 2 * math.pi, math.pi), (-math.pi, hi)]
         elif hi > math.pi:
             spans = [(lo, math.pi), (-math.pi, hi - 2 * math.pi)]
-        need = to_centre - outer + blocker.depth - _MARGIN
+        need = to_centre - blocker.outer + blocker.depth - _MARGIN
         return [i for start, end in spans for i in order[bisect_left(angles, start):bisect_right(angles, end)]
                 if dists[i] >= need]
 
