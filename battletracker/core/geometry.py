@@ -319,7 +319,7 @@ def length_inside_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> float
     length = math.hypot(dx, dy)
     if length < EPSILON:
         return 0.0
-    share = share_inside(edges_seen_from(a, polygon), dx, dy, length)
+    share = share_inside(edges_seen_from(a, polygon_edges(polygon)), dx, dy, length)
     if share is None:
         share = _share_inside_exactly(a, dx, dy, polygon)
     return share * length
@@ -328,22 +328,27 @@ def length_inside_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> float
 _CLEARANCE = 1e-7
 """Inches a crossing must clear every corner, and the segment's ends, for the quick count to decide."""
 
+Edge = tuple[float, float, float, float, float, float, float]
 SeenEdge = tuple[float, float, float, float, float, float, float]
 
 
-def edges_seen_from(a: Point, polygon: Sequence[Point]) -> list[SeenEdge]:
-    """The polygon's edges ready for `share_inside` from `a`: kept to ask about many lines from one point."""
-    ax, ay = a
-    out: list[SeenEdge] = []
+def polygon_edges(polygon: Sequence[Point]) -> list[Edge]:
+    """The polygon's edges as `edges_seen_from` takes them: kept with a piece to ask about many lines."""
+    out: list[Edge] = []
     qx, qy = polygon[-1]
     for px, py in polygon:
         ex, ey = px - qx, py - qy
-        wx, wy = qx - ax, qy - ay
         edge = math.hypot(ex, ey)
         if edge > 0.0:
-            out.append((wx, wy, ex, ey, wx * ey - wy * ex, 1e-12 * edge, _CLEARANCE / edge))
+            out.append((qx, qy, ex, ey, qx * ey - qy * ex, 1e-12 * edge, _CLEARANCE / edge))
         qx, qy = px, py
     return out
+
+
+def edges_seen_from(a: Point, edges: Sequence[Edge]) -> list[SeenEdge]:
+    """The edges ready for `share_inside` from `a`: kept to ask about many lines from one point."""
+    ax, ay = a
+    return [(x - ax, y - ay, ex, ey, c - (ax * ey - ay * ex), tiny, clear) for x, y, ex, ey, c, tiny, clear in edges]
 
 
 def share_inside(edges: Sequence[SeenEdge], dx: float, dy: float, length: float) -> float | None:

@@ -180,6 +180,8 @@ def _prepare(piece: TerrainPiece, rules: TerrainRules) -> _Piece | None:
 
 # What a sight blocker is; the table asks them in this order and names the first that blocks.
 _BUILDING, _LINE, _BARRAGE, _AREA, _SMOKE = range(5)
+_ASIDE = frozenset({_BUILDING, _LINE})
+"""The blockers a line from or to a point next to (or inside) them passes."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,7 @@ class _Blocker:
     inner: float
     frame: Frame | None
     near_box: Box
+    edges: list[geometry.Edge]
 
 
 def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: SightReading | None, *,
@@ -225,11 +228,23 @@ def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: Sig
                 if room > inner:
                     centre, inner = at, room
     outer = max(geometry.distance(centre, v) for v in points) + radius
+    edges = geometry.polygon_edges(points) if kind == _AREA else []
     return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner, frame,
-                    box.grown(reach))
+                    box.grown(reach), edges)
 
 
 CLEAR = SightReading(True, "Line of Sight clear")
+
+
+@dataclass(frozen=True)
+class TableReadings:
+    """What `TableIndex.readings` found: `cover[f][t]` and `sight[f][t]` for firer f and target t (by place)."""
+
+    cover: list[list[CoverReading]]
+    sight: list[list[SightReading]]
+
+    def pair(self, firer: int, target: int) -> tuple[CoverReading, SightReading]:
+        return self.cover[firer][target], self.sight[firer][target]
 _MARGIN = 1e-6
 """Inches by which a circle must settle a line, far above rounding, before the exact test is skipped."""
 
@@ -391,9 +406,8 @@ class TableIndex:
 
     # the whole table at once -----------------------------------------------------------------------------
 
-    def readings(self, firers: Sequence[Point | Unit],
-                 targets: Sequence[Point | Unit]) -> list[list[tuple[CoverReading, SightReading]]]:
-        """Cover and sight for every firer (rows) against every target (columns), as the pair queries give.
+    def readings(self, firers: Sequence[Point | Unit], targets: Sequence[Point | Unit]) -> TableReadings:
+        """Cover and sight for every firer against every target, as the pair queries give.
 
         For each firer the targets are sorted by bearing once. Each blocker in
         turn then looks only at the targets within the wedge of its outer
@@ -405,28 +419,34 @@ class TableIndex:
         count = len(at)
         standing = [self._standing_in(t) for t in at]
         near = [self._lines_near(t, s) for t, s in zip(at, standing, strict=True)]
-        aside = [[self._aside(blocker, t) for t in at] for blocker in self.blockers]
-        rows: list[list[tuple[CoverReading, SightReading]]] = []
+        never = [False] * count
+        aside = [[self._aside(blocker, t) for t in at] if blocker.kind in _ASIDE else never
+                 for blocker in self.blockers]
+        covers: list[list[CoverReading]] = []
+        sights: list[list[SightReading]] = []
+        lined = [i for i, lines in enumerate(near) if lines]
         atan2, hypot = math.atan2, math.hypot
         for firer in firers:
             p = _point(firer)
             px, py = p
             dists = [hypot(x - px, y - py) for x, y in at]
-            bearings = sorted((atan2(y - py, x - px), i) for i, (x, y) in enumerate(at))
-            angles = [a for a, _ in bearings]
-            order = [i for _, i in bearings]
+            bearing = [atan2(y - py, x - px) for x, y in at]
+            order = sorted(range(count), key=bearing.__getitem__)
+            angles = [bearing[i] for i in order]
             blocked: list[SightReading | None] = [None] * count
             smoke: list[list[str] | None] = [None] * count
             for blocker, aside_t in zip(self.blockers, aside, strict=True):
-                if not self._aside(blocker, p):
-                    candidates = [i for i in self._candidates(blocker, p, angles, order, dists)
-                                  if blocked[i] is None and not aside_t[i]]
+                if blocker.kind not in _ASIDE or not self._aside(blocker, p):
+                    candidates = self._candidates(blocker, p, angles, order, dists, blocked, aside_t)
                     if candidates:
                         self._mark(blocker, p, at, dists, candidates, blocked, smoke)
-            rows.append([(self._cover(cover, lines, p, q) if lines else cover,
-                          verdict or (CLEAR if through is None else self._clear(through)))
-                         for cover, lines, q, verdict, through in zip(standing, near, at, blocked, smoke, strict=True)])
-        return rows
+            cover = list(standing)
+            for i in lined:
+                cover[i] = self._cover(standing[i], near[i], p, at[i])
+            covers.append(cover)
+            sights.append([verdict or (CLEAR if through is None else self._clear(through))
+                           for verdict, through in zip(blocked, smoke, strict=True)])
+        return TableReadings(covers, sights)
 
     def _mark(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float], candidates: list[int],
               blocked: list[SightReading | None], smoke: list[list[str] | None]) -> None:
@@ -444,36 +464,38 @@ class TableIndex:
         outer2 = (blocker.outer + _MARGIN) ** 2
         inner2 = blocker.inner * blocker.inner
         depth = blocker.depth
-        low, high = depth - _MARGIN, depth + _MARGIN
+        low, high, deeper = depth - _MARGIN, depth + _MARGIN, depth + geometry.EPSILON
+        reading = blocker.reading
+        sqrt, share_inside = math.sqrt, geometry.share_inside
         seen: list[geometry.SeenEdge] | None = None
         for i in candidates:
-            q = at[i]
+            qx, qy = q = at[i]
             d = dists[i]
             verdict: bool | None = None
             if d > 0.0:
-                along = (ux * (q[0] - px) + uy * (q[1] - py)) / d
+                along = (ux * (qx - px) + uy * (qy - py)) / d
                 off2 = to_centre2 - along * along
                 if off2 >= outer2:
                     continue
-                chord = math.sqrt(outer2 - off2)
-                if min(d, along + chord) - max(0.0, along - chord) <= low:
+                chord = sqrt(outer2 - off2)
+                if (d if d < along + chord else along + chord) - (along - chord if along > chord else 0.0) <= low:
                     continue
                 if off2 < inner2:
-                    chord = math.sqrt(inner2 - off2)
-                    if min(d, along + chord) - max(0.0, along - chord) > high:
+                    chord = sqrt(inner2 - off2)
+                    if (d if d < along + chord else along + chord) - (along - chord if along > chord else 0.0) > high:
                         verdict = True
                 if verdict is None and depth > 0.0:
                     if seen is None:
-                        seen = geometry.edges_seen_from(p, blocker.points)
-                    share = geometry.share_inside(seen, q[0] - px, q[1] - py, d)
+                        seen = geometry.edges_seen_from(p, blocker.edges)
+                    share = share_inside(seen, qx - px, qy - py, d)
                     if share is not None:
-                        verdict = share * d > depth + geometry.EPSILON
+                        verdict = share * d > deeper
             if verdict is None:
                 verdict = self._crosses(blocker, p, q)
             if not verdict:
                 continue
-            if blocker.reading is not None:
-                blocked[i] = blocker.reading
+            if reading is not None:
+                blocked[i] = reading
             else:
                 listed = smoke[i]
                 if listed is None:
@@ -482,16 +504,21 @@ class TableIndex:
                     listed.append(blocker.id)
 
     @staticmethod
-    def _candidates(blocker: _Blocker, p: Point, angles: list[float], order: list[int],
-                    dists: list[float]) -> Sequence[int]:
-        """The targets a line from `p` may meet `blocker` on the way to: in its outer circle's wedge, far enough."""
+    def _candidates(blocker: _Blocker, p: Point, angles: list[float], order: list[int], dists: list[float],
+                    blocked: list[SightReading | None], aside: list[bool]) -> list[int]:
+        """The targets, not blocked yet nor aside, a line from `p` to which may meet `blocker`.
+
+        They are those within the wedge of its outer circle (narrowed to
+        where a line runs deeper than its depth through the circle), beyond
+        its near side and its depth.
+        """
         px, py = p
         cx, cy = blocker.centre
         to_centre = math.hypot(cx - px, cy - py)
         # A line deeper than the depth through the outer circle passes this close to its centre.
         outer = math.sqrt(max(0.0, blocker.outer ** 2 - (blocker.depth / 2.0) ** 2)) + _MARGIN
         if to_centre <= outer + _MARGIN:
-            return order
+            return [i for i in order if blocked[i] is None and not aside[i]]
         ref = math.atan2(cy - py, cx - px)
         half = math.asin(outer / to_centre) + _MARGIN
         lo, hi = ref - half, ref + half
@@ -502,7 +529,7 @@ class TableIndex:
             spans = [(lo, math.pi), (-math.pi, hi - 2 * math.pi)]
         need = to_centre - blocker.outer + blocker.depth - _MARGIN
         return [i for start, end in spans for i in order[bisect_left(angles, start):bisect_right(angles, end)]
-                if dists[i] >= need]
+                if dists[i] >= need and blocked[i] is None and not aside[i]]
 
 
 def cover_against(game: Game, firer: Point | Unit | None, target: Point | Unit, *,

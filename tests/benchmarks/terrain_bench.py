@@ -85,8 +85,9 @@ def main() -> None:
     def bare() -> object:
         return [distance(f, t) for f in firers for t in targets]
 
-    blocked = sum(not s.clear for row in index.readings(firers, targets) for _, s in row)
-    covered = sum(c.source is not None for row in index.readings(firers, targets) for c, _ in row)
+    found = index.readings(firers, targets)
+    blocked = sum(not s.clear for row in found.sight for s in row)
+    covered = sum(c.source is not None for row in found.cover for c in row)
     print(f"{len(game.terrain)} pieces; of 2500 pairs {blocked} without Line of Sight, {covered} in cover")
     pairs_ms = median_ms(pairs, repeat=21)
     report("cover and sight, 50 x 50 pairs, 40 pieces", pairs_ms, GOAL_MS)

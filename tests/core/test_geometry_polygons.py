@@ -150,15 +150,15 @@ def test_the_quick_count_agrees_with_cutting_at_every_edge_or_declines(a: tuple[
     length = math.hypot(dx, dy)
     if length < 1e-9:
         return
-    quick = geometry.share_inside(geometry.edges_seen_from(a, polygon), dx, dy, length)
+    quick = geometry.share_inside(geometry.edges_seen_from(a, geometry.polygon_edges(polygon)), dx, dy, length)
     if quick is not None:
         assert quick == pytest.approx(geometry._share_inside_exactly(a, dx, dy, polygon), abs=1e-9)
 
 
 def test_the_quick_count_declines_a_line_through_a_corner_or_along_an_edge() -> None:
-    edges = geometry.edges_seen_from((-5.0, -5.0), SQUARE)
+    edges = geometry.edges_seen_from((-5.0, -5.0), geometry.polygon_edges(SQUARE))
     assert geometry.share_inside(edges, 20.0, 20.0, math.hypot(20.0, 20.0)) is None   # through two corners
-    edges = geometry.edges_seen_from((-5.0, 0.0), SQUARE)
+    edges = geometry.edges_seen_from((-5.0, 0.0), geometry.polygon_edges(SQUARE))
     assert geometry.share_inside(edges, 20.0, 0.0, 20.0) is None                       # along an edge
-    edges = geometry.edges_seen_from((-5.0, 5.0), SQUARE)
+    edges = geometry.edges_seen_from((-5.0, 5.0), geometry.polygon_edges(SQUARE))
     assert geometry.share_inside(edges, 20.0, 0.0, 20.0) == pytest.approx(0.5)
