@@ -293,9 +293,11 @@ def _edges(points: Sequence[Point], closed: bool) -> list[tuple[Point, Point]]:
 
 def segment_crosses_polyline(a: Point, b: Point, polyline: Sequence[Point]) -> bool:
     """Whether the segment a-b meets the polyline anywhere (touching counts)."""
+    if not polyline:
+        return False
     if len(polyline) == 1:
         return distance_to_segment(a, b, polyline[0]) <= EPSILON
-    return any(segments_intersect(a, b, p, q) for p, q in _edges(polyline, closed=False))
+    return _meets_any_edge(a, b, polyline, closed=False)
 
 
 def segment_crosses_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> bool:
@@ -304,7 +306,23 @@ def segment_crosses_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> boo
         return False
     if point_in_polygon(a, polygon) or point_in_polygon(b, polygon):
         return True
-    return any(segments_intersect(a, b, p, q) for p, q in _edges(polygon, closed=True))
+    return _meets_any_edge(a, b, polygon, closed=True)
+
+
+def _meets_any_edge(a: Point, b: Point, points: Sequence[Point], closed: bool) -> bool:
+    """`segments_intersect` with each edge, passing over at once an edge wholly to one side of a-b."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    reach = EPSILON * math.hypot(dx, dy)
+    qx, qy = points[-1] if closed else points[0]
+    for px, py in points if closed else points[1:]:
+        d3 = dx * (qy - ay) - dy * (qx - ax)
+        d4 = dx * (py - ay) - dy * (px - ax)
+        if not ((d3 > reach and d4 > reach) or (d3 < -reach and d4 < -reach)) \
+                and segments_intersect(a, b, (qx, qy), (px, py)):
+            return True
+        qx, qy = px, py
+    return False
 
 
 def length_inside_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> float:

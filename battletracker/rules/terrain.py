@@ -263,6 +263,7 @@ class TableIndex:
         prepared = [p for p in (_prepare(piece, rules) for piece in game.terrain.values()) if p is not None]
         self.areas = [p for p in prepared if not p.linear]
         self.lines = [p for p in prepared if p.linear]
+        self._reach_boxes = [p.box.grown(rules.linear_adjacent) for p in self.lines]
         building_rank = rules.rank(rules.building_cover)
         self.buildings: list[_Piece] = []
         for b in game.buildings.values():
@@ -320,10 +321,12 @@ class TableIndex:
 
     def _lines_near(self, at: Point, standing: CoverReading) -> list[_Piece]:
         """Linear obstacles within reach of `at` that would give better cover than it has, in table order."""
-        reach = self.rules.linear_adjacent
+        reach = self.rules.linear_adjacent + geometry.EPSILON
         rank = self.rules.rank(standing.level) if standing.source is not None else 0
-        return [piece for piece in self.lines if piece.rank > rank and piece.box.grown(reach).contains(at)
-                and geometry.distance_to_polyline(at, piece.points) <= reach + geometry.EPSILON]
+        x, y = at
+        return [piece for piece, (left, top, right, bottom) in zip(self.lines, self._reach_boxes, strict=True)
+                if piece.rank > rank and left <= x <= right and top <= y <= bottom
+                and geometry.distance_to_polyline(at, piece.points) <= reach]
 
     def _cover(self, standing: CoverReading, near: list[_Piece], origin: Point, at: Point) -> CoverReading:
         """The best of `standing` and the linear obstacles `near` the target that the line of fire crosses."""
@@ -444,8 +447,11 @@ class TableIndex:
             for i in lined:
                 cover[i] = self._cover(standing[i], near[i], p, at[i])
             covers.append(cover)
-            sights.append([verdict or (CLEAR if through is None else self._clear(through))
-                           for verdict, through in zip(blocked, smoke, strict=True)])
+            if smoke.count(None) == count:
+                sights.append([verdict or CLEAR for verdict in blocked])
+            else:
+                sights.append([verdict or (CLEAR if through is None else self._clear(through))
+                               for verdict, through in zip(blocked, smoke, strict=True)])
         return TableReadings(covers, sights)
 
     def _mark(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float], candidates: list[int],
