@@ -243,3 +243,31 @@ def test_the_whole_table_at_once_matches_each_pair_on_any_table(firers: list[tup
     index = TableIndex(game)
     together = index.readings(firers, targets)
     assert _pairs(together, len(firers), len(targets)) == _all_pairs_one_by_one(index, firers, targets)
+
+
+@pytest.mark.parametrize("ruleset", ["chain_of_command", "armour_battles", "necromunda"])
+def test_the_demo_tables_have_terrain_that_gives_cover_and_hides_some_targets(ruleset: str) -> None:
+    from battletracker.model import savefile
+    from battletracker.rules.tables import resources_dir
+
+    game = savefile.load(resources_dir() / "demo" / f"{ruleset}.json")
+    assert game.terrain and all(piece_problem(game, piece) is None for piece in game.terrain.values())
+    firers = [u for u in game.units.values() if u.side == 0]
+    targets = [u for u in game.units.values() if u.side == 1]
+    found = TableIndex(game).readings(firers, targets)
+    assert any(c.source for row in found.cover for c in row)
+    assert any(not s.clear for row in found.sight for s in row)
+
+
+def test_the_chain_of_command_demo_keeps_its_main_lines_of_fire_open() -> None:
+    from battletracker.model import savefile
+    from battletracker.rules.tables import resources_dir
+
+    game = savefile.load(resources_dir() / "demo" / "chain_of_command.json")
+    mg, squad, panzer, sherman, sniper = (game.units[u] for u in ("u3", "u8", "u6", "u11", "u9"))
+    assert cover_against(game, mg, squad).reason == "Hard cover: behind Stone wall"
+    assert sight(game, mg, squad).clear and sight(game, panzer, sherman).clear
+    assert cover_against(game, game.units["u1"], sniper).reason == "Light cover: in Copse"
+    assert sight(game, game.units["u1"], sniper).clear
+    assert sight(game, game.units["u2"], game.units["u7"]).reason == \
+        "No Line of Sight: more than 4\" through Bois de la Croix"
