@@ -18,8 +18,9 @@ Each ruleset names its terrain kinds in `resources/rulesets/<ruleset>/terrain.to
 
 Every rule here is symmetric in a and b, so sight from a to b is sight from
 b to a. For many questions about one game state build one `TableIndex` and
-ask it: it keeps each piece's outline and bounding box ready, and rejects a
-piece whose box the line misses before any exact test.
+ask it: it keeps each piece's outline, box and circles ready, and
+`TableIndex.readings` answers every firer against every target at once
+(the map marking what a selected unit sees), the same as pair by pair.
 """
 
 from __future__ import annotations
