@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -271,3 +274,22 @@ def test_the_chain_of_command_demo_keeps_its_main_lines_of_fire_open() -> None:
     assert sight(game, game.units["u1"], sniper).clear
     assert sight(game, game.units["u2"], game.units["u7"]).reason == \
         "No Line of Sight: more than 4\" through Bois de la Croix"
+
+
+def test_terrain_data_is_read_again_when_the_ruleset_files_are(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from battletracker.rules import tables
+
+    copy = tmp_path / "resources"
+    shutil.copytree(tables.resources_dir(), copy)
+    path = copy / "rulesets" / "chain_of_command" / "terrain.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("sight_depth = 4.0", "sight_depth = 6.0"),
+                    encoding="utf-8")
+    assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 4.0
+    monkeypatch.setenv("BATTLETRACKER_RESOURCES", str(copy))
+    tables.clear_cache()
+    try:
+        assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 6.0
+    finally:
+        monkeypatch.delenv("BATTLETRACKER_RESOURCES")
+        tables.clear_cache()
+    assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 4.0
