@@ -179,6 +179,10 @@ def _prepare(piece: TerrainPiece, rules: TerrainRules) -> _Piece | None:
                   geometry.bounding_box(points), rules.rank(level), level, blocks, depth)
 
 
+_MARGIN = 1e-6
+"""Inches by which a circle must settle a line, far above rounding, before the exact test is skipped."""
+
+
 # What a sight blocker is; the table asks them in this order and names the first that blocks.
 _BUILDING, _LINE, _BARRAGE, _AREA, _SMOKE = range(5)
 _ASIDE = frozenset({_BUILDING, _LINE})
@@ -213,6 +217,7 @@ class _Blocker:
     frame: Frame | None
     near_box: Box
     edges: list[geometry.Edge]
+    wedge: float
 
 
 def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: SightReading | None, *,
@@ -230,8 +235,10 @@ def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: Sig
                     centre, inner = at, room
     outer = max(geometry.distance(centre, v) for v in points) + radius
     edges = geometry.polygon_edges(points) if kind == _AREA else []
+    # A line deeper than the depth through the outer circle passes this close to its centre.
+    wedge = math.sqrt(max(0.0, outer * outer - depth * depth / 4.0)) + _MARGIN
     return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner, frame,
-                    box.grown(reach), edges)
+                    box.grown(reach), edges, wedge)
 
 
 CLEAR = SightReading(True, "Line of Sight clear")
@@ -246,8 +253,6 @@ class TableReadings:
 
     def pair(self, firer: int, target: int) -> tuple[CoverReading, SightReading]:
         return self.cover[firer][target], self.sight[firer][target]
-_MARGIN = 1e-6
-"""Inches by which a circle must settle a line, far above rounding, before the exact test is skipped."""
 
 
 class TableIndex:
@@ -522,21 +527,20 @@ class TableIndex:
         px, py = p
         cx, cy = blocker.centre
         to_centre = math.hypot(cx - px, cy - py)
-        # A line deeper than the depth through the outer circle passes this close to its centre.
-        outer = math.sqrt(max(0.0, blocker.outer ** 2 - (blocker.depth / 2.0) ** 2)) + _MARGIN
+        outer = blocker.wedge
         if to_centre <= outer + _MARGIN:
             return [i for i in order if blocked[i] is None and not aside[i]]
         ref = math.atan2(cy - py, cx - px)
         half = math.asin(outer / to_centre) + _MARGIN
         lo, hi = ref - half, ref + half
-        spans = [(lo, hi)]
-        if lo < -math.pi:
-            spans = [(lo + 2 * math.pi, math.pi), (-math.pi, hi)]
-        elif hi > math.pi:
-            spans = [(lo, math.pi), (-math.pi, hi - 2 * math.pi)]
         need = to_centre - blocker.outer + blocker.depth - _MARGIN
-        return [i for start, end in spans for i in order[bisect_left(angles, start):bisect_right(angles, end)]
-                if dists[i] >= need and blocked[i] is None and not aside[i]]
+        if -math.pi <= lo and hi <= math.pi:
+            within = order[bisect_left(angles, lo):bisect_right(angles, hi)]
+        elif lo < -math.pi:
+            within = order[bisect_left(angles, lo + 2 * math.pi):] + order[:bisect_right(angles, hi)]
+        else:
+            within = order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * math.pi)]
+        return [i for i in within if dists[i] >= need and blocked[i] is None and not aside[i]]
 
 
 def cover_against(game: Game, firer: Point | Unit | None, target: Point | Unit, *,
