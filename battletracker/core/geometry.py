@@ -180,12 +180,52 @@ def in_rectangle(centre: Point, width: float, depth: float, facing: float, point
 def segment_crosses_rectangle(a: Point, b: Point, centre: Point, width: float, depth: float,
                               facing: float = 0.0) -> bool:
     """Whether the line of fire a-b passes through (or touches) a turned rectangle (smoke, a ruin)."""
-    if in_rectangle(centre, width, depth, facing, a) or in_rectangle(centre, width, depth, facing, b):
-        return True
-    corners = rectangle_corners(centre, width, depth, facing)
-    return any(segments_intersect(a, b, corners[i], corners[(i + 1) % 4]) for i in range(4))
+    return segment_crosses_frame(a, b, Frame.of(centre, width, depth, facing))
 
 
+class Frame(NamedTuple):
+    """A turned rectangle in its own axes: centre, unit vectors across and along, half width and half depth."""
+
+    cx: float
+    cy: float
+    across_x: float
+    across_y: float
+    along_x: float
+    along_y: float
+    half_width: float
+    half_depth: float
+
+    @classmethod
+    def of(cls, centre: Point, width: float, depth: float, facing: float = 0.0) -> Frame:
+        across = direction(facing + 90.0)
+        along = direction(facing)
+        return cls(centre[0], centre[1], across[0], across[1], along[0], along[1], width / 2.0, depth / 2.0)
+
+
+def segment_crosses_frame(a: Point, b: Point, frame: Frame) -> bool:
+    """Whether a-b has a point within EPSILON of the rectangle (measured along its axes), ends included.
+
+    The segment is turned into the rectangle's axes and clipped to it, one
+    pair of sides at a time.
+    """
+    cx, cy, rx, ry, lx, ly, hw, hd = frame
+    ax, ay = a[0] - cx, a[1] - cy
+    bx, by = b[0] - cx, b[1] - cy
+    u0, v0 = ax * rx + ay * ry, ax * lx + ay * ly
+    du, dv = bx * rx + by * ry - u0, bx * lx + by * ly - v0
+    t0, t1 = 0.0, 1.0
+    for start, delta, half in ((u0, du, hw + EPSILON), (v0, dv, hd + EPSILON)):
+        if delta == 0.0:
+            if not -half <= start <= half:
+                return False
+            continue
+        e0, e1 = (-half - start) / delta, (half - start) / delta
+        if e0 > e1:
+            e0, e1 = e1, e0
+        t0, t1 = max(t0, e0), min(t1, e1)
+        if t0 > t1:
+            return False
+    return True
 
 
 # polygons and polylines (terrain pieces) ------------------------------------------------------------------
@@ -204,10 +244,17 @@ def segments_intersect(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
     """Whether the segments p1-p2 and q1-q2 share a point: crossing, touching at an end, or overlapping.
 
     Collinear segments meet only where they overlap; a segment of zero length
-    is a point, and meets a segment it lies on.
+    is a point, and meets a segment it lies on. Touching means within
+    EPSILON inches.
     """
     d1, d2 = _cross(q1, q2, p1), _cross(q1, q2, p2)
+    reach = EPSILON * math.hypot(q2[0] - q1[0], q2[1] - q1[1])
+    if (d1 > reach and d2 > reach) or (d1 < -reach and d2 < -reach):
+        return False  # p1-p2 lies wholly on one side of the line through q1-q2, further than EPSILON
     d3, d4 = _cross(p1, p2, q1), _cross(p1, p2, q2)
+    reach = EPSILON * math.hypot(p2[0] - p1[0], p2[1] - p1[1])
+    if (d3 > reach and d4 > reach) or (d3 < -reach and d4 < -reach):
+        return False
     if ((d1 > EPSILON and d2 < -EPSILON) or (d1 < -EPSILON and d2 > EPSILON)) and \
             ((d3 > EPSILON and d4 < -EPSILON) or (d3 < -EPSILON and d4 > EPSILON)):
         return True
@@ -216,7 +263,7 @@ def segments_intersect(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
 
 
 def point_in_polygon(point: Point, polygon: Sequence[Point]) -> bool:
-    """Inside the polygon or on its edge (corners included); concave polygons are fine.
+    """Inside the polygon or on its edge (within EPSILON; corners included); concave polygons are fine.
 
     Fewer than three corners make no area: nothing is inside.
     """
@@ -225,15 +272,14 @@ def point_in_polygon(point: Point, polygon: Sequence[Point]) -> bool:
         return False
     x, y = point
     inside = False
-    j = n - 1
-    for i in range(n):
-        xi, yi = polygon[i]
-        xj, yj = polygon[j]
-        if distance_to_segment((xi, yi), (xj, yj), point) <= EPSILON:
+    xj, yj = polygon[-1]
+    for xi, yi in polygon:
+        if min(xi, xj) - EPSILON <= x <= max(xi, xj) + EPSILON and min(yi, yj) - EPSILON <= y <= max(yi, yj) + EPSILON \
+                and distance_to_segment((xi, yi), (xj, yj), point) <= EPSILON:
             return True
         if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
             inside = not inside
-        j = i
+        xj, yj = xi, yi
     return inside
 
 
@@ -247,9 +293,11 @@ def _edges(points: Sequence[Point], closed: bool) -> list[tuple[Point, Point]]:
 
 def segment_crosses_polyline(a: Point, b: Point, polyline: Sequence[Point]) -> bool:
     """Whether the segment a-b meets the polyline anywhere (touching counts)."""
+    if not polyline:
+        return False
     if len(polyline) == 1:
         return distance_to_segment(a, b, polyline[0]) <= EPSILON
-    return any(segments_intersect(a, b, p, q) for p, q in _edges(polyline, closed=False))
+    return _meets_any_edge(a, b, polyline, closed=False)
 
 
 def segment_crosses_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> bool:
@@ -258,15 +306,30 @@ def segment_crosses_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> boo
         return False
     if point_in_polygon(a, polygon) or point_in_polygon(b, polygon):
         return True
-    return any(segments_intersect(a, b, p, q) for p, q in _edges(polygon, closed=True))
+    return _meets_any_edge(a, b, polygon, closed=True)
+
+
+def _meets_any_edge(a: Point, b: Point, points: Sequence[Point], closed: bool) -> bool:
+    """`segments_intersect` with each edge, passing over at once an edge wholly to one side of a-b."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    reach = EPSILON * math.hypot(dx, dy)
+    qx, qy = points[-1] if closed else points[0]
+    for px, py in points if closed else points[1:]:
+        d3 = dx * (qy - ay) - dy * (qx - ax)
+        d4 = dx * (py - ay) - dy * (px - ax)
+        if not ((d3 > reach and d4 > reach) or (d3 < -reach and d4 < -reach)) \
+                and segments_intersect(a, b, (qx, qy), (px, py)):
+            return True
+        qx, qy = px, py
+    return False
 
 
 def length_inside_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> float:
     """How many inches of the segment a-b lie inside the polygon (a sight line's depth through a wood).
 
-    The segment is cut where it crosses an edge and each piece's midpoint is
-    tested, so concave polygons and lines that leave and re-enter are
-    measured right. Running along an edge counts as inside.
+    Concave polygons and lines that leave and re-enter are measured right;
+    running along an edge counts as inside.
     """
     if len(polygon) < 3:
         return 0.0
@@ -274,6 +337,80 @@ def length_inside_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> float
     length = math.hypot(dx, dy)
     if length < EPSILON:
         return 0.0
+    share = share_inside(edges_seen_from(a, polygon_edges(polygon)), dx, dy, length)
+    if share is None:
+        share = _share_inside_exactly(a, dx, dy, polygon)
+    return share * length
+
+
+_CLEARANCE = 1e-7
+"""Inches a crossing must clear every corner, and the segment's ends, for the quick count to decide."""
+
+Edge = tuple[float, float, float, float, float, float, float]
+SeenEdge = tuple[float, float, float, float, float, float, float]
+
+
+def polygon_edges(polygon: Sequence[Point]) -> list[Edge]:
+    """The polygon's edges as `edges_seen_from` takes them: kept with a piece to ask about many lines."""
+    out: list[Edge] = []
+    qx, qy = polygon[-1]
+    for px, py in polygon:
+        ex, ey = px - qx, py - qy
+        edge = math.hypot(ex, ey)
+        if edge > 0.0:
+            out.append((qx, qy, ex, ey, qx * ey - qy * ex, 1e-12 * edge, _CLEARANCE / edge))
+        qx, qy = px, py
+    return out
+
+
+def edges_seen_from(a: Point, edges: Sequence[Edge]) -> list[SeenEdge]:
+    """The edges ready for `share_inside` from `a`: kept to ask about many lines from one point."""
+    ax, ay = a
+    return [(x - ax, y - ay, ex, ey, c - (ax * ey - ay * ex), tiny, clear) for x, y, ex, ey, c, tiny, clear in edges]
+
+
+def share_inside(edges: Sequence[SeenEdge], dx: float, dy: float, length: float) -> float | None:
+    """The share of the segment from the edges' point `a` to a + (dx, dy) that lies inside the polygon.
+
+    The ray from `a` through the segment's end crosses the edges an odd
+    number of times exactly when `a` is inside, and each crossing switches
+    inside and outside. None when a crossing comes near a corner or an end,
+    or an edge runs along the line: `length_inside_polygon` then cuts the
+    segment at every edge and tests each piece.
+    """
+    crossings: list[float] = []
+    clear_t = _CLEARANCE / length
+    for wx, wy, ex, ey, n, tiny, clear_u in edges:
+        denom = dx * ey - dy * ex
+        if -tiny * length <= denom <= tiny * length:
+            if abs(wx * dy - wy * dx) <= _CLEARANCE * length:
+                return None  # the edge lies along the line
+            continue
+        t = n / denom
+        if t > -clear_t:
+            u = (wx * dy - wy * dx) / denom
+            if -clear_u < u < 1.0 + clear_u:
+                if t < clear_t or -clear_t < t - 1.0 < clear_t or u < clear_u or u > 1.0 - clear_u:
+                    return None
+                crossings.append(t)
+    if not crossings:
+        return 0.0
+    crossings.sort()
+    inside = len(crossings) % 2 == 1
+    share, last = 0.0, 0.0
+    for t in crossings:
+        if t >= 1.0:
+            break
+        if inside:
+            share += t - last
+        inside, last = not inside, t
+    if inside:
+        share += 1.0 - last
+    return share
+
+
+def _share_inside_exactly(a: Point, dx: float, dy: float, polygon: Sequence[Point]) -> float:
+    """The share of a-(a + d) inside: cut where it crosses an edge, each piece's midpoint tested."""
     cuts = [0.0, 1.0]
     for p, q in _edges(polygon, closed=True):
         ex, ey = q[0] - p[0], q[1] - p[1]
@@ -292,7 +429,7 @@ def length_inside_polygon(a: Point, b: Point, polygon: Sequence[Point]) -> float
         mid = (t0 + t1) / 2.0
         if point_in_polygon((a[0] + dx * mid, a[1] + dy * mid), polygon):
             inside += t1 - t0
-    return inside * length
+    return inside
 
 
 def distance_to_polyline(point: Point, polyline: Sequence[Point]) -> float:

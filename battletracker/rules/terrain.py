@@ -18,17 +18,21 @@ Each ruleset names its terrain kinds in `resources/rulesets/<ruleset>/terrain.to
 
 Every rule here is symmetric in a and b, so sight from a to b is sight from
 b to a. For many questions about one game state build one `TableIndex` and
-ask it: it keeps each piece's outline and bounding box ready, and rejects a
-piece whose box the line misses before any exact test.
+ask it: it keeps each piece's outline, box and circles ready, and
+`TableIndex.readings` answers every firer against every target at once
+(the map marking what a selected unit sees), the same as pair by pair.
 """
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from battletracker.core import geometry
-from battletracker.core.geometry import Box, Point
+from battletracker.core.geometry import Box, Frame, Point
 from battletracker.model.game import Game, Unit
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.tables import Table, TableError, ruleset_file
@@ -175,11 +179,89 @@ def _prepare(piece: TerrainPiece, rules: TerrainRules) -> _Piece | None:
                   geometry.bounding_box(points), rules.rank(level), level, blocks, depth)
 
 
+_MARGIN = 1e-6
+"""Inches by which a circle must settle a line, far above rounding, before the exact test is skipped."""
+
+
+# What a sight blocker is; the table asks them in this order and names the first that blocks.
+_BUILDING, _LINE, _BARRAGE, _AREA, _SMOKE = range(5)
+_ASIDE = frozenset({_BUILDING, _LINE})
+"""The blockers a line from or to a point next to (or inside) them passes."""
+
+
+@dataclass(frozen=True)
+class _Blocker:
+    """Something a line of sight may cross, its verdict, and two circles about its `centre`.
+
+    `points` is its outline (a circle's is its centre, with `radius`); a
+    rectangle (a building, smoke) also has its `frame`. `near_box` is the box
+    within which a point may be next to it (a linear piece's reach).
+    `reading` is what a blocked line reads; None for smoke that is fired
+    through (listed, not blocking). Every point of it is within `outer` of
+    `centre`; for an area, every point within `inner` of `centre` is inside it
+    (0 when the centre is not). The table-wide answers (`TableIndex.readings`)
+    use the circles to pass over the targets a line to which cannot come near
+    it, and to settle most lines through an area before the exact test.
+    """
+
+    kind: int
+    id: str
+    points: tuple[Point, ...]
+    box: Box
+    depth: float
+    radius: float
+    reading: SightReading | None
+    centre: Point
+    outer: float
+    inner: float
+    frame: Frame | None
+    near_box: Box
+    edges: list[geometry.Edge]
+    wedge: float
+
+
+def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: SightReading | None, *,
+             depth: float = 0.0, radius: float = 0.0, frame: Frame | None = None, reach: float = 0.0) -> _Blocker:
+    box = geometry.bounding_box(points).grown(radius)
+    middle = ((box.left + box.right) / 2.0, (box.top + box.bottom) / 2.0)
+    centre, inner = middle, radius
+    if kind != _LINE and radius == 0.0:
+        # The centre of the widest circle inside, of the box's middle and the corners' average.
+        mean = (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+        for at in (middle, mean):
+            if geometry.point_in_polygon(at, points):
+                room = min(geometry.distance_to_segment(points[k - 1], points[k], at) for k in range(len(points)))
+                if room > inner:
+                    centre, inner = at, room
+    outer = max(geometry.distance(centre, v) for v in points) + radius
+    edges = geometry.polygon_edges(points) if kind == _AREA else []
+    # A line deeper than the depth through the outer circle passes this close to its centre.
+    wedge = math.sqrt(max(0.0, outer * outer - depth * depth / 4.0)) + _MARGIN
+    return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner, frame,
+                    box.grown(reach), edges, wedge)
+
+
+CLEAR = SightReading(True, "Line of Sight clear")
+
+
+@dataclass(frozen=True)
+class TableReadings:
+    """What `TableIndex.readings` found: `cover[f][t]` and `sight[f][t]` for firer f and target t (by place)."""
+
+    cover: list[list[CoverReading]]
+    sight: list[list[SightReading]]
+
+    def pair(self, firer: int, target: int) -> tuple[CoverReading, SightReading]:
+        return self.cover[firer][target], self.sight[firer][target]
+
+
 class TableIndex:
     """One game state's terrain, buildings and smoke, prepared for many cover and sight questions.
 
     Build it once per state (after each change) and ask it as often as needed;
-    it reads the game only while being built.
+    it reads the game only while being built. `readings` answers a whole
+    table of firers and targets at once, far faster than pair by pair, and
+    always as `cover_against` and `sight` would.
     """
 
     def __init__(self, game: Game) -> None:
@@ -187,6 +269,7 @@ class TableIndex:
         prepared = [p for p in (_prepare(piece, rules) for piece in game.terrain.values()) if p is not None]
         self.areas = [p for p in prepared if not p.linear]
         self.lines = [p for p in prepared if p.linear]
+        self._reach_boxes = [p.box.grown(rules.linear_adjacent) for p in self.lines]
         building_rank = rules.rank(rules.building_cover)
         self.buildings: list[_Piece] = []
         for b in game.buildings.values():
@@ -195,18 +278,70 @@ class TableIndex:
             outline = tuple(b.outline())
             self.buildings.append(_Piece(b.id, b.name, False, outline, geometry.bounding_box(outline),
                                          building_rank, rules.building_cover, rules.buildings_block_sight, 0.0))
-        self.sight_areas = [p for p in self.areas if p.blocks_sight]
-        self.sight_lines = [p for p in self.lines if p.blocks_sight]
-        self.sight_buildings = [p for p in self.buildings if p.blocks_sight]
-        self.smoke = [(s.id, tuple(s.outline()), s.to_hit) for s in game.smoke.values()]
-        self.smoke_boxes = [geometry.bounding_box(outline) for _, outline, _ in self.smoke]
+        self._in = {p.id: CoverReading(p.level, f"{_cover_words(p.level)}: in {p.name}", p.id)
+                    for p in (*self.areas, *self.buildings)}
+        self._behind = {p.id: CoverReading(p.level, f"{_cover_words(p.level)}: behind {p.name}", p.id)
+                        for p in self.lines}
+        self._open = CoverReading(rules.levels[0], "In the open")
+        self.blockers = self._blockers(game)
+        self._through_smoke: dict[tuple[str, ...], SightReading] = {}
+
+    def _blockers(self, game: Game) -> list[_Blocker]:
+        frames = {b.id: Frame.of(b.centre, b.width, b.depth, b.facing) for b in game.buildings.values()}
+        out = [_blocker(_BUILDING, p.id, p.points, SightReading(False, f"No Line of Sight: crosses {p.name}", p.id),
+                        frame=frames[p.id])
+               for p in self.buildings if p.blocks_sight]
+        out += [_blocker(_LINE, p.id, p.points, SightReading(False, f"No Line of Sight: {p.name} is in the way", p.id),
+                         reach=self.rules.linear_adjacent)
+                for p in self.lines if p.blocks_sight]
         # A bombardment lays its smoke from its first Phase of fire until its effects end (`active`).
-        self.barrages: list[tuple[str, tuple[Point, ...], Point, float]] = []
-        for barrage in game.bombardments.values():
-            if barrage.kind in rules.smoke_bombardment_kinds and barrage.active:
-                self.barrages.append((barrage.id, tuple(barrage.outline()), barrage.centre, barrage.radius))
+        for b in game.bombardments.values():
+            if b.kind in self.rules.smoke_bombardment_kinds and b.active:
+                reading = SightReading(False, "No Line of Sight: through the smoke of a bombardment", b.id)
+                if b.shape == "circle":
+                    out.append(_blocker(_BARRAGE, b.id, (b.centre,), reading, radius=b.radius))
+                else:
+                    out.append(_blocker(_BARRAGE, b.id, tuple(b.outline()), reading,
+                                        frame=Frame.of(b.centre, b.width, b.depth, b.facing)))
+        out += [_blocker(_AREA, p.id, p.points,
+                         SightReading(False, f"No Line of Sight: more than {p.depth:g}\" through {p.name}", p.id),
+                         depth=p.depth)
+                for p in self.areas if p.blocks_sight]
+        for s in game.smoke.values():
+            through = SightReading(False, "No Line of Sight: through smoke", s.id) \
+                if self.rules.smoke_blocks_sight else None
+            out.append(_blocker(_SMOKE, s.id, tuple(s.outline()), through,
+                                frame=Frame.of(s.centre, s.width, s.depth, s.facing)))
+        return out
 
     # cover ---------------------------------------------------------------------------------------------
+
+    def _standing_in(self, at: Point) -> CoverReading:
+        """The cover of the area terrain or building `at` stands in (the best; of equal, the first)."""
+        best: _Piece | None = None
+        rank = 0
+        for piece in (*self.areas, *self.buildings):
+            if piece.rank > rank and piece.box.contains(at) and geometry.point_in_polygon(at, piece.points):
+                best, rank = piece, piece.rank
+        return self._open if best is None else self._in[best.id]
+
+    def _lines_near(self, at: Point, standing: CoverReading) -> list[_Piece]:
+        """Linear obstacles within reach of `at` that would give better cover than it has, in table order."""
+        reach = self.rules.linear_adjacent + geometry.EPSILON
+        rank = self.rules.rank(standing.level) if standing.source is not None else 0
+        x, y = at
+        return [piece for piece, (left, top, right, bottom) in zip(self.lines, self._reach_boxes, strict=True)
+                if piece.rank > rank and left <= x <= right and top <= y <= bottom
+                and geometry.distance_to_polyline(at, piece.points) <= reach]
+
+    def _cover(self, standing: CoverReading, near: list[_Piece], origin: Point, at: Point) -> CoverReading:
+        """The best of `standing` and the linear obstacles `near` the target that the line of fire crosses."""
+        best = standing
+        rank = self.rules.rank(standing.level) if standing.source is not None else 0
+        for piece in near:
+            if piece.rank > rank and geometry.segment_crosses_polyline(origin, at, piece.points):
+                best, rank = self._behind[piece.id], piece.rank
+        return best
 
     def cover_against(self, firer: Point | Unit | None, target: Point | Unit, *,
                       linear: bool = True) -> CoverReading:
@@ -218,59 +353,194 @@ class TableIndex:
         buildings, then linear obstacles, each in the table's order.
         """
         at = _point(target)
-        best: _Piece | None = None
-        rank, how = 0, ""
-        for piece in (*self.areas, *self.buildings):
-            if piece.rank > rank and piece.box.contains(at) and geometry.point_in_polygon(at, piece.points):
-                best, rank, how = piece, piece.rank, "in"
-        if linear and firer is not None:
-            origin = _point(firer)
-            reach = self.rules.linear_adjacent
-            for piece in self.lines:
-                if piece.rank > rank and piece.box.grown(reach).contains(at) \
-                        and geometry.distance_to_polyline(at, piece.points) <= reach + geometry.EPSILON \
-                        and geometry.segment_crosses_polyline(origin, at, piece.points):
-                    best, rank, how = piece, piece.rank, "behind"
-        if best is None:
-            return CoverReading(self.rules.levels[0], "In the open")
-        return CoverReading(best.level, f"{_cover_words(best.level)}: {how} {best.name}", best.id)
+        standing = self._standing_in(at)
+        if not linear or firer is None:
+            return standing
+        return self._cover(standing, self._lines_near(at, standing), _point(firer), at)
 
     # sight -----------------------------------------------------------------------------------------------
 
+    def _aside(self, blocker: _Blocker, at: Point) -> bool:
+        """Whether a line from or to `at` is never blocked by `blocker`: inside a building, next to a line."""
+        if blocker.kind == _BUILDING:
+            return blocker.box.contains(at) and geometry.point_in_polygon(at, blocker.points)
+        if blocker.kind == _LINE:
+            return blocker.near_box.contains(at) and \
+                geometry.distance_to_polyline(at, blocker.points) <= self.rules.linear_adjacent + geometry.EPSILON
+        return False
+
+    @staticmethod
+    def _crosses(blocker: _Blocker, p: Point, q: Point) -> bool:
+        """Whether the line p-q, neither end aside, is blocked by (or, for smoke, passes through) `blocker`.
+
+        A rectangle (building, smoke) is met when the line comes within
+        EPSILON of it; an area with a depth when the line runs deeper into it.
+        """
+        if blocker.frame is not None:
+            return geometry.segment_crosses_frame(p, q, blocker.frame)
+        if blocker.kind == _AREA:
+            if blocker.depth <= 0.0:
+                return geometry.segment_crosses_polygon(p, q, blocker.points)
+            return geometry.length_inside_polygon(p, q, blocker.points) > blocker.depth + geometry.EPSILON
+        if blocker.kind == _LINE:
+            return geometry.segment_crosses_polyline(p, q, blocker.points)
+        return geometry.distance_to_segment(p, q, blocker.points[0]) <= blocker.radius + geometry.EPSILON
+
+    def _clear(self, smoke: list[str] | None) -> SightReading:
+        if not smoke:
+            return CLEAR
+        key = tuple(smoke)
+        reading = self._through_smoke.get(key)
+        if reading is None:
+            reading = self._through_smoke[key] = SightReading(True, "Line of Sight through smoke", smoke=key)
+        return reading
+
     def sight(self, a: Point | Unit, b: Point | Unit) -> SightReading:
-        """Line of Sight between two points (or units); the same answer either way round."""
+        """Line of Sight between two points (or units); the same answer either way round.
+
+        The blockers are asked in one order (buildings, linear pieces,
+        bombardments' smoke, area terrain, other smoke; each in the table's
+        order) and the first that blocks is named.
+        """
         p, q = _point(a), _point(b)
-        for piece in self.sight_buildings:
-            if piece.box.meets_segment(p, q) and not geometry.point_in_polygon(p, piece.points) \
-                    and not geometry.point_in_polygon(q, piece.points) \
-                    and geometry.segment_crosses_polygon(p, q, piece.points):
-                return SightReading(False, f"No Line of Sight: crosses {piece.name}", piece.id)
-        for piece in self.sight_areas:
-            if piece.box.meets_segment(p, q):
-                deep = geometry.length_inside_polygon(p, q, piece.points)
-                if deep > piece.depth + geometry.EPSILON:
-                    return SightReading(False, f"No Line of Sight: more than {piece.depth:g}\" through {piece.name}",
-                                        piece.id)
-        reach = self.rules.linear_adjacent
-        for piece in self.sight_lines:
-            if piece.box.meets_segment(p, q) and geometry.segment_crosses_polyline(p, q, piece.points) \
-                    and geometry.distance_to_polyline(p, piece.points) > reach + geometry.EPSILON \
-                    and geometry.distance_to_polyline(q, piece.points) > reach + geometry.EPSILON:
-                return SightReading(False, f"No Line of Sight: {piece.name} is in the way", piece.id)
-        for bid, outline, centre, radius in self.barrages:
-            crossed = geometry.distance_to_segment(p, q, centre) <= radius + geometry.EPSILON if not outline \
-                else geometry.segment_crosses_polygon(p, q, outline)
-            if crossed:
-                return SightReading(False, "No Line of Sight: through the smoke of a bombardment", bid)
-        through: list[str] = []
-        for (sid, outline, _to_hit), box in zip(self.smoke, self.smoke_boxes, strict=True):
-            if box.meets_segment(p, q) and geometry.segment_crosses_polygon(p, q, outline):
-                if self.rules.smoke_blocks_sight:
-                    return SightReading(False, "No Line of Sight: through smoke", sid)
-                through.append(sid)
-        if through:
-            return SightReading(True, "Line of Sight through smoke", smoke=tuple(through))
-        return SightReading(True, "Line of Sight clear")
+        smoke: list[str] = []
+        for blocker in self.blockers:
+            if blocker.box.meets_segment(p, q) and not self._aside(blocker, p) and not self._aside(blocker, q) \
+                    and self._crosses(blocker, p, q):
+                if blocker.reading is None:
+                    smoke.append(blocker.id)
+                else:
+                    return blocker.reading
+        return self._clear(smoke)
+
+    # the whole table at once -----------------------------------------------------------------------------
+
+    def readings(self, firers: Sequence[Point | Unit], targets: Sequence[Point | Unit]) -> TableReadings:
+        """Cover and sight for every firer against every target, as the pair queries give.
+
+        For each firer the targets are sorted by bearing once. Each blocker in
+        turn then looks only at the targets within the wedge of its outer
+        circle, beyond its near side (and its depth), that nothing before it
+        blocks; its circles settle most of those, and only the rest get the
+        exact test.
+        """
+        at = [_point(t) for t in targets]
+        count = len(at)
+        standing = [self._standing_in(t) for t in at]
+        near = [self._lines_near(t, s) for t, s in zip(at, standing, strict=True)]
+        never = [False] * count
+        aside = [[self._aside(blocker, t) for t in at] if blocker.kind in _ASIDE else never
+                 for blocker in self.blockers]
+        covers: list[list[CoverReading]] = []
+        sights: list[list[SightReading]] = []
+        lined = [i for i, lines in enumerate(near) if lines]
+        atan2, hypot = math.atan2, math.hypot
+        for firer in firers:
+            p = _point(firer)
+            px, py = p
+            dists = [hypot(x - px, y - py) for x, y in at]
+            bearing = [atan2(y - py, x - px) for x, y in at]
+            order = sorted(range(count), key=bearing.__getitem__)
+            angles = [bearing[i] for i in order]
+            blocked: list[SightReading | None] = [None] * count
+            smoke: list[list[str] | None] = [None] * count
+            for blocker, aside_t in zip(self.blockers, aside, strict=True):
+                if blocker.kind not in _ASIDE or not self._aside(blocker, p):
+                    candidates = self._candidates(blocker, p, angles, order, dists, blocked, aside_t)
+                    if candidates:
+                        self._mark(blocker, p, at, dists, candidates, blocked, smoke)
+            cover = list(standing)
+            for i in lined:
+                cover[i] = self._cover(standing[i], near[i], p, at[i])
+            covers.append(cover)
+            if smoke.count(None) == count:
+                sights.append([verdict or CLEAR for verdict in blocked])
+            else:
+                sights.append([verdict or (CLEAR if through is None else self._clear(through))
+                               for verdict, through in zip(blocked, smoke, strict=True)])
+        return TableReadings(covers, sights)
+
+    def _mark(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float], candidates: list[int],
+              blocked: list[SightReading | None], smoke: list[list[str] | None]) -> None:
+        """Record what `blocker` does to the line from `p` to each candidate target, as `sight` would.
+
+        A line that stays out of its outer circle (or runs no deeper than its
+        depth through it) is not blocked; one deeper than its depth through
+        its inner circle is. The rest get the exact test, an area's with its
+        edges seen from `p` kept for all of them (the same sums as
+        `length_inside_polygon`).
+        """
+        px, py = p
+        ux, uy = blocker.centre[0] - px, blocker.centre[1] - py
+        to_centre2 = ux * ux + uy * uy
+        outer2 = (blocker.outer + _MARGIN) ** 2
+        inner2 = blocker.inner * blocker.inner
+        depth = blocker.depth
+        low, high, deeper = depth - _MARGIN, depth + _MARGIN, depth + geometry.EPSILON
+        reading = blocker.reading
+        sqrt, share_inside = math.sqrt, geometry.share_inside
+        seen: list[geometry.SeenEdge] | None = None
+        for i in candidates:
+            qx, qy = q = at[i]
+            d = dists[i]
+            verdict: bool | None = None
+            if d > 0.0:
+                along = (ux * (qx - px) + uy * (qy - py)) / d
+                off2 = to_centre2 - along * along
+                if off2 >= outer2:
+                    continue
+                chord = sqrt(outer2 - off2)
+                if (d if d < along + chord else along + chord) - (along - chord if along > chord else 0.0) <= low:
+                    continue
+                if off2 < inner2:
+                    chord = sqrt(inner2 - off2)
+                    if (d if d < along + chord else along + chord) - (along - chord if along > chord else 0.0) > high:
+                        verdict = True
+                if verdict is None and depth > 0.0:
+                    if seen is None:
+                        seen = geometry.edges_seen_from(p, blocker.edges)
+                    share = share_inside(seen, qx - px, qy - py, d)
+                    if share is not None:
+                        verdict = share * d > deeper
+            if verdict is None:
+                verdict = self._crosses(blocker, p, q)
+            if not verdict:
+                continue
+            if reading is not None:
+                blocked[i] = reading
+            else:
+                listed = smoke[i]
+                if listed is None:
+                    smoke[i] = [blocker.id]
+                else:
+                    listed.append(blocker.id)
+
+    @staticmethod
+    def _candidates(blocker: _Blocker, p: Point, angles: list[float], order: list[int], dists: list[float],
+                    blocked: list[SightReading | None], aside: list[bool]) -> list[int]:
+        """The targets, not blocked yet nor aside, a line from `p` to which may meet `blocker`.
+
+        They are those within the wedge of its outer circle (narrowed to
+        where a line runs deeper than its depth through the circle), beyond
+        its near side and its depth.
+        """
+        px, py = p
+        cx, cy = blocker.centre
+        to_centre = math.hypot(cx - px, cy - py)
+        outer = blocker.wedge
+        if to_centre <= outer + _MARGIN:
+            return [i for i in order if blocked[i] is None and not aside[i]]
+        ref = math.atan2(cy - py, cx - px)
+        half = math.asin(outer / to_centre) + _MARGIN
+        lo, hi = ref - half, ref + half
+        need = to_centre - blocker.outer + blocker.depth - _MARGIN
+        if -math.pi <= lo and hi <= math.pi:
+            within = order[bisect_left(angles, lo):bisect_right(angles, hi)]
+        elif lo < -math.pi:
+            within = order[bisect_left(angles, lo + 2 * math.pi):] + order[:bisect_right(angles, hi)]
+        else:
+            within = order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * math.pi)]
+        return [i for i in within if dists[i] >= need and blocked[i] is None and not aside[i]]
 
 
 def cover_against(game: Game, firer: Point | Unit | None, target: Point | Unit, *,

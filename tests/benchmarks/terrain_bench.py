@@ -3,15 +3,21 @@
 Run with `python -m tests.benchmarks.terrain_bench`. The map marks what a
 selected unit can see as the selection moves, so the whole table's answers
 (2,500 pairs, cover and sight each) should take under 5 ms once the table is
-prepared. Prints the median of the pairs alone, of preparing the table and
-answering, and, as information, the ratio to a bare loop of 2,500 distances
-measured in the same run. Not a test: timings are printed, not asserted.
+prepared. Prints the medians (wall-clock and this thread's CPU time, which
+other programs' load inflates less) of the pairs alone and of preparing the
+table and answering, and, as information, the ratio to a bare loop of 2,500
+distances measured in the same run. Not a test: timings are printed, not
+asserted. The table is a busy one: ten woods in the middle, so most lines
+cross one.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
+import time
+from collections.abc import Callable
 
 from battletracker.core.geometry import Point, distance
 from battletracker.model.bombardment import Building, SmokeArea
@@ -21,6 +27,8 @@ from battletracker.rules.terrain import TableIndex
 from tests.benchmarks.common import median_ms, report, report_ratio
 
 GOAL_MS = 5.0
+RATIO_GOAL = 16.0
+"""Information only: the 5 ms goal over the 0.3 ms the bare loop took on the machine it was written on."""
 WIDTH, HEIGHT = 72.0, 48.0
 AREAS = (("woods", 10), ("crops", 6), ("rubble", 4), ("rough_ground", 4))
 LINES = (("hedge", 8), ("wall", 5), ("bocage", 3))
@@ -72,6 +80,17 @@ def terrain_table(seed: int = 17) -> tuple[Game, list[Point], list[Point]]:
     return game, firers, targets
 
 
+def cpu_ms(fn: Callable[[], object], repeat: int = 21) -> float:
+    """The median CPU time of this thread for one call, in milliseconds."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.thread_time()
+        fn()
+        times.append((time.thread_time() - start) * 1000.0)
+    return statistics.median(times)
+
+
 def main() -> None:
     game, firers, targets = terrain_table()
     index = TableIndex(game)
@@ -85,14 +104,16 @@ def main() -> None:
     def bare() -> object:
         return [distance(f, t) for f in firers for t in targets]
 
-    blocked = sum(not s.clear for row in index.readings(firers, targets) for _, s in row)
-    covered = sum(c.source is not None for row in index.readings(firers, targets) for c, _ in row)
+    found = index.readings(firers, targets)
+    blocked = sum(not s.clear for row in found.sight for s in row)
+    covered = sum(c.source is not None for row in found.cover for c in row)
     print(f"{len(game.terrain)} pieces; of 2500 pairs {blocked} without Line of Sight, {covered} in cover")
-    pairs_ms = median_ms(pairs, repeat=21)
-    report("cover and sight, 50 x 50 pairs, 40 pieces", pairs_ms, GOAL_MS)
-    report("the same, preparing the table first", median_ms(prepared_and_pairs, repeat=21), GOAL_MS)
-    report_ratio("cover and sight against 2500 bare distances", pairs_ms, median_ms(bare, repeat=21),
-                 goal=GOAL_MS / 0.4, baseline="distances")
+    report("cover and sight, 50 x 50 pairs, 40 pieces, wall", median_ms(pairs, repeat=21), GOAL_MS)
+    pairs_ms = cpu_ms(pairs)
+    report("cover and sight, 50 x 50 pairs, 40 pieces, CPU", pairs_ms, GOAL_MS)
+    report("the same, preparing the table first, CPU", cpu_ms(prepared_and_pairs), GOAL_MS)
+    report_ratio("cover and sight against 2500 bare distances, CPU", pairs_ms, cpu_ms(bare, repeat=201),
+                 goal=RATIO_GOAL, baseline="distances")
 
 
 if __name__ == "__main__":

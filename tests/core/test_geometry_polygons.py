@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from battletracker.core import geometry
 from battletracker.core.geometry import (
     Box,
     bounding_box,
@@ -136,3 +137,28 @@ def test_a_box_grows_and_holds_its_edges() -> None:
     assert box.grown(1.0).contains((2.5, 1.0))
     assert not box.meets_segment((3.0, -1.0), (3.0, 5.0))
     assert box.meets_segment((-1.0, 0.5), (3.0, 0.5))
+
+
+grid = st.integers(-4, 14).map(float)  # whole inches: corners, collinear edges and ends on edges come up often
+
+
+@given(st.tuples(grid, grid), st.tuples(grid, grid), st.lists(st.tuples(grid, grid), min_size=3, max_size=7))
+def test_the_quick_count_agrees_with_cutting_at_every_edge_or_declines(a: tuple[float, float],
+                                                                        b: tuple[float, float],
+                                                                        polygon: list[tuple[float, float]]) -> None:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < 1e-9:
+        return
+    quick = geometry.share_inside(geometry.edges_seen_from(a, geometry.polygon_edges(polygon)), dx, dy, length)
+    if quick is not None:
+        assert quick == pytest.approx(geometry._share_inside_exactly(a, dx, dy, polygon), abs=1e-9)
+
+
+def test_the_quick_count_declines_a_line_through_a_corner_or_along_an_edge() -> None:
+    edges = geometry.edges_seen_from((-5.0, -5.0), geometry.polygon_edges(SQUARE))
+    assert geometry.share_inside(edges, 20.0, 20.0, math.hypot(20.0, 20.0)) is None   # through two corners
+    edges = geometry.edges_seen_from((-5.0, 0.0), geometry.polygon_edges(SQUARE))
+    assert geometry.share_inside(edges, 20.0, 0.0, 20.0) is None                       # along an edge
+    edges = geometry.edges_seen_from((-5.0, 5.0), geometry.polygon_edges(SQUARE))
+    assert geometry.share_inside(edges, 20.0, 0.0, 20.0) == pytest.approx(0.5)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +17,7 @@ from battletracker.rules.terrain import (
     CoverReading,
     SightReading,
     TableIndex,
+    TableReadings,
     cover_against,
     piece_problem,
     sight,
@@ -202,3 +206,90 @@ def test_moving_a_blocker_out_of_the_line_restores_sight(a: tuple[float, float],
     game.terrain["w"] = TerrainPiece("w", "Wood", "woods", "area",
                                      [(x + 200.0 + shift, y) for x, y in wood.points])
     assert sight(game, a, b).clear
+
+
+def _all_pairs_one_by_one(index: TableIndex, firers: list[tuple[float, float]],
+                          targets: list[tuple[float, float]]) -> list[list[tuple[CoverReading, SightReading]]]:
+    return [[(index.cover_against(f, t), index.sight(f, t)) for t in targets] for f in firers]
+
+
+def _pairs(readings: TableReadings, firers: int, targets: int) -> list[list[tuple[CoverReading, SightReading]]]:
+    return [[readings.pair(f, t) for t in range(targets)] for f in range(firers)]
+
+
+def test_the_whole_table_at_once_answers_as_each_pair_does() -> None:
+    from tests.benchmarks.terrain_bench import terrain_table
+
+    game, firers, targets = terrain_table()
+    game.bombardments = {"b1": Bombardment("b1", 0, kind="smoke", state="firing", x=30.0, y=24.0, phases_left=1),
+                         "b2": Bombardment("b2", 0, kind="high_explosive", state="lingering", x=60.0, y=30.0,
+                                           linger_phases=1, shape="circle", radius=4.0)}
+    index = TableIndex(game)
+    together = index.readings(firers, targets)
+    assert _pairs(together, len(firers), len(targets)) == _all_pairs_one_by_one(index, firers, targets)
+    assert 300 < sum(not s.clear for row in together.sight for s in row) < 2400
+    assert any(s.smoke for row in together.sight for s in row)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(points, min_size=1, max_size=6), st.lists(points, min_size=1, max_size=6),
+       st.lists(st.tuples(points, st.integers(0, 2)), max_size=6))
+def test_the_whole_table_at_once_matches_each_pair_on_any_table(firers: list[tuple[float, float]],
+                                                                targets: list[tuple[float, float]],
+                                                                corners: list[tuple[tuple[float, float], int]]) -> None:
+    game = _blockers()
+    # Firers and targets standing on corners and edges of the pieces, in buildings and next to lines.
+    outlines = [piece.points for piece in game.terrain.values()]
+    targets = targets + [outlines[k % len(outlines)][n % len(outlines[k % len(outlines)])]
+                         for n, ((_x, _y), k) in enumerate(corners)]
+    firers = firers + [(25.0, 40.0), (10.0, 15.0), (10.0, 29.5)]
+    index = TableIndex(game)
+    together = index.readings(firers, targets)
+    assert _pairs(together, len(firers), len(targets)) == _all_pairs_one_by_one(index, firers, targets)
+
+
+@pytest.mark.parametrize("ruleset", ["chain_of_command", "armour_battles", "necromunda"])
+def test_the_demo_tables_have_terrain_that_gives_cover_and_hides_some_targets(ruleset: str) -> None:
+    from battletracker.model import savefile
+    from battletracker.rules.tables import resources_dir
+
+    game = savefile.load(resources_dir() / "demo" / f"{ruleset}.json")
+    assert game.terrain and all(piece_problem(game, piece) is None for piece in game.terrain.values())
+    firers = [u for u in game.units.values() if u.side == 0]
+    targets = [u for u in game.units.values() if u.side == 1]
+    found = TableIndex(game).readings(firers, targets)
+    assert any(c.source for row in found.cover for c in row)
+    assert any(not s.clear for row in found.sight for s in row)
+
+
+def test_the_chain_of_command_demo_keeps_its_main_lines_of_fire_open() -> None:
+    from battletracker.model import savefile
+    from battletracker.rules.tables import resources_dir
+
+    game = savefile.load(resources_dir() / "demo" / "chain_of_command.json")
+    mg, squad, panzer, sherman, sniper = (game.units[u] for u in ("u3", "u8", "u6", "u11", "u9"))
+    assert cover_against(game, mg, squad).reason == "Hard cover: behind Stone wall"
+    assert sight(game, mg, squad).clear and sight(game, panzer, sherman).clear
+    assert cover_against(game, game.units["u1"], sniper).reason == "Light cover: in Copse"
+    assert sight(game, game.units["u1"], sniper).clear
+    assert sight(game, game.units["u2"], game.units["u7"]).reason == \
+        "No Line of Sight: more than 4\" through Bois de la Croix"
+
+
+def test_terrain_data_is_read_again_when_the_ruleset_files_are(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from battletracker.rules import tables
+
+    copy = tmp_path / "resources"
+    shutil.copytree(tables.resources_dir(), copy)
+    path = copy / "rulesets" / "chain_of_command" / "terrain.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("sight_depth = 4.0", "sight_depth = 6.0"),
+                    encoding="utf-8")
+    assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 4.0
+    monkeypatch.setenv("BATTLETRACKER_RESOURCES", str(copy))
+    tables.clear_cache()
+    try:
+        assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 6.0
+    finally:
+        monkeypatch.delenv("BATTLETRACKER_RESOURCES")
+        tables.clear_cache()
+    assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 4.0
