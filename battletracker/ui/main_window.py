@@ -45,6 +45,7 @@ from battletracker.ui.recovery import Orphan, Recovery
 from battletracker.ui.replay_panel import ReplayBanner, ReplayPanel
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
+from battletracker.ui.warmup import WarmUp
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
@@ -118,6 +119,7 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
+        self.warm_up = WarmUp(self)
         self.guide_window: QDialog | None = None
         self._restore_settings()
 
@@ -388,8 +390,13 @@ class MainWindow(QMainWindow):
             self.painted = True
             self.first_painted.emit()
             # The rules features (and the rulesets they import) load just after the
-            # first paint, so the window shows as fast as it can.
-            QTimer.singleShot(0, self.load_features)
+            # first paint, so the window shows as fast as it can; then what the first
+            # procedure dialog needs is warmed on idle.
+            QTimer.singleShot(0, self._after_first_paint)
+
+    def _after_first_paint(self) -> None:
+        self.load_features()
+        self.warm_up.start()
 
     # -- replay ------------------------------------------------------------------------
     def start_replay(self) -> None:

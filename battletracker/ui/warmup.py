@@ -1,0 +1,116 @@
+"""Warm, on idle after the first paint, what the first procedure dialog would otherwise load while a player waits.
+
+The odds plot needs numpy and pyqtgraph (a third of a second or more to import),
+and its first plot builds pyqtgraph's items; without a warm-up the first
+dialog a player opens pays for all of it. The imports of those two libraries
+run in a background thread: they touch no widget, and the window stays
+responsive because the thread gives the interpreter back every few
+milliseconds. What must happen on the GUI thread (the rules registry, the
+dialog modules, a first odds plot drawn off screen) runs afterwards in short
+slices, one per turn of the event loop, so a click or a key press waits for at
+most one slice. Each slice's duration is kept in `slices`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections.abc import Callable
+from fractions import Fraction
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QWidget
+
+# Imported off the GUI thread: libraries that create no Qt object when imported.
+LIBRARIES = ("numpy", "pyqtgraph")
+# Imported on the GUI thread, one module a slice: what a procedure dialog's first opening needs.
+MODULES = (
+    "battletracker.ui.odds_plot",
+    "battletracker.ui.procedure_parts",
+    "battletracker.ui.procedure_runner",
+    "battletracker.ui.dice_dialog",
+)
+POLL_MS = 15
+
+
+class WarmUp(QObject):
+    """Loads the libraries, then runs the GUI-thread slices one per event-loop turn; `finished` when done."""
+
+    finished = Signal()
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._window = parent
+        self.slices: list[tuple[str, float]] = []
+        self.done = False
+        self.error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        self._steps: list[tuple[str, Callable[[], object]]] = [
+            *((f"import {name}", lambda name=name: importlib.import_module(name)) for name in MODULES),
+            ("the rules registry", self._load_rules),
+            ("a plot widget", self._plot_widget),
+            ("a first odds plot", self._first_plot),
+        ]
+
+    def start(self) -> None:
+        """Begin: the libraries in a thread; the slices once it has finished."""
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._import_libraries, name="warm-up", daemon=True)
+        self._thread.start()
+        QTimer.singleShot(POLL_MS, self._wait_for_libraries)
+
+    def longest_slice(self) -> tuple[str, float]:
+        """The slice that kept the event loop longest, with its milliseconds."""
+        return max(self.slices, key=lambda entry: entry[1], default=("none", 0.0))
+
+    def _import_libraries(self) -> None:
+        try:
+            for name in LIBRARIES:
+                importlib.import_module(name)
+        except BaseException as exc:  # noqa: BLE001 - the dialog that needs it reports it when it imports again
+            self.error = exc
+
+    def _wait_for_libraries(self) -> None:
+        assert self._thread is not None
+        if self._thread.is_alive():
+            QTimer.singleShot(POLL_MS, self._wait_for_libraries)
+        else:
+            self._next_slice()
+
+    def _next_slice(self) -> None:
+        if not self._steps or self.error is not None:
+            self.done = True
+            self.finished.emit()
+            return
+        name, step = self._steps.pop(0)
+        start = time.perf_counter()
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001 - warming is an optimisation; the dialog shows the real error
+            self.error = exc
+        self.slices.append((name, (time.perf_counter() - start) * 1000))
+        QTimer.singleShot(0, self._next_slice)
+
+    @staticmethod
+    def _load_rules() -> None:
+        from battletracker.rules import procedures
+
+        procedures()
+
+    def _plot_widget(self) -> None:
+        """pyqtgraph sets up its item classes and fonts when it makes its first plot."""
+        import pyqtgraph as pg
+
+        pg.PlotWidget(self._window).deleteLater()
+
+    def _first_plot(self) -> None:
+        """The odds plot as a dialog draws it, off screen: its table, bars and axis labels."""
+        from battletracker.core.odds import Distribution
+        from battletracker.ui.odds_plot import OddsPlot
+
+        plot = OddsPlot(self._window)
+        plot.hide()
+        plot.set_distribution(Distribution({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}))
+        plot.deleteLater()
