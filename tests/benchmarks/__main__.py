@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES = ("startup", "map_repaint", "savefile_bench", "odds_bench", "replay_bench")
+MODULES = ("startup", "map_repaint", "savefile_bench", "odds_bench", "replay_bench", "first_dialog", "memory")
 
 
 def main() -> None:
