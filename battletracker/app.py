@@ -137,5 +137,6 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
 
         window.first_painted.connect(report)
     else:
-        QTimer.singleShot(0, window.offer_recovery)
+        # Asked over the painted window, which fits the question to the screen from its first paint.
+        window.first_painted.connect(lambda: QTimer.singleShot(0, window.offer_recovery))
     return app.exec()

@@ -46,6 +46,10 @@ class WarmUp(QObject):
         self.done = False
         self.error: BaseException | None = None
         self._thread: threading.Thread | None = None
+        # Its own timer, which goes with it: a window closed while warming leaves nothing queued.
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._step)
         self._steps: list[tuple[str, Callable[[], object]]] = [
             *((f"import {name}", lambda name=name: importlib.import_module(name)) for name in MODULES),
             ("the rules registry", self._load_rules),
@@ -59,7 +63,7 @@ class WarmUp(QObject):
             return
         self._thread = threading.Thread(target=self._import_libraries, name="warm-up", daemon=True)
         self._thread.start()
-        QTimer.singleShot(POLL_MS, self._wait_for_libraries)
+        self._timer.start(POLL_MS)
 
     def longest_slice(self) -> tuple[str, float]:
         """The slice that kept the event loop longest, with its milliseconds."""
@@ -72,14 +76,12 @@ class WarmUp(QObject):
         except BaseException as exc:  # noqa: BLE001 - the dialog that needs it reports it when it imports again
             self.error = exc
 
-    def _wait_for_libraries(self) -> None:
+    def _step(self) -> None:
+        """Wait for the libraries' thread; then one slice per turn of the event loop."""
         assert self._thread is not None
         if self._thread.is_alive():
-            QTimer.singleShot(POLL_MS, self._wait_for_libraries)
-        else:
-            self._next_slice()
-
-    def _next_slice(self) -> None:
+            self._timer.start(POLL_MS)
+            return
         if not self._steps or self.error is not None:
             self.done = True
             self.finished.emit()
@@ -91,7 +93,7 @@ class WarmUp(QObject):
         except Exception as exc:  # noqa: BLE001 - warming is an optimisation; the dialog shows the real error
             self.error = exc
         self.slices.append((name, (time.perf_counter() - start) * 1000))
-        QTimer.singleShot(0, self._next_slice)
+        self._timer.start(0)
 
     @staticmethod
     def _load_rules() -> None:
