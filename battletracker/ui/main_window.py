@@ -119,7 +119,7 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
-        self.warm_up = WarmUp(self)
+        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset)
         self.guide_window: QDialog | None = None
         self._restore_settings()
 

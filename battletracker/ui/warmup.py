@@ -6,7 +6,8 @@ dialog a player opens pays for all of it. The imports of those two libraries
 run in a background thread: they touch no widget, and the window stays
 responsive because the thread gives the interpreter back every few
 milliseconds. What must happen on the GUI thread (the rules registry, the
-dialog modules, a first odds plot drawn off screen) runs afterwards in short
+dialog modules, a first odds plot drawn off screen, the rulesets' tables with
+the game's first) runs afterwards in short
 slices, one per turn of the event loop, so a click or a key press waits for at
 most one slice. Each slice's duration is kept in `slices`.
 """
@@ -39,9 +40,11 @@ class WarmUp(QObject):
 
     finished = Signal()
 
-    def __init__(self, parent: QWidget) -> None:
+    def __init__(self, parent: QWidget, ruleset: Callable[[], str] | None = None) -> None:
+        """`ruleset` names the game's ruleset, whose tables are read first."""
         super().__init__(parent)
         self._window = parent
+        self._ruleset = ruleset
         self.slices: list[tuple[str, float]] = []
         self.done = False
         self.error: BaseException | None = None
@@ -53,17 +56,27 @@ class WarmUp(QObject):
         self._steps: list[tuple[str, Callable[[], object]]] = [
             *((f"import {name}", lambda name=name: importlib.import_module(name)) for name in MODULES),
             ("the rules registry", self._load_rules),
-            ("a plot widget", self._plot_widget),
             ("a first odds plot", self._first_plot),
+            ("a spare plot", self._spare_plot),
         ]
 
     def start(self) -> None:
         """Begin: the libraries in a thread; the slices once it has finished."""
         if self._thread is not None:
             return
+        self._steps += [(f"the {name} tables", lambda name=name: _read_tables(name)) for name in self._rulesets()]
         self._thread = threading.Thread(target=self._import_libraries, name="warm-up", daemon=True)
         self._thread.start()
         self._timer.start(POLL_MS)
+
+    def _rulesets(self) -> list[str]:
+        """Every ruleset with tables, the game's first."""
+        from battletracker.rules.tables import resources_dir
+
+        folder = resources_dir() / "rulesets"
+        names = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+        first = self._ruleset() if self._ruleset is not None else None
+        return sorted(names, key=lambda name: name != first)
 
     def longest_slice(self) -> tuple[str, float]:
         """The slice that kept the event loop longest, with its milliseconds."""
@@ -101,11 +114,12 @@ class WarmUp(QObject):
 
         procedures()
 
-    def _plot_widget(self) -> None:
-        """pyqtgraph sets up its item classes and fonts when it makes its first plot."""
-        import pyqtgraph as pg
+    def _spare_plot(self) -> None:
+        """A plot made ahead for the next chart a dialog shows (odds_plot.py); again next slice until enough wait."""
+        from battletracker.ui.odds_plot import make_spare_plot
 
-        pg.PlotWidget(self._window).deleteLater()
+        if make_spare_plot(self._window):
+            self._steps.insert(0, ("a spare plot", self._spare_plot))
 
     def _first_plot(self) -> None:
         """The odds plot as a dialog draws it, off screen: its table, bars and axis labels."""
@@ -116,3 +130,10 @@ class WarmUp(QObject):
         plot.hide()
         plot.set_distribution(Distribution({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}))
         plot.deleteLater()
+
+
+def _read_tables(ruleset: str) -> None:
+    """A ruleset's tables and settings, read from their files once and kept (rules/tables.py caches them)."""
+    from battletracker.rules.tables import ruleset_settings
+
+    ruleset_settings(ruleset)

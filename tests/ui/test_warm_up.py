@@ -23,7 +23,9 @@ def test_the_window_warms_the_odds_plot_on_idle_after_its_first_paint(qtbot: QtB
     assert window.warm_up.error is None
     assert {"numpy", "pyqtgraph", "battletracker.ui.procedure_runner"} <= set(sys.modules)
     names = [name for name, _ms in window.warm_up.slices]
-    assert names[-1] == "a first odds plot" and "the rules registry" in names
+    assert {"the rules registry", "a first odds plot"} <= set(names)
+    tables = [name for name in names if name.endswith(" tables")]
+    assert tables[0] == "the chain_of_command tables" and len(tables) == 3, "the game's ruleset first"
     assert window.warm_up.longest_slice()[1] == max(ms for _name, ms in window.warm_up.slices)
 
 
@@ -37,3 +39,26 @@ def test_the_start_collects_again_from_its_first_paint(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "collecting True True" in done.stdout, "what the start built is frozen at the first paint"
+
+
+def test_a_chart_takes_a_plot_made_ahead_and_another_is_made_on_idle(qtbot: QtBot, session: Session) -> None:
+    from fractions import Fraction
+
+    from battletracker.core.odds import Distribution
+    from battletracker.ui import odds_plot
+    from battletracker.ui.odds_plot import OddsPlot
+
+    window = MainWindow(session, features=all_features)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.warm_up.done, timeout=30000)
+    waiting = list(odds_plot._spares)
+    assert len(waiting) == odds_plot.SPARE_PLOTS
+    plot = OddsPlot()
+    qtbot.addWidget(plot)
+    plot.set_distribution(Distribution({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}))
+    assert plot._plot is waiting[-1] and plot._plot.parent() is plot
+    plot.show()
+    assert plot._plot.isVisible()
+    qtbot.waitUntil(lambda: len(odds_plot._spares) == odds_plot.SPARE_PLOTS)
+    assert plot._plot not in odds_plot._spares
