@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
@@ -64,7 +65,8 @@ class WarmUp(QObject):
         """Begin: the libraries in a thread; the slices once it has finished."""
         if self._thread is not None:
             return
-        self._steps += [(f"the {name} tables", lambda name=name: _read_tables(name)) for name in self._rulesets()]
+        for name in self._rulesets():
+            self._steps.append((f"the {name} tables", partial(_read_tables, name)))
         self._thread = threading.Thread(target=self._import_libraries, name="warm-up", daemon=True)
         self._thread.start()
         self._timer.start(POLL_MS)
