@@ -5,11 +5,11 @@ and its first plot builds pyqtgraph's items; without a warm-up the first
 dialog a player opens pays for all of it. The imports of those two libraries
 run in a background thread: they touch no widget, and the window stays
 responsive because the thread gives the interpreter back every few
-milliseconds. What must happen on the GUI thread (the rules registry, the
-dialog modules, a first odds plot drawn off screen, the rulesets' tables with
-the game's first) runs afterwards in short
-slices, one per turn of the event loop, so a click or a key press waits for at
-most one slice. Each slice's duration is kept in `slices`.
+milliseconds. What must happen on the GUI thread (the dialog modules, the
+rules registry, a first odds plot drawn off screen, plots made ahead for the
+next charts, the rulesets' tables with the game's first) runs afterwards in
+short slices, one per turn of the event loop, so a click or a key press waits
+for at most one slice. Each slice's duration is kept in `slices`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 # Imported off the GUI thread: libraries that create no Qt object when imported.
@@ -37,9 +37,7 @@ POLL_MS = 15
 
 
 class WarmUp(QObject):
-    """Loads the libraries, then runs the GUI-thread slices one per event-loop turn; `finished` when done."""
-
-    finished = Signal()
+    """Loads the libraries, then runs the GUI-thread slices one per event-loop turn; `done` once all have run."""
 
     def __init__(self, parent: QWidget, ruleset: Callable[[], str] | None = None) -> None:
         """`ruleset` names the game's ruleset, whose tables are read first."""
@@ -99,7 +97,6 @@ class WarmUp(QObject):
             return
         if not self._steps or self.error is not None:
             self.done = True
-            self.finished.emit()
             return
         name, step = self._steps.pop(0)
         start = time.perf_counter()
