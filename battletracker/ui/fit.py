@@ -146,9 +146,13 @@ class DialogFitter(QObject):
             app.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Every event of the application passes here: the cheap test first (asking an event
+        # its type builds a Python enum member).
+        if not isinstance(watched, QDialog):
+            return False
         kind = event.type()
-        if kind in (QEvent.Type.Polish, QEvent.Type.Show) and isinstance(watched, QDialog) \
-                and watched.isWindow() and not isinstance(watched, self.skipped):
+        if kind in (QEvent.Type.Polish, QEvent.Type.Show) and watched.isWindow() \
+                and not isinstance(watched, self.skipped):
             if kind == QEvent.Type.Polish:
                 # Polished as it is about to show, before its children are: they move into the scroll area unseen.
                 scroll_if_large(watched)

@@ -397,8 +397,10 @@ class MainWindow(QMainWindow):
             self.first_painted.emit()
 
     def _after_first_paint(self) -> None:
-        self.load_features()
+        # The warm-up's thread imports numpy and pyqtgraph (which loads every Qt class PySide6
+        # still owes) while this thread adds the features.
         self.warm_up.start()
+        self.load_features()
 
     # -- replay ------------------------------------------------------------------------
     def start_replay(self) -> None:
