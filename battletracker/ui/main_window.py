@@ -397,10 +397,10 @@ class MainWindow(QMainWindow):
             self.first_painted.emit()
 
     def _after_first_paint(self) -> None:
-        # The warm-up's thread imports numpy and pyqtgraph (which loads every Qt class PySide6
-        # still owes) while this thread adds the features.
-        self.warm_up.start()
+        # The features first and alone: run beside the warm-up's thread, sharing the interpreter,
+        # they would take longer to be there.
         self.load_features()
+        self.warm_up.start()
 
     # -- replay ------------------------------------------------------------------------
     def start_replay(self) -> None:
