@@ -119,7 +119,7 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
-        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset)
+        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog)
         self.guide_window: QDialog | None = None
         self._restore_settings()
 
@@ -743,10 +743,13 @@ class MainWindow(QMainWindow):
         except (GameError, RulesInputError) as exc:
             self.show_error("Cannot end the Turn", message_of(exc))
 
-    def open_dice(self) -> None:
+    def _dice_dialog(self) -> QDialog:
         from battletracker.ui.dice_dialog import DiceDialog
 
-        dialog = DiceDialog(self.session, self)
+        return DiceDialog(self.session, self)
+
+    def open_dice(self) -> None:
+        dialog = self._dice_dialog()
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 

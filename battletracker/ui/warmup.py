@@ -39,11 +39,14 @@ POLL_MS = 15
 class WarmUp(QObject):
     """Loads the libraries, then runs the GUI-thread slices one per event-loop turn; `done` once all have run."""
 
-    def __init__(self, parent: QWidget, ruleset: Callable[[], str] | None = None) -> None:
-        """`ruleset` names the game's ruleset, whose tables are read first."""
+    def __init__(self, parent: QWidget, ruleset: Callable[[], str] | None = None,
+                 dialog: Callable[[], QWidget] | None = None) -> None:
+        """`ruleset` names the game's ruleset, whose tables are read first; `dialog` makes a procedure
+        dialog to draw once off screen (Qt polishes and lays out each kind of widget the first time)."""
         super().__init__(parent)
         self._window = parent
         self._ruleset = ruleset
+        self._dialog = dialog
         self.slices: list[tuple[str, float]] = []
         self.done = False
         self.error: BaseException | None = None
@@ -58,6 +61,7 @@ class WarmUp(QObject):
             # The plots first, each a slice: the first odds plot then takes one ready made.
             ("a spare plot", self._spare_plot),
             ("a first odds plot", self._first_plot),
+            ("a first dialog drawn off screen", self._first_dialog),
         ]
 
     def start(self) -> None:
@@ -120,6 +124,12 @@ class WarmUp(QObject):
 
         if make_spare_plot(self._window):
             self._steps.insert(0, ("a spare plot", self._spare_plot))
+
+    def _first_dialog(self) -> None:
+        if self._dialog is not None:
+            dialog = self._dialog()
+            dialog.grab()
+            dialog.deleteLater()
 
     def _first_plot(self) -> None:
         """The odds plot as a dialog draws it, off screen: its table, bars and axis labels."""

@@ -6,8 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication, QEvent
 from pytestqt.qtbot import QtBot
 
+from battletracker.ui.dice_dialog import DiceDialog
 from battletracker.ui.features import all_features
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
@@ -23,7 +25,9 @@ def test_the_window_warms_the_odds_plot_on_idle_after_its_first_paint(qtbot: QtB
     assert window.warm_up.error is None
     assert {"numpy", "pyqtgraph", "battletracker.ui.procedure_runner"} <= set(sys.modules)
     names = [name for name, _ms in window.warm_up.slices]
-    assert {"the rules registry", "a first odds plot"} <= set(names)
+    assert {"the rules registry", "a first odds plot", "a first dialog drawn off screen"} <= set(names)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert not window.findChildren(DiceDialog), "the dialog drawn off screen is gone"
     tables = [name for name in names if name.endswith(" tables")]
     assert tables[0] == "the chain_of_command tables" and len(tables) == 3, "the game's ruleset first"
     assert window.warm_up.longest_slice()[1] == max(ms for _name, ms in window.warm_up.slices)
