@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from collections.abc import Sequence
@@ -53,6 +54,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return replay(argv[1:])
     args = parse_args(argv)
+    # The start builds thousands of long-lived objects (classes, enums, the game); the cyclic
+    # collector would walk them again and again before the first paint and free none.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _start(args, collecting)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _resume_collecting(collecting: bool) -> None:
+    """After the first paint: what the start built stays for good (frozen out of collections); collect again."""
+    if collecting and not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
+def _start(args: argparse.Namespace, collecting: bool) -> int:
     from battletracker.model import savefile
 
     # The demo is the window's first game. A check that must not stop at a dialog
@@ -75,13 +95,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     from battletracker.ui.session import Session
     from battletracker.ui.theme import apply_scheme
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    existing = QApplication.instance()
+    # Fusion chosen on the command line costs nothing; chosen with setStyle, Python wraps the style
+    # object and builds its hundreds of enum members before the first paint.
+    app = existing or QApplication([sys.argv[0], "-style", "Fusion"])
     assert isinstance(app, QApplication)
     app.setOrganizationName("BattleTracker")
     app.setApplicationName("BattleTracker")
     app.setApplicationDisplayName("BattleTracker")
     app.setDesktopFileName("io.github.battletracker.BattleTracker")  # the taskbar finds the entry's icon
-    apply_scheme(app, args.scheme)
+    apply_scheme(app, args.scheme, set_style=existing is not None)
 
     session = Session(games[0])
     # The rules features: an explicit list, imported and added just after the first paint.
@@ -92,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         last = next((Path(p) for p in window.recent_files() if Path(p).exists()), None)
         if last is not None:
             window.open_path(last)
+    window.first_painted.connect(lambda: _resume_collecting(collecting))
     window.show()
 
     if args.quit_after_paint:
@@ -113,5 +137,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         window.first_painted.connect(report)
     else:
-        QTimer.singleShot(0, window.offer_recovery)
+        # Asked over the painted window, which fits the question to the screen from its first paint.
+        window.first_painted.connect(lambda: QTimer.singleShot(0, window.offer_recovery))
     return app.exec()

@@ -13,20 +13,36 @@ them all on first use, so callers never need to.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.actions import Action
-from battletracker.rules.actions import Plan, Refusal, perform, plan, register_plan
 from battletracker.rules.base import (
     ChoiceNeeded,
     InputReader,
     Inputs,
     Procedure,
+    Refusal,
     Resolution,
     Roller,
     RulesInputError,
 )
+
+if TYPE_CHECKING:
+    from battletracker.rules.actions import Plan, perform, plan, register_plan
+
+# The action planner (and the history, references and bombardment effects it brings) loads on
+# first use: opening a game and painting the window need only the names above.
+_ACTIONS = ("Plan", "perform", "plan", "register_plan")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ACTIONS:
+        from battletracker.rules import actions
+
+        return getattr(actions, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ChoiceNeeded",

@@ -4,7 +4,6 @@ half-written file and the previous version stays until the new one is complete."
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -106,6 +105,8 @@ def write_bytes(path: Path, data: bytes) -> None:
 
 def fingerprint(data: bytes) -> str:
     """What a file held when it was opened or saved, to notice when someone else changed it."""
+    import hashlib  # not needed before the window's first paint
+
     return hashlib.sha256(data).hexdigest()
 
 

@@ -17,10 +17,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFrame,
-    QInputDialog,
-    QMessageBox,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -135,17 +132,27 @@ class DialogFitter(QObject):
     by cards, docks and other dialogs, so no one parent sees them all.
     """
 
-    SKIPPED = (QMessageBox, QFileDialog, QInputDialog)
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.skipped: tuple[type[QDialog], ...] = ()
 
     def install(self) -> None:
+        # Qt's own dialogs size themselves; imported here, as a window needs none of them to paint.
+        from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+
+        self.skipped = (QMessageBox, QFileDialog, QInputDialog)
         app = QApplication.instance()
         if app is not None:
             app.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Every event of the application passes here: the cheap test first (asking an event
+        # its type builds a Python enum member).
+        if not isinstance(watched, QDialog):
+            return False
         kind = event.type()
-        if kind in (QEvent.Type.Polish, QEvent.Type.Show) and isinstance(watched, QDialog) \
-                and watched.isWindow() and not isinstance(watched, self.SKIPPED):
+        if kind in (QEvent.Type.Polish, QEvent.Type.Show) and watched.isWindow() \
+                and not isinstance(watched, self.skipped):
             if kind == QEvent.Type.Polish:
                 # Polished as it is about to show, before its children are: they move into the scroll area unseen.
                 scroll_if_large(watched)

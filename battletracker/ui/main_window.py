@@ -10,11 +10,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QToolBar,
     QUndoView,
     QWidget,
@@ -45,6 +43,7 @@ from battletracker.ui.recovery import Orphan, Recovery
 from battletracker.ui.replay_panel import ReplayBanner, ReplayPanel
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
+from battletracker.ui.warmup import WarmUp
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
@@ -73,8 +72,10 @@ class MainWindow(QMainWindow):
         self.painted = False
         self.setWindowIcon(QIcon(str(resources_dir() / "icons" / "battletracker.svg")))
         self.setMinimumSize(800, 560)
+        # Installed with the features, after the first paint: an application-wide Python event filter
+        # sees every event of every object, and the first one for an object Qt made itself has
+        # PySide6 load every Qt class (a few hundred enums) before the window could paint.
         self.dialog_fitter = DialogFitter(self)
-        self.dialog_fitter.install()
 
         self.map = MapView(session, self)
         self.setCentralWidget(self.map)
@@ -118,6 +119,7 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
+        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog)
         self.guide_window: QDialog | None = None
         self._restore_settings()
 
@@ -213,10 +215,11 @@ class MainWindow(QMainWindow):
             self.addAction(entry)
 
     def load_features(self) -> None:
-        """Add the features: their unit actions, card sections and window extensions."""
+        """Add the features: their unit actions, card sections and window extensions, and fit dialogs to the screen."""
         if self.features_loaded:
             return
         self.features_loaded = True
+        self.dialog_fitter.install()
         if self.features is not None:
             add_features(self.features())
         for unit_action in all_unit_actions():
@@ -386,10 +389,18 @@ class MainWindow(QMainWindow):
         super().paintEvent(event)
         if not self.painted:
             self.painted = True
-            self.first_painted.emit()
             # The rules features (and the rulesets they import) load just after the
-            # first paint, so the window shows as fast as it can.
-            QTimer.singleShot(0, self.load_features)
+            # first paint, so the window shows as fast as it can, and before what the
+            # first paint's listeners queue; then what the first procedure dialog needs
+            # is warmed on idle.
+            QTimer.singleShot(0, self._after_first_paint)
+            self.first_painted.emit()
+
+    def _after_first_paint(self) -> None:
+        # The features first and alone: run beside the warm-up's thread, sharing the interpreter,
+        # they would take longer to be there.
+        self.load_features()
+        self.warm_up.start()
 
     # -- replay ------------------------------------------------------------------------
     def start_replay(self) -> None:
@@ -410,6 +421,8 @@ class MainWindow(QMainWindow):
 
     def continue_from_here(self) -> None:
         """After the player confirms, play on from the replay's step (one undo step gives the rest back)."""
+        from PySide6.QtWidgets import QMessageBox
+
         timeline = self.session.timeline
         if timeline is None:
             return
@@ -455,11 +468,15 @@ class MainWindow(QMainWindow):
 
     # -- messages --------------------------------------------------------------------
     def show_error(self, title: str, text: str) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.critical(self, title, literal(text))
 
     # -- files ----------------------------------------------------------------------
     def maybe_save(self) -> bool:
         """Ask before losing changes; False means the player cancelled."""
+        from PySide6.QtWidgets import QMessageBox
+
         if not self.session.modified:
             return True
         answer = QMessageBox.warning(
@@ -481,6 +498,8 @@ class MainWindow(QMainWindow):
             self.map.fit_table()
 
     def open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         if not self.maybe_save():
             return
         start = str(self.session.path.parent) if self.session.path else ""
@@ -507,6 +526,8 @@ class MainWindow(QMainWindow):
     # -- after the battle ---------------------------------------------------------------
     def _export_name(self, caption: str, suffix: str, filters: str) -> tuple[Path | None, str]:
         """A file name the player picked (`suffix` added when none was typed), and the filter chosen."""
+        from PySide6.QtWidgets import QFileDialog
+
         folder = (str(self.session.path.parent) if self.session.path is not None else
                   QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation))
         start = str(Path(folder) / f"{safe_file_name(self.session.game.title)}{suffix}")
@@ -569,6 +590,8 @@ class MainWindow(QMainWindow):
         return self.save_to(self.session.path)
 
     def save_as(self) -> bool:
+        from PySide6.QtWidgets import QFileDialog
+
         if self.session.path is not None:
             start = str(self.session.path)
         else:
@@ -580,6 +603,8 @@ class MainWindow(QMainWindow):
         return self.save_to(Path(name))
 
     def save_to(self, path: Path) -> bool:
+        from PySide6.QtWidgets import QMessageBox
+
         if self._changed_on_disk(path):
             box = QMessageBox(QMessageBox.Icon.Warning, "File changed on disk",
                               f"{path.name} has changed on disk since you opened or last saved it, perhaps "
@@ -618,6 +643,8 @@ class MainWindow(QMainWindow):
     # -- crash recovery ------------------------------------------------------------------
     def offer_recovery(self) -> None:
         """Offer back every game left unsaved by a run that did not close properly."""
+        from PySide6.QtWidgets import QMessageBox
+
         orphans = self.recovery.orphans()
         if len(orphans) == 1:
             orphan = orphans[0]
@@ -701,6 +728,8 @@ class MainWindow(QMainWindow):
 
     def end_turn(self) -> None:
         """End the Turn by hand. In Chain of Command the Command Dice end it, so this asks first."""
+        from PySide6.QtWidgets import QMessageBox
+
         if self.session.game.ruleset == "chain_of_command":
             answer = QMessageBox.question(
                 self, "End the Turn?",
@@ -714,10 +743,13 @@ class MainWindow(QMainWindow):
         except (GameError, RulesInputError) as exc:
             self.show_error("Cannot end the Turn", message_of(exc))
 
-    def open_dice(self) -> None:
+    def _dice_dialog(self) -> QDialog:
         from battletracker.ui.dice_dialog import DiceDialog
 
-        dialog = DiceDialog(self.session, self)
+        return DiceDialog(self.session, self)
+
+    def open_dice(self) -> None:
+        dialog = self._dice_dialog()
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -32,6 +32,46 @@ from PySide6.QtWidgets import (
 from battletracker.core.odds import Distribution, flag_chances, marginals, parse_quantities
 
 GroupFn = Callable[[str], str]
+
+# pyqtgraph plots made ahead on idle (ui/warmup.py), each taken by the next chart shown: making
+# one (its axes, view box and menus) costs tens of milliseconds a dialog would otherwise wait for.
+SPARE_PLOTS = 2
+_spares: list[Any] = []
+_spare_holder: list[QWidget] = []
+
+
+def make_spare_plot(holder: QWidget | None = None) -> bool:
+    """Make one plot ahead, hidden inside `holder` (then the last holder given); False when enough wait."""
+    import pyqtgraph as pg
+    import shiboken6
+
+    if holder is not None:
+        _spare_holder[:] = [holder]
+    _spares[:] = [plot for plot in _spares if shiboken6.isValid(plot)]
+    if len(_spares) >= SPARE_PLOTS or not _spare_holder or not shiboken6.isValid(_spare_holder[0]):
+        return False
+    pg.setConfigOptions(antialias=True)
+    plot = pg.PlotWidget(_spare_holder[0])
+    plot.hide()
+    _spares.append(plot)
+    return True
+
+
+def _new_plot(parent: QWidget, background: Any) -> Any:
+    """A plot for `parent`: a spare made ahead when one waits (another is made on idle), else a new one."""
+    import pyqtgraph as pg
+    import shiboken6
+
+    while _spares:
+        plot = _spares.pop()
+        if shiboken6.isValid(plot):
+            plot.setParent(parent)
+            plot.setBackground(background)
+            plot.show()  # as a new child shows with its parent
+            QTimer.singleShot(0, make_spare_plot)
+            return plot
+    pg.setConfigOptions(antialias=True)
+    return pg.PlotWidget(parent, background=background)
 
 
 def natural_key(text: str) -> list[Any]:
@@ -236,7 +276,7 @@ class OddsPlot(QWidget):
 
             pal = self.palette()
             pg.setConfigOptions(antialias=True)
-            self._plot = pg.PlotWidget(self, background=pal.color(QPalette.ColorRole.Base))
+            self._plot = _new_plot(self, pal.color(QPalette.ColorRole.Base))
             self._plot.setMinimumHeight(160)
             self._plot.setMenuEnabled(False)
             self._plot.setMouseEnabled(x=False, y=False)
@@ -287,9 +327,8 @@ class OddsPlot(QWidget):
     def _chart(self, name: str) -> Any:
         """The small chart of one quantity, made the first time it is shown."""
         if name not in self.charts:
-            import pyqtgraph as pg
 
-            chart = pg.PlotWidget(self, background=self.palette().color(QPalette.ColorRole.Base))
+            chart = _new_plot(self, self.palette().color(QPalette.ColorRole.Base))
             chart.setMinimumHeight(120)
             chart.setMenuEnabled(False)
             chart.setMouseEnabled(x=False, y=False)

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from uuid import uuid4
 
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 
@@ -75,7 +75,7 @@ class Recovery(QObject):
         self._dir = directory if directory is not None else data_dir()
         with contextlib.suppress(OSError):  # a folder that cannot be made is said when autosave first fails
             self._dir.mkdir(parents=True, exist_ok=True)
-        self._suffix = f"-{uuid4().hex}"
+        self._suffix = f"-{os.urandom(16).hex()}"  # unique to this window, as a uuid4 would be
         self._lock = QLockFile(str(self._file(self._suffix, ".lock")))
         self._lock.setStaleLockTime(0)
         self.last_error: str | None = None

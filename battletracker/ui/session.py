@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import reduce
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -29,13 +30,14 @@ from battletracker.model import savefile
 from battletracker.model.actions import UNTRACKED, Action
 from battletracker.model.effects import AppendLog, Changes, Effect, StarLogEntry
 from battletracker.model.game import Game, GameError
-from battletracker.model.history import RecordAction
-from battletracker.model.references import with_references_cleared
 from battletracker.model.savefile import SaveFileError
 from battletracker.rules import Resolution
-from battletracker.rules.actions import Choices, carry_out, plan
-from battletracker.rules.timeline import Timeline
 from battletracker.ui.files import fingerprint, is_shipped
+
+if TYPE_CHECKING:
+    # Imported where they are used: the window paints before anyone acts or replays.
+    from battletracker.rules.actions import Choices
+    from battletracker.rules.timeline import Timeline
 
 EVERYTHING = Changes(everything=True)
 
@@ -163,6 +165,9 @@ class Session(QObject):
         every reference to it along (its pins, its place in a building, its
         passengers' embarkation) in the same step.
         """
+        from battletracker.model.history import RecordAction
+        from battletracker.model.references import with_references_cleared
+
         self._refuse_while_replaying()
         lines = list(log) if log else [text]
         stamped = [AppendLog.now(self._game, line, kind) for line in lines]
@@ -184,6 +189,8 @@ class Session(QObject):
         any RulesInputError from the plan, GameError from the model) raises
         and nothing is applied.
         """
+        from battletracker.rules.actions import carry_out, plan
+
         self._refuse_while_replaying()
         p = plan(name, self._game, choices)
         result = carry_out(self._game, p, name, choices, dice, rng=self.dice, typed=typed)
@@ -240,6 +247,7 @@ class Session(QObject):
         if not self._game.actions:
             raise GameError("there is nothing to replay yet: no action has been taken in this game")
         from battletracker.rules.replay import ReplayError
+        from battletracker.rules.timeline import Timeline
 
         try:
             self._timeline = Timeline(self._game)

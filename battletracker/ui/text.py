@@ -7,15 +7,13 @@ built from such strings escapes them; labels meant to hold plain text say so.
 
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 
 def esc(text: object) -> str:
     """`text` made safe to put inside rich text: its markup characters shown, not obeyed."""
-    return html.escape(str(text), quote=False)
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def plain(label: QLabel) -> QLabel:

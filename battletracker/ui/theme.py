@@ -36,9 +36,10 @@ def dark_palette() -> QPalette:
     return p
 
 
-def apply_scheme(app: QApplication, scheme: str | None) -> None:
-    """Fusion everywhere; force light or dark when asked."""
-    app.setStyle("Fusion")
+def apply_scheme(app: QApplication, scheme: str | None, set_style: bool = True) -> None:
+    """Fusion everywhere (`set_style` False when the application started with it); force light or dark if asked."""
+    if set_style:
+        app.setStyle("Fusion")
     if scheme is None:
         return
     app.styleHints().setColorScheme(SCHEMES[scheme])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-MODULES = ("startup", "map_repaint", "savefile_bench", "odds_bench", "replay_bench", "terrain_bench")
+MODULES = ("startup", "first_dialog", "memory", "map_repaint", "savefile_bench", "odds_bench", "replay_bench",
+           "terrain_bench")
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from tests.benchmarks.common import report
+from tests.benchmarks.common import report_ratio
 
 RUNS = 7
 BUDGET_RATIO = 1.5
@@ -72,9 +72,8 @@ def main() -> None:
             bare.append(_time([sys.executable, "-c", BARE], env))
             app.append(_time([sys.executable, "-m", "battletracker", "--demo", "--quit-after-paint"], env))
     bare_ms, app_ms = statistics.median(bare), statistics.median(app)
-    report("start to painted window: bare PySide6 window", bare_ms)
-    report("start to painted window: BattleTracker on the demo", app_ms, bare_ms * BUDGET_RATIO)
-    print(f"{'ratio to the bare window':<58} {app_ms / bare_ms:9.2f} x   budget {BUDGET_RATIO}x")
+    report_ratio("start to painted window: BattleTracker on the demo", app_ms, bare_ms, BUDGET_RATIO,
+                 baseline="bare PySide6 window")
     check = subprocess.run([sys.executable, "-c", "import battletracker.ui.main_window, sys; "
                             "print('pyqtgraph' in sys.modules, 'numpy' in sys.modules)"],
                            env=env, capture_output=True, text=True)

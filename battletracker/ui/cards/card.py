@@ -12,7 +12,7 @@ them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent, QPalette
@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.model.game import Unit
-from battletracker.rules.actions import Choices
 from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.sequence import acted
 from battletracker.rules.words import damage_choices, damage_result, title
@@ -45,6 +44,9 @@ from battletracker.ui.cards.names import (
 from battletracker.ui.extensions import SectionWidget, card_sections, unit_actions
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal, plain
+
+if TYPE_CHECKING:
+    from battletracker.rules.actions import Choices
 
 STRIPE = 6
 MARGIN = 8

@@ -10,6 +10,8 @@ at the foot of the panel and on `status_message`; nothing is applied.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QKeySequence, QPalette, QShowEvent
 from PySide6.QtWidgets import (
@@ -17,7 +19,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLineEdit,
-    QMessageBox,
     QScrollArea,
     QToolButton,
     QVBoxLayout,
@@ -27,13 +28,15 @@ from PySide6.QtWidgets import (
 from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
-from battletracker.rules.actions import Choices
 from battletracker.rules.base import message_of
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.cards.header import SideHeader
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
+
+if TYPE_CHECKING:
+    from battletracker.rules.actions import Choices
 
 NOTICE_MS = 8000
 KEEP_BUILT = 60
@@ -184,6 +187,8 @@ class CardsPanel(QWidget):
 
     def remove_unit(self, unit_id: str) -> None:
         """Ask first; the removal is one undo step that puts the unit back where it was."""
+        from PySide6.QtWidgets import QMessageBox  # not needed for the window's first paint
+
         game = self.session.game
         unit = game.units.get(unit_id)
         if unit is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from enum import Enum, auto
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -49,7 +50,6 @@ from battletracker.core.geometry import (
 from battletracker.model.effects import Changes
 from battletracker.model.game import GameError, Unit
 from battletracker.rules import RulesInputError
-from battletracker.rules.actions import Choices
 from battletracker.rules.base import message_of
 from battletracker.ui.fit import StepAside
 from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
@@ -57,6 +57,9 @@ from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MARGIN, MapScene
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
+
+if TYPE_CHECKING:
+    from battletracker.rules.actions import Choices
 
 # Degrees per wheel notch when turning with Shift+wheel, and how long a pause ends the gesture.
 WHEEL_STEP = 5.0

@@ -1,0 +1,149 @@
+"""Warm, on idle after the first paint, what the first procedure dialog would otherwise load while a player waits.
+
+The odds plot needs numpy and pyqtgraph (a third of a second or more to import),
+and its first plot builds pyqtgraph's items; without a warm-up the first
+dialog a player opens pays for all of it. The imports of those two libraries
+run in a background thread: they touch no widget, and the window stays
+responsive because the thread gives the interpreter back every few
+milliseconds. What must happen on the GUI thread (the dialog modules, the
+rules registry, a first odds plot drawn off screen, plots made ahead for the
+next charts, the rulesets' tables with the game's first) runs afterwards in
+short slices, one per turn of the event loop, so a click or a key press waits
+for at most one slice. Each slice's duration is kept in `slices`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from functools import partial
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QWidget
+
+# Imported off the GUI thread: libraries that create no Qt object when imported.
+LIBRARIES = ("numpy", "pyqtgraph")
+# Imported on the GUI thread, one module a slice: what a procedure dialog's first opening needs.
+MODULES = (
+    "battletracker.ui.odds_plot",
+    "battletracker.ui.procedure_parts",
+    "battletracker.ui.procedure_runner",
+    "battletracker.ui.dice_dialog",
+)
+POLL_MS = 15
+
+
+class WarmUp(QObject):
+    """Loads the libraries, then runs the GUI-thread slices one per event-loop turn; `done` once all have run."""
+
+    def __init__(self, parent: QWidget, ruleset: Callable[[], str] | None = None,
+                 dialog: Callable[[], QWidget] | None = None) -> None:
+        """`ruleset` names the game's ruleset, whose tables are read first; `dialog` makes a procedure
+        dialog to draw once off screen (Qt polishes and lays out each kind of widget the first time)."""
+        super().__init__(parent)
+        self._window = parent
+        self._ruleset = ruleset
+        self._dialog = dialog
+        self.slices: list[tuple[str, float]] = []
+        self.done = False
+        self.error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        # Its own timer, which goes with it: a window closed while warming leaves nothing queued.
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._step)
+        self._steps: list[tuple[str, Callable[[], object]]] = [
+            *((f"import {name}", lambda name=name: importlib.import_module(name)) for name in MODULES),
+            ("the rules registry", self._load_rules),
+            # The plots first, each a slice: the first odds plot then takes one ready made.
+            ("a spare plot", self._spare_plot),
+            ("a first odds plot", self._first_plot),
+            ("a first dialog drawn off screen", self._first_dialog),
+        ]
+
+    def start(self) -> None:
+        """Begin: the libraries in a thread; the slices once it has finished."""
+        if self._thread is not None:
+            return
+        for name in self._rulesets():
+            self._steps.append((f"the {name} tables", partial(_read_tables, name)))
+        self._thread = threading.Thread(target=self._import_libraries, name="warm-up", daemon=True)
+        self._thread.start()
+        self._timer.start(POLL_MS)
+
+    def _rulesets(self) -> list[str]:
+        """Every ruleset with tables, the game's first."""
+        from battletracker.rules.tables import resources_dir
+
+        folder = resources_dir() / "rulesets"
+        names = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+        first = self._ruleset() if self._ruleset is not None else None
+        return sorted(names, key=lambda name: name != first)
+
+    def longest_slice(self) -> tuple[str, float]:
+        """The slice that kept the event loop longest, with its milliseconds."""
+        return max(self.slices, key=lambda entry: entry[1], default=("none", 0.0))
+
+    def _import_libraries(self) -> None:
+        try:
+            for name in LIBRARIES:
+                importlib.import_module(name)
+        except BaseException as exc:  # noqa: BLE001 - the dialog that needs it reports it when it imports again
+            self.error = exc
+
+    def _step(self) -> None:
+        """Wait for the libraries' thread; then one slice per turn of the event loop."""
+        assert self._thread is not None
+        if self._thread.is_alive():
+            self._timer.start(POLL_MS)
+            return
+        if not self._steps or self.error is not None:
+            self.done = True
+            return
+        name, step = self._steps.pop(0)
+        start = time.perf_counter()
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001 - warming is an optimisation; the dialog shows the real error
+            self.error = exc
+        self.slices.append((name, (time.perf_counter() - start) * 1000))
+        self._timer.start(0)
+
+    @staticmethod
+    def _load_rules() -> None:
+        from battletracker.rules import procedures
+
+        procedures()
+
+    def _spare_plot(self) -> None:
+        """A plot made ahead for the next chart a dialog shows (odds_plot.py); again next slice until enough wait."""
+        from battletracker.ui.odds_plot import make_spare_plot
+
+        if make_spare_plot(self._window):
+            self._steps.insert(0, ("a spare plot", self._spare_plot))
+
+    def _first_dialog(self) -> None:
+        if self._dialog is not None:
+            dialog = self._dialog()
+            dialog.grab()
+            dialog.deleteLater()
+
+    def _first_plot(self) -> None:
+        """The odds plot as a dialog draws it, off screen: its table, bars and axis labels."""
+        from battletracker.core.odds import Distribution
+        from battletracker.ui.odds_plot import OddsPlot
+
+        plot = OddsPlot(self._window)
+        plot.hide()
+        plot.set_distribution(Distribution({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}))
+        plot.deleteLater()
+
+
+def _read_tables(ruleset: str) -> None:
+    """A ruleset's tables and settings, read from their files once and kept (rules/tables.py caches them)."""
+    from battletracker.rules.tables import ruleset_settings
+
+    ruleset_settings(ruleset)

@@ -1,0 +1,233 @@
+"""The first opening of each procedure dialog, once the window is painted and idle (goal: 100 ms).
+
+Each table (the three demos, and the Chain of Command demo with a bombardment
+ready to fire) is a fresh process started as a player starts the app. Once
+the window has painted and its warm-up has finished, each dialog is opened as
+a player opens it (its menu or unit action), timed until it has been shown and
+painted, closed, and opened again: the second opening is the baseline measured
+side by side. Printed too: how long adding the features takes just after the
+first paint, and the window's longest pause from then until it is warm (a timer
+ticking every millisecond on the GUI thread): warming must never freeze a window
+a player may already be using.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tests.benchmarks.common import report, report_ratio
+
+GOAL_MS = 100.0
+PAUSE_GOAL_MS = 50.0
+
+
+@dataclass(frozen=True)
+class Opening:
+    """One dialog, opened the way a player opens it: `how` is "dice", "command_dice", "phase" or a unit action key."""
+
+    title: str
+    dialog: str          # the ProcedureDialog subclass that must appear
+    how: str
+    unit_id: str = ""
+
+
+# The tables, each a fresh process: its file (a shipped demo) and its dialogs in the order they are opened.
+TABLES: dict[str, tuple[str, tuple[Opening, ...]]] = {
+    "chain_of_command": ("chain_of_command", (
+        Opening("Dice", "DiceDialog", "dice"),
+        Opening("Fire", "FireDialog", "coc.support_fire", "u1"),
+        Opening("Anti-tank fire", "AntiTankDialog", "coc.anti_tank_fire", "u4"),
+        Opening("Command Dice", "CommandDiceDialog", "command_dice"),
+    )),
+    "bombardment": ("chain_of_command", (
+        Opening("Phase of fire", "PhaseDialog", "phase"),
+        Opening("Ranging shot", "RangingDialog", "ranging"),
+    )),
+    "necromunda": ("necromunda", (
+        Opening("Necromunda Shoot", "ShootDialog", "necromunda.shoot", "u1"),
+    )),
+    "armour_battles": ("armour_battles", (
+        Opening("Armour Battles indirect fire", "IndirectFireDialog", "ab.indirect_fire", "stuh"),
+        Opening("Armour Battles direct fire", "DirectFireDialog", "ab.direct_fire", "stuh"),
+        Opening("Armour Battles close assault", "CloseAssaultDialog", "ab.close_assault", "stuh"),
+    )),
+}
+
+# Procedure dialogs not opened above, each with why: they open from inside another procedure dialog
+# (its parts and modules already loaded) or need a table state the demos do not reach quickly.
+NOT_OPENED: dict[str, str] = {
+    "ReverseDialog": "opened from the Anti-tank fire dialog's follow-up",
+    "GrenadeDialog": "no demo unit carries anti-tank grenades; the Anti-tank fire dialog's parts",
+    "GrenadeIntoVehicleDialog": "needs a team beside an enemy vehicle; the Fire dialog's runner",
+    "ForceMoraleDialog": "opened from a Force Morale agenda line; the Command Dice dialog's class",
+    "SosDialog": "needs SOS Fire called; the Phase of fire dialog's runner",
+}
+
+CHILD = r"""
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication([sys.argv[0]])
+from tests.benchmarks.first_dialog import drive
+QTimer.singleShot(0, lambda: drive(app, sys.argv[1]))
+from battletracker.app import main
+raise SystemExit(main(sys.argv[2:]))
+"""
+
+
+def drive(app: Any, table: str) -> None:
+    """In the child: wait for the painted, warmed window, then open each dialog twice and print the times."""
+    from PySide6.QtCore import QTimer
+
+    ticks: list[float] = []
+    state: dict[str, Any] = {}
+
+    def window() -> Any:
+        from battletracker.ui.main_window import MainWindow
+
+        return next((w for w in app.topLevelWidgets() if isinstance(w, MainWindow)), None)
+
+    def tick() -> None:
+        w = window()
+        if w is None:
+            return
+        if "load_features" not in state:
+            state["load_features"] = w.load_features
+
+            def timed_load() -> None:
+                start = time.perf_counter()
+                state["load_features"]()
+                state["features_ms"] = (time.perf_counter() - start) * 1000
+            w.load_features = timed_load
+        if not w.features_loaded:
+            return
+        ticks.append(time.perf_counter())
+        if w.warm_up.done:
+            state["timer"].stop()
+            gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+            name, ms = w.warm_up.longest_slice()
+            print(json.dumps({"pause_ms": max(gaps, default=0.0) * 1000, "slice": name, "slice_ms": ms,
+                              "features_ms": state.get("features_ms", 0.0)}), flush=True)
+            QTimer.singleShot(200, lambda: measure(w))
+
+    def measure(w: Any) -> None:
+        try:
+            _prepare(w, table)
+            for opening in TABLES[table][1]:
+                first, kind = _open_and_close(app, w, opening)
+                second, _ = _open_and_close(app, w, opening)
+                print(json.dumps({"title": opening.title, "dialog": kind, "first_ms": first, "second_ms": second}),
+                      flush=True)
+        finally:
+            # Out without the "save changes?" question the bombardment table's actions would ask.
+            sys.stdout.flush()
+            os._exit(0)
+
+    timer = QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(tick)
+    timer.start()
+    state["timer"] = timer
+
+
+def _prepare(w: Any, table: str) -> None:
+    """The bombardment table: a British H.E. bombardment ranged in, its hidden die placed, ready to fire."""
+    if table != "bombardment":
+        return
+    session = w.session
+    session.act("coc.new_bombardment", {"side": 0, "kind": "high_explosive", "phases": 3, "x": 24.0, "y": 38.0,
+                                        "observer_x": 30.0, "observer_y": 20.0})
+    bid = next(iter(session.game.bombardments))
+    session.act("coc.ranging_shot", {"bombardment": bid}, [4, 4], typed=True)
+    session.act("coc.hidden_die", {"bombardment": bid, "face": 2})
+
+
+def _opener(w: Any, opening: Opening) -> Callable[[], object]:
+    if opening.how == "dice":
+        return w.open_dice
+    if opening.how == "command_dice":
+        from battletracker.ui.features.this_phase import ThisPhasePanel
+
+        return w.findChild(ThisPhasePanel).open_command_dice
+    if opening.how in ("phase", "ranging"):
+        from battletracker.ui.features.bombardments.panel import BombardmentsPanel
+
+        panel = w.findChild(BombardmentsPanel)
+        bid = next(iter(w.session.game.bombardments))
+        return lambda: (panel.open_phase if opening.how == "phase" else panel.open_ranging)(bid)
+    return lambda: w.run_unit_action(opening.how, opening.unit_id)
+
+
+def _open_and_close(app: Any, w: Any, opening: Opening) -> tuple[float, str]:
+    """Milliseconds from the player's request until the dialog has been shown and painted; then close it."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from battletracker.ui.procedure_runner import ProcedureDialog
+
+    before = {id(d) for d in app.topLevelWidgets() if isinstance(d, ProcedureDialog)}
+    start = time.perf_counter()
+    _opener(w, opening)()
+    app.processEvents()
+    elapsed = (time.perf_counter() - start) * 1000
+    opened = [d for d in app.topLevelWidgets()
+              if isinstance(d, ProcedureDialog) and d.isVisible() and id(d) not in before]
+    if len(opened) != 1:
+        raise RuntimeError(f"{opening.title}: expected one new procedure dialog, found {opened}")
+    kind = type(opened[0]).__name__
+    opened[0].reject()
+    opened[0].close()
+    opened[0].deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    app.processEvents()
+    return elapsed, kind
+
+
+def run_table(table: str, env: dict[str, str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Start the app on `table` in a fresh process; its warm-up pause and each opening's times."""
+    from battletracker.rules.tables import resources_dir
+
+    demo = resources_dir() / "demo" / f"{TABLES[table][0]}.json"
+    cmd = [sys.executable, "-c", CHILD, table, str(demo)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(f"{table}: the app failed: {done.stderr[-2000:]}")
+    return lines[0], lines[1:]
+
+
+def main() -> None:
+    worst_pause: tuple[float, str, float] = (0.0, "", 0.0)
+    features_ms = 0.0
+    for table in TABLES:
+        # A home of its own for each start: no recent files, no autosave offered back.
+        with tempfile.TemporaryDirectory() as home:
+            env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=home, XDG_DATA_HOME=home,
+                       PYTHONPATH=os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")])))
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            if not env.get("DISPLAY"):
+                env["QT_QPA_PLATFORM"] = "offscreen"
+            warm, openings = run_table(table, env)
+            if warm["pause_ms"] >= worst_pause[0]:
+                worst_pause = (warm["pause_ms"], warm["slice"], warm["slice_ms"])
+            features_ms = max(features_ms, warm["features_ms"])
+            for row in openings:
+                name = f"first {row['title']} dialog"
+                report(f"{name}: absolute", row["first_ms"], GOAL_MS)
+                report_ratio(f"{name}: to its second opening", row["first_ms"], row["second_ms"], 1.5,
+                             baseline="second")
+    pause, slice_name, slice_ms = worst_pause
+    report("installing the rules features just after the first paint", features_ms)
+    report("after it: the window's longest pause until warm", pause, PAUSE_GOAL_MS)
+    print(f"{'warm-up: its longest GUI-thread slice':<58} {slice_ms:9.2f} ms   ({slice_name})", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Resident memory with the demo open, then after opening every dialog once (goal: 200 MB).
+
+A fresh process starts as a player starts the app on the Chain of Command
+demo; once the window has painted and warmed, it reads its resident memory
+(VmRSS in /proc/self/status), opens every procedure dialog the demo offers
+(the first-dialog benchmark's list, a bombardment ready to fire included) and
+the window's other dialogs (unit, ruleset settings, about, user guide), each
+closed again, and reads it once more, with the peak (VmHWM).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+from tests.benchmarks.common import report
+
+GOAL_MB = 200.0
+
+CHILD = r"""
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication([sys.argv[0]])
+from tests.benchmarks.memory import drive
+QTimer.singleShot(0, lambda: drive(app))
+from battletracker.app import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+def resident_mb() -> dict[str, float]:
+    """This process's resident memory now (VmRSS) and at its peak (VmHWM), in MB."""
+    found: dict[str, float] = {}
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                found[key] = int(value.split()[0]) / 1024
+    return found
+
+
+def _close_modal_soon(app: Any) -> None:
+    """Close the modal dialog about to run its own event loop, once it is showing."""
+    from PySide6.QtCore import QTimer
+
+    def close() -> None:
+        modal = app.activeModalWidget()
+        if modal is None:
+            QTimer.singleShot(10, close)
+        else:
+            modal.reject()
+    QTimer.singleShot(10, close)
+
+
+def drive(app: Any) -> None:
+    """In the child: once the window is warm, measure, open every dialog once, measure again, and exit."""
+    from PySide6.QtCore import QTimer
+
+    from tests.benchmarks.first_dialog import TABLES, _open_and_close, _prepare
+
+    def window() -> Any:
+        from battletracker.ui.main_window import MainWindow
+
+        return next((w for w in app.topLevelWidgets() if isinstance(w, MainWindow)), None)
+
+    def wait() -> None:
+        w = window()
+        if w is None or not w.painted or not w.warm_up.done:
+            QTimer.singleShot(20, wait)
+            return
+        app.processEvents()
+        opened = resident_mb()
+        try:
+            for table in ("chain_of_command", "bombardment"):
+                _prepare(w, table)
+                for opening in TABLES[table][1]:
+                    _open_and_close(app, w, opening)
+            w.session.select("u1")
+            others: list[Callable[[], object]] = [w.edit_unit, w.open_settings, w.about]
+            for show in others:
+                _close_modal_soon(app)
+                show()
+                app.processEvents()
+            w.show_guide()
+            app.processEvents()
+            w.guide_window.close()
+            app.processEvents()
+            after = resident_mb()
+            print(json.dumps({"demo": opened["VmRSS"], "after": after["VmRSS"], "peak": after["VmHWM"]}),
+                  flush=True)
+        finally:
+            # Out without the "save changes?" question the bombardment's actions would ask.
+            sys.stdout.flush()
+            os._exit(0)
+
+    QTimer.singleShot(0, wait)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as home:
+        env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=home, XDG_DATA_HOME=home,
+                   PYTHONPATH=os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")])))
+        if not env.get("DISPLAY"):
+            env["QT_QPA_PLATFORM"] = "offscreen"
+        done = subprocess.run([sys.executable, "-c", CHILD, "--demo"], env=env, capture_output=True, text=True,
+                              timeout=90)
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise RuntimeError(f"the app failed: {done.stderr[-2000:]}")
+    mb = lines[0]
+    report("resident memory: the demo open and warmed", mb["demo"], GOAL_MB, unit="MB")
+    report("resident memory: after opening every dialog once", mb["after"], GOAL_MB, unit="MB")
+    report("resident memory: its peak", mb["peak"], GOAL_MB, unit="MB")
+
+
+if __name__ == "__main__":
+    main()
