@@ -49,11 +49,11 @@ same way, so a two-figure Team's chart never lists three kills.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from math import factorial, lcm
+from math import factorial, gcd, lcm
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
@@ -433,70 +433,75 @@ def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
 
 @lru_cache(maxsize=4096)
 def _uncapped_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
-    """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) with no figures to cap the kills.
+    """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) with no figures to cap the kills."""
+    weights, total = uncapped_weights(volley, sixes_cap)
+    return Distribution.from_weights(
+        {(k, s, x): n for k, s, x, n in weights}, total)
 
-    Built per die: one Firepower Die with the Storm of Steel dice its 6
-    earns (storm_of_steel.hits_and_sixes) is a polynomial in hits and sixes,
-    and `dice` of them are its `dice`-th power. Given the hits, the effect
-    dice are independent of which dice scored them and of how the hits are
-    split between Teams: `h` hits are (none + shock*y + kill*x)**h in face
-    counts, summed over the hits by Horner's rule. Each polynomial is packed
-    into one integer (one byte-aligned slot per coefficient, wide enough that
-    nothing carries), so powers and products are Python's big-integer
-    arithmetic rather than loops over terms; a dozen dice take well under a
-    millisecond.
+
+def uncapped_weights(volley: Volley, sixes_cap: int = 0) -> tuple[Iterator[tuple[int, int, int, int]], int]:
+    """(kills, shock, sixes capped at `sixes_cap`, whole weight) of a volley with no figures to cap the
+    kills, and the denominator of the weights.
+
+    Given the hits, the effect dice are independent of which dice scored them,
+    of the sixes and of how the hits are split between Teams: `h` hits are
+    (none + shock*y + kill*x)**h in face counts, with the faces' common factor
+    taken out (open ground reads 1 + y + x over 3). Those powers are packed
+    into one integer each (one byte-aligned slot per coefficient, wide enough
+    that nothing carries), so each count of sixes is one weighted sum of them
+    in Python's big-integer arithmetic rather than loops over terms. The
+    weights come one by one, not as a distribution, so a caller keys them as its
+    outcomes need without an intermediate outcome space.
     """
     if volley.dice == 0:
-        return Distribution.certain((0, 0, 0))
-    one_die = list(storm_of_steel.hits_and_sixes(1, volley.to_hit, volley.storm).items())
-    die_den = lcm(*(p.denominator for _, p in one_die))
-    most_h = volley.dice * max(h for (h, _), _ in one_die)
-    most_x = volley.dice * max(x for (_, x), _ in one_die)
-    den = die_den**volley.dice
-
-    # (hits, sixes) of all the dice: slot h * (most_x + 1) + x
-    xs = most_x + 1
-    fire_size = _slot_bytes(den)
-    die = 0
-    for (h, x), p in one_die:
-        die |= (p.numerator * (die_den // p.denominator)) << (8 * fire_size * (h * xs + x))
-    fire = die**volley.dice
-
-    # (kills, shock hits, capped sixes): slot (k * side + s) * xc + x
+        return iter([(0, 0, 0, 1)]), 1
+    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm)
+    most_h = max(h for h, _ in fire)
+    most_x = max(x for _, x in fire)
+    faces = volley.effect.faces
+    kill, shock = faces.count("kill"), faces.count("shock")
+    none = len(faces) - kill - shock
+    common = gcd(kill, shock, none)
+    kill, shock, none, per_hit = kill // common, shock // common, none // common, len(faces) // common
     xc = min(sixes_cap, most_x) + 1
     side = most_h + 1
-    total = den * 6**most_h
+    total = den * per_hit**most_h
     size = _slot_bytes(total)
-    width = 8 * size
-    kill = sum(1 for f in volley.effect.faces if f == "kill")
-    shock = sum(1 for f in volley.effect.faces if f == "shock")
-    none = 6 - kill - shock
-    shock_shift, kill_shift = width * xc, width * xc * side
-    fire_raw = fire.to_bytes(fire_size * (most_h + 1) * xs, "little")
-    acc = 0
-    for h in range(most_h, -1, -1):
-        row = [0] * xc
-        for x in range(min(h, most_x) + 1):  # every six is a hit
-            at = (h * xs + x) * fire_size
-            row[min(x, xc - 1)] += int.from_bytes(fire_raw[at:at + fire_size], "little")
-        scale = 6 ** (most_h - h)
-        term = 0
-        for x, n in enumerate(row):
-            term |= (n * scale) << (width * x)
-        acc = acc * none + ((acc * shock) << shock_shift) + ((acc * kill) << kill_shift) + term
-    raw = acc.to_bytes(size * side * side * xc, "little")
+    shock_shift, kill_shift = 8 * size, 8 * size * side
+
+    # the effects of h hits at slot k * side + s, scaled to the common denominator
+    powers: list[int] = []
+    power = 1
+    for h in range(most_h + 1):
+        powers.append(power * per_hit ** (most_h - h))
+        power = _times(power, none) + (_times(power, shock) << shock_shift) + (_times(power, kill) << kill_shift)
+    columns: list[dict[int, int]] = [{} for _ in range(xc)]
+    for (h, x), n in fire.items():
+        column = columns[min(x, xc - 1)]
+        column[h] = column.get(h, 0) + n
+    return _read_columns(columns, powers, side, size, volley.effect.shock_multiplier), total
+
+
+def _read_columns(columns: list[dict[int, int]], powers: list[int], side: int, size: int,
+                  multiplier: int) -> Iterator[tuple[int, int, int, int]]:
+    """The nonzero (kills, shock, sixes, weight) of each column of sixes: its weighted sum of the packed powers,
+    read slot by slot (lazily, so no list of thousands of tuples is ever held)."""
     read = int.from_bytes
-    out: dict[Counts, int] = {}
-    multiplier = volley.effect.shock_multiplier
-    for k in range(side):
-        for s in range(side - k):
-            at = (k * side + s) * xc * size
-            for x in range(xc):
+    for x, column in enumerate(columns):
+        packed = sum(n * powers[h] for h, n in column.items())
+        raw = packed.to_bytes(size * side * side, "little")
+        for k in range(side):
+            at = k * side * size
+            for s in range(side - k):
                 n = read(raw[at:at + size], "little")
                 at += size
                 if n:
-                    out[(k, s * multiplier, x)] = n
-    return Distribution.from_weights(out, total)
+                    yield k, s * multiplier, x, n
+
+
+def _times(packed: int, factor: int) -> int:
+    """`packed` times a face count: skips the multiplication by 1 (open ground) and by 0."""
+    return packed if factor == 1 else packed * factor if factor else 0
 
 
 def kills_shock_key(kills: int, shock: int) -> str:

@@ -37,7 +37,7 @@ sets its state to "on_fire"; the app lists its occupants, who must evacuate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from battletracker.core.dice import Dice
@@ -64,6 +64,7 @@ from battletracker.rules.chain_of_command.fire import (
     HitEffect,
     Targets,
     Volley,
+    cap_kills,
     describe_volley,
     kills_shock_key,
     read_id,
@@ -74,6 +75,7 @@ from battletracker.rules.chain_of_command.fire import (
     roll_effects,
     sniper_volley,
     target_effects,
+    uncapped_weights,
     volley_counts,
 )
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
@@ -149,12 +151,16 @@ def _parse(inputs: Inputs) -> FlamethrowerInputs:
 
 
 def _key(kind: str, kills: int, shock: int, sixes: int, vehicle: VehicleTarget) -> str:
-    key = kills_shock_key(kills, shock)
+    return kills_shock_key(kills, shock) + _sixes_words(kind, sixes, vehicle)
+
+
+def _sixes_words(kind: str, sixes: int, vehicle: VehicleTarget) -> str:
+    """What the 6s add to the outcome key: a building on fire, or the Shock on a transport."""
     if kind == "wooden_building" and sixes >= SETS_FIRE_AT_SIXES:
-        return f"{key} building_on_fire"
+        return " building_on_fire"
     if kind == "transport":
-        return f"{key} vehicle_shock={vehicle.shock_added(sixes)}"
-    return key
+        return f" vehicle_shock={vehicle.shock_added(sixes)}"
+    return ""
 
 
 def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
@@ -199,8 +205,27 @@ def _odds(shot: FlameShot, vehicle: VehicleTarget) -> Distribution[str]:
     if not shot.occupied:
         fire = storm_of_steel.hits_and_sixes(shot.volley.dice, shot.volley.to_hit, shot.volley.storm)
         return fire.map(lambda hx: _key(shot.target_kind, 0, 0, hx[1], vehicle))
-    counts = volley_counts(shot.volley, cap)
-    return counts.map(lambda c: _key(shot.target_kind, c[0], c[1], c[2], vehicle))
+    volley = shot.volley
+    if volley.teams > 1 or volley.shock_ignored:
+        counts = volley_counts(volley, cap)
+        return counts.map(lambda c: _key(shot.target_kind, c[0], c[1], c[2], vehicle))
+    # One Team: its kills capped at its figures while keying, straight from the weights (a transport's
+    # thousands of kills, Shock and vehicle Shock outcomes never pass through an outcome space of tuples).
+    figures = volley.figures[0] if volley.figures else None
+    weights, total = uncapped_weights(replace(volley, figures=()), cap)
+    sixes_words: dict[int, str] = {}
+    counts_words: dict[int, str] = {}
+    keyed: dict[str, int] = {}
+    for k, s, x, n in weights:
+        words = counts_words.get(k << 16 | s)
+        if words is None:
+            words = counts_words[k << 16 | s] = kills_shock_key(*cap_kills(k, s, figures))
+        more = sixes_words.get(x)
+        if more is None:
+            more = sixes_words[x] = _sixes_words(shot.target_kind, x, vehicle)
+        key = words + more
+        keyed[key] = keyed.get(key, 0) + n
+    return Distribution.from_weights(keyed, total)
 
 
 def flamethrower_odds(inputs: Inputs) -> Distribution[str]:
