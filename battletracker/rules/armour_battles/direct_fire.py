@@ -62,8 +62,8 @@ def _fire_joint(dice: int, tn: int) -> Distribution[tuple[int, int]]:
 def direct_odds(inputs: Inputs) -> Distribution[str]:
     fired, check = split(inputs)
     plan = fire.plan_fire(fired)
-    return _fire_joint(plan.dice_rolled, plan.tn).bind(
-        lambda pair: reaction.reaction_odds({**check, "incoming": pair[0], "incoming_sixes": pair[1]})).reduced()
+    against = reaction.odds_against(check)
+    return _fire_joint(plan.dice_rolled, plan.tn).bind(lambda pair: against(*pair)).reduced()
 
 
 register(Procedure(NAME, "Direct fire and Reaction Check", direct_resolve, direct_odds, ruleset=RULESET))

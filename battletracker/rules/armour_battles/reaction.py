@@ -18,9 +18,11 @@ suppression sets "artillery_suppressed" as well; dispersal sets "dispersed".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution, success_chance
@@ -119,13 +121,17 @@ def _parse(inputs: Inputs) -> ReactionInputs:
         limits=SlidingLimits.read(r),
     )
     r.finish()
-    if p.incoming_sixes > p.incoming:
-        raise RulesInputError("incoming_sixes", f"{p.incoming_sixes} sixes cannot be more than the "
-                                                f"{p.incoming} successes they are part of")
+    _check_incoming(p)
     if p.disruption >= p.cohesion:
         raise RulesInputError("disruption", f"a unit with {p.disruption} Disruption has already dispersed "
                                             f"(Cohesion {p.cohesion})")
     return p
+
+
+def _check_incoming(p: ReactionInputs) -> None:
+    if p.incoming_sixes > p.incoming:
+        raise RulesInputError("incoming_sixes", f"{p.incoming_sixes} sixes cannot be more than the "
+                                                f"{p.incoming} successes they are part of")
 
 
 def _plan(p: ReactionInputs) -> ReactionPlan:
@@ -207,18 +213,54 @@ def saves_and_sixes(dice: int, tn: int) -> Distribution[tuple[int, int]]:
     return one.repeat(dice, _add, (0, 0))
 
 
+@lru_cache(maxsize=256)
+def _saves_table(dice: int, tn: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """`saves_and_sixes` as whole weights over 6**dice: row s holds the weight of s successes with at most
+    x sixes at column x, so a check reads each number of successes in one step whatever the firer's 6s."""
+    den = 6**dice
+    weights = [[0] * (dice + 1) for _ in range(dice + 1)]
+    for (saves, sixes), p in saves_and_sixes(dice, tn).items():
+        weights[saves][sixes] = p.numerator * (den // p.denominator)
+    return tuple(tuple(accumulate(row)) for row in weights), den
+
+
 @lru_cache(maxsize=1024)
 def _odds(dice: int, tn: int, incoming: int, incoming_sixes: int, suppression: str) -> Distribution[str]:
     if incoming == 0:
         return Distribution.certain(outcome_key(0, False))
-    return saves_and_sixes(dice, tn).map(
-        lambda pair: outcome_key(max(0, incoming - pair[0]), suppresses(suppression, incoming_sixes, pair[1])))
+    table, den = _saves_table(dice, tn)
+    # suppressed when the target's 6s are at most `limit` (none at all when the firer rolled no 6)
+    limit = -1 if incoming_sixes == 0 else incoming_sixes if suppression == "artillery" else incoming_sixes - 1
+    out: dict[str, int] = {}
+    for saves, row in enumerate(table):
+        total = row[-1]
+        suppressed = row[min(limit, dice)] if limit >= 0 else 0
+        taken = max(0, incoming - saves)
+        for flag, n in ((True, suppressed), (False, total - suppressed)):
+            if n:
+                key = outcome_key(taken, flag)
+                out[key] = out.get(key, 0) + n
+    return Distribution.from_weights(out, den)
 
 
 def reaction_odds(inputs: Inputs) -> Distribution[str]:
     p = _parse(inputs)
     plan = _plan(p)
     return _odds(plan.dice_rolled, plan.tn, p.incoming, p.incoming_sixes, p.suppression)
+
+
+def odds_against(check: Inputs) -> Callable[[int, int], Distribution[str]]:
+    """The Reaction Check's odds against any number of incoming successes and sixes, its other inputs read
+    once: a fire's odds ask for every result the fire can roll."""
+    base = _parse({**check, "incoming": 0, "incoming_sixes": 0})
+
+    def against(incoming: int, incoming_sixes: int) -> Distribution[str]:
+        p = replace(base, incoming=incoming, incoming_sixes=incoming_sixes)
+        _check_incoming(p)
+        plan = _plan(p)
+        return _odds(plan.dice_rolled, plan.tn, incoming, incoming_sixes, p.suppression)
+
+    return against
 
 
 register(Procedure(NAME, "Reaction Check", reaction_resolve, reaction_odds, ruleset=RULESET, settings=SETTINGS))
