@@ -49,7 +49,7 @@ same way, so a two-figure Team's chart never lists three kills.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -450,8 +450,8 @@ def uncapped_weights(volley: Volley, sixes_cap: int = 0) -> tuple[Iterator[tuple
     into one integer each (one byte-aligned slot per coefficient, wide enough
     that nothing carries), so each count of sixes is one weighted sum of them
     in Python's big-integer arithmetic rather than loops over terms. The
-    weights come one by one, not as a distribution, so a caller keys them as its
-    outcomes need without an intermediate outcome space.
+    weights come one by one, not as a distribution, so a caller keys them as
+    its outcomes need without an intermediate outcome space.
     """
     if volley.dice == 0:
         return iter([(0, 0, 0, 1)]), 1
@@ -511,7 +511,39 @@ def kills_shock_key(kills: int, shock: int) -> str:
 @lru_cache(maxsize=1024)
 def kills_shock_odds(volley: Volley) -> Distribution[str]:
     """Exact odds of the `kills=K shock=S` keys of a volley."""
-    return volley_counts(volley).map(lambda c: kills_shock_key(c[0], c[1]))
+    return keyed_volley_odds(volley)
+
+
+def _no_words(sixes: int) -> str:
+    return ""
+
+
+def keyed_volley_odds(volley: Volley, sixes_cap: int = 0,
+                      sixes_words: Callable[[int], str] = _no_words) -> Distribution[str]:
+    """Exact odds of `kills=K shock=S` keys followed by what the sixes (capped at `sixes_cap`) add to them.
+
+    Unless several Teams each cap their own kills, the keys are made straight
+    from the weights (`uncapped_weights`), one Team's cap applied while
+    keying: thousands of outcomes never pass through a distribution of tuples.
+    """
+    if volley.figures and volley.teams > 1:
+        return volley_counts(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + sixes_words(c[2]))
+    figures = volley.figures[0] if volley.figures else None
+    weights, total = uncapped_weights(volley, sixes_cap)
+    counts_words: dict[int, str] = {}
+    more_words: dict[int, str] = {}
+    keyed: dict[str, int] = {}
+    for k, s, x, n in weights:
+        words = counts_words.get(k << 16 | s)
+        if words is None:
+            kills, shock = cap_kills(k, s, figures)
+            words = counts_words[k << 16 | s] = kills_shock_key(kills, 0 if volley.shock_ignored else shock)
+        more = more_words.get(x)
+        if more is None:
+            more = more_words[x] = sixes_words(x)
+        key = words + more
+        keyed[key] = keyed.get(key, 0) + n
+    return Distribution.from_weights(keyed, total)
 
 
 # reading inputs shared by the fire procedures ------------------------------------------------------

@@ -37,7 +37,7 @@ sets its state to "on_fire"; the app lists its occupants, who must evacuate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from battletracker.core.dice import Dice
@@ -64,8 +64,8 @@ from battletracker.rules.chain_of_command.fire import (
     HitEffect,
     Targets,
     Volley,
-    cap_kills,
     describe_volley,
+    keyed_volley_odds,
     kills_shock_key,
     read_id,
     read_sniper_target,
@@ -75,8 +75,6 @@ from battletracker.rules.chain_of_command.fire import (
     roll_effects,
     sniper_volley,
     target_effects,
-    uncapped_weights,
-    volley_counts,
 )
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
 
@@ -205,27 +203,7 @@ def _odds(shot: FlameShot, vehicle: VehicleTarget) -> Distribution[str]:
     if not shot.occupied:
         fire = storm_of_steel.hits_and_sixes(shot.volley.dice, shot.volley.to_hit, shot.volley.storm)
         return fire.map(lambda hx: _key(shot.target_kind, 0, 0, hx[1], vehicle))
-    volley = shot.volley
-    if volley.teams > 1 or volley.shock_ignored:
-        counts = volley_counts(volley, cap)
-        return counts.map(lambda c: _key(shot.target_kind, c[0], c[1], c[2], vehicle))
-    # One Team: its kills capped at its figures while keying, straight from the weights (a transport's
-    # thousands of kills, Shock and vehicle Shock outcomes never pass through an outcome space of tuples).
-    figures = volley.figures[0] if volley.figures else None
-    weights, total = uncapped_weights(replace(volley, figures=()), cap)
-    sixes_words: dict[int, str] = {}
-    counts_words: dict[int, str] = {}
-    keyed: dict[str, int] = {}
-    for k, s, x, n in weights:
-        words = counts_words.get(k << 16 | s)
-        if words is None:
-            words = counts_words[k << 16 | s] = kills_shock_key(*cap_kills(k, s, figures))
-        more = sixes_words.get(x)
-        if more is None:
-            more = sixes_words[x] = _sixes_words(shot.target_kind, x, vehicle)
-        key = words + more
-        keyed[key] = keyed.get(key, 0) + n
-    return Distribution.from_weights(keyed, total)
+    return keyed_volley_odds(shot.volley, cap, lambda sixes: _sixes_words(shot.target_kind, sixes, vehicle))
 
 
 def flamethrower_odds(inputs: Inputs) -> Distribution[str]:
