@@ -361,20 +361,24 @@ def _team_weights(effect: HitEffect, hits: int, figures: int) -> dict[tuple[int,
 
 
 @lru_cache(maxsize=256)
-def _fire_weights(dice: int, to_hit: int, storm: StormOfSteel | None) -> tuple[dict[tuple[int, int], int], int]:
+def _fire_weights(dice: int, to_hit: int, storm: StormOfSteel | None,
+                  sixes: bool = True) -> tuple[dict[tuple[int, int], int], int]:
     """(hits, sixes) of the Firepower Dice with their Storm of Steel dice, as whole weights over a denominator.
 
     One die's polynomial packed into an integer and raised to the `dice`-th
-    power, as `_uncapped_counts` does.
+    power. Without `sixes` every count of sixes reads 0: a polynomial in the
+    hits alone, a fraction of the size, for the volleys whose sixes do nothing.
     """
     one_die = list(storm_of_steel.hits_and_sixes(1, to_hit, storm).items())
+    if not sixes:
+        one_die = [((h, 0), p) for (h, _), p in one_die]
     die_den = lcm(*(p.denominator for _, p in one_die))
     most_h = dice * max(h for (h, _), _ in one_die)
     xs = dice * max(x for (_, x), _ in one_die) + 1
     size = _slot_bytes(die_den**dice)
     die = 0
     for (h, x), p in one_die:
-        die |= (p.numerator * (die_den // p.denominator)) << (8 * size * (h * xs + x))
+        die += (p.numerator * (die_den // p.denominator)) << (8 * size * (h * xs + x))
     raw = (die**dice).to_bytes(size * (most_h + 1) * xs, "little")
     out: dict[tuple[int, int], int] = {}
     for h in range(most_h + 1):
@@ -402,7 +406,7 @@ def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
     6**most hits), packed into one integer per polynomial as `_uncapped_counts`
     does, so combining the Teams is big-integer multiplication.
     """
-    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm)
+    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
     most_h = max(h for h, _ in fire)
     most_x = max(x for _, x in fire)
     xc = min(sixes_cap, most_x) + 1
@@ -439,7 +443,8 @@ def _uncapped_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]
         {(k, s, x): n for k, s, x, n in weights}, total)
 
 
-def uncapped_weights(volley: Volley, sixes_cap: int = 0) -> tuple[Iterator[tuple[int, int, int, int]], int]:
+def uncapped_weights(volley: Volley, sixes_cap: int = 0, merge: Callable[[int], int] | None = None,
+                     ) -> tuple[Iterator[tuple[int, int, int, int]], int]:
     """(kills, shock, sixes capped at `sixes_cap`, whole weight) of a volley with no figures to cap the
     kills, and the denominator of the weights.
 
@@ -451,11 +456,13 @@ def uncapped_weights(volley: Volley, sixes_cap: int = 0) -> tuple[Iterator[tuple
     that nothing carries), so each count of sixes is one weighted sum of them
     in Python's big-integer arithmetic rather than loops over terms. The
     weights come one by one, not as a distribution, so a caller keys them as
-    its outcomes need without an intermediate outcome space.
+    its outcomes need without an intermediate outcome space. `merge` maps a
+    count of sixes to the one it reads as (the smallest with the same key):
+    such counts are added up before they are read.
     """
     if volley.dice == 0:
         return iter([(0, 0, 0, 1)]), 1
-    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm)
+    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
     most_h = max(h for h, _ in fire)
     most_x = max(x for _, x in fire)
     faces = volley.effect.faces
@@ -475,19 +482,20 @@ def uncapped_weights(volley: Volley, sixes_cap: int = 0) -> tuple[Iterator[tuple
     for h in range(most_h + 1):
         powers.append(power * per_hit ** (most_h - h))
         power = _times(power, none) + (_times(power, shock) << shock_shift) + (_times(power, kill) << kill_shift)
-    columns: list[dict[int, int]] = [{} for _ in range(xc)]
-    for (h, x), n in fire.items():
-        column = columns[min(x, xc - 1)]
+    columns: dict[int, dict[int, int]] = {}
+    for (h, x), n in sorted(fire.items(), key=lambda hx: hx[0][1]):
+        x = min(x, xc - 1)
+        column = columns.setdefault(x if merge is None else merge(x), {})
         column[h] = column.get(h, 0) + n
     return _read_columns(columns, powers, side, size, volley.effect.shock_multiplier), total
 
 
-def _read_columns(columns: list[dict[int, int]], powers: list[int], side: int, size: int,
+def _read_columns(columns: dict[int, dict[int, int]], powers: list[int], side: int, size: int,
                   multiplier: int) -> Iterator[tuple[int, int, int, int]]:
     """The nonzero (kills, shock, sixes, weight) of each column of sixes: its weighted sum of the packed powers,
     read slot by slot (lazily, so no list of thousands of tuples is ever held)."""
     read = int.from_bytes
-    for x, column in enumerate(columns):
+    for x, column in columns.items():
         packed = sum(n * powers[h] for h, n in column.items())
         raw = packed.to_bytes(size * side * side, "little")
         for k in range(side):
@@ -529,19 +537,22 @@ def keyed_volley_odds(volley: Volley, sixes_cap: int = 0,
     if volley.figures and volley.teams > 1:
         return volley_counts(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + sixes_words(c[2]))
     figures = volley.figures[0] if volley.figures else None
-    weights, total = uncapped_weights(volley, sixes_cap)
-    counts_words: dict[int, str] = {}
+    first_with: dict[str, int] = {}
     more_words: dict[int, str] = {}
+
+    def merge(sixes: int) -> int:
+        more_words[sixes] = words = sixes_words(sixes)
+        return first_with.setdefault(words, sixes)
+
+    weights, total = uncapped_weights(volley, sixes_cap, merge)
+    counts_words: dict[int, str] = {}
     keyed: dict[str, int] = {}
     for k, s, x, n in weights:
         words = counts_words.get(k << 16 | s)
         if words is None:
             kills, shock = cap_kills(k, s, figures)
             words = counts_words[k << 16 | s] = kills_shock_key(kills, 0 if volley.shock_ignored else shock)
-        more = more_words.get(x)
-        if more is None:
-            more = more_words[x] = sixes_words(x)
-        key = words + more
+        key = words + more_words[x]
         keyed[key] = keyed.get(key, 0) + n
     return Distribution.from_weights(keyed, total)
 
