@@ -461,7 +461,7 @@ def uncapped_weights(volley: Volley, sixes_cap: int = 0, merge: Callable[[int], 
     such counts are added up before they are read.
     """
     if volley.dice == 0:
-        return iter([(0, 0, 0, 1)]), 1
+        return iter([(0, 0, 0 if merge is None else merge(0), 1)]), 1
     fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
     most_h = max(h for h, _ in fire)
     most_x = max(x for _, x in fire)
