@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.core.odds import Distribution
+from battletracker.core.odds import Distribution, success_chance
 from battletracker.rules.armour_battles import reaction
 from battletracker.rules.chain_of_command.fire import (
     HitEffect,
@@ -77,6 +77,10 @@ def test_stray_shots_equal_the_plain_convolution(models: int, hits: int) -> None
 @pytest.mark.parametrize("incoming, sixes", [(1, 0), (1, 1), (4, 0), (4, 3), (12, 2)])
 def test_reaction_odds_equal_reading_every_roll(dice: int, tn: int, suppression: str, incoming: int,
                                                 sixes: int) -> None:
-    plain = reaction.saves_and_sixes(dice, tn).map(lambda pair: reaction.outcome_key(
+    six = Fraction(1, 6)
+    other = success_chance(tn) - six
+    one = Distribution({(1, 1): six, (1, 0): other, (0, 0): 1 - six - other})
+    saves = one.repeat(dice, lambda a, b: (a[0] + b[0], a[1] + b[1]), (0, 0))
+    plain = saves.map(lambda pair: reaction.outcome_key(
         max(0, incoming - pair[0]), reaction.suppresses(suppression, sixes, pair[1])))
     assert reaction._odds(dice, tn, incoming, sixes, suppression) == plain

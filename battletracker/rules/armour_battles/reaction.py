@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
+from math import comb
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution, success_chance
@@ -205,23 +205,19 @@ def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=256)
-def saves_and_sixes(dice: int, tn: int) -> Distribution[tuple[int, int]]:
-    """Joint (successes, sixes) of `dice` D6 needing `tn`+ (tn at most 6, so every 6 is a success)."""
-    six = Fraction(1, 6)
-    other = success_chance(tn) - six
-    one: Distribution[tuple[int, int]] = Distribution({(1, 1): six, (1, 0): other, (0, 0): 1 - six - other})
-    return one.repeat(dice, _add, (0, 0))
-
-
-@lru_cache(maxsize=256)
 def _saves_table(dice: int, tn: int) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """`saves_and_sixes` as whole weights over 6**dice: row s holds the weight of s successes with at most
-    x sixes at column x, so a check reads each number of successes in one step whatever the firer's 6s."""
-    den = 6**dice
-    weights = [[0] * (dice + 1) for _ in range(dice + 1)]
-    for (saves, sixes), p in saves_and_sixes(dice, tn).items():
-        weights[saves][sixes] = p.numerator * (den // p.denominator)
-    return tuple(tuple(accumulate(row)) for row in weights), den
+    """Joint successes and sixes of `dice` D6 needing `tn`+ (tn at most 6, so every 6 is a success), as whole
+    weights over 6**dice: row s holds the weight of s successes with at most x sixes at column x, so a
+    check reads each number of successes in one step whatever the firer's 6s."""
+    other = int(success_chance(tn) * 6) - 1  # faces that succeed without a 6
+    fail = 5 - other
+    rows = []
+    for saves in range(dice + 1):
+        # saves successes among the dice, x of them 6s: C(dice, saves) C(saves, x) other**(saves - x) fail**rest
+        ways = comb(dice, saves) * fail ** (dice - saves)
+        row = [ways * comb(saves, x) * other ** (saves - x) if x <= saves else 0 for x in range(dice + 1)]
+        rows.append(tuple(accumulate(row)))
+    return tuple(rows), 6**dice
 
 
 @lru_cache(maxsize=1024)
