@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from math import factorial, gcd, lcm
+from math import comb, factorial, gcd, lcm
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
@@ -449,14 +449,15 @@ def uncapped_weights(volley: Volley, sixes_cap: int = 0, merge: Callable[[int], 
     kills, and the denominator of the weights.
 
     Given the hits, the effect dice are independent of which dice scored them,
-    of the sixes and of how the hits are split between Teams: `h` hits are
-    (none + shock*y + kill*x)**h in face counts, with the faces' common factor
-    taken out (open ground reads 1 + y + x over 3). Those powers are packed
-    into one integer each (one byte-aligned slot per coefficient, wide enough
-    that nothing carries), so each count of sixes is one weighted sum of them
-    in Python's big-integer arithmetic rather than loops over terms. The
-    weights come one by one, not as a distribution, so a caller keys them as
-    its outcomes need without an intermediate outcome space. `merge` maps a
+    of the sixes and of how the hits are split between Teams: of `h` hits, `m`
+    kill or shock in C(h, m) none**(h - m) ways (face counts, with the faces'
+    common factor taken out: open ground reads 1:1:1 over 3), and those `m`
+    split into kills and Shock in C(m, k) kill**k shock**(m - k) ways. So the
+    sum over the hits is made once per `m`, for every count of sixes at once
+    (each a byte-aligned slot of one integer, wide enough that nothing
+    carries), and each outcome is one product. The weights come one by one,
+    not as a distribution, so a caller keys them as its outcomes need
+    without an intermediate outcome space. `merge` maps a
     count of sixes to the one it reads as (the smallest with the same key):
     such counts are added up before they are read.
     """
@@ -471,45 +472,34 @@ def uncapped_weights(volley: Volley, sixes_cap: int = 0, merge: Callable[[int], 
     common = gcd(kill, shock, none)
     kill, shock, none, per_hit = kill // common, shock // common, none // common, len(faces) // common
     xc = min(sixes_cap, most_x) + 1
-    side = most_h + 1
     total = den * per_hit**most_h
     size = _slot_bytes(total)
-    shock_shift, kill_shift = 8 * size, 8 * size * side
-
-    # the effects of h hits at slot k * side + s, scaled to the common denominator
-    powers: list[int] = []
-    power = 1
-    for h in range(most_h + 1):
-        powers.append(power * per_hit ** (most_h - h))
-        power = _times(power, none) + (_times(power, shock) << shock_shift) + (_times(power, kill) << kill_shift)
-    columns: dict[int, dict[int, int]] = {}
+    width = 8 * size
+    columns: dict[int, int] = {}  # count of sixes read -> its place in the packed rows
+    rows = [0] * (most_h + 1)  # the weights of h hits, one slot per count of sixes read
     for (h, x), n in sorted(fire.items(), key=lambda hx: hx[0][1]):
         x = min(x, xc - 1)
-        column = columns.setdefault(x if merge is None else merge(x), {})
-        column[h] = column.get(h, 0) + n
-    return _read_columns(columns, powers, side, size, volley.effect.shock_multiplier), total
+        place = columns.setdefault(x if merge is None else merge(x), len(columns))
+        rows[h] += n << (width * place)
+    # m of the h hits kill or shock: C(h, m) ways, none**(h - m) for the rest, over the common denominator
+    packed = [sum(rows[h] * comb(h, m) * none ** (h - m) * per_hit ** (most_h - h) for h in range(m, most_h + 1))
+              for m in range(most_h + 1)]
+    raw = [p.to_bytes(size * len(columns), "little") for p in packed]
+    sums = [[int.from_bytes(r[at:at + size], "little") for at in range(0, len(r), size)] for r in raw]
+    return _split(sums, tuple(columns), kill, shock, volley.effect.shock_multiplier), total
 
 
-def _read_columns(columns: dict[int, dict[int, int]], powers: list[int], side: int, size: int,
-                  multiplier: int) -> Iterator[tuple[int, int, int, int]]:
-    """The nonzero (kills, shock, sixes, weight) of each column of sixes: its weighted sum of the packed powers,
-    read slot by slot (lazily, so no list of thousands of tuples is ever held)."""
-    read = int.from_bytes
-    for x, column in columns.items():
-        packed = sum(n * powers[h] for h, n in column.items())
-        raw = packed.to_bytes(size * side * side, "little")
-        for k in range(side):
-            at = k * side * size
-            for s in range(side - k):
-                n = read(raw[at:at + size], "little")
-                at += size
-                if n:
-                    yield k, s * multiplier, x, n
-
-
-def _times(packed: int, factor: int) -> int:
-    """`packed` times a face count: skips the multiplication by 1 (open ground) and by 0."""
-    return packed if factor == 1 else packed * factor if factor else 0
+def _split(sums: list[list[int]], columns: tuple[int, ...], kill: int, shock: int,
+           multiplier: int) -> Iterator[tuple[int, int, int, int]]:
+    """The nonzero (kills, shock, sixes, weight): m hits that kill or shock split into k kills and m - k Shock
+    in C(m, k) kill**k shock**(m - k) ways. Lazily, so no list of thousands of tuples is ever held."""
+    for k in range(len(sums)):
+        for s in range(len(sums) - k):
+            ways = comb(k + s, k) * kill**k * shock**s
+            if ways:
+                for place, n in enumerate(sums[k + s]):
+                    if n:
+                        yield k, s * multiplier, columns[place], ways * n
 
 
 def kills_shock_key(kills: int, shock: int) -> str:
