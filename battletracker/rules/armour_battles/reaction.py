@@ -19,7 +19,7 @@ suppression sets "artillery_suppressed" as well; dispersal sets "dispersed".
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from math import comb
@@ -121,17 +121,17 @@ def _parse(inputs: Inputs) -> ReactionInputs:
         limits=SlidingLimits.read(r),
     )
     r.finish()
-    _check_incoming(p)
+    _check_incoming(p.incoming, p.incoming_sixes)
     if p.disruption >= p.cohesion:
         raise RulesInputError("disruption", f"a unit with {p.disruption} Disruption has already dispersed "
                                             f"(Cohesion {p.cohesion})")
     return p
 
 
-def _check_incoming(p: ReactionInputs) -> None:
-    if p.incoming_sixes > p.incoming:
-        raise RulesInputError("incoming_sixes", f"{p.incoming_sixes} sixes cannot be more than the "
-                                                f"{p.incoming} successes they are part of")
+def _check_incoming(incoming: int, incoming_sixes: int) -> None:
+    if incoming_sixes > incoming:
+        raise RulesInputError("incoming_sixes", f"{incoming_sixes} sixes cannot be more than the "
+                                                f"{incoming} successes they are part of")
 
 
 def _plan(p: ReactionInputs) -> ReactionPlan:
@@ -224,7 +224,14 @@ def _saves_table(dice: int, tn: int) -> tuple[tuple[tuple[int, ...], ...], int]:
 def _odds(dice: int, tn: int, incoming: int, incoming_sixes: int, suppression: str) -> Distribution[str]:
     if incoming == 0:
         return Distribution.certain(outcome_key(0, False))
+    return Distribution.from_weights(_weights(dice, tn, incoming, incoming_sixes, suppression), 6**dice)
+
+
+def _weights(dice: int, tn: int, incoming: int, incoming_sixes: int, suppression: str) -> dict[str, int]:
+    """The check's outcome keys with their whole weights over 6**dice."""
     table, den = _saves_table(dice, tn)
+    if incoming == 0:
+        return {outcome_key(0, False): den}
     # suppressed when the target's 6s are at most `limit` (none at all when the firer rolled no 6)
     limit = -1 if incoming_sixes == 0 else incoming_sixes if suppression == "artillery" else incoming_sixes - 1
     out: dict[str, int] = {}
@@ -236,7 +243,7 @@ def _odds(dice: int, tn: int, incoming: int, incoming_sixes: int, suppression: s
             if n:
                 key = outcome_key(taken, flag)
                 out[key] = out.get(key, 0) + n
-    return Distribution.from_weights(out, den)
+    return out
 
 
 def reaction_odds(inputs: Inputs) -> Distribution[str]:
@@ -245,18 +252,18 @@ def reaction_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(plan.dice_rolled, plan.tn, p.incoming, p.incoming_sixes, p.suppression)
 
 
-def odds_against(check: Inputs) -> Callable[[int, int], Distribution[str]]:
-    """The Reaction Check's odds against any number of incoming successes and sixes, its other inputs read
-    once: a fire's odds ask for every result the fire can roll."""
-    base = _parse({**check, "incoming": 0, "incoming_sixes": 0})
+def weights_against(check: Inputs) -> tuple[Callable[[int, int], dict[str, int]], int]:
+    """The Reaction Check's outcome keys and whole weights against any number of incoming successes and
+    sixes, and their denominator, its other inputs read once: a fire's odds ask for every result the fire
+    can roll, and add them up as whole numbers."""
+    p = _parse({**check, "incoming": 1, "incoming_sixes": 0})
+    plan = _plan(p)  # the same for any number of incoming successes but none, which needs no roll
 
-    def against(incoming: int, incoming_sixes: int) -> Distribution[str]:
-        p = replace(base, incoming=incoming, incoming_sixes=incoming_sixes)
-        _check_incoming(p)
-        plan = _plan(p)
-        return _odds(plan.dice_rolled, plan.tn, incoming, incoming_sixes, p.suppression)
+    def against(incoming: int, incoming_sixes: int) -> dict[str, int]:
+        _check_incoming(incoming, incoming_sixes)
+        return _weights(plan.dice_rolled, plan.tn, incoming, incoming_sixes, p.suppression)
 
-    return against
+    return against, 6**plan.dice_rolled
 
 
 register(Procedure(NAME, "Reaction Check", reaction_resolve, reaction_odds, ruleset=RULESET, settings=SETTINGS))
