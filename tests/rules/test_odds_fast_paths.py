@@ -7,7 +7,9 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.odds import Distribution, success_chance
-from battletracker.rules.armour_battles import reaction
+from battletracker.rules import get
+from battletracker.rules.armour_battles import direct_fire, fire, reaction
+from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command.fire import (
     HitEffect,
     Volley,
@@ -19,6 +21,7 @@ from battletracker.rules.chain_of_command.fire import (
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, hits_and_sixes
 from battletracker.rules.necromunda import allocation, stray_shots
 from battletracker.rules.necromunda.id_lists import counts_key
+from tests.benchmarks.odds_bench import TYPICAL
 
 
 def _plain_volley(volley: Volley, sixes_cap: int) -> Distribution[tuple[int, int, int]]:
@@ -84,3 +87,13 @@ def test_reaction_odds_equal_reading_every_roll(dice: int, tn: int, suppression:
     plain = saves.map(lambda pair: reaction.outcome_key(
         max(0, incoming - pair[0]), reaction.suppresses(suppression, sixes, pair[1])))
     assert reaction._odds(dice, tn, incoming, sixes, suppression) == plain
+
+
+@pytest.mark.parametrize("inputs", [TYPICAL["ab.direct_fire_reaction"], {
+    **TYPICAL["ab.direct_fire_reaction"], "fp_dice": 9, "reaction:reaction_dice": 6, "reaction:suppression": "normal"}])
+def test_direct_fire_odds_equal_the_check_against_every_result_of_the_fire(inputs: dict[str, InputValue]) -> None:
+    fired, check = direct_fire.split(inputs)
+    plan = fire.plan_fire(fired)
+    plain = direct_fire._fire_joint(plan.dice_rolled, plan.tn).bind(lambda pair: reaction.reaction_odds(
+        {**check, "incoming": pair[0], "incoming_sixes": pair[1]}))
+    assert get("ab.direct_fire_reaction").odds(inputs) == plain
