@@ -481,9 +481,12 @@ def uncapped_weights(volley: Volley, sixes_cap: int = 0, merge: Callable[[int], 
         x = min(x, xc - 1)
         place = columns.setdefault(x if merge is None else merge(x), len(columns))
         rows[h] += n << (width * place)
-    # m of the h hits kill or shock: C(h, m) ways, none**(h - m) for the rest, over the common denominator
-    packed = [sum(rows[h] * comb(h, m) * none ** (h - m) * per_hit ** (most_h - h) for h in range(m, most_h + 1))
-              for m in range(most_h + 1)]
+    # m of the h hits kill or shock: C(h, m) ways, none**(h - m) for the rest, over the common denominator.
+    # Summed over h for every m at once: the rows as a polynomial in t, shifted to t + none (Taylor shift).
+    packed = [row * per_hit ** (most_h - h) for h, row in enumerate(rows)]
+    for i in range(most_h):
+        for j in range(most_h - 1, i - 1, -1):
+            packed[j] += packed[j + 1] if none == 1 else packed[j + 1] * none
     raw = [p.to_bytes(size * len(columns), "little") for p in packed]
     sums = [[int.from_bytes(r[at:at + size], "little") for at in range(0, len(r), size)] for r in raw]
     return _split(sums, tuple(columns), kill, shock, volley.effect.shock_multiplier), total
