@@ -177,6 +177,11 @@ class Distribution(Generic[T]):
                 return self
         return Distribution._weights({o: n // g for o, n in self._w.items()}, self._den // g)
 
+    def ordered(self, key: Callable[[T], Any]) -> Distribution[T]:
+        """The same distribution with its outcomes in the order `key` sorts them (the order a view lists them),
+        its weights untouched: no `Fraction` per outcome."""
+        return Distribution._weights({o: self._w[o] for o in sorted(self._w, key=key)}, self._den)
+
     def condition(self, predicate: Callable[[T], bool]) -> Distribution[T]:
         """The distribution given that `predicate` holds (renormalised)."""
         kept = {o: n for o, n in self._w.items() if predicate(o)}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from math import lcm
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
@@ -62,8 +63,15 @@ def _fire_joint(dice: int, tn: int) -> Distribution[tuple[int, int]]:
 def direct_odds(inputs: Inputs) -> Distribution[str]:
     fired, check = split(inputs)
     plan = fire.plan_fire(fired)
-    return _fire_joint(plan.dice_rolled, plan.tn).bind(
-        lambda pair: reaction.reaction_odds({**check, "incoming": pair[0], "incoming_sixes": pair[1]})).reduced()
+    against, check_den = reaction.weights_against(check)
+    results = list(_fire_joint(plan.dice_rolled, plan.tn).items())
+    fire_den = lcm(*(p.denominator for _, p in results))
+    total: dict[str, int] = {}
+    for (hits, sixes), p in results:
+        scale = p.numerator * (fire_den // p.denominator)
+        for key, n in against(hits, sixes).items():
+            total[key] = total.get(key, 0) + scale * n
+    return Distribution.from_weights(total, fire_den * check_den)
 
 
 register(Procedure(NAME, "Direct fire and Reaction Check", direct_resolve, direct_odds, ruleset=RULESET))

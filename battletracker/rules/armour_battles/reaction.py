@@ -18,9 +18,11 @@ suppression sets "artillery_suppressed" as well; dispersal sets "dispersed".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
+from math import comb
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution, success_chance
@@ -119,13 +121,17 @@ def _parse(inputs: Inputs) -> ReactionInputs:
         limits=SlidingLimits.read(r),
     )
     r.finish()
-    if p.incoming_sixes > p.incoming:
-        raise RulesInputError("incoming_sixes", f"{p.incoming_sixes} sixes cannot be more than the "
-                                                f"{p.incoming} successes they are part of")
+    _check_incoming(p.incoming, p.incoming_sixes)
     if p.disruption >= p.cohesion:
         raise RulesInputError("disruption", f"a unit with {p.disruption} Disruption has already dispersed "
                                             f"(Cohesion {p.cohesion})")
     return p
+
+
+def _check_incoming(incoming: int, incoming_sixes: int) -> None:
+    if incoming_sixes > incoming:
+        raise RulesInputError("incoming_sixes", f"{incoming_sixes} sixes cannot be more than the "
+                                                f"{incoming} successes they are part of")
 
 
 def _plan(p: ReactionInputs) -> ReactionPlan:
@@ -199,26 +205,65 @@ def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=256)
-def saves_and_sixes(dice: int, tn: int) -> Distribution[tuple[int, int]]:
-    """Joint (successes, sixes) of `dice` D6 needing `tn`+ (tn at most 6, so every 6 is a success)."""
-    six = Fraction(1, 6)
-    other = success_chance(tn) - six
-    one: Distribution[tuple[int, int]] = Distribution({(1, 1): six, (1, 0): other, (0, 0): 1 - six - other})
-    return one.repeat(dice, _add, (0, 0))
+def _saves_table(dice: int, tn: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Joint successes and sixes of `dice` D6 needing `tn`+ (tn at most 6, so every 6 is a success), as whole
+    weights over 6**dice: row s holds the weight of s successes with at most x sixes at column x, so a
+    check reads each number of successes in one step whatever the firer's 6s."""
+    other = int(success_chance(tn) * 6) - 1  # faces that succeed without a 6
+    fail = 5 - other
+    rows = []
+    for saves in range(dice + 1):
+        # saves successes among the dice, x of them 6s: C(dice, saves) C(saves, x) other**(saves - x) fail**rest
+        ways = comb(dice, saves) * fail ** (dice - saves)
+        row = [ways * comb(saves, x) * other ** (saves - x) if x <= saves else 0 for x in range(dice + 1)]
+        rows.append(tuple(accumulate(row)))
+    return tuple(rows), 6**dice
 
 
 @lru_cache(maxsize=1024)
 def _odds(dice: int, tn: int, incoming: int, incoming_sixes: int, suppression: str) -> Distribution[str]:
     if incoming == 0:
         return Distribution.certain(outcome_key(0, False))
-    return saves_and_sixes(dice, tn).map(
-        lambda pair: outcome_key(max(0, incoming - pair[0]), suppresses(suppression, incoming_sixes, pair[1])))
+    return Distribution.from_weights(_weights(dice, tn, incoming, incoming_sixes, suppression), 6**dice)
+
+
+def _weights(dice: int, tn: int, incoming: int, incoming_sixes: int, suppression: str) -> dict[str, int]:
+    """The check's outcome keys with their whole weights over 6**dice."""
+    table, den = _saves_table(dice, tn)
+    if incoming == 0:
+        return {outcome_key(0, False): den}
+    # suppressed when the target's 6s are at most `limit` (none at all when the firer rolled no 6)
+    limit = -1 if incoming_sixes == 0 else incoming_sixes if suppression == "artillery" else incoming_sixes - 1
+    out: dict[str, int] = {}
+    for saves, row in enumerate(table):
+        total = row[-1]
+        suppressed = row[min(limit, dice)] if limit >= 0 else 0
+        taken = max(0, incoming - saves)
+        for flag, n in ((True, suppressed), (False, total - suppressed)):
+            if n:
+                key = outcome_key(taken, flag)
+                out[key] = out.get(key, 0) + n
+    return out
 
 
 def reaction_odds(inputs: Inputs) -> Distribution[str]:
     p = _parse(inputs)
     plan = _plan(p)
     return _odds(plan.dice_rolled, plan.tn, p.incoming, p.incoming_sixes, p.suppression)
+
+
+def weights_against(check: Inputs) -> tuple[Callable[[int, int], dict[str, int]], int]:
+    """The Reaction Check's outcome keys and whole weights against any number of incoming successes and
+    sixes, and their denominator, its other inputs read once: a fire's odds ask for every result the fire
+    can roll, and add them up as whole numbers."""
+    p = _parse({**check, "incoming": 1, "incoming_sixes": 0})
+    plan = _plan(p)  # the same for any number of incoming successes but none, which needs no roll
+
+    def against(incoming: int, incoming_sixes: int) -> dict[str, int]:
+        _check_incoming(incoming, incoming_sixes)
+        return _weights(plan.dice_rolled, plan.tn, incoming, incoming_sixes, p.suppression)
+
+    return against, 6**plan.dice_rolled
 
 
 register(Procedure(NAME, "Reaction Check", reaction_resolve, reaction_odds, ruleset=RULESET, settings=SETTINGS))

@@ -49,11 +49,11 @@ same way, so a two-figure Team's chart never lists three kills.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from math import factorial, lcm
+from math import comb, factorial, gcd, lcm
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
@@ -361,20 +361,24 @@ def _team_weights(effect: HitEffect, hits: int, figures: int) -> dict[tuple[int,
 
 
 @lru_cache(maxsize=256)
-def _fire_weights(dice: int, to_hit: int, storm: StormOfSteel | None) -> tuple[dict[tuple[int, int], int], int]:
+def _fire_weights(dice: int, to_hit: int, storm: StormOfSteel | None,
+                  sixes: bool = True) -> tuple[dict[tuple[int, int], int], int]:
     """(hits, sixes) of the Firepower Dice with their Storm of Steel dice, as whole weights over a denominator.
 
     One die's polynomial packed into an integer and raised to the `dice`-th
-    power, as `_uncapped_counts` does.
+    power. Without `sixes` every count of sixes reads 0: a polynomial in the
+    hits alone, a fraction of the size, for the volleys whose sixes do nothing.
     """
     one_die = list(storm_of_steel.hits_and_sixes(1, to_hit, storm).items())
+    if not sixes:
+        one_die = [((h, 0), p) for (h, _), p in one_die]
     die_den = lcm(*(p.denominator for _, p in one_die))
     most_h = dice * max(h for (h, _), _ in one_die)
     xs = dice * max(x for (_, x), _ in one_die) + 1
     size = _slot_bytes(die_den**dice)
     die = 0
     for (h, x), p in one_die:
-        die |= (p.numerator * (die_den // p.denominator)) << (8 * size * (h * xs + x))
+        die += (p.numerator * (die_den // p.denominator)) << (8 * size * (h * xs + x))
     raw = (die**dice).to_bytes(size * (most_h + 1) * xs, "little")
     out: dict[tuple[int, int], int] = {}
     for h in range(most_h + 1):
@@ -402,7 +406,7 @@ def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
     6**most hits), packed into one integer per polynomial as `_uncapped_counts`
     does, so combining the Teams is big-integer multiplication.
     """
-    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm)
+    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
     most_h = max(h for h, _ in fire)
     most_x = max(x for _, x in fire)
     xc = min(sixes_cap, most_x) + 1
@@ -433,70 +437,72 @@ def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
 
 @lru_cache(maxsize=4096)
 def _uncapped_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
-    """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) with no figures to cap the kills.
+    """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) with no figures to cap the kills."""
+    weights, total = uncapped_weights(volley, sixes_cap)
+    return Distribution.from_weights(
+        {(k, s, x): n for k, s, x, n in weights}, total)
 
-    Built per die: one Firepower Die with the Storm of Steel dice its 6
-    earns (storm_of_steel.hits_and_sixes) is a polynomial in hits and sixes,
-    and `dice` of them are its `dice`-th power. Given the hits, the effect
-    dice are independent of which dice scored them and of how the hits are
-    split between Teams: `h` hits are (none + shock*y + kill*x)**h in face
-    counts, summed over the hits by Horner's rule. Each polynomial is packed
-    into one integer (one byte-aligned slot per coefficient, wide enough that
-    nothing carries), so powers and products are Python's big-integer
-    arithmetic rather than loops over terms; a dozen dice take well under a
-    millisecond.
+
+def uncapped_weights(volley: Volley, sixes_cap: int = 0, merge: Callable[[int], int] | None = None,
+                     ) -> tuple[Iterator[tuple[int, int, int, int]], int]:
+    """(kills, shock, sixes capped at `sixes_cap`, whole weight) of a volley with no figures to cap the
+    kills, and the denominator of the weights.
+
+    Given the hits, the effect dice are independent of which dice scored them,
+    of the sixes and of how the hits are split between Teams: of `h` hits, `m`
+    kill or shock in C(h, m) none**(h - m) ways (face counts, with the faces'
+    common factor taken out: open ground reads 1:1:1 over 3), and those `m`
+    split into kills and Shock in C(m, k) kill**k shock**(m - k) ways. So the
+    sum over the hits is made once per `m`, for every count of sixes at once
+    (each a byte-aligned slot of one integer, wide enough that nothing
+    carries), and each outcome is one product. The weights come one by one,
+    not as a distribution, so a caller keys them as its outcomes need
+    without an intermediate outcome space. `merge` maps a
+    count of sixes to the one it reads as (the smallest with the same key):
+    such counts are added up before they are read.
     """
     if volley.dice == 0:
-        return Distribution.certain((0, 0, 0))
-    one_die = list(storm_of_steel.hits_and_sixes(1, volley.to_hit, volley.storm).items())
-    die_den = lcm(*(p.denominator for _, p in one_die))
-    most_h = volley.dice * max(h for (h, _), _ in one_die)
-    most_x = volley.dice * max(x for (_, x), _ in one_die)
-    den = die_den**volley.dice
-
-    # (hits, sixes) of all the dice: slot h * (most_x + 1) + x
-    xs = most_x + 1
-    fire_size = _slot_bytes(den)
-    die = 0
-    for (h, x), p in one_die:
-        die |= (p.numerator * (die_den // p.denominator)) << (8 * fire_size * (h * xs + x))
-    fire = die**volley.dice
-
-    # (kills, shock hits, capped sixes): slot (k * side + s) * xc + x
+        return iter([(0, 0, 0 if merge is None else merge(0), 1)]), 1
+    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
+    most_h = max(h for h, _ in fire)
+    most_x = max(x for _, x in fire)
+    faces = volley.effect.faces
+    kill, shock = faces.count("kill"), faces.count("shock")
+    none = len(faces) - kill - shock
+    common = gcd(kill, shock, none)
+    kill, shock, none, per_hit = kill // common, shock // common, none // common, len(faces) // common
     xc = min(sixes_cap, most_x) + 1
-    side = most_h + 1
-    total = den * 6**most_h
+    total = den * per_hit**most_h
     size = _slot_bytes(total)
     width = 8 * size
-    kill = sum(1 for f in volley.effect.faces if f == "kill")
-    shock = sum(1 for f in volley.effect.faces if f == "shock")
-    none = 6 - kill - shock
-    shock_shift, kill_shift = width * xc, width * xc * side
-    fire_raw = fire.to_bytes(fire_size * (most_h + 1) * xs, "little")
-    acc = 0
-    for h in range(most_h, -1, -1):
-        row = [0] * xc
-        for x in range(min(h, most_x) + 1):  # every six is a hit
-            at = (h * xs + x) * fire_size
-            row[min(x, xc - 1)] += int.from_bytes(fire_raw[at:at + fire_size], "little")
-        scale = 6 ** (most_h - h)
-        term = 0
-        for x, n in enumerate(row):
-            term |= (n * scale) << (width * x)
-        acc = acc * none + ((acc * shock) << shock_shift) + ((acc * kill) << kill_shift) + term
-    raw = acc.to_bytes(size * side * side * xc, "little")
-    read = int.from_bytes
-    out: dict[Counts, int] = {}
-    multiplier = volley.effect.shock_multiplier
-    for k in range(side):
-        for s in range(side - k):
-            at = (k * side + s) * xc * size
-            for x in range(xc):
-                n = read(raw[at:at + size], "little")
-                at += size
-                if n:
-                    out[(k, s * multiplier, x)] = n
-    return Distribution.from_weights(out, total)
+    columns: dict[int, int] = {}  # count of sixes read -> its place in the packed rows
+    rows = [0] * (most_h + 1)  # the weights of h hits, one slot per count of sixes read
+    for (h, x), n in sorted(fire.items(), key=lambda hx: hx[0][1]):
+        x = min(x, xc - 1)
+        place = columns.setdefault(x if merge is None else merge(x), len(columns))
+        rows[h] += n << (width * place)
+    # m of the h hits kill or shock: C(h, m) ways, none**(h - m) for the rest, over the common denominator.
+    # Summed over h for every m at once: the rows as a polynomial in t, shifted to t + none (Taylor shift).
+    packed = [row * per_hit ** (most_h - h) for h, row in enumerate(rows)]
+    for i in range(most_h):
+        for j in range(most_h - 1, i - 1, -1):
+            packed[j] += packed[j + 1] if none == 1 else packed[j + 1] * none
+    raw = [p.to_bytes(size * len(columns), "little") for p in packed]
+    sums = [[int.from_bytes(r[at:at + size], "little") for at in range(0, len(r), size)] for r in raw]
+    return _split(sums, tuple(columns), kill, shock, volley.effect.shock_multiplier), total
+
+
+def _split(sums: list[list[int]], columns: tuple[int, ...], kill: int, shock: int,
+           multiplier: int) -> Iterator[tuple[int, int, int, int]]:
+    """The nonzero (kills, shock, sixes, weight): m hits that kill or shock split into k kills and m - k Shock
+    in C(m, k) kill**k shock**(m - k) ways. Lazily, so no list of thousands of tuples is ever held."""
+    for k in range(len(sums)):
+        for s in range(len(sums) - k):
+            ways = comb(k + s, k) * kill**k * shock**s
+            if ways:
+                for place, n in enumerate(sums[k + s]):
+                    if n:
+                        yield k, s * multiplier, columns[place], ways * n
 
 
 def kills_shock_key(kills: int, shock: int) -> str:
@@ -506,7 +512,42 @@ def kills_shock_key(kills: int, shock: int) -> str:
 @lru_cache(maxsize=1024)
 def kills_shock_odds(volley: Volley) -> Distribution[str]:
     """Exact odds of the `kills=K shock=S` keys of a volley."""
-    return volley_counts(volley).map(lambda c: kills_shock_key(c[0], c[1]))
+    return keyed_volley_odds(volley)
+
+
+def _no_words(sixes: int) -> str:
+    return ""
+
+
+def keyed_volley_odds(volley: Volley, sixes_cap: int = 0,
+                      sixes_words: Callable[[int], str] = _no_words) -> Distribution[str]:
+    """Exact odds of `kills=K shock=S` keys followed by what the sixes (capped at `sixes_cap`) add to them.
+
+    Unless several Teams each cap their own kills, the keys are made straight
+    from the weights (`uncapped_weights`), one Team's cap applied while
+    keying: thousands of outcomes never pass through a distribution of tuples.
+    """
+    if volley.figures and volley.teams > 1:
+        return volley_counts(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + sixes_words(c[2]))
+    figures = volley.figures[0] if volley.figures else None
+    first_with: dict[str, int] = {}
+    more_words: dict[int, str] = {}
+
+    def merge(sixes: int) -> int:
+        more_words[sixes] = words = sixes_words(sixes)
+        return first_with.setdefault(words, sixes)
+
+    weights, total = uncapped_weights(volley, sixes_cap, merge)
+    counts_words: dict[int, str] = {}
+    keyed: dict[str, int] = {}
+    for k, s, x, n in weights:
+        words = counts_words.get(k << 16 | s)
+        if words is None:
+            kills, shock = cap_kills(k, s, figures)
+            words = counts_words[k << 16 | s] = kills_shock_key(kills, 0 if volley.shock_ignored else shock)
+        key = words + more_words[x]
+        keyed[key] = keyed.get(key, 0) + n
+    return Distribution.from_weights(keyed, total)
 
 
 # reading inputs shared by the fire procedures ------------------------------------------------------

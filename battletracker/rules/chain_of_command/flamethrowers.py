@@ -66,6 +66,7 @@ from battletracker.rules.chain_of_command.fire import (
     Targets,
     Volley,
     describe_volley,
+    keyed_volley_odds,
     kills_shock_key,
     read_id,
     read_sniper_target,
@@ -75,7 +76,6 @@ from battletracker.rules.chain_of_command.fire import (
     roll_effects,
     sniper_volley,
     target_effects,
-    volley_counts,
 )
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
 
@@ -150,12 +150,16 @@ def _parse(inputs: Inputs) -> FlamethrowerInputs:
 
 
 def _key(kind: str, kills: int, shock: int, sixes: int, vehicle: VehicleTarget) -> str:
-    key = kills_shock_key(kills, shock)
+    return kills_shock_key(kills, shock) + _sixes_words(kind, sixes, vehicle)
+
+
+def _sixes_words(kind: str, sixes: int, vehicle: VehicleTarget) -> str:
+    """What the 6s add to the outcome key: a building on fire, or the Shock on a transport."""
     if kind == "wooden_building" and sixes >= SETS_FIRE_AT_SIXES:
-        return f"{key} building_on_fire"
+        return " building_on_fire"
     if kind == "transport":
-        return f"{key} vehicle_shock={vehicle.shock_added(sixes)}"
-    return key
+        return f" vehicle_shock={vehicle.shock_added(sixes)}"
+    return ""
 
 
 def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
@@ -200,8 +204,7 @@ def _odds(shot: FlameShot, vehicle: VehicleTarget) -> Distribution[str]:
     if not shot.occupied:
         fire = storm_of_steel.hits_and_sixes(shot.volley.dice, shot.volley.to_hit, shot.volley.storm)
         return fire.map(lambda hx: _key(shot.target_kind, 0, 0, hx[1], vehicle))
-    counts = volley_counts(shot.volley, cap)
-    return counts.map(lambda c: _key(shot.target_kind, c[0], c[1], c[2], vehicle))
+    return keyed_volley_odds(shot.volley, cap, lambda sixes: _sixes_words(shot.target_kind, sixes, vehicle))
 
 
 def flamethrower_odds(inputs: Inputs) -> Distribution[str]:

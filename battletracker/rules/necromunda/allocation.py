@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from math import factorial
 from typing import Any
 
 from battletracker.core.dice import Dice, numeric_die
@@ -68,15 +69,33 @@ def allocation_odds(inputs: Inputs) -> Distribution[str]:
 
 @lru_cache(maxsize=512)
 def _keyed(p: AllocationInputs) -> Distribution[str]:
-    return _odds(len(p.combat), p.hits).map(lambda counts: counts_key(p.combat, counts))
+    return Distribution.from_weights(_allocations(p.combat, p.hits), len(p.combat) ** p.hits)
 
 
-@lru_cache(maxsize=512)
-def _odds(models: int, hits: int) -> Distribution[tuple[int, ...]]:
-    """Hits per model (a multinomial with equal chances), as a tuple in combat order."""
-    one = Distribution.uniform(range(models))
-    zero = tuple(0 for _ in range(models))
-    return one.repeat(hits, lambda acc, i: acc[:i] + (acc[i] + 1,) + acc[i + 1:], zero)
+def _allocations(ids: tuple[str, ...], hits: int) -> dict[str, int]:
+    """Every way `hits` Hits fall on the models `ids` (a multinomial with equal chances), keyed as `resolve`
+    keys it ("u2:2,u5:1"), with its number of ways hits! / (c1! ... cm!).
+
+    Built model by model with the key growing alongside, so six models and a
+    dozen Hits (6,188 outcomes) never pass through tuples of counts.
+    """
+    fact = [factorial(n) for n in range(hits + 1)]
+    out: dict[str, int] = {}
+    last = len(ids) - 1
+
+    def place(i: int, left: int, key: str, den: int) -> None:
+        if i == last:
+            if left:
+                key = f"{key},{ids[i]}:{left}" if key else f"{ids[i]}:{left}"
+            out[key] = out.get(key, 0) + fact[hits] // (den * fact[left])
+            return
+        place(i + 1, left, key, den)
+        uid = ids[i]
+        for n in range(1, left + 1):
+            place(i + 1, left - n, f"{key},{uid}:{n}" if key else f"{uid}:{n}", den * fact[n])
+
+    place(0, hits, "", 1)
+    return out
 
 
 def allocation_label(outcome: str) -> str:

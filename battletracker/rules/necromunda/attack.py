@@ -272,7 +272,7 @@ def _odds(k: _OddsKey) -> Distribution[str]:
     if k.cool:
         passed = cool.cool_odds({"cool": k.cool}).p("passed")
         body = Distribution.mix(((passed, body), (1 - passed, Distribution.certain(COOL_FAILED))))
-    return Distribution({key: body.p(key) for key in sorted(body.outcomes, key=display_order)})
+    return body.ordered(display_order)
 
 
 def _shot_odds(k: _OddsKey) -> Distribution[str]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -119,17 +118,46 @@ def stray_odds(inputs: Inputs) -> Distribution[str]:
 
 @lru_cache(maxsize=512)
 def _keyed(at_risk: tuple[str, ...], hits: int) -> Distribution[str]:
-    return _odds(len(at_risk), hits).map(
-        lambda mask: outcome_key(u for i, u in enumerate(at_risk) if mask >> i & 1))
+    keys = _mask_keys(at_risk)
+    return _odds(len(at_risk), hits).map(keys.__getitem__)
+
+
+@lru_cache(maxsize=512)
+def _mask_keys(at_risk: tuple[str, ...]) -> tuple[str, ...]:
+    """The outcome key of every bit mask over the at-risk order: each mask's models are its mask without the
+    last one, then that one (an attack keys the masks of every number of shots with them)."""
+    listed: list[str] = [""]
+    for mask in range(1, 1 << len(at_risk)):
+        last = mask.bit_length() - 1
+        before = listed[mask ^ (1 << last)]
+        listed.append(f"{before},{at_risk[last]}" if before else at_risk[last])
+    return tuple("hit=" + models if models else outcome_key(()) for models in listed)
 
 
 @lru_cache(maxsize=512)
 def _odds(models: int, hits: int) -> Distribution[int]:
-    """Which models are hit at least once, as a bit mask over the at-risk order."""
-    half = Fraction(HIT_ON_AT_MOST, 6)
-    one = {1 << i: half * (1 - half) ** i for i in range(models)}
-    one[0] = (1 - half) ** models
-    return Distribution(one).repeat(hits, lambda a, b: a | b, 0)
+    """Which models are hit at least once, as a bit mask over the at-risk order.
+
+    One shot hits model i (the first to roll low enough) with weight w_i and
+    no one with weight q, over 6**models. `hits` shots all land inside a set T
+    of models (or on no one) with weight (q + the sum of w_i over T)**hits;
+    taking away the chances of T's smaller subsets (a Moebius transform over
+    the masks) leaves the chance of exactly T being hit: 2**models sums rather
+    than a convolution per shot.
+    """
+    low, high = HIT_ON_AT_MOST, 6 - HIT_ON_AT_MOST
+    one = [low * high**i * 6 ** (models - 1 - i) for i in range(models)]
+    inside = [high**models] * (1 << models)
+    for mask in range(1, 1 << models):
+        lowest = mask & -mask
+        inside[mask] = inside[mask ^ lowest] + one[lowest.bit_length() - 1]
+    exactly = [w**hits for w in inside]
+    for i in range(models):
+        bit = 1 << i
+        for mask in range(1 << models):
+            if mask & bit:
+                exactly[mask] -= exactly[mask ^ bit]
+    return Distribution.from_weights({mask: w for mask, w in enumerate(exactly) if w}, 6 ** (models * hits))
 
 
 def stray_label(outcome: str) -> str:

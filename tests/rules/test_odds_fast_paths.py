@@ -1,0 +1,99 @@
+"""The fast exact odds equal the plain convolution they replace, outcome for outcome and weight for weight."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from battletracker.core.odds import Distribution, success_chance
+from battletracker.rules import get
+from battletracker.rules.armour_battles import direct_fire, fire, reaction
+from battletracker.rules.base import InputValue
+from battletracker.rules.chain_of_command.fire import (
+    HitEffect,
+    Volley,
+    cap_kills,
+    keyed_volley_odds,
+    kills_shock_key,
+    split_hits,
+)
+from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, hits_and_sixes
+from battletracker.rules.necromunda import allocation, stray_shots
+from battletracker.rules.necromunda.id_lists import counts_key
+from tests.benchmarks.odds_bench import TYPICAL
+
+
+def _plain_volley(volley: Volley, sixes_cap: int) -> Distribution[tuple[int, int, int]]:
+    """(kills, shock, capped sixes) by convolving one effect die per hit, Team by Team."""
+    effect = volley.effect
+    one = Distribution.uniform(effect.read(face) for face in range(1, 7))
+
+    def after(hx: tuple[int, int]) -> Distribution[tuple[int, int, int]]:
+        hits, sixes = hx
+        total: Distribution[tuple[int, int]] = Distribution.certain((0, 0))
+        for team, share in enumerate(split_hits(hits, volley.teams)):
+            team_counts = one.repeat(share, lambda a, b: (a[0] + b[0], a[1] + b[1]), (0, 0))
+            capped = team_counts.map(lambda c, t=team: cap_kills(c[0], c[1], volley.figures_of(t)))
+            total = total.convolve(capped, lambda a, b: (a[0] + b[0], a[1] + b[1]))
+        return total.map(lambda c: (c[0], 0 if volley.shock_ignored else c[1], min(sixes, sixes_cap)))
+
+    return hits_and_sixes(volley.dice, volley.to_hit, volley.storm).bind(after)
+
+
+@pytest.mark.parametrize("volley, sixes_cap", [
+    (Volley(0, 4, None, HitEffect.for_cover("open")), 0),
+    (Volley(3, 4, None, HitEffect.for_cover("light")), 0),
+    (Volley(4, 3, StormOfSteel(), HitEffect.for_cover("open", 2)), 2),
+    (Volley(2, 4, StormOfSteel(1, True), HitEffect.for_cover("hard")), 1_000),
+    (Volley(4, 5, None, HitEffect.for_cover("light"), 1, (2,)), 0),
+    (Volley(3, 4, StormOfSteel(), HitEffect.for_cover("open"), 2, (), True), 3),
+    (Volley(6, 4, None, HitEffect.for_cover("light"), 2, (2, 3)), 1),
+])
+def test_keyed_volley_odds_equal_the_plain_convolution(volley: Volley, sixes_cap: int) -> None:
+    def words(sixes: int) -> str:
+        return f" sixes={sixes}" if sixes % 2 else ""
+
+    plain = _plain_volley(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + words(c[2]))
+    assert keyed_volley_odds(volley, sixes_cap, words) == plain
+
+
+@pytest.mark.parametrize("models, hits", [(2, 1), (3, 4), (6, 7)])
+def test_hits_allocated_in_a_combat_equal_the_plain_convolution(models: int, hits: int) -> None:
+    ids = tuple(f"u{n}" for n in range(1, models + 1))
+    one = Distribution.uniform(range(models))
+    plain = one.repeat(hits, lambda acc, i: acc[:i] + (acc[i] + 1,) + acc[i + 1:], (0,) * models)
+    assert allocation.allocation_odds({"combat": ",".join(ids), "hits": hits}) == plain.map(
+        lambda counts: counts_key(ids, counts))
+
+
+@pytest.mark.parametrize("models, hits", [(1, 1), (3, 2), (5, 6), (8, 3)])
+def test_stray_shots_equal_the_plain_convolution(models: int, hits: int) -> None:
+    low = Fraction(stray_shots.HIT_ON_AT_MOST, 6)
+    one = {1 << i: low * (1 - low) ** i for i in range(models)}
+    one[0] = (1 - low) ** models
+    assert stray_shots._odds(models, hits) == Distribution(one).repeat(hits, lambda a, b: a | b, 0)
+
+
+@pytest.mark.parametrize("dice, tn", [(0, 4), (3, 2), (6, 5), (9, 6)])
+@pytest.mark.parametrize("suppression", ["normal", "artillery"])
+@pytest.mark.parametrize("incoming, sixes", [(1, 0), (1, 1), (4, 0), (4, 3), (12, 2)])
+def test_reaction_odds_equal_reading_every_roll(dice: int, tn: int, suppression: str, incoming: int,
+                                                sixes: int) -> None:
+    six = Fraction(1, 6)
+    other = success_chance(tn) - six
+    one = Distribution({(1, 1): six, (1, 0): other, (0, 0): 1 - six - other})
+    saves = one.repeat(dice, lambda a, b: (a[0] + b[0], a[1] + b[1]), (0, 0))
+    plain = saves.map(lambda pair: reaction.outcome_key(
+        max(0, incoming - pair[0]), reaction.suppresses(suppression, sixes, pair[1])))
+    assert reaction._odds(dice, tn, incoming, sixes, suppression) == plain
+
+
+@pytest.mark.parametrize("inputs", [TYPICAL["ab.direct_fire_reaction"], {
+    **TYPICAL["ab.direct_fire_reaction"], "fp_dice": 9, "reaction:reaction_dice": 6, "reaction:suppression": "normal"}])
+def test_direct_fire_odds_equal_the_check_against_every_result_of_the_fire(inputs: dict[str, InputValue]) -> None:
+    fired, check = direct_fire.split(inputs)
+    plan = fire.plan_fire(fired)
+    plain = direct_fire._fire_joint(plan.dice_rolled, plan.tn).bind(lambda pair: reaction.reaction_odds(
+        {**check, "incoming": pair[0], "incoming_sixes": pair[1]}))
+    assert get("ab.direct_fire_reaction").odds(inputs) == plain

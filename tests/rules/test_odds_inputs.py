@@ -1,0 +1,37 @@
+"""Every registered procedure is in the odds benchmark, at typical and at its largest inputs, and its exact
+odds there sum to 1 and agree with a seeded simulation of its `resolve`."""
+
+from __future__ import annotations
+
+import pytest
+
+from battletracker.rules import get, procedures
+from tests.benchmarks.odds_bench import LARGEST, NO_LARGER, TYPICAL
+from tests.rules.oddscheck import assert_odds_match_simulation
+
+
+def test_every_registered_procedure_has_typical_inputs_in_the_benchmark() -> None:
+    assert sorted(set(procedures()) - set(TYPICAL)) == []
+    assert sorted(set(TYPICAL) - set(procedures())) == []
+
+
+def test_every_registered_procedure_has_largest_inputs_or_none_larger() -> None:
+    assert sorted(set(procedures()) - set(LARGEST) - NO_LARGER) == []
+    assert sorted((set(LARGEST) | NO_LARGER) - set(procedures())) == []
+    assert sorted(set(LARGEST) & NO_LARGER) == []
+
+
+@pytest.mark.parametrize("name", sorted(TYPICAL))
+def test_typical_odds_are_exact_and_agree_with_the_dice(name: str) -> None:
+    assert_odds_match_simulation(name, TYPICAL[name], runs=500)
+
+
+@pytest.mark.parametrize("name", sorted(LARGEST))
+def test_largest_odds_are_exact_and_agree_with_the_dice(name: str) -> None:
+    assert_odds_match_simulation(name, LARGEST[name], runs=1000)
+
+
+def test_table_actions_without_dice_are_a_certainty() -> None:
+    for name in procedures():
+        if get(name).ruleset == "table":
+            assert get(name).odds(TYPICAL[name]).outcomes == ["done"]
