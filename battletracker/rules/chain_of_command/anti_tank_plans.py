@@ -68,6 +68,8 @@ class ShotPlan:
     procedure: str
     inputs: Mapping[str, InputValue]
     facts: tuple[str, ...]
+    log: tuple[str, ...] = ()
+    """Lines the log adds after the roll's: a player's override of what the table reads."""
 
     @property
     def reading(self) -> str:
