@@ -175,8 +175,8 @@ def _plan_phase(game: Game, choices: Choices) -> Plan:
     infantry = [str(inputs[f"target{i}_id"]) for i in range(1, int(inputs.get("targets", 0)) + 1)
                 if inputs.get(f"target{i}_kind") == "infantry"]
     covered, log = _cover_readings(game, infantry, covers, {u: str(v) for u, v in reasons.items()})
-    facts = (f"Phase of fire {b.phases_fired + 1}, {b.phases_left} left on the Forward Observer's die", *covered,
-             phase_dice_fact(b, game.settings))
+    facts = (f"Phase of fire {b.phases_fired + 1}, {b.phases_left} left on the Forward Observer's die",
+             phase_dice_fact(b, game.settings), *covered)
     return Plan("coc.bombardment_phase", inputs, facts, dict(choices), f"{_name(game, b)}: Phase of fire",
                 log_kind="bombardment", log=log)
 
@@ -240,7 +240,7 @@ def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
         reason = choices.get("cover_reason")
         covered, log = _cover_readings(game, [target], {target: str(inputs["cover"])},
                                        {target: reason if isinstance(reason, str) else ""})
-    facts = (f"SOS Fire on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius", *covered, against)
+    facts = (f"SOS Fire on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius", against, *covered)
     return Plan("coc.sos_fire", inputs, facts, dict(choices), f"{_name(game, b)}: SOS Fire at {unit.name}",
                 log_kind="bombardment", log=log)
 
