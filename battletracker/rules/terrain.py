@@ -341,3 +341,12 @@ def cover_override(reading: CoverReading, chosen: str, reason: str = "") -> str 
 def sight_override(reading: SightReading, reason: str = "") -> str:
     """The log line of a shot the player makes although the table reads no Line of Sight."""
     return f"Line of Sight given ({_quoted(reason)}; the map: {reading.reason})"
+
+
+def sight_change(reading: SightReading, given: bool, reason: str = "") -> str | None:
+    """The log line of a player's Line of Sight that differs from the table's reading, None when they agree."""
+    if given == reading.clear:
+        return None
+    if given:
+        return sight_override(reading, reason)
+    return f"No Line of Sight ({_quoted(reason)}; the map: {reading.reason})"
