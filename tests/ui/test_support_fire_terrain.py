@@ -28,6 +28,7 @@ def dialog_for(qtbot: QtBot, session: Session) -> FireDialog:
 def test_a_wood_drawn_on_the_map_sets_the_cover_and_its_fact(qtbot: QtBot, session: Session) -> None:
     dialog = dialog_for(qtbot, session)
     assert dialog.cover.currentData() == "open" and "In the open" in dialog.facts.facts()
+    assert dialog.cover_reason.isHidden() and dialog.sight_reason.isHidden()
     session.act("terrain.add", {"piece": terrain_choice(COPSE)})
     assert dialog.cover.currentData() == "light"
     assert dialog.plan is not None and dialog.plan.inputs["cover"] == "light"

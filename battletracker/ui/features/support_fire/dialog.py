@@ -387,6 +387,8 @@ class FireDialog(ProcedureDialog):
         assert self.runner is not None
         firer, target = self.firer(), self.target_unit()
         self._applied = False
+        self.cover_reason.setVisible(self.cover.currentData() != self._cover_default)
+        self.sight_reason.setVisible(self.sight.isChecked())
         try:
             plan = plan_fire(self.session.game, self.choices())
         except ShotRefusal as refusal:
