@@ -12,6 +12,7 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Side
 from battletracker.rules.presets import preset
 from battletracker.rules.replay import replay_steps
@@ -106,11 +107,12 @@ def test_beyond_doubled_long_range_and_no_observer_are_refused(qtbot: QtBot, kur
 
 def test_an_observed_mission_deviates_on_the_typed_arrow(qtbot: QtBot, kursk: Session) -> None:
     _unit(kursk.game, "rifle_platoon_su", "observer", 0, 30.0, 30.0)
+    kursk.game.buildings["barn"] = Building("barn", "Barn", 30.0, 38.0, width=8.0, depth=3.0)  # hides the aim
     dlg = IndirectFireDialog(kursk, "stuh")
     qtbot.addWidget(dlg)
     dlg.set_aim(30.0, 20.0)
     dlg.set_observer("observer")
-    assert dlg.observer_id == "observer" and dlg.refusal_text() == ""
+    assert not dlg.los.isChecked() and dlg.observer_id == "observer" and dlg.refusal_text() == ""
     label = dlg.observer_picker.current_label()
     assert "StuH" not in label and "Rifle platoon" in label
     assert "Within reach if it deviates: Far rifles." in dlg.facts_label.text()

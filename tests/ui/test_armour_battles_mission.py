@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QAbstractSpinBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Side
 from battletracker.rules import odds
 from battletracker.rules.armour_battles.mission import NAME, label
@@ -54,6 +55,7 @@ def _enter(qtbot: QtBot, dlg: IndirectFireDialog, text: str) -> None:
 
 def test_an_observed_mission_that_deviates_onto_two_units_is_one_undo_step(qtbot: QtBot) -> None:
     session = _table()
+    session.game.buildings["barn"] = Building("barn", "Barn", 30.0, 38.0, width=8.0, depth=3.0)  # hides the aim
     before = savefile.game_to_dict(session.game)
     dlg = IndirectFireDialog(session, "stuh")
     qtbot.addWidget(dlg)

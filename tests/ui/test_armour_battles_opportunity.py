@@ -8,6 +8,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Side
 from battletracker.rules.presets import preset
 from battletracker.ui.features.armour_battles.direct import DirectFireDialog
@@ -35,6 +36,7 @@ def table() -> Session:
 
 def test_indirect_opportunity_fire_without_line_of_sight_is_refused_before_any_roll(
         qtbot: QtBot, table: Session) -> None:
+    table.game.buildings["barn"] = Building("barn", "Barn", 30.0, 38.0, width=8.0, depth=3.0)  # hides the aim
     before = savefile.game_to_dict(table.game)
     dlg = IndirectFireDialog(table, "stuh")
     qtbot.addWidget(dlg)

@@ -12,6 +12,7 @@ import re
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QListWidget, QTableWidget, QTextEdit, QWidget
 from pytestqt.qtbot import QtBot
 
+from battletracker.model.bombardment import Building
 from battletracker.ui.features.anti_tank import AntiTankDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.features.bombardments import BombardmentsPanel
@@ -125,7 +126,9 @@ def test_the_necromunda_shoot_dialog_shows_words_only(qtbot: QtBot) -> None:
 
 
 def test_the_armour_battles_indirect_fire_dialog_shows_words_only(qtbot: QtBot) -> None:
-    dialog = IndirectFireDialog(_table(), "stuh")
+    session = _table()
+    session.game.buildings["barn"] = Building("barn", "Barn", 30.0, 38.0, width=8.0, depth=3.0)  # hides the aim
+    dialog = IndirectFireDialog(session, "stuh")
     qtbot.addWidget(dialog)
     dialog.show()
     _type_into(qtbot, dialog.aim_x, "30")

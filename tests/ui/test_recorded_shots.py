@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import Face
 from battletracker.model import savefile
+from battletracker.model.bombardment import Building
 from battletracker.model.game import Game
 from battletracker.rules.base import InputValue
 from battletracker.rules.replay import replay_steps
@@ -101,6 +102,7 @@ def test_a_grenade_into_a_vehicle_is_recorded(qtbot: QtBot, demo_game: Game, tmp
 
 def test_an_indirect_fire_mission_is_recorded(qtbot: QtBot, tmp_path: Path) -> None:
     session = kursk_table()
+    session.game.buildings["barn"] = Building("barn", "Barn", 30.0, 38.0, width=8.0, depth=3.0)  # hides the aim
     dialog = IndirectFireDialog(session, "stuh")
     qtbot.addWidget(dialog)
     dialog.show()

@@ -10,6 +10,7 @@ Dice), resolved together by `ab.direct_fire_reaction`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from battletracker.model.effects import ChangeCounter, SetCondition
 from battletracker.model.game import Game, Unit
@@ -43,7 +44,8 @@ def _adapt(read: Callable[[Game, Choices], AbPlan], title: str) -> Callable[[Gam
     def plan(game: Game, choices: Choices) -> Plan:
         ab = read(game, choices)
         names = {key: game.unit(str(choices[key])).name for key in ("firer", "target") if key in choices}
-        return procedure_plan(game, ab.procedure, ab.inputs, ab.facts, choices, title.format(**names))
+        planned = procedure_plan(game, ab.procedure, ab.inputs, ab.facts, choices, title.format(**names))
+        return replace(planned, log=ab.log)
 
     plan.__doc__ = f"The action read by `{read.__name__}`, as a Plan."
     return plan
@@ -55,8 +57,9 @@ def plan_direct_fire(game: Game, choices: Choices) -> Plan:
     answer = reaction(game, {"firer": choices.get("firer", ""), "target": choices.get("target", ""),
                              "mode": "direct", "cover": choices.get("cover", 0)})
     title = f"Direct fire: {game.unit(str(choices['firer'])).name} at {game.unit(str(choices['target'])).name}"
-    return procedure_plan(game, fire_and_reaction.NAME, fire_and_reaction.joined(shot.inputs, answer.inputs),
-                          shot.facts, choices, title)
+    planned = procedure_plan(game, fire_and_reaction.NAME, fire_and_reaction.joined(shot.inputs, answer.inputs),
+                             shot.facts, choices, title)
+    return replace(planned, log=shot.log)
 
 
 def _unit_and_step(game: Game, choices: Choices) -> tuple[Unit, int]:

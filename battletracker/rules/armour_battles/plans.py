@@ -6,6 +6,10 @@ offers) and returns an `AbPlan`: the procedure to resolve, its inputs, and the
 facts the dialog shows ("Range 24.0" from StuH 42: effective range"). When the
 table forbids the action it raises `Refusal`, a RulesInputError whose text is a
 sentence a player understands, with distances to one decimal of an inch.
+
+Line of Sight is read from the table (rules/terrain.py): the choice `los`,
+when given, is the player's word over it, and a `los` that differs from the
+map's reading is logged with `los_reason`.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from battletracker.core.geometry import aspect, distance, in_radius
+from battletracker.core.geometry import Point, aspect, distance, in_radius
 from battletracker.model.game import Game, GameError, Unit
 from battletracker.rules.armour_battles import close_assault as assault
 from battletracker.rules.armour_battles import mission
@@ -34,6 +38,7 @@ from battletracker.rules.armour_battles.units import (
 )
 from battletracker.rules.base import InputValue, Refusal, RulesInputError
 from battletracker.rules.tables import TableError, ruleset_settings
+from battletracker.rules.terrain import TableIndex, sight_change
 
 Choices = Mapping[str, object]
 MAX_COVER_DICE = 6
@@ -47,6 +52,8 @@ class AbPlan:
     procedure: str
     inputs: Mapping[str, InputValue] = field(default_factory=dict)
     facts: tuple[str, ...] = ()
+    log: tuple[str, ...] = ()
+    """Lines the log adds after the roll's: a player's Line of Sight over the map's."""
 
 
 def inches(value: float) -> str:
@@ -163,6 +170,23 @@ def _close_support_firer(game: Game, choices: Choices) -> tuple[Unit, CombatProf
     return firer, profile
 
 
+def line_of_sight(game: Game, choices: Choices, firer: Unit, there: Point | Unit) -> tuple[bool, str, str | None]:
+    """Whether the firer sees `there`: the table's reading unless the player's `los` says otherwise.
+
+    Returns the answer, the sentence for the facts ("" for a sight the map
+    finds clear, which the plan's own facts say) and the log line of a
+    player's word that differs from the map (None when they agree).
+    """
+    reading = TableIndex(game).sight(firer, there)
+    plain = "" if reading.clear and not reading.smoke else reading.reason
+    given = choices.get("los")
+    if not isinstance(given, bool):
+        return reading.clear, plain, None
+    reason = choices.get("los_reason")
+    changed = sight_change(reading, given, reason.strip() if isinstance(reason, str) else "")
+    return given, changed or plain, changed
+
+
 def _dispersed(game: Game, unit: Unit) -> bool:
     return unit.has(DISPERSED) or unit.counters.get(DISRUPTION, 0) >= int_setting(game, "cohesion")
 
@@ -188,7 +212,7 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
     if band is None:
         raise Refusal("x", f"The aiming point is {inches(dist)} from {firer.name}, beyond its indirect fire "
                            f'long range of {reach:g}" (long range {ranges.long:g}" doubled).')
-    los = _flag(choices, "los")
+    los, seen, changed = line_of_sight(game, choices, firer, aim)
     opportunity = _flag(choices, "opportunity")
     if opportunity and not los:
         raise Refusal("opportunity", "A close-support unit may only use opportunity fire with a "
@@ -201,8 +225,13 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
         if observer.side != firer.side:
             raise Refusal("observer", f"{observer.name} is on the other side and cannot observe for {firer.name}.")
     if not los and observer is None:
-        raise Refusal("observer", "Without line of sight to the aiming point another unit must act as "
-                                  "Forward Observer.")
+        seeing = [u.name for u in game.units.values()
+                  if u.side == firer.side and u.id != firer.id and u.in_play and profile_of(u) is not None
+                  and TableIndex(game).sight(u, aim).clear]
+        could = f" ({', '.join(seeing)} can see it on the map)" if seeing else ""
+        why = f"{seen}. " if seen and changed is None else ""
+        raise Refusal("observer", f"{why}Without line of sight to the aiming point another unit must act as "
+                                  f"Forward Observer{could}.")
     move = _move(choices)
     bearing = choices.get("bearing")
     if bearing is not None and bearing != "":
@@ -232,7 +261,7 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
                        f"unit{n}_cover_dice": cover.get(u.id, 0)})
 
     facts = [f"Range {inches(dist)} from {firer.name}: {band} range (indirect fire reaches {reach:g}\", "
-             f'nothing within {ranges.short:g}").']
+             f'nothing within {ranges.short:g}").', *([seen] if seen else [])]
     if los:
         facts.append("Line of sight to the aiming point: the fire lands on target, no deviation roll.")
     else:
@@ -240,6 +269,8 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
         facts.append(f"Forward Observer: {observer.name}. Without line of sight the deviation die is rolled: "
                      f"{hit_faces} of its {DEVIATION_FACES} faces Hit, otherwise the fire moves "
                      f"{rules.deviation_dice}D\" along the arrow.")
+        if not TableIndex(game).sight(observer, aim).clear:
+            facts.append(f"{observer.name} has no line of sight to the aiming point on the map either.")
     fire_inputs = {k: v for k, v in inputs.items() if k in ("range", "ranges", "los", "opportunity", "move",
                                                               "fp_dice", "at_dice")}
     for dice_type in DICE_TYPES:
@@ -256,7 +287,7 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
         if others:
             facts.append("Within reach if it deviates: " + ", ".join(others) + ".")
     mission.parse(inputs)  # the procedure takes what the table gives
-    return AbPlan(mission.NAME, inputs, tuple(facts))
+    return AbPlan(mission.NAME, inputs, tuple(facts), (changed,) if changed else ())
 
 
 def _target(game: Game, choices: Choices, unit: Unit, key: str = "target", role: str = "target") -> Unit:
@@ -283,14 +314,15 @@ def direct_fire(game: Game, choices: Choices) -> AbPlan:
     if band is None:
         raise Refusal("target", f"{target.name} is {inches(dist)} from {firer.name}, beyond its long range of "
                                 f'{profile.ranges.long:g}".')
-    los = _flag(choices, "los") if "los" in choices else True
+    los, seen, changed = line_of_sight(game, choices, firer, target)
     opportunity = _flag(choices, "opportunity")
     if opportunity and not los:
         raise Refusal("opportunity", "A close-support unit may only use opportunity fire with a "
                                      "direct line of sight to the target.")
     if not los:
-        raise Refusal("los", "Direct fire needs a line of sight to the target; without one a close-support unit "
-                             "fires indirectly with a Forward Observer.")
+        why = f"{seen}. " if seen and changed is None else ""
+        raise Refusal("los", f"{why}Direct fire needs a line of sight to the target; without one a "
+                             "close-support unit fires indirectly with a Forward Observer.")
     face = aspect((firer.x, firer.y), (target.x, target.y), target.facing)
     flank = _flag(choices, "flank_or_rear") if "flank_or_rear" in choices else face != "front"
     inputs: dict[str, InputValue] = {
@@ -299,11 +331,11 @@ def direct_fire(game: Game, choices: Choices) -> AbPlan:
     }
     plan = plan_fire(inputs)
     dice_type = str(inputs["dice_type"])
-    facts = (f"Range {inches(dist)} to {target.name}: {band} range.",
+    facts = (f"Range {inches(dist)} to {target.name}: {band} range.", *([seen] if seen else []),
              f"The shot strikes {target.name}'s {face}" + (": flank or rear." if flank else "."),
              f"{describe_fire(plan)} against {DICE_TARGETS[dice_type]}.",
              "Direct fire causes normal suppressions.")
-    return AbPlan(FIRE, inputs, facts)
+    return AbPlan(FIRE, inputs, facts, (changed,) if changed else ())
 
 
 def reaction(game: Game, choices: Choices) -> AbPlan:

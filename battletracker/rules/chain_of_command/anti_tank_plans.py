@@ -8,8 +8,10 @@ Shock and damage, the target's Shock and Immobilised, and the arc of fire
 with a rotated turret. A plan function takes the Game and the player's
 choices (a plain mapping: `firer`, `target`, `weapon`, `location`,
 `turret_rotated`, `visibility`, the adjustments the map cannot see, and for a
-grenade `distance`) and returns a `ShotPlan`: the procedure to resolve, its
-inputs and the sentences a dialog shows. When the table forbids the shot it
+grenade `distance`; for a round of A.P. also `sight` and `sight_reason`, the
+player's word over the map's Line of Sight, and `visibility_reason`) and
+returns a `ShotPlan`: the procedure to resolve, its inputs and the sentences
+a dialog shows. When the table forbids the shot it
 raises `ShotRefusal`, whose text is a sentence for the player.
 """
 
@@ -25,13 +27,15 @@ from battletracker.rules.base import InputValue, Refusal, RulesInputError
 from battletracker.rules.chain_of_command.anti_tank import (
     GRENADE_MOVEMENT_SETTING,
     VISIBILITIES,
+    VISIBILITY_TEXT,
     parse_at_fire,
     parse_at_grenade,
 )
 from battletracker.rules.chain_of_command.arsenal import arsenal
 from battletracker.rules.chain_of_command.damage import GROUP_LABELS, GROUP_ORDER, later_shock_doubled, outcome_group
 from battletracker.rules.chain_of_command.fire import QUALITIES
-from battletracker.rules.tables import TableError, ruleset_settings, setting
+from battletracker.rules.tables import TableError, ruleset_file, ruleset_settings, setting
+from battletracker.rules.terrain import TableIndex, sight_override
 
 RULESET = "chain_of_command"
 AT_FIRE = "coc.at_fire"
@@ -68,6 +72,8 @@ class ShotPlan:
     procedure: str
     inputs: Mapping[str, InputValue]
     facts: tuple[str, ...]
+    log: tuple[str, ...] = ()
+    """Lines the log adds after the roll's: a player's override of what the table reads."""
 
     @property
     def reading(self) -> str:
@@ -211,9 +217,12 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
     """Read the table for one A.P. round from the firer's weapon at an enemy vehicle.
 
     `location` (a face) overrides the face the facings give; `turret_rotated`
-    lets a tank gun fire outside its arc; `visibility` and the adjustments the
-    map cannot see are the player's. Raises ShotRefusal with the reason when
-    the shot cannot be taken.
+    lets a tank gun fire outside its arc; the adjustments the map cannot see
+    are the player's. The firer needs Line of Sight on the map (else the
+    player's `sight`, logged); `visibility` starts at the target's cover on
+    the map (`map_visibility`), the player's different one logged with
+    `visibility_reason`. Raises ShotRefusal with the reason when the shot
+    cannot be taken.
     """
     firer = _unit(game, choices, "firer", "firing unit")
     target = _enemy_vehicle(game, firer, choices, "anti-tank fire")
@@ -230,9 +239,26 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
         face = chosen_face
     else:
         raise ShotRefusal("location", f"Choose the hit location: {', '.join(FACE_NAMES.values())}.")
-    visibility = choices.get("visibility", "open")
+    log: list[str] = []
+    seen = TableIndex(game).sight(firer, target)
+    seen_fact = ""
+    if not seen.clear:
+        if not _flag(choices, "sight"):
+            raise ShotRefusal("sight", f"{seen.reason}. If {firer.name} can see {target.name} on the real table, "
+                                       "tick Line of Sight to fire anyway.")
+        seen_fact = sight_override(seen, _text(choices, "sight_reason"))
+        log.append(seen_fact)
+    mapped, why = map_visibility(game, firer, target)
+    visibility = choices.get("visibility") or mapped
     if visibility not in VISIBILITIES:
         raise ShotRefusal("visibility", "Choose how well the firer sees the target.")
+    if visibility == mapped:
+        seen_fact = seen_fact or (why if mapped != "open" else "")
+    else:
+        reason = _text(choices, "visibility_reason")
+        said = f"player: '{reason}'" if reason else "player"
+        text = VISIBILITY_TEXT[str(visibility)]
+        log.append(f"{text[0].upper()}{text[1:]} ({said}; the map: {why})")
     turret_rotated = _flag(choices, "turret_rotated")
     inputs: dict[str, InputValue] = {
         "location": face,
@@ -253,6 +279,7 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
             inputs[key] = True
     facts = [_range_fact(firer, weapon, target, rng, inputs)]
     facts.append(_arc_fact(firer, weapon, target, turret_rotated))
+    facts.extend(line for line in (seen_fact, *log) if line)
     face_note = "" if face == derived_face else f" (chosen; the facings give {FACE_NAMES[derived_face].lower()})"
     facts.append(f"{FACE_NAMES[face]} armour{face_note}: {inputs['armour_dice']} Armour Dice")
     facts.append(f"Target {target.name}: {vehicle.category.upper()}, Shock {target.shock}"
@@ -272,7 +299,25 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
     facts.append(f"To hit: {parsed.to_hit_needed}+ on 2D6, modifier {parsed.modifier:+d} ({adjusted}); "
                  f"{parsed.strike_dice} A.P. Strike Dice penetrating on {parsed.penetration_target}+ against "
                  f"{parsed.armour_dice} Armour Dice saving on {parsed.save_target}+")
-    return ShotPlan(AT_FIRE, inputs, tuple(facts))
+    return ShotPlan(AT_FIRE, inputs, tuple(dict.fromkeys(facts)), tuple(log))
+
+
+def _text(choices: Choices, key: str) -> str:
+    value = choices.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def map_visibility(game: Game, firer: Unit, target: Unit) -> tuple[str, str]:
+    """The visibility the target's cover against the firer gives on the map, and why.
+
+    terrain.toml's [anti_tank].visibility maps each cover level to one of
+    VISIBILITIES (a default to check: the to-hit table's obscured views are
+    "approximately 1/3 cover" and "approximately 2/3 cover").
+    """
+    reading = TableIndex(game).cover_against(firer, target)
+    table = ruleset_file(RULESET, "terrain").table("anti_tank").table("visibility")
+    visibility = table.str(reading.level, VISIBILITIES)
+    return visibility, f"{reading.reason}: {VISIBILITY_TEXT[visibility]}" if reading.source else reading.reason
 
 
 def _range_fact(firer: Unit, weapon: Weapon, target: Unit, rng: float, inputs: dict[str, InputValue]) -> str:

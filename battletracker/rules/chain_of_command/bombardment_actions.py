@@ -5,9 +5,10 @@
     coc.fire_for_effect   bombardment
     coc.re_aim            bombardment, x, y
     coc.hidden_die        bombardment, face, direction (a rolling die's edge)
-    coc.bombardment_phase bombardment, activation, cover.<unit>, linear.<unit>, leave_out.<unit>   dice
+    coc.bombardment_phase bombardment, activation, cover.<unit>, cover_reason.<unit>, linear.<unit>,
+                          leave_out.<unit>   dice
     coc.new_sos           side, x, y
-    coc.sos_fire          bombardment, target, cover, linear_obstacle, in_fortification   dice
+    coc.sos_fire          bombardment, target, cover, cover_reason, linear_obstacle, in_fortification   dice
     coc.extra_rounds      bombardment, rounds
     coc.edit_area         bombardment, shape, width, depth, radius, facing, firepower_dice, to_hit
     coc.add_building      name, x, y, width, depth, facing, material, storeys
@@ -19,6 +20,9 @@ The plans read the table with the bombardment rules' own builders
 refusal is theirs (`waiting` included). The actions without dice carry their
 changes as the plan's effects and their log lines as the plan's log, stamped
 with the action's time, so a replay writes the same log.
+
+Each unit's cover starts at the table's reading (`bombardment_cover`); the
+facts say it, and a player's different cover is logged with its reason.
 """
 
 from __future__ import annotations
@@ -36,10 +40,11 @@ from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, 
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command import buildings as bld
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
-from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
+from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover, phase_inputs
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs
 from battletracker.rules.sequence import SequenceRefusal
 from battletracker.rules.tables import setting
+from battletracker.rules.terrain import TableIndex, cover_override
 
 STEP = "coc.bombardment_step"
 """The procedure of the actions without dice: their changes are all in the plan."""
@@ -166,10 +171,30 @@ def _plan_phase(game: Game, choices: Choices) -> Plan:
     out = [u for u, v in _per_unit(choices, "leave_out.").items() if v is True]
     inputs = phase_inputs(game, b.id, activation if isinstance(activation, str) else None,
                           covers=covers, linear_obstacles=linear, exclude=out)
+    reasons = _per_unit(choices, "cover_reason.")
+    infantry = [str(inputs[f"target{i}_id"]) for i in range(1, int(inputs.get("targets", 0)) + 1)
+                if inputs.get(f"target{i}_kind") == "infantry"]
+    covered, log = _cover_readings(game, infantry, covers, {u: str(v) for u, v in reasons.items()})
     facts = (f"Phase of fire {b.phases_fired + 1}, {b.phases_left} left on the Forward Observer's die",
-             phase_dice_fact(b, game.settings))
+             phase_dice_fact(b, game.settings), *covered)
     return Plan("coc.bombardment_phase", inputs, facts, dict(choices), f"{_name(game, b)}: Phase of fire",
-                log_kind="bombardment")
+                log_kind="bombardment", log=log)
+
+
+def _cover_readings(game: Game, unit_ids: Sequence[str], chosen: Mapping[str, str],
+                    reasons: Mapping[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each unit's cover from the map as a fact, and a log line for each the player changed."""
+    index = TableIndex(game)
+    facts: list[str] = []
+    log: list[str] = []
+    for unit_id in unit_ids:
+        unit = game.units[unit_id]
+        reading = bombardment_cover(index, unit)
+        changed = cover_override(reading, chosen.get(unit_id, reading.level), reasons.get(unit_id, "").strip())
+        facts.append(f"{unit.name}: {changed or reading.reason}")
+        if changed is not None:
+            log.append(f"{unit.name}: {changed}")
+    return tuple(facts), tuple(log)
 
 
 def phase_dice_fact(b: Bombardment, settings: Mapping[str, Scalar]) -> str:
@@ -204,15 +229,20 @@ def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
                         linear_obstacle=choices.get("linear_obstacle") is True,
                         in_fortification=choices.get("in_fortification") is True)
     unit = game.units[target]
+    covered: tuple[str, ...] = ()
+    log: tuple[str, ...] = ()
     if unit.vehicle is not None:
         dice = data().open_topped_dice if unit.vehicle.open_topped else data().vehicle_dice
         against = f"{unit.name}: {counted(dice, 'dice')}, hitting on 6s"
     else:
         teams = int(inputs.get("teams", 1))
         against = f"{unit.name}: {b.firepower_dice * teams} Firepower Dice, hitting on {b.to_hit}+"
-    facts = (f"SOS Fire on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius", against)
+        reason = choices.get("cover_reason")
+        covered, log = _cover_readings(game, [target], {target: str(inputs["cover"])},
+                                       {target: reason if isinstance(reason, str) else ""})
+    facts = (f"SOS Fire on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius", against, *covered)
     return Plan("coc.sos_fire", inputs, facts, dict(choices), f"{_name(game, b)}: SOS Fire at {unit.name}",
-                log_kind="bombardment")
+                log_kind="bombardment", log=log)
 
 
 # -- the row's menu ------------------------------------------------------------------------------------

@@ -100,6 +100,7 @@ from battletracker.rules.sequence import (
     read_last,
 )
 from battletracker.rules.tables import setting
+from battletracker.rules.terrain import CoverReading, TableIndex
 
 ACTIVATIONS = ("begun", "command_die", "coc_point", "none")
 PHASE_KINDS = ("high_explosive", "smoke")
@@ -544,8 +545,8 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str | None = None,
 
     The targets are the units in the area where this Phase's fire falls (after
     a rolling bombardment's move), in roster order, then the empty brick or
-    stone buildings there. The map does not know terrain: `covers` gives a
-    unit's cover (else its `stats["cover"]`, else the Open), `linear_obstacles`
+    stone buildings there. `covers` gives the player's cover for a unit (else
+    `bombardment_cover`: its card's, else the table's), `linear_obstacles`
     the units whose only cover is a wall or hedge, and `exclude` the units the
     player leaves out.
     """
@@ -619,14 +620,34 @@ def activation_now(game: Game, b: Bombardment, spend_coc_point: bool) -> str:
     return "none"
 
 
+def bombardment_cover(index: TableIndex, unit: Unit) -> CoverReading:
+    """A unit's cover against a Bombardment or SOS Fire: its card's `cover`, else the table's.
+
+    "A Bombardment does not reduce the target's cover in Area Terrain.
+    Linear obstacles do not give any cover to Units adjacent to them." (and
+    the same of SOS Fire, 000): the area terrain or building the unit stands
+    in keeps its cover (terrain.toml's levels, defaults to check), and no
+    wall, hedge or bocage counts, whichever side the unit is on.
+    """
+    stated = unit.stats.get("cover")
+    if isinstance(stated, str) and stated in cover_levels():
+        return CoverReading(stated, f"{stated.capitalize()} cover: on {unit.name}'s card")
+    reading = index.cover_against(None, unit, linear=False)
+    if reading.source is None:
+        return CoverReading(reading.level, "In the open (a wall or hedge gives no cover from above)")
+    return reading
+
+
 def _targets(game: Game, b: Bombardment, covers: Mapping[str, str], linear: set[str],
              skip: set[str]) -> list[dict[str, InputValue]]:
     centre = next_centre(b)
+    index = TableIndex(game)
     out: list[dict[str, InputValue]] = []
     for unit_id in units_in_area(game, b, centre):
         if unit_id in skip:
             continue
-        fields = _unit_target(game, game.units[unit_id], covers, linear)
+        fields = _unit_target(game, game.units[unit_id], {unit_id: bombardment_cover(index, game.units[unit_id]).level,
+                                                          **covers}, linear)
         if fields is not None:
             out.append(fields)
     for building in game.buildings.values():
@@ -659,8 +680,7 @@ def _unit_target(game: Game, unit: Unit, covers: Mapping[str, str],
                 "vehicle_immobilised": doubled, **team_fields}
     if unit.figures == 0:
         return None
-    stated = unit.stats.get("cover")
-    cover = covers.get(unit.id, stated if isinstance(stated, str) and stated in cover_levels() else "open")
+    cover = covers.get(unit.id, "open")
     fields: dict[str, InputValue] = {"kind": "infantry", "name": unit.name, "id": unit.id, "figures": unit.figures,
                                      "cover": cover, "linear_obstacle": unit.id in linear,
                                      "pinned": unit.has(PINNED), **team_fields}

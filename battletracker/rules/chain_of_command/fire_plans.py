@@ -14,7 +14,10 @@ comma separated, in the order they take any odd hit), `weapon` (the weapon's
 name on the card; `SMALL_ARMS` for the unit's ordinary fire; none: its first
 way to fire) and the overrides a dialog offers: `cover`, `target_quality`,
 `range_band`, `firepower_dice`, `moved`, `suppressing`, `frontage`,
-`leader_attached`, `target_kind`, `target_in_building`. It returns a
+`leader_attached`, `target_kind`, `target_in_building`. Cover and Line
+of Sight come from the table (rules/terrain.py): `cover` overrides the
+reading, `cover_reason` says why (both logged), and `sight` True fires at a
+target the table reads out of sight, `sight_reason` saying why. It returns a
 `ShotPlan` (the procedure, its inputs and the facts a dialog shows) or
 raises `ShotRefusal`, whose text is a sentence for the player.
 """
@@ -32,6 +35,14 @@ from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, RANGE_BANDS, cover_levels
+from battletracker.rules.terrain import (
+    CoverReading,
+    SightReading,
+    TableIndex,
+    cover_override,
+    sight_override,
+    sight_within,
+)
 
 Choices = Mapping[str, InputValue]
 
@@ -137,12 +148,80 @@ def targets_for(game: Game, firer: Unit) -> list[Unit]:
                                           distance(here, (u.x, u.y)), u.name))
 
 
-def default_cover(target: Unit) -> str:
-    """Cover the target's card records as a condition, else the Open."""
+def card_cover(target: Unit) -> str | None:
+    """Cover the target's card records as a condition ("hard cover", "in light cover"), None if none."""
     for level in ("hard", "light"):
         if any(level in c and "cover" in c for c in target.conditions):
             return level
-    return "open"
+    return None
+
+
+def default_cover(game: Game, firer: Unit, target: Unit) -> CoverReading:
+    """The target's cover against the firer: its card's cover condition, else the table's reading.
+
+    The table gives the cover of the area terrain or building the target
+    stands in and of a linear obstacle close in front of it
+    (rules/terrain.py, the levels and kinds in terrain.toml, each a default
+    to check: the seeds name Light and Hard Cover without saying what gives
+    which).
+    """
+    level = card_cover(target)
+    if level is not None:
+        return CoverReading(level, f"{level.capitalize()} cover: on {target.name}'s card")
+    return TableIndex(game).cover_against(firer, target)
+
+
+SNIPER_SIGHT_RADIUS = 3.0
+"""Snipers: "Line of Sight is measured from any point within 3" of the centre of the Sniper base" (000)."""
+
+
+def line_of_sight(game: Game, firer: Unit, target: Unit, procedure: str) -> SightReading:
+    """The table's Line of Sight for this shot.
+
+    From the firer's centre: a Team fires at what it sees, and of a tripod MG
+    or a gun "Only the gunner requires Line of Sight to fire at a target"
+    (000), the gunner standing at the team's centre on the map. A sniper's
+    from any point within 3" of its centre (000), sampled by `sight_within`.
+    """
+    index = TableIndex(game)
+    if procedure == "coc.sniper":
+        return sight_within(index, firer, SNIPER_SIGHT_RADIUS, target)
+    return index.sight(firer, target)
+
+
+def _text(choices: Choices, key: str) -> str:
+    value = choices.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _judge_sight(game: Game, firer: Unit, target: Unit, procedure: str, choices: Choices,
+                 facts: list[str], log: list[str]) -> SightReading:
+    """Refuse a shot the table sees no Line of Sight for, unless the player gives sight (`sight`, logged)."""
+    reading = line_of_sight(game, firer, target, procedure)
+    if reading.clear:
+        if reading.reason != "Line of Sight clear":
+            facts.append(reading.reason)
+        return reading
+    if not _flag(choices, "sight"):
+        raise ShotRefusal("sight", f"{reading.reason}. If {firer.name} can see {target.name} on the real table, "
+                                   "tick Line of Sight to fire anyway.")
+    log.append(sight_override(reading, _text(choices, "sight_reason")))
+    facts.append(f"{reading.reason} (Line of Sight given by the player)")
+    return reading
+
+
+def _judge_cover(game: Game, firer: Unit, target: Unit, choices: Choices, facts: list[str],
+                 log: list[str]) -> str:
+    """The cover: the player's `cover` if given (logged with `cover_reason` when it differs), else the reading."""
+    reading = default_cover(game, firer, target)
+    cover = _choice(choices, "cover", cover_levels(), reading.level, "Cover")
+    changed = cover_override(reading, cover, _text(choices, "cover_reason"))
+    if changed is None:
+        facts.append(reading.reason)
+    else:
+        log.append(changed)
+        facts.append(changed)
+    return cover
 
 
 def default_quality(target: Unit) -> str:
@@ -293,18 +372,20 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
         inputs["sniper_target"] = True
         facts.append(f"{target.name} is a spotted sniper: it ignores Shock, and one kill removes it "
                      "(its side takes a Force Morale Test)")
+    log: list[str] = []
+    seen = _judge_sight(game, firer, target, fw.procedure, choices, facts, log)
     if fw.procedure == "coc.sniper":
         _plan_sniper(inputs, facts, firer, target, choices)
-        return ShotPlan(fw.procedure, inputs, tuple(facts))
+        return ShotPlan(fw.procedure, inputs, tuple(facts), tuple(log))
     if fw.procedure == "coc.flamethrower":
         assert weapon is not None
         _plan_flamethrower(inputs, facts, game, firer, fw, weapon, target, choices, dist, band)
-        return ShotPlan(fw.procedure, inputs, tuple(facts))
+        return ShotPlan(fw.procedure, inputs, tuple(facts), tuple(log))
     if not band:
         longest = max(weapon.ranges if weapon is not None and weapon.ranges else firer.range_bands())
         raise ShotRefusal("target", f"{target.name} is {_inches(dist)} away, beyond the longest range band "
                                     f"({longest:g}\").")
-    cover = _choice(choices, "cover", cover_levels(), default_cover(target), "Cover")
+    cover = _judge_cover(game, firer, target, choices, facts, log)
     inputs.update(cover=cover, target_id=target.id, target_figures=str(target.figures))
     extra = choices.get("targets")
     teams = (target_teams(game, firer, target, extra if isinstance(extra, str) else None)
@@ -321,14 +402,14 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
                      + " (the first listed take any odd hit)")
     if fw.procedure == "coc.gun_he":
         assert weapon is not None
-        _plan_gun_he(inputs, facts, game, firer, weapon, target, choices)
-        return ShotPlan(fw.procedure, inputs, tuple(facts))
+        _plan_gun_he(inputs, facts, game, firer, weapon, target, choices, seen)
+        return ShotPlan(fw.procedure, inputs, tuple(facts), tuple(log))
     quality = _choice(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality")
     inputs.update(range_band=band, target_quality=quality)
     if fw.procedure == "coc.tripod_mg":
         assert weapon is not None
         _plan_tripod(inputs, facts, firer, weapon, target, teams, choices)
-        return ShotPlan(fw.procedure, inputs, tuple(facts))
+        return ShotPlan(fw.procedure, inputs, tuple(facts), tuple(log))
     dice = choices.get("firepower_dice", fw.dice)
     if not isinstance(dice, int) or isinstance(dice, bool) or not 0 <= dice <= MAX_DICE:
         raise ShotRefusal("firepower_dice", f"Firepower Dice are a whole number from 0 to {MAX_DICE}.")
@@ -341,7 +422,7 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
             facts.append("Heavy MG: cover reduced one level")
     inputs["firepower_dice"] = dice
     facts.append(f"{dice} Firepower Dice")
-    return ShotPlan(fw.procedure, inputs, tuple(facts))
+    return ShotPlan(fw.procedure, inputs, tuple(facts), tuple(log))
 
 
 def _plan_tripod(inputs: dict[str, InputValue], facts: list[str], firer: Unit, weapon: Weapon, target: Unit,
@@ -367,8 +448,8 @@ def _plan_tripod(inputs: dict[str, InputValue], facts: list[str], firer: Unit, w
 
 
 def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, firer: Unit, weapon: Weapon,
-                 target: Unit, choices: Choices) -> None:
-    table = fire_table.gun_he_facts(game, firer, target, _number(weapon, "he"))
+                 target: Unit, choices: Choices, seen: SightReading) -> None:
+    table = fire_table.gun_he_facts(game, firer, target, _number(weapon, "he"), seen)
     inputs["target_in_building"] = _flag(choices, "target_in_building")
     inputs.update(table.inputs)
     if firer.is_vehicle:

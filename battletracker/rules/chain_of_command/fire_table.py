@@ -24,6 +24,7 @@ from battletracker.model.game import Game, Scalar, Unit
 from battletracker.rules.chain_of_command.anti_tank import optics_damaged_modifier
 from battletracker.rules.chain_of_command.buildings import COLLAPSE_SOURCE, building_of
 from battletracker.rules.chain_of_command.vehicle_shock import firepower_after_shock
+from battletracker.rules.terrain import SightReading, TableIndex
 
 OPTICS_DAMAGED = "optics_damaged"
 VEHICLE_GUN_KINDS = ("tank_gun", "at_gun", "infantry_gun", "gun")
@@ -59,13 +60,18 @@ def target_building(game: Game, target: Unit) -> TableFacts:
     return facts
 
 
-def smoke_on_the_line(game: Game, firer: Unit, target: Unit) -> TableFacts:
-    """`to_hit_modifier` for the smoke the line of fire crosses, each area named."""
+def smoke_on_the_line(game: Game, firer: Unit, target: Unit, reading: SightReading | None = None) -> TableFacts:
+    """`to_hit_modifier` for the smoke the line of fire crosses, each area named.
+
+    The smoke is the table's Line-of-Sight reading's (`reading`, else read
+    from firer to target): smoke fired through without blocking sight.
+    """
     facts = TableFacts()
-    here, there = (firer.x, firer.y), (target.x, target.y)
+    seen = reading if reading is not None else TableIndex(game).sight(firer, target)
     total = 0
-    for smoke in game.smoke.values():
-        if not smoke.to_hit or not smoke.crosses(here, there):
+    for smoke_id in seen.smoke:
+        smoke = game.smoke.get(smoke_id)
+        if smoke is None or not smoke.to_hit:
             continue
         total += smoke.to_hit
         source = game.buildings.get(smoke.source.removeprefix(COLLAPSE_SOURCE)) \
@@ -100,7 +106,8 @@ def vehicle_fire(vehicle: Unit, dice: int, he: bool) -> VehicleFire:
     return VehicleFire(after, modifier, tuple(notes))
 
 
-def gun_he_facts(game: Game, firer: Unit, target: Unit, he_dice: int) -> TableFacts:
+def gun_he_facts(game: Game, firer: Unit, target: Unit, he_dice: int,
+                 reading: SightReading | None = None) -> TableFacts:
     """`he_dice`, `to_hit_modifier` and the building inputs of `coc.gun_he` from the table."""
     facts = TableFacts()
     modifier = 0
@@ -109,7 +116,7 @@ def gun_he_facts(game: Game, firer: Unit, target: Unit, he_dice: int) -> TableFa
         he_dice, modifier = fired.dice, fired.to_hit_modifier
         facts.notes.extend(fired.notes)
     facts.inputs["he_dice"] = he_dice
-    smoke = smoke_on_the_line(game, firer, target)
+    smoke = smoke_on_the_line(game, firer, target, reading)
     modifier += int(smoke.inputs.get("to_hit_modifier", 0))
     facts.notes.extend(smoke.notes)
     if modifier:

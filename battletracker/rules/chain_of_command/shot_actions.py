@@ -11,6 +11,7 @@ so it is not named after any one of them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from battletracker.model.game import Game
 from battletracker.rules.actions import Choices, Plan, procedure_plan, register_plan
@@ -34,7 +35,8 @@ def _adapt(read: Callable[[Game, Choices], ShotPlan], title: str) -> Callable[[G
     def plan(game: Game, choices: Choices) -> Plan:
         shot = read(game, choices)
         names = {key: game.unit(str(choices.get(key, ""))).name for key in ("firer", "target")}
-        return procedure_plan(game, shot.procedure, shot.inputs, shot.facts, choices, title.format(**names))
+        planned = procedure_plan(game, shot.procedure, shot.inputs, shot.facts, choices, title.format(**names))
+        return replace(planned, log=shot.log)
 
     plan.__doc__ = f"The action read by `{read.__name__}`, as a Plan."
     return plan

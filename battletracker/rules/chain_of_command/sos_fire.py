@@ -63,6 +63,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover
 from battletracker.rules.chain_of_command.buildings import building_of
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
@@ -82,6 +83,7 @@ from battletracker.rules.chain_of_command.fire import (
     roll_volley,
 )
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
+from battletracker.rules.terrain import TableIndex
 
 VEHICLES = ("none", "closed", "open_topped")
 BUILDINGS = ("none", "wood", "brick_stone")
@@ -274,7 +276,11 @@ def _sos(game: Game, sos_id: str) -> Bombardment:
 
 def sos_inputs(game: Game, sos_id: str, unit_id: str, *, cover: str | None = None, linear_obstacle: bool = False,
                in_fortification: bool = False) -> dict[str, InputValue]:
-    """The inputs of `coc.sos_fire` for one unit inside the circle (its cover the player says, else its card's)."""
+    """The inputs of `coc.sos_fire` for one unit inside the circle.
+
+    Its cover is the player's `cover`, else `bombardment_cover` (its card's,
+    else the table's: area terrain kept, linear obstacles giving none).
+    """
     b = _sos(game, sos_id)
     if unit_id not in game.units:
         raise RulesInputError("unit_id", f"no unit with id {unit_id!r}")
@@ -291,11 +297,9 @@ def sos_inputs(game: Game, sos_id: str, unit_id: str, *, cover: str | None = Non
                       vehicle_immobilised=later_shock_doubled(unit.vehicle.category, unit.vehicle.damage))
         inputs.pop("sos_id")
         return inputs
-    stated = unit.stats.get("cover")
     if unit_teams(unit) > 1:
         inputs["teams"] = unit_teams(unit)
-    inputs.update(cover=cover if cover is not None else (stated if isinstance(stated, str)
-                                                         and stated in cover_levels() else "open"),
+    inputs.update(cover=cover if cover is not None else bombardment_cover(TableIndex(game), unit).level,
                   linear_obstacle=linear_obstacle, pinned=unit.has(PINNED), target_id=unit.id,
                   target_figures=str(unit.figures), in_fortification=in_fortification,
                   firepower_dice=b.firepower_dice, to_hit=b.to_hit)

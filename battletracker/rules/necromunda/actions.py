@@ -27,11 +27,12 @@ def plan_attack(game: Game, choices: Choices) -> Plan:
     """
     necro = attack_plan(game, {k: v for k, v in choices.items() if k not in ANSWERS})
     inputs = {**necro.inputs, "falling_notes": "\n".join(f"{u.id}={falling_text(u)}" for u in game.units.values())}
-    p = procedure_plan(game, necro.procedure, inputs, necro.facts, choices, necro.title, ANSWERS)
+    p = replace(procedure_plan(game, necro.procedure, inputs, necro.facts, choices, necro.title, ANSWERS),
+                log=necro.log)
     if not inputs.get("template"):
         return p
     hit = [game.unit(k).name for k in str(inputs["template_hits"]).split(",") if k in game.units]
-    return replace(p, log=(f"{necro.title} - the Template hits {', '.join(hit)}",))
+    return replace(p, log=(f"{necro.title} - the Template hits {', '.join(hit)}", *necro.log))
 
 
 register_plan(ATTACK, plan_attack)

@@ -14,7 +14,15 @@ default), and what the player may set against the map: `range` (inches, the
 table's tape), `modifier` (anything else on the Hit roll), `firepower_dice`,
 `close_combat`, `target_engaged`, `target_seriously_injured`,
 `target_near_ledge` (the target's card by default), `not_in_sight` (ids of the
-enemies the shooter cannot see).
+enemies the shooter cannot see, besides those the map hides) and `in_sight`
+(ids the map hides that the shooter does see).
+
+Line of Sight and cover come from the terrain on the table (rules/terrain.py,
+the kinds in terrain.toml): a target the map hides is refused unless the
+player gives `sight` (logged with `sight_reason`); the target's cover against
+the shooter adds its modifier to the Hit roll (terrain.toml's [cover].to_hit,
+a documented default: the seeds print no cover rules), the player's `cover`
+overriding it, logged with `cover_reason`.
 """
 
 from __future__ import annotations
@@ -52,6 +60,8 @@ from battletracker.rules.necromunda.targeting import (
 )
 from battletracker.rules.necromunda.template import COMBAT_REACH, TemplatePlacement, place_template
 from battletracker.rules.sequence import acted
+from battletracker.rules.tables import ruleset_file
+from battletracker.rules.terrain import TableIndex, cover_override, sight_override, terrain_rules
 
 Choices = Mapping[str, InputValue]
 MAX_COMBAT = 6
@@ -69,6 +79,20 @@ class NecroPlan:
     facts: tuple[str, ...]
     choices: dict[str, InputValue]
     title: str
+    log: tuple[str, ...] = ()
+
+
+def cover_to_hit() -> dict[str, int]:
+    """The Hit roll modifier of each level of cover (terrain.toml's [cover].to_hit)."""
+    table = ruleset_file("necromunda", "terrain").table("cover").table("to_hit")
+    return {level: table.int(level, minimum=-6, maximum=0) for level in terrain_rules("necromunda").levels}
+
+
+def map_hidden(game: Game, firer: Unit) -> frozenset[str]:
+    """The enemies the map says the shooter cannot see."""
+    index = TableIndex(game)
+    return frozenset(u.id for u in game.units.values()
+                     if u.side != firer.side and in_the_fight(u) and not index.sight(firer, u).clear)
 
 
 def firer_of(game: Game, choices: Choices) -> Unit:
@@ -110,8 +134,11 @@ def target_of(game: Game, firer: Unit, choices: Choices) -> Unit:
     return unit
 
 
-def hidden_of(choices: Choices) -> frozenset[str]:
-    return frozenset(parse_ids(str(choices.get("not_in_sight", "")), "not_in_sight"))
+def hidden_of(choices: Choices, game: Game, firer: Unit) -> frozenset[str]:
+    """The enemies out of sight: the map's and the player's `not_in_sight`, less the player's `in_sight`."""
+    said = frozenset(parse_ids(str(choices.get("not_in_sight", "")), "not_in_sight"))
+    seen = frozenset(parse_ids(str(choices.get("in_sight", "")), "in_sight"))
+    return (map_hidden(game, firer) - seen) | said
 
 
 def priority_for(game: Game, firer: Unit, hidden: frozenset[str]) -> tuple[str, ...]:
@@ -195,10 +222,12 @@ def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
     firer = firer_of(game, choices)
     ref = profile_of(firer, choices)
     target = target_of(game, firer, choices)
-    hidden = hidden_of(choices)
+    hidden = hidden_of(choices, game, firer)
     facts: list[str] = []
+    log: list[str] = []
     inputs: dict[str, InputValue] = {k: game.settings[k] for k in SETTINGS if k in game.settings}
     inputs.update(activated=firer.id, round=game.turn)
+    _judge_sight(game, firer, target, choices, facts, log)
 
     priority = priority_for(game, firer, hidden)
     if enabled(TARGET_PRIORITY, game.settings):
@@ -211,7 +240,7 @@ def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
             inputs["cool"] = score
 
     if ref.template:
-        return _template_plan(game, firer, target, inputs, facts, choices)
+        return _template_plan(game, firer, target, inputs, facts, choices, tuple(log))
 
     weapon = firer.weapons[ref.weapon]
     traits = traits_of(weapon, ref.profile)
@@ -226,7 +255,8 @@ def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
     inputs.update(bs=firer.stats.get("bs", 0), range=at, target_engaged=engaged,
                   target_near_ledge=r.bool("target_near_ledge", near_ledge(target)),
                   target_seriously_injured=r.bool("target_seriously_injured", target.has(SERIOUSLY_INJURED)),
-                  other_modifier=r.int("modifier", 0), firer_id=firer.id, weapon=ref.weapon, target_id=target.id)
+                  other_modifier=r.int("modifier", 0) + _judge_cover(game, firer, target, choices, facts, log),
+                  firer_id=firer.id, weapon=ref.weapon, target_id=target.id)
     if traits.rapid_fire and traits.light and r.bool("close_combat"):
         inputs["close_combat"] = True
     elif traits.rapid_fire:
@@ -269,11 +299,47 @@ def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
         facts.append(f"Blast ({traits.blast:g}\") centred on {target.name}: on a hit the marker covers, on level "
                      f"{target.level}: {_names(game, hit) or 'no one'}. Scatter it on the table if the rules call "
                      f"for it and resolve each model's Hit.")
-    return NecroPlan(NAME, inputs, tuple(facts), dict(choices), f"{firer.name} shoots {ref.title} at {target.name}")
+    return NecroPlan(NAME, inputs, tuple(facts), dict(choices), f"{firer.name} shoots {ref.title} at {target.name}",
+                     tuple(log))
+
+
+def _text(choices: Choices, key: str) -> str:
+    value = choices.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _judge_sight(game: Game, firer: Unit, target: Unit, choices: Choices, facts: list[str], log: list[str]) -> None:
+    """Refuse a target the map hides from the shooter, unless the player gives `sight` (logged)."""
+    reading = TableIndex(game).sight(firer, target)
+    if reading.clear:
+        return
+    if choices.get("sight") is not True:
+        raise Refusal("sight", f"{reading.reason}: {firer.name} cannot see {target.name} on the map; tick Line of "
+                               "Sight if it can on the table")
+    changed = sight_override(reading, _text(choices, "sight_reason"))
+    log.append(changed)
+    facts.append(changed)
+
+
+def _judge_cover(game: Game, firer: Unit, target: Unit, choices: Choices, facts: list[str], log: list[str]) -> int:
+    """The Hit roll modifier of the target's cover: the map's reading, or the player's `cover` (logged)."""
+    to_hit = cover_to_hit()
+    reading = TableIndex(game).cover_against(firer, target)
+    chosen = choices.get("cover")
+    level = chosen if isinstance(chosen, str) and chosen in to_hit else reading.level
+    if chosen not in (None, "") and level != chosen:
+        raise Refusal("cover", f"cover is one of {', '.join(to_hit)}")
+    changed = cover_override(reading, level, _text(choices, "cover_reason"))
+    if changed is not None:
+        log.append(changed)
+    modifier = to_hit.get(level, 0)
+    if changed is not None or modifier:
+        facts.append((changed or reading.reason) + (f": {modifier:+d} to hit" if modifier else ""))
+    return modifier
 
 
 def _template_plan(game: Game, firer: Unit, target: Unit, inputs: dict[str, InputValue],
-                   facts: list[str], choices: Choices) -> NecroPlan:
+                   facts: list[str], choices: Choices, log: tuple[str, ...]) -> NecroPlan:
     placement = place_template(game, firer, target)
     if not placement.reaches:
         raise Refusal("target", f"the Template laid towards {target.name} does not reach: it is "
@@ -286,7 +352,7 @@ def _template_plan(game: Game, firer: Unit, target: Unit, inputs: dict[str, Inpu
     if placement.other_level:
         facts.append(f"Under it on another level, not hit: {_names(game, placement.other_level)}.")
     title = f"{firer.name} fires {profile_of(firer, choices).title} (Template) at {target.name}"
-    return NecroPlan(NAME, inputs, tuple(facts), dict(choices), title)
+    return NecroPlan(NAME, inputs, tuple(facts), dict(choices), title, log)
 
 
 def _range_fact(at: float, measured: float, short: float, long: float) -> str:

@@ -56,6 +56,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
     has_at_weapon,
     in_group_order,
     infantry_near,
+    map_visibility,
     plan_at_fire,
     plan_at_grenade,
     vehicles_in_reach,
@@ -111,12 +112,26 @@ class AntiTankDialog(ProcedureDialog):
         rules = at_rules()
         for v in VISIBILITIES:
             self.visibility_box.addItem(f"{VISIBILITY_TEXT[v].capitalize()} ({rules.to_hit[v]}+)", v)
+        self.visibility_box.setToolTip("How well the firer sees the target: the map's reading unless you change it")
+        self.visibility_reason = QLineEdit(self)
+        self.visibility_reason.setPlaceholderText("why, if not the map's (logged)")
+        self._visibility_map = ""
+        visibility_row = QHBoxLayout()
+        visibility_row.addWidget(self.visibility_box)
+        visibility_row.addWidget(self.visibility_reason, 1)
+        self.sight = QCheckBox("Sees the target although the map does not", self)
+        self.sight_reason = QLineEdit(self)
+        self.sight_reason.setPlaceholderText("why (logged)")
+        sight_row = QHBoxLayout()
+        sight_row.addWidget(self.sight)
+        sight_row.addWidget(self.sight_reason, 1)
 
         form = QFormLayout()
         form.addRow("Weapon", self.weapon_box)
         form.addRow("Target", self.target_picker)
         form.addRow("Hit location", self.location_box)
-        form.addRow("Visibility", self.visibility_box)
+        form.addRow("Visibility", visibility_row)
+        form.addRow("Line of Sight", sight_row)
 
         self.facts = FactsPanel(self)
         table_box = QGroupBox("From the table", self)
@@ -182,6 +197,9 @@ class AntiTankDialog(ProcedureDialog):
         self.target_picker.outside.connect(self._refuse_target)
         self.location_box.currentIndexChanged.connect(self._update)
         self.visibility_box.currentIndexChanged.connect(self._update)
+        self.sight.toggled.connect(self._update)
+        for edit in (self.visibility_reason, self.sight_reason):
+            edit.textChanged.connect(self._update)
         self.reverse_button.clicked.connect(self.start_reverse)
         self.next_button.clicked.connect(self._next_shot)
         self.runner.applied.connect(self._applied)
@@ -220,9 +238,17 @@ class AntiTankDialog(ProcedureDialog):
             self._refuse(message_of(exc))
 
     def _target_changed(self) -> None:
+        """A new target: the hit location from the map, the visibility its cover there gives."""
         self.location_box.blockSignals(True)
         self.location_box.setCurrentIndex(0)
         self.location_box.blockSignals(False)
+        target = self.target()
+        if target is not None:
+            self._visibility_map = map_visibility(self.session.game, self.firer, target)[0]
+            self.visibility_box.blockSignals(True)
+            self.visibility_box.setCurrentIndex(max(0, self.visibility_box.findData(self._visibility_map)))
+            self.visibility_box.blockSignals(False)
+            self.visibility_reason.clear()
         self._update()
 
     # -- inputs and odds ------------------------------------------------------------------------
@@ -231,7 +257,12 @@ class AntiTankDialog(ProcedureDialog):
         out: dict[str, str | bool] = {"firer": self.firer_id, "target": self.target_picker.current() or "",
                                       "weapon": self.weapon_box.currentData() or "",
                                       "location": self.location_box.currentData() or "",
-                                      "visibility": self.visibility_box.currentData()}
+                                      "visibility": self.visibility_box.currentData(),
+                                      "sight": self.sight.isChecked()}
+        if self.visibility_box.currentData() != self._visibility_map and self.visibility_reason.text().strip():
+            out["visibility_reason"] = self.visibility_reason.text().strip()
+        if self.sight.isChecked() and self.sight_reason.text().strip():
+            out["sight_reason"] = self.sight_reason.text().strip()
         out.update({key: True for key, box in self.checks.items() if box.isChecked()})
         return out
 
@@ -248,6 +279,8 @@ class AntiTankDialog(ProcedureDialog):
 
     def _update(self) -> None:
         target = self.target()
+        self.visibility_reason.setVisible(self.visibility_box.currentData() != self._visibility_map)
+        self.sight_reason.setVisible(self.sight.isChecked())
         self.follow_up.hide()
         self.shot = None
         if target is None or self.weapon_box.currentData() is None:

@@ -76,8 +76,9 @@ def test_ranges_are_refused_with_the_distance_to_one_decimal() -> None:
 
 
 def test_sight_observer_and_opportunity_fire_are_refused_in_a_players_words() -> None:
-    base = {"firer": "stuh", "x": 30.0, "y": 20.0}
-    assert refusal(base) == "Without line of sight to the aiming point another unit must act as Forward Observer."
+    base = {"firer": "stuh", "x": 30.0, "y": 20.0, "los": False}
+    assert refusal(base) == ("Without line of sight to the aiming point another unit must act as Forward Observer "
+                             "(Rifle platoon can see it on the map).")
     assert refusal({**base, "observer": "stuh"}) == (
         "StuH 42 (close support) cannot observe its own fire: pick another unit.")
     assert refusal({**base, "observer": "rifles"}) == (

@@ -1,12 +1,16 @@
 """What the Armour Battles dialogs and the card share for display. Reading the
-table (a unit's combat numbers, the game's settings, the dice a shot rolls)
-is in `rules.armour_battles.plans`."""
+table (a unit's combat numbers, the game's settings, the dice a shot rolls,
+Line of Sight) is in `rules.armour_battles.plans` and `rules.terrain`."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QCheckBox, QLineEdit, QWidget
+
+from battletracker.core.geometry import Point
 from battletracker.model.game import Game, Unit
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.plans import profile_of
+from battletracker.rules.terrain import TableIndex
 
 MOVE_TITLES = {"single": "Single move", "double": "Double move", "triple": "Triple move"}
 
@@ -26,3 +30,39 @@ def burst_radius() -> float:
 
 def indirect_multiplier() -> int:
     return indirect_fire_rules().long_range_multiplier
+
+
+class MapSight:
+    """A Line-of-Sight tick that starts at the map's reading and follows it until the player sets it otherwise.
+
+    While the tick differs from the map a short reason box shows; the plan
+    logs the player's word with that reason (`los`, `los_reason`).
+    """
+
+    def __init__(self, box: QCheckBox, parent: QWidget) -> None:
+        self.box = box
+        self.reason = QLineEdit(parent)
+        self.reason.setPlaceholderText("why, if not the map's (logged)")
+        self.reason.hide()
+        self.map: bool | None = None
+        box.toggled.connect(lambda _on: self._show())
+
+    def follow(self, game: Game, a: Point | Unit, b: Point | Unit) -> None:
+        """Read the map's sight from a to b; the tick takes it unless the player has changed it."""
+        reading = TableIndex(game).sight(a, b)
+        if self.map is None or self.box.isChecked() == self.map:
+            self.box.blockSignals(True)
+            self.box.setChecked(reading.clear)
+            self.box.blockSignals(False)
+        self.map = reading.clear
+        self.box.setToolTip(f"From the map: {reading.reason}")
+        self._show()
+
+    def _show(self) -> None:
+        self.reason.setVisible(self.map is not None and self.box.isChecked() != self.map)
+
+    def choices(self) -> dict[str, str | bool]:
+        picked: dict[str, str | bool] = {"los": self.box.isChecked()}
+        if self.map is not None and self.box.isChecked() != self.map and self.reason.text().strip():
+            picked["los_reason"] = self.reason.text().strip()
+        return picked

@@ -24,7 +24,7 @@ from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.plans import direct_fire, profile_of
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.common import MOVE_TITLES
+from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
 from battletracker.ui.procedure_parts import FactsPanel, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog
@@ -63,6 +63,7 @@ class DirectFireDialog(ProcedureDialog):
             self.move_box.addItem(text, key)
         self.los = QCheckBox("Line of sight to the target", self)
         self.los.setChecked(True)
+        self.sight = MapSight(self.los, self)
         self.flank = QCheckBox("Firing at the target's flank or rear", self)
         self.opportunity = QCheckBox("Opportunity fire", self)
         form_box = QGroupBox("The shot", self)
@@ -70,7 +71,10 @@ class DirectFireDialog(ProcedureDialog):
         form.addRow("Target", self.target_picker)
         form.addRow("From the table", self.facts)
         form.addRow("Firer's move", self.move_box)
-        form.addRow(self.los)
+        sight_row = QHBoxLayout()
+        sight_row.addWidget(self.los)
+        sight_row.addWidget(self.sight.reason, 1)
+        form.addRow(sight_row)
         form.addRow(self.flank)
         form.addRow(self.opportunity)
 
@@ -95,6 +99,7 @@ class DirectFireDialog(ProcedureDialog):
         for box in (self.los, self.flank, self.opportunity):
             box.toggled.connect(self._rebuild)
         self.move_box.currentIndexChanged.connect(self._rebuild)
+        self.sight.reason.editingFinished.connect(self._rebuild)
         self.apply_button.clicked.connect(self.apply)
         self.finished.connect(self._closed)
         self._target_changed()
@@ -119,14 +124,17 @@ class DirectFireDialog(ProcedureDialog):
         """What the player picked; the flank tick is theirs once the table has set it for the target."""
         picked: dict[str, str | bool] = {
             "firer": self.firer_id, "target": self.target_id or "", "move": str(self.move_box.currentData()),
-            "los": self.los.isChecked(), "opportunity": self.opportunity.isChecked(),
+            **self.sight.choices(), "opportunity": self.opportunity.isChecked(),
         }
         if flank:
             picked["flank_or_rear"] = self.flank.isChecked()
         return picked
 
     def _target_changed(self) -> None:
-        """A new target: from the table, whether the shot is at its flank or rear."""
+        """A new target: from the table, whether the shot is at its flank or rear and whether it is seen."""
+        firer = self.session.game.units.get(self.firer_id)
+        if self.target_id is not None and firer is not None:
+            self.sight.follow(self.session.game, firer, self.session.game.unit(self.target_id))
         if self.target_id is not None:
             try:
                 plan = direct_fire(self.session.game, {**self.choices(flank=False), "los": True,

@@ -39,7 +39,7 @@ from battletracker.rules.armour_battles.mission import NAME, label
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, profile_of
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.common import MOVE_TITLES, burst_radius, indirect_multiplier
+from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight, burst_radius, indirect_multiplier
 from battletracker.ui.map.items import circle_item, line_item
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
@@ -85,6 +85,7 @@ class IndirectFireDialog(ProcedureDialog):
         for key, text in MOVE_TITLES.items():
             self.move_box.addItem(text, key)
         self.los = QCheckBox("The firer has line of sight to the aiming point", self)
+        self.sight = MapSight(self.los, self)
         self.opportunity = QCheckBox("Opportunity fire", self)
         self.opportunity.setToolTip("Only with a direct line of sight to the target")
         self.missions_label = QLabel("Single fire missions only: close-support units cannot fire "
@@ -120,7 +121,10 @@ class IndirectFireDialog(ProcedureDialog):
         form.addRow(self.profile_label)
         form.addRow("Aiming point", aim_row)
         form.addRow("Firer's move", self.move_box)
-        form.addRow(self.los)
+        sight_row = QHBoxLayout()
+        sight_row.addWidget(self.los)
+        sight_row.addWidget(self.sight.reason, 1)
+        form.addRow(sight_row)
         form.addRow("Forward Observer", self.observer_picker)
         form.addRow(self.opportunity)
         form.addRow(self.missions_label)
@@ -157,6 +161,7 @@ class IndirectFireDialog(ProcedureDialog):
             box.valueChanged.connect(self._update)
         self.move_box.currentIndexChanged.connect(self._update)
         self.los.toggled.connect(self._update)
+        self.sight.reason.textChanged.connect(self._update)
         self.opportunity.toggled.connect(self._update)
         self.observer_picker.chosen.connect(lambda _unit_id: self._update())
         self.observer_picker.outside.connect(self._refuse_observer)
@@ -231,7 +236,7 @@ class IndirectFireDialog(ProcedureDialog):
     def choices(self) -> dict[str, str | int | float | bool]:
         """What the player picked, as the plan reads it."""
         picked: dict[str, str | int | float | bool] = {
-            "firer": self.firer_id, "x": self.aim[0], "y": self.aim[1], "los": self.los.isChecked(),
+            "firer": self.firer_id, "x": self.aim[0], "y": self.aim[1], **self.sight.choices(),
             "move": str(self.move_box.currentData()), "opportunity": self.opportunity.isChecked(),
         }
         if self.observer_id is not None:
@@ -246,6 +251,9 @@ class IndirectFireDialog(ProcedureDialog):
     def _update(self) -> None:
         if self.applied:
             return
+        firer = self.session.game.units.get(self.firer_id)
+        if firer is not None:
+            self.sight.follow(self.session.game, firer, self.aim)
         try:
             plan = indirect_mission(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:

@@ -6,6 +6,9 @@ Every roll goes through a `ProcedureRunner` (exact odds first, dice digital or
 typed) whose Apply takes the action through `Session.act`, one recorded undo
 step; the steps that roll nothing (the hidden die) take it directly.
 The dialogs are not modal: the map stays usable while one is open.
+Each unit's cover starts at the map's reading (its card's, else the area
+terrain or building it stands in; a wall or hedge gives none from above);
+a different cover takes an optional reason, logged with the roll.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QLabel,
+    QLineEdit,
     QRadioButton,
     QScrollArea,
     QSpinBox,
@@ -48,10 +52,16 @@ from battletracker.rules.chain_of_command.bombardment import (
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
-from battletracker.rules.chain_of_command.bombardment_phase import activation_now, rolled_cover, target_odds
+from battletracker.rules.chain_of_command.bombardment_phase import (
+    activation_now,
+    bombardment_cover,
+    rolled_cover,
+    target_odds,
+)
 from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
+from battletracker.rules.terrain import CoverReading, TableIndex
 from battletracker.ui.odds_plot import GroupFn
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker, UnitPicking
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
@@ -91,25 +101,27 @@ def summary(dist: Distribution[str]) -> str:
     return ", ".join(parts) or "no effect"
 
 
-def _stated_cover(session: Session, unit_id: str) -> str:
-    """The cover on the unit's card, else the Open: the start of the player's choice."""
-    stated = session.game.units[unit_id].stats.get("cover")
-    return stated if isinstance(stated, str) and stated in cover_levels() else cover_levels()[0]
+def map_cover(session: Session, unit_id: str) -> CoverReading:
+    """The unit's cover from the map against fire from above: the start of the player's choice."""
+    return bombardment_cover(TableIndex(session.game), session.game.units[unit_id])
 
 
 class CoverRow:
-    """One unit's terrain, which the map does not know: its cover, a wall or hedge as its only cover, left out."""
+    """One unit's place: its cover (the map's unless changed, with a reason), a wall or hedge as its only cover,
+    left out."""
 
-    def __init__(self, grid: QGridLayout, row: int, parent: QWidget, name: str, cover: str, *,
+    def __init__(self, grid: QGridLayout, row: int, parent: QWidget, name: str, reading: CoverReading, *,
                  takes_cover: bool, can_leave_out: bool, pinned: bool = False) -> None:
         self.pinned = pinned
+        self.reading = reading
         self.name = plain(QLabel(name, parent))
         self.rolled = QLabel(parent)
         self.rolled.setObjectName("rolled_cover")
         self.cover = QComboBox(parent)
         for level in cover_levels():
             self.cover.addItem(level.capitalize(), level)
-        self.cover.setCurrentIndex(max(0, self.cover.findData(cover)))
+        self.reason = QLineEdit(parent)
+        self.reason.setPlaceholderText("why, if not the map's (logged)")
         self.linear = QCheckBox("Behind a linear obstacle", parent)
         self.linear.setToolTip("Its only cover is a wall, hedge or fence: no protection from fire falling from above")
         self.leave_out = QCheckBox("Leave this unit out", parent)
@@ -119,11 +131,22 @@ class CoverRow:
         self.linear.setEnabled(takes_cover)
         if not takes_cover:
             self.cover.setToolTip("A vehicle or its passengers: cover does not change their dice")
-        for column, widget in enumerate((self.name, self.cover, self.linear, self.leave_out, self.rolled)):
+        for column, widget in enumerate((self.name, self.cover, self.linear, self.leave_out, self.rolled,
+                                         self.reason)):
             grid.addWidget(widget, row, column)
         self.leave_out.toggled.connect(lambda out: self._follow_leave_out(out, takes_cover))
         self.cover.currentIndexChanged.connect(lambda _i: self._show_rolled())
         self.linear.toggled.connect(lambda _on: self._show_rolled())
+        self.set_reading(reading)
+
+    def set_reading(self, reading: CoverReading) -> None:
+        """Start the cover at the map's reading; its reason is the combo's tooltip."""
+        self.reading = reading
+        self.cover.blockSignals(True)
+        self.cover.setCurrentIndex(max(0, self.cover.findData(reading.level)))
+        self.cover.blockSignals(False)
+        self.cover.setToolTip(f"From the map: {reading.reason}")
+        self.reason.clear()
         self._show_rolled()
 
     def _show_rolled(self) -> None:
@@ -133,6 +156,7 @@ class CoverRow:
         text = f"Rolled as {rolled.capitalize()} ({why})" if rolled != self.level and self.cover.isEnabled() else ""
         self.rolled.setText(text)
         self.rolled.setVisible(bool(text))
+        self.reason.setVisible(self.cover.isEnabled() and self.level != self.reading.level)
 
     def _follow_leave_out(self, out: bool, takes_cover: bool) -> None:
         self.cover.setEnabled(takes_cover and not out)
@@ -282,13 +306,15 @@ class PhaseDialog(_RunnerDialog):
             unit = session.game.units[unit_id]
             infantry = unit.vehicle is None and carrier_of(session.game, unit) is None
             self.cover_rows[unit_id] = CoverRow(grid, row, holder, unit.name,
-                                                _stated_cover(session, unit_id), takes_cover=infantry,
+                                                map_cover(session, unit_id), takes_cover=infantry,
                                                 can_leave_out=True, pinned=unit.has(PINNED))
         for cover_row in self.cover_rows.values():
             cover_row.cover.currentIndexChanged.connect(lambda _i: self.update_inputs())
             cover_row.linear.toggled.connect(lambda _on: self.update_inputs())
             cover_row.leave_out.toggled.connect(lambda _on: self.update_inputs())
-        self.body.insertWidget(4, QLabel("<b>Where each unit is</b> (the map does not know the terrain)", self))
+            cover_row.reason.textChanged.connect(lambda _t: self.update_inputs())
+        self.body.insertWidget(4, QLabel("<b>Where each unit is</b> (cover from the map; change it if the table "
+                                         "differs)", self))
         self.body.insertWidget(5, cover_box)
         self.body.insertWidget(6, QLabel("<b>Under the bombardment</b> (each unit's own chances)", self))
         self.body.insertWidget(7, self.targets_view)
@@ -329,6 +355,8 @@ class PhaseDialog(_RunnerDialog):
         choices: dict[str, InputValue] = {"bombardment": self.bombardment_id, "activation": self.activation}
         for unit_id, row in self.cover_rows.items():
             choices[f"cover.{unit_id}"] = row.level
+            if row.level != row.reading.level and row.reason.text().strip():
+                choices[f"cover_reason.{unit_id}"] = row.reason.text().strip()
             if row.linear.isChecked():
                 choices[f"linear.{unit_id}"] = True
             if row.leave_out.isChecked():
@@ -388,7 +416,7 @@ class SosDialog(_RunnerDialog):
         self.form.addRow("Target", self.target_picker)
         cover_box, holder, grid = _cover_box(self)
         cover_box.setMaximumHeight(70)
-        self.cover_row = CoverRow(grid, 0, holder, "", cover_levels()[0], takes_cover=True,
+        self.cover_row = CoverRow(grid, 0, holder, "", CoverReading(cover_levels()[0], ""), takes_cover=True,
                                   can_leave_out=False)
         self.cover_row.name.hide()
         grid.setColumnStretch(0, 0)
@@ -399,6 +427,7 @@ class SosDialog(_RunnerDialog):
         self.form.addRow("Where it is", cover_box)
         self.cover_row.cover.currentIndexChanged.connect(lambda _i: self.update_inputs())
         self.cover_row.linear.toggled.connect(lambda _on: self.update_inputs())
+        self.cover_row.reason.textChanged.connect(lambda _t: self.update_inputs())
         self.fortification.toggled.connect(lambda _on: self.update_inputs())
         self.fired_at: set[str] = set()
         self.done_note = QLabel(self)
@@ -439,7 +468,7 @@ class SosDialog(_RunnerDialog):
             self.problem.show_refusal(f"{unit.name} is not a Team or AFV/APC inside the SOS circle.")
 
     def _target_changed(self) -> None:
-        """A new target starts from its card's cover, in the open and outside any fortification."""
+        """A new target starts from its cover on the map, behind no wall and outside any fortification."""
         unit_id = self.target_picker.current()
         if unit_id is None:
             return
@@ -448,10 +477,7 @@ class SosDialog(_RunnerDialog):
             box.blockSignals(True)
             box.setChecked(False)
             box.blockSignals(False)
-        self.cover_row.cover.blockSignals(True)
-        self.cover_row.cover.setCurrentIndex(max(0, self.cover_row.cover.findData(_stated_cover(self.session,
-                                                                                                unit_id))))
-        self.cover_row.cover.blockSignals(False)
+        self.cover_row.set_reading(map_cover(self.session, unit_id))
         for widget in (self.cover_row.cover, self.cover_row.linear, self.fortification):
             widget.setEnabled(not vehicle)
         self.update_inputs()
@@ -459,7 +485,8 @@ class SosDialog(_RunnerDialog):
     def choices(self) -> dict[str, InputValue]:
         """The player's choices for the action `coc.sos_fire`: the target and where it is."""
         return {"bombardment": self.sos_id, "target": self.target_picker.current() or "",
-                "cover": self.cover_row.level, "linear_obstacle": self.cover_row.linear.isChecked(),
+                "cover": self.cover_row.level, "cover_reason": self.cover_row.reason.text().strip(),
+                "linear_obstacle": self.cover_row.linear.isChecked(),
                 "in_fortification": self.fortification.isChecked()}
 
     def update_inputs(self) -> None:

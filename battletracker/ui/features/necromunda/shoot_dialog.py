@@ -10,6 +10,9 @@ one procedure Apply resolves: the Cool check target priority may ask for, the
 shot, walking fire (each later Hit's model asked in the dice row), stray
 shots and Hits allocated in a combat, with the table's dice typed in the
 rules' order or rolled by the app. Everything is applied as one undo step.
+The target's cover and who is out of Line of Sight start at the map's
+reading (the terrain drawn on it); a different cover, or sight the map does
+not see, is the player's word with an optional reason, logged.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -47,7 +51,15 @@ from battletracker.rules.necromunda.attack import COOL_FAILED, label, result_lab
 from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
 from battletracker.rules.necromunda.firepower import AMMO_READINGS, CHECK_READING, READING_SETTING
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
-from battletracker.rules.necromunda.plans import NecroPlan, attack_plan, priority_for, sight_candidates, template_for
+from battletracker.rules.necromunda.plans import (
+    NecroPlan,
+    attack_plan,
+    cover_to_hit,
+    map_hidden,
+    priority_for,
+    sight_candidates,
+    template_for,
+)
 from battletracker.rules.necromunda.table import (
     RULESET,
     ProfileRef,
@@ -60,6 +72,7 @@ from battletracker.rules.necromunda.table import (
 from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
 from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.rules.tables import TableError, setting
+from battletracker.rules.terrain import TableIndex
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
@@ -145,6 +158,7 @@ class ShootDialog(ProcedureDialog):
         self.map_view = map_view
         self.overlay = OverlayScope(self, map_view, SHOOT_KEY)
         self._hidden: set[str] = set()
+        self._seen: set[str] = set()
         self._updating = False
         self.plan: NecroPlan | None = None
         self.shown_odds: Distribution[str] | None = None
@@ -202,7 +216,23 @@ class ShootDialog(ProcedureDialog):
         target_state.addStretch(1)
         self.modifier_box = QSpinBox(self)
         self.modifier_box.setRange(-6, 6)
-        self.modifier_box.setToolTip("Anything else added to the Hit roll (cover, skills, ...)")
+        self.modifier_box.setToolTip("Anything else added to the Hit roll (skills, ...); cover is its own choice")
+        self.cover_box = QComboBox(self)
+        for level, to_hit in cover_to_hit().items():
+            self.cover_box.addItem(f"{level.capitalize()} ({to_hit:+d} to hit)" if to_hit else level.capitalize(),
+                                   level)
+        self.cover_reason = QLineEdit(self)
+        self.cover_reason.setPlaceholderText("why, if not the map's (logged)")
+        self._cover_map = ""
+        cover_row = QHBoxLayout()
+        cover_row.addWidget(self.cover_box)
+        cover_row.addWidget(self.cover_reason, 1)
+        self.sight_box = QCheckBox("Sees the target although the map does not", self)
+        self.sight_reason = QLineEdit(self)
+        self.sight_reason.setPlaceholderText("why (logged)")
+        sight_row = QHBoxLayout()
+        sight_row.addWidget(self.sight_box)
+        sight_row.addWidget(self.sight_reason, 1)
 
         form = QFormLayout()
         form.addRow(self.heading)
@@ -212,6 +242,8 @@ class ShootDialog(ProcedureDialog):
         form.addRow("Target is", target_state)
         form.addRow("Firepower dice", self.firepower_box)
         form.addRow("", self.close_combat_box)
+        form.addRow("Cover", cover_row)
+        form.addRow("Line of Sight", sight_row)
         form.addRow("Other modifier", self.modifier_box)
         self.form = form
 
@@ -315,8 +347,11 @@ class ShootDialog(ProcedureDialog):
         self.target_picker.outside.connect(self._refuse_target)
         for box in (self.range_box, self.firepower_box, self.modifier_box):
             box.valueChanged.connect(self.update_inputs)
-        for check in (self.engaged_box, self.injured_box, self.ledge_box, self.close_combat_box):
+        for check in (self.engaged_box, self.injured_box, self.ledge_box, self.close_combat_box, self.sight_box):
             check.toggled.connect(self.update_inputs)
+        self.cover_box.currentIndexChanged.connect(self.update_inputs)
+        for edit in (self.cover_reason, self.sight_reason):
+            edit.textChanged.connect(self.update_inputs)
         self.sight_list.itemChanged.connect(self._sight_changed)
         self.runner.resolved.connect(lambda _res: self._update_apply())
         self.apply_button.clicked.connect(self.apply)
@@ -410,6 +445,10 @@ class ShootDialog(ProcedureDialog):
             self.engaged_box.setChecked(target.has(ENGAGED))
             self.ledge_box.setChecked(near_ledge(target))
             self.injured_box.setChecked(target.has(SERIOUSLY_INJURED))
+            self._cover_map = TableIndex(self.session.game).cover_against(shooter, target).level
+            self.cover_box.setCurrentIndex(max(0, self.cover_box.findData(self._cover_map)))
+            self.cover_reason.clear()
+            self.sight_box.setChecked(False)
         self._updating = False
         self.update_inputs()
 
@@ -420,14 +459,24 @@ class ShootDialog(ProcedureDialog):
             item = QListWidgetItem(f'{unit.name} ({dist:.1f}")', self.sight_list)
             item.setData(Qt.ItemDataRole.UserRole, unit.id)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked if unit.id in self._hidden else Qt.CheckState.Unchecked)
+            item.setCheckState(Qt.CheckState.Checked if unit.id in self.hidden() else Qt.CheckState.Unchecked)
         self.sight_list.blockSignals(False)
         self.sight_label.setVisible(self.sight_list.count() > 0)
         self.sight_list.setVisible(self.sight_list.count() > 0)
 
     def set_in_sight(self, unit_id: str, seen: bool) -> None:
-        """Mark an enemy as in or out of the shooter's Line of Sight (what the player sees on the table)."""
-        (self._hidden.discard if seen else self._hidden.add)(unit_id)
+        """Mark an enemy as in or out of the shooter's Line of Sight (what the player sees on the table).
+
+        What the map hides starts ticked; the player's word over it is kept apart (`in_sight`)."""
+        by_map = unit_id in map_hidden(self.session.game, self.shooter)
+        if seen:
+            self._hidden.discard(unit_id)
+            if by_map:
+                self._seen.add(unit_id)
+        else:
+            self._seen.discard(unit_id)
+            if not by_map:
+                self._hidden.add(unit_id)
         self._fill_sight()
         self.update_inputs()
 
@@ -438,7 +487,11 @@ class ShootDialog(ProcedureDialog):
 
     def priority(self) -> tuple[str, ...]:
         """Enemies the shot must go to unless a Cool check passes (empty when the option is off)."""
-        return priority_for(self.session.game, self.shooter, frozenset(self._hidden))
+        return priority_for(self.session.game, self.shooter, self.hidden())
+
+    def hidden(self) -> frozenset[str]:
+        """The enemies out of the shooter's sight: the map's, less those the player sees, and the player's."""
+        return frozenset((map_hidden(self.session.game, self.shooter) - self._seen) | self._hidden)
 
     def choices(self) -> dict[str, InputValue]:
         """What the player picked, as `attack_plan` takes it."""
@@ -448,7 +501,13 @@ class ShootDialog(ProcedureDialog):
             "range": self.range_box.value(), "modifier": self.modifier_box.value(),
             "target_engaged": self.engaged_box.isChecked(), "target_near_ledge": self.ledge_box.isChecked(),
             "target_seriously_injured": self.injured_box.isChecked(),
-            "close_combat": self.close_combat_box.isChecked(), "not_in_sight": ",".join(sorted(self._hidden))}
+            "close_combat": self.close_combat_box.isChecked(), "not_in_sight": ",".join(sorted(self._hidden)),
+            "in_sight": ",".join(sorted(self._seen)), "cover": str(self.cover_box.currentData()),
+            "sight": self.sight_box.isChecked()}
+        if self.cover_box.currentData() != self._cover_map and self.cover_reason.text().strip():
+            choices["cover_reason"] = self.cover_reason.text().strip()
+        if self.sight_box.isChecked() and self.sight_reason.text().strip():
+            choices["sight_reason"] = self.sight_reason.text().strip()
         if self.firepower_box.value():
             choices["firepower_dice"] = self.firepower_box.value()
         target = self.target
@@ -460,6 +519,8 @@ class ShootDialog(ProcedureDialog):
     def update_inputs(self) -> None:
         if self._updating:
             return
+        self.cover_reason.setVisible(self.cover_box.currentData() != self._cover_map)
+        self.sight_reason.setVisible(self.sight_box.isChecked())
         try:
             self.plan = attack_plan(self.session.game, self.choices())
         except RulesInputError as exc:

@@ -2,10 +2,13 @@
 
 Opened from the firer. The weapon decides the procedure (tripod MG, sniper,
 flamethrower, gun H.E., or the unit's Firepower Dice); the target comes from
-the map or the list. The dialog only gathers the player's choices (cover,
-troop quality and what the table cannot know); `fire_plans.plan_fire` reads
-the rest from the table (range, band, arc, dice after losses, fuel, a spotted
-sniper) or refuses with a sentence. The ProcedureRunner shows the exact odds
+the map or the list. The dialog only gathers the player's choices (troop
+quality and what the table cannot know); `fire_plans.plan_fire` reads the
+rest from the table (range, band, arc, dice after losses, fuel, a spotted
+sniper, cover and Line of Sight from the terrain) or refuses with a sentence.
+The cover starts at the table's reading; a different cover, or Line of
+Sight the map does not see, is the player's override with an optional
+reason, logged with the shot. The ProcedureRunner shows the exact odds
 of the plan's procedure before the roll and applies exactly what it resolves
 as one undo step. The dialog is not modal, so the map stays usable for
 picking.
@@ -23,6 +26,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSizePolicy,
     QSpinBox,
@@ -116,7 +120,24 @@ class FireDialog(ProcedureDialog):
         self.cover = QComboBox(self)
         for level in cover_levels():
             self.cover.addItem(_words(level), level)
-        self.cover.setToolTip("The target's cover as it stands on the table")
+        self.cover.setToolTip("The target's cover against this firer: the map's reading unless you change it")
+        self.cover_reason = QLineEdit(self)
+        self.cover_reason.setPlaceholderText("why, if not the map's (logged)")
+        self.sight = QCheckBox("Sees the target although the map does not", self)
+        self.sight.setToolTip("Fire anyway when the map reads no Line of Sight (logged)")
+        self.sight_reason = QLineEdit(self)
+        self.sight_reason.setPlaceholderText("why (logged)")
+        self._cover_default = ""
+        self.cover_box = QWidget(self)
+        cover_row = QHBoxLayout(self.cover_box)
+        cover_row.setContentsMargins(0, 0, 0, 0)
+        cover_row.addWidget(self.cover)
+        cover_row.addWidget(self.cover_reason, 1)
+        self.sight_box = QWidget(self)
+        sight_row = QHBoxLayout(self.sight_box)
+        sight_row.setContentsMargins(0, 0, 0, 0)
+        sight_row.addWidget(self.sight)
+        sight_row.addWidget(self.sight_reason, 1)
         self.quality = QComboBox(self)
         for q in QUALITIES:
             self.quality.addItem(_words(q), q)
@@ -154,7 +175,10 @@ class FireDialog(ProcedureDialog):
         also_label.setBuddy(self.also_picker)
         self.form.addRow(also_label, self.teams_box)
         self.form.addRow("Target &kind", self.target_kind)
-        self.form.addRow("&Cover", self.cover)
+        cover_label = QLabel("&Cover", self)
+        cover_label.setBuddy(self.cover)
+        self.form.addRow(cover_label, self.cover_box)
+        self.form.addRow("Line of Sight", self.sight_box)
         self.form.addRow("Target &quality", self.quality)
         self.form.addRow("&Range band", self.band)
         self.form.addRow("&Dice", self.dice)
@@ -189,8 +213,10 @@ class FireDialog(ProcedureDialog):
         for combo in (self.cover, self.quality, self.band, self.target_kind):
             combo.currentIndexChanged.connect(self.update_plan)
         self.dice.valueChanged.connect(self.update_plan)
-        for box in (self.moved, self.leader, self.in_building, self.suppressing):
+        for box in (self.moved, self.leader, self.in_building, self.suppressing, self.sight):
             box.toggled.connect(self.update_plan)
+        for edit in (self.cover_reason, self.sight_reason):
+            edit.textChanged.connect(self.update_plan)
         self.frontage_button.clicked.connect(self.pick_frontage)
         self.add_team_button.clicked.connect(self._add_chosen_team)
         self.also_picker.picked.connect(self.add_team)
@@ -223,6 +249,9 @@ class FireDialog(ProcedureDialog):
             "targets": ",".join(self._extra),
             "weapon": fw.name,
             "cover": str(self.cover.currentData()),
+            "cover_reason": self.cover_reason.text().strip(),
+            "sight": self.sight.isChecked(),
+            "sight_reason": self.sight_reason.text().strip(),
             "target_quality": str(self.quality.currentData()),
             "range_band": str(self.band.currentData()),
             "moved": self.moved.isChecked(),
@@ -310,7 +339,7 @@ class FireDialog(ProcedureDialog):
         procedure = fw.procedure
         self.form.setRowVisible(self.quality, procedure not in ("coc.sniper", "coc.gun_he"))
         self.form.setRowVisible(self.band, procedure not in ("coc.sniper", "coc.gun_he"))
-        self.form.setRowVisible(self.cover, procedure not in ("coc.sniper", "coc.flamethrower"))
+        self.form.setRowVisible(self.cover_box, procedure not in ("coc.sniper", "coc.flamethrower"))
         self.form.setRowVisible(self.dice, procedure == "coc.fire")
         self.form.setRowVisible(self.target_kind, procedure in ("coc.sniper", "coc.flamethrower"))
         self.form.setRowVisible(self.moved, procedure == "coc.flamethrower")
@@ -341,11 +370,12 @@ class FireDialog(ProcedureDialog):
         """A new target: set the choices its card implies, then recompute."""
         target = self.target_unit()
         self._fill_also()
+        self._cover_default = ""
+        self._sync_cover()
         if target is not None:
-            for combo, value in ((self.cover, default_cover(target)), (self.quality, default_quality(target))):
-                combo.blockSignals(True)
-                combo.setCurrentIndex(max(0, combo.findData(value)))
-                combo.blockSignals(False)
+            self.quality.blockSignals(True)
+            self.quality.setCurrentIndex(max(0, self.quality.findData(default_quality(target))))
+            self.quality.blockSignals(False)
             procedure = self.fire_weapon.procedure
             if procedure in ("coc.sniper", "coc.flamethrower"):
                 kind = default_target_kind(procedure, target)
@@ -354,12 +384,27 @@ class FireDialog(ProcedureDialog):
                 self.target_kind.blockSignals(False)
         self.update_plan()
 
+    def _sync_cover(self) -> None:
+        """Start the cover at the table's reading, and follow it while the player has not changed it."""
+        firer, target = self.firer(), self.target_unit()
+        if firer is None or target is None:
+            return
+        reading = default_cover(self.session.game, firer, target).level
+        if self._cover_default and self.cover.currentData() != self._cover_default:
+            return
+        self._cover_default = reading
+        self.cover.blockSignals(True)
+        self.cover.setCurrentIndex(max(0, self.cover.findData(reading)))
+        self.cover.blockSignals(False)
+
     # -- inputs to odds ---------------------------------------------------------------
     def update_plan(self) -> None:
         """Plan the fire from the choices; show its facts and odds, or the sentence refusing it."""
         assert self.runner is not None
         firer, target = self.firer(), self.target_unit()
         self._applied = False
+        self.cover_reason.setVisible(self.cover.currentData() != self._cover_default)
+        self.sight_reason.setVisible(self.sight.isChecked())
         try:
             plan = plan_fire(self.session.game, self.choices())
         except ShotRefusal as refusal:
@@ -394,6 +439,7 @@ class FireDialog(ProcedureDialog):
             return
         self._fill_targets()
         self._fill_also()
+        self._sync_cover()
         self.update_plan()
 
     # -- after the roll --------------------------------------------------------------------
