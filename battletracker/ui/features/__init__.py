@@ -11,7 +11,15 @@ from battletracker.ui.extensions import Feature
 
 def all_features() -> tuple[Feature, ...]:
     """Every feature, in the order their actions appear in the menus."""
-    from battletracker.ui.features import anti_tank, armour_battles, bombardments, necromunda, support_fire, this_phase
+    from battletracker.ui.features import (
+        anti_tank,
+        armour_battles,
+        bombardments,
+        necromunda,
+        support_fire,
+        terrain,
+        this_phase,
+    )
 
     return (anti_tank.FEATURE, armour_battles.FEATURE, bombardments.FEATURE, necromunda.FEATURE,
-            support_fire.FEATURE, this_phase.FEATURE)
+            support_fire.FEATURE, this_phase.FEATURE, terrain.FEATURE)

@@ -33,6 +33,7 @@ from battletracker.ui.map.items import (
 )
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.placement import Rect, place_labels
+from battletracker.ui.map.terrain_items import TargetMarks, TerrainLayer
 from battletracker.ui.session import Session
 
 # Room around the table for the edge labels, in inches.
@@ -148,6 +149,8 @@ class MapScene(QGraphicsScene):
         self.addItem(self.clip)
         self.wedge = ArcWedge(palette, self.clip)
         self.rings = RangeRings(palette, self.badge_font, self.clip)
+        self.terrain = TerrainLayer(self, palette, self.badge_font)
+        self.target_marks = TargetMarks(self, self.badge_font)
         self.rebuild()
 
     # -- building ----------------------------------------------------------------
@@ -180,6 +183,8 @@ class MapScene(QGraphicsScene):
         for unit in game.units.values():
             self._add_token(unit)
         self._sync_markers()
+        self.terrain.sync(game)
+        self.target_marks.forget_table()
         self.refresh_selection()
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
@@ -226,8 +231,15 @@ class MapScene(QGraphicsScene):
                 synced.add(unit_id)
         if changes.markers:
             self._sync_markers()
+        if changes.terrain:
+            self.terrain.sync(game)
+        table = changes.terrain or changes.buildings or changes.bombardments or changes.settings
+        if table:
+            self.target_marks.forget_table()
         if synced:
             self.refresh_selection(synced)
+        elif table:
+            self.refresh_selection(())
         elif changes.markers:
             self.layout_labels()
         return synced
@@ -250,6 +262,7 @@ class MapScene(QGraphicsScene):
             self.targets = targets_of(self.game, unit)
         for unit_id, token in self.tokens.items():
             token.set_flags(unit_id == selected, unit_id in self.targets)
+        self._mark_targets(unit)
         self.layout_labels()
 
     def layout_labels(self, scale: float | None = None) -> None:
@@ -285,6 +298,12 @@ class MapScene(QGraphicsScene):
         self.targets = targets_of(self.game, moved)
         for unit_id, token in self.tokens.items():
             token.set_flags(unit_id == selected, unit_id in self.targets)
+        self._mark_targets(moved)
+
+    def _mark_targets(self, firer: Unit | None) -> None:
+        """Sight and cover marks on the targets of `firer` (the selection, where it stands or is dragged to)."""
+        places = {t: ((tok.x(), tok.y()), tok.extent()[1]) for t in self.targets if (tok := self.tokens.get(t))}
+        self.target_marks.update(self.game, firer, self.targets, places)
 
     def _draw_selection_overlay(self, unit: Unit) -> None:
         arc = unit.main_arc()
@@ -326,6 +345,8 @@ class MapScene(QGraphicsScene):
             marker.set_palette(palette, self.badge_font)
         self.wedge.set_palette(palette)
         self.rings.set_palette(palette, self.badge_font)
+        self.terrain.set_palette(palette, self.badge_font)
+        self.target_marks.set_font(self.badge_font)
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
     # -- the table -----------------------------------------------------------------------------
