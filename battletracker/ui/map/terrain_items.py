@@ -65,14 +65,14 @@ LOOKS: dict[str, TerrainLook] = {
     "rubble": TerrainLook("#8a8a8a", 120, "#333333", "#e0e0e0"),
     "rough_ground": TerrainLook("#9c6b4a", 105, "#4e2f1c", "#e6c1a6"),
     "ruins": TerrainLook("#8d7f73", 120, "#3b2f26", "#e0d2c5"),
-    "hedge": TerrainLook("#388e3c", 230, "#133d16", "#b9f0bc", 0.6),
-    "wall": TerrainLook("#b0aca4", 240, "#3d3a35", "#f2efe8", 0.4),
-    "bocage": TerrainLook("#1f4d22", 240, "#0b240d", "#8fd694", 0.9),
-    "barricade": TerrainLook("#9e9e9e", 240, "#303030", "#eeeeee", 0.5),
-    "bulkhead": TerrainLook("#5d6d7e", 240, "#1c2833", "#d6e0ea", 0.6),
+    "hedge": TerrainLook("#388e3c", 255, "#133d16", "#b9f0bc", 0.6),
+    "wall": TerrainLook("#b0aca4", 255, "#3d3a35", "#f2efe8", 0.4),
+    "bocage": TerrainLook("#1f4d22", 255, "#0b240d", "#8fd694", 0.9),
+    "barricade": TerrainLook("#9e9e9e", 255, "#303030", "#eeeeee", 0.5),
+    "bulkhead": TerrainLook("#5d6d7e", 255, "#1c2833", "#d6e0ea", 0.6),
 }
 AREA_LOOK = TerrainLook("#7e8c6e", 100, "#2f3a26", "#dde8cf")
-LINE_LOOK = TerrainLook("#6d6d6d", 230, "#222222", "#eeeeee", 0.5)
+LINE_LOOK = TerrainLook("#6d6d6d", 255, "#222222", "#eeeeee", 0.5)
 
 
 def look_of(piece: TerrainPiece) -> TerrainLook:
@@ -93,8 +93,8 @@ def piece_path(piece: TerrainPiece) -> QPainterPath:
     path.addPolygon(polygon)
     stroker = QPainterPathStroker()
     stroker.setWidth(look_of(piece).width)
-    stroker.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-    stroker.setCapStyle(Qt.PenCapStyle.RoundCap)
+    stroker.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    stroker.setCapStyle(Qt.PenCapStyle.FlatCap)
     return stroker.createStroke(path).simplified()
 
 
