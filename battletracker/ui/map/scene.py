@@ -273,7 +273,8 @@ class MapScene(QGraphicsScene):
         place_labels(self.tokens.values(), scale, self._marker_rects(scale))
 
     def _marker_rects(self, scale: float) -> list[Rect]:
-        """The markers' symbols and names in pixels, for the labels to keep clear of."""
+        """The markers' symbols and names, the terrain's names and the targets' marks in pixels,
+        for the labels to keep clear of."""
         rects: list[Rect] = []
         for marker in self.markers.values():
             cx, cy = marker.x() * scale, marker.y() * scale
@@ -281,6 +282,8 @@ class MapScene(QGraphicsScene):
             label = marker.label
             if label.size_px[0] > 0.0:
                 rects.append(label.pixel_rect(cx, cy + label.y() * scale, (0.5, 0.0), (0.0, 7.0)))
+        rects.extend(self.terrain.label_rects(scale))
+        rects.extend(self.target_marks.rects(scale))
         return rects
 
     def preview_selection(self, x: float, y: float, facing: float) -> None:

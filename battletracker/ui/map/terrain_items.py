@@ -60,7 +60,7 @@ class TerrainLook:
 
 # Kinds of every ruleset's terrain.toml; a kind not listed is drawn by its shape.
 LOOKS: dict[str, TerrainLook] = {
-    "woods": TerrainLook("#2e7d32", 95, "#1b5e20", "#9be29f"),
+    "woods": TerrainLook("#2e7d32", 115, "#1b5e20", "#9be29f"),
     "crops": TerrainLook("#e8c547", 110, "#7a5c00", "#ffe27a"),
     "rubble": TerrainLook("#8a8a8a", 120, "#333333", "#e0e0e0"),
     "rough_ground": TerrainLook("#9c6b4a", 105, "#4e2f1c", "#e6c1a6"),
@@ -99,10 +99,11 @@ def piece_path(piece: TerrainPiece) -> QPainterPath:
 
 
 def label_point(piece: TerrainPiece) -> Point:
-    """Where the name goes: the middle of an area's box, the middle of a line's length."""
+    """Where the name goes: the top middle of an area's box (units mostly stand lower in it, where their own
+    names go), the middle of a line's length."""
     if piece.shape == "area":
         box = geometry.bounding_box(piece.points)
-        return ((box.left + box.right) / 2.0, (box.top + box.bottom) / 2.0)
+        return ((box.left + box.right) / 2.0, box.top)
     pts = piece.points
     total = sum(geometry.distance(a, b) for a, b in zip(pts, pts[1:], strict=False))
     walked = 0.0
@@ -129,6 +130,11 @@ class TerrainItem(QGraphicsItem):
         self.label = PixmapLabel(font, (0.5, 0.5), (0.0, 0.0), self)
         self.sync(piece)
 
+    def label_rect(self, scale: float) -> tuple[float, float, float, float]:
+        """The name's pixels at `scale` pixels per inch, for the units' names to keep clear of."""
+        at = self.label.pos()
+        return self.label.pixel_rect(at.x() * scale, at.y() * scale, *self._label_anchor)
+
     def sync(self, piece: TerrainPiece, points: list[Point] | None = None) -> None:
         """Take the piece from the model, or show it with other `points` (while it is dragged)."""
         shown = piece if points is None else TerrainPiece(piece.id, piece.name, piece.kind, piece.shape, points)
@@ -139,6 +145,8 @@ class TerrainItem(QGraphicsItem):
         self._path = piece_path(shown)
         self._bounds = self._path.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
         self._name = piece.name
+        self._label_anchor = ((0.5, 0.0), (0.0, 3.0)) if piece.shape == "area" else ((0.5, 0.5), (0.0, 0.0))
+        self.label.set_anchor(*self._label_anchor)
         self.label.setPos(*label_point(shown))
         self._restyle()
 
@@ -209,6 +217,9 @@ class TerrainLayer:
         self.selected = piece_id if piece_id in self.items else None
         for pid, item in self.items.items():
             item.set_selected(pid == self.selected)
+
+    def label_rects(self, scale: float) -> list[tuple[float, float, float, float]]:
+        return [item.label_rect(scale) for item in self.items.values() if item.label.size_px[0] > 0.0]
 
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self.palette, self.font = palette, font
@@ -370,6 +381,16 @@ class TargetMarks:
         for target_id in [t for t in self.marks if t not in self.readings]:
             self.scene.removeItem(self.marks.pop(target_id))
 
+    def rects(self, scale: float) -> list[tuple[float, float, float, float]]:
+        """The shown marks in pixels at `scale`, for the units' names to keep clear of."""
+        out = []
+        for mark in self.marks.values():
+            if mark.isVisible():
+                box = mark.boundingRect()
+                x, y = mark.x() * scale + box.left(), mark.y() * scale + box.top()
+                out.append((x, y, x + box.width(), y + box.height()))
+        return out
+
     def reading(self, unit_id: str) -> TargetReading | None:
         return self.readings.get(unit_id)
 
@@ -402,9 +423,11 @@ class SightRuler(QGraphicsItem):
         self._halo = cosmetic(halo, 1.0)
         self.update()
 
-    def set_line(self, a: Point, b: Point, blocked_at: float | None, text: str) -> None:
+    def set_line(self, a: Point, b: Point, blocked_at: float | None, text: str,
+                 room: tuple[float, float] = (1e9, 1e9)) -> None:
         """From a to b, blocked `blocked_at` inches from a (None: clear all the way); `text`'s parts
-        (split at " | ") each in a chip."""
+        (split at " | ") each in a chip, centred above b but kept within `room`: the pixels of the map left and
+        right of b."""
         self.prepareGeometryChange()
         self._a, self._b = QPointF(*a), QPointF(*b)
         length = geometry.distance(a, b)
@@ -412,8 +435,12 @@ class SightRuler(QGraphicsItem):
         k = 1.0 if blocked_at is None or length <= 0.0 else min(max(blocked_at / length, 0.0), 1.0)
         self._stop = self._a + (self._b - self._a) * k
         p = self._palette
-        self.label.setPos(self._b)
         self.label.set_chips([chip(part, p.measure_text, p.measure_back) for part in text.split(" | ")])
+        half = self.label.size_px[0] / 2.0
+        left, right = room
+        shift = max(min(0.0, right - half - 4.0), half + 4.0 - left)    # the start of the text wins
+        self.label.set_anchor((0.5, 1.0), (shift, -10.0))
+        self.label.setPos(self._b)
         self.update()
 
     def text(self) -> str:

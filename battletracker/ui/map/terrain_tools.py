@@ -271,7 +271,8 @@ class TerrainTools(QObject):
             if cover.source is not None:
                 parts.append(cover.reason.replace(": ", " at the end: ", 1))
         self.sight_text = " | ".join(parts)
-        self.ruler.set_line(origin, end, blocked_at, self.sight_text)
+        x = self.view.mapFromScene(QPointF(*end)).x()
+        self.ruler.set_line(origin, end, blocked_at, self.sight_text, (x, self.view.viewport().width() - x))
         self.ruler.show()
 
     # -- events from the view ------------------------------------------------------------------------------
