@@ -160,6 +160,26 @@ def test_removing_a_piece_from_its_right_click_menu(view: MapView, session: Sess
     assert list(session.game.terrain) == ["ter1"]
 
 
+def test_delete_removes_the_selected_piece_and_escape_only_lets_it_go(view: MapView, session: Session) -> None:
+    put_wood(session)
+    click(view, 33.0, 20.0)
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert view.map_scene.terrain.selected is None
+    QTest.keyClick(view, Qt.Key.Key_Delete)
+    assert list(session.game.terrain) == ["ter1"]
+    click(view, 33.0, 20.0)
+    QTest.keyClick(view, Qt.Key.Key_Delete)
+    assert session.game.terrain == {}
+
+
+def test_clicking_a_unit_in_a_wood_selects_the_unit_not_the_wood(view: MapView, session: Session) -> None:
+    put_wood(session)
+    session.act("unit.move", {"unit": "s1", "x": 37.0, "y": 18.0})
+    click(view, 33.0, 20.0)
+    click(view, 37.0, 18.0)
+    assert session.selected == "s1" and view.map_scene.terrain.selected is None
+
+
 def test_the_cover_menu_overrides_the_kind(view: MapView, session: Session) -> None:
     put_wood(session)
     menu = view.terrain_tools.piece_menu("ter1")

@@ -150,8 +150,8 @@ class TerrainTools(QObject):
         self.view.viewport().setCursor(Qt.CursorShape.CrossCursor)
         self.view.setFocus(Qt.FocusReason.OtherFocusReason)
         what = "corners" if kind.shape == "area" else "points"
-        self.view.show_banner(f"{kind.title}: click its {what}; Enter or double-click finishes, "
-                              "Backspace takes back a point, Esc cancels")
+        self.view.show_banner(f"{kind.title}: click its {what}; Enter finishes, Backspace takes back a point, "
+                              "Esc cancels")
         self._redraw_sketch()
         self.drawing_changed.emit(True)
 
