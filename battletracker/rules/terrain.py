@@ -543,6 +543,134 @@ class TableIndex:
         return [i for i in within if dists[i] >= need and blocked[i] is None and not aside[i]]
 
 
+    # where sight ends --------------------------------------------------------------------------------------
+
+    def sight_line(self, a: Point | Unit, b: Point | Unit) -> tuple[SightReading, float | None]:
+        """Line of Sight from a towards b, and how many inches from a it is first blocked (None: clear).
+
+        The map's Line-of-Sight ruler draws the line clear up to that point and
+        blocked beyond it. Every blocker `sight` knows is measured and the
+        nearest to a is named, so the ruler names what the eye meets first.
+        """
+        p, q = _point(a), _point(b)
+        reading = self.sight(p, q)
+        if reading.clear:
+            return reading, None
+        found: list[tuple[float, SightReading]] = []
+        for piece in self.sight_buildings:
+            if piece.box.meets_segment(p, q) and not geometry.point_in_polygon(p, piece.points) \
+                    and not geometry.point_in_polygon(q, piece.points) \
+                    and geometry.segment_crosses_polygon(p, q, piece.points):
+                found.append((_entry(p, q, piece.points),
+                              SightReading(False, f"No Line of Sight: crosses {piece.name}", piece.id)))
+        for piece in self.sight_areas:
+            if piece.box.meets_segment(p, q):
+                at = depth_reached(p, q, piece.points, piece.depth + geometry.EPSILON)
+                if at is not None:
+                    found.append((at, SightReading(
+                        False, f"No Line of Sight: more than {piece.depth:g}\" through {piece.name}", piece.id)))
+        reach = self.rules.linear_adjacent
+        for piece in self.sight_lines:
+            if piece.box.meets_segment(p, q) and geometry.segment_crosses_polyline(p, q, piece.points) \
+                    and geometry.distance_to_polyline(p, piece.points) > reach + geometry.EPSILON \
+                    and geometry.distance_to_polyline(q, piece.points) > reach + geometry.EPSILON:
+                found.append((first_crossing(p, q, piece.points),
+                              SightReading(False, f"No Line of Sight: {piece.name} is in the way", piece.id)))
+        for bid, outline, centre, radius in self.barrages:
+            if outline:
+                at = _entry(p, q, outline) if geometry.segment_crosses_polygon(p, q, outline) else None
+            else:
+                at = circle_entry(p, q, centre, radius)
+            if at is not None:
+                found.append((at, SightReading(False, "No Line of Sight: through the smoke of a bombardment", bid)))
+        if self.rules.smoke_blocks_sight:
+            for (sid, outline, _to_hit), box in zip(self.smoke, self.smoke_boxes, strict=True):
+                if box.meets_segment(p, q) and geometry.segment_crosses_polygon(p, q, outline):
+                    found.append((_entry(p, q, outline), SightReading(False, "No Line of Sight: through smoke", sid)))
+        if not found:
+            return reading, 0.0
+        at, nearest = min(found, key=lambda f: f[0])
+        return nearest, at
+
+
+def _crossings(a: Point, b: Point, points: tuple[Point, ...] | list[Point], closed: bool) -> list[float]:
+    """Where the segment a-b crosses the edges, as fractions of its length from a, in order."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = len(points)
+    pairs = [(points[i], points[i + 1]) for i in range(n - 1)]
+    if closed and n >= 3:
+        pairs.append((points[-1], points[0]))
+    cuts: list[float] = []
+    for s, e in pairs:
+        ex, ey = e[0] - s[0], e[1] - s[1]
+        denom = dx * ey - dy * ex
+        if abs(denom) < geometry.EPSILON:
+            if geometry.distance_to_segment(s, e, a) <= geometry.EPSILON:
+                cuts.append(0.0)
+            continue
+        t = ((s[0] - a[0]) * ey - (s[1] - a[1]) * ex) / denom
+        u = ((s[0] - a[0]) * dy - (s[1] - a[1]) * dx) / denom
+        if -geometry.EPSILON <= t <= 1.0 + geometry.EPSILON and -geometry.EPSILON <= u <= 1.0 + geometry.EPSILON:
+            cuts.append(min(max(t, 0.0), 1.0))
+    return sorted(cuts)
+
+
+def first_crossing(a: Point, b: Point, polyline: tuple[Point, ...] | list[Point]) -> float:
+    """Inches from a to where the segment a-b first meets the polyline (its length if it never does)."""
+    cuts = _crossings(a, b, polyline, closed=False)
+    return (cuts[0] if cuts else 1.0) * geometry.distance(a, b)
+
+
+def _entry(a: Point, b: Point, polygon: tuple[Point, ...] | list[Point]) -> float:
+    """Inches from a to where the segment a-b first enters the polygon (0 if a is inside)."""
+    if geometry.point_in_polygon(a, polygon):
+        return 0.0
+    cuts = _crossings(a, b, polygon, closed=True)
+    return (cuts[0] if cuts else 1.0) * geometry.distance(a, b)
+
+
+def depth_reached(a: Point, b: Point, polygon: tuple[Point, ...] | list[Point], depth: float) -> float | None:
+    """Inches from a to the point where the segment a-b has run `depth` inches inside the polygon.
+
+    None when less than that of it lies inside: the sight line through a wood
+    is blocked from there on. Concave outlines and lines that leave and
+    re-enter are measured piece by piece, as `geometry.length_inside_polygon`.
+    """
+    length = geometry.distance(a, b)
+    if len(polygon) < 3 or length < geometry.EPSILON:
+        return None
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    cuts = [0.0, *_crossings(a, b, polygon, closed=True), 1.0]
+    inside = 0.0
+    for t0, t1 in zip(cuts, cuts[1:], strict=False):
+        if t1 - t0 <= 0.0:
+            continue
+        mid = (t0 + t1) / 2.0
+        if geometry.point_in_polygon((a[0] + dx * mid, a[1] + dy * mid), polygon):
+            piece = (t1 - t0) * length
+            if inside + piece > depth:
+                return t0 * length + (depth - inside)
+            inside += piece
+    return None
+
+
+def circle_entry(a: Point, b: Point, centre: Point, radius: float) -> float | None:
+    """Inches from a to where the segment a-b first comes within `radius` of `centre`, or None if it never does."""
+    length = geometry.distance(a, b)
+    if geometry.distance(a, centre) <= radius:
+        return 0.0
+    if length < geometry.EPSILON:
+        return None
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    fx, fy = a[0] - centre[0], a[1] - centre[1]
+    along = -(fx * ux + fy * uy)
+    miss = (fx + along * ux) ** 2 + (fy + along * uy) ** 2
+    if miss > radius * radius + geometry.EPSILON:
+        return None
+    t = along - (max(radius * radius - miss, 0.0)) ** 0.5
+    return t if 0.0 <= t <= length + geometry.EPSILON else None
+
+
 def cover_against(game: Game, firer: Point | Unit | None, target: Point | Unit, *,
                   linear: bool = True) -> CoverReading:
     """The cover `target` has against `firer` on this table (see TableIndex.cover_against)."""

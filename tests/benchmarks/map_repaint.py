@@ -1,15 +1,16 @@
 """The map's full repaint with every overlay, against a bare QGraphicsView in the same run.
 
 Run with `python -m tests.benchmarks.map_repaint`. At 50 and 500 units, the map
-with a selected MG (its arc, range rings and targets), shock and condition
-badges, names, markers, the ruler and the bombardments' overlay (an area
-firing, a ranging shot, smoke, a building) is repainted side by side with a
-bare `QGraphicsView` drawing the same units as plain ellipses and rectangles,
-each with its name as a text item, at the same size and zoom. The ratio of
-their median CPU times (of the whole process: Qt blends wide areas on a
-worker thread too) is printed against the goal (1.3x), as it stands and with
-a zoom step before every repaint; wall-clock medians follow. Then a token is dragged
-with the mouse and the share of the viewport repainted per move is printed.
+with a selected MG (its arc, range rings and targets marked by sight and cover),
+shock and condition badges, names, markers, the ruler, the bombardments' overlay
+(an area firing, a ranging shot, smoke, a building) and terrain (woods, crops,
+rubble, hedges, a wall) is repainted side by side with a bare `QGraphicsView`
+drawing the same units as plain ellipses and rectangles, each with its name as
+a text item, at the same size and zoom. The ratio of their median CPU times (of
+the whole process: Qt blends wide areas on a worker thread too) is printed
+against the goal (1.3x), as it stands and with a zoom step before every
+repaint; wall-clock medians follow. Then a token is dragged with the mouse and
+the share of the viewport repainted per move is printed.
 Not a test: timings are printed, not asserted.
 """
 
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 
 from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea  # noqa: E402
 from battletracker.model.game import Game, Marker, Side, Unit, Vehicle, Weapon  # noqa: E402
+from battletracker.model.terrain import TerrainPiece  # noqa: E402
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer  # noqa: E402
 from battletracker.ui.map import MapView  # noqa: E402
 from battletracker.ui.map.items import DEFAULT_DIAMETER, ROUND_DIAMETER, VEHICLE_LENGTH, VEHICLE_WIDTH  # noqa: E402
@@ -86,6 +88,17 @@ def battle(n: int, seed: int = 7) -> Game:
     game.bombardments["b2"] = ranging
     game.smoke["s1"] = SmokeArea("s1", 60.0, 12.0, 6.0, 3.0, 30.0)
     game.buildings["h1"] = Building("h1", "Farmhouse", 10.0, 40.0, occupants=["u1"])
+    pieces = [
+        TerrainPiece("t1", "Big Wood", "woods", "area", [(30.0, 18.0), (42.0, 16.0), (46.0, 24.0), (38.0, 30.0),
+                                                         (29.0, 26.0)]),
+        TerrainPiece("t2", "Wheat", "crops", "area", [(4.0, 4.0), (20.0, 4.0), (20.0, 14.0), (4.0, 14.0)]),
+        TerrainPiece("t3", "Ruined barn", "rubble", "area", [(52.0, 36.0), (60.0, 36.0), (60.0, 42.0), (52.0, 42.0)]),
+        TerrainPiece("t4", "Scrub", "rough_ground", "area", [(60.0, 2.0), (70.0, 4.0), (68.0, 10.0), (58.0, 8.0)]),
+        TerrainPiece("t5", "Long hedge", "hedge", "linear", [(0.0, 24.0), (20.0, 23.0), (28.0, 34.0), (50.0, 35.0)]),
+        TerrainPiece("t6", "Bocage", "bocage", "linear", [(48.0, 0.0), (50.0, 20.0), (56.0, 30.0)]),
+        TerrainPiece("t7", "Churchyard wall", "wall", "linear", [(62.0, 20.0), (70.0, 20.0), (70.0, 30.0)]),
+    ]
+    game.terrain = {p.id: p for p in pieces}
     return game
 
 
@@ -193,6 +206,8 @@ def open_map(app: QApplication, n: int) -> tuple[MapView, BombardmentLayer]:
     assert any(key.startswith("area:") for key in layer.items), "a bombardment area should show"
     assert any(key.startswith("inside:") for key in layer.items), "units inside the area should be ringed"
     assert any(t.badges.isVisible() for t in scene.tokens.values()), "some tokens should carry badges"
+    assert len(scene.terrain.items) == 7, "the terrain pieces should show"
+    assert any(m.isVisible() for m in scene.target_marks.marks.values()), "some targets should be marked"
     return view, layer
 
 

@@ -70,12 +70,18 @@ def test_every_feature_installs_into_a_fake_host(qtbot: QtBot, session: Session)
     assert isinstance(this_phase.widget(), ThisPhasePanel)
     assert phase_area == Qt.DockWidgetArea.RightDockWidgetArea and phase_beside == "log"
 
-    assert list(fake.menus) == ["game", "view"]
+    assert list(fake.menus) == ["game", "edit", "view"]
     (picture,) = [a for a in fake.menus["view"].actions() if a.objectName() == "action-table-picture"]
     picture.trigger()
     picture_dialog = fake.top.findChild(BackdropDialog)
     assert picture_dialog is not None and picture_dialog.isVisible()
     picture_dialog.close()
+    (draw,) = [a.menu() for a in fake.menus["edit"].actions() if a.menu() is not None]
+    woods = next(a for a in draw.actions() if a.text() == "Woods")
+    woods.trigger()
+    assert fake.map.terrain_tools.drawing
+    fake.map.terrain_tools.cancel_drawing()
+    assert "Line of Sight" in [a.text() for a in fake.menus["view"].actions()]
     (entry,) = [a for a in fake.menus["game"].actions() if a.objectName() == "action-arsenal"]
     entry.trigger()
     dialog = fake.top.findChild(ArsenalDialog)
@@ -134,7 +140,8 @@ def test_importing_the_features_package_loads_no_feature() -> None:
     top_level_imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     assert all(getattr(n, "module", "") in ("__future__", "battletracker.ui.extensions") for n in top_level_imports)
     assert [f.name for f in all_features()] == ["coc.anti_tank", "armour_battles", "coc.bombardments",
-                                               "necromunda", "coc.support_fire", "coc.this_phase", "table.picture"]
+                                               "necromunda", "coc.support_fire", "coc.this_phase", "table.picture",
+                                               "terrain"]
 
 
 def test_the_window_adds_the_features_it_is_given_just_after_the_first_paint(qtbot: QtBot, session: Session) -> None:

@@ -18,8 +18,9 @@ def all_features() -> tuple[Feature, ...]:
         bombardments,
         necromunda,
         support_fire,
+        terrain,
         this_phase,
     )
 
     return (anti_tank.FEATURE, armour_battles.FEATURE, bombardments.FEATURE, necromunda.FEATURE,
-            support_fire.FEATURE, this_phase.FEATURE, backdrop.FEATURE)
+            support_fire.FEATURE, this_phase.FEATURE, backdrop.FEATURE, terrain.FEATURE)

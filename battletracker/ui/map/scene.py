@@ -34,6 +34,7 @@ from battletracker.ui.map.items import (
 )
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.placement import Rect, place_labels
+from battletracker.ui.map.terrain_items import TargetMarks, TerrainLayer
 from battletracker.ui.session import Session
 
 # Room around the table for the edge labels, in inches.
@@ -150,6 +151,8 @@ class MapScene(QGraphicsScene):
         self.wedge = ArcWedge(palette, self.clip)
         self.rings = RangeRings(palette, self.badge_font, self.clip)
         self.backdrop = BackdropLayer(self)
+        self.terrain = TerrainLayer(self, palette, self.badge_font)
+        self.target_marks = TargetMarks(self, self.badge_font)
         self.rebuild()
 
     # -- building ----------------------------------------------------------------
@@ -183,6 +186,8 @@ class MapScene(QGraphicsScene):
         for unit in game.units.values():
             self._add_token(unit)
         self._sync_markers()
+        self.terrain.sync(game)
+        self.target_marks.forget_table()
         self.refresh_selection()
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
@@ -231,8 +236,15 @@ class MapScene(QGraphicsScene):
             self._sync_markers()
         if changes.backdrop:
             self.backdrop.sync(game.backdrop, self.table_rect())
+        if changes.terrain:
+            self.terrain.sync(game)
+        table = changes.terrain or changes.buildings or changes.bombardments or changes.settings
+        if table:
+            self.target_marks.forget_table()
         if synced:
             self.refresh_selection(synced)
+        elif table:
+            self.refresh_selection(())
         elif changes.markers:
             self.layout_labels()
         return synced
@@ -255,6 +267,7 @@ class MapScene(QGraphicsScene):
             self.targets = targets_of(self.game, unit)
         for unit_id, token in self.tokens.items():
             token.set_flags(unit_id == selected, unit_id in self.targets)
+        self._mark_targets(unit)
         self.layout_labels()
 
     def layout_labels(self, scale: float | None = None) -> None:
@@ -265,7 +278,8 @@ class MapScene(QGraphicsScene):
         place_labels(self.tokens.values(), scale, self._marker_rects(scale))
 
     def _marker_rects(self, scale: float) -> list[Rect]:
-        """The markers' symbols and names in pixels, for the labels to keep clear of."""
+        """The markers' symbols and names, the terrain's names and the targets' marks in pixels,
+        for the labels to keep clear of."""
         rects: list[Rect] = []
         for marker in self.markers.values():
             cx, cy = marker.x() * scale, marker.y() * scale
@@ -273,6 +287,8 @@ class MapScene(QGraphicsScene):
             label = marker.label
             if label.size_px[0] > 0.0:
                 rects.append(label.pixel_rect(cx, cy + label.y() * scale, (0.5, 0.0), (0.0, 7.0)))
+        rects.extend(self.terrain.label_rects(scale))
+        rects.extend(self.target_marks.rects(scale))
         return rects
 
     def preview_selection(self, x: float, y: float, facing: float) -> None:
@@ -290,6 +306,12 @@ class MapScene(QGraphicsScene):
         self.targets = targets_of(self.game, moved)
         for unit_id, token in self.tokens.items():
             token.set_flags(unit_id == selected, unit_id in self.targets)
+        self._mark_targets(moved)
+
+    def _mark_targets(self, firer: Unit | None) -> None:
+        """Sight and cover marks on the targets of `firer` (the selection, where it stands or is dragged to)."""
+        places = {t: ((tok.x(), tok.y()), tok.extent()[1]) for t in self.targets if (tok := self.tokens.get(t))}
+        self.target_marks.update(self.game, firer, self.targets, places)
 
     def _draw_selection_overlay(self, unit: Unit) -> None:
         arc = unit.main_arc()
@@ -332,6 +354,8 @@ class MapScene(QGraphicsScene):
         self.wedge.set_palette(palette)
         self.rings.set_palette(palette, self.badge_font)
         self.backdrop.grid.update()
+        self.terrain.set_palette(palette, self.badge_font)
+        self.target_marks.set_font(self.badge_font)
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
     # -- the table -----------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from battletracker.ui.fit import StepAside
 from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MARGIN, MapScene
+from battletracker.ui.map.terrain_tools import TerrainTools
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
 
@@ -187,6 +188,8 @@ class MapView(QGraphicsView):
         session.changed.connect(self._on_changed)
         session.game_replaced.connect(self._on_game_replaced)
         session.selection_changed.connect(self._on_selection_changed)
+        self.terrain_tools = TerrainTools(self)
+        self.measure_mode_changed.connect(self._measure_ends_sight)
         self._place_handle()
 
     # -- public API ----------------------------------------------------------------------
@@ -263,6 +266,34 @@ class MapView(QGraphicsView):
     def cancel_pick(self) -> None:
         self._finish_pick(None)
 
+    def _measure_ends_sight(self, on: bool) -> None:
+        if on:
+            self.terrain_tools.set_sight_mode(False)
+            self.terrain_tools.cancel_drawing()
+
+    # for the terrain tools (terrain_tools.py), which take mouse and key events first
+    def token_at(self, pos: QPoint) -> UnitToken | None:
+        return self._token_at(pos)
+
+    def scene_point(self, pos: QPoint) -> Point:
+        return self._scene_point(pos)
+
+    def clamp(self, p: Point) -> Point:
+        return self._clamp(p)
+
+    def on_handle(self, pos: QPoint) -> bool:
+        return self._on_handle(pos)
+
+    def show_banner(self, text: str) -> None:
+        """A prompt at the bottom of the map until `hide_banner`."""
+        self.banner.setText(text)
+        self._place_banner()
+        self.banner.show()
+        self.banner.raise_()
+
+    def hide_banner(self) -> None:
+        self.banner.hide()
+
     # -- following the session ------------------------------------------------------------------
     def _on_changed(self, changes: Changes) -> None:
         if self._gesture in (_Gesture.DRAG, _Gesture.ROTATE, _Gesture.PRESS) and self._token is not None \
@@ -279,6 +310,7 @@ class MapView(QGraphicsView):
 
     def _on_game_replaced(self) -> None:
         self._abort_gesture()
+        self.terrain_tools.reset()
         self.cancel_pick()
         self.clear_measure()
         self._wheel_timer.stop()
@@ -313,7 +345,7 @@ class MapView(QGraphicsView):
             self._palette = MapPalette.from_qpalette(self.palette())
             self.map_scene.set_palette(self._palette, self.font())
             self.handle.set_palette(self._palette)
-            for item in (self.measure_item, self.readout):
+            for item in (self.measure_item, self.readout, self.terrain_tools.ruler):
                 item.set_palette(self._palette, self.map_scene.label_font)
             self._style_banner()
             self.viewport().update()
@@ -385,6 +417,9 @@ class MapView(QGraphicsView):
         if self._gesture is not _Gesture.NONE:
             event.accept()
             return
+        if not self._space and not self._measure_mode and self.terrain_tools.press(pos, button):
+            event.accept()
+            return
         if button == Qt.MouseButton.MiddleButton or (button == Qt.MouseButton.LeftButton and self._space):
             self._gesture = _Gesture.PAN
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
@@ -408,6 +443,10 @@ class MapView(QGraphicsView):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position().toPoint()
+        if self._gesture is _Gesture.NONE and self.terrain_tools.move(pos):
+            self._last_pos = pos
+            event.accept()
+            return
         g = self._gesture
         if g is _Gesture.PAN:
             delta = pos - self._last_pos
@@ -435,6 +474,11 @@ class MapView(QGraphicsView):
         if event.button() != self._press_button:
             event.accept()
             return
+        if self._gesture is _Gesture.NONE and self.terrain_tools.release(pos):
+            self._press_button = Qt.MouseButton.NoButton
+            self._hover(pos)
+            event.accept()
+            return
         g = self._gesture
         self._gesture = _Gesture.NONE
         if g is _Gesture.DRAG:
@@ -449,6 +493,9 @@ class MapView(QGraphicsView):
                 self.clear_measure()
                 if event.button() == Qt.MouseButton.RightButton:
                     token = self._token_at(pos)
+                    if token is None and self.terrain_tools.context_menu(pos):
+                        event.accept()
+                        return
                     self.context_requested.emit(token.unit_id if token else None,
                                                 self.viewport().mapToGlobal(pos))
         self._token = None
@@ -457,6 +504,9 @@ class MapView(QGraphicsView):
         event.accept()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if self._pick is None and self.terrain_tools.double_click(event.position().toPoint(), event.button()):
+            event.accept()
+            return
         if self._pick is None and event.button() == Qt.MouseButton.LeftButton and not self._measure_mode:
             token = self._token_at(event.position().toPoint())
             if token is not None:
@@ -466,13 +516,13 @@ class MapView(QGraphicsView):
         self.mousePressEvent(event)
 
     def _hover(self, pos: QPoint) -> None:
-        if self._pick is not None or self._measure_mode:
+        if self._pick is not None or self._measure_mode or self.terrain_tools.busy:
             cursor = Qt.CursorShape.CrossCursor
         elif self._space:
             cursor = Qt.CursorShape.OpenHandCursor
         elif self._on_handle(pos):
             cursor = Qt.CursorShape.SizeAllCursor
-        elif self._token_at(pos) is not None:
+        elif self._token_at(pos) is not None or self.terrain_tools.piece_under(pos) is not None:
             cursor = Qt.CursorShape.OpenHandCursor
         else:
             cursor = Qt.CursorShape.ArrowCursor
@@ -628,6 +678,7 @@ class MapView(QGraphicsView):
     def _start_pick(self, kind: str, callback: Callable[[object], None], prompt: str) -> None:
         self.cancel_pick()
         self._abort_gesture()
+        self.terrain_tools.cancel_drawing()
         self._pick = (kind, callback, prompt)
         self._aside.step_aside(self.window())
         self.viewport().setCursor(Qt.CursorShape.CrossCursor)
@@ -668,6 +719,9 @@ class MapView(QGraphicsView):
 
     # -- keys ------------------------------------------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self._pick is None and self.terrain_tools.key(event):
+            event.accept()
+            return
         key = event.key()
         if key == Qt.Key.Key_Escape:
             if self._pick is not None:
@@ -756,7 +810,7 @@ class MapView(QGraphicsView):
             return self.handle.toolTip()
         token = self._token_at(pos)
         if token is None:
-            return ""
+            return esc(self.terrain_tools.tooltip(pos)).replace("\n", "<br>")
         unit = self._unit(token)
         if unit is None:
             return ""
@@ -781,6 +835,9 @@ class MapView(QGraphicsView):
             arc = in_arc((selected.x, selected.y), selected.facing, selected.main_arc(), (unit.x, unit.y))
             detail = ", ".join(x for x in (where, "in arc" if arc else "outside arc") if x)
             lines.append(esc(f"{_fmt_inches(d)} from {selected.name}: {detail}"))
+            reading = self.map_scene.target_marks.reading(unit.id)
+            if reading is not None:
+                lines.append(esc(reading.sentence()))
         return "<br>".join(lines)
 
 

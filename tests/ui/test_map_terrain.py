@@ -1,0 +1,257 @@
+"""Terrain on the map, played with the mouse and keys: drawing, editing, the targets' marks, the sight ruler."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMenu
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.model.terrain import TerrainPiece
+from battletracker.rules.terrain_actions import terrain_choice
+from battletracker.ui.map import MapView
+from battletracker.ui.map.terrain_items import TerrainItem
+from battletracker.ui.session import Session
+from tests.ui.test_map import drag, small_battle, vp_point
+
+WOOD_CORNERS = [(30.0, 15.0), (44.0, 15.0), (44.0, 22.0), (30.0, 22.0)]
+
+
+@pytest.fixture
+def session() -> Session:
+    return Session(small_battle())
+
+
+@pytest.fixture
+def view(qtbot: QtBot, session: Session) -> MapView:
+    v = MapView(session)
+    qtbot.addWidget(v)
+    v.resize(1200, 800)
+    v.show()
+    qtbot.waitExposed(v)
+    return v
+
+
+def click(view: MapView, x: float, y: float, button: Qt.MouseButton = Qt.MouseButton.LeftButton) -> None:
+    QTest.mouseClick(view.viewport(), button, Qt.KeyboardModifier.NoModifier, vp_point(view, x, y))
+
+
+def draw_wood(view: MapView) -> None:
+    view.terrain_tools.start_drawing("woods")
+    for x, y in WOOD_CORNERS:
+        click(view, x, y)
+    QTest.keyClick(view, Qt.Key.Key_Return)
+
+
+def close_to(points: list[tuple[float, float]], expected: list[tuple[float, float]]) -> bool:
+    return len(points) == len(expected) and all(
+        abs(a[0] - b[0]) < 0.15 and abs(a[1] - b[1]) < 0.15 for a, b in zip(points, expected, strict=True))
+
+
+def put_wood(session: Session) -> TerrainPiece:
+    piece = TerrainPiece("ter1", "Copse", "woods", "area", list(WOOD_CORNERS))
+    session.act("terrain.add", {"piece": terrain_choice(piece)})
+    return piece
+
+
+def test_drawing_a_wood_is_one_undo_step(view: MapView, session: Session) -> None:
+    steps = session.undo_stack.count()
+    draw_wood(view)
+    [piece] = session.game.terrain.values()
+    assert (piece.kind, piece.shape, piece.name) == ("woods", "area", "Woods 1")
+    assert close_to(piece.points, WOOD_CORNERS)
+    assert session.undo_stack.count() == steps + 1
+    assert isinstance(view.map_scene.terrain.items[piece.id], TerrainItem)
+    assert not view.terrain_tools.drawing
+    session.undo_stack.undo()
+    assert session.game.terrain == {}
+    assert view.map_scene.terrain.items == {}
+
+
+def test_a_hedge_is_finished_with_a_double_click_and_backspace_takes_back_a_point(view: MapView,
+                                                                                    session: Session) -> None:
+    view.terrain_tools.start_drawing("hedge")
+    click(view, 10.0, 30.0)
+    click(view, 20.0, 30.0)
+    click(view, 22.0, 40.0)            # a point too many
+    QTest.keyClick(view, Qt.Key.Key_Backspace)
+    QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                      vp_point(view, 30.0, 32.0))
+    [piece] = session.game.terrain.values()
+    assert (piece.kind, piece.shape) == ("hedge", "linear")
+    assert close_to(piece.points, [(10.0, 30.0), (20.0, 30.0), (30.0, 32.0)])
+    session.undo_stack.undo()
+    assert session.game.terrain == {}
+
+
+def test_escape_cancels_a_drawing_with_nothing_applied(view: MapView, session: Session) -> None:
+    steps = session.undo_stack.count()
+    view.terrain_tools.start_drawing("woods")
+    click(view, 30.0, 15.0)
+    click(view, 44.0, 15.0)
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert not view.terrain_tools.drawing
+    assert session.game.terrain == {} and session.undo_stack.count() == steps
+    click(view, 20.0, 40.0)            # the next click is an ordinary click again
+    assert session.game.terrain == {}
+
+
+def test_too_few_corners_are_refused_in_words_and_the_drawing_goes_on(view: MapView, session: Session,
+                                                                      qtbot: QtBot) -> None:
+    view.terrain_tools.start_drawing("woods")
+    click(view, 30.0, 15.0)
+    click(view, 44.0, 15.0)
+    with qtbot.waitSignal(view.refused) as refused:
+        QTest.keyClick(view, Qt.Key.Key_Return)
+    assert refused.args == ["Woods: an area needs at least 3 corners (clicked 2)."]
+    assert view.terrain_tools.drawing and session.game.terrain == {}
+
+
+def test_dragging_a_piece_moves_it_in_one_undo_step(view: MapView, session: Session) -> None:
+    put_wood(session)
+    steps = session.undo_stack.count()
+    drag(view, vp_point(view, 33.0, 20.0), vp_point(view, 43.0, 25.0))
+    moved = session.game.terrain["ter1"].points
+    assert close_to(moved, [(x + 10.0, y + 5.0) for x, y in WOOD_CORNERS])
+    assert session.undo_stack.count() == steps + 1
+    session.undo_stack.undo()
+    assert session.game.terrain["ter1"].points == WOOD_CORNERS
+    assert view.map_scene.terrain.items["ter1"].points == WOOD_CORNERS
+
+
+def test_dragging_a_corner_of_the_selected_piece_reshapes_it(view: MapView, session: Session) -> None:
+    put_wood(session)
+    click(view, 33.0, 20.0)
+    assert view.map_scene.terrain.selected == "ter1"
+    steps = session.undo_stack.count()
+    drag(view, vp_point(view, 44.0, 22.0), vp_point(view, 48.0, 26.0))
+    assert close_to(session.game.terrain["ter1"].points, [(30.0, 15.0), (44.0, 15.0), (48.0, 26.0), (30.0, 22.0)])
+    assert session.undo_stack.count() == steps + 1
+
+
+def _choose_in_menu(qtbot: QtBot, text: str) -> list[str]:
+    """Click the entry `text` of the menu about to open (as a player would); returns the entries seen."""
+    seen: list[str] = []
+
+    def pick() -> None:
+        menu = QApplication.activePopupWidget()
+        assert isinstance(menu, QMenu)
+        seen.extend(a.text() for a in menu.actions())
+        [action] = [a for a in menu.actions() if a.text() == text]
+        QTest.mouseClick(menu, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         menu.actionGeometry(action).center())
+
+    QTimer.singleShot(150, pick)
+    return seen
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise", "does not support grabbing the keyboard")
+def test_removing_a_piece_from_its_right_click_menu(view: MapView, session: Session, qtbot: QtBot) -> None:
+    put_wood(session)
+    seen = _choose_in_menu(qtbot, "Remove Copse")
+    click(view, 33.0, 20.0, Qt.MouseButton.RightButton)
+    assert "Rename..." in seen and "Kind" in seen and "Cover" in seen
+    assert session.game.terrain == {}
+    session.undo_stack.undo()
+    assert list(session.game.terrain) == ["ter1"]
+
+
+def test_delete_removes_the_selected_piece_and_escape_only_lets_it_go(view: MapView, session: Session) -> None:
+    put_wood(session)
+    click(view, 33.0, 20.0)
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert view.map_scene.terrain.selected is None
+    QTest.keyClick(view, Qt.Key.Key_Delete)
+    assert list(session.game.terrain) == ["ter1"]
+    click(view, 33.0, 20.0)
+    QTest.keyClick(view, Qt.Key.Key_Delete)
+    assert session.game.terrain == {}
+
+
+def test_clicking_a_unit_in_a_wood_selects_the_unit_not_the_wood(view: MapView, session: Session) -> None:
+    put_wood(session)
+    session.act("unit.move", {"unit": "s1", "x": 37.0, "y": 18.0})
+    click(view, 33.0, 20.0)
+    click(view, 37.0, 18.0)
+    assert session.selected == "s1" and view.map_scene.terrain.selected is None
+
+
+def test_the_cover_menu_overrides_the_kind(view: MapView, session: Session) -> None:
+    put_wood(session)
+    menu = view.terrain_tools.piece_menu("ter1")
+    [cover] = [a.menu() for a in menu.actions() if a.text() == "Cover"]
+    [hard] = [a for a in cover.actions() if a.text() == "Hard"]
+    hard.trigger()
+    assert session.game.terrain["ter1"].cover == "hard"
+
+
+def test_drawn_terrain_is_saved_and_opened_again(view: MapView, session: Session, tmp_path: Path) -> None:
+    draw_wood(view)
+    view.terrain_tools.start_drawing("wall")
+    click(view, 5.0, 5.0)
+    click(view, 5.0, 20.0)
+    QTest.keyClick(view, Qt.Key.Key_Enter)
+    path = tmp_path / "table.json"
+    savefile.save(session.game, path)
+    opened = savefile.load(path)
+    assert [(p.kind, p.shape) for p in opened.terrain.values()] == [("woods", "area"), ("wall", "linear")]
+    assert opened.terrain == session.game.terrain
+    reopened = Session(opened)
+    other = MapView(reopened)
+    assert set(other.map_scene.terrain.items) == set(opened.terrain)
+
+
+def test_a_wood_drawn_between_two_units_marks_the_target_unseen(view: MapView, session: Session) -> None:
+    session.select("mg")                       # the sMG42 at (36, 10), the 1st Squad at (38, 26) in its arc
+    marks = view.map_scene.target_marks
+    reading = marks.reading("s1")
+    assert reading is not None and reading.sight.clear and reading.letter == ""
+    assert "s1" not in marks.marks or not marks.marks["s1"].isVisible()
+    draw_wood(view)
+    session.select("mg")
+    reading = marks.reading("s1")
+    assert reading is not None and not reading.sight.clear
+    assert reading.sight.reason == 'No Line of Sight: more than 4" through Woods 1'
+    assert marks.marks["s1"].isVisible()
+    assert "Woods 1" in marks.marks["s1"].toolTip()
+    session.undo_stack.undo()
+    assert marks.reading("s1") is not None and marks.reading("s1").sight.clear  # type: ignore[union-attr]
+    assert not marks.marks["s1"].isVisible()
+
+
+def test_a_target_standing_in_crops_is_marked_with_its_cover(view: MapView, session: Session) -> None:
+    crops = TerrainPiece("ter1", "Wheat", "crops", "area", [(35.0, 24.0), (41.0, 24.0), (41.0, 28.0), (35.0, 28.0)])
+    session.act("terrain.add", {"piece": terrain_choice(crops)})
+    session.select("mg")
+    reading = view.map_scene.target_marks.reading("s1")
+    assert reading is not None and reading.sight.clear and reading.letter == "L"
+    assert reading.sentence() == "Line of Sight clear. Light cover: in Wheat."
+
+
+def test_the_sight_ruler_reads_what_blocks_it(view: MapView, session: Session) -> None:
+    put_wood(session)
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_L)
+    assert view.terrain_tools.sight_mode
+    drag(view, vp_point(view, 36.0, 10.0), vp_point(view, 38.0, 26.0))
+    ruler = view.terrain_tools.ruler
+    assert ruler.isVisible() and ruler.blocked
+    assert view.terrain_tools.sight_text == '16.1" | No Line of Sight: more than 4" through Copse'
+    assert session.game.units["mg"].x == 36.0          # the drag moved nothing
+    drag(view, vp_point(view, 36.0, 10.0), vp_point(view, 20.0, 20.0))
+    assert not ruler.blocked and view.terrain_tools.sight_text.endswith("Line of Sight clear")
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert not ruler.isVisible()
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert not view.terrain_tools.sight_mode
+
+
+def test_the_sight_ruler_names_cover_at_its_end(view: MapView, session: Session) -> None:
+    put_wood(session)
+    view.terrain_tools.set_sight_mode(True)
+    drag(view, vp_point(view, 36.0, 10.0), vp_point(view, 36.0, 16.0))
+    assert view.terrain_tools.sight_text == '6.0" | Line of Sight clear | Light cover at the end: in Copse'
