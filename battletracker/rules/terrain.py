@@ -557,36 +557,21 @@ class TableIndex:
         if reading.clear:
             return reading, None
         found: list[tuple[float, SightReading]] = []
-        for piece in self.sight_buildings:
-            if piece.box.meets_segment(p, q) and not geometry.point_in_polygon(p, piece.points) \
-                    and not geometry.point_in_polygon(q, piece.points) \
-                    and geometry.segment_crosses_polygon(p, q, piece.points):
-                found.append((_entry(p, q, piece.points),
-                              SightReading(False, f"No Line of Sight: crosses {piece.name}", piece.id)))
-        for piece in self.sight_areas:
-            if piece.box.meets_segment(p, q):
-                at = depth_reached(p, q, piece.points, piece.depth + geometry.EPSILON)
-                if at is not None:
-                    found.append((at, SightReading(
-                        False, f"No Line of Sight: more than {piece.depth:g}\" through {piece.name}", piece.id)))
-        reach = self.rules.linear_adjacent
-        for piece in self.sight_lines:
-            if piece.box.meets_segment(p, q) and geometry.segment_crosses_polyline(p, q, piece.points) \
-                    and geometry.distance_to_polyline(p, piece.points) > reach + geometry.EPSILON \
-                    and geometry.distance_to_polyline(q, piece.points) > reach + geometry.EPSILON:
-                found.append((first_crossing(p, q, piece.points),
-                              SightReading(False, f"No Line of Sight: {piece.name} is in the way", piece.id)))
-        for bid, outline, centre, radius in self.barrages:
-            if outline:
-                at = _entry(p, q, outline) if geometry.segment_crosses_polygon(p, q, outline) else None
+        for blocker in self.blockers:
+            if blocker.reading is None or not blocker.box.meets_segment(p, q) or self._aside(blocker, p) \
+                    or self._aside(blocker, q) or not self._crosses(blocker, p, q):
+                continue
+            at: float | None
+            if blocker.kind == _LINE:
+                at = first_crossing(p, q, blocker.points)
+            elif blocker.kind == _AREA and blocker.depth > 0.0:
+                at = depth_reached(p, q, blocker.points, blocker.depth + geometry.EPSILON)
+            elif blocker.kind == _BARRAGE and blocker.frame is None:
+                at = circle_entry(p, q, blocker.points[0], blocker.radius)
             else:
-                at = circle_entry(p, q, centre, radius)
+                at = _entry(p, q, blocker.points)
             if at is not None:
-                found.append((at, SightReading(False, "No Line of Sight: through the smoke of a bombardment", bid)))
-        if self.rules.smoke_blocks_sight:
-            for (sid, outline, _to_hit), box in zip(self.smoke, self.smoke_boxes, strict=True):
-                if box.meets_segment(p, q) and geometry.segment_crosses_polygon(p, q, outline):
-                    found.append((_entry(p, q, outline), SightReading(False, "No Line of Sight: through smoke", sid)))
+                found.append((at, blocker.reading))
         if not found:
             return reading, 0.0
         at, nearest = min(found, key=lambda f: f[0])
