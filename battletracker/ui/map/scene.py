@@ -142,6 +142,9 @@ class MapScene(QGraphicsScene):
         self.targets: set[str] = set()
         self._width = 0.0
         self._height = 0.0
+        self._background_version = 0
+        self._background_seen: tuple[float, ...] | None = None
+        self._background: tuple[tuple[float, ...], QPixmap] | None = None
         self._set_fonts(font)
         self.clip = ClipLayer(0.0, 0.0)
         self.clip.setZValue(Z_SELECTION_OVERLAY)
@@ -181,7 +184,7 @@ class MapScene(QGraphicsScene):
             self._add_token(unit)
         self._sync_markers()
         self.refresh_selection()
-        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+        self._forget_background()
 
     def _add_token(self, unit: Unit) -> UnitToken:
         token = UnitToken(unit, side_colour(self.game, unit.side), self.palette_, self.label_font, self.badge_font,
@@ -326,11 +329,62 @@ class MapScene(QGraphicsScene):
             marker.set_palette(palette, self.badge_font)
         self.wedge.set_palette(palette)
         self.rings.set_palette(palette, self.badge_font)
-        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+        self._forget_background()
 
     # -- the table -----------------------------------------------------------------------------
+    def _forget_background(self) -> None:
+        """The felt, grid, edge or labels look different: draw them again (and picture them again)."""
+        self._background_version += 1
+        self._background_seen = None
+        self._background = None
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        """The margin, the felt and its grid, the table edge and its inch labels.
+
+        Drawn once at a zoom and scroll position, then kept as a picture of the whole
+        viewport: a repaint at the same zoom (a selection, a drag, a dialog's overlay)
+        copies the exposed part of it, about a fifth of the cost of drawing it. The
+        first paint after a zoom or a scroll draws directly, so a burst of wheel notches
+        pays nothing extra; the second at the same place takes the picture. What the
+        picture depends on besides the view is `_background_version`, bumped by
+        `_forget_background`. Items under everything (a table photo at a negative z)
+        are drawn over the background, picture or not.
+        """
         rect = QRectF(rect)
+        transform = painter.worldTransform()
+        device = painter.device()
+        width, height = device.width(), device.height()
+        if transform.isRotating() or width <= 0 or height <= 0:
+            self._paint_background(painter, rect)
+            return
+        dpr = device.devicePixelRatioF()
+        key = (transform.m11(), transform.m22(), transform.dx(), transform.dy(), width, height, dpr,
+               self._background_version)
+        if self._background is None or self._background[0] != key:
+            if self._background_seen != key:
+                self._background_seen = key
+                self._paint_background(painter, rect)
+                return
+            picture = QPixmap(round(width * dpr), round(height * dpr))
+            picture.setDevicePixelRatio(dpr)
+            picture.fill(self.palette_.margin)     # under the margin's antialiased edges, as on screen
+            own = QPainter(picture)
+            own.setRenderHints(painter.renderHints())
+            own.setWorldTransform(transform)
+            self._paint_background(own, transform.inverted()[0].mapRect(QRectF(0.0, 0.0, width, height)))
+            own.end()
+            self._background = (key, picture)
+        exposed = transform.mapRect(rect).toAlignedRect().intersected(QRect(0, 0, width, height))
+        if exposed.isEmpty():
+            return
+        painter.save()
+        painter.resetTransform()
+        source = QRectF(exposed.x() * dpr, exposed.y() * dpr, exposed.width() * dpr, exposed.height() * dpr)
+        painter.drawPixmap(QRectF(exposed), self._background[1], source)
+        painter.restore()
+
+    def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         p = self.palette_
         table = self.table_rect()
         # the margin round the table only: the felt is drawn opaque over the table
