@@ -256,10 +256,14 @@ class MapScene(QGraphicsScene):
         self.layout_labels()
 
     def layout_labels(self, scale: float | None = None) -> None:
-        """Place the names and badges clear of each other at `scale` (default: the view's zoom)."""
+        """Draw the tokens for `scale` (default: the view's zoom); place their names and badges clear of each other."""
+        views = self.views()
         if scale is None:
-            views = self.views()
             scale = views[0].transform().m11() if views else 1.0
+        if views:
+            dpr = views[0].devicePixelRatioF()
+            for token in self.tokens.values():
+                token.set_zoom(scale, dpr)
         place_labels(self.tokens.values(), scale, self._marker_rects(scale))
 
     def _marker_rects(self, scale: float) -> list[Rect]:
