@@ -1,4 +1,4 @@
-"""Tokens as pictures Qt draws itself: the same look as painting them, clicks only on the body, any zoom."""
+"""Tokens, markers and the handle as pictures Qt draws itself: the same look, clicks only on the body, any zoom."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.geometry import offset
+from battletracker.model.game import Marker
 from battletracker.ui.map import MapView, items
 from battletracker.ui.map.items import UnitToken
 from battletracker.ui.session import Session
@@ -108,3 +109,39 @@ def test_a_token_is_drawn_again_when_turned_with_the_handle(view: MapView) -> No
     assert section.body.pixmap().toImage() != before
     section.set_preview_facing(None)
     assert section.body.pixmap().toImage() == before
+
+
+def test_a_markers_area_is_a_picture_that_looks_as_painted(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = small_battle()
+    game.markers["m2"] = Marker("m2", "smoke", 20.0, 30.0, 3.0, "smoke")
+    view = MapView(Session(game))
+    qtbot.addWidget(view)
+    view.resize(1200, 800)
+    view.show()
+    qtbot.waitExposed(view)
+    settle(view)
+    smoke = view.map_scene.markers["m2"]
+    assert smoke.flags() & NO_CONTENTS and smoke.area.isVisible()
+    pictured = view.grab().toImage()
+    monkeypatch.setattr(items, "PICTURE_LIMIT", 0)
+    smoke.set_zoom(0.0)
+    smoke.set_zoom(view.scale_factor, view.devicePixelRatioF())
+    assert not smoke.flags() & NO_CONTENTS and not smoke.area.isVisible()
+    assert differing(pictured, view.grab().toImage()) < 60     # its dashed edge, to a fraction of a pixel
+
+
+def test_the_handle_is_a_picture_that_turns_with_the_unit(view: MapView) -> None:
+    view.session.select("s1")
+    QApplication.processEvents()
+    handle = view.handle
+    assert handle.isVisible() and not handle.pixmap().isNull()
+    before = handle.pixmap().toImage()
+    section = token(view, "s1")
+    at = view.mapFromScene(handle.scenePos())
+    QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    QTest.mouseMove(view.viewport(), vp_point(view, 38.0 + 5.0, 26.0))
+    assert section.shown_facing == pytest.approx(90.0, abs=1.0)
+    assert handle.pixmap().toImage() != before           # its stem points back at the turned token
+    QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                       vp_point(view, 38.0 + 5.0, 26.0))
+    assert view.session.game.units["s1"].facing == pytest.approx(90.0, abs=1.0)

@@ -414,8 +414,11 @@ class UnitToken(QGraphicsItem):
             painter.drawPolygon(self._mark_px.translated(cx, cy))
 
 
-class RotationHandle(QGraphicsItem):
-    """The knob beside the selected token: drag it to turn the unit."""
+class RotationHandle(QGraphicsPixmapItem):
+    """The knob beside the selected token: drag it to turn the unit.
+
+    A picture drawn when the stem turns or the palette changes, which Qt paints itself.
+    """
 
     RADIUS = 8.0
 
@@ -426,27 +429,40 @@ class RotationHandle(QGraphicsItem):
         self.setToolTip("Drag to turn the unit (Ctrl snaps to 15°).\nShift+wheel over a unit turns it 5° a notch.")
         self._palette = palette
         self._stem = QPointF()
+        self._redraw()
 
     def set_palette(self, palette: MapPalette) -> None:
         self._palette = palette
-        self.update()
+        self._redraw()
 
     def set_stem(self, towards: QPointF) -> None:
         """Draw a line from the knob to `towards` (pixels from the knob): the token it turns."""
         if towards != self._stem:
-            self.prepareGeometryChange()
             self._stem = QPointF(towards)
-
-    def boundingRect(self) -> QRectF:
-        r = self.RADIUS + 2.0
-        return QRectF(-r, -r, 2 * r, 2 * r).united(QRectF(self._stem, self._stem).adjusted(-2, -2, 2, 2))
+            self._redraw()
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         path.addEllipse(QPointF(0.0, 0.0), self.RADIUS + 2.0, self.RADIUS + 2.0)
         return path
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+    def _redraw(self) -> None:
+        r = self.RADIUS + 2.0
+        area = QRectF(-r, -r, 2 * r, 2 * r).united(QRectF(self._stem, self._stem).adjusted(-2, -2, 2, 2))
+        area = QRectF(area.toAlignedRect())
+        scene = self.scene()
+        dpr = scene.views()[0].devicePixelRatioF() if scene is not None and scene.views() else 1.0
+        picture = QPixmap(round(area.width() * dpr), round(area.height() * dpr))
+        picture.setDevicePixelRatio(dpr)
+        picture.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(picture)
+        painter.translate(-area.left(), -area.top())
+        self._draw(painter)
+        painter.end()
+        self.setPixmap(picture)
+        self.setOffset(area.topLeft())
+
+    def _draw(self, painter: QPainter) -> None:
         p = self._palette
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(p.selection, 2.0))
@@ -726,6 +742,11 @@ class MarkerItem(QGraphicsItem):
         self._font = font
         self._radius = 0.0
         self._kind = ""
+        self._zoom = (0.0, 1.0)         # pixels per inch and device pixel ratio the area is pictured at
+        # The area as a picture Qt paints itself, drawn again when the zoom settles (see UnitToken).
+        self.area = QGraphicsPixmapItem(self)
+        self.area.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
+        self.area.hide()
         self.label = PixmapLabel(font, (0.5, 0.0), (0.0, 7.0), self)
         self.symbol = _MarkerSymbol(self)
         self.sync(marker)
@@ -751,8 +772,40 @@ class MarkerItem(QGraphicsItem):
         self._outline = cosmetic(self.colour(), 1.0, Qt.PenStyle.DashLine)
         self._area = QPainterPath()
         self._area.addEllipse(QPointF(0.0, 0.0), self._radius, self._radius)
-        # nothing of its own to draw without a radius: Qt then skips it when painting
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self._radius <= 0)
+        self._redraw()
+
+    def set_zoom(self, scale: float, dpr: float = 1.0) -> None:
+        """Picture the area for `scale` pixels per inch (when the zoom settles)."""
+        if (scale, dpr) != self._zoom:
+            self._zoom = (scale, dpr)
+            self.symbol.set_colour(self.symbol.colour, dpr)
+            self._redraw()
+
+    def _redraw(self) -> None:
+        """The area's picture again, or painting it directly when it would be too big.
+
+        With no radius there is nothing of its own to draw: Qt then skips the item when painting.
+        """
+        scale, dpr = self._zoom
+        side = 2 * math.ceil(self._radius * scale + 2.0)
+        pictured = self._radius > 0 and scale > 0.0 and side <= 4 * PICTURE_LIMIT
+        self.setFlag(_NO_CONTENTS, self._radius <= 0 or pictured)
+        self.area.setVisible(pictured)
+        if not pictured:
+            self.update()
+            return
+        picture = QPixmap(round(side * dpr), round(side * dpr))
+        picture.setDevicePixelRatio(dpr)
+        picture.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(picture)
+        painter.setRenderHint(_ANTIALIAS)
+        painter.translate(side / 2.0, side / 2.0)
+        painter.scale(scale, scale)
+        fill_then_outline(painter, self._area, self._fill, self._outline)
+        painter.end()
+        self.area.setPixmap(picture)
+        self.area.setOffset(-side / 2.0, -side / 2.0)
+        self.area.setScale(1.0 / scale)
 
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self._palette = palette
@@ -776,18 +829,36 @@ class MarkerItem(QGraphicsItem):
 _DIAMOND = QPolygonF([QPointF(0, -6), QPointF(6, 0), QPointF(0, 6), QPointF(-6, 0)])
 
 
-class _MarkerSymbol(QGraphicsPolygonItem):
+@lru_cache(maxsize=64)
+def _diamond(fill: int, edge: int, dpr: float) -> QPixmap:
+    """A marker's centre mark, drawn once per colour."""
+    side = 16
+    pix = QPixmap(round(side * dpr), round(side * dpr))
+    pix.setDevicePixelRatio(dpr)
+    pix.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pix)
+    painter.setRenderHint(_ANTIALIAS)
+    painter.translate(side / 2.0, side / 2.0)
+    painter.setPen(QPen(QColor.fromRgba(edge), 1.2))
+    painter.setBrush(QColor.fromRgba(fill))
+    painter.drawPolygon(_DIAMOND)
+    painter.end()
+    return pix
+
+
+class _MarkerSymbol(QGraphicsPixmapItem):
     """A fixed-size diamond at a marker's centre, so a zero-radius marker is still seen (painted by Qt itself)."""
 
     def __init__(self, parent: QGraphicsItem) -> None:
-        super().__init__(_DIAMOND, parent)
+        super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
+        self.setOffset(-8.0, -8.0)
         self.set_colour(QColor("#000000"))
 
-    def set_colour(self, colour: QColor) -> None:
+    def set_colour(self, colour: QColor, dpr: float = 1.0) -> None:
         self.colour = QColor(colour)
-        self.setPen(QPen(contrasting(colour), 1.2))
-        self.setBrush(self.colour)
+        self.setPixmap(_diamond(self.colour.rgba(), contrasting(colour).rgba(), dpr))
 
 
 class MeasureItem(QGraphicsItem):

@@ -256,7 +256,7 @@ class MapScene(QGraphicsScene):
         self.layout_labels()
 
     def layout_labels(self, scale: float | None = None) -> None:
-        """Draw the tokens for `scale` (default: the view's zoom); place their names and badges clear of each other."""
+        """Draw tokens and markers for `scale` (default: the view's zoom), placing names and badges apart."""
         views = self.views()
         if scale is None:
             scale = views[0].transform().m11() if views else 1.0
@@ -264,6 +264,8 @@ class MapScene(QGraphicsScene):
             dpr = views[0].devicePixelRatioF()
             for token in self.tokens.values():
                 token.set_zoom(scale, dpr)
+            for marker in self.markers.values():
+                marker.set_zoom(scale, dpr)
         place_labels(self.tokens.values(), scale, self._marker_rects(scale))
 
     def _marker_rects(self, scale: float) -> list[Rect]:
