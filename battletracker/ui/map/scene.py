@@ -386,21 +386,33 @@ class MapScene(QGraphicsScene):
             return
         painter.save()
         painter.resetTransform()
-        source = QRectF(exposed.x() * dpr, exposed.y() * dpr, exposed.width() * dpr, exposed.height() * dpr)
-        painter.drawPixmap(QRectF(exposed), self._background[1], source)
+        picture = self._background[1]
+        # in bands, like the felt: Qt hands a copy of more rows to a helper thread (see items.BAND_ROWS)
+        for top in range(exposed.top(), exposed.bottom() + 1, BAND_ROWS):
+            band = QRect(exposed.left(), top, exposed.width(), min(BAND_ROWS, exposed.bottom() + 1 - top))
+            painter.drawPixmap(QRectF(band), picture, QRectF(band.x() * dpr, band.y() * dpr,
+                                                             band.width() * dpr, band.height() * dpr))
         painter.restore()
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         p = self.palette_
         table = self.table_rect()
-        # the margin round the table only: the felt is drawn opaque over the table
+        # the margin round the table only (the felt is drawn opaque over the table), in whole
+        # device pixels and in bands of rows: see items.BAND_ROWS
+        transform = painter.worldTransform()
+        painter.save()
+        painter.resetTransform()
         for band in (QRectF(rect.left(), rect.top(), rect.width(), table.top() - rect.top()),
                      QRectF(rect.left(), table.bottom(), rect.width(), rect.bottom() - table.bottom()),
                      QRectF(rect.left(), table.top(), table.left() - rect.left(), table.height()),
                      QRectF(table.right(), table.top(), rect.right() - table.right(), table.height())):
             band = band.intersected(rect)
             if not band.isEmpty():
-                painter.fillRect(band, p.margin)
+                device = transform.mapRect(band).toAlignedRect()
+                for top in range(device.top(), device.bottom() + 1, BAND_ROWS):
+                    painter.fillRect(QRect(device.left(), top, device.width(),
+                                           min(BAND_ROWS, device.bottom() + 1 - top)), p.margin)
+        painter.restore()
         scale = painter.worldTransform().m11() or 1.0
         self._draw_grid(painter, rect.intersected(table), scale)
         edge = QPen(p.table_edge, 2.0)
