@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QColor, QImage, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QGraphicsScene
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.map import MapView
@@ -76,3 +76,16 @@ def test_the_background_is_drawn_again_after_a_zoom_and_a_palette_change(
     shown = view.grab().toImage()
     assert shown != old
     assert shown == direct(view, monkeypatch)
+
+
+def test_whoever_invalidates_the_background_has_it_drawn_again(
+        view: MapView, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = count_draws(monkeypatch)
+    for _ in range(3):
+        view.viewport().repaint()
+    before = drawn[0]
+    scene = view.map_scene
+    # as a table picture shown or hidden does: the grid is then drawn elsewhere or here again
+    scene.invalidate(scene.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+    view.viewport().repaint()
+    assert drawn[0] == before + 1

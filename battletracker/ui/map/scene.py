@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap
@@ -142,7 +143,6 @@ class MapScene(QGraphicsScene):
         self.targets: set[str] = set()
         self._width = 0.0
         self._height = 0.0
-        self._background_version = 0
         self._background_seen: tuple[float, ...] | None = None
         self._background: tuple[tuple[float, ...], QPixmap] | None = None
         self._set_fonts(font)
@@ -340,10 +340,17 @@ class MapScene(QGraphicsScene):
     # -- the table -----------------------------------------------------------------------------
     def _forget_background(self) -> None:
         """The felt, grid, edge or labels look different: draw them again (and picture them again)."""
-        self._background_version += 1
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    def invalidate(self, *args: Any, **kwargs: Any) -> None:
+        """Qt's invalidate (any of its forms), forgetting the background's picture too.
+
+        Whoever changes what the background draws says so with `invalidate` (a new
+        palette, a new table, a table picture shown or hidden): the picture follows.
+        """
         self._background_seen = None
         self._background = None
-        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+        super().invalidate(*args, **kwargs)
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         """The margin, the felt and its grid, the table edge and its inch labels.
@@ -352,10 +359,10 @@ class MapScene(QGraphicsScene):
         viewport: a repaint at the same zoom (a selection, a drag, a dialog's overlay)
         copies the exposed part of it, about a fifth of the cost of drawing it. The
         first paint after a zoom or a scroll draws directly, so a burst of wheel notches
-        pays nothing extra; the second at the same place takes the picture. What the
-        picture depends on besides the view is `_background_version`, bumped by
-        `_forget_background`. Items under everything (a table photo at a negative z)
-        are drawn over the background, picture or not.
+        pays nothing extra; the second at the same place takes the picture. Anything
+        else the picture depends on forgets it through `invalidate` (see there). Items
+        under everything (a table photo at a negative z) are drawn over the background,
+        picture or not.
         """
         rect = QRectF(rect)
         transform = painter.worldTransform()
@@ -365,8 +372,7 @@ class MapScene(QGraphicsScene):
             self._paint_background(painter, rect)
             return
         dpr = device.devicePixelRatioF()
-        key = (transform.m11(), transform.m22(), transform.dx(), transform.dy(), width, height, dpr,
-               self._background_version)
+        key = (transform.m11(), transform.m22(), transform.dx(), transform.dy(), width, height, dpr)
         if self._background is None or self._background[0] != key:
             if self._background_seen != key:
                 self._background_seen = key
