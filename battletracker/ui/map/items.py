@@ -1,8 +1,8 @@
 """Scene items in table inches: unit tokens, the selection's arc and rings, markers, the ruler.
 
 Tokens are not rotated as items: the body and facing mark are drawn rotated
-inside `paint`, so the name and badges (children that ignore the view's
-scale) stay upright and at a readable size below and beside the token.
+into a picture of the token, so the name and badges (children that ignore the
+view's scale) stay upright and at a readable size below and beside the token.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsLineItem,
+    QGraphicsPixmapItem,
     QGraphicsPolygonItem,
     QGraphicsScene,
     QStyleOptionGraphicsItem,
@@ -73,6 +74,11 @@ BADGE_PLACES: tuple[Place, ...] = (
 # Looked up once: enum attribute access is a measurable part of a token's paint.
 _ANTIALIAS = QPainter.RenderHint.Antialiasing
 _NO_PEN = Qt.PenStyle.NoPen
+_NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+
+# Device pixels: a token's picture wider than this (zoomed right in) is not kept; the token
+# is painted directly instead, which costs little when only a few tokens fit in the view.
+PICTURE_LIMIT = 128
 
 
 def qpoint(p: Point) -> QPointF:
@@ -130,6 +136,14 @@ class UnitToken(QGraphicsItem):
         self.target = False
         self._size = (DEFAULT_DIAMETER, DEFAULT_DIAMETER)
         self._bounds = QRectF()
+        self._scale = 0.0
+        self._zoom = (0.0, 1.0)         # pixels per inch and device pixel ratio the picture is drawn at
+        self._direct = True
+        # The body, halos and facing mark as a picture Qt draws itself (under the name and badges):
+        # a repaint then calls no Python for the token at all.
+        self.body = QGraphicsPixmapItem(self)
+        self.body.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
+        self.body.hide()
         self.label = PixmapLabel(font, (0.5, 0.0), (0.0, 2.0), self)
         self.badges = PixmapLabel(badge_font, (0.0, 1.0), (0.0, 0.0), self)
         self.name_place = 0         # index into NAME_PLACES
@@ -173,7 +187,7 @@ class UnitToken(QGraphicsItem):
         self.label.set_font(font)
         self.badges.set_font(badge_font)
         self._relabel()
-        self.update()
+        self._redraw()
 
     def _relabel(self) -> None:
         p = self._palette
@@ -265,9 +279,46 @@ class UnitToken(QGraphicsItem):
         self._mark_poly = QPolygonF([QPointF(fx * tip, fy * tip),
                                      QPointF(fx * base + sx * spread, fy * base + sy * spread),
                                      QPointF(fx * base - sx * spread, fy * base - sy * spread)])
-        self._scale = 0.0        # paint() prepares again
+        self._scale = 0.0        # drawn again
         self.place_labels(self.name_place, self.badge_place)
-        self.update()
+        self._redraw()
+
+    def set_zoom(self, scale: float, dpr: float = 1.0) -> None:
+        """Draw the token's picture for `scale` pixels per inch (when the zoom settles).
+
+        Between a zoom and this call Qt scales the previous picture, so the token keeps
+        its place and size on screen; it is drawn sharp again here.
+        """
+        if (scale, dpr) != self._zoom:
+            self._zoom = (scale, dpr)
+            self._redraw()
+
+    def _redraw(self) -> None:
+        """The picture again at the zoom it is kept for, or painting directly if it would be too big."""
+        scale, dpr = self._zoom
+        side = 2 * math.ceil(self._bounds_r * scale + 2.0)
+        direct = scale <= 0.0 or side > PICTURE_LIMIT
+        if direct != self._direct:
+            self._direct = direct
+            self.setFlag(_NO_CONTENTS, not direct)
+            self.body.setVisible(not direct)
+        if direct:
+            self.update()
+            return
+        if self._scale != scale:
+            self._prepare(scale, dpr)
+        if self._body_poly is None:
+            # as wide as the round body's sprite, to a pixel: it lands on the same pixels as when painted
+            side += self._sprite.width() % 2
+        picture = QPixmap(round(side * dpr), round(side * dpr))
+        picture.setDevicePixelRatio(dpr)
+        picture.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(picture)
+        self._draw(painter, side / 2.0, side / 2.0, scale, dpr)
+        painter.end()
+        self.body.setPixmap(picture)
+        self.body.setOffset(-side / 2.0, -side / 2.0)
+        self.body.setScale(1.0 / scale)
 
     def _rect_outline(self, cx: float, cy: float, scale: float, grow: float = 0.0) -> QPolygonF:
         """A vehicle's body at its facing: centre and `grow` in pixels, `scale` pixels per inch."""
@@ -293,12 +344,13 @@ class UnitToken(QGraphicsItem):
         return self._bounds
 
     # -- drawing ------------------------------------------------------------------
-    # Tokens are drawn in device pixels from the mapped centre: Qt's raster engine
-    # fills a small ellipse under a scaled transform several times slower than the
-    # same ellipse in pixels, and pens wider than one pixel go through the stroker.
-    # Halos are filled shapes under the body rather than thick outlines for the same
-    # reason, and round bodies are shared sprites. An item cache was tried and dropped:
-    # it halves a repaint but doubles the first one after every zoom step.
+    # Tokens are drawn in device pixels from the centre: Qt's raster engine fills a
+    # small ellipse under a scaled transform several times slower than the same
+    # ellipse in pixels, and pens wider than one pixel go through the stroker. Halos
+    # are filled shapes under the body rather than thick outlines for the same reason,
+    # and round bodies are shared sprites. The drawing goes into the token's picture
+    # (`body`), drawn again when the token changes or the zoom settles; Qt's item
+    # cache was tried and dropped: it doubles the first repaint after every zoom step.
     def _halos(self, scale: float) -> list[tuple[float, QColor]]:
         """Selection and target halos as (grow in pixels, colour), outermost first."""
         if not (self.selected or self.target):
@@ -328,12 +380,16 @@ class UnitToken(QGraphicsItem):
             self._body_px = to_pixels.map(self._body_poly)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        """Only when zoomed in past PICTURE_LIMIT: otherwise the token has no contents and `body` shows it."""
         transform = painter.worldTransform()
-        scale = transform.m11()
-        if scale != self._scale:
-            self._prepare(scale, painter.device().devicePixelRatioF())
         cx, cy = transform.dx(), transform.dy()
         painter.resetTransform()
+        self._draw(painter, cx, cy, transform.m11(), painter.device().devicePixelRatioF())
+
+    def _draw(self, painter: QPainter, cx: float, cy: float, scale: float, dpr: float) -> None:
+        """The body, halos and facing mark (or a destroyed unit's cross) centred on device point (cx, cy)."""
+        if scale != self._scale:
+            self._prepare(scale, dpr)
         painter.setRenderHint(_ANTIALIAS)
         if self._body_poly is None:
             half = self._sprite_half
@@ -358,8 +414,11 @@ class UnitToken(QGraphicsItem):
             painter.drawPolygon(self._mark_px.translated(cx, cy))
 
 
-class RotationHandle(QGraphicsItem):
-    """The knob beside the selected token: drag it to turn the unit."""
+class RotationHandle(QGraphicsPixmapItem):
+    """The knob beside the selected token: drag it to turn the unit.
+
+    A picture drawn when the stem turns or the palette changes, which Qt paints itself.
+    """
 
     RADIUS = 8.0
 
@@ -370,27 +429,40 @@ class RotationHandle(QGraphicsItem):
         self.setToolTip("Drag to turn the unit (Ctrl snaps to 15°).\nShift+wheel over a unit turns it 5° a notch.")
         self._palette = palette
         self._stem = QPointF()
+        self._redraw()
 
     def set_palette(self, palette: MapPalette) -> None:
         self._palette = palette
-        self.update()
+        self._redraw()
 
     def set_stem(self, towards: QPointF) -> None:
         """Draw a line from the knob to `towards` (pixels from the knob): the token it turns."""
         if towards != self._stem:
-            self.prepareGeometryChange()
             self._stem = QPointF(towards)
-
-    def boundingRect(self) -> QRectF:
-        r = self.RADIUS + 2.0
-        return QRectF(-r, -r, 2 * r, 2 * r).united(QRectF(self._stem, self._stem).adjusted(-2, -2, 2, 2))
+            self._redraw()
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         path.addEllipse(QPointF(0.0, 0.0), self.RADIUS + 2.0, self.RADIUS + 2.0)
         return path
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+    def _redraw(self) -> None:
+        r = self.RADIUS + 2.0
+        area = QRectF(-r, -r, 2 * r, 2 * r).united(QRectF(self._stem, self._stem).adjusted(-2, -2, 2, 2))
+        area = QRectF(area.toAlignedRect())
+        scene = self.scene()
+        dpr = scene.views()[0].devicePixelRatioF() if scene is not None and scene.views() else 1.0
+        picture = QPixmap(round(area.width() * dpr), round(area.height() * dpr))
+        picture.setDevicePixelRatio(dpr)
+        picture.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(picture)
+        painter.translate(-area.left(), -area.top())
+        self._draw(painter)
+        painter.end()
+        self.setPixmap(picture)
+        self.setOffset(area.topLeft())
+
+    def _draw(self, painter: QPainter) -> None:
         p = self._palette
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(p.selection, 2.0))
@@ -670,6 +742,11 @@ class MarkerItem(QGraphicsItem):
         self._font = font
         self._radius = 0.0
         self._kind = ""
+        self._zoom = (0.0, 1.0)         # pixels per inch and device pixel ratio the area is pictured at
+        # The area as a picture Qt paints itself, drawn again when the zoom settles (see UnitToken).
+        self.area = QGraphicsPixmapItem(self)
+        self.area.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
+        self.area.hide()
         self.label = PixmapLabel(font, (0.5, 0.0), (0.0, 7.0), self)
         self.symbol = _MarkerSymbol(self)
         self.sync(marker)
@@ -695,8 +772,40 @@ class MarkerItem(QGraphicsItem):
         self._outline = cosmetic(self.colour(), 1.0, Qt.PenStyle.DashLine)
         self._area = QPainterPath()
         self._area.addEllipse(QPointF(0.0, 0.0), self._radius, self._radius)
-        # nothing of its own to draw without a radius: Qt then skips it when painting
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self._radius <= 0)
+        self._redraw()
+
+    def set_zoom(self, scale: float, dpr: float = 1.0) -> None:
+        """Picture the area for `scale` pixels per inch (when the zoom settles)."""
+        if (scale, dpr) != self._zoom:
+            self._zoom = (scale, dpr)
+            self.symbol.set_colour(self.symbol.colour, dpr)
+            self._redraw()
+
+    def _redraw(self) -> None:
+        """The area's picture again, or painting it directly when it would be too big.
+
+        With no radius there is nothing of its own to draw: Qt then skips the item when painting.
+        """
+        scale, dpr = self._zoom
+        side = 2 * math.ceil(self._radius * scale + 2.0)
+        pictured = self._radius > 0 and scale > 0.0 and side <= 4 * PICTURE_LIMIT
+        self.setFlag(_NO_CONTENTS, self._radius <= 0 or pictured)
+        self.area.setVisible(pictured)
+        if not pictured:
+            self.update()
+            return
+        picture = QPixmap(round(side * dpr), round(side * dpr))
+        picture.setDevicePixelRatio(dpr)
+        picture.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(picture)
+        painter.setRenderHint(_ANTIALIAS)
+        painter.translate(side / 2.0, side / 2.0)
+        painter.scale(scale, scale)
+        fill_then_outline(painter, self._area, self._fill, self._outline)
+        painter.end()
+        self.area.setPixmap(picture)
+        self.area.setOffset(-side / 2.0, -side / 2.0)
+        self.area.setScale(1.0 / scale)
 
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self._palette = palette
@@ -720,18 +829,36 @@ class MarkerItem(QGraphicsItem):
 _DIAMOND = QPolygonF([QPointF(0, -6), QPointF(6, 0), QPointF(0, 6), QPointF(-6, 0)])
 
 
-class _MarkerSymbol(QGraphicsPolygonItem):
+@lru_cache(maxsize=64)
+def _diamond(fill: int, edge: int, dpr: float) -> QPixmap:
+    """A marker's centre mark, drawn once per colour."""
+    side = 16
+    pix = QPixmap(round(side * dpr), round(side * dpr))
+    pix.setDevicePixelRatio(dpr)
+    pix.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pix)
+    painter.setRenderHint(_ANTIALIAS)
+    painter.translate(side / 2.0, side / 2.0)
+    painter.setPen(QPen(QColor.fromRgba(edge), 1.2))
+    painter.setBrush(QColor.fromRgba(fill))
+    painter.drawPolygon(_DIAMOND)
+    painter.end()
+    return pix
+
+
+class _MarkerSymbol(QGraphicsPixmapItem):
     """A fixed-size diamond at a marker's centre, so a zero-radius marker is still seen (painted by Qt itself)."""
 
     def __init__(self, parent: QGraphicsItem) -> None:
-        super().__init__(_DIAMOND, parent)
+        super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
+        self.setOffset(-8.0, -8.0)
         self.set_colour(QColor("#000000"))
 
-    def set_colour(self, colour: QColor) -> None:
+    def set_colour(self, colour: QColor, dpr: float = 1.0) -> None:
         self.colour = QColor(colour)
-        self.setPen(QPen(contrasting(colour), 1.2))
-        self.setBrush(self.colour)
+        self.setPixmap(_diamond(self.colour.rgba(), contrasting(colour).rgba(), dpr))
 
 
 class MeasureItem(QGraphicsItem):

@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap
@@ -144,6 +145,8 @@ class MapScene(QGraphicsScene):
         self.targets: set[str] = set()
         self._width = 0.0
         self._height = 0.0
+        self._background_seen: tuple[float, ...] | None = None
+        self._background: tuple[tuple[float, ...], QPixmap] | None = None
         self._set_fonts(font)
         self.clip = ClipLayer(0.0, 0.0)
         self.clip.setZValue(Z_SELECTION_OVERLAY)
@@ -189,7 +192,7 @@ class MapScene(QGraphicsScene):
         self.terrain.sync(game)
         self.target_marks.forget_table()
         self.refresh_selection()
-        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+        self._forget_background()
 
     def _add_token(self, unit: Unit) -> UnitToken:
         token = UnitToken(unit, side_colour(self.game, unit.side), self.palette_, self.label_font, self.badge_font,
@@ -271,10 +274,16 @@ class MapScene(QGraphicsScene):
         self.layout_labels()
 
     def layout_labels(self, scale: float | None = None) -> None:
-        """Place the names and badges clear of each other at `scale` (default: the view's zoom)."""
+        """Draw tokens and markers for `scale` (default: the view's zoom), placing names and badges apart."""
+        views = self.views()
         if scale is None:
-            views = self.views()
             scale = views[0].transform().m11() if views else 1.0
+        if views:
+            dpr = views[0].devicePixelRatioF()
+            for token in self.tokens.values():
+                token.set_zoom(scale, dpr)
+            for marker in self.markers.values():
+                marker.set_zoom(scale, dpr)
         place_labels(self.tokens.values(), scale, self._marker_rects(scale))
 
     def _marker_rects(self, scale: float) -> list[Rect]:
@@ -356,21 +365,90 @@ class MapScene(QGraphicsScene):
         self.backdrop.grid.update()
         self.terrain.set_palette(palette, self.badge_font)
         self.target_marks.set_font(self.badge_font)
-        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+        self._forget_background()
 
     # -- the table -----------------------------------------------------------------------------
+    def _forget_background(self) -> None:
+        """The felt, grid, edge or labels look different: draw them again (and picture them again)."""
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    def invalidate(self, *args: Any, **kwargs: Any) -> None:
+        """Qt's invalidate (any of its forms), forgetting the background's picture too.
+
+        Whoever changes what the background draws says so with `invalidate` (a new
+        palette, a new table, a table picture shown or hidden): the picture follows.
+        """
+        self._background_seen = None
+        self._background = None
+        super().invalidate(*args, **kwargs)
+
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        """The margin, the felt and its grid, the table edge and its inch labels.
+
+        Drawn once at a zoom and scroll position, then kept as a picture of the whole
+        viewport: a repaint at the same zoom (a selection, a drag, a dialog's overlay)
+        copies the exposed part of it, about a fifth of the cost of drawing it. The
+        first paint after a zoom or a scroll draws directly, so a burst of wheel notches
+        pays nothing extra; the second at the same place takes the picture. Anything
+        else the picture depends on forgets it through `invalidate` (see there). Items
+        under everything (a table photo at a negative z) are drawn over the background,
+        picture or not.
+        """
         rect = QRectF(rect)
+        transform = painter.worldTransform()
+        device = painter.device()
+        width, height = device.width(), device.height()
+        if transform.isRotating() or width <= 0 or height <= 0:
+            self._paint_background(painter, rect)
+            return
+        dpr = device.devicePixelRatioF()
+        key = (transform.m11(), transform.m22(), transform.dx(), transform.dy(), width, height, dpr)
+        if self._background is None or self._background[0] != key:
+            if self._background_seen != key:
+                self._background_seen = key
+                self._paint_background(painter, rect)
+                return
+            picture = QPixmap(round(width * dpr), round(height * dpr))
+            picture.setDevicePixelRatio(dpr)
+            picture.fill(self.palette_.margin)     # under the margin's antialiased edges, as on screen
+            own = QPainter(picture)
+            own.setRenderHints(painter.renderHints())
+            own.setWorldTransform(transform)
+            self._paint_background(own, transform.inverted()[0].mapRect(QRectF(0.0, 0.0, width, height)))
+            own.end()
+            self._background = (key, picture)
+        exposed = transform.mapRect(rect).toAlignedRect().intersected(QRect(0, 0, width, height))
+        if exposed.isEmpty():
+            return
+        painter.save()
+        painter.resetTransform()
+        picture = self._background[1]
+        # in bands, like the felt: Qt hands a copy of more rows to a helper thread (see items.BAND_ROWS)
+        for top in range(exposed.top(), exposed.bottom() + 1, BAND_ROWS):
+            band = QRect(exposed.left(), top, exposed.width(), min(BAND_ROWS, exposed.bottom() + 1 - top))
+            painter.drawPixmap(QRectF(band), picture, QRectF(band.x() * dpr, band.y() * dpr,
+                                                             band.width() * dpr, band.height() * dpr))
+        painter.restore()
+
+    def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         p = self.palette_
         table = self.table_rect()
-        # the margin round the table only: the felt is drawn opaque over the table
+        # the margin round the table only (the felt is drawn opaque over the table), in whole
+        # device pixels and in bands of rows: see items.BAND_ROWS
+        transform = painter.worldTransform()
+        painter.save()
+        painter.resetTransform()
         for band in (QRectF(rect.left(), rect.top(), rect.width(), table.top() - rect.top()),
                      QRectF(rect.left(), table.bottom(), rect.width(), rect.bottom() - table.bottom()),
                      QRectF(rect.left(), table.top(), table.left() - rect.left(), table.height()),
                      QRectF(table.right(), table.top(), rect.right() - table.right(), table.height())):
             band = band.intersected(rect)
             if not band.isEmpty():
-                painter.fillRect(band, p.margin)
+                device = transform.mapRect(band).toAlignedRect()
+                for top in range(device.top(), device.bottom() + 1, BAND_ROWS):
+                    painter.fillRect(QRect(device.left(), top, device.width(),
+                                           min(BAND_ROWS, device.bottom() + 1 - top)), p.margin)
+        painter.restore()
         scale = painter.worldTransform().m11() or 1.0
         if not self.backdrop.shown:
             self._draw_grid(painter, rect.intersected(table), scale)

@@ -389,8 +389,9 @@ class MapView(QGraphicsView):
             if isinstance(item, UnitToken):
                 if item.contains_point(x, y):
                     return item
-            elif isinstance(item.parentItem(), UnitToken):
-                return item.parentItem()  # type: ignore[return-value]
+            elif isinstance(parent := item.parentItem(), UnitToken) and (
+                    item is not parent.body or parent.contains_point(x, y)):
+                return parent
         return None
 
     def _on_handle(self, pos: QPoint) -> bool:
