@@ -255,3 +255,18 @@ def test_the_sight_ruler_names_cover_at_its_end(view: MapView, session: Session)
     view.terrain_tools.set_sight_mode(True)
     drag(view, vp_point(view, 36.0, 10.0), vp_point(view, 36.0, 16.0))
     assert view.terrain_tools.sight_text == '6.0" | Line of Sight clear | Light cover at the end: in Copse'
+
+
+def test_a_unit_standing_on_a_walls_middle_leaves_the_walls_name_readable(view: MapView, session: Session) -> None:
+    unit = next(iter(session.game.units.values()))
+    wall = TerrainPiece("wall9", "Stone wall", "wall", "linear", [(unit.x - 6.0, unit.y), (unit.x + 6.0, unit.y)])
+    session.act("terrain.add", {"piece": terrain_choice(wall)})
+    scene = view.map_scene
+    scene.layout_labels()
+    scale = view.transform().m11()
+    name = scene.terrain.items["wall9"].label_rect(scale)
+    token = scene.tokens[unit.id]
+    half_w, half_h = token.extent()
+    body = (unit.x * scale - half_w * scale, unit.y * scale - half_h * scale,
+            unit.x * scale + half_w * scale, unit.y * scale + half_h * scale)
+    assert not (name[0] < body[2] and body[0] < name[2] and name[1] < body[3] and body[1] < name[3])

@@ -98,6 +98,33 @@ def piece_path(piece: TerrainPiece) -> QPainterPath:
     return stroker.createStroke(path).simplified()
 
 
+Rect = tuple[float, float, float, float]
+Anchor = tuple[tuple[float, float], tuple[float, float]]
+
+_ABOVE: Anchor = ((0.5, 1.0), (0.0, -3.0))
+_AREA_TOP: Anchor = ((0.5, 0.0), (0.0, 3.0))
+_AREA_BOTTOM: Anchor = ((0.5, 1.0), (0.0, -3.0))
+_ON_LINE: Anchor = ((0.5, 0.5), (0.0, 0.0))
+
+
+def label_places(piece: TerrainPiece) -> list[tuple[Point, Anchor]]:
+    """Where the name may go, best first: an area's top, then its bottom; a line's middle, then its ends.
+
+    The first place clear of the units and the targets' marks is taken, so a
+    unit standing on a wall's middle does not hide the wall's name.
+    """
+    if piece.shape == "area":
+        box = geometry.bounding_box(piece.points)
+        mid = (box.left + box.right) / 2.0
+        return [((mid, box.top), _AREA_TOP), ((mid, box.bottom), _AREA_BOTTOM)]
+    pts = piece.points
+    return [(label_point(piece), _ON_LINE), (pts[0], _ABOVE), (pts[-1], _ABOVE), (label_point(piece), _ABOVE)]
+
+
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def label_point(piece: TerrainPiece) -> Point:
     """Where the name goes: the top middle of an area's box (units mostly stand lower in it, where their own
     names go), the middle of a line's length."""
@@ -134,6 +161,20 @@ class TerrainItem(QGraphicsItem):
         """The name's pixels at `scale` pixels per inch, for the units' names to keep clear of."""
         at = self.label.pos()
         return self.label.pixel_rect(at.x() * scale, at.y() * scale, *self._label_anchor)
+
+    def place_label(self, scale: float, avoid: list[Rect]) -> None:
+        """Put the name at its first place (see `label_places`) clear of `avoid`, pixel rectangles at `scale`."""
+        places = label_places(TerrainPiece(self.piece.id, self.piece.name, self.piece.kind, self.piece.shape,
+                                           self.points))
+        chosen = places[0]
+        for point, anchor in places:
+            if not any(_overlaps(self.label.pixel_rect(point[0] * scale, point[1] * scale, *anchor), r)
+                       for r in avoid):
+                chosen = (point, anchor)
+                break
+        (x, y), self._label_anchor = chosen
+        self.label.set_anchor(*self._label_anchor)
+        self.label.setPos(x, y)
 
     def sync(self, piece: TerrainPiece, points: list[Point] | None = None) -> None:
         """Take the piece from the model, or show it with other `points` (while it is dragged)."""
@@ -220,6 +261,12 @@ class TerrainLayer:
 
     def label_rects(self, scale: float) -> list[tuple[float, float, float, float]]:
         return [item.label_rect(scale) for item in self.items.values() if item.label.size_px[0] > 0.0]
+
+    def place_labels(self, scale: float, avoid: list[Rect]) -> None:
+        """Each piece's name clear of `avoid` (the units' bodies and the targets' marks, in pixels) where it can be."""
+        for item in self.items.values():
+            if item.label.size_px[0] > 0.0:
+                item.place_label(scale, avoid)
 
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self.palette, self.font = palette, font
