@@ -293,7 +293,7 @@ def test_a_die_short_keeps_the_dice_typed_so_the_last_one_can_be_added(qtbot: Qt
     qtbot.keyClicks(runner.entry, " 3")
     qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
     assert runner.entry_error.isHidden(), runner.entry_error.text()
-    assert [str(face) for face in runner._typed] == "6 5 4 3 2 1 6 5 4 3".split()
+    assert [int(face) for face in runner._typed] == [6, 5, 4, 3, 2, 1, 6, 5, 4, 3]
     dialog.close()
 
 
