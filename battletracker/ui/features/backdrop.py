@@ -168,6 +168,7 @@ class TablePointDialog(QDialog):
         if x is None or y is None:
             field = "across" if x is None else "down"
             self.refusal.show_refusal(f"Type the distance {field} in inches, such as 36 or 12.5.")
+            self.adjustSize()  # taller by the refusal's lines, so neither it nor the question is cut off
             return
         self.point = (x, y)
         self.accept()
