@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -230,10 +230,29 @@ def test_a_refused_point_shows_its_words_whole(qtbot: QtBot, window: MainWindow,
     qtbot.keyClick(point.across, Qt.Key.Key_Return)
     QApplication.processEvents()
     assert point.refusal.isVisible()
-    cut = [label.text() for label in point.findChildren(QLabel)
-           if label.isVisible() and label.wordWrap() and label.height() < label.heightForWidth(label.width())]
-    assert cut == []
+    assert cut_labels(point) == []
     qtbot.keyClick(point.across, Qt.Key.Key_Escape)
+
+
+def test_the_picture_dialog_grows_for_a_refusal_and_a_longer_summary(qtbot: QtBot, window: MainWindow,
+                                                                      monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    dialog = open_dialog(window)
+    load(qtbot, dialog, monkeypatch, photo(tmp_path / "table.png"))
+    qtbot.mouseClick(dialog.remove_button, Qt.MouseButton.LeftButton)
+    QApplication.processEvents()
+    assert dialog.summary.text().startswith("No picture.") and cut_labels(dialog) == []
+    text = tmp_path / "notes.png"
+    text.write_text("not a picture at all", encoding="utf-8")
+    load(qtbot, dialog, monkeypatch, text)
+    QApplication.processEvents()
+    assert dialog.refusal.isVisible() and cut_labels(dialog) == []
+
+
+def cut_labels(dialog: QWidget) -> list[str]:
+    """Wrapped labels shown shorter than their lines need."""
+    return [label.text() for label in dialog.findChildren(QLabel)
+            if label.isVisible() and label.wordWrap() and label.height() < label.heightForWidth(label.width())]
 
 
 def test_files_that_are_no_picture_are_refused_and_nothing_changes(qtbot: QtBot, window: MainWindow,
