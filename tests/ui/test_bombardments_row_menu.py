@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -116,8 +117,6 @@ def test_edit_area_one_undo_step_and_refusal_inline(session: Session, panel: Bom
 
 def test_extra_rounds_are_counted_in_words(session: Session, panel: BombardmentsPanel) -> None:
     """The form says "3 Phases of fire left now" and asks for a number of rounds, with no "(s)" to read past."""
-    from PySide6.QtWidgets import QLabel
-
     bid = with_hidden_die(panel)
     panel.rows[bid].menu_actions["rounds"].trigger()
     dialog = panel.dialog
