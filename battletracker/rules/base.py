@@ -376,6 +376,11 @@ def worded(words: Mapping[str, str]) -> LabelFn:
     return label
 
 
+def already_words(outcome: str) -> str:
+    """The label of a procedure whose outcome keys are already a player's words ("the Turn ends after this Phase")."""
+    return outcome
+
+
 def outcome_order(outcome: str) -> list[Any]:
     """Reading order of outcome keys: numbers in a key compare as numbers ("kills=10" after "kills=9")."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", outcome)]

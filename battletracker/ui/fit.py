@@ -120,8 +120,8 @@ def fit_to_screen(dialog: QDialog) -> None:
     wanted = dialog.sizeHint().expandedTo(dialog.minimumSize())
     if isinstance(designed, QSize):
         wanted = wanted.expandedTo(designed)
-    elif dialog.testAttribute(Qt.WidgetAttribute.WA_Resized):
-        wanted = wanted.expandedTo(dialog.size())  # the size its maker chose
+    if dialog.testAttribute(Qt.WidgetAttribute.WA_Resized):
+        wanted = wanted.expandedTo(dialog.size())  # the size its maker chose, kept when it scrolls too
     dialog.resize(wanted.boundedTo(screen_room(dialog)))
 
 

@@ -277,8 +277,8 @@ class ProcedureRunner(QWidget):
         try:
             values = parse_typed_rolls(self.entry.text(), self._pending.die, self._pending.count)
         except DiceError as exc:
+            # The dice typed stay as typed, the cursor after them: a die short is added, not all retyped.
             self.entry_error.show_refusal(f"{self._pending.label}: {message_of(exc)}")
-            self.entry.selectAll()
             return
         self.entry_error.clear()
         self._typed.extend(values)

@@ -52,6 +52,8 @@ def test_every_outcome_of_every_procedure_reads_in_words(name: str) -> None:
         words = proc.label(key)
         assert words and not RAW.search(words), f"{name}: {key!r} reads {words!r}"
         assert not PLURAL.search(words), f"{name}: {key!r} reads {words!r}"
+        if " " in key and "=" not in key:
+            assert words != ", ".join(key.split()), f"{name}: {key!r} reads {words!r}, a comma between each word"
 
 
 def test_the_generic_label_counts_with_plurals_and_says_no_effect() -> None:

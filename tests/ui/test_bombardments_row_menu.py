@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -112,3 +113,16 @@ def test_edit_area_one_undo_step_and_refusal_inline(session: Session, panel: Bom
     assert refused.isVisible() and refused.problem.isVisible()
     assert "must be more than 0 inches" in refused.problem.text()
     assert session.undo_stack.index() == steps and session.undo_stack.canRedo()
+
+
+def test_extra_rounds_are_counted_in_words(session: Session, panel: BombardmentsPanel) -> None:
+    """The form says "3 Phases of fire left now" and asks for a number of rounds, with no "(s)" to read past."""
+    bid = with_hidden_die(panel)
+    panel.rows[bid].menu_actions["rounds"].trigger()
+    dialog = panel.dialog
+    assert isinstance(dialog, RoundsDialog)
+    left = session.game.bombardments[bid].phases_left
+    words = [label.text() for label in dialog.findChildren(QLabel)]
+    assert any(text.startswith(f"{left} Phases of fire left now.") for text in words), words
+    assert not any("(s)" in text for text in [*words, dialog.rounds.text()]), words
+    dialog.reject()

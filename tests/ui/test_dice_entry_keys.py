@@ -282,6 +282,21 @@ def test_a_five_thousand_digit_die_is_refused_naming_the_die(qtbot: QtBot, tmp_p
     dialog.close()
 
 
+def test_a_die_short_keeps_the_dice_typed_so_the_last_one_can_be_added(qtbot: QtBot, tmp_path: Path) -> None:
+    """Told "10 D6 needed, 9 entered", the player types the missing die: the nine already typed stay."""
+    dialog, runner = open_fire(qtbot, tmp_path)
+    qtbot.mouseClick(runner.typed_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(runner.entry, "6 5 4 3 2 1 6 5 4")
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    assert "10 D6 needed, 9 entered" in runner.entry_error.text()
+    assert runner.entry.text() == "6 5 4 3 2 1 6 5 4"
+    qtbot.keyClicks(runner.entry, " 3")
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    assert runner.entry_error.isHidden(), runner.entry_error.text()
+    assert [int(face) for face in runner._typed] == [6, 5, 4, 3, 2, 1, 6, 5, 4, 3]
+    dialog.close()
+
+
 def _asking(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     asked: list[str] = []
 

@@ -332,3 +332,17 @@ def test_the_table_picture_dialogs_fit(qtbot: QtBot, tmp_path: Path, monkeypatch
     fits(dialog.point_dialog)
     dialog.point_dialog.reject()
     close_all([dialog])
+
+
+def test_the_command_dice_dialog_keeps_its_width_when_it_scrolls(qtbot: QtBot) -> None:
+    """Too tall for the laptop, the dialog scrolls, but opens as wide as made: the odds' words are not squeezed."""
+    from battletracker.ui.features.this_phase import CommandDiceDialog, ThisPhasePanel
+
+    window = open_window(qtbot, "chain_of_command")
+    panel = window.findChild(ThisPhasePanel)
+    assert panel is not None
+    dialogs = new_dialogs(lambda: qtbot.mouseClick(panel.buttons["roll"], Qt.MouseButton.LeftButton))
+    assert [type(d) for d in dialogs] == [CommandDiceDialog]
+    fits(dialogs[0])
+    assert dialogs[0].width() >= 520
+    close_all(dialogs)

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -214,6 +214,45 @@ def test_the_same_point_twice_is_refused_in_words(qtbot: QtBot, window: MainWind
     assert point.isVisible() and point.refusal.text() == "Type the distance across in inches, such as 36 or 12.5."
     qtbot.keyClick(point.across, Qt.Key.Key_Escape)
     assert savefile.dumps(session.game) == before
+
+
+def test_a_refused_point_shows_its_words_whole(qtbot: QtBot, window: MainWindow,
+                                              monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The point dialog grows to show the refusal: no line of it, nor of the question, is cut off."""
+    dialog = open_dialog(window)
+    load(qtbot, dialog, monkeypatch, photo(tmp_path / "table.png"))
+    qtbot.mouseClick(dialog.place_button, Qt.MouseButton.LeftButton)
+    click_table(window, 2.0, 2.0)
+    point = dialog.point_dialog
+    assert point is not None
+    point.across.selectAll()
+    qtbot.keyClicks(point.across, "left")
+    qtbot.keyClick(point.across, Qt.Key.Key_Return)
+    QApplication.processEvents()
+    assert point.refusal.isVisible()
+    assert cut_labels(point) == []
+    qtbot.keyClick(point.across, Qt.Key.Key_Escape)
+
+
+def test_the_picture_dialog_grows_for_a_refusal_and_a_longer_summary(qtbot: QtBot, window: MainWindow,
+                                                                      monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    dialog = open_dialog(window)
+    load(qtbot, dialog, monkeypatch, photo(tmp_path / "table.png"))
+    qtbot.mouseClick(dialog.remove_button, Qt.MouseButton.LeftButton)
+    QApplication.processEvents()
+    assert dialog.summary.text().startswith("No picture.") and cut_labels(dialog) == []
+    text = tmp_path / "notes.png"
+    text.write_text("not a picture at all", encoding="utf-8")
+    load(qtbot, dialog, monkeypatch, text)
+    QApplication.processEvents()
+    assert dialog.refusal.isVisible() and cut_labels(dialog) == []
+
+
+def cut_labels(dialog: QWidget) -> list[str]:
+    """Wrapped labels shown shorter than their lines need."""
+    return [label.text() for label in dialog.findChildren(QLabel)
+            if label.isVisible() and label.wordWrap() and label.height() < label.heightForWidth(label.width())]
 
 
 def test_files_that_are_no_picture_are_refused_and_nothing_changes(qtbot: QtBot, window: MainWindow,

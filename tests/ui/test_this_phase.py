@@ -344,3 +344,16 @@ def test_a_refused_spend_shows_in_the_docks_refusal_banner(qtbot: QtBot, window:
     assert game.sides[0].held_dice == [2, 2]
     window.session.act("unit.shock", {"unit": "u5", "delta": 1})
     assert not panel.refusal.refused(), "a change to the game takes the old refusal away"
+
+
+def test_the_command_dice_odds_read_as_sentences(qtbot: QtBot, window: MainWindow) -> None:
+    """The outcomes in the Command Dice dialog's odds are said as written, not a comma after each word."""
+    click(qtbot, this_phase(window).buttons["roll"])
+    dialog = QApplication.activeModalWidget()
+    assert isinstance(dialog, CommandDiceDialog)
+    table = dialog.runner.odds_plot.table
+    shown = {table.item(row, 0).text() for row in range(table.rowCount())}
+    assert shown == {"the other side's Phase next", "the same side takes the next Phase",
+                     "the Turn ends after this Phase",
+                     "the Turn ends after this Phase, with a Chain of Command die and a random event"}
+    dialog.reject()

@@ -57,7 +57,8 @@ def label(outcome: str) -> str:
     if suppressed:
         said.append(f"{suppressed} unit{'s' if suppressed > 1 else ''} suppressed")
     if disrupted:
-        said.append(f"{disrupted} {'takes' if disrupted == 1 else 'take'} Disruption")
+        units = "" if suppressed else (" unit" if disrupted == 1 else " units")
+        said.append(f"{disrupted}{units} {'takes' if disrupted == 1 else 'take'} Disruption")
     return f"{where}: " + ", ".join(said)
 
 

@@ -32,7 +32,16 @@ from battletracker.model.game import CommandRoll, Game, Scalar
 from battletracker.model.sequence_effects import ChangeCocTally, SetActed, SetCommandRoll, SetHeldDice
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    InputValue,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    already_words,
+)
 from battletracker.rules.chain_of_command.fire import read_id
 from battletracker.rules.sequence import (
     SequenceRefusal,
@@ -324,5 +333,5 @@ register_plan("coc.command_dice", _plan_command_dice)
 register_plan("coc.spend_command_die", _plan_spend)
 
 register(Procedure("coc.command_dice", "Command Dice", command_dice_resolve, command_dice_odds, ruleset=RULESET,
-                   settings=SETTINGS))
+                   settings=SETTINGS, label=already_words))
 register(Procedure("coc.spend_command_die", "Spend a Command Die", spend_resolve, spend_odds, ruleset=RULESET))

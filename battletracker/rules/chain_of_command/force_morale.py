@@ -31,7 +31,16 @@ from battletracker.model.sequence_effects import (
 )
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import ChoiceNeeded, InputReader, Inputs, InputValue, Procedure, Resolution, Roller
+from battletracker.rules.base import (
+    ChoiceNeeded,
+    InputReader,
+    Inputs,
+    InputValue,
+    Procedure,
+    Resolution,
+    Roller,
+    already_words,
+)
 from battletracker.rules.chain_of_command.snipers import sniper_fired_on
 from battletracker.rules.sequence import SequenceRefusal, side_name
 from battletracker.rules.tables import find_setting, ruleset_file, setting
@@ -254,4 +263,4 @@ def _plan_test(game: Game, choices: Choices) -> Plan:
 register_plan("coc.force_morale_test", _plan_test)
 
 register(Procedure("coc.force_morale_test", "Force Morale Test", morale_resolve, morale_odds, ruleset=RULESET,
-                   settings=SETTINGS))
+                   settings=SETTINGS, label=already_words))

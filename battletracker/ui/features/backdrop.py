@@ -131,6 +131,17 @@ def _inches(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def grow_to_show(dialog: QDialog) -> None:
+    """Make `dialog` taller (never narrower) when a refusal or a longer text needs more lines than it has."""
+    layout = dialog.layout()
+    if layout is None:
+        return
+    width = dialog.width()
+    need = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.totalSizeHint().height()
+    if need > dialog.height():
+        dialog.resize(width, need)
+
+
 class TablePointDialog(QDialog):
     """Where a point clicked on the picture lies on the table: inches across and down from the top-left corner."""
 
@@ -168,6 +179,7 @@ class TablePointDialog(QDialog):
         if x is None or y is None:
             field = "across" if x is None else "down"
             self.refusal.show_refusal(f"Type the distance {field} in inches, such as 36 or 12.5.")
+            grow_to_show(self)  # taller by the refusal's lines, so neither it nor the question is cut off
             return
         self.point = (x, y)
         self.accept()
@@ -269,6 +281,7 @@ class BackdropDialog(QDialog):
         except (RulesInputError, GameError) as exc:
             self.refusal.show_refusal(message_of(exc))
             self.refresh()
+            grow_to_show(self)
             return False
         return True
 
@@ -285,6 +298,7 @@ class BackdropDialog(QDialog):
             data = read_picture(path)
         except PictureError as exc:
             self.refusal.show_refusal(str(exc))
+            grow_to_show(self)
             return False
         if self._act("backdrop.set", {"image": picture_text(data), "name": path.name}):
             self.host.show_status(f"Table picture {path.name} loaded: place it by two points you know.")

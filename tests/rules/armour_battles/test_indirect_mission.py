@@ -140,3 +140,9 @@ def test_odds_with_cover_a_suppressed_unit_and_one_a_point_from_dispersal_agree_
     res = resolve(plan.procedure, plan.inputs, ScriptedDice(["hit", 1, 1, 1,  6, 6, 1,  1, 1, 1, 1, 1]))
     smgs = res.values["targets"][1]
     assert (smgs["disruption"], smgs["dispersed"]) == (2, True)  # two hits, no saves: Cohesion 3 reached
+
+
+def test_units_that_only_take_disruption_are_called_units() -> None:
+    assert mission.label("on_target suppressed=0 disrupted=1") == "On target: 1 unit takes Disruption"
+    assert mission.label("deviates suppressed=0 disrupted=2") == "Deviates: 2 units take Disruption"
+    assert mission.label("on_target suppressed=1 disrupted=2") == "On target: 1 unit suppressed, 2 take Disruption"

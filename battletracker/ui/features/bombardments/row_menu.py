@@ -127,8 +127,8 @@ class RoundsDialog(_SubmitDialog):
         self.setMinimumWidth(400)
         self.rounds = QSpinBox(self)
         self.rounds.setRange(1, 12)
-        self.rounds.setSuffix(" round(s)")
-        note = QLabel(f"{b.phases_left} Phase(s) of fire left now. Each extra round is one more Phase of fire; "
+        phases = f"{b.phases_left} Phase{'' if b.phases_left == 1 else 's'} of fire"
+        note = QLabel(f"{phases} left now. Each extra round is one more Phase of fire; "
                       "the extra Phases never move a rolling bombardment.", self)
         note.setWordWrap(True)
         form = QFormLayout()
