@@ -49,7 +49,7 @@ class CloseAssaultDialog(ProcedureDialog):
 
         self.opponent_picker = TargetPicker(map_view, f"Click the unit in the assault with {unit.name}",
                                             "Click the other unit in the assault on the map (Esc cancels)", self,
-                                            empty="No unit to assault", button="Pick on the &map")
+                                            empty="No unit to assault")
         others = [other for other in session.game.units.values()
                   if other.id != unit_id and profile_of(other) is not None]
         self.opponent_picker.set_units((other.id, other.name) for other in others)

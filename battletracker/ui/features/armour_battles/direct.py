@@ -51,7 +51,7 @@ class DirectFireDialog(ProcedureDialog):
 
         self.target_picker = TargetPicker(map_view, f"Click the unit {firer.name} fires at",
                                           "Click the target on the map (Esc cancels)", self,
-                                          empty="No unit to fire at", button="Pick on the &map")
+                                          empty="No unit to fire at")
         others = [unit for unit in session.game.units.values() if unit.id != firer_id and profile_of(unit) is not None]
         self.target_picker.set_units((unit.id, unit.name) for unit in others)
         enemy = next((unit.id for unit in others if unit.side != firer.side), None)
