@@ -446,9 +446,7 @@ class TableIndex:
             smoke: list[list[str] | None] = [None] * count
             for blocker, aside_t in zip(self.blockers, aside, strict=True):
                 if blocker.kind not in _ASIDE or not self._aside(blocker, p):
-                    candidates = self._candidates(blocker, p, angles, order, dists, blocked, aside_t)
-                    if candidates:
-                        self._mark(blocker, p, at, dists, candidates, blocked, smoke)
+                    self._sweep(blocker, p, at, dists, self._within(blocker, p, angles, order), blocked, aside_t, smoke)
             cover = list(standing)
             for i in lined:
                 cover[i] = self._cover(standing[i], near[i], p, at[i])
@@ -460,16 +458,22 @@ class TableIndex:
                                for verdict, through in zip(blocked, smoke, strict=True)])
         return TableReadings(covers, sights)
 
-    def _mark(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float], candidates: list[int],
-              blocked: list[SightReading | None], smoke: list[list[str] | None]) -> None:
-        """Record what `blocker` does to the line from `p` to each candidate target, as `sight` would.
+    def _sweep(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float],
+               within: tuple[list[int], float], blocked: list[SightReading | None], aside: list[bool],
+               smoke: list[list[str] | None]) -> None:
+        """Record what `blocker` does to the line from `p` to each target `within` its wedge, as `sight` would.
 
-        A line that stays out of its outer circle (or runs no deeper than its
-        depth through it) is not blocked; one deeper than its depth through
-        its inner circle is. The rest get the exact test, an area's with its
-        edges seen from `p` kept for all of them (the same sums as
-        `length_inside_polygon`).
+        A target already blocked, aside, or nearer than the blocker's near
+        side and depth is passed over. A line that stays out of its outer
+        circle (or runs no deeper than its depth through it) is not blocked;
+        one deeper than its depth through its inner circle is. The rest get
+        the exact test, an area's with its edges seen from `p` kept for all of
+        them (the same sums as `length_inside_polygon`). One loop does all
+        this, with the blocker's values in locals: it runs for every pair.
         """
+        targets, need = within
+        if not targets:
+            return
         px, py = p
         ux, uy = blocker.centre[0] - px, blocker.centre[1] - py
         to_centre2 = ux * ux + uy * uy
@@ -480,9 +484,13 @@ class TableIndex:
         reading = blocker.reading
         sqrt, share_inside = math.sqrt, geometry.share_inside
         seen: list[geometry.SeenEdge] | None = None
-        for i in candidates:
-            qx, qy = q = at[i]
+        for i in targets:
+            if blocked[i] is not None or aside[i]:
+                continue
             d = dists[i]
+            if d < need:
+                continue
+            qx, qy = q = at[i]
             verdict: bool | None = None
             if d > 0.0:
                 along = (ux * (qx - px) + uy * (qy - py)) / d
@@ -516,31 +524,29 @@ class TableIndex:
                     listed.append(blocker.id)
 
     @staticmethod
-    def _candidates(blocker: _Blocker, p: Point, angles: list[float], order: list[int], dists: list[float],
-                    blocked: list[SightReading | None], aside: list[bool]) -> list[int]:
-        """The targets, not blocked yet nor aside, a line from `p` to which may meet `blocker`.
+    def _within(blocker: _Blocker, p: Point, angles: list[float], order: list[int]) -> tuple[list[int], float]:
+        """The targets a line from `p` to which may meet `blocker`, and how far they must be from `p`.
 
         They are those within the wedge of its outer circle (narrowed to
-        where a line runs deeper than its depth through the circle), beyond
-        its near side and its depth.
+        where a line runs deeper than its depth through the circle), at least
+        as far as its near side and its depth; every target when `p` is
+        within that circle.
         """
         px, py = p
         cx, cy = blocker.centre
         to_centre = math.hypot(cx - px, cy - py)
         outer = blocker.wedge
         if to_centre <= outer + _MARGIN:
-            return [i for i in order if blocked[i] is None and not aside[i]]
+            return order, -math.inf
         ref = math.atan2(cy - py, cx - px)
         half = math.asin(outer / to_centre) + _MARGIN
         lo, hi = ref - half, ref + half
         need = to_centre - blocker.outer + blocker.depth - _MARGIN
         if -math.pi <= lo and hi <= math.pi:
-            within = order[bisect_left(angles, lo):bisect_right(angles, hi)]
-        elif lo < -math.pi:
-            within = order[bisect_left(angles, lo + 2 * math.pi):] + order[:bisect_right(angles, hi)]
-        else:
-            within = order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * math.pi)]
-        return [i for i in within if dists[i] >= need and blocked[i] is None and not aside[i]]
+            return order[bisect_left(angles, lo):bisect_right(angles, hi)], need
+        if lo < -math.pi:
+            return order[bisect_left(angles, lo + 2 * math.pi):] + order[:bisect_right(angles, hi)], need
+        return order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * math.pi)], need
 
 
 def cover_against(game: Game, firer: Point | Unit | None, target: Point | Unit, *,
