@@ -457,6 +457,72 @@ def _share_inside_exactly(a: Point, dx: float, dy: float, polygon: Sequence[Poin
     return inside
 
 
+Side = tuple[float, float, float, float]
+SeenSide = tuple[float, float, float, float]
+
+
+def convex_hull(points: Iterable[Point]) -> list[Point]:
+    """The corners of the smallest convex polygon holding every point, anticlockwise, without straight corners."""
+    ordered = sorted(set(points))
+    if len(ordered) < 3:
+        return ordered
+
+    def chain(run: Sequence[Point]) -> list[Point]:
+        out: list[Point] = []
+        for p in run:
+            while len(out) >= 2 and _cross(out[-2], out[-1], p) <= 0.0:
+                out.pop()
+            out.append(p)
+        return out
+
+    return chain(ordered)[:-1] + chain(ordered[::-1])[:-1]
+
+
+def hull_sides(points: Sequence[Point]) -> list[Side]:
+    """The sides of the points' convex hull as half-planes (nx, ny, h, tiny): inside where nx*x + ny*y <= h.
+
+    `tiny` is how small `share_inside_sides` takes the normal's product with a line to be, per inch of it.
+    """
+    hull = convex_hull(points)
+    if len(hull) < 3:
+        return []
+    out: list[Side] = []
+    qx, qy = hull[-1]
+    for px, py in hull:
+        nx, ny = py - qy, qx - px
+        out.append((nx, ny, nx * qx + ny * qy, 1e-9 * math.hypot(nx, ny)))
+        qx, qy = px, py
+    return out
+
+
+def sides_seen_from(a: Point, sides: Sequence[Side]) -> list[SeenSide]:
+    """The sides ready for `share_inside_sides` from `a`: kept to ask about many lines from one point."""
+    ax, ay = a
+    return [(nx, ny, nx * ax + ny * ay - h, tiny) for nx, ny, h, tiny in sides]
+
+
+def share_inside_sides(sides: Sequence[SeenSide], dx: float, dy: float, length: float) -> float | None:
+    """The share of the segment from the sides' point `a` to a + (dx, dy) inside their convex polygon.
+
+    Clipped one side at a time (Cyrus-Beck): a few sums a side, no sorting.
+    As the hull holds its polygon, this bounds the polygon's own share from
+    above (and is it, for a convex polygon). None when the line runs along
+    (or nearly along) a side: the clip would divide by almost nothing.
+    """
+    t0, t1 = 0.0, 1.0
+    for nx, ny, c, tiny in sides:
+        den = nx * dx + ny * dy
+        if -tiny * length <= den <= tiny * length:
+            return None
+        t = -c / den
+        if den < 0.0:
+            if t > t0:
+                t0 = t
+        elif t < t1:
+            t1 = t
+    return t1 - t0 if t1 > t0 else 0.0
+
+
 def distance_to_polyline(point: Point, polyline: Sequence[Point]) -> float:
     """Shortest distance from the point to the polyline (to its only point when it has one)."""
     if not polyline:

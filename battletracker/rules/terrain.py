@@ -201,7 +201,9 @@ class _Blocker:
     `centre`; for an area, every point within `inner` of `centre` is inside it
     (0 when the centre is not). The table-wide answers (`TableIndex.readings`)
     use the circles to pass over the targets a line to which cannot come near
-    it, and to settle most lines through an area before the exact test.
+    it, and to settle most lines through an area before the exact test; an
+    area's `sides` (of its convex hull, the same as its outline when
+    `convex`) settle most of the rest.
     """
 
     kind: int
@@ -218,6 +220,8 @@ class _Blocker:
     near_box: Box
     edges: list[geometry.Edge]
     wedge: float
+    sides: list[geometry.Side]
+    convex: bool
 
 
 def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: SightReading | None, *,
@@ -235,10 +239,14 @@ def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: Sig
                     centre, inner = at, room
     outer = max(geometry.distance(centre, v) for v in points) + radius
     edges = geometry.polygon_edges(points) if kind == _AREA else []
+    sides = geometry.hull_sides(points) if kind == _AREA else []
+    hull = geometry.convex_hull(points)
+    convex = len(hull) == len(points) and any(points == tuple(turn[k:] + turn[:k])
+                                              for turn in (hull, hull[::-1]) for k in range(len(hull)))
     # A line deeper than the depth through the outer circle passes this close to its centre.
     wedge = math.sqrt(max(0.0, outer * outer - depth * depth / 4.0)) + _MARGIN
     return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner, frame,
-                    box.grown(reach), edges, wedge)
+                    box.grown(reach), edges, wedge, sides, convex)
 
 
 CLEAR = SightReading(True, "Line of Sight clear")
@@ -482,8 +490,10 @@ class TableIndex:
         depth = blocker.depth
         low, high, deeper = depth - _MARGIN, depth + _MARGIN, depth + geometry.EPSILON
         reading = blocker.reading
-        sqrt, share_inside = math.sqrt, geometry.share_inside
+        sqrt, share_inside, share_inside_sides = math.sqrt, geometry.share_inside, geometry.share_inside_sides
         seen: list[geometry.SeenEdge] | None = None
+        hull: list[geometry.SeenSide] | None = None
+        convex, frame, crosses_frame = blocker.convex, blocker.frame, geometry.segment_crosses_frame
         for i in targets:
             if blocked[i] is not None or aside[i]:
                 continue
@@ -505,13 +515,22 @@ class TableIndex:
                     if (d if d < along + chord else along + chord) - (along - chord if along > chord else 0.0) > high:
                         verdict = True
                 if verdict is None and depth > 0.0:
+                    if hull is None:
+                        hull = geometry.sides_seen_from(p, blocker.sides)
+                    share = share_inside_sides(hull, qx - px, qy - py, d)
+                    if share is not None:
+                        if share * d <= low:
+                            continue
+                        if convex and share * d > high:
+                            verdict = True
+                if verdict is None and depth > 0.0:
                     if seen is None:
                         seen = geometry.edges_seen_from(p, blocker.edges)
                     share = share_inside(seen, qx - px, qy - py, d)
                     if share is not None:
                         verdict = share * d > deeper
             if verdict is None:
-                verdict = self._crosses(blocker, p, q)
+                verdict = crosses_frame(p, q, frame) if frame is not None else self._crosses(blocker, p, q)
             if not verdict:
                 continue
             if reading is not None:
