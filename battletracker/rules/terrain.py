@@ -222,6 +222,9 @@ class _Blocker:
     wedge: float
     sides: list[geometry.Side]
     convex: bool
+    outer2: float
+    inner2: float
+    wedge2: float
 
 
 def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: SightReading | None, *,
@@ -246,7 +249,8 @@ def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: Sig
     # A line deeper than the depth through the outer circle passes this close to its centre.
     wedge = math.sqrt(max(0.0, outer * outer - depth * depth / 4.0)) + _MARGIN
     return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner, frame,
-                    box.grown(reach), edges, wedge, sides, convex)
+                    box.grown(reach), edges, wedge, sides, convex, (outer + _MARGIN) ** 2, inner * inner,
+                    (wedge + _MARGIN) ** 2)
 
 
 CLEAR = SightReading(True, "Line of Sight clear")
@@ -454,7 +458,7 @@ class TableIndex:
             smoke: list[list[str] | None] = [None] * count
             for blocker, aside_t in zip(self.blockers, aside, strict=True):
                 if blocker.kind not in _ASIDE or not self._aside(blocker, p):
-                    self._sweep(blocker, p, at, dists, self._within(blocker, p, angles, order), blocked, aside_t, smoke)
+                    self._sweep(blocker, p, at, dists, angles, order, blocked, aside_t, smoke)
             cover = list(standing)
             for i in lined:
                 cover[i] = self._cover(standing[i], near[i], p, at[i])
@@ -466,27 +470,45 @@ class TableIndex:
                                for verdict, through in zip(blocked, smoke, strict=True)])
         return TableReadings(covers, sights)
 
-    def _sweep(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float],
-               within: tuple[list[int], float], blocked: list[SightReading | None], aside: list[bool],
+    def _sweep(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float], angles: list[float],
+               order: list[int], blocked: list[SightReading | None], aside: list[bool],
                smoke: list[list[str] | None]) -> None:
-        """Record what `blocker` does to the line from `p` to each target `within` its wedge, as `sight` would.
+        """Record what `blocker` does to the line from `p` to each target, as `sight` would.
 
-        A target already blocked, aside, or nearer than the blocker's near
-        side and depth is passed over. A line that stays out of its outer
+        Only the targets within the wedge of its outer circle (narrowed to
+        where a line runs deeper than its depth through the circle) are
+        looked at: `order` holds the targets by bearing from `p`, `angles`
+        their bearings. A target already blocked, aside, or nearer than the
+        blocker's near side and depth is passed over. A line that stays out of its outer
         circle (or runs no deeper than its depth through it) is not blocked;
-        one deeper than its depth through its inner circle is. The rest get
+        one deeper than its depth through its inner circle is. Through an
+        area, a line no deeper than its depth through the area's convex hull
+        is not blocked, and one deeper through a convex area is. The rest get
         the exact test, an area's with its edges seen from `p` kept for all of
-        them (the same sums as `length_inside_polygon`). One loop does all
-        this, with the blocker's values in locals: it runs for every pair.
+        them (the same sums as `length_inside_polygon`). One function does all
+        this, with the blocker's values in locals: it runs for every firer and blocker.
         """
-        targets, need = within
-        if not targets:
-            return
         px, py = p
         ux, uy = blocker.centre[0] - px, blocker.centre[1] - py
         to_centre2 = ux * ux + uy * uy
-        outer2 = (blocker.outer + _MARGIN) ** 2
-        inner2 = blocker.inner * blocker.inner
+        wedge = blocker.wedge
+        if to_centre2 <= blocker.wedge2:
+            targets, need = order, -math.inf
+        else:
+            to_centre = math.sqrt(to_centre2)
+            ref = math.atan2(uy, ux)
+            half = math.asin(wedge / to_centre) + _MARGIN
+            lo, hi = ref - half, ref + half
+            if -math.pi <= lo and hi <= math.pi:
+                targets = order[bisect_left(angles, lo):bisect_right(angles, hi)]
+            elif lo < -math.pi:
+                targets = order[bisect_left(angles, lo + 2 * math.pi):] + order[:bisect_right(angles, hi)]
+            else:
+                targets = order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * math.pi)]
+            if not targets:
+                return
+            need = to_centre - blocker.outer + blocker.depth - _MARGIN
+        outer2, inner2 = blocker.outer2, blocker.inner2
         depth = blocker.depth
         low, high, deeper = depth - _MARGIN, depth + _MARGIN, depth + geometry.EPSILON
         reading = blocker.reading
@@ -541,32 +563,6 @@ class TableIndex:
                     smoke[i] = [blocker.id]
                 else:
                     listed.append(blocker.id)
-
-    @staticmethod
-    def _within(blocker: _Blocker, p: Point, angles: list[float], order: list[int]) -> tuple[list[int], float]:
-        """The targets a line from `p` to which may meet `blocker`, and how far they must be from `p`.
-
-        They are those within the wedge of its outer circle (narrowed to
-        where a line runs deeper than its depth through the circle), at least
-        as far as its near side and its depth; every target when `p` is
-        within that circle.
-        """
-        px, py = p
-        cx, cy = blocker.centre
-        to_centre = math.hypot(cx - px, cy - py)
-        outer = blocker.wedge
-        if to_centre <= outer + _MARGIN:
-            return order, -math.inf
-        ref = math.atan2(cy - py, cx - px)
-        half = math.asin(outer / to_centre) + _MARGIN
-        lo, hi = ref - half, ref + half
-        need = to_centre - blocker.outer + blocker.depth - _MARGIN
-        if -math.pi <= lo and hi <= math.pi:
-            return order[bisect_left(angles, lo):bisect_right(angles, hi)], need
-        if lo < -math.pi:
-            return order[bisect_left(angles, lo + 2 * math.pi):] + order[:bisect_right(angles, hi)], need
-        return order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * math.pi)], need
-
 
 def cover_against(game: Game, firer: Point | Unit | None, target: Point | Unit, *,
                   linear: bool = True) -> CoverReading:
