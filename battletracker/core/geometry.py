@@ -339,13 +339,13 @@ def _meets_any_edge(a: Point, b: Point, points: Sequence[Point], closed: bool) -
         ex, ey = px - qx, py - qy
         d1 = ex * (ay - qy) - ey * (ax - qx)
         d2 = ex * (by - qy) - ey * (bx - qx)
+        if ((d1 > EPSILON and d2 < -EPSILON) or (d1 < -EPSILON and d2 > EPSILON)) and \
+                ((d3 > EPSILON and d4 < -EPSILON) or (d3 < -EPSILON and d4 > EPSILON)):
+            return True  # each strictly across the other: neither is wholly to one side
         edge_reach = EPSILON * math.hypot(ex, ey)
-        if not ((d1 > edge_reach and d2 > edge_reach) or (d1 < -edge_reach and d2 < -edge_reach)):
-            if ((d1 > EPSILON and d2 < -EPSILON) or (d1 < -EPSILON and d2 > EPSILON)) and \
-                    ((d3 > EPSILON and d4 < -EPSILON) or (d3 < -EPSILON and d4 > EPSILON)):
-                return True
-            if segments_intersect(a, b, (qx, qy), (px, py)):
-                return True
+        if not ((d1 > edge_reach and d2 > edge_reach) or (d1 < -edge_reach and d2 < -edge_reach)) \
+                and segments_intersect(a, b, (qx, qy), (px, py)):
+            return True
         qx, qy = px, py
     return False
 

@@ -290,6 +290,7 @@ class TableIndex:
             outline = tuple(b.outline())
             self.buildings.append(_Piece(b.id, b.name, False, outline, geometry.bounding_box(outline),
                                          building_rank, rules.building_cover, rules.buildings_block_sight, 0.0))
+        self._standing_boxes = [(p, p.box) for p in (*self.areas, *self.buildings)]
         self._in = {p.id: CoverReading(p.level, f"{_cover_words(p.level)}: in {p.name}", p.id)
                     for p in (*self.areas, *self.buildings)}
         self._behind = {p.id: CoverReading(p.level, f"{_cover_words(p.level)}: behind {p.name}", p.id)
@@ -332,8 +333,10 @@ class TableIndex:
         """The cover of the area terrain or building `at` stands in (the best; of equal, the first)."""
         best: _Piece | None = None
         rank = 0
-        for piece in (*self.areas, *self.buildings):
-            if piece.rank > rank and piece.box.contains(at) and geometry.point_in_polygon(at, piece.points):
+        x, y = at
+        for piece, (left, top, right, bottom) in self._standing_boxes:
+            if piece.rank > rank and left <= x <= right and top <= y <= bottom \
+                    and geometry.point_in_polygon(at, piece.points):
                 best, rank = piece, piece.rank
         return self._open if best is None else self._in[best.id]
 
