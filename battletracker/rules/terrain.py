@@ -453,15 +453,16 @@ class TableIndex:
         for firer in firers:
             p = _point(firer)
             px, py = p
-            dists = [hypot(x - px, y - py) for x, y in at]
-            bearing = [atan2(y - py, x - px) for x, y in at]
+            rel = [(x - px, y - py) for x, y in at]
+            dists = [hypot(dx, dy) for dx, dy in rel]
+            bearing = [atan2(dy, dx) for dx, dy in rel]
             order = sorted(range(count), key=bearing.__getitem__)
             angles = [bearing[i] for i in order]
             blocked: list[SightReading | None] = [None] * count
             smoke: list[list[str] | None] = [None] * count
             for blocker, aside_t in zip(self.blockers, aside, strict=True):
                 if blocker.kind not in _ASIDE or not self._aside(blocker, p):
-                    self._sweep(blocker, p, at, dists, angles, order, blocked, aside_t, smoke)
+                    self._sweep(blocker, p, at, rel, dists, angles, order, blocked, aside_t, smoke)
             cover = list(standing)
             for i in lined:
                 cover[i] = self._cover(standing[i], near[i], p, at[i])
@@ -473,10 +474,12 @@ class TableIndex:
                                for verdict, through in zip(blocked, smoke, strict=True)])
         return TableReadings(covers, sights)
 
-    def _sweep(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float], angles: list[float],
-               order: list[int], blocked: list[SightReading | None], aside: list[bool],
+    def _sweep(self, blocker: _Blocker, p: Point, at: list[Point], rel: list[Point], dists: list[float],
+               angles: list[float], order: list[int], blocked: list[SightReading | None], aside: list[bool],
                smoke: list[list[str] | None]) -> None:
         """Record what `blocker` does to the line from `p` to each target, as `sight` would.
+
+        `rel` holds the targets less `p`, `dists` their distances from it.
 
         Only the targets within the wedge of its outer circle (narrowed to
         where a line runs deeper than its depth through the circle) are
@@ -519,16 +522,17 @@ class TableIndex:
         seen: list[geometry.SeenEdge] | None = None
         hull: list[geometry.SeenSide] | None = None
         convex, frame, crosses_frame = blocker.convex, blocker.frame, geometry.segment_crosses_frame
+        polyline, crosses_polyline = blocker.points if blocker.kind == _LINE else (), geometry.segment_crosses_polyline
         for i in targets:
             if blocked[i] is not None or aside[i]:
                 continue
             d = dists[i]
             if d < need:
                 continue
-            qx, qy = q = at[i]
+            dx, dy = rel[i]
             verdict: bool | None = None
             if d > 0.0:
-                along = (ux * (qx - px) + uy * (qy - py)) / d
+                along = (ux * dx + uy * dy) / d
                 off2 = to_centre2 - along * along
                 if off2 >= outer2:
                     continue
@@ -542,7 +546,7 @@ class TableIndex:
                 if verdict is None and depth > 0.0:
                     if hull is None:
                         hull = geometry.sides_seen_from(p, blocker.sides)
-                    share = share_inside_sides(hull, qx - px, qy - py, d)
+                    share = share_inside_sides(hull, dx, dy, d)
                     if share is not None:
                         if share * d <= low:
                             continue
@@ -551,11 +555,16 @@ class TableIndex:
                 if verdict is None and depth > 0.0:
                     if seen is None:
                         seen = geometry.edges_seen_from(p, blocker.edges)
-                    share = share_inside(seen, qx - px, qy - py, d)
+                    share = share_inside(seen, dx, dy, d)
                     if share is not None:
                         verdict = share * d > deeper
             if verdict is None:
-                verdict = crosses_frame(p, q, frame) if frame is not None else self._crosses(blocker, p, q)
+                if frame is not None:
+                    verdict = crosses_frame(p, at[i], frame)
+                elif polyline:
+                    verdict = crosses_polyline(p, at[i], polyline)
+                else:
+                    verdict = self._crosses(blocker, p, at[i])
             if not verdict:
                 continue
             if reading is not None:
