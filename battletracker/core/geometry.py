@@ -504,23 +504,32 @@ def sides_seen_from(a: Point, sides: Sequence[Side]) -> list[SeenSide]:
 def share_inside_sides(sides: Sequence[SeenSide], dx: float, dy: float, length: float) -> float | None:
     """The share of the segment from the sides' point `a` to a + (dx, dy) inside their convex polygon.
 
-    Clipped one side at a time (Cyrus-Beck): a few sums a side, no sorting.
-    As the hull holds its polygon, this bounds the polygon's own share from
-    above (and is it, for a convex polygon). None when the line runs along
-    (or nearly along) a side: the clip would divide by almost nothing.
+    Clipped one side at a time (Cyrus-Beck): a few sums a side, no sorting,
+    and done as soon as nothing is left. As the hull holds its polygon, this
+    bounds the polygon's own share from above (and is it, for a convex
+    polygon). None when the line runs along (or nearly along) a side met
+    before the clip is empty: it would divide by almost nothing.
     """
     t0, t1 = 0.0, 1.0
     for nx, ny, c, tiny in sides:
         den = nx * dx + ny * dy
-        if -tiny * length <= den <= tiny * length:
-            return None
-        t = -c / den
         if den < 0.0:
+            if den >= -tiny * length:
+                return None
+            t = -c / den
             if t > t0:
+                if t >= t1:
+                    return 0.0
                 t0 = t
-        elif t < t1:
-            t1 = t
-    return t1 - t0 if t1 > t0 else 0.0
+        else:
+            if den <= tiny * length:
+                return None
+            t = -c / den
+            if t < t1:
+                if t <= t0:
+                    return 0.0
+                t1 = t
+    return t1 - t0
 
 
 def distance_to_polyline(point: Point, polyline: Sequence[Point]) -> float:
