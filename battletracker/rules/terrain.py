@@ -30,6 +30,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import starmap
 
 from battletracker.core import geometry
 from battletracker.core.geometry import Box, Frame, Point
@@ -454,10 +455,10 @@ class TableIndex:
             p = _point(firer)
             px, py = p
             rel = [(x - px, y - py) for x, y in at]
-            dists = [hypot(dx, dy) for dx, dy in rel]
+            dists = list(starmap(hypot, rel))
             bearing = [atan2(dy, dx) for dx, dy in rel]
             order = sorted(range(count), key=bearing.__getitem__)
-            angles = [bearing[i] for i in order]
+            angles = sorted(bearing)
             blocked: list[SightReading | None] = [None] * count
             smoke: list[list[str] | None] = [None] * count
             for blocker, aside_t in zip(self.blockers, aside, strict=True):
@@ -537,11 +538,13 @@ class TableIndex:
                 if off2 >= outer2:
                     continue
                 chord = sqrt(outer2 - off2)
-                if (d if d < along + chord else along + chord) - (along - chord if along > chord else 0.0) <= low:
+                far = along + chord
+                if (d if d < far else far) - (along - chord if along > chord else 0.0) <= low:
                     continue
                 if off2 < inner2:
                     chord = sqrt(inner2 - off2)
-                    if (d if d < along + chord else along + chord) - (along - chord if along > chord else 0.0) > high:
+                    far = along + chord
+                    if (d if d < far else far) - (along - chord if along > chord else 0.0) > high:
                         verdict = True
                 if verdict is None and depth > 0.0:
                     if hull is None:
@@ -552,12 +555,12 @@ class TableIndex:
                             continue
                         if convex and share * d > high:
                             verdict = True
-                if verdict is None and depth > 0.0:
-                    if seen is None:
-                        seen = geometry.edges_seen_from(p, blocker.edges)
-                    share = share_inside(seen, dx, dy, d)
-                    if share is not None:
-                        verdict = share * d > deeper
+                    if verdict is None:
+                        if seen is None:
+                            seen = geometry.edges_seen_from(p, blocker.edges)
+                        share = share_inside(seen, dx, dy, d)
+                        if share is not None:
+                            verdict = share * d > deeper
             if verdict is None:
                 if frame is not None:
                     verdict = crosses_frame(p, at[i], frame)
