@@ -187,7 +187,12 @@ _MARGIN = 1e-6
 # What a sight blocker is; the table asks them in this order and names the first that blocks.
 _BUILDING, _LINE, _BARRAGE, _AREA, _SMOKE = range(5)
 _ASIDE = frozenset({_BUILDING, _LINE})
+_sqrt, _atan2, _asin, _PI = math.sqrt, math.atan2, math.asin, math.pi
 """The blockers a line from or to a point next to (or inside) them passes."""
+
+
+_SweepValues = tuple[float, float, float, float, float, float, float, float, SightReading | None, bool,
+                     Frame | None, tuple[Point, ...]]
 
 
 @dataclass(frozen=True)
@@ -223,9 +228,8 @@ class _Blocker:
     wedge: float
     sides: list[geometry.Side]
     convex: bool
-    outer2: float
-    inner2: float
-    wedge2: float
+    values: _SweepValues
+    """What `TableIndex._sweep` reads of it, in one tuple: it reads them from every firer."""
 
 
 def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: SightReading | None, *,
@@ -249,9 +253,11 @@ def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: Sig
                                               for turn in (hull, hull[::-1]) for k in range(len(hull)))
     # A line deeper than the depth through the outer circle passes this close to its centre.
     wedge = math.sqrt(max(0.0, outer * outer - depth * depth / 4.0)) + _MARGIN
+    outer2, inner2, wedge2 = (outer + _MARGIN) ** 2, inner * inner, (wedge + _MARGIN) ** 2
+    values = (centre[0], centre[1], wedge, wedge2, outer, outer2, inner2, depth, reading, convex, frame,
+              points if kind == _LINE else ())
     return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner, frame,
-                    box.grown(reach), edges, wedge, sides, convex, (outer + _MARGIN) ** 2, inner * inner,
-                    (wedge + _MARGIN) ** 2)
+                    box.grown(reach), edges, wedge, sides, convex, values)
 
 
 CLEAR = SightReading(True, "Line of Sight clear")
@@ -495,35 +501,31 @@ class TableIndex:
         them (the same sums as `length_inside_polygon`). One function does all
         this, with the blocker's values in locals: it runs for every firer and blocker.
         """
+        cx, cy, wedge, wedge2, outer, outer2, inner2, depth, reading, convex, frame, polyline = blocker.values
         px, py = p
-        ux, uy = blocker.centre[0] - px, blocker.centre[1] - py
+        ux, uy = cx - px, cy - py
         to_centre2 = ux * ux + uy * uy
-        wedge = blocker.wedge
-        if to_centre2 <= blocker.wedge2:
+        if to_centre2 <= wedge2:
             targets, need = order, -math.inf
         else:
-            to_centre = math.sqrt(to_centre2)
-            ref = math.atan2(uy, ux)
-            half = math.asin(wedge / to_centre) + _MARGIN
+            to_centre = _sqrt(to_centre2)
+            ref = _atan2(uy, ux)
+            half = _asin(wedge / to_centre) + _MARGIN
             lo, hi = ref - half, ref + half
-            if -math.pi <= lo and hi <= math.pi:
+            if -_PI <= lo and hi <= _PI:
                 targets = order[bisect_left(angles, lo):bisect_right(angles, hi)]
-            elif lo < -math.pi:
-                targets = order[bisect_left(angles, lo + 2 * math.pi):] + order[:bisect_right(angles, hi)]
+            elif lo < -_PI:
+                targets = order[bisect_left(angles, lo + 2 * _PI):] + order[:bisect_right(angles, hi)]
             else:
-                targets = order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * math.pi)]
+                targets = order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * _PI)]
             if not targets:
                 return
-            need = to_centre - blocker.outer + blocker.depth - _MARGIN
-        outer2, inner2 = blocker.outer2, blocker.inner2
-        depth = blocker.depth
+            need = to_centre - outer + depth - _MARGIN
         low, high, deeper = depth - _MARGIN, depth + _MARGIN, depth + geometry.EPSILON
-        reading = blocker.reading
-        sqrt, share_inside, share_inside_sides = math.sqrt, geometry.share_inside, geometry.share_inside_sides
+        sqrt, share_inside, share_inside_sides = _sqrt, geometry.share_inside, geometry.share_inside_sides
         seen: list[geometry.SeenEdge] | None = None
         hull: list[geometry.SeenSide] | None = None
-        convex, frame, crosses_frame = blocker.convex, blocker.frame, geometry.segment_crosses_frame
-        polyline, crosses_polyline = blocker.points if blocker.kind == _LINE else (), geometry.segment_crosses_polyline
+        crosses_frame, crosses_polyline = geometry.segment_crosses_frame, geometry.segment_crosses_polyline
         for i in targets:
             if blocked[i] is not None or aside[i]:
                 continue
