@@ -481,7 +481,8 @@ def convex_hull(points: Iterable[Point]) -> list[Point]:
 def hull_sides(points: Sequence[Point]) -> list[Side]:
     """The sides of the points' convex hull as half-planes (nx, ny, h, tiny): inside where nx*x + ny*y <= h.
 
-    `tiny` is how small `share_inside_sides` takes the normal's product with a line to be, per inch of it.
+    `tiny` is how small `share_inside_sides` takes the normal's product with a line to be, per inch of it
+    (a millionth of a radian off the side's direction).
     """
     hull = convex_hull(points)
     if len(hull) < 3:
@@ -490,7 +491,7 @@ def hull_sides(points: Sequence[Point]) -> list[Side]:
     qx, qy = hull[-1]
     for px, py in hull:
         nx, ny = py - qy, qx - px
-        out.append((nx, ny, nx * qx + ny * qy, 1e-9 * math.hypot(nx, ny)))
+        out.append((nx, ny, nx * qx + ny * qy, 1e-6 * math.hypot(nx, ny)))
         qx, qy = px, py
     return out
 
@@ -507,28 +508,31 @@ def share_inside_sides(sides: Sequence[SeenSide], dx: float, dy: float, length: 
     Clipped one side at a time (Cyrus-Beck): a few sums a side, no sorting,
     and done as soon as nothing is left. As the hull holds its polygon, this
     bounds the polygon's own share from above (and is it, for a convex
-    polygon). None when the line runs along (or nearly along) a side met
-    before the clip is empty: it would divide by almost nothing.
+    polygon), to far better than a millionth of an inch. A line within a
+    millionth of a radian of a side's direction is not divided by: it stays
+    on one side of it (clearly out: nothing inside; clearly in: the side does
+    not cut it), or, running along it, the answer is None.
     """
     t0, t1 = 0.0, 1.0
     for nx, ny, c, tiny in sides:
         den = nx * dx + ny * dy
-        if den < 0.0:
-            if den >= -tiny * length:
-                return None
+        limit = tiny * length
+        if den < -limit:
             t = -c / den
             if t > t0:
                 if t >= t1:
                     return 0.0
                 t0 = t
-        else:
-            if den <= tiny * length:
-                return None
+        elif den > limit:
             t = -c / den
             if t < t1:
                 if t <= t0:
                     return 0.0
                 t1 = t
+        elif c > 2.0 * limit:
+            return 0.0
+        elif c >= -2.0 * limit:
+            return None
     return t1 - t0
 
 
