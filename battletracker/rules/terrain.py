@@ -512,7 +512,7 @@ class TableIndex:
             ref = _atan2(uy, ux)
             half = _asin(wedge / to_centre) + _MARGIN
             lo, hi = ref - half, ref + half
-            if -_PI <= lo and hi <= _PI:
+            if lo >= -_PI and hi <= _PI:
                 targets = order[bisect_left(angles, lo):bisect_right(angles, hi)]
             elif lo < -_PI:
                 targets = order[bisect_left(angles, lo + 2 * _PI):] + order[:bisect_right(angles, hi)]
