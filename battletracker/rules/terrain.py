@@ -262,6 +262,8 @@ def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: Sig
 
 CLEAR = SightReading(True, "Line of Sight clear")
 
+_TargetFacts = tuple[list[CoverReading], list[list[_Piece]], list[list[bool]], list[int]]
+
 
 @dataclass(frozen=True)
 class TableReadings:
@@ -305,6 +307,7 @@ class TableIndex:
         self._open = CoverReading(rules.levels[0], "In the open")
         self.blockers = self._blockers(game)
         self._through_smoke: dict[tuple[str, ...], SightReading] = {}
+        self._target_facts: tuple[tuple[Point, ...], _TargetFacts] | None = None
 
     def _blockers(self, game: Game) -> list[_Blocker]:
         frames = {b.id: Frame.of(b.centre, b.width, b.depth, b.facing) for b in game.buildings.values()}
@@ -448,14 +451,9 @@ class TableIndex:
         """
         at = [_point(t) for t in targets]
         count = len(at)
-        standing = [self._standing_in(t) for t in at]
-        near = [self._lines_near(t, s) for t, s in zip(at, standing, strict=True)]
-        never = [False] * count
-        aside = [[self._aside(blocker, t) for t in at] if blocker.kind in _ASIDE else never
-                 for blocker in self.blockers]
+        standing, near, aside, lined = self._targets(at)
         covers: list[list[CoverReading]] = []
         sights: list[list[SightReading]] = []
-        lined = [i for i, lines in enumerate(near) if lines]
         atan2, hypot = math.atan2, math.hypot
         for firer in firers:
             p = _point(firer)
@@ -480,6 +478,23 @@ class TableIndex:
                 sights.append([verdict or (CLEAR if through is None else self._clear(through))
                                for verdict, through in zip(blocked, smoke, strict=True)])
         return TableReadings(covers, sights)
+
+    def _targets(self, at: list[Point]) -> _TargetFacts:
+        """What the targets' own places decide (the cover they stand in, the linear pieces near them, which
+        blockers they stand aside from), kept for the targets last asked about: the map asks again about the
+        same targets whenever the selected firer changes.
+        """
+        key = tuple(at)
+        if self._target_facts is not None and self._target_facts[0] == key:
+            return self._target_facts[1]
+        standing = [self._standing_in(t) for t in at]
+        near = [self._lines_near(t, s) for t, s in zip(at, standing, strict=True)]
+        never = [False] * len(at)
+        aside = [[self._aside(blocker, t) for t in at] if blocker.kind in _ASIDE else never
+                 for blocker in self.blockers]
+        facts = standing, near, aside, [i for i, lines in enumerate(near) if lines]
+        self._target_facts = key, facts
+        return facts
 
     def _sweep(self, blocker: _Blocker, p: Point, at: list[Point], rel: list[Point], dists: list[float],
                angles: list[float], order: list[int], blocked: list[SightReading | None], aside: list[bool],

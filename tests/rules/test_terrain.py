@@ -312,3 +312,13 @@ def test_the_whole_table_at_once_matches_each_pair_through_any_woods(woods: list
     index = TableIndex(game)
     together = index.readings(firers, targets)
     assert _pairs(together, len(firers), len(targets)) == _all_pairs_one_by_one(index, firers, targets)
+
+
+def test_asking_again_about_other_targets_answers_for_those_targets() -> None:
+    from tests.benchmarks.terrain_bench import terrain_table
+
+    game, firers, targets = terrain_table()
+    index = TableIndex(game)
+    others = [(x + 0.5, y - 3.0) for x, y in reversed(targets)]
+    for asked in (targets, others, targets[:7], others, targets):
+        assert index.readings(firers[:9], asked) == TableIndex(game).readings(firers[:9], asked)
