@@ -446,8 +446,10 @@ class TableIndex:
         For each firer the targets are sorted by bearing once. Each blocker in
         turn then looks only at the targets within the wedge of its outer
         circle, beyond its near side (and its depth), that nothing before it
-        blocks; its circles settle most of those, and only the rest get the
-        exact test.
+        blocks; its circles settle most of those, an area's convex hull most
+        of the rest, and only what is left gets the exact test. What the
+        targets' places decide is kept for the next call about the same
+        targets (`_targets`).
         """
         at = [_point(t) for t in targets]
         count = len(at)
@@ -480,9 +482,12 @@ class TableIndex:
         return TableReadings(covers, sights)
 
     def _targets(self, at: list[Point]) -> _TargetFacts:
-        """What the targets' own places decide (the cover they stand in, the linear pieces near them, which
-        blockers they stand aside from), kept for the targets last asked about: the map asks again about the
-        same targets whenever the selected firer changes.
+        """What the targets' own places decide, kept for the targets last asked about.
+
+        That is the cover each stands in, the linear pieces near it, which
+        blockers it stands aside from, and which targets have linear pieces
+        near. The map asks again about the same targets whenever the selected
+        firer changes, and then only the firer's part is new.
         """
         key = tuple(at)
         if self._target_facts is not None and self._target_facts[0] == key:
@@ -501,20 +506,20 @@ class TableIndex:
                smoke: list[list[str] | None]) -> None:
         """Record what `blocker` does to the line from `p` to each target, as `sight` would.
 
-        `rel` holds the targets less `p`, `dists` their distances from it.
-
-        Only the targets within the wedge of its outer circle (narrowed to
-        where a line runs deeper than its depth through the circle) are
-        looked at: `order` holds the targets by bearing from `p`, `angles`
-        their bearings. A target already blocked, aside, or nearer than the
-        blocker's near side and depth is passed over. A line that stays out of its outer
-        circle (or runs no deeper than its depth through it) is not blocked;
-        one deeper than its depth through its inner circle is. Through an
-        area, a line no deeper than its depth through the area's convex hull
-        is not blocked, and one deeper through a convex area is. The rest get
-        the exact test, an area's with its edges seen from `p` kept for all of
-        them (the same sums as `length_inside_polygon`). One function does all
-        this, with the blocker's values in locals: it runs for every firer and blocker.
+        `rel` holds the targets less `p` and `dists` their distances from it;
+        `order` holds the targets by bearing from `p` and `angles` those
+        bearings, so that the targets within the wedge of the blocker's outer
+        circle (narrowed to where a line runs deeper than its depth through
+        the circle) are found by bisecting. Only those are looked at, and of
+        them not one already blocked, aside, or nearer than the blocker's near
+        side and depth. A line that stays out of its outer circle (or runs no
+        deeper than its depth through it) is not blocked; one deeper than its
+        depth through its inner circle is. Through an area, a line no deeper
+        than its depth through the area's convex hull is not blocked, and one
+        deeper through a convex area is. The rest get the exact test, an
+        area's with its edges seen from `p` kept for all of them (the same
+        sums as `length_inside_polygon`). One function does all this with the
+        blocker's values in locals: it runs for every firer and blocker.
         """
         cx, cy, wedge, wedge2, outer, outer2, inner2, depth, reading, convex, frame, polyline = blocker.values
         px, py = p
