@@ -30,6 +30,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import starmap
 
 from battletracker.core import geometry
 from battletracker.core.geometry import Box, Frame, Point
@@ -186,7 +187,12 @@ _MARGIN = 1e-6
 # What a sight blocker is; the table asks them in this order and names the first that blocks.
 _BUILDING, _LINE, _BARRAGE, _AREA, _SMOKE = range(5)
 _ASIDE = frozenset({_BUILDING, _LINE})
+_sqrt, _atan2, _asin, _PI = math.sqrt, math.atan2, math.asin, math.pi
 """The blockers a line from or to a point next to (or inside) them passes."""
+
+
+_SweepValues = tuple[float, float, float, float, float, float, float, float, SightReading | None, bool,
+                     Frame | None, tuple[Point, ...]]
 
 
 @dataclass(frozen=True)
@@ -201,7 +207,9 @@ class _Blocker:
     `centre`; for an area, every point within `inner` of `centre` is inside it
     (0 when the centre is not). The table-wide answers (`TableIndex.readings`)
     use the circles to pass over the targets a line to which cannot come near
-    it, and to settle most lines through an area before the exact test.
+    it, and to settle most lines through an area before the exact test; an
+    area's `sides` (of its convex hull, the same as its outline when
+    `convex`) settle most of the rest.
     """
 
     kind: int
@@ -218,6 +226,10 @@ class _Blocker:
     near_box: Box
     edges: list[geometry.Edge]
     wedge: float
+    sides: list[geometry.Side]
+    convex: bool
+    values: _SweepValues
+    """What `TableIndex._sweep` reads of it, in one tuple: it reads them from every firer."""
 
 
 def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: SightReading | None, *,
@@ -235,13 +247,22 @@ def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: Sig
                     centre, inner = at, room
     outer = max(geometry.distance(centre, v) for v in points) + radius
     edges = geometry.polygon_edges(points) if kind == _AREA else []
+    sides = geometry.hull_sides(points) if kind == _AREA else []
+    hull = geometry.convex_hull(points)
+    convex = len(hull) == len(points) and any(points == tuple(turn[k:] + turn[:k])
+                                              for turn in (hull, hull[::-1]) for k in range(len(hull)))
     # A line deeper than the depth through the outer circle passes this close to its centre.
     wedge = math.sqrt(max(0.0, outer * outer - depth * depth / 4.0)) + _MARGIN
+    outer2, inner2, wedge2 = (outer + _MARGIN) ** 2, inner * inner, (wedge + _MARGIN) ** 2
+    values = (centre[0], centre[1], wedge, wedge2, outer, outer2, inner2, depth, reading, convex, frame,
+              points if kind == _LINE else ())
     return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner, frame,
-                    box.grown(reach), edges, wedge)
+                    box.grown(reach), edges, wedge, sides, convex, values)
 
 
 CLEAR = SightReading(True, "Line of Sight clear")
+
+_TargetFacts = tuple[list[CoverReading], list[list[_Piece]], list[list[bool]], list[int]]
 
 
 @dataclass(frozen=True)
@@ -278,6 +299,7 @@ class TableIndex:
             outline = tuple(b.outline())
             self.buildings.append(_Piece(b.id, b.name, False, outline, geometry.bounding_box(outline),
                                          building_rank, rules.building_cover, rules.buildings_block_sight, 0.0))
+        self._standing_boxes = [(p, p.box) for p in (*self.areas, *self.buildings)]
         self._in = {p.id: CoverReading(p.level, f"{_cover_words(p.level)}: in {p.name}", p.id)
                     for p in (*self.areas, *self.buildings)}
         self._behind = {p.id: CoverReading(p.level, f"{_cover_words(p.level)}: behind {p.name}", p.id)
@@ -285,6 +307,7 @@ class TableIndex:
         self._open = CoverReading(rules.levels[0], "In the open")
         self.blockers = self._blockers(game)
         self._through_smoke: dict[tuple[str, ...], SightReading] = {}
+        self._target_facts: tuple[tuple[Point, ...], _TargetFacts] | None = None
 
     def _blockers(self, game: Game) -> list[_Blocker]:
         frames = {b.id: Frame.of(b.centre, b.width, b.depth, b.facing) for b in game.buildings.values()}
@@ -320,8 +343,10 @@ class TableIndex:
         """The cover of the area terrain or building `at` stands in (the best; of equal, the first)."""
         best: _Piece | None = None
         rank = 0
-        for piece in (*self.areas, *self.buildings):
-            if piece.rank > rank and piece.box.contains(at) and geometry.point_in_polygon(at, piece.points):
+        x, y = at
+        for piece, (left, top, right, bottom) in self._standing_boxes:
+            if piece.rank > rank and left <= x <= right and top <= y <= bottom \
+                    and geometry.point_in_polygon(at, piece.points):
                 best, rank = piece, piece.rank
         return self._open if best is None else self._in[best.id]
 
@@ -421,34 +446,30 @@ class TableIndex:
         For each firer the targets are sorted by bearing once. Each blocker in
         turn then looks only at the targets within the wedge of its outer
         circle, beyond its near side (and its depth), that nothing before it
-        blocks; its circles settle most of those, and only the rest get the
-        exact test.
+        blocks; its circles settle most of those, an area's convex hull most
+        of the rest, and only what is left gets the exact test. What the
+        targets' places decide is kept for the next call about the same
+        targets (`_targets`).
         """
         at = [_point(t) for t in targets]
         count = len(at)
-        standing = [self._standing_in(t) for t in at]
-        near = [self._lines_near(t, s) for t, s in zip(at, standing, strict=True)]
-        never = [False] * count
-        aside = [[self._aside(blocker, t) for t in at] if blocker.kind in _ASIDE else never
-                 for blocker in self.blockers]
+        standing, near, aside, lined = self._targets(at)
         covers: list[list[CoverReading]] = []
         sights: list[list[SightReading]] = []
-        lined = [i for i, lines in enumerate(near) if lines]
         atan2, hypot = math.atan2, math.hypot
         for firer in firers:
             p = _point(firer)
             px, py = p
-            dists = [hypot(x - px, y - py) for x, y in at]
-            bearing = [atan2(y - py, x - px) for x, y in at]
+            rel = [(x - px, y - py) for x, y in at]
+            dists = list(starmap(hypot, rel))
+            bearing = [atan2(dy, dx) for dx, dy in rel]
             order = sorted(range(count), key=bearing.__getitem__)
-            angles = [bearing[i] for i in order]
+            angles = sorted(bearing)
             blocked: list[SightReading | None] = [None] * count
             smoke: list[list[str] | None] = [None] * count
             for blocker, aside_t in zip(self.blockers, aside, strict=True):
                 if blocker.kind not in _ASIDE or not self._aside(blocker, p):
-                    candidates = self._candidates(blocker, p, angles, order, dists, blocked, aside_t)
-                    if candidates:
-                        self._mark(blocker, p, at, dists, candidates, blocked, smoke)
+                    self._sweep(blocker, p, at, rel, dists, angles, order, blocked, aside_t, smoke)
             cover = list(standing)
             for i in lined:
                 cover[i] = self._cover(standing[i], near[i], p, at[i])
@@ -460,50 +481,115 @@ class TableIndex:
                                for verdict, through in zip(blocked, smoke, strict=True)])
         return TableReadings(covers, sights)
 
-    def _mark(self, blocker: _Blocker, p: Point, at: list[Point], dists: list[float], candidates: list[int],
-              blocked: list[SightReading | None], smoke: list[list[str] | None]) -> None:
-        """Record what `blocker` does to the line from `p` to each candidate target, as `sight` would.
+    def _targets(self, at: list[Point]) -> _TargetFacts:
+        """What the targets' own places decide, kept for the targets last asked about.
 
-        A line that stays out of its outer circle (or runs no deeper than its
-        depth through it) is not blocked; one deeper than its depth through
-        its inner circle is. The rest get the exact test, an area's with its
-        edges seen from `p` kept for all of them (the same sums as
-        `length_inside_polygon`).
+        That is the cover each stands in, the linear pieces near it, which
+        blockers it stands aside from, and which targets have linear pieces
+        near. The map asks again about the same targets whenever the selected
+        firer changes, and then only the firer's part is new.
         """
+        key = tuple(at)
+        if self._target_facts is not None and self._target_facts[0] == key:
+            return self._target_facts[1]
+        standing = [self._standing_in(t) for t in at]
+        near = [self._lines_near(t, s) for t, s in zip(at, standing, strict=True)]
+        never = [False] * len(at)
+        aside = [[self._aside(blocker, t) for t in at] if blocker.kind in _ASIDE else never
+                 for blocker in self.blockers]
+        facts = standing, near, aside, [i for i, lines in enumerate(near) if lines]
+        self._target_facts = key, facts
+        return facts
+
+    def _sweep(self, blocker: _Blocker, p: Point, at: list[Point], rel: list[Point], dists: list[float],
+               angles: list[float], order: list[int], blocked: list[SightReading | None], aside: list[bool],
+               smoke: list[list[str] | None]) -> None:
+        """Record what `blocker` does to the line from `p` to each target, as `sight` would.
+
+        `rel` holds the targets less `p` and `dists` their distances from it;
+        `order` holds the targets by bearing from `p` and `angles` those
+        bearings, so that the targets within the wedge of the blocker's outer
+        circle (narrowed to where a line runs deeper than its depth through
+        the circle) are found by bisecting. Only those are looked at, and of
+        them not one already blocked, aside, or nearer than the blocker's near
+        side and depth. A line that stays out of its outer circle (or runs no
+        deeper than its depth through it) is not blocked; one deeper than its
+        depth through its inner circle is. Through an area, a line no deeper
+        than its depth through the area's convex hull is not blocked, and one
+        deeper through a convex area is. The rest get the exact test, an
+        area's with its edges seen from `p` kept for all of them (the same
+        sums as `length_inside_polygon`). One function does all this with the
+        blocker's values in locals: it runs for every firer and blocker.
+        """
+        cx, cy, wedge, wedge2, outer, outer2, inner2, depth, reading, convex, frame, polyline = blocker.values
         px, py = p
-        ux, uy = blocker.centre[0] - px, blocker.centre[1] - py
+        ux, uy = cx - px, cy - py
         to_centre2 = ux * ux + uy * uy
-        outer2 = (blocker.outer + _MARGIN) ** 2
-        inner2 = blocker.inner * blocker.inner
-        depth = blocker.depth
+        if to_centre2 <= wedge2:
+            targets, need = order, -math.inf
+        else:
+            to_centre = _sqrt(to_centre2)
+            ref = _atan2(uy, ux)
+            half = _asin(wedge / to_centre) + _MARGIN
+            lo, hi = ref - half, ref + half
+            if lo >= -_PI and hi <= _PI:
+                targets = order[bisect_left(angles, lo):bisect_right(angles, hi)]
+            elif lo < -_PI:
+                targets = order[bisect_left(angles, lo + 2 * _PI):] + order[:bisect_right(angles, hi)]
+            else:
+                targets = order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * _PI)]
+            if not targets:
+                return
+            need = to_centre - outer + depth - _MARGIN
         low, high, deeper = depth - _MARGIN, depth + _MARGIN, depth + geometry.EPSILON
-        reading = blocker.reading
-        sqrt, share_inside = math.sqrt, geometry.share_inside
+        sqrt, share_inside, share_inside_sides = _sqrt, geometry.share_inside, geometry.share_inside_sides
         seen: list[geometry.SeenEdge] | None = None
-        for i in candidates:
-            qx, qy = q = at[i]
+        hull: list[geometry.SeenSide] | None = None
+        crosses_frame, crosses_polyline = geometry.segment_crosses_frame, geometry.segment_crosses_polyline
+        for i in targets:
+            if blocked[i] is not None or aside[i]:
+                continue
             d = dists[i]
+            if d < need:
+                continue
+            dx, dy = rel[i]
             verdict: bool | None = None
             if d > 0.0:
-                along = (ux * (qx - px) + uy * (qy - py)) / d
+                along = (ux * dx + uy * dy) / d
                 off2 = to_centre2 - along * along
                 if off2 >= outer2:
                     continue
                 chord = sqrt(outer2 - off2)
-                if (d if d < along + chord else along + chord) - (along - chord if along > chord else 0.0) <= low:
+                far = along + chord
+                if (d if d < far else far) - (along - chord if along > chord else 0.0) <= low:
                     continue
                 if off2 < inner2:
                     chord = sqrt(inner2 - off2)
-                    if (d if d < along + chord else along + chord) - (along - chord if along > chord else 0.0) > high:
+                    far = along + chord
+                    if (d if d < far else far) - (along - chord if along > chord else 0.0) > high:
                         verdict = True
                 if verdict is None and depth > 0.0:
-                    if seen is None:
-                        seen = geometry.edges_seen_from(p, blocker.edges)
-                    share = share_inside(seen, qx - px, qy - py, d)
+                    if hull is None:
+                        hull = geometry.sides_seen_from(p, blocker.sides)
+                    share = share_inside_sides(hull, dx, dy, d)
                     if share is not None:
-                        verdict = share * d > deeper
+                        if share * d <= low:
+                            continue
+                        if convex and share * d > high:
+                            verdict = True
+                    if verdict is None:
+                        if seen is None:
+                            seen = geometry.edges_seen_from(p, blocker.edges)
+                        share = share_inside(seen, dx, dy, d)
+                        if share is not None:
+                            verdict = share * d > deeper
             if verdict is None:
-                verdict = self._crosses(blocker, p, q)
+                if frame is not None:
+                    verdict = crosses_frame(p, at[i], frame)
+                elif polyline:
+                    verdict = crosses_polyline(p, at[i], polyline)
+                else:
+                    verdict = self._crosses(blocker, p, at[i])
             if not verdict:
                 continue
             if reading is not None:
@@ -514,34 +600,6 @@ class TableIndex:
                     smoke[i] = [blocker.id]
                 else:
                     listed.append(blocker.id)
-
-    @staticmethod
-    def _candidates(blocker: _Blocker, p: Point, angles: list[float], order: list[int], dists: list[float],
-                    blocked: list[SightReading | None], aside: list[bool]) -> list[int]:
-        """The targets, not blocked yet nor aside, a line from `p` to which may meet `blocker`.
-
-        They are those within the wedge of its outer circle (narrowed to
-        where a line runs deeper than its depth through the circle), beyond
-        its near side and its depth.
-        """
-        px, py = p
-        cx, cy = blocker.centre
-        to_centre = math.hypot(cx - px, cy - py)
-        outer = blocker.wedge
-        if to_centre <= outer + _MARGIN:
-            return [i for i in order if blocked[i] is None and not aside[i]]
-        ref = math.atan2(cy - py, cx - px)
-        half = math.asin(outer / to_centre) + _MARGIN
-        lo, hi = ref - half, ref + half
-        need = to_centre - blocker.outer + blocker.depth - _MARGIN
-        if -math.pi <= lo and hi <= math.pi:
-            within = order[bisect_left(angles, lo):bisect_right(angles, hi)]
-        elif lo < -math.pi:
-            within = order[bisect_left(angles, lo + 2 * math.pi):] + order[:bisect_right(angles, hi)]
-        else:
-            within = order[bisect_left(angles, lo):] + order[:bisect_right(angles, hi - 2 * math.pi)]
-        return [i for i in within if dists[i] >= need and blocked[i] is None and not aside[i]]
-
 
     # where sight ends --------------------------------------------------------------------------------------
 

@@ -162,3 +162,80 @@ def test_the_quick_count_declines_a_line_through_a_corner_or_along_an_edge() -> 
     assert geometry.share_inside(edges, 20.0, 0.0, 20.0) is None                       # along an edge
     edges = geometry.edges_seen_from((-5.0, 5.0), geometry.polygon_edges(SQUARE))
     assert geometry.share_inside(edges, 20.0, 0.0, 20.0) == pytest.approx(0.5)
+
+
+@given(st.one_of(st.tuples(st.tuples(grid, grid), st.tuples(grid, grid)), st.tuples(points, points)),
+       st.one_of(st.lists(st.tuples(grid, grid), min_size=3, max_size=8), st.lists(points, min_size=3, max_size=8)))
+def test_the_hull_clip_bounds_the_depth_and_is_the_depth_through_a_convex_polygon(
+        ends: tuple[tuple[float, float], tuple[float, float]], polygon: list[tuple[float, float]]) -> None:
+    a, b = ends
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    sides = geometry.hull_sides(polygon)
+    if length < 1e-9 or not sides:
+        return
+    share = geometry.share_inside_sides(geometry.sides_seen_from(a, sides), dx, dy, length)
+    if share is None:
+        return  # declined: a side runs along the line
+    # concave, self-crossing, lines through corners and along edges: never less than the exact depth
+    assert share * length >= length_inside_polygon(a, b, polygon) - 1e-7
+    # through the hull itself (convex) the clip is the exact depth
+    assert share * length == pytest.approx(length_inside_polygon(a, b, geometry.convex_hull(polygon)), abs=1e-7)
+
+
+def test_the_hull_of_a_concave_outline_fills_its_notch() -> None:
+    assert sorted(geometry.convex_hull(U_SHAPE)) == sorted(SQUARE)
+    sides = geometry.hull_sides(U_SHAPE)
+    share = geometry.share_inside_sides(geometry.sides_seen_from((5.0, -5.0), sides), 0.0, 20.0, 20.0)
+    assert share == pytest.approx(0.5)   # 10" through the hull, 4" through the U itself
+    assert length_inside_polygon((5.0, -5.0), (5.0, 15.0), U_SHAPE) == pytest.approx(4.0)
+    parallel = geometry.share_inside_sides(geometry.sides_seen_from((-5.0, 0.0), sides), 20.0, 0.0, 20.0)
+    assert parallel is None
+
+
+def _meets_any_edge_slowly(a: tuple[float, float], b: tuple[float, float], points_: list[tuple[float, float]],
+                           closed: bool) -> bool:
+    edges = list(zip(points_, points_[1:], strict=False)) + ([(points_[-1], points_[0])] if closed else [])
+    return any(segments_intersect(a, b, p, q) for p, q in edges)
+
+
+@given(st.one_of(st.tuples(st.tuples(grid, grid), st.tuples(grid, grid)), st.tuples(points, points)),
+       st.one_of(st.lists(st.tuples(grid, grid), min_size=2, max_size=7), st.lists(points, min_size=2, max_size=7)))
+def test_crossing_a_polyline_or_polygon_is_meeting_one_of_its_edges(
+        ends: tuple[tuple[float, float], tuple[float, float]], outline: list[tuple[float, float]]) -> None:
+    a, b = ends
+    assert segment_crosses_polyline(a, b, outline) == _meets_any_edge_slowly(a, b, outline, closed=False)
+    if len(outline) >= 3:
+        slow = point_in_polygon(a, outline) or point_in_polygon(b, outline) or \
+            _meets_any_edge_slowly(a, b, outline, closed=True)
+        assert segment_crosses_polygon(a, b, outline) == slow
+
+
+def _crosses_frame_slowly(a: tuple[float, float], b: tuple[float, float], frame: geometry.Frame) -> bool:
+    """The rectangle clip one pair of sides at a time, in a loop."""
+    cx, cy, rx, ry, lx, ly, hw, hd = frame
+    ax, ay, bx, by = a[0] - cx, a[1] - cy, b[0] - cx, b[1] - cy
+    u0, v0 = ax * rx + ay * ry, ax * lx + ay * ly
+    du, dv = bx * rx + by * ry - u0, bx * lx + by * ly - v0
+    t0, t1 = 0.0, 1.0
+    for start, delta, half in ((u0, du, hw + geometry.EPSILON), (v0, dv, hd + geometry.EPSILON)):
+        if delta == 0.0:
+            if not -half <= start <= half:
+                return False
+            continue
+        e0, e1 = sorted(((-half - start) / delta, (half - start) / delta))
+        t0, t1 = max(t0, e0), min(t1, e1)
+        if t0 > t1:
+            return False
+    return True
+
+
+@given(st.one_of(st.tuples(st.tuples(grid, grid), st.tuples(grid, grid)), st.tuples(points, points)),
+       st.tuples(grid, grid), st.integers(1, 6).map(float), st.integers(1, 6).map(float),
+       st.sampled_from([0.0, 30.0, 45.0, 90.0, 200.0]))
+def test_crossing_a_rectangle_is_clipping_it_side_by_side(ends: tuple[tuple[float, float], tuple[float, float]],
+                                                          centre: tuple[float, float], width: float, depth: float,
+                                                          facing: float) -> None:
+    a, b = ends
+    frame = geometry.Frame.of(centre, width, depth, facing)
+    assert geometry.segment_crosses_frame(a, b, frame) == _crosses_frame_slowly(a, b, frame)

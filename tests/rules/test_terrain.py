@@ -293,3 +293,32 @@ def test_terrain_data_is_read_again_when_the_ruleset_files_are(tmp_path: Path, m
         monkeypatch.delenv("BATTLETRACKER_RESOURCES")
         tables.clear_cache()
     assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 4.0
+
+
+wood_corner = st.tuples(st.integers(20, 50).map(float), st.integers(15, 35).map(float))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(wood_corner, min_size=3, max_size=8), min_size=1, max_size=3),
+       st.lists(points, min_size=1, max_size=5), st.lists(points, min_size=1, max_size=5))
+def test_the_whole_table_at_once_matches_each_pair_through_any_woods(woods: list[list[tuple[float, float]]],
+                                                                     firers: list[tuple[float, float]],
+                                                                     targets: list[tuple[float, float]]) -> None:
+    # Woods of any shape (concave, crossing themselves, corners on whole inches), seen from their own
+    # corners too: lines through corners and along edges, as deep as the woods' depth or just short of it.
+    game = table(*(TerrainPiece(f"w{k}", f"Wood {k}", "woods", "area", outline) for k, outline in enumerate(woods)))
+    corners = [corner for outline in woods for corner in outline]
+    firers, targets = firers + corners[::2], targets + corners[1::2]
+    index = TableIndex(game)
+    together = index.readings(firers, targets)
+    assert _pairs(together, len(firers), len(targets)) == _all_pairs_one_by_one(index, firers, targets)
+
+
+def test_asking_again_about_other_targets_answers_for_those_targets() -> None:
+    from tests.benchmarks.terrain_bench import terrain_table
+
+    game, firers, targets = terrain_table()
+    index = TableIndex(game)
+    others = [(x + 0.5, y - 3.0) for x, y in reversed(targets)]
+    for asked in (targets, others, targets[:7], others, targets):
+        assert index.readings(firers[:9], asked) == TableIndex(game).readings(firers[:9], asked)
