@@ -414,6 +414,12 @@ class ProcedureDialog(QDialog):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
+    def done(self, result: int) -> None:
+        """Close; the odds charts' plots go back for the next dialog, as making one costs more than the rest."""
+        super().done(result)
+        for odds_plot in self.findChildren(OddsPlot):
+            odds_plot.release_plots()
+
     def setVisible(self, visible: bool) -> None:
         super().setVisible(visible)
         if visible:
