@@ -146,6 +146,7 @@ class ShootDialog(ProcedureDialog):
         self.overlay = OverlayScope(self, map_view, SHOOT_KEY)
         self._hidden: set[str] = set()
         self._updating = False
+        self._opening = True  # the defaults are set first, then the plan and its odds are computed once
         self.plan: NecroPlan | None = None
         self.shown_odds: Distribution[str] | None = None
         game = session.game
@@ -322,6 +323,8 @@ class ShootDialog(ProcedureDialog):
         self.apply_button.clicked.connect(self.apply)
         self._profile_changed()
         self._target_changed()
+        self._opening = False
+        self.update_inputs()
 
     # -- what the dialog is about ---------------------------------------------------------
     @property
@@ -458,7 +461,7 @@ class ShootDialog(ProcedureDialog):
 
     # -- the plan and its odds -------------------------------------------------------------------
     def update_inputs(self) -> None:
-        if self._updating:
+        if self._updating or self._opening:
             return
         try:
             self.plan = attack_plan(self.session.game, self.choices())
