@@ -281,6 +281,9 @@ class OddsPlot(QWidget):
             self.summary.setToolTip("")
         self.summary.setVisible(self.quantities is not None or certain)
         self.table.setVisible(not certain)
+        # The Chance column fits its contents once they are all in, not again after every cell.
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         self.table.setRowCount(len(self._bars))
         for row, (label, p) in enumerate(self._bars):
             self.table.setItem(row, 0, QTableWidgetItem(label))
@@ -288,6 +291,7 @@ class OddsPlot(QWidget):
             chance.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             chance.setToolTip(f"Exactly {p}")
             self.table.setItem(row, 1, chance)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self._marked = None
         self._draw(None)
 
