@@ -56,3 +56,29 @@ def test_the_anti_tank_dialog_draws_its_odds_once_in_reading_order(qtbot: QtBot,
     assert drawn == [dialog.runner.odds_plot]
     shown = grouped(in_group_order(odds(dialog.shot.procedure, dialog.shot.inputs)), group_label)
     assert dialog.runner.odds_plot.rows == shown, "miss first, +3 last, as the rules read"
+
+
+def test_the_fire_dialog_draws_its_odds_once_as_it_opens(qtbot: QtBot, drawn: list[OddsPlot]) -> None:
+    from battletracker.ui.features.support_fire.dialog import FireDialog
+
+    dialog = FireDialog(demo_session("chain_of_command"), "u1")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.plan is not None and dialog.runner is not None, "it opens at a target with its odds"
+    assert drawn == [dialog.runner.odds_plot]
+
+
+def test_the_phase_of_fire_dialog_draws_its_odds_once_as_it_opens(qtbot: QtBot, drawn: list[OddsPlot]) -> None:
+    from battletracker.ui.features.bombardments.dialogs import PhaseDialog
+
+    session = demo_session("chain_of_command")
+    session.act("coc.new_bombardment", {"side": 0, "kind": "high_explosive", "phases": 3, "x": 24.0, "y": 38.0,
+                                        "observer_x": 30.0, "observer_y": 20.0})
+    bid = next(iter(session.game.bombardments))
+    session.act("coc.ranging_shot", {"bombardment": bid}, [4, 4], typed=True)
+    session.act("coc.hidden_die", {"bombardment": bid, "face": 2})
+    dialog = PhaseDialog(session, bid)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.runner.odds_plot.rows, "it opens with the odds of the whole area"
+    assert drawn == [dialog.runner.odds_plot]
