@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -35,14 +35,26 @@ GroupFn = Callable[[str], str]
 
 # pyqtgraph plots made ahead on idle (ui/warmup.py), each taken by the next chart shown: making
 # one (its axes, view box and menus) costs tens of milliseconds a dialog would otherwise wait for.
+# A closed dialog's plots come back here too, up to KEPT_PLOTS, for the next dialog.
 SPARE_PLOTS = 2
+KEPT_PLOTS = 4
+# A spare taken is made again this long after, once the dialog that took it has painted, never in
+# the event-loop turn that shows it.
+REFILL_MS = 400
 _spares: list[Any] = []
 _spare_holder: list[QWidget] = []
 
 
+def _plot_widget(parent: QWidget, background: Any = "default") -> Any:
+    """A pyqtgraph plot without its view box menu: odds charts never show a context menu."""
+    import pyqtgraph as pg
+
+    pg.setConfigOptions(antialias=True)
+    return pg.PlotWidget(parent, background=background, enableMenu=False)
+
+
 def make_spare_plot(holder: QWidget | None = None) -> bool:
     """Make one plot ahead, hidden inside `holder` (then the last holder given); False when enough wait."""
-    import pyqtgraph as pg
     import shiboken6
 
     if holder is not None:
@@ -50,8 +62,7 @@ def make_spare_plot(holder: QWidget | None = None) -> bool:
     _spares[:] = [plot for plot in _spares if shiboken6.isValid(plot)]
     if len(_spares) >= SPARE_PLOTS or not _spare_holder or not shiboken6.isValid(_spare_holder[0]):
         return False
-    pg.setConfigOptions(antialias=True)
-    plot = pg.PlotWidget(_spare_holder[0])
+    plot = _plot_widget(_spare_holder[0])
     plot.hide()
     _spares.append(plot)
     return True
@@ -59,7 +70,6 @@ def make_spare_plot(holder: QWidget | None = None) -> bool:
 
 def _new_plot(parent: QWidget, background: Any) -> Any:
     """A plot for `parent`: a spare made ahead when one waits (another is made on idle), else a new one."""
-    import pyqtgraph as pg
     import shiboken6
 
     while _spares:
@@ -68,10 +78,32 @@ def _new_plot(parent: QWidget, background: Any) -> Any:
             plot.setParent(parent)
             plot.setBackground(background)
             plot.show()  # as a new child shows with its parent
-            QTimer.singleShot(0, make_spare_plot)
+            QTimer.singleShot(REFILL_MS, make_spare_plot)
             return plot
-    pg.setConfigOptions(antialias=True)
-    return pg.PlotWidget(parent, background=background)
+    return _plot_widget(parent, background)
+
+
+def _keep_plot(plot: Any) -> bool:
+    """Take back a plot its chart no longer needs, reset as a new one, for the next chart; False when enough wait."""
+    import shiboken6
+
+    _spares[:] = [spare for spare in _spares if shiboken6.isValid(spare)]
+    if len(_spares) >= KEPT_PLOTS or not _spare_holder or not shiboken6.isValid(_spare_holder[0]) \
+            or not shiboken6.isValid(plot):
+        return False
+    plot.clear()
+    plot.setTitle(None)
+    plot.setToolTip("")
+    plot.setMinimumHeight(0)
+    for name in ("left", "bottom"):
+        plot.getAxis(name).setTicks(None)
+        plot.setLabel(name, None)
+        plot.showLabel(name, False)
+    plot.enableAutoRange()
+    plot.hide()
+    plot.setParent(_spare_holder[0])
+    _spares.append(plot)
+    return True
 
 
 def natural_key(text: str) -> list[Any]:
@@ -201,6 +233,8 @@ class OddsPlot(QWidget):
         self._plot: Any = None
         self._bars: list[tuple[str, Fraction]] = []
         self._group: GroupFn | None = None
+        self._marked: str | None = None
+        self._released = False
         self.quantities: dict[str, Distribution[int]] | None = None
         self.marked_values: dict[str, int] = {}
         self.charts: dict[str, Any] = {}
@@ -247,6 +281,9 @@ class OddsPlot(QWidget):
             self.summary.setToolTip("")
         self.summary.setVisible(self.quantities is not None or certain)
         self.table.setVisible(not certain)
+        # The Chance column fits its contents once they are all in, not again after every cell.
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         self.table.setRowCount(len(self._bars))
         for row, (label, p) in enumerate(self._bars):
             self.table.setItem(row, 0, QTableWidgetItem(label))
@@ -254,6 +291,8 @@ class OddsPlot(QWidget):
             chance.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             chance.setToolTip(f"Exactly {p}")
             self.table.setItem(row, 1, chance)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self._marked = None
         self._draw(None)
 
     def mark(self, outcome: str | None) -> None:
@@ -268,15 +307,28 @@ class OddsPlot(QWidget):
                     font = item.font()
                     font.setBold(label == key)
                     item.setFont(font)
+        self._marked = key
         self._draw(key)
+
+    def release_plots(self) -> None:
+        """Give this widget's plots back for the next dialog's charts; they are drawn again if it shows again."""
+        for plot in [self._plot, *self.charts.values()]:
+            if plot is not None and not _keep_plot(plot):
+                plot.hide()
+                plot.deleteLater()
+        self._plot = None
+        self.charts = {}
+        self._released = True
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._released:
+            self._released = False
+            self._draw(self._marked)
+        super().showEvent(event)
 
     def _ensure_plot(self) -> Any:
         if self._plot is None:
-            import pyqtgraph as pg
-
-            pal = self.palette()
-            pg.setConfigOptions(antialias=True)
-            self._plot = _new_plot(self, pal.color(QPalette.ColorRole.Base))
+            self._plot = _new_plot(self, self.palette().color(QPalette.ColorRole.Base))
             self._plot.setMinimumHeight(160)
             self._plot.setMenuEnabled(False)
             self._plot.setMouseEnabled(x=False, y=False)

@@ -14,6 +14,7 @@ default button, and closing with typed dice not yet applied asks first.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent
@@ -103,12 +104,14 @@ class ProcedureRunner(QWidget):
 
     def __init__(self, session: Session, procedure: str, title: str, parent: QWidget | None = None,
                  group: GroupFn | None = None, label: Callable[[str], str] | None = None,
-                 option_words: Callable[[str], str] | None = None) -> None:
+                 option_words: Callable[[str], str] | None = None, order: Callable[[str], Any] | None = None) -> None:
+        """`group` shows outcomes under coarser headings, `order` sorts them (by default the procedure's own)."""
         super().__init__(parent)
         self.session = session
         self.procedure = procedure
         self.title = title
         self._group = group
+        self._order = order
         self._label = label
         self._option_words = option_words
         self._inputs: dict[str, object] = {}
@@ -194,7 +197,7 @@ class ProcedureRunner(QWidget):
         if self._group is None:
             self.odds_plot.set_distribution(dist, registered.label, registered.order)
         else:
-            self.odds_plot.set_distribution(dist, self._group)
+            self.odds_plot.set_distribution(dist, self._group, self._order)
         self.roll_button.setEnabled(True)
         self.typed_button.setEnabled(True)
         return True
@@ -413,6 +416,12 @@ class ProcedureDialog(QDialog):
             "The dice typed from the table are not applied yet. Close and discard them?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
+
+    def done(self, result: int) -> None:
+        """Close; the odds charts' plots go back for the next dialog, as making one costs more than the rest."""
+        super().done(result)
+        for odds_plot in self.findChildren(OddsPlot):
+            odds_plot.release_plots()
 
     def setVisible(self, visible: bool) -> None:
         super().setVisible(visible)

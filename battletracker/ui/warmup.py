@@ -127,8 +127,12 @@ class WarmUp(QObject):
 
     def _first_dialog(self) -> None:
         if self._dialog is not None:
+            from battletracker.ui.odds_plot import OddsPlot
+
             dialog = self._dialog()
             dialog.grab()
+            for odds_plot in dialog.findChildren(OddsPlot):
+                odds_plot.release_plots()  # its plots wait for the first dialog a player opens
             dialog.deleteLater()
 
     def _first_plot(self) -> None:
@@ -139,6 +143,7 @@ class WarmUp(QObject):
         plot = OddsPlot(self._window)
         plot.hide()
         plot.set_distribution(Distribution({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}))
+        plot.release_plots()
         plot.deleteLater()
 
 

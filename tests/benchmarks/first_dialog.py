@@ -116,11 +116,12 @@ def drive(app: Any, table: str) -> None:
             name, ms = w.warm_up.longest_slice()
             print(json.dumps({"pause_ms": max(gaps, default=0.0) * 1000, "slice": name, "slice_ms": ms,
                               "features_ms": state.get("features_ms", 0.0)}), flush=True)
+            # The table is prepared before the pause, so the map has repainted it when the first dialog opens.
+            _prepare(w, table)
             QTimer.singleShot(200, lambda: measure(w))
 
     def measure(w: Any) -> None:
         try:
-            _prepare(w, table)
             for opening in TABLES[table][1]:
                 first, kind = _open_and_close(app, w, opening)
                 second, _ = _open_and_close(app, w, opening)

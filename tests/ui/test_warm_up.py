@@ -66,3 +66,51 @@ def test_a_chart_takes_a_plot_made_ahead_and_another_is_made_on_idle(qtbot: QtBo
     assert plot._plot.isVisible()
     qtbot.waitUntil(lambda: len(odds_plot._spares) == odds_plot.SPARE_PLOTS)
     assert plot._plot not in odds_plot._spares
+
+
+def test_a_closed_dialogs_plots_are_taken_by_the_next_dialog_and_drawn_again_if_it_shows(qtbot: QtBot) -> None:
+    from fractions import Fraction
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDialogButtonBox, QVBoxLayout, QWidget
+
+    from battletracker.core.odds import Distribution
+    from battletracker.ui import odds_plot
+    from battletracker.ui.odds_plot import OddsPlot
+    from battletracker.ui.procedure_runner import ProcedureDialog
+
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    odds_plot._spares.clear()
+    odds_plot.make_spare_plot(holder)
+
+    def dialog_with_odds() -> tuple[ProcedureDialog, OddsPlot]:
+        dialog = ProcedureDialog()
+        qtbot.addWidget(dialog)
+        plot = OddsPlot(dialog)
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(plot)
+        layout.addWidget(dialog.close_buttons())
+        plot.set_distribution(Distribution({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}))
+        return dialog, plot
+
+    first, first_odds = dialog_with_odds()
+    chart = first_odds._plot
+    assert chart.getViewBox().menu is None, "an odds chart never has a context menu to build"
+    first.show()
+    close = first.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
+    qtbot.mouseClick(close, Qt.MouseButton.LeftButton)
+    assert not first.isVisible()
+    assert chart in odds_plot._spares and chart.parent() is holder, "the closed dialog's plot waits for the next"
+    assert chart.getAxis("bottom")._tickLevels is None and not chart.getAxis("left").label.isVisible()
+
+    second, second_odds = dialog_with_odds()
+    assert second_odds._plot is chart, "the next dialog's chart takes it rather than building one"
+    second.show()
+    qtbot.waitExposed(second)
+    assert chart.isVisible()
+
+    first.show()
+    assert first_odds._plot is not None and first_odds._plot is not chart and first_odds._plot.isVisible(), \
+        "a closed dialog shown again draws its chart again"
+    odds_plot._spares.clear()

@@ -137,12 +137,15 @@ def group_label(outcome: str) -> str:
     return GROUP_LABELS.get(group, group)
 
 
+def group_rank(outcome: str) -> int:
+    """Where an outcome's group comes in reading order: miss first, +3 last."""
+    group = outcome_group(outcome)
+    return GROUP_ORDER.index(group) if group in GROUP_ORDER else len(GROUP_ORDER)
+
+
 def in_group_order(dist: Distribution[str]) -> Distribution[str]:
     """The same odds with the outcomes in reading order: miss first, +3 last."""
-    def rank(item: tuple[str, object]) -> int:
-        group = outcome_group(item[0])
-        return GROUP_ORDER.index(group) if group in GROUP_ORDER else len(GROUP_ORDER)
-    return Distribution(sorted(dist.items(), key=rank))
+    return Distribution(sorted(dist.items(), key=lambda item: group_rank(item[0])))
 
 
 # -- reading the choices ---------------------------------------------------------------------------------------------

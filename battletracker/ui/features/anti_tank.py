@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from battletracker.core.geometry import distance
 from battletracker.model.game import ARMOUR_FACES, Unit
-from battletracker.rules import Resolution, RulesInputError, odds
+from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules
@@ -53,8 +53,8 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
     can_throw_grenade,
     enemy_vehicles,
     group_label,
+    group_rank,
     has_at_weapon,
-    in_group_order,
     infantry_near,
     map_visibility,
     plan_at_fire,
@@ -152,7 +152,8 @@ class AntiTankDialog(ProcedureDialog):
         self.to_hit.setWordWrap(True)
         self.to_hit.setTextFormat(Qt.TextFormat.RichText)
 
-        self.runner = ProcedureRunner(session, PROCEDURE, "Anti-tank fire", self, group=group_label)
+        self.runner = ProcedureRunner(session, PROCEDURE, "Anti-tank fire", self, group=group_label,
+                                      order=group_rank)
 
         self.follow_up = QGroupBox("After the result", self)
         follow = QVBoxLayout(self.follow_up)
@@ -302,8 +303,7 @@ class AntiTankDialog(ProcedureDialog):
         self.runner.odds_plot.show()
         self.to_hit.setText(f"<b>{shot.reading}.</b>")
         self.runner.set_action(shot_actions.AT_FIRE, self.choices())
-        if self.runner.set_inputs(shot.inputs):
-            self.runner.odds_plot.set_distribution(in_group_order(odds(shot.procedure, shot.inputs)), group_label)
+        self.runner.set_inputs(shot.inputs)
 
     def _draw_line(self, target: Unit) -> None:
         if self.map_view is None:
@@ -471,7 +471,8 @@ class GrenadeDialog(ProcedureDialog):
         form.addRow("Vehicle", self.target_picker)
         form.addRow("Distance to run", self.distance_box)
         form.addRow("", self.facts)
-        self.runner = ProcedureRunner(session, GRENADE_PROCEDURE, "Anti-tank grenade", self, group=group_label)
+        self.runner = ProcedureRunner(session, GRENADE_PROCEDURE, "Anti-tank grenade", self, group=group_label,
+                                      order=group_rank)
         close = self.close_buttons()
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -541,8 +542,7 @@ class GrenadeDialog(ProcedureDialog):
         self.facts.set_facts(shot.facts)
         self.runner.setEnabled(True)
         self.runner.set_action(shot_actions.AT_GRENADE, self.choices())
-        if self.runner.set_inputs(shot.inputs):
-            self.runner.odds_plot.set_distribution(in_group_order(odds(shot.procedure, shot.inputs)), group_label)
+        self.runner.set_inputs(shot.inputs)
 
 
 def _run_grenade(host: FeatureHost, unit_id: str) -> None:

@@ -160,6 +160,7 @@ class ShootDialog(ProcedureDialog):
         self._hidden: set[str] = set()
         self._seen: set[str] = set()
         self._updating = False
+        self._opening = True  # the defaults are set first, then the plan and its odds are computed once
         self.plan: NecroPlan | None = None
         self.shown_odds: Distribution[str] | None = None
         game = session.game
@@ -357,6 +358,8 @@ class ShootDialog(ProcedureDialog):
         self.apply_button.clicked.connect(self.apply)
         self._profile_changed()
         self._target_changed()
+        self._opening = False
+        self.update_inputs()
 
     # -- what the dialog is about ---------------------------------------------------------
     @property
@@ -517,7 +520,7 @@ class ShootDialog(ProcedureDialog):
 
     # -- the plan and its odds -------------------------------------------------------------------
     def update_inputs(self) -> None:
-        if self._updating:
+        if self._updating or self._opening:
             return
         self.cover_reason.setVisible(self.cover_box.currentData() != self._cover_map)
         self.sight_reason.setVisible(self.sight_box.isChecked())
