@@ -145,6 +145,10 @@ def short_labels(labels: list[str]) -> tuple[list[str], str]:
     if sum(len(label) for label in short) > 60:
         short, legend = _abbreviate(short)
         caption = "; ".join(part for part in (caption, legend) if part)
+    if sum(len(label) for label in short) > 60 and max(len(label) for label in short) > 24:
+        # Sentences ("the Turn ends after this Phase") cannot stand under bars: number the bars
+        # in the order of the outcomes' table beneath the chart, which reads them whole.
+        return [str(i + 1) for i in range(len(labels))], "bars numbered in the order of the table below"
     return short, caption
 
 
