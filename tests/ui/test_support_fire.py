@@ -37,7 +37,7 @@ MG, SQUAD, SNIPER, GERMAN_SECTION = "u3", "u8", "u9", "u1"
 
 @pytest.fixture
 def demo_game(demo_game: Game) -> Game:
-    """The demo on an open table: these shots' odds and outcomes assume no cover; the map's terrain in the Fire dialog is tested in test_support_fire_terrain.py."""
+    """The demo on an open table: these shots assume no cover (terrain: test_support_fire_terrain.py)."""
     demo_game.terrain.clear()
     return demo_game
 

@@ -21,7 +21,7 @@ MG, GERMAN_SECTION, FIRST_SQUAD, SECOND_SQUAD = "u3", "u1", "u7", "u8"
 
 @pytest.fixture
 def demo_game(demo_game: Game) -> Game:
-    """The demo on an open table: the shared hits assume no cover; the map's terrain in the Fire dialog is tested in test_support_fire_terrain.py."""
+    """The demo on an open table: the shared hits assume no cover (terrain: test_support_fire_terrain.py)."""
     demo_game.terrain.clear()
     return demo_game
 
