@@ -21,9 +21,11 @@ from collections.abc import Callable
 
 from battletracker.core.dice import RandomDice
 from battletracker.model.game import Unit, Weapon
+from battletracker.model.terrain import TerrainPiece
 from battletracker.rules import Inputs, Procedure, get, procedures
 from battletracker.rules.base import InputValue
 from battletracker.rules.table_actions import unit_choice
+from battletracker.rules.terrain_actions import terrain_choice
 
 TYPICAL_GOAL_MS = 1.0
 LARGEST_GOAL_MS = 5.0
@@ -51,9 +53,11 @@ def _ab_mission(units: list[dict[str, InputValue]], fp: int, at: int) -> dict[st
 
 _GRUPPE = Unit("u12", "3. Gruppe", "section", 0, 12.0, 6.0, 180.0, 10, 10,
                weapons=[Weapon("Rifles"), Weapon("MG42")])
+_ORCHARD = TerrainPiece("t6", "Orchard", "woods", "area", [(40.0, 20.0), (46.0, 20.0), (46.0, 26.0), (40.0, 26.0)])
+_BARLEY = TerrainPiece("t1", "Barley field", "crops", "area", [(15.0, 6.5), (25.5, 6.0), (26.0, 13.5), (15.5, 14.0)])
 
-# The demo's units (1. Gruppe u1, sMG42 team u3, Panzerschreck u4, Leutnant Kraus u5, Panzer IV u6), as the
-# table's actions pass them (rules.plan on the demo game).
+# The demo's units (1. Gruppe u1, sMG42 team u3, Panzerschreck u4, Leutnant Kraus u5, Panzer IV u6) and
+# terrain (Wheat field t1, Hedge t4, Stone wall t5), as the table's actions pass them (rules.plan on the demo game).
 _TABLE: dict[str, dict[str, InputValue]] = {
     "unit.move": {"unit": "u1", "x": 14.0, "y": 20.0, "facing": 180.0, "line": '1. Gruppe moved 11.7" to (14.0, 20.0)'},
     "unit.counter": {"unit": "u1", "counter": "shock", "delta": 1, "line": "Shock on 1. Gruppe: 0 -> 1"},
@@ -70,6 +74,10 @@ _TABLE: dict[str, dict[str, InputValue]] = {
                     "line": "Force Morale of Germany: 9 -> 8"},
     "clock.set": {"turn": 1, "phase": 2, "side": 1, "text": "End of Turn 1 Phase 1",
                   "heading": "Turn 1, Phase 2: United States"},
+    "terrain.add": {"piece": terrain_choice(_ORCHARD), "line": "Added Orchard (Woods) to the table"},
+    "terrain.edit": {"piece": terrain_choice(_BARLEY), "line": "Edited Wheat field: name Wheat field -> Barley field"},
+    "terrain.remove": {"piece": "t4", "line": "Removed Hedge (Hedge) from the table"},
+    "terrain.move": {"piece": "t5", "points": "[[34.0,38.3],[45.0,38.3]]", "line": 'Moved Stone wall 1.0"'},
 }
 
 _BOMBARDMENT: dict[str, InputValue] = {"activation": "command_die", "x": 20.0, "y": 20.0, "phases_left": 3,

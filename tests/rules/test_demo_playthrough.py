@@ -20,7 +20,8 @@ TIME = "2026-11-30T21:00:00"
 MG, SQUAD, PANZER, SHERMAN = "u3", "u8", "u6", "u11"
 
 PLAY: list[tuple[str, dict[str, InputValue], list[Face]]] = [
-    # The sMG42 bursts into 2nd Squad in the open: ten dice to hit, ten for effect.
+    # The sMG42 bursts into 2nd Squad behind the demo's Stone wall, Hard Cover from the map: ten dice hit,
+    # and of the effect dice in Hard Cover (1-4 nothing, 5 Shock, 6 a kill) the 5 and the 6 count.
     ("coc.shoot", {"firer": MG, "target": SQUAD}, [6] * 10 + [3, 4, 5, 6, 1, 1, 1, 1, 1, 1]),
     ("clock.end_phase", {}, []),
     ("unit.shock", {"unit": PANZER, "delta": 1}, []),
@@ -47,7 +48,8 @@ def test_the_demo_played_through_actions_alone_saves_and_replays(tmp_path: Path)
     game = played()
     assert [a.name for a in game.actions] == [name for name, _c, _d in PLAY]
     squad, sherman = game.unit(SQUAD), game.unit(SHERMAN)
-    assert squad.figures == 10 and squad.shock == 2
+    assert squad.figures == 11 and squad.shock == 1
+    assert "10 hits, 10 sixes; effect rolled as hard" in [entry.text for entry in game.log]
     assert sherman.vehicle is not None and sherman.vehicle.damage == ["immobilised"]
     assert (game.turn, game.phase) == (1, 3)
     path = tmp_path / "demo.battle"

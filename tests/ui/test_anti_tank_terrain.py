@@ -14,7 +14,7 @@ from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
 
 # The Panzer IV ("u6") stands at (54, 8), the Sherman ("u11") at (50, 36).
-COPSE = TerrainPiece("t1", "Copse", "woods", "area", [(48.0, 34.0), (52.0, 34.0), (52.0, 38.0), (48.0, 38.0)])
+COPSE = TerrainPiece("test-copse", "Copse", "woods", "area", [(48.0, 34.0), (52.0, 34.0), (52.0, 38.0), (48.0, 38.0)])
 
 
 def dialog_for(qtbot: QtBot, session: Session) -> AntiTankDialog:

@@ -271,6 +271,7 @@ def test_direct_fire_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot:
 def test_the_forward_observer_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, kursk: Session) -> None:
     _unit(kursk.game, "rifle_platoon_su", "observer", 0, 30.0, 30.0)
     _unit(kursk.game, "t34_43", "panzer", 0, 40.0, 40.0)
+    kursk.game.buildings["barn"] = Building("barn", "Barn", 30.0, 38.0, width=8.0, depth=3.0)  # hides the aim
     view = shown_map(qtbot, kursk)
     dlg = IndirectFireDialog(kursk, "stuh", view, view)
     dlg.show()
@@ -279,7 +280,7 @@ def test_the_forward_observer_is_chosen_from_the_list_or_clicked_on_the_map(qtbo
     picker = dlg.observer_picker
     assert picker.units() == ["observer", "panzer"]               # the firer's side, not the firer
     assert dlg.observer_id is None and "observer" not in dlg.choices()
-    assert dlg.refusal_text().startswith("Without line of sight")
+    assert dlg.refusal_text().startswith("No Line of Sight: crosses Barn. Without line of sight")
 
     choose_with_keys(qtbot, picker, "panzer")
     assert dlg.choices()["observer"] == "panzer" and dlg.refusal_text() == ""
@@ -293,7 +294,7 @@ def test_the_forward_observer_is_chosen_from_the_list_or_clicked_on_the_map(qtbo
     assert "on the other side" in dlg.refusal_text() and dlg.choices()["observer"] == "observer"
 
     qtbot.keyClick(picker.combo, Qt.Key.Key_Home)                   # back to no observer
-    assert "observer" not in dlg.choices() and dlg.refusal_text().startswith("Without line of sight")
+    assert "observer" not in dlg.choices() and dlg.refusal_text().startswith("No Line of Sight: crosses Barn. Without")
 
 
 @pytest.mark.qt_log_ignore(NO_RAISE)

@@ -50,6 +50,7 @@ class Page(HTMLParser):
 
 @pytest.fixture
 def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
+    del session.game.terrain["t3"]   # the Bois de la Croix would hide 1st Squad from the tripod MG's burst
     win = MainWindow(session, Recovery(session, tmp_path))
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()

@@ -15,8 +15,8 @@ from tests.ui.test_bombardments_terrain import ready_to_fire
 __all__ = ["panel", "view"]
 
 # 1st Squad ("u7") stands at (22, 38).
-COPSE = TerrainPiece("t1", "Copse", "woods", "area", [(20.0, 36.0), (24.0, 36.0), (24.0, 40.0), (20.0, 40.0)])
-HEDGE = TerrainPiece("t2", "Hedge", "hedge", "linear", [(15.0, 37.5), (30.0, 37.5)])
+COPSE = TerrainPiece("test-copse", "Copse", "woods", "area", [(20.0, 36.0), (24.0, 36.0), (24.0, 40.0), (20.0, 40.0)])
+HEDGE = TerrainPiece("test-hedge", "Hedge", "hedge", "linear", [(15.0, 37.5), (30.0, 37.5)])
 
 
 def test_a_wood_sets_the_phase_of_fire_cover_and_a_change_is_logged(
@@ -43,7 +43,8 @@ def test_a_hedge_gives_no_cover_in_the_sos_dialog(qtbot: QtBot, session: Session
     session.act("terrain.add", {"piece": terrain_choice(HEDGE)})
     dialog = panel.create_sos(0, (22.0, 38.0))
     assert dialog is not None
-    dialog.target.setCurrentIndex(dialog.target.findData("u7"))
+    picker = dialog.target_picker.combo
+    picker.setCurrentIndex(picker.findData("u7"))
     assert dialog.cover_row.level == "open"
     assert "1st Squad: In the open (a wall or hedge gives no cover from above)" in dialog.facts.facts()
     dialog.cover_row.cover.setFocus()

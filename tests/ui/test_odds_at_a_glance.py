@@ -24,6 +24,7 @@ def exact_percent(p: Fraction) -> str:
 
 
 def test_tripod_mg_fire_leads_with_the_chances_and_charts_kills_and_shock(qtbot: QtBot, session: Session) -> None:
+    del session.game.terrain["t5"]   # 2nd Squad in the open: without the demo's stone wall in front of it
     window = MainWindow(session)
     window.load_features()
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())

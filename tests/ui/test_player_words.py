@@ -58,6 +58,7 @@ def raw_words(widget: QWidget) -> list[str]:
 
 
 def test_the_fire_dialog_of_a_tripod_mg_shows_words_only(qtbot: QtBot, session: Session) -> None:
+    del session.game.terrain["t5"]   # 2nd Squad in the open: without the demo's stone wall in front of it
     window = MainWindow(session)
     window.load_features()
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())

@@ -77,6 +77,7 @@ def test_an_anti_tank_grenade_is_recorded(qtbot: QtBot, demo_game: Game, tmp_pat
 
 
 def test_tripod_mg_fire_is_recorded_as_the_fire_dialogs_action(qtbot: QtBot, session: Session, tmp_path: Path) -> None:
+    del session.game.terrain["t5"]   # 2nd Squad in the open: without the demo's stone wall in front of it
     dialog = FireDialog(session, "u3")
     qtbot.addWidget(dialog)
     assert dialog.set_target("u8")

@@ -17,7 +17,7 @@ from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
 from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
-from battletracker.model.game import OUT_OF_PLAY, Unit, Weapon
+from battletracker.model.game import OUT_OF_PLAY, Game, Unit, Weapon
 from battletracker.rules import resolve
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.replay import replay_steps
@@ -33,6 +33,13 @@ from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
 
 MG, SQUAD, SNIPER, GERMAN_SECTION = "u3", "u8", "u9", "u1"
+
+
+@pytest.fixture
+def demo_game(demo_game: Game) -> Game:
+    """The demo on an open table: these shots assume no cover (terrain: test_support_fire_terrain.py)."""
+    demo_game.terrain.clear()
+    return demo_game
 
 
 def dialog_for(qtbot: QtBot, session: Session, firer: str, target: str) -> FireDialog:

@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import AddUnit, ChangeFigures
-from battletracker.model.game import Unit, Weapon
+from battletracker.model.game import Game, Unit, Weapon
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
@@ -17,6 +17,13 @@ from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 from tests.ui.refusals import assert_refusal
 
 MG, GERMAN_SECTION, FIRST_SQUAD, SECOND_SQUAD = "u3", "u1", "u7", "u8"
+
+
+@pytest.fixture
+def demo_game(demo_game: Game) -> Game:
+    """The demo on an open table: the shared hits assume no cover (terrain: test_support_fire_terrain.py)."""
+    demo_game.terrain.clear()
+    return demo_game
 
 
 def dialog_for(qtbot: QtBot, session: Session, firer: str, target: str) -> FireDialog:

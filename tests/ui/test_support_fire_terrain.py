@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding
+from battletracker.model.game import Game
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.features.support_fire import FireDialog
@@ -14,7 +16,14 @@ from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
 
 MG, SQUAD = "u3", "u8"   # the sMG42 at (45, 11) and 2nd Squad at (38, 39)
-COPSE = TerrainPiece("t1", "Copse", "woods", "area", [(36.0, 37.0), (40.0, 37.0), (40.0, 41.0), (36.0, 41.0)])
+COPSE = TerrainPiece("test-copse", "Copse", "woods", "area", [(36.0, 37.0), (40.0, 37.0), (40.0, 41.0), (36.0, 41.0)])
+
+
+@pytest.fixture
+def demo_game(demo_game: Game) -> Game:
+    """2nd Squad in the open: without the demo's stone wall in front of it, the Copse is its only cover."""
+    del demo_game.terrain["t5"]
+    return demo_game
 
 
 def dialog_for(qtbot: QtBot, session: Session) -> FireDialog:
