@@ -185,6 +185,13 @@ LARGEST: dict[str, dict[str, InputValue]] = {
     "necro.stray_shots": {"at_risk": "u1,u2,u3,u4,u5,u6,u7,u8", "hits": 18, "toolkit_stray_shots": True},
 }
 
+# The Storm of Steel settings at the most the ruleset allows (settings.toml: 3 extra dice per 6, extras earning
+# more for 3 rounds): 12 Firepower Dice can then bring 480 dice.
+STORM_OF_STEEL_MOST: dict[str, InputValue] = {"storm_of_steel_per_six": 3, "storm_of_steel_chains": True}
+LARGEST_STORM: dict[str, dict[str, InputValue]] = {
+    "coc.fire": {**LARGEST["coc.fire"], **STORM_OF_STEEL_MOST},
+}
+
 # Procedures whose inputs have no size to grow: their typical inputs are their largest.
 NO_LARGER: frozenset[str] = frozenset({
     "coc.sniper", "coc.reverse", "coc.bombardment_step", "coc.spend_command_die", "coc.force_morale_test",
@@ -292,6 +299,8 @@ def main() -> None:
             over.append(f"{name} typical")
         if name in LARGEST and not measure(name, "largest", LARGEST[name], LARGEST_GOAL_MS, caches):
             over.append(f"{name} largest")
+        if name in LARGEST_STORM and not measure(name, "storm", LARGEST_STORM[name], LARGEST_GOAL_MS, caches):
+            over.append(f"{name} with the most Storm of Steel")
     print(f"odds: {len(names)} procedures, over their goal: {', '.join(over) if over else 'none'}", flush=True)
 
 

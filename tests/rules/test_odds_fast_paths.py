@@ -41,6 +41,17 @@ def _plain_volley(volley: Volley, sixes_cap: int) -> Distribution[tuple[int, int
     return hits_and_sixes(volley.dice, volley.to_hit, volley.storm).bind(after)
 
 
+@pytest.mark.parametrize("count, target, storm", [
+    (0, 4, StormOfSteel(3, True)), (1, 4, None), (5, 3, StormOfSteel()), (2, 4, StormOfSteel(3, True)),
+    (4, 6, StormOfSteel(2, True)), (2, 5, StormOfSteel(0, True)),
+])
+def test_hits_and_sixes_equal_one_die_convolved_die_by_die(count: int, target: int,
+                                                           storm: StormOfSteel | None) -> None:
+    one = hits_and_sixes(1, target, storm)
+    plain = one.repeat(count, lambda a, b: (a[0] + b[0], a[1] + b[1]), (0, 0))
+    assert hits_and_sixes(count, target, storm) == plain
+
+
 @pytest.mark.parametrize("volley, sixes_cap", [
     (Volley(0, 4, None, HitEffect.for_cover("open")), 0),
     (Volley(3, 4, None, HitEffect.for_cover("light")), 0),
@@ -49,6 +60,9 @@ def _plain_volley(volley: Volley, sixes_cap: int) -> Distribution[tuple[int, int
     (Volley(4, 5, None, HitEffect.for_cover("light"), 1, (2,)), 0),
     (Volley(3, 4, StormOfSteel(), HitEffect.for_cover("open"), 2, (), True), 3),
     (Volley(6, 4, None, HitEffect.for_cover("light"), 2, (2, 3)), 1),
+    (Volley(1, 3, StormOfSteel(3, True), HitEffect.for_cover("open", 2), 2, (5, 5)), 0),
+    (Volley(2, 4, StormOfSteel(2, True), HitEffect.for_cover("hard"), 3, (1, 0, 4)), 2),
+    (Volley(5, 2, StormOfSteel(), HitEffect.for_cover("light"), 2, (3, 1), True), 0),
 ])
 def test_keyed_volley_odds_equal_the_plain_convolution(volley: Volley, sixes_cap: int) -> None:
     def words(sixes: int) -> str:

@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, factorial, gcd, lcm
+from math import comb, gcd
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
@@ -339,100 +339,91 @@ def volley_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
     return _capped_counts(volley, sixes_cap)
 
 
-@lru_cache(maxsize=1024)
-def _team_weights(effect: HitEffect, hits: int, figures: int) -> dict[tuple[int, int], int]:
-    """(kills, shock) of one Team taking `hits`, capped at its `figures`, as whole weights over 6**hits.
+def _reduced_faces(effect: HitEffect) -> tuple[int, int, int, int]:
+    """(kill, shock, none, faces) of one effect die with the faces' common factor taken out (open ground's
+    2:2:2 reads 1:1:1 over 3), so the weights stay as small as the odds allow."""
+    faces = effect.faces
+    kill, shock = faces.count("kill"), faces.count("shock")
+    none = len(faces) - kill - shock
+    common = gcd(kill, shock, none)
+    return kill // common, shock // common, none // common, len(faces) // common
 
-    The effect dice are a multinomial over the faces: `a` kills and `b` Shock
-    results happen in hits!/(a! b! c!) * kill**a * shock**b * none**c ways.
+
+@lru_cache(maxsize=4096)
+def _team_rows(kill: int, per_hit: int, hits: int, figures: int) -> tuple[tuple[int, int, int], ...]:
+    """One Team with `figures` taking `hits`: (kills, hits left to read as Shock or nothing, whole weight over
+    per_hit**hits with those hits' weight left out).
+
+    Alive with `k` kills (k < figures): C(hits, k) kill**k, its other hits
+    still to be read. Out of play (at least `figures` kills): the weight of
+    every such roll, no hit left to read (its Shock is not counted).
     """
-    kill = sum(1 for f in effect.faces if f == "kill")
-    shock = sum(1 for f in effect.faces if f == "shock")
-    none = 6 - kill - shock
-    out: dict[tuple[int, int], int] = {}
-    for a in range(hits + 1):
-        for b in range(hits - a + 1):
-            c = hits - a - b
-            ways = factorial(hits) // (factorial(a) * factorial(b) * factorial(c)) * kill**a * shock**b * none**c
-            if ways:
-                key = cap_kills(a, b * effect.shock_multiplier, figures)
-                out[key] = out.get(key, 0) + ways
-    return out
-
-
-@lru_cache(maxsize=256)
-def _fire_weights(dice: int, to_hit: int, storm: StormOfSteel | None,
-                  sixes: bool = True) -> tuple[dict[tuple[int, int], int], int]:
-    """(hits, sixes) of the Firepower Dice with their Storm of Steel dice, as whole weights over a denominator.
-
-    One die's polynomial packed into an integer and raised to the `dice`-th
-    power. Without `sixes` every count of sixes reads 0: a polynomial in the
-    hits alone, a fraction of the size, for the volleys whose sixes do nothing.
-    """
-    one_die = list(storm_of_steel.hits_and_sixes(1, to_hit, storm).items())
-    if not sixes:
-        one_die = [((h, 0), p) for (h, _), p in one_die]
-    die_den = lcm(*(p.denominator for _, p in one_die))
-    most_h = dice * max(h for (h, _), _ in one_die)
-    xs = dice * max(x for (_, x), _ in one_die) + 1
-    size = _slot_bytes(die_den**dice)
-    die = 0
-    for (h, x), p in one_die:
-        die += (p.numerator * (die_den // p.denominator)) << (8 * size * (h * xs + x))
-    raw = (die**dice).to_bytes(size * (most_h + 1) * xs, "little")
-    out: dict[tuple[int, int], int] = {}
-    for h in range(most_h + 1):
-        for x in range(min(h, xs - 1) + 1):
-            at = (h * xs + x) * size
-            n = int.from_bytes(raw[at:at + size], "little")
-            if n:
-                out[(h, x)] = n
-    return out, die_den**dice
-
-
-@lru_cache(maxsize=1024)
-def _team_poly(effect: HitEffect, hits: int, figures: int, side: int, xc: int, width: int) -> int:
-    """`_team_weights` packed into one integer: the weight of (k, s) at slot (k * side + s) * xc."""
-    poly = 0
-    for (k, s), w in _team_weights(effect, hits, figures).items():
-        poly |= w << (width * ((k * side + s) * xc))
-    return poly
+    alive = [(k, hits - k, comb(hits, k) * kill**k) for k in range(min(hits, figures - 1) + 1)]
+    if hits < figures:
+        return tuple(alive)
+    other = per_hit - kill
+    out = per_hit**hits - sum(comb(hits, k) * kill**k * other ** (hits - k) for k in range(figures))
+    return (*alive, (figures, 0, out))
 
 
 def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
     """Several Teams with their own caps: for each number of hits, the Teams' shares are fixed by `split_hits`.
 
-    Whole-number weights over one denominator (the Firepower Dice's times
-    6**most hits), packed into one integer per polynomial as `_uncapped_counts`
-    does, so combining the Teams is big-integer multiplication.
+    Given the hits, each Team either ends alive with `k` kills, its other hits
+    each Shock or nothing, or out of play with its figures in kills
+    (`_team_rows`). Combined over the Teams, what is left to read is the
+    total kills and the number `m` of hits still to read as Shock or nothing,
+    so the weights are summed into one row per `m` (a slot per total kills
+    and count of sixes, byte-aligned, wide enough that nothing carries), and
+    the Shock of every row is read at once: the rows as a polynomial in t
+    shifted to t + none (a Taylor shift), as `uncapped_weights` does. With
+    chained Storm of Steel dice 12 Firepower Dice reach 480 hits; no product
+    of the Teams' whole (kills, Shock) tables per hit total is ever made.
     """
-    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
+    fire, den = storm_of_steel.hits_and_sixes_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
     most_h = max(h for h, _ in fire)
     most_x = max(x for _, x in fire)
     xc = min(sixes_cap, most_x) + 1
-    side = most_h * volley.effect.shock_multiplier + 1
+    kill, shock, none, per_hit = _reduced_faces(volley.effect)
     kills_side = sum(volley.figures) + 1
-    width = 8 * _slot_bytes(den * 6**most_h)
+    total = den * per_hit**most_h
+    size = _slot_bytes(total)
+    width = 8 * size
     rows: dict[int, int] = {}
     for (h, x), n in fire.items():
         rows[h] = rows.get(h, 0) + (n << (width * min(x, xc - 1)))
-    acc = 0
+    left = [0] * (most_h + 1)  # m hits still to read -> slots (kills, sixes)
     for h, row in rows.items():
-        teams = 1
+        states: dict[tuple[int, int], int] = {(0, 0): 1}
         for share, f in zip(split_hits(h, volley.teams), volley.figures, strict=True):
-            teams *= _team_poly(volley.effect, share, f, side, xc, width)
-        acc += teams * row * 6 ** (most_h - h)
-    size = width // 8
-    raw = acc.to_bytes(size * kills_side * side * xc, "little")
+            merged: dict[tuple[int, int], int] = {}
+            for (k0, m0), w0 in states.items():
+                for k, m, w in _team_rows(kill, per_hit, share, f):
+                    state = (k0 + k, m0 + m)
+                    merged[state] = merged.get(state, 0) + w0 * w
+            states = merged
+        scaled = row * per_hit ** (most_h - h)
+        for (k, m), w in states.items():
+            left[m] += (w * scaled) << (width * k * xc)
+    # m hits still to read, s of them Shock: C(m, s) shock**s none**(m - s). Summed over m for every s at once.
+    for i in range(most_h):
+        for j in range(most_h - 1, i - 1, -1):
+            if left[j + 1]:
+                left[j] += left[j + 1] if none == 1 else left[j + 1] * none
     out: dict[Counts, int] = {}
-    for k in range(kills_side):
-        for s in range(side):
+    multiplier = volley.effect.shock_multiplier
+    for s, packed in enumerate(left):
+        if not packed:
+            continue
+        raw = packed.to_bytes(size * kills_side * xc, "little")
+        ways = shock**s
+        for k in range(kills_side):
             for x in range(xc):
-                at = ((k * side + s) * xc + x) * size
+                at = (k * xc + x) * size
                 n = int.from_bytes(raw[at:at + size], "little")
                 if n:
-                    out[(k, s, x)] = n
-    return Distribution.from_weights(out, den * 6**most_h)
+                    out[(k, s * multiplier, x)] = n * ways
+    return Distribution.from_weights(out, total)
 
 
 @lru_cache(maxsize=4096)
@@ -463,7 +454,7 @@ def uncapped_weights(volley: Volley, sixes_cap: int = 0, merge: Callable[[int], 
     """
     if volley.dice == 0:
         return iter([(0, 0, 0 if merge is None else merge(0), 1)]), 1
-    fire, den = _fire_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
+    fire, den = storm_of_steel.hits_and_sixes_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
     most_h = max(h for h, _ in fire)
     most_x = max(x for _, x in fire)
     faces = volley.effect.faces
