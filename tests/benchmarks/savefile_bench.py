@@ -25,6 +25,7 @@ from typing import Any
 
 from battletracker.model import savefile
 from battletracker.model.actions import Action
+from battletracker.model.backdrop import Backdrop
 from battletracker.model.bombardment import (
     Bombardment,
     BombardmentEvent,
@@ -44,6 +45,7 @@ from battletracker.model.game import (
     Weapon,
     WeaponProfile,
 )
+from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.presets import unit_presets
 from tests.benchmarks.common import report_ratio
 
@@ -79,6 +81,11 @@ def big_game(units: int = 500, log_entries: int = 10_000) -> Game:
         game.units[u.id] = u
     game.log = [LogEntry("2026-11-29T12:00:00", 1 + i // 100, 1 + i % 10, f"Entry {i}: 1st Squad takes 1 Shock",
                          "effect") for i in range(log_entries)]
+    for i in range(40):  # a table's terrain: woods and hedges
+        x, y = (i * 11) % 66 + 1.0, (i * 7) % 42 + 1.0
+        piece = TerrainPiece(f"t{i}", f"Wood {i}", "woods", "area", [(x, y), (x + 5, y), (x + 5, y + 4), (x, y + 4)]) \
+            if i % 2 else TerrainPiece(f"t{i}", f"Hedge {i}", "hedge", "linear", [(x, y), (x + 6, y + 1)])
+        game.terrain[piece.id] = piece
     return game
 
 
@@ -119,7 +126,10 @@ def unchecked_game(doc: dict[str, Any]) -> Game:
                    "log": [LogEntry(**e) for e in g["log"]],
                    "bombardments": {b["id"]: _bombardment(b) for b in g["bombardments"]},
                    "buildings": {b["id"]: Building(**b) for b in g["buildings"]},
-                   "smoke": {s["id"]: SmokeArea(**s) for s in g["smoke"]}})
+                   "smoke": {s["id"]: SmokeArea(**s) for s in g["smoke"]},
+                   "terrain": {t["id"]: TerrainPiece(**{**t, "points": [(x, y) for x, y in t["points"]]})
+                               for t in g["terrain"]},
+                   "backdrop": Backdrop(**g["backdrop"]) if g.get("backdrop") else None})
     history = doc.get("history")
     if history is not None:
         game.start = history["start"]
