@@ -221,8 +221,8 @@ class ChangeCocPoints(Effect):
         side = game.side(self.side)
         after = side.coc_points + self.delta
         if after < 0:
-            raise GameError(f"{side.name} has {side.coc_points} Chain of Command point(s); "
-                            f"cannot spend {-self.delta}")
+            points = "point" if side.coc_points == 1 else "points"
+            raise GameError(f"{side.name} has {side.coc_points} Chain of Command {points}; cannot spend {-self.delta}")
         side.coc_points = after
         return ChangeCocPoints(self.side, -self.delta)
 

@@ -55,7 +55,8 @@ class ChangeCocTally(Effect):
         side = game.side(self.side)
         after = side.coc_tally + self.delta
         if after < 0:
-            raise GameError(f"{side.name} has {side.coc_tally} pip(s) towards a Chain of Command die; "
+            pips = "pip" if side.coc_tally == 1 else "pips"
+            raise GameError(f"{side.name} has {side.coc_tally} {pips} towards a Chain of Command die; "
                             f"cannot take {-self.delta}")
         side.coc_tally = after
         return ChangeCocTally(self.side, -self.delta)

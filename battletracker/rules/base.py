@@ -314,6 +314,8 @@ COUNT_NOUNS: dict[str, tuple[str, str]] = {
     "disrupted": ("unit disrupted", "units disrupted"),
     "unstable": ("building turns unstable", "buildings turn unstable"),
     "dice": ("die", "dice"),
+    "Phases of fire": ("Phase of fire", "Phases of fire"),
+    "extra rounds": ("extra round", "extra rounds"),
     "H.E. dice": ("H.E. die", "H.E. dice"),
 }
 FLAG_WORDS: dict[str, str] = {

@@ -41,3 +41,18 @@ def test_fire_logs_one_hit_and_one_six_in_words() -> None:
                                    "storm_of_steel_chains": False}, ScriptedDice([6, 1, 1]))
     assert any(line.startswith("1 hit, 1 six;") for line in res.log), res.log
     assert not any("(s)" in line or "(es)" in line for line in res.log)
+
+
+def test_no_message_leaves_a_count_to_the_reader_as_a_plural_in_brackets() -> None:
+    """Counts are said in words ("1 hit", "2 hits"), never "hit(s)": a grep over every string in the package."""
+    import ast
+    from pathlib import Path
+
+    import battletracker
+
+    found = []
+    for path in Path(battletracker.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and "(s)" in node.value:
+                found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    assert found == []

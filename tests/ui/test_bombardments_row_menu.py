@@ -72,7 +72,7 @@ def test_extra_rounds_one_undo_step(session: Session, panel: BombardmentsPanel) 
     assert b.phases_left == 5 and b.extra_rounds == 2
     assert session.undo_stack.count() == steps + 1
     assert panel.rows[bid].phases.face == 5
-    assert "2 extra round(s) bought" in session.game.log[-1].text
+    assert "2 extra rounds bought" in session.game.log[-1].text
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
 

@@ -37,7 +37,7 @@ from battletracker.model.bombardment_effects import (
 )
 from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondition
 from battletracker.model.game import Game, Marker, Unit
-from battletracker.rules.base import InputValue, RulesInputError, inches
+from battletracker.rules.base import InputValue, RulesInputError, counted, inches
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
 from battletracker.rules.tables import setting
@@ -352,7 +352,7 @@ def add_rounds(game: Game, bombardment_id: str, rounds: int) -> list[Effect]:
     if rounds < 1:
         raise RulesInputError("rounds", f"at least one round, not {rounds}")
     moves = max(0, min(b.moves_left, _phases_that_may_move(b)))
-    text = f"{rounds} extra round(s) bought, static at the last position"
+    text = f"{counted(rounds, 'extra rounds')} bought, static at the last position"
     return [UpdateBombardment(b.id, (("phases_left", b.phases_left + rounds), ("extra_rounds", b.extra_rounds + rounds),
                                      ("moves_left", moves))),
             AppendBombardmentEvent(b.id, event(game, "rounds_added", text, b.centre, rounds=rounds)),
@@ -384,7 +384,8 @@ def next_action(b: Bombardment) -> NextAction:
         return NextAction("activate", "Activate with a Command Dice 1 or a Chain of Command point, "
                                       "or contact is lost")
     if b.state == "lingering":
-        return NextAction("wait", f"Effects clear after {b.linger_phases} more Phase end(s)")
+        return NextAction("wait", f"Effects clear after {b.linger_phases} more "
+                                   f"{'Phase end' if b.linger_phases == 1 else 'Phase ends'}")
     return NextAction("none", "Cleared")
 
 

@@ -251,7 +251,7 @@ def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
 def _plan_rounds(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
     rounds = _whole(choices, "rounds", "The extra rounds")
-    return _step(choices, f"{_name(game, b)}: {rounds} extra round(s)", bm.add_rounds(game, b.id, rounds))
+    return _step(choices, f"{_name(game, b)}: {counted(rounds, 'extra rounds')}", bm.add_rounds(game, b.id, rounds))
 
 
 def _plan_edit_area(game: Game, choices: Choices) -> Plan:

@@ -52,7 +52,16 @@ from battletracker.model.effects import Effect, RemoveMarker, SetCondition
 from battletracker.model.game import Game, Unit
 from battletracker.model.sequence_effects import SetHeldDice
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    InputValue,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    counted,
+)
 from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
     TargetResult,
@@ -224,8 +233,8 @@ def _parse(inputs: Inputs) -> PhaseInputs:
         raise SequenceRefusal("activation", "The side holds no Command Dice 1 this Phase: the bombardment needs a "
                                             "Chain of Command point, or it ends, contact lost.")
     if state == "ready" and phases_fired:
-        raise RulesInputError("phases_fired", f"a bombardment that has fired {phases_fired} Phase(s) is firing, "
-                                              "not ready")
+        raise RulesInputError("phases_fired", f"a bombardment that has fired {counted(phases_fired, 'Phases')} "
+                                              "is firing, not ready")
     if activation != "none":
         if pattern_die is None:
             raise RulesInputError("pattern_die", "is required: place the hidden Static or Rolling die before the "
@@ -377,7 +386,7 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     if p.doubled:
         update["devastating"] = False
     if left:
-        log.append(f"{left} Phase(s) of fire left")
+        log.append(f"{counted(left, 'Phases of fire')} left")
     else:
         linger = data().lingering.after_last_phase_of_fire
         log.append("The bombardment ends: the Forward Observer is removed; its effects and smoke stay until the "
@@ -437,7 +446,7 @@ def _release_left_behind(p: PhaseInputs, log: list[str]) -> list[Effect]:
     """
     if not p.left_behind:
         return []
-    log.append(f"The bombardment has ended: {len(p.left_behind)} unit(s) it left behind when it moved are no "
+    log.append(f"The bombardment has ended: {counted(len(p.left_behind), 'units')} it left behind when it moved are no "
                "longer Pinned")
     effects: list[Effect] = []
     for unit_id in p.left_behind:

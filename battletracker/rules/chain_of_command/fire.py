@@ -621,7 +621,8 @@ def read_targets(r: InputReader, teams: int, one_unit: bool = False) -> Targets:
     if one_unit and len(many) <= 1:
         teams = 1
     if ids and len(ids) != teams:
-        raise RulesInputError(field, f"names {len(ids)} unit(s) but the hits are shared by {teams} team(s)")
+        raise RulesInputError(field, f"names {counted(len(ids), 'units')} but the hits are shared by "
+                                     f"{counted(teams, 'teams')}")
     if len(set(ids)) != len(ids):
         raise RulesInputError(field, "names the same unit twice")
     figures_text = _id_list(r, "target_figures")
@@ -631,7 +632,8 @@ def read_targets(r: InputReader, teams: int, one_unit: bool = False) -> Targets:
             raise RulesInputError("target_figures", f"must be whole numbers separated by commas, not {brief(text)}")
         figures.append(int(text))
     if figures and len(figures) != (len(ids) or teams):
-        raise RulesInputError("target_figures", f"gives {len(figures)} number(s) for {len(ids) or teams} team(s)")
+        raise RulesInputError("target_figures", f"gives {counted(len(figures), 'numbers')} for "
+                                                f"{counted(len(ids) or teams, 'teams')}")
     if 0 in figures:
         who = "The target" if len(figures) == 1 else f"Team {figures.index(0) + 1}"
         raise RulesInputError("target_figures", f"{who} has no figures left: it is out of play and cannot be "

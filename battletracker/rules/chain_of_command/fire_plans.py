@@ -473,7 +473,7 @@ def _plan_sniper(inputs: dict[str, InputValue], facts: list[str], firer: Unit, t
         inputs.update(target_id=target.id, target_figures=str(target.figures))
     shots = firer.counters.get(snipers.SHOTS_COUNTER, 0)
     facts.append(f"Hits on {snipers.TO_HIT_BUNKER if kind == 'bunker' else snipers.TO_HIT}+ at any range; "
-                 f"{shots} shot(s) fired so far")
+                 f"{counted(shots, 'shots')} fired so far")
 
 
 def _plan_building(inputs: dict[str, InputValue], facts: list[str], game: Game, target: Unit) -> None:

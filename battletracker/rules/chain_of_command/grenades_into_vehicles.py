@@ -142,7 +142,7 @@ def _parse(inputs: Inputs) -> GrenadeInputs:
     teams = r.int("passenger_teams", 0, minimum=0, maximum=MAX_TEAMS)
     if teams and vehicle == "apc_outside":
         raise RulesInputError("passenger_teams", "a grenade against an APC from outside does not reach the "
-                                                 f"passengers ({teams} team(s) given)")
+                                                 f"passengers ({counted(teams, 'teams')} given)")
     passengers: Volley | None = None
     if teams:
         effect = HitEffect.for_cover(read_cover(r, default="open"), 1, tables)

@@ -25,6 +25,7 @@ from battletracker.model.bombardment import Bombardment, BombardmentEvent
 from battletracker.model.bombardment_effects import AppendBombardmentEvent, SetBombardmentPin, UpdateBombardment
 from battletracker.model.effects import AppendLog, Effect, RemoveMarker, SetCondition
 from battletracker.model.game import Game
+from battletracker.rules.base import counted
 from battletracker.rules.chain_of_command.bombardment import (
     PINNED,
     observer_name,
@@ -166,7 +167,8 @@ def _reminders(game: Game, plans: list[_Plan], side: int) -> list[Effect]:
         name = observer_name(game, b)
         if plan.state in ("ready", "firing"):
             out.append(_log(game, f"Next Phase: {name} must be activated with a Command Dice 1 or a Chain of "
-                                  f"Command point, or contact is lost ({plan.phases_left} Phase(s) of fire left)"))
+                                  f"Command point, or contact is lost "
+                                  f"({counted(plan.phases_left, 'Phases of fire')} left)"))
         elif plan.state == "ranging":
             plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
             out.append(_log(game, f"Next Phase: {name} ranges again" + (f" with +{plus}" if plus else "")))

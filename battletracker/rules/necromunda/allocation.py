@@ -51,7 +51,7 @@ def allocation_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     p = _parse(inputs)
     roller = Roller(dice)
     die = numeric_die(len(p.combat))
-    rolled = roller.roll_ints(f"Allocate {p.hits} Hit(s) ({die.name} each)", die, p.hits)
+    rolled = roller.roll_ints(f"Allocate {counted(p.hits, 'Hits')} ({die.name} each)", die, p.hits)
     per_hit = [p.combat[v - 1] for v in rolled]
     counts = [per_hit.count(unit_id) for unit_id in p.combat]
     numbering = ", ".join(f"{i + 1} = {unit_id}" for i, unit_id in enumerate(p.combat))

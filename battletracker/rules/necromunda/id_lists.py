@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from battletracker.rules.base import InputReader
+from battletracker.rules.base import InputReader, counted
 from battletracker.rules.necromunda.refusals import Refusal, field_words
 
 RESERVED = (",", ":", "=")
@@ -40,7 +40,7 @@ def read_ids(r: InputReader, field: str, *, minimum: int = 0, maximum: int | Non
     ids = parse_ids(r.str(field, ""), field)
     words = field_words(field)
     if len(ids) < minimum:
-        raise Refusal(field, f"{words} must hold at least {minimum} model(s), not {len(ids)}")
+        raise Refusal(field, f"{words} must hold at least {counted(minimum, 'models')}, not {len(ids)}")
     if maximum is not None and len(ids) > maximum:
         raise Refusal(field, f"{words} can hold at most {maximum} models, not {len(ids)}")
     if within is not None:

@@ -48,7 +48,7 @@ from battletracker.core.odds import Distribution, success_chance
 from battletracker.model.effects import Effect, SetProfileState
 from battletracker.model.game import PROFILE_STATES
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
+from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, counted
 from battletracker.rules.necromunda.conditions import becomes_suppressed, hit_effects
 from battletracker.rules.necromunda.firepower import (
     AMMO_JAMMED,
@@ -170,7 +170,7 @@ def _parse(inputs: Inputs) -> ShootInputs:
     weapon_profiles = r.int("weapon_profiles", 1, minimum=1, maximum=MAX_PROFILES)
     profile = r.int("profile", 0, minimum=0)
     if profile >= weapon_profiles:
-        raise Refusal("profile", f"the weapon has {weapon_profiles} profile(s), numbered from 0; there is no "
+        raise Refusal("profile", f"the weapon has {counted(weapon_profiles, 'profiles')}, numbered from 0; there is no "
                                  f"profile {profile}")
     parsed = ShootInputs(
         bs=bs,
@@ -248,7 +248,8 @@ def shoot_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             holes += face.holes
             rolled_symbols += 1 if face.ammo else 0
         needed = ammo_checks_needed(rolled_symbols, p.ammo, p.reading)
-        fire_line = f"Firepower dice {', '.join(faces)}: {holes} bullet hole(s), {rolled_symbols} ammo symbol(s)"
+        fire_line = (f"Firepower dice {', '.join(faces)}: {counted(holes, 'bullet holes')}, "
+                     f"{counted(rolled_symbols, 'ammo symbols')}")
         if needed:
             checks = roller.roll_ints(_checks_label(p.ammo, needed), D6, needed)
             failed = sum(1 for roll in checks if ammo_check_failed(roll, p.ammo))
@@ -273,7 +274,7 @@ def shoot_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     suppressed = hit and becomes_suppressed(p.target_engaged, p.target_seriously_injured)
     allocate = hit and p.target_engaged
     if hit:
-        log.append(f"{hits} Hit(s) on the target")
+        log.append(f"{counted(hits, 'Hits')} on the target")
         if allocate:
             log.append("The target is Engaged: allocate the Hits at random among every model in the combat")
         elif suppressed:

@@ -709,7 +709,7 @@ class ArsenalDialog(QDialog):
         self.nation_edit.setToolTip("The nation; for a grenade, the nations that use it (comma separated) "
                                     "or Universal")
         form.addRow("Name", self.name_edit)
-        form.addRow("Nation(s)", self.nation_edit)
+        form.addRow("Nations", self.nation_edit)
         self.kind_box = QComboBox(self)
         for key, text in WEAPON_KIND_TITLES.items():
             self.kind_box.addItem(text, key)

@@ -325,7 +325,7 @@ def test_its_settings_are_declared() -> None:
     ({"pattern_die": 5}, "direction", "a Rolling bombardment needs a direction along a table edge"),
     ({"pattern_die": 5, "direction": "north"}, "direction", "not 'north'"),
     ({"direction": "up"}, "direction", "a Static bombardment \\(2\\) does not move"),
-    ({"state": "ready"}, "phases_fired", "a bombardment that has fired 1 Phase\\(s\\) is firing, not ready"),
+    ({"state": "ready"}, "phases_fired", "a bombardment that has fired 1 Phase is firing, not ready"),
     ({"state": "finished"}, "state", "must be one of ready, firing"),
     ({"phases_left": 0}, "phases_left", "must be at least 1, not 0"),
     ({"moves_left": 4}, "moves_left", "must be at most 3, not 4"),

@@ -166,15 +166,15 @@ def test_the_odds_never_list_more_kills_than_the_target_has() -> None:
     ({"shock_multiplier": 3}, "shock_multiplier", "at most 2, not 3"),
     ({"firepower_dice": -1}, "firepower_dice", "at least 0, not -1"),
     ({"teams": 0}, "teams", "at least 1, not 0"),
-    ({"teams": 2, "target_ids": "a"}, "target_ids", "names 1 unit(s) but the hits are shared by 2 team(s)"),
+    ({"teams": 2, "target_ids": "a"}, "target_ids", "names 1 unit but the hits are shared by 2 teams"),
     ({"target_id": "a,b"}, "target_id", "use target_ids for 2 teams"),
     ({"target_id": "a", "target_ids": "a"}, "target_id", "not both"),
     ({"teams": 2, "target_ids": "a,a"}, "target_ids", "the same unit twice"),
-    ({"target_figures": "3,2"}, "target_figures", "gives 2 number(s) for 1 team(s)"),
+    ({"target_figures": "3,2"}, "target_figures", "gives 2 numbers for 1 team"),
     ({"target_id": "a", "target_figures": "0"}, "target_figures", "The target has no figures left: it is out of play"),
     ({"target_id": "a", "target_figures": "9" * 5000}, "target_figures", "must be whole numbers separated by commas"),
     ({"target_id": "a", "target_figures": 2}, "target_figures", "must be text"),
-    ({"target_id": "a", "target_figures": "2,3"}, "target_figures", "gives 2 number(s) for 1 team(s)"),
+    ({"target_id": "a", "target_figures": "2,3"}, "target_figures", "gives 2 numbers for 1 team"),
     ({"range": 12}, "range", "not an input"),
 ])
 def test_refusals_name_the_field_and_numbers(inputs: dict[str, object], field: str, words: str) -> None:

@@ -161,7 +161,7 @@ def test_its_settings_are_declared() -> None:
     ({"vehicle": "closed", "cover": "open"}, "cover", "is not an input of this procedure"),
     ({**TEAM, "range_band": "close"}, "range_band", "is not an input of this procedure"),
     ({**TEAM, "firepower_dice": -1}, "firepower_dice", "must be at least 0, not -1"),
-    ({**TEAM, "teams": 3, "target_ids": "u1,u2"}, "target_ids", "names 2 unit\\(s\\) but the hits are shared by 3"),
+    ({**TEAM, "teams": 3, "target_ids": "u1,u2"}, "target_ids", "names 2 units but the hits are shared by 3"),
 ])
 def test_refusals_name_the_field(inputs: dict[str, object], field: str, message: str) -> None:
     with pytest.raises(RulesInputError, match=message) as err:

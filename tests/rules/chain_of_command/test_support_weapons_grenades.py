@@ -101,7 +101,7 @@ def test_apc_saves_can_cancel_every_hit_and_shock_is_doubled_when_immobilised() 
 
 
 @pytest.mark.parametrize(("base", "inputs", "field", "words"), [
-    (APC, {"passenger_teams": 1}, "passenger_teams", "does not reach the passengers (1 team(s) given)"),
+    (APC, {"passenger_teams": 1}, "passenger_teams", "does not reach the passengers (1 team given)"),
     (APC, {"throw_hit": True}, "throw_hit", "no throw"),
     (APC, {"bullseye_dice": 1}, "bullseye_dice", "no throw"),
     (OPEN, {"bullseye_dice": 1}, "bullseye_dice", "throw_hit = true"),
@@ -111,7 +111,7 @@ def test_apc_saves_can_cancel_every_hit_and_shock_is_doubled_when_immobilised() 
     (OPEN, {"cover": "light"}, "cover", "passenger_teams is 0"),
     (OPEN, {"target_id": "p"}, "target_id", "passenger_teams is 0"),
     (OPEN, {"passenger_teams": 1}, "to_hit", "is required"),
-    (OPEN, {"passenger_teams": 2, "to_hit": 4, "target_ids": "a"}, "target_ids", "shared by 2 team(s)"),
+    (OPEN, {"passenger_teams": 2, "to_hit": 4, "target_ids": "a"}, "target_ids", "shared by 2 teams"),
     (OPEN, {"vehicle": "closed"}, "vehicle", "open_topped, apc_outside"),
     (OPEN, {"grenade_throw_to_hit": 13}, "grenade_throw_to_hit", "at most 12, not 13"),
     (OPEN, {"vehicle_current_shock": -1}, "vehicle_current_shock", "at least 0, not -1"),

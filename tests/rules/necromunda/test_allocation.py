@@ -17,7 +17,7 @@ NAME = "necro.engaged_allocation"
 
 def test_each_hit_rolls_a_die_with_a_face_per_model() -> None:
     r = resolve(NAME, {"combat": "u2, u5, u7", "hits": 3}, ScriptedDice([3, 1, 3]))
-    assert list(r.rolls) == [("Allocate 3 Hit(s) (D3 each)", (3, 1, 3))]
+    assert list(r.rolls) == [("Allocate 3 Hits (D3 each)", (3, 1, 3))]
     assert r.values["per_hit"] == ["u7", "u2", "u7"]
     assert r.values["counts"] == {"u2": 1, "u7": 2}
     assert r.outcome == "u2:1,u7:2"
@@ -45,7 +45,7 @@ def test_odds_match_simulation(combat: str, hits: int) -> None:
 
 
 @pytest.mark.parametrize("inputs, field, message", [
-    ({"combat": "u2"}, "combat", "The combat must hold at least 2 model(s), not 1."),
+    ({"combat": "u2"}, "combat", "The combat must hold at least 2 models, not 1."),
     ({"combat": ""}, "combat", "at least 2"),
     ({"combat": "a,b,c,d,e,f,g"}, "combat", "at most 6 models, not 7"),
     ({"combat": "a,b", "hits": 0}, "hits", "at least 1"),

@@ -62,7 +62,7 @@ def test_hits_on_an_engaged_target_go_at_random_to_the_combat_and_suppress_no_on
     r = resolve(NAME, inputs, ScriptedDice([5, "1", "1", 2, 1]))
     assert r.outcome == "hits=2 ammo=ok combat:b:1,c:1"
     assert list(r.effects) == []
-    assert r.rolls[-1] == ("Allocate 2 Hit(s) (D2 each)", (2, 1))
+    assert r.rolls[-1] == ("Allocate 2 Hits (D2 each)", (2, 1))
     assert label(r.outcome, {"b": "Mira", "c": "Brute"}) == "2 Hits; 1 to Mira, 1 to Brute"
 
 

@@ -322,7 +322,7 @@ def test_without_ids_nothing_changes() -> None:
     ({"profile_state": "jammed", "weapon_name": "Autogun"}, "profile_state",
      "The autogun is jammed and cannot be used again this battle."),
     ({"bs": 0}, "bs", "The shooter's BS must be at least 2, not 0."),
-    ({"profile": 2, "weapon_profiles": 2}, "profile", "has 2 profile(s)"),
+    ({"profile": 2, "weapon_profiles": 2}, "profile", "has 2 profiles"),
     ({"firepower_die_faces": "1, 2, 3"}, "firepower_die_faces", "6 faces, not 3"),
     ({"firepower_die_faces": "1, 1, 2, 2, 4, 1+ammo"}, "firepower_die_faces", "'4' is not a Firepower die face"),
     ({"ammo_trait_reading": "sometimes"}, "ammo_trait_reading", "must be one of ammo_check, always"),

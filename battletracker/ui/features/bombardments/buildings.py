@@ -69,7 +69,6 @@ class BuildingDialog(QDialog):
                                  "the end of the Turn")
         self.storeys = QSpinBox(self)
         self.storeys.setRange(1, 20)
-        self.storeys.setSuffix(" storey(s)")
         self.storeys.setToolTip("Infantry in a brick or stone building of two or more storeys are not Pinned")
         self.by_corners = QRadioButton("Click two opposite corners on the map", self)
         self.by_centre = QRadioButton("Click its centre on the map, with this size:", self)

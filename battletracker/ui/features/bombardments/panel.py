@@ -151,9 +151,9 @@ class BombardmentRow(QFrame):
             if b.devastating:
                 lines.append("Devastating: the first Phase of fire rolls double dice")
             if b.phases_fired:
-                lines.append(f"{b.phases_fired} Phase(s) of fire so far")
+                lines.append(f"{counted(b.phases_fired, 'Phases of fire')} so far")
         if b.state == "lingering":
-            lines.append(f"Clears after {b.linger_phases} more Phase end(s)")
+            lines.append(f"Clears after {b.linger_phases} more {'Phase end' if b.linger_phases == 1 else 'Phase ends'}")
         if inside:
             lines.append("In the area: " + esc(", ".join(game.units[u].name for u in inside)))
         if b.pinned:
