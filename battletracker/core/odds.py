@@ -131,6 +131,11 @@ class Distribution(Generic[T]):
             total += o * n
         return total / self._den
 
+    def whole_weights(self) -> tuple[dict[T, int], int]:
+        """Outcome -> whole-number weight, and their common denominator: for callers that combine
+        distributions by integer arithmetic of their own (packed polynomials)."""
+        return dict(self._w), self._den
+
     def as_floats(self) -> dict[T, float]:
         return {o: n / self._den for o, n in self._w.items()}
 

@@ -43,7 +43,7 @@ def _plain_volley(volley: Volley, sixes_cap: int) -> Distribution[tuple[int, int
 
 @pytest.mark.parametrize("count, target, storm", [
     (0, 4, StormOfSteel(3, True)), (1, 4, None), (5, 3, StormOfSteel()), (2, 4, StormOfSteel(3, True)),
-    (4, 6, StormOfSteel(2, True)), (2, 5, StormOfSteel(0, True)),
+    (4, 6, StormOfSteel(2, True)), (2, 5, StormOfSteel(0, True)), (2, 6, StormOfSteel(3, True)),
 ])
 def test_hits_and_sixes_equal_one_die_convolved_die_by_die(count: int, target: int,
                                                            storm: StormOfSteel | None) -> None:

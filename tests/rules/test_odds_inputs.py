@@ -42,3 +42,34 @@ def test_table_actions_without_dice_are_a_certainty() -> None:
     for name in procedures():
         if get(name).ruleset == "table":
             assert get(name).odds(TYPICAL[name]).outcomes == ["done"]
+
+
+def test_a_whole_area_summed_at_once_equals_the_targets_convolved_one_by_one() -> None:
+    """The largest bombardment's area totals (kills with Shock left out, vehicle Shock, unstable buildings),
+    summed as packed polynomials, are exactly the pairwise sum of every target's full (kills, Shock, vehicle
+    Shock, unstable) odds with its Shock then dropped."""
+    from battletracker.core.odds import Distribution
+    from battletracker.rules.chain_of_command.area_fire import add_counts, target_counts, total_counts
+    from battletracker.rules.chain_of_command.bombardment_data import data
+    from battletracker.rules.chain_of_command.bombardment_phase import _parse
+
+    areas = [t.area for t in _parse(LARGEST["coc.bombardment_phase"]).targets]
+    buildings = [a.building_id for a in areas if a.can_collapse and a.building_id]
+    assert len(buildings) == len(set(buildings)), "no building is shared, so unstable buildings simply add up"
+    expected: Distribution[tuple[int, int, int, int]] = Distribution.certain((0, 0, 0, 0))
+    for area in areas:
+        one = target_counts(area.for_odds(), data().unstable_sixes).map(lambda c: (c[0], 0, c[2], c[3]))
+        expected = expected.convolve(one, add_counts)
+    assert total_counts(areas, data().unstable_sixes, (True, False, True, True)) == expected
+
+
+def test_vehicles_under_a_bombardment_with_the_most_storm_of_steel_finish_and_agree_with_the_dice() -> None:
+    """A tank and an open-topped half-track under a devastating first Phase: 6 dice hitting on 6 alone, each 6
+    earning 3 more for 3 rounds, can bring 240 dice; their 6s are their hits, counted as one number."""
+    from tests.benchmarks.odds_bench import _TEN_TARGETS, STORM_OF_STEEL_MOST
+
+    inputs = {k: v for k, v in LARGEST["coc.bombardment_phase"].items() if not k.startswith("target")}
+    vehicles = [t for t in _TEN_TARGETS if t["kind"] == "vehicle"]
+    inputs.update({f"target{i}_{k}": v for i, t in enumerate(vehicles, start=1) for k, v in t.items()})
+    assert_odds_match_simulation("coc.bombardment_phase", {**inputs, "targets": len(vehicles),
+                                                           **STORM_OF_STEEL_MOST}, runs=1000)

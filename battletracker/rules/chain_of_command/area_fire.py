@@ -20,7 +20,7 @@ from the same per-die distributions coc.fire uses.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from battletracker.core.dice import Dice, Die, Face
@@ -187,35 +187,84 @@ def _same_building(a: AreaCounts, b: AreaCounts) -> AreaCounts:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2], max(a[3], b[3]))
 
 
+@lru_cache(maxsize=1024)
+def _kept_counts(target: AreaTarget, unstable_sixes: int, keep: tuple[bool, bool, bool, bool],
+                 ) -> Distribution[AreaCounts]:
+    """One target's counts with the parts a caller does not report read as 0.
+
+    Without Shock the effect dice's Shock faces read as nothing: the kills and
+    6s are the same, and the volley's odds have one dimension fewer.
+    """
+    if not keep[1] and target.volley is not None:
+        effect = target.volley.effect
+        faces = tuple("none" if f == "shock" else f for f in effect.faces)
+        target = replace(target, volley=replace(target.volley, effect=replace(effect, faces=faces)))
+    return target_counts(target, unstable_sixes).map(
+        lambda c: (c[0] if keep[0] else 0, c[1] if keep[1] else 0, c[2] if keep[2] else 0, c[3] if keep[3] else 0))
+
+
 def total_counts(targets: Sequence[AreaTarget], unstable_sixes: int,
                  keep: tuple[bool, bool, bool, bool] = (True, True, True, True)) -> Distribution[AreaCounts]:
     """Exact distribution of the summed counts over independent targets (unstable counts buildings).
 
     `keep` zeroes the parts a caller does not report, before combining, so the
     combination stays small (the whole area's kills alone is a short list).
-    Identical targets are combined with `repeat`; targets that can bring down
-    the same building are combined so that building counts once.
+    Targets that can bring down the same building are combined first so that
+    building counts once; then the parts are summed (`_summed`).
     """
-    def trim(c: AreaCounts) -> AreaCounts:
-        return (c[0] if keep[0] else 0, c[1] if keep[1] else 0, c[2] if keep[2] else 0, c[3] if keep[3] else 0)
-
     zero: AreaCounts = (0, 0, 0, 0)
     by_building: dict[str, Distribution[AreaCounts]] = {}
-    alone: dict[AreaTarget, int] = {}
+    parts: list[Distribution[AreaCounts]] = []
     for target in targets:
+        one = _kept_counts(target.for_odds(), unstable_sixes, keep)
         if target.can_collapse and target.building_id is not None:
-            one = target_counts(target.for_odds(), unstable_sixes).map(trim)
             before = by_building.get(target.building_id, Distribution.certain(zero))
             by_building[target.building_id] = before.convolve(one, _same_building).reduced()
         else:
-            alone[target.for_odds()] = alone.get(target.for_odds(), 0) + 1
-    total: Distribution[AreaCounts] = Distribution.certain(zero)
-    for target, n in alone.items():
-        one = target_counts(target, unstable_sixes).map(trim)
-        total = total.convolve(one.repeat(n, add_counts, zero), add_counts).reduced()
-    for building_counts in by_building.values():
-        total = total.convolve(building_counts, add_counts).reduced()
-    return total
+            parts.append(one)
+    return _summed([*parts, *by_building.values()])
+
+
+def _summed(parts: Sequence[Distribution[AreaCounts]]) -> Distribution[AreaCounts]:
+    """Exact distribution of the sum of independent `parts`.
+
+    Kept as a dict from the other counts, (Shock, vehicle Shock, unstable), to
+    the kills' polynomial packed into one integer (a byte-aligned slot per
+    count of kills, wide enough for the whole sum's weights so nothing
+    carries): combining two parts multiplies these integers pair by pair, so
+    ten targets' thousands of outcomes take a few hundred products, not a
+    million pairs of outcomes.
+    """
+    zero: AreaCounts = (0, 0, 0, 0)
+    if not parts:
+        return Distribution.certain(zero)
+    weighted = [d.whole_weights() for d in parts]
+    den = 1
+    for _, d in weighted:
+        den *= d
+    size = den.bit_length() // 8 + 1
+    width = 8 * size
+    kills = sum(max(c[0] for c in w) for w, _ in weighted) + 1
+    total: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
+    for w, _ in weighted:
+        packed: dict[tuple[int, int, int], int] = {}
+        for c, n in w.items():
+            rest = (c[1], c[2], c[3])
+            packed[rest] = packed.get(rest, 0) + (n << (width * c[0]))
+        summed: dict[tuple[int, int, int], int] = {}
+        for a, pa in total.items():
+            for b, pb in packed.items():
+                key = (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+                summed[key] = summed.get(key, 0) + pa * pb
+        total = summed
+    out: dict[AreaCounts, int] = {}
+    for rest, poly in total.items():
+        raw = poly.to_bytes(size * kills, "little")
+        for k in range(kills):
+            n = int.from_bytes(raw[k * size:(k + 1) * size], "little")
+            if n:
+                out[(k, *rest)] = n
+    return Distribution.from_weights(out, den)
 
 
 def target_key(kind: str, counts: tuple[int, int, int, int]) -> str:

@@ -104,7 +104,8 @@ def hits_and_sixes_weights(count: int, target: int, storm: StormOfSteel | None,
     milliseconds.
     """
     one_die = list(_one_die(target, storm, storm.rounds if storm is not None else 0).items())
-    if not sixes:
+    only_sixes = sixes and all(h == x for (h, x), _ in one_die)
+    if not sixes or only_sixes:  # hitting on 6 alone every hit is a six: a polynomial in the hits suffices
         one_die = [((h, 0), p) for (h, _), p in one_die]
     die_den = lcm(*(p.denominator for _, p in one_die))
     if count == 0:
@@ -122,7 +123,7 @@ def hits_and_sixes_weights(count: int, target: int, storm: StormOfSteel | None,
             at = (h * xs + x) * size
             n = int.from_bytes(raw[at:at + size], "little")
             if n:
-                out[(h, x)] = n
+                out[(h, h if only_sixes else x)] = n
     return out, die_den**count
 
 
