@@ -10,6 +10,7 @@ from battletracker.core.odds import Distribution, success_chance
 from battletracker.rules import get
 from battletracker.rules.armour_battles import direct_fire, fire, reaction
 from battletracker.rules.base import InputValue
+from battletracker.rules.chain_of_command import anti_tank
 from battletracker.rules.chain_of_command.fire import (
     HitEffect,
     Volley,
@@ -111,3 +112,13 @@ def test_direct_fire_odds_equal_the_check_against_every_result_of_the_fire(input
     plain = direct_fire._fire_joint(plan.dice_rolled, plan.tn).bind(lambda pair: reaction.reaction_odds(
         {**check, "incoming": pair[0], "incoming_sixes": pair[1]}))
     assert get("ab.direct_fire_reaction").odds(inputs) == plain
+
+
+@pytest.mark.parametrize(("strike_dice", "armour_dice", "storm"), [
+    (2, 0, StormOfSteel(1, False)), (3, 2, StormOfSteel(2, True)), (4, 6, StormOfSteel(1, True))])
+def test_grenade_penetrating_hits_capped_equal_the_plain_hits(strike_dice: int, armour_dice: int,
+                                                               storm: StormOfSteel) -> None:
+    plain = hits_and_sixes(strike_dice, 4, storm).map(lambda hs: hs[0])
+    after = anti_tank._after_penetration(anti_tank._penetrating_hits(strike_dice, 4, storm, armour_dice),
+                                         armour_dice, 4, "afv")
+    assert after == anti_tank._after_penetration(plain, armour_dice, 4, "afv")
