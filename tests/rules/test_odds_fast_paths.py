@@ -19,7 +19,7 @@ from battletracker.rules.chain_of_command.fire import (
     kills_shock_key,
     split_hits,
 )
-from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, hits_and_sixes
+from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, hits_and_sixes, hits_and_sixes_weights
 from battletracker.rules.necromunda import allocation, stray_shots
 from battletracker.rules.necromunda.id_lists import counts_key
 from tests.benchmarks.odds_bench import TYPICAL
@@ -122,3 +122,11 @@ def test_grenade_penetrating_hits_capped_equal_the_plain_hits(strike_dice: int, 
     after = anti_tank._after_penetration(anti_tank._penetrating_hits(strike_dice, 4, storm, armour_dice),
                                          armour_dice, 4, "afv")
     assert after == anti_tank._after_penetration(plain, armour_dice, 4, "afv")
+
+
+@pytest.mark.parametrize("target", [1, 2, 4, 6, 7])
+@pytest.mark.parametrize("storm", [None, StormOfSteel(1, False), StormOfSteel(2, True), StormOfSteel(3, True)])
+def test_hits_without_sixes_equal_the_hits_of_hits_and_sixes(target: int, storm: StormOfSteel | None) -> None:
+    weights, den = hits_and_sixes_weights(3, target, storm, False)
+    hits = Distribution.from_weights({h: n for (h, _), n in weights.items()}, den)
+    assert hits == hits_and_sixes(3, target, storm).map(lambda hs: hs[0])

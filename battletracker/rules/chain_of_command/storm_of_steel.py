@@ -103,9 +103,12 @@ def hits_and_sixes_weights(count: int, target: int, storm: StormOfSteel | None,
     reach 480: a pair-by-pair convolution would take minutes, the power takes
     milliseconds.
     """
-    one_die = list(_one_die(target, storm, storm.rounds if storm is not None else 0).items())
-    if not sixes:
-        one_die = [((h, 0), p) for (h, _), p in one_die]
+    rounds = storm.rounds if storm is not None else 0
+    if sixes:
+        one_die = list(_one_die(target, storm, rounds).items())
+    else:
+        hits, hits_den = _one_die_hits(target, storm, rounds)
+        one_die = [((h, 0), Fraction(n, hits_den)) for h, n in enumerate(hits) if n]
     die_den = lcm(*(p.denominator for _, p in one_die))
     if count == 0:
         return {(0, 0): 1}, 1
@@ -136,3 +139,32 @@ def _one_die(target: int, storm: StormOfSteel | None, rounds_left: int) -> Distr
         six = six.convolve(extras, _add_pairs)
     not_six = {(1, 0): p_hit_not_six, (0, 0): 1 - p_six - p_hit_not_six}
     return Distribution.mix([(p_six, six), (1, Distribution(not_six))])
+
+
+@lru_cache(maxsize=256)
+def _one_die_hits(target: int, storm: StormOfSteel | None, rounds_left: int) -> tuple[tuple[int, ...], int]:
+    """The hits alone of one die with its extras, as whole weights by hits over one denominator.
+
+    As `_one_die` with the sixes left out: a polynomial in the hits of at
+    most 41 terms, multiplied in integers, not a table of (hits, sixes)
+    pairs convolved in fractions (most of the time of a roll whose sixes do
+    nothing).
+    """
+    hit_not_six = max((6 if target <= 1 else max(7 - target, 0)) - 1, 0)
+    six = [0, 1]
+    den = 6
+    if storm is not None and rounds_left and storm.per_six:
+        extra, extra_den = _one_die_hits(target, storm, rounds_left - 1)
+        for _ in range(storm.per_six):
+            product = [0] * (len(six) + len(extra) - 1)
+            for i, a in enumerate(six):
+                if a:
+                    for j, b in enumerate(extra):
+                        product[i + j] += a * b
+            six = product
+            den *= extra_den
+    scale = den // 6
+    weights = list(six)
+    weights[0] += (5 - hit_not_six) * scale
+    weights[1] += hit_not_six * scale
+    return tuple(weights), den
