@@ -19,7 +19,12 @@ from battletracker.rules.chain_of_command.fire import (
     kills_shock_key,
     split_hits,
 )
-from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, hits_and_sixes, hits_and_sixes_weights
+from battletracker.rules.chain_of_command.storm_of_steel import (
+    StormOfSteel,
+    capped_weights,
+    hits_and_sixes,
+    hits_and_sixes_weights,
+)
 from battletracker.rules.necromunda import allocation, stray_shots
 from battletracker.rules.necromunda.id_lists import counts_key
 from tests.benchmarks.odds_bench import TYPICAL
@@ -130,3 +135,12 @@ def test_hits_without_sixes_equal_the_hits_of_hits_and_sixes(target: int, storm:
     weights, den = hits_and_sixes_weights(3, target, storm, False)
     hits = Distribution.from_weights({h: n for (h, _), n in weights.items()}, den)
     assert hits == hits_and_sixes(3, target, storm).map(lambda hs: hs[0])
+
+
+@pytest.mark.parametrize("target", [2, 4, 6])
+@pytest.mark.parametrize("storm", [None, StormOfSteel(1, False), StormOfSteel(2, True), StormOfSteel(3, True)])
+@pytest.mark.parametrize("sixes_cap", [1, 2, 3])
+def test_capped_sixes_equal_hits_and_sixes_capped(target: int, storm: StormOfSteel | None, sixes_cap: int) -> None:
+    weights, den = capped_weights(3, target, storm, sixes_cap)
+    capped = Distribution.from_weights(weights, den)
+    assert capped == hits_and_sixes(3, target, storm).map(lambda hs: (hs[0], min(hs[1], sixes_cap)))

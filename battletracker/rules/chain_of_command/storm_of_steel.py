@@ -168,3 +168,56 @@ def _one_die_hits(target: int, storm: StormOfSteel | None, rounds_left: int) -> 
     weights[0] += (5 - hit_not_six) * scale
     weights[1] += hit_not_six * scale
     return tuple(weights), den
+
+
+@lru_cache(maxsize=256)
+def capped_weights(count: int, target: int, storm: StormOfSteel | None,
+                   sixes_cap: int) -> tuple[dict[tuple[int, int], int], int]:
+    """(hits, sixes read as at most `sixes_cap`) of `roll` as whole weights over one denominator.
+
+    Where only a few counts of sixes matter (two set a building on fire),
+    the rolls with fewer sixes than the cap are counted as a polynomial in
+    the hits for each such count, multiplied with the higher counts of sixes
+    dropped, and the rest of each hit total is the cap: the whole (hits,
+    sixes) table of chained Storm of Steel dice (480 by 480) is never made.
+    """
+    if sixes_cap <= 0:
+        return hits_and_sixes_weights(count, target, storm, False)
+    rounds = storm.rounds if storm is not None else 0
+    one_die = list(_one_die(target, storm, rounds).items())
+    most_x = max(x for (_, x), _ in one_die)
+    if count == 0 or sixes_cap >= count * most_x:
+        return hits_and_sixes_weights(count, target, storm)
+    die_den = lcm(*(p.denominator for _, p in one_die))
+    den = die_den**count
+    width = 8 * ((den.bit_length() // 8) + 1)
+    die = [0] * sixes_cap  # count of sixes -> packed weights by hits
+    for (h, x), p in one_die:
+        if x < sixes_cap:
+            die[x] += (p.numerator * (die_den // p.denominator)) << (width * h)
+
+    def times(a: list[int], b: list[int]) -> list[int]:
+        return [sum(a[i] * b[x - i] for i in range(x + 1)) for x in range(sixes_cap)]
+
+    low = [1] + [0] * (sixes_cap - 1)
+    power, left = die, count
+    while left:
+        if left & 1:
+            low = times(low, power)
+        left >>= 1
+        if left:
+            power = times(power, power)
+    hits, hits_den = hits_and_sixes_weights(count, target, storm, False)
+    scale = den // hits_den
+    mask = (1 << width) - 1
+    out: dict[tuple[int, int], int] = {}
+    for (h, _), n in hits.items():
+        rest = n * scale
+        for x in range(sixes_cap):
+            w = (low[x] >> (width * h)) & mask
+            if w:
+                out[(h, x)] = w
+                rest -= w
+        if rest:
+            out[(h, sixes_cap)] = rest
+    return out, den
