@@ -190,6 +190,7 @@ LARGEST: dict[str, dict[str, InputValue]] = {
 STORM_OF_STEEL_MOST: dict[str, InputValue] = {"storm_of_steel_per_six": 3, "storm_of_steel_chains": True}
 LARGEST_STORM: dict[str, dict[str, InputValue]] = {
     "coc.fire": {**LARGEST["coc.fire"], **STORM_OF_STEEL_MOST},
+    "coc.at_grenade": {**LARGEST["coc.at_grenade"], **STORM_OF_STEEL_MOST},
 }
 
 # Procedures whose inputs have no size to grow: their typical inputs are their largest.

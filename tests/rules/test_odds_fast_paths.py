@@ -10,6 +10,7 @@ from battletracker.core.odds import Distribution, success_chance
 from battletracker.rules import get
 from battletracker.rules.armour_battles import direct_fire, fire, reaction
 from battletracker.rules.base import InputValue
+from battletracker.rules.chain_of_command import anti_tank
 from battletracker.rules.chain_of_command.fire import (
     HitEffect,
     Volley,
@@ -18,7 +19,12 @@ from battletracker.rules.chain_of_command.fire import (
     kills_shock_key,
     split_hits,
 )
-from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, hits_and_sixes
+from battletracker.rules.chain_of_command.storm_of_steel import (
+    StormOfSteel,
+    capped_weights,
+    hits_and_sixes,
+    hits_and_sixes_weights,
+)
 from battletracker.rules.necromunda import allocation, stray_shots
 from battletracker.rules.necromunda.id_lists import counts_key
 from tests.benchmarks.odds_bench import TYPICAL
@@ -111,3 +117,30 @@ def test_direct_fire_odds_equal_the_check_against_every_result_of_the_fire(input
     plain = direct_fire._fire_joint(plan.dice_rolled, plan.tn).bind(lambda pair: reaction.reaction_odds(
         {**check, "incoming": pair[0], "incoming_sixes": pair[1]}))
     assert get("ab.direct_fire_reaction").odds(inputs) == plain
+
+
+@pytest.mark.parametrize(("strike_dice", "armour_dice", "storm"), [
+    (2, 0, StormOfSteel(1, False)), (3, 2, StormOfSteel(2, True)), (4, 6, StormOfSteel(1, True))])
+def test_grenade_penetrating_hits_capped_equal_the_plain_hits(strike_dice: int, armour_dice: int,
+                                                               storm: StormOfSteel) -> None:
+    plain = hits_and_sixes(strike_dice, 4, storm).map(lambda hs: hs[0])
+    after = anti_tank._after_penetration(anti_tank._penetrating_hits(strike_dice, 4, storm, armour_dice),
+                                         armour_dice, 4, "afv")
+    assert after == anti_tank._after_penetration(plain, armour_dice, 4, "afv")
+
+
+@pytest.mark.parametrize("target", [1, 2, 4, 6, 7])
+@pytest.mark.parametrize("storm", [None, StormOfSteel(1, False), StormOfSteel(2, True), StormOfSteel(3, True)])
+def test_hits_without_sixes_equal_the_hits_of_hits_and_sixes(target: int, storm: StormOfSteel | None) -> None:
+    weights, den = hits_and_sixes_weights(3, target, storm, False)
+    hits = Distribution.from_weights({h: n for (h, _), n in weights.items()}, den)
+    assert hits == hits_and_sixes(3, target, storm).map(lambda hs: hs[0])
+
+
+@pytest.mark.parametrize("target", [2, 4, 6])
+@pytest.mark.parametrize("storm", [None, StormOfSteel(1, False), StormOfSteel(2, True), StormOfSteel(3, True)])
+@pytest.mark.parametrize("sixes_cap", [1, 2, 3])
+def test_capped_sixes_equal_hits_and_sixes_capped(target: int, storm: StormOfSteel | None, sixes_cap: int) -> None:
+    weights, den = capped_weights(3, target, storm, sixes_cap)
+    capped = Distribution.from_weights(weights, den)
+    assert capped == hits_and_sixes(3, target, storm).map(lambda hs: (hs[0], min(hs[1], sixes_cap)))

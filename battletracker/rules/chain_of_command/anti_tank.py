@@ -37,6 +37,7 @@ from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.arsenal import MAX_STRIKE_DICE, ATWeapon, Grenade, arsenal
 from battletracker.rules.chain_of_command.damage import (
     BAND_TITLES,
+    BANDS,
     DamageOutcome,
     apply_damage,
     band_for,
@@ -568,12 +569,30 @@ def at_grenade_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     return Resolution("coc.at_grenade", outcome, values, roller.rolls, _effects(p.ammo, p.target, damage), log)
 
 
+def _penetrating_hits(strike_dice: int, pen_target: int, storm: StormOfSteel,
+                      armour_dice: int) -> Distribution[int]:
+    """Penetrating Hits of the Strike Dice and their Storm of Steel dice, capped where the band stops changing.
+
+    Past the last band's hits plus every Armour Die saving, more hits read the
+    same band (`band_for`), so they are counted together: chained Storm of
+    Steel dice can bring hundreds of hits, which would otherwise each be
+    convolved with the saves. The sixes do nothing here, so only the hits
+    are counted (`hits_and_sixes_weights` without sixes).
+    """
+    weights, den = storm_of_steel.hits_and_sixes_weights(strike_dice, pen_target, storm, False)
+    cap = len(BANDS) - 1 + armour_dice
+    hits: dict[int, int] = {}
+    for (h, _), n in weights.items():
+        hits[min(h, cap)] = hits.get(min(h, cap), 0) + n
+    return Distribution.from_weights(hits, den)
+
+
 @lru_cache(maxsize=4096)
 def _at_grenade_odds(movement_dice: int, distance: float, strike_dice: int, storm: StormOfSteel, pen_target: int,
                      armour_dice: int, save_target: int, vehicle: str) -> Distribution[str]:
     reach = Distribution.dice_sum(movement_dice).at_least(distance)
-    hits = storm_of_steel.hits_and_sixes(strike_dice, pen_target, storm).map(lambda hs: hs[0])
-    after = _after_penetration(hits, armour_dice, save_target, vehicle)
+    after = _after_penetration(_penetrating_hits(strike_dice, pen_target, storm, armour_dice),
+                               armour_dice, save_target, vehicle)
     return Distribution.mix([(1 - reach, Distribution.certain(FAILED_TO_REACH)), (reach, after)])
 
 

@@ -380,7 +380,7 @@ def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
     chained Storm of Steel dice 12 Firepower Dice reach 480 hits; no product
     of the Teams' whole (kills, Shock) tables per hit total is ever made.
     """
-    fire, den = storm_of_steel.hits_and_sixes_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
+    fire, den = storm_of_steel.capped_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap)
     most_h = max(h for h, _ in fire)
     most_x = max(x for _, x in fire)
     xc = min(sixes_cap, most_x) + 1
@@ -454,7 +454,7 @@ def uncapped_weights(volley: Volley, sixes_cap: int = 0, merge: Callable[[int], 
     """
     if volley.dice == 0:
         return iter([(0, 0, 0 if merge is None else merge(0), 1)]), 1
-    fire, den = storm_of_steel.hits_and_sixes_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap > 0)
+    fire, den = storm_of_steel.capped_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap)
     most_h = max(h for h, _ in fire)
     most_x = max(x for _, x in fire)
     faces = volley.effect.faces

@@ -103,10 +103,16 @@ def hits_and_sixes_weights(count: int, target: int, storm: StormOfSteel | None,
     reach 480: a pair-by-pair convolution would take minutes, the power takes
     milliseconds.
     """
-    one_die = list(_one_die(target, storm, storm.rounds if storm is not None else 0).items())
-    only_sixes = sixes and all(h == x for (h, x), _ in one_die)
-    if not sixes or only_sixes:  # hitting on 6 alone every hit is a six: a polynomial in the hits suffices
-        one_die = [((h, 0), p) for (h, _), p in one_die]
+    rounds = storm.rounds if storm is not None else 0
+    only_sixes = False
+    if sixes:
+        one_die = list(_one_die(target, storm, rounds).items())
+        only_sixes = all(h == x for (h, x), _ in one_die)
+        if only_sixes:  # hitting on 6 alone every hit is a six: a polynomial in the hits suffices
+            one_die = [((h, 0), p) for (h, _), p in one_die]
+    else:
+        hits, hits_den = _one_die_hits(target, storm, rounds)
+        one_die = [((h, 0), Fraction(n, hits_den)) for h, n in enumerate(hits) if n]
     die_den = lcm(*(p.denominator for _, p in one_die))
     if count == 0:
         return {(0, 0): 1}, 1
@@ -137,3 +143,85 @@ def _one_die(target: int, storm: StormOfSteel | None, rounds_left: int) -> Distr
         six = six.convolve(extras, _add_pairs)
     not_six = {(1, 0): p_hit_not_six, (0, 0): 1 - p_six - p_hit_not_six}
     return Distribution.mix([(p_six, six), (1, Distribution(not_six))])
+
+
+@lru_cache(maxsize=256)
+def _one_die_hits(target: int, storm: StormOfSteel | None, rounds_left: int) -> tuple[tuple[int, ...], int]:
+    """The hits alone of one die with its extras, as whole weights by hits over one denominator.
+
+    As `_one_die` with the sixes left out: a polynomial in the hits of at
+    most 41 terms, multiplied in integers, not a table of (hits, sixes)
+    pairs convolved in fractions (most of the time of a roll whose sixes do
+    nothing).
+    """
+    hit_not_six = max((6 if target <= 1 else max(7 - target, 0)) - 1, 0)
+    six = [0, 1]
+    den = 6
+    if storm is not None and rounds_left and storm.per_six:
+        extra, extra_den = _one_die_hits(target, storm, rounds_left - 1)
+        for _ in range(storm.per_six):
+            product = [0] * (len(six) + len(extra) - 1)
+            for i, a in enumerate(six):
+                if a:
+                    for j, b in enumerate(extra):
+                        product[i + j] += a * b
+            six = product
+            den *= extra_den
+    scale = den // 6
+    weights = list(six)
+    weights[0] += (5 - hit_not_six) * scale
+    weights[1] += hit_not_six * scale
+    return tuple(weights), den
+
+
+@lru_cache(maxsize=256)
+def capped_weights(count: int, target: int, storm: StormOfSteel | None,
+                   sixes_cap: int) -> tuple[dict[tuple[int, int], int], int]:
+    """(hits, sixes read as at most `sixes_cap`) of `roll` as whole weights over one denominator.
+
+    Where only a few counts of sixes matter (two set a building on fire),
+    the rolls with fewer sixes than the cap are counted as a polynomial in
+    the hits for each such count, multiplied with the higher counts of sixes
+    dropped, and the rest of each hit total is the cap: the whole (hits,
+    sixes) table of chained Storm of Steel dice (480 by 480) is never made.
+    """
+    if sixes_cap <= 0:
+        return hits_and_sixes_weights(count, target, storm, False)
+    rounds = storm.rounds if storm is not None else 0
+    one_die = list(_one_die(target, storm, rounds).items())
+    most_x = max(x for (_, x), _ in one_die)
+    if count == 0 or sixes_cap >= count * most_x:
+        return hits_and_sixes_weights(count, target, storm)
+    die_den = lcm(*(p.denominator for _, p in one_die))
+    den = die_den**count
+    width = 8 * ((den.bit_length() // 8) + 1)
+    die = [0] * sixes_cap  # count of sixes -> packed weights by hits
+    for (h, x), p in one_die:
+        if x < sixes_cap:
+            die[x] += (p.numerator * (die_den // p.denominator)) << (width * h)
+
+    def times(a: list[int], b: list[int]) -> list[int]:
+        return [sum(a[i] * b[x - i] for i in range(x + 1)) for x in range(sixes_cap)]
+
+    low = [1] + [0] * (sixes_cap - 1)
+    power, left = die, count
+    while left:
+        if left & 1:
+            low = times(low, power)
+        left >>= 1
+        if left:
+            power = times(power, power)
+    hits, hits_den = hits_and_sixes_weights(count, target, storm, False)
+    scale = den // hits_den
+    mask = (1 << width) - 1
+    out: dict[tuple[int, int], int] = {}
+    for (h, _), n in hits.items():
+        rest = n * scale
+        for x in range(sixes_cap):
+            w = (low[x] >> (width * h)) & mask
+            if w:
+                out[(h, x)] = w
+                rest -= w
+        if rest:
+            out[(h, sixes_cap)] = rest
+    return out, den
