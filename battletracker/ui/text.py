@@ -29,3 +29,8 @@ def literal(text: str) -> str:
     this is markup, so the guess is right and the player's characters show.
     """
     return f"<p style='white-space:pre-wrap'>{esc(text)}</p>" if text else ""
+
+
+def ruler_inches(d: float) -> str:
+    """A ruler's reading, always to a tenth of an inch so the label does not jump in width as it is dragged."""
+    return f'{d:.1f}"'

@@ -35,6 +35,7 @@ from battletracker.rules.base import message_of
 from battletracker.rules.terrain import TerrainKind, terrain_rules
 from battletracker.rules.terrain_actions import points_choice, terrain_choice
 from battletracker.ui.map.terrain_items import HANDLE_PX, SightRuler, look_of
+from battletracker.ui.text import ruler_inches
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -49,10 +50,6 @@ class _Drag(Enum):
     PIECE = auto()
     CORNER = auto()
     SIGHT = auto()
-
-
-def _fmt(d: float) -> str:
-    return f'{d:.1f}"'
 
 
 class TerrainTools(QObject):
@@ -265,7 +262,7 @@ class TerrainTools(QObject):
         origin = self._origin()
         index = self.view.map_scene.target_marks.index(game)
         reading, blocked_at = index.sight_line(self.sight_from, end)
-        parts = [_fmt(distance(origin, end)), reading.reason]
+        parts = [ruler_inches(distance(origin, end)), reading.reason]
         if reading.clear:
             cover = index.cover_against(self.sight_from, end)
             if cover.source is not None:

@@ -57,7 +57,7 @@ from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MARGIN, MapScene
 from battletracker.ui.map.terrain_tools import TerrainTools
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc
+from battletracker.ui.text import esc, ruler_inches
 
 if TYPE_CHECKING:
     from battletracker.rules.actions import Choices
@@ -85,10 +85,6 @@ class _Gesture(Enum):
     ROTATE = auto()
     MEASURE = auto()
     PAN = auto()
-
-
-def _fmt_inches(d: float) -> str:
-    return f'{d:.1f}"'
 
 
 class MapView(QGraphicsView):
@@ -539,7 +535,7 @@ class MapView(QGraphicsView):
         at = self._clamp((self._origin[0] + p[0] - self._start[0], self._origin[1] + p[1] - self._start[1]))
         token.setPos(*at)
         moved = distance(self._origin, at)
-        self.readout.set_line(self._origin, at, _fmt_inches(moved))
+        self.readout.set_line(self._origin, at, ruler_inches(moved))
         self.readout.show()
         self._preview(token, at, token.shown_facing)
 
@@ -672,7 +668,7 @@ class MapView(QGraphicsView):
             end = (token.x(), token.y())
         d = distance(self._measure_from, end)
         self.measured_distance = d
-        self.measure_item.set_line(self._measure_from, end, _fmt_inches(d))
+        self.measure_item.set_line(self._measure_from, end, ruler_inches(d))
         self.measure_item.show()
 
     # -- picking -------------------------------------------------------------------------------------------------
@@ -835,7 +831,7 @@ class MapView(QGraphicsView):
                 ("beyond range" if bands else "")
             arc = in_arc((selected.x, selected.y), selected.facing, selected.main_arc(), (unit.x, unit.y))
             detail = ", ".join(x for x in (where, "in arc" if arc else "outside arc") if x)
-            lines.append(esc(f"{_fmt_inches(d)} from {selected.name}: {detail}"))
+            lines.append(esc(f"{ruler_inches(d)} from {selected.name}: {detail}"))
             reading = self.map_scene.target_marks.reading(unit.id)
             if reading is not None:
                 lines.append(esc(reading.sentence()))

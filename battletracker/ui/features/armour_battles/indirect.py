@@ -78,7 +78,7 @@ class IndirectFireDialog(ProcedureDialog):
                 f'{reach:g}" and nothing within {profile.ranges.short:g}"')
         self.aim_x = self._coordinate(session.game.table_width, firer.x)
         self.aim_y = self._coordinate(session.game.table_height, max(0.0, firer.y - 24.0))
-        self.pick_aim = QPushButton("Pick on the &map", self)
+        self.pick_aim = QPushButton("Pick on &map", self)
         self.pick_aim.setToolTip("Click the aiming point on the table")
         self.pick_aim.setEnabled(map_view is not None)
         self.move_box = QComboBox(self)
