@@ -27,7 +27,7 @@ from battletracker.rules.chain_of_command.storm_of_steel import (
 )
 from battletracker.rules.necromunda import allocation, stray_shots
 from battletracker.rules.necromunda.id_lists import counts_key
-from tests.benchmarks.odds_bench import TYPICAL
+from tests.benchmarks.odds_bench import LARGEST, TYPICAL
 
 
 def _plain_volley(volley: Volley, sixes_cap: int) -> Distribution[tuple[int, int, int]]:
@@ -110,12 +110,19 @@ def test_reaction_odds_equal_reading_every_roll(dice: int, tn: int, suppression:
 
 
 @pytest.mark.parametrize("inputs", [TYPICAL["ab.direct_fire_reaction"], {
-    **TYPICAL["ab.direct_fire_reaction"], "fp_dice": 9, "reaction:reaction_dice": 6, "reaction:suppression": "normal"}])
+    **TYPICAL["ab.direct_fire_reaction"], "fp_dice": 9, "reaction:reaction_dice": 6, "reaction:suppression": "normal"},
+    LARGEST["ab.direct_fire_reaction"], {**TYPICAL["ab.direct_fire_reaction"], "fp_dice": 0},
+    {**TYPICAL["ab.direct_fire_reaction"], "range": 30, "move": "double", "reaction:reaction_dice": 0},
+    {**TYPICAL["ab.direct_fire_reaction"], "range": 4, "fp_dice": 13, "reaction:reaction_dice": 2,
+     "reaction:suppressed": True, "reaction:suppression": "normal", "reaction:disruption": 2}])
 def test_direct_fire_odds_equal_the_check_against_every_result_of_the_fire(inputs: dict[str, InputValue]) -> None:
     fired, check = direct_fire.split(inputs)
     plan = fire.plan_fire(fired)
-    plain = direct_fire._fire_joint(plan.dice_rolled, plan.tn).bind(lambda pair: reaction.reaction_odds(
-        {**check, "incoming": pair[0], "incoming_sixes": pair[1]}))
+    six = Fraction(1, 6)
+    other = success_chance(plan.tn) - six
+    one = Distribution({(1, 1): six, (1, 0): other, (0, 0): 1 - six - other})
+    joint = one.repeat(plan.dice_rolled, lambda a, b: (a[0] + b[0], a[1] + b[1]), (0, 0))
+    plain = joint.bind(lambda pair: reaction.reaction_odds({**check, "incoming": pair[0], "incoming_sixes": pair[1]}))
     assert get("ab.direct_fire_reaction").odds(inputs) == plain
 
 

@@ -12,10 +12,6 @@ the fire's joint successes and sixes.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from functools import lru_cache
-from math import lcm
-
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
@@ -49,29 +45,10 @@ def direct_resolve(inputs: Inputs, dice: Dice) -> Resolution:
                       [*shot.rolls, *answer.rolls], answer.effects, [*shot.log, *answer.log])
 
 
-@lru_cache(maxsize=256)
-def _fire_joint(dice: int, tn: int) -> Distribution[tuple[int, int]]:
-    """Joint (successes, sixes) of the fire's `dice` D6 needing `tn`+; every 6 counts as a six."""
-    six = Fraction(1, 6)
-    other = Fraction(max(0, 6 - tn), 6)
-    six_hit = 1 if tn <= 6 else 0
-    weights: dict[tuple[int, int], Fraction] = {(six_hit, 1): six, (1, 0): other, (0, 0): 1 - six - other}
-    one: Distribution[tuple[int, int]] = Distribution({k: p for k, p in weights.items() if p})
-    return one.repeat(dice, lambda a, b: (a[0] + b[0], a[1] + b[1]), (0, 0))
-
-
 def direct_odds(inputs: Inputs) -> Distribution[str]:
     fired, check = split(inputs)
     plan = fire.plan_fire(fired)
-    against, check_den = reaction.weights_against(check)
-    results = list(_fire_joint(plan.dice_rolled, plan.tn).items())
-    fire_den = lcm(*(p.denominator for _, p in results))
-    total: dict[str, int] = {}
-    for (hits, sixes), p in results:
-        scale = p.numerator * (fire_den // p.denominator)
-        for key, n in against(hits, sixes).items():
-            total[key] = total.get(key, 0) + scale * n
-    return Distribution.from_weights(total, fire_den * check_den)
+    return reaction.odds_against_fire(check, plan.dice_rolled, plan.tn)
 
 
 register(Procedure(NAME, "Direct fire and Reaction Check", direct_resolve, direct_odds, ruleset=RULESET))

@@ -18,7 +18,6 @@ suppression sets "artillery_suppressed" as well; dispersal sets "dispersed".
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -205,19 +204,25 @@ def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=256)
-def _saves_table(dice: int, tn: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+def joint_rows(dice: int, tn: int) -> tuple[tuple[int, ...], ...]:
     """Joint successes and sixes of `dice` D6 needing `tn`+ (tn at most 6, so every 6 is a success), as whole
-    weights over 6**dice: row s holds the weight of s successes with at most x sixes at column x, so a
-    check reads each number of successes in one step whatever the firer's 6s."""
+    weights over 6**dice: row s holds the weight of s successes with x of them 6s at column x (0 past s)."""
     other = int(success_chance(tn) * 6) - 1  # faces that succeed without a 6
     fail = 5 - other
     rows = []
     for saves in range(dice + 1):
         # saves successes among the dice, x of them 6s: C(dice, saves) C(saves, x) other**(saves - x) fail**rest
         ways = comb(dice, saves) * fail ** (dice - saves)
-        row = [ways * comb(saves, x) * other ** (saves - x) if x <= saves else 0 for x in range(dice + 1)]
-        rows.append(tuple(accumulate(row)))
-    return tuple(rows), 6**dice
+        rows.append(tuple(ways * comb(saves, x) * other ** (saves - x) if x <= saves else 0
+                          for x in range(dice + 1)))
+    return tuple(rows)
+
+
+@lru_cache(maxsize=256)
+def _saves_table(dice: int, tn: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """`joint_rows` summed along each row: column x holds the weight of s successes with at most x sixes, so a
+    check reads each number of successes in one step whatever the firer's 6s."""
+    return tuple(tuple(accumulate(row)) for row in joint_rows(dice, tn)), 6**dice
 
 
 @lru_cache(maxsize=1024)
@@ -252,18 +257,51 @@ def reaction_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(plan.dice_rolled, plan.tn, p.incoming, p.incoming_sixes, p.suppression)
 
 
-def weights_against(check: Inputs) -> tuple[Callable[[int, int], dict[str, int]], int]:
-    """The Reaction Check's outcome keys and whole weights against any number of incoming successes and
-    sixes, and their denominator, its other inputs read once: a fire's odds ask for every result the fire
-    can roll, and add them up as whole numbers."""
+def odds_against_fire(check: Inputs, fire_dice: int, fire_tn: int) -> Distribution[str]:
+    """The Reaction Check's odds against a fire of `fire_dice` D6 needing `fire_tn`+ (every 6 a success and a
+    six), summed over every number of successes and sixes the fire can roll; the check's inputs without
+    `incoming` and `incoming_sixes`, read once."""
     p = _parse({**check, "incoming": 1, "incoming_sixes": 0})
     plan = _plan(p)  # the same for any number of incoming successes but none, which needs no roll
+    return _against_fire(fire_dice, fire_tn, plan.dice_rolled, plan.tn, p.suppression)
 
-    def against(incoming: int, incoming_sixes: int) -> dict[str, int]:
-        _check_incoming(incoming, incoming_sixes)
-        return _weights(plan.dice_rolled, plan.tn, incoming, incoming_sixes, p.suppression)
 
-    return against, 6**plan.dice_rolled
+@lru_cache(maxsize=256)
+def _against_fire(fire_dice: int, fire_tn: int, dice: int, tn: int, suppression: str) -> Distribution[str]:
+    """Fire and check as polynomials packed in big integers, one field of `width` bits per power of z.
+
+    The fire's weights with x sixes are F_x(z) = sum over its successes h of weight(h, x) z**h; the check's
+    with at most l sixes are S_l(z) = sum over its successes s of weight(s, <= l) z**(dice - s). In a product
+    the power h + dice - s is `dice` more than the Disruption taken (none at or below `dice`), so the whole
+    roll is F * S_dice and the suppressed part the sum of F_x * S_limit(x): a few big-integer products instead
+    of a check per fire result. Every field holds at most 6**(fire_dice + dice) < 2**(width - 1).
+    """
+    fire_rows = joint_rows(fire_dice, fire_tn)
+    table, _ = _saves_table(dice, tn)
+    width = 3 * (fire_dice + dice) + 1
+    checks = [sum(row[column] << width * (dice - saves) for saves, row in enumerate(table))
+              for column in range(dice + 1)]
+    fire_by_sixes = [sum(row[x] << width * hits for hits, row in enumerate(fire_rows) if row[x])
+                     for x in range(fire_dice + 1)]
+    everything = sum(fire_by_sixes) * checks[dice]
+    suppressed = 0
+    for x, packed in enumerate(fire_by_sixes):
+        # suppressed when the target's 6s are at most `limit` (never when the firer rolled no 6)
+        limit = -1 if x == 0 else x if suppression == "artillery" else x - 1
+        if limit >= 0 and packed:
+            suppressed += packed * checks[min(limit, dice)]
+    field = (1 << width) - 1
+    by_taken: dict[tuple[int, bool], int] = {}
+    for power in range(fire_dice + dice + 1):
+        shift = width * power
+        n_suppressed = (suppressed >> shift) & field
+        n_all = (everything >> shift) & field
+        taken = max(0, power - dice)
+        for flag, n in ((True, n_suppressed), (False, n_all - n_suppressed)):
+            if n:
+                by_taken[taken, flag] = by_taken.get((taken, flag), 0) + n
+    weights = {outcome_key(taken, flag): n for (taken, flag), n in by_taken.items()}
+    return Distribution.from_weights(weights, 6 ** (fire_dice + dice))
 
 
 register(Procedure(NAME, "Reaction Check", reaction_resolve, reaction_odds, ruleset=RULESET, settings=SETTINGS))

@@ -40,6 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from math import lcm
 from typing import Any
 
 from battletracker.core.dice import Dice
@@ -268,34 +269,80 @@ def _odds_key(p: AttackInputs) -> _OddsKey:
 
 @lru_cache(maxsize=1024)
 def _odds(k: _OddsKey) -> Distribution[str]:
-    body = Distribution.certain(TEMPLATE) if k.template else _shot_odds(k)
+    if k.template:
+        weights, den = {TEMPLATE: 1}, 1
+    else:
+        weights, den = _shot_weights(k)
     if k.cool:
         passed = cool.cool_odds({"cool": k.cool}).p("passed")
-        body = Distribution.mix(((passed, body), (1 - passed, Distribution.certain(COOL_FAILED))))
-    return body.ordered(display_order)
+        weights = {key: n * passed.numerator for key, n in weights.items()}
+        weights[COOL_FAILED] = (passed.denominator - passed.numerator) * den
+        den *= passed.denominator
+    return Distribution.from_weights(_display_ordered(weights), den)
 
 
-def _shot_odds(k: _OddsKey) -> Distribution[str]:
+def _display_ordered(weights: dict[str, int]) -> dict[str, int]:
+    """The outcomes in `display_order`, which reads a key's head alone and then the whole key: the heads
+    (a dozen) sorted by it, each head's keys (hundreds under stray shots) sorted as text."""
+    by_head: dict[str, list[str]] = {}
+    for key in weights:
+        by_head.setdefault(key.partition(" ")[0], []).append(key)
+    return {key: weights[key] for head in sorted(by_head, key=display_order) for key in sorted(by_head[head])}
+
+
+def _shot_weights(k: _OddsKey) -> tuple[dict[str, int], int]:
+    """The shot's outcomes as whole weights and their denominator, summed over the Firepower dice's (holes,
+    ammo state).
+
+    A miss keys only the ammo state, so the stray shots of every number of holes are mixed per state, the
+    states together (`stray_shots.mixed_weights`), not one distribution per number of holes.
+    """
     p_hit = Fraction(0) if k.needed is None else success_chance(k.needed)
+    hit, miss_weight = p_hit.numerator, p_hit.denominator - p_hit.numerator
     miss = "out_of_range" if k.needed is None else "miss"
     fire: Distribution[Any] = (
         holes_and_ammo_state(k.die, k.dice, k.ammo, k.reading) if k.dice else Distribution.certain((1, None)))
-    hit_or_miss = Distribution({True: p_hit, False: 1 - p_hit})
-
-    def after(pair: tuple[bool, tuple[int, str | None]]) -> Distribution[str]:
-        hit, (holes, state) = pair
+    fire_weights, fire_den = fire.whole_weights()
+    den = p_hit.denominator * fire_den
+    plain: dict[str, int] = {}
+    parts: list[tuple[dict[str, int], int]] = [(plain, den)]
+    strays: dict[str | None, list[tuple[int, int]]] = {}
+    for (holes, state), w in fire_weights.items():
         shots = holes if state is not None else 1
-        key = shooting.outcome_key(f"hits={shots}" if hit else miss, state)
-        if hit and k.combat and shots:
-            return allocation._keyed(allocation.AllocationInputs(k.combat, shots)).map(
-                lambda drawn: f"{key} combat:{drawn}")
-        if not hit and k.at_risk and shots:
-            return stray_shots._keyed(k.at_risk, min(shots, stray_shots.MAX_HITS)).map(
-                lambda struck: f"{key} stray:{struck.removeprefix('hit=')}")
-        return Distribution.certain(key)
+        if hit:
+            key = shooting.outcome_key(f"hits={shots}", state)
+            if k.combat and shots:
+                drawn, drawn_den = allocation._keyed(allocation.AllocationInputs(k.combat, shots)).whole_weights()
+                parts.append(({f"{key} combat:{d}": hit * w * n for d, n in drawn.items()}, den * drawn_den))
+            else:
+                plain[key] = plain.get(key, 0) + hit * w
+        if miss_weight:
+            if k.at_risk and shots:
+                strays.setdefault(state, []).append((min(shots, stray_shots.MAX_HITS), w))
+            else:
+                key = shooting.outcome_key(miss, state)
+                plain[key] = plain.get(key, 0) + miss_weight * w
+    if strays:
+        groups, scale = stray_shots.mixed_weights(len(k.at_risk), tuple(tuple(g) for g in strays.values()))
+        struck = [m.removeprefix("hit=") for m in stray_shots._mask_keys(k.at_risk)]
+        missed: dict[str, int] = {}
+        for state, masks in zip(strays, groups, strict=True):
+            key = shooting.outcome_key(miss, state)
+            missed.update({f"{key} stray:{models}": miss_weight * n
+                           for models, n in zip(struck, masks, strict=True) if n})
+        parts.append((missed, den * scale))
+    return _common(parts)
 
-    pairs: Distribution[tuple[bool, tuple[int, str | None]]] = hit_or_miss.convolve(fire, lambda h, f: (h, f))
-    return pairs.bind(after).reduced()
+
+def _common(parts: list[tuple[dict[str, int], int]]) -> tuple[dict[str, int], int]:
+    """Whole weights over several denominators, added up over the least common one."""
+    den = lcm(*(d for _, d in parts))
+    out: dict[str, int] = {}
+    for weights, d in parts:
+        factor = den // d
+        for key, n in weights.items():
+            out[key] = out.get(key, 0) + n * factor
+    return out, den
 
 
 AMMO_WORDS = {"ok": "", "out": ", Out of Ammo", "jammed": ", the weapon jams"}

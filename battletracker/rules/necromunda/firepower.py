@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
+from math import comb
 
 from battletracker.core.dice import Die, Face
-from battletracker.core.odds import Distribution, binomial
+from battletracker.core.odds import Distribution
 from battletracker.core.text import brief
 from battletracker.rules.base import InputReader
 from battletracker.rules.necromunda.refusals import Refusal
@@ -184,13 +184,21 @@ def holes_and_symbols(die: FirepowerDie, count: int) -> Distribution[tuple[int, 
 
 @lru_cache(maxsize=256)
 def holes_and_ammo_state(die: FirepowerDie, count: int, ammo: int, reading: str) -> Distribution[tuple[int, str]]:
-    """Exact joint distribution of (bullet holes, ammo state) over `count` Firepower dice and any Ammo checks."""
-    fail = Fraction(max(ammo - 1, 0), SIDES)
+    """Exact joint distribution of (bullet holes, ammo state) over `count` Firepower dice and any Ammo checks.
 
-    def state(hs: tuple[int, int]) -> Distribution[tuple[int, str]]:
-        holes, rolled = hs
-        checks = ammo_checks_needed(rolled, ammo, reading)
-        return binomial(checks, fail).map(
-            lambda failed: (holes, ammo_state(ammo_symbols_counted(rolled, ammo > 0, reading, failed))))
-
-    return holes_and_symbols(die, count).bind(state).reduced()
+    Whole weights over the dice's denominator times 6 per Ammo check at the most checks: each (holes,
+    symbols) result and number of failed checks adds its weight directly, no Fraction per result.
+    """
+    weights, den = holes_and_symbols(die, count).whole_weights()
+    checks_of = {rolled: ammo_checks_needed(rolled, ammo, reading) for _holes, rolled in weights}
+    most = max(checks_of.values(), default=0)
+    failing = max(ammo - 1, 0)  # faces of an Ammo check's D6 below X
+    out: dict[tuple[int, str], int] = {}
+    for (holes, rolled), n in weights.items():
+        checks = checks_of[rolled]
+        for failed in range(checks + 1):
+            ways = comb(checks, failed) * failing**failed * (SIDES - failing) ** (checks - failed)
+            if ways:
+                key = (holes, ammo_state(ammo_symbols_counted(rolled, ammo > 0, reading, failed)))
+                out[key] = out.get(key, 0) + n * ways * SIDES ** (most - checks)
+    return Distribution.from_weights(out, den * SIDES**most)

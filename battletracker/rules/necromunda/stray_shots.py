@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from math import gcd
 from typing import Any, TypeVar
 
 from battletracker.core.dice import D6, Dice
@@ -145,19 +146,57 @@ def _odds(models: int, hits: int) -> Distribution[int]:
     the masks) leaves the chance of exactly T being hit: 2**models sums rather
     than a convolution per shot.
     """
+    (weights,), den = mixed_weights(models, (((hits, 1),),))
+    return Distribution.from_weights({mask: w for mask, w in enumerate(weights) if w}, den)
+
+
+@lru_cache(maxsize=512)
+def mixed_weights(models: int, groups: tuple[tuple[tuple[int, int], ...], ...],
+                  ) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Which models are hit at least once (each bit mask's whole weight, as `_odds`) when the number of shots
+    is itself rolled, for several groups at once: each group pairs numbers of shots with their whole weights.
+    Returns each group's mask weights and the scale they share: a group's weights add up to its total weight
+    times the scale.
+
+    The Moebius transform is linear, so it runs once on the masks' weights summed over the numbers of shots
+    (each a polynomial in the mask's inside weight, read by Horner's rule) rather than once per number of
+    shots; an attack's Firepower dice give it a dozen. The groups ride in one big integer, a field of
+    `width` bits each: every field stays between 0 and its group's total times the scale, all the way
+    through the transform, so no field borrows from its neighbour.
+    """
+    pairs = [pair for group in groups for pair in group]
+    most = max(n for n, _ in pairs)
+    fewest = min(n for n, _ in pairs)
     low, high = HIT_ON_AT_MOST, 6 - HIT_ON_AT_MOST
     one = [low * high**i * 6 ** (models - 1 - i) for i in range(models)]
-    inside = [high**models] * (1 << models)
+    # one shot's weights share a factor (3**models when 1-3 hits): leaving it out keeps the numbers small
+    unit = gcd(6**models, high**models, *one)
+    one = [w // unit for w in one]
+    base = 6**models // unit
+    scale = base**most
+    width = max(sum(w for _, w in group) for group in groups).bit_length() + scale.bit_length() + 1
+    coefficients = [0] * (most + 1)
+    for g, group in enumerate(groups):
+        for n, w in group:
+            coefficients[n] += (w * base ** (most - n)) << (width * g)
+    highest_first = coefficients[fewest:][::-1]
+    inside = [high**models // unit] * (1 << models)
     for mask in range(1, 1 << models):
         lowest = mask & -mask
         inside[mask] = inside[mask ^ lowest] + one[lowest.bit_length() - 1]
-    exactly = [w**hits for w in inside]
+    exactly = []
+    for x in inside:
+        acc = 0
+        for c in highest_first:
+            acc = acc * x + c
+        exactly.append(acc * x**fewest)
     for i in range(models):
         bit = 1 << i
         for mask in range(1 << models):
             if mask & bit:
                 exactly[mask] -= exactly[mask ^ bit]
-    return Distribution.from_weights({mask: w for mask, w in enumerate(exactly) if w}, 6 ** (models * hits))
+    field = (1 << width) - 1
+    return tuple(tuple((packed >> (width * g)) & field for packed in exactly) for g in range(len(groups))), scale
 
 
 def stray_label(outcome: str) -> str:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.core.odds import Distribution, success_chance
 from battletracker.model.effects import SetCondition, SetProfileState
 from battletracker.rules import ChoiceNeeded, RulesInputError, odds, resolve
 from battletracker.rules.base import InputValue
-from battletracker.rules.necromunda.attack import _odds, label, result_label
+from battletracker.rules.necromunda import allocation, attack, cool, shooting, stray_shots
+from battletracker.rules.necromunda.attack import _odds, display_order, label, result_label
+from battletracker.rules.necromunda.firepower import holes_and_ammo_state
 from tests.rules.necromunda.helpers import assert_sentence
 from tests.rules.oddscheck import assert_odds_match_simulation
 
@@ -153,6 +157,54 @@ def test_every_outcome_has_a_label_in_words() -> None:
         for key in odds(NAME, inputs).outcomes:
             words = label(key, names)
             assert "=" not in words and "_" not in words and "combat" not in words and "stray:" not in words, words
+
+
+def _odds_one_result_at_a_time(inputs: dict[str, InputValue]) -> Distribution[str]:
+    """The attack's odds built outcome by outcome: the Cool check, then each (hit or miss, holes, ammo state)
+    of the shot followed by its own stray shots or allocation, mixed as fractions."""
+    k = attack._odds_key(attack._parse(inputs))
+    if k.template:
+        body: Distribution[str] = Distribution.certain("template")
+    else:
+        p_hit = Fraction(0) if k.needed is None else success_chance(k.needed)
+        miss = "out_of_range" if k.needed is None else "miss"
+        fire: Distribution[Any] = (
+            holes_and_ammo_state(k.die, k.dice, k.ammo, k.reading) if k.dice else Distribution.certain((1, None)))
+
+        def after(pair: tuple[bool, tuple[int, str | None]]) -> Distribution[str]:
+            hit, (holes, state) = pair
+            shots = holes if state is not None else 1
+            key = shooting.outcome_key(f"hits={shots}" if hit else miss, state)
+            if hit and k.combat and shots:
+                return allocation._keyed(allocation.AllocationInputs(k.combat, shots)).map(
+                    lambda drawn: f"{key} combat:{drawn}")
+            if not hit and k.at_risk and shots:
+                return stray_shots._keyed(k.at_risk, min(shots, stray_shots.MAX_HITS)).map(
+                    lambda struck: f"{key} stray:{struck.removeprefix('hit=')}")
+            return Distribution.certain(key)
+
+        hit_or_miss = Distribution({True: p_hit, False: 1 - p_hit})
+        body = hit_or_miss.convolve(fire, lambda h, f: (h, f)).bind(after)
+    if k.cool:
+        passed = cool.cool_odds({"cool": k.cool}).p("passed")
+        body = Distribution.mix(((passed, body), (1 - passed, Distribution.certain("cool_failed"))))
+    return body
+
+
+@pytest.mark.parametrize("inputs", [
+    autogun(),
+    autogun(cool=7, toolkit_target_priority=True, at_risk="c,d", toolkit_stray_shots=True),
+    autogun(rapid_fire=6, cool=7, toolkit_target_priority=True, at_risk="c,d,e,f,g,h,i,j",
+            toolkit_stray_shots=True),
+    autogun(rapid_fire=3, ammo=6, at_risk="c,d,e", toolkit_stray_shots=True, target_engaged=True, combat="b,c,d"),
+    autogun(range=30.0, at_risk="c,d", toolkit_stray_shots=True),
+    autogun(rapid_fire=0, ammo=0, cool=6, toolkit_target_priority=True, at_risk="c", toolkit_stray_shots=True),
+    {"template": True, "template_hits": "b", "cool": 9, "toolkit_target_priority": True},
+])
+def test_odds_equal_the_mixture_of_every_result_and_read_in_display_order(inputs: dict[str, InputValue]) -> None:
+    dist = odds(NAME, inputs)
+    assert dist == _odds_one_result_at_a_time(inputs)
+    assert dist.outcomes == sorted(dist.outcomes, key=display_order)
 
 
 def test_cold_odds_are_fast() -> None:

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+from battletracker.core.odds import Distribution, binomial
 from battletracker.rules import RulesInputError
 from battletracker.rules.necromunda.firepower import (
     AMMO_READINGS,
@@ -97,6 +98,22 @@ def test_holes_and_ammo_state_with_checks() -> None:
     assert dist.p((1, "out")) == Fraction(1, 12) and dist.p((1, "ok")) == Fraction(2, 6) + Fraction(1, 12)
     literal = holes_and_ammo_state(default_die(), 1, 4, "always")
     assert literal.probability(lambda hs: hs[1] == "ok") == 0
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, 6])
+@pytest.mark.parametrize("ammo", [0, 1, 4, 6])
+@pytest.mark.parametrize("reading", list(AMMO_READINGS))
+def test_holes_and_ammo_state_equal_each_roll_followed_by_its_ammo_checks(count: int, ammo: int,
+                                                                          reading: str) -> None:
+    fail = Fraction(max(ammo - 1, 0), 6)
+
+    def state(hs: tuple[int, int]) -> Distribution[tuple[int, str]]:
+        holes, rolled = hs
+        return binomial(ammo_checks_needed(rolled, ammo, reading), fail).map(
+            lambda failed: (holes, ammo_state(ammo_symbols_counted(rolled, ammo > 0, reading, failed))))
+
+    plain = holes_and_symbols(default_die(), count).bind(state)
+    assert holes_and_ammo_state(default_die(), count, ammo, reading) == plain
 
 
 def test_an_unknown_reading_is_refused() -> None:

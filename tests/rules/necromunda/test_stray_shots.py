@@ -7,10 +7,11 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.core.odds import Distribution
 from battletracker.model.effects import SetCondition
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import InputValue
-from battletracker.rules.necromunda.stray_shots import stray_shot_candidates
+from battletracker.rules.necromunda.stray_shots import _odds, mixed_weights, stray_shot_candidates
 from tests.rules.necromunda.helpers import assert_sentence
 from tests.rules.oddscheck import assert_odds_match_simulation
 
@@ -87,6 +88,20 @@ def test_odds_closed_form() -> None:
     assert two.p("hit=a,b") == 2 * Fraction(1, 2) * Fraction(1, 4)
     assert two.p("hit=b") == Fraction(1, 2) ** 2 - Fraction(1, 4) ** 2
     assert two.p("none") == Fraction(1, 16)
+
+
+@pytest.mark.parametrize("models, groups", [
+    (1, (((1, 1),),)),
+    (3, (((2, 5), (4, 1)), ((1, 7),), ((3, 2), (3, 1), (6, 4)))),
+    (8, (((6, 11), (9, 3), (18, 1)), ((7, 2), (8, 5)))),
+])
+def test_shots_of_several_counts_mix_each_count_as_its_weight_says(
+        models: int, groups: tuple[tuple[tuple[int, int], ...], ...]) -> None:
+    rows, scale = mixed_weights(models, groups)
+    for group, row in zip(groups, rows, strict=True):
+        total = sum(w for _, w in group)
+        plain = Distribution.mix((Fraction(w, total), _odds(models, n)) for n, w in group)
+        assert Distribution.from_weights(dict(enumerate(row)), total * scale) == plain
 
 
 @pytest.mark.parametrize("at_risk, hits", [("u1", 1), ("u1,u2,u3", 1), ("u1,u2", 3), ("a,b,c,d,e", 4)])
