@@ -441,6 +441,9 @@ def _share_inside_exactly(a: Point, dx: float, dy: float, polygon: Sequence[Poin
         ex, ey = q[0] - p[0], q[1] - p[1]
         denom = dx * ey - dy * ex
         if abs(denom) < EPSILON:
+            # An edge along the line: the line goes in or out of the polygon only at the edge's ends.
+            if abs((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) <= EPSILON * math.hypot(dx, dy):
+                cuts.extend(t for t in (_along(a, dx, dy, p), _along(a, dx, dy, q)) if 0.0 < t < 1.0)
             continue
         t = ((p[0] - a[0]) * ey - (p[1] - a[1]) * ex) / denom
         u = ((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / denom
@@ -455,6 +458,11 @@ def _share_inside_exactly(a: Point, dx: float, dy: float, polygon: Sequence[Poin
         if point_in_polygon((a[0] + dx * mid, a[1] + dy * mid), polygon):
             inside += t1 - t0
     return inside
+
+
+def _along(a: Point, dx: float, dy: float, p: Point) -> float:
+    """Where the point `p`, on the line, falls along a-(a + d), as a share of it."""
+    return ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)
 
 
 Side = tuple[float, float, float, float]

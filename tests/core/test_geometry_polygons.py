@@ -164,6 +164,14 @@ def test_the_quick_count_declines_a_line_through_a_corner_or_along_an_edge() -> 
     assert geometry.share_inside(edges, 20.0, 0.0, 20.0) == pytest.approx(0.5)
 
 
+def test_a_line_along_a_flat_outline_is_inside_only_where_it_runs_along_it() -> None:
+    # A wood drawn with no area (its corners in a row): the line from 20" to 25" runs along it from 22" to 25".
+    assert geometry.length_inside_polygon((20.0, 15.0), (25.0, 15.0), [(22.0, 15.0), (22.0, 15.0), (25.0, 15.0)]) \
+        == pytest.approx(3.0)
+    assert geometry.length_inside_polygon((20.0, 15.0), (30.0, 15.0), [(22.0, 15.0), (24.0, 15.0), (25.0, 15.0)]) \
+        == pytest.approx(3.0)
+
+
 @given(st.one_of(st.tuples(st.tuples(grid, grid), st.tuples(grid, grid)), st.tuples(points, points)),
        st.one_of(st.lists(st.tuples(grid, grid), min_size=3, max_size=8), st.lists(points, min_size=3, max_size=8)))
 def test_the_hull_clip_bounds_the_depth_and_is_the_depth_through_a_convex_polygon(
