@@ -66,7 +66,7 @@ def _existing(game: Game, choices: Choices) -> TerrainPiece:
         raise Refusal("piece", "Pick a terrain piece first.")
     piece = game.terrain.get(piece_id)
     if piece is None:
-        raise Refusal("piece", f"There is no terrain piece {piece_id!r} on the table (was it removed?).")
+        raise Refusal("piece", "That terrain piece is no longer on the table (was it removed?).")
     return piece
 
 

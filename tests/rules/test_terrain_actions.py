@@ -65,7 +65,7 @@ def test_each_action_is_one_step_that_undoes_exactly() -> None:
     ("terrain.add", {"piece": terrain_choice(replace(COPSE, points=[(0.0, 0.0), (1.0, 1.0)]))}, "piece",
      "That terrain piece cannot be put on the table: Copse: an area needs at least 3 corners, not 2."),
     ("terrain.add", {"piece": terrain_choice(COPSE)}, "piece", "Copse already has the id 't1'."),
-    ("terrain.remove", {"piece": "t9"}, "piece", "There is no terrain piece 't9' on the table (was it removed?)."),
+    ("terrain.remove", {"piece": "t9"}, "piece", "That terrain piece is no longer on the table (was it removed?)."),
     ("terrain.remove", {}, "piece", "Pick a terrain piece first."),
     ("terrain.move", {"piece": "t1", "dx": 0.0}, "dx", "Copse is already there."),
     ("terrain.move", {"piece": "t1", "dx": "far"}, "dx", "How far to move the piece must be a number of inches."),

@@ -100,7 +100,8 @@ def firer_of(game: Game, choices: Choices) -> Unit:
     unit_id = str(choices.get("firer", ""))
     unit = game.units.get(unit_id)
     if unit is None:
-        raise Refusal("firer", f"there is no fighter {unit_id!r} on the table")
+        raise Refusal("firer", "That fighter is no longer on the table (was it taken off?)." if unit_id
+                      else "Choose the fighter who shoots.")
     if not in_the_fight(unit):
         raise Refusal("firer", f"{unit.name} is Out of Action and cannot shoot")
     if acted(game, unit.id):

@@ -119,7 +119,7 @@ def test_a_template_lists_whom_it_hits_and_needs_no_dice() -> None:
 
 
 @pytest.mark.parametrize(("choices", "words"), [
-    ({"firer": "zz", "target": "b"}, "no fighter"),
+    ({"firer": "zz", "target": "b"}, "That fighter is no longer on the table"),
     ({"firer": "a"}, "Choose an enemy fighter"),
     ({"firer": "a", "target": "a"}, "enemy fighter still in the fight"),
     ({"firer": "a", "target": "b", "weapon": "Lasgun"}, "no weapon profile"),
