@@ -54,6 +54,8 @@ def _parse_piece(text: InputValue | None) -> TerrainPiece:
 
 
 def _checked(game: Game, piece: TerrainPiece) -> TerrainPiece:
+    if not piece.name.strip():
+        raise Refusal("name", "A terrain piece needs a name to show on the map: type one.")
     problem = piece_problem(game, piece)
     if problem is not None:
         raise Refusal("piece", f"{piece.name or 'The piece'}: {problem}.")

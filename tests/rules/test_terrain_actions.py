@@ -72,6 +72,12 @@ def test_each_action_is_one_step_that_undoes_exactly() -> None:
     ("terrain.move", {"piece": "t1", "points": "[[0,0]]"}, "points",
      "Copse cannot take that shape: an area needs at least 3 corners, not 1."),
     ("terrain.edit", {"piece": terrain_choice(COPSE)}, "piece", "Nothing about Copse was changed."),
+    ("terrain.edit", {"piece": terrain_choice(replace(COPSE, name=""))}, "name",
+     "A terrain piece needs a name to show on the map: type one."),
+    ("terrain.edit", {"piece": terrain_choice(replace(COPSE, name=" \t "))}, "name",
+     "A terrain piece needs a name to show on the map: type one."),
+    ("terrain.add", {"piece": terrain_choice(replace(COPSE, id="t2", name="  "))}, "name",
+     "A terrain piece needs a name to show on the map: type one."),
 ])
 def test_bad_choices_are_refused_in_a_players_words(name: str, choices: dict[str, object], key: str,
                                                     message: str) -> None:
