@@ -121,7 +121,8 @@ def profile_of(firer: Unit, choices: Choices) -> ProfileRef:
         w = firer.weapons[ref.weapon]
         if weapon in (ref.weapon, w.name) and profile in (ref.profile, w.profiles[ref.profile].name):
             return ref
-    raise Refusal("weapon", f"{firer.name} has no weapon profile {weapon!r} ({profile!r})")
+    raise Refusal("weapon", f"{firer.name} has no weapon profile like that: choose one of the weapons on "
+                            "their card.")
 
 
 def target_of(game: Game, firer: Unit, choices: Choices) -> Unit:
