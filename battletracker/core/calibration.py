@@ -15,6 +15,11 @@ the picture drawn is the picture the placement describes.
 Two points known on both the picture and the table (two table corners, say)
 fix the placement: taken as complex numbers, table = a * picture + b, with
 a = (t2 - t1) / (p2 - p1).
+
+Two points on the picture and the distance measured between them on the table
+(the length of a wall, a ruler laid on the table in the photo) fix the scale;
+the first point's place on the table fixes where the picture lies; its turn is
+kept as it is, since a distance says nothing about direction.
 """
 
 from __future__ import annotations
@@ -85,6 +90,30 @@ def place_by_two_points(picture: tuple[Point, Point], table: tuple[Point, Point]
     return Placement(abs(a), normalise(math.degrees(math.atan2(a.imag, a.real))), b.real, b.imag)
 
 
+def place_by_distance(picture: tuple[Point, Point], measured: float, first: Point,
+                      rotation: float = 0.0) -> Placement:
+    """The placement at `rotation` that puts the picture's two points `measured` inches apart on the table,
+    the first of them on table point `first`.
+
+    Refuses (PlacementError) two clicks on the same spot of the picture, or a
+    distance that is not a number of inches at least `MIN_TABLE_GAP`.
+    """
+    (u1, v1), (u2, v2) = picture
+    if not all(math.isfinite(n) for n in (u1, v1, u2, v2, *first, rotation)):
+        raise PlacementError("Every point needs numbers for both its coordinates.")
+    if not math.isfinite(measured) or measured < MIN_TABLE_GAP:
+        raise PlacementError(f"The two points must be at least {MIN_TABLE_GAP:g}\" apart on the table: measure "
+                             "between two points far apart, such as the ends of a long wall.")
+    gap = math.hypot(u2 - u1, v2 - v1)
+    if gap < MIN_PICTURE_GAP:
+        raise PlacementError("The two points on the picture are the same point: click two points far apart, "
+                             "such as the two ends of something you measured.")
+    scale = measured / gap
+    c, s = _turn(rotation)
+    return Placement(scale, normalise(rotation), first[0] - scale * (u1 * c - v1 * s),
+                     first[1] - scale * (u1 * s + v1 * c))
+
+
 def fit_to_table(width: int, height: int, table_width: float, table_height: float) -> Placement:
     """A picture of `width` x `height` pixels as large as fits on the table, unturned and centred."""
     if width <= 0 or height <= 0:
@@ -100,4 +129,4 @@ def nearest_corner(point: Point, table_width: float, table_height: float) -> Poi
 
 
 __all__ = ["MIN_PICTURE_GAP", "MIN_TABLE_GAP", "Placement", "PlacementError", "fit_to_table", "nearest_corner",
-           "place_by_two_points"]
+           "place_by_distance", "place_by_two_points"]

@@ -2,6 +2,8 @@
 
     backdrop.set      {image: base64 PNG/JPEG, name}      a new picture, fitted to the table
     backdrop.place    {px1, py1, px2, py2, x1, y1, x2, y2} picture pixels (px, py) onto table inches (x, y)
+    backdrop.measure  {px1, py1, px2, py2, inches, x1, y1} two picture pixels `inches` apart on the table,
+                      the first on table inches (x1, y1); the picture keeps its turn
     backdrop.opacity  {opacity: 0 to 1}
     backdrop.show     {visible: true/false}
     backdrop.remove   {}
@@ -14,9 +16,17 @@ the new record in its effects (procedure `table.step`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
-from battletracker.core.calibration import PlacementError, fit_to_table, place_by_two_points
+from battletracker.core.calibration import (
+    Placement,
+    PlacementError,
+    fit_to_table,
+    place_by_distance,
+    place_by_two_points,
+)
+from battletracker.core.geometry import Point
 from battletracker.model.backdrop import Backdrop, check_backdrop, picture_bytes, picture_size
 from battletracker.model.backdrop_effects import SetBackdrop
 from battletracker.model.game import Game, GameError
@@ -69,29 +79,56 @@ def _plan_set(game: Game, choices: Choices) -> Plan:
                  backdrop, choices)
 
 
-def _plan_place(game: Game, choices: Choices) -> Plan:
-    backdrop = _backdrop(game)
+def _picture_points(backdrop: Backdrop, choices: Choices) -> tuple[Point, Point]:
     px1, py1, px2, py2 = (_number(choices, k, "A point on the picture") for k in PICTURE_CHOICES)
-    x1, y1, x2, y2 = (_number(choices, k, "A point's place on the table") for k in TABLE_CHOICES)
     for k, v in zip(PICTURE_CHOICES, (px1, py1, px2, py2), strict=True):
         size = backdrop.width if k.startswith("px") else backdrop.height
         if not -1.0 <= v <= size + 1.0:
             raise Refusal(k, "Both points must be on the picture.")
-    for k, v in zip(TABLE_CHOICES, (x1, y1, x2, y2), strict=True):
+    return (px1, py1), (px2, py2)
+
+
+def _table_numbers(choices: Choices, keys: tuple[str, ...]) -> list[float]:
+    values = [_number(choices, k, "A point's place on the table") for k in keys]
+    for k, v in zip(keys, values, strict=True):
         if abs(v) > TABLE_REACH:
             raise Refusal(k, f"A place on the table is within {TABLE_REACH:.0f}\" of its corner.")
+    return values
+
+
+def _placed(backdrop: Backdrop, how: Callable[[], Placement], table_key: str) -> tuple[Backdrop, str]:
+    """The picture moved to the placement `how` gives, and what it covers then; refusals in words."""
     try:
-        placed = place_by_two_points(((px1, py1), (px2, py2)), ((x1, y1), (x2, y2)))
+        placed = how()
         moved = replace(backdrop, scale=placed.scale, rotation=placed.rotation, x=placed.x, y=placed.y)
         check_backdrop(moved)
     except PlacementError as exc:
         raise Refusal("px2", str(exc)) from None
     except GameError as exc:
-        raise Refusal("x2", f"Those points cannot place the picture: {exc}.") from None
+        raise Refusal(table_key, f"Those points cannot place the picture: {exc}.") from None
     turned = min(placed.rotation, 360.0 - placed.rotation)
     turn = f", turned {placed.rotation:.0f}°" if turned >= 0.5 else ""
-    line = (f"Table picture placed by two points: ({x1:g}\", {y1:g}\") and ({x2:g}\", {y2:g}\"); "
-            f"it covers {backdrop.width * placed.scale:.1f}\" x {backdrop.height * placed.scale:.1f}\"{turn}")
+    return moved, f"it covers {backdrop.width * placed.scale:.1f}\" x {backdrop.height * placed.scale:.1f}\"{turn}"
+
+
+def _plan_place(game: Game, choices: Choices) -> Plan:
+    backdrop = _backdrop(game)
+    picture = _picture_points(backdrop, choices)
+    x1, y1, x2, y2 = _table_numbers(choices, TABLE_CHOICES)
+    moved, covers = _placed(backdrop, lambda: place_by_two_points(picture, ((x1, y1), (x2, y2))), "x2")
+    line = f"Table picture placed by two points: ({x1:g}\", {y1:g}\") and ({x2:g}\", {y2:g}\"); {covers}"
+    return _step(line, "Place the table picture", moved, choices)
+
+
+def _plan_measure(game: Game, choices: Choices) -> Plan:
+    backdrop = _backdrop(game)
+    picture = _picture_points(backdrop, choices)
+    measured = _number(choices, "inches", "The distance between the two points")
+    x1, y1 = _table_numbers(choices, ("x1", "y1"))
+    moved, covers = _placed(backdrop, lambda: place_by_distance(picture, measured, (x1, y1), backdrop.rotation),
+                            "x1")
+    line = (f"Table picture placed by two points {measured:g}\" apart, the first at ({x1:g}\", {y1:g}\"); "
+            f"{covers}")
     return _step(line, "Place the table picture", moved, choices)
 
 
@@ -128,6 +165,7 @@ def _plan_remove(game: Game, choices: Choices) -> Plan:
 
 register_plan("backdrop.set", _plan_set)
 register_plan("backdrop.place", _plan_place)
+register_plan("backdrop.measure", _plan_measure)
 register_plan("backdrop.opacity", _plan_opacity)
 register_plan("backdrop.show", _plan_show)
 register_plan("backdrop.remove", _plan_remove)

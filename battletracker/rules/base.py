@@ -41,6 +41,11 @@ def inches(value: builtins.float) -> builtins.str:
     return f"{round(value, 1):g}"
 
 
+def table_point(x: builtins.float, y: builtins.float) -> builtins.str:
+    """A spot on the table as a player measures it from the corner: inches across, then down ('(22", 38")')."""
+    return f'({inches(x)}", {inches(y)}")'
+
+
 def degrees(value: builtins.float) -> builtins.str:
     """An angle as a player reads it: whole degrees."""
     return f"{round(value)}"

@@ -77,7 +77,7 @@ def _unit(game: Game, choices: Choices, key: str = "unit") -> Unit:
         raise Refusal(key, "Pick a unit first.")
     unit = game.units.get(unit_id)
     if unit is None:
-        raise Refusal(key, f"There is no unit {unit_id!r} on the table (was it removed?).")
+        raise Refusal(key, "That unit is no longer on the table (was it removed?).")
     return unit
 
 

@@ -54,6 +54,8 @@ def _parse_piece(text: InputValue | None) -> TerrainPiece:
 
 
 def _checked(game: Game, piece: TerrainPiece) -> TerrainPiece:
+    if not piece.name.strip():
+        raise Refusal("name", "A terrain piece needs a name to show on the map: type one.")
     problem = piece_problem(game, piece)
     if problem is not None:
         raise Refusal("piece", f"{piece.name or 'The piece'}: {problem}.")
@@ -66,7 +68,7 @@ def _existing(game: Game, choices: Choices) -> TerrainPiece:
         raise Refusal("piece", "Pick a terrain piece first.")
     piece = game.terrain.get(piece_id)
     if piece is None:
-        raise Refusal("piece", f"There is no terrain piece {piece_id!r} on the table (was it removed?).")
+        raise Refusal("piece", "That terrain piece is no longer on the table (was it removed?).")
     return piece
 
 

@@ -13,6 +13,7 @@ from battletracker.core.calibration import (
     PlacementError,
     fit_to_table,
     nearest_corner,
+    place_by_distance,
     place_by_two_points,
 )
 
@@ -77,3 +78,33 @@ def test_a_new_picture_is_fitted_to_the_table_and_centred() -> None:
 def test_the_nearest_table_corner() -> None:
     assert nearest_corner((70.0, 3.0), 72.0, 48.0) == (72.0, 0.0)
     assert nearest_corner((-5.0, 40.0), 72.0, 48.0) == (0.0, 48.0)
+
+
+@given(pixels, pixels, st.floats(0.5, 500), places, st.floats(0, 359.9))
+def test_two_points_and_their_measured_distance_place_the_first_point_and_keep_the_turn(
+        p1: tuple[float, float], p2: tuple[float, float], measured: float, first: tuple[float, float],
+        rotation: float) -> None:
+    assume(math.dist(p1, p2) >= 2.0)
+    placed = place_by_distance((p1, p2), measured, first, rotation)
+    assert close(placed.to_table(p1), first)
+    assert math.isclose(math.dist(placed.to_table(p1), placed.to_table(p2)), measured, rel_tol=1e-9)
+    assert placed.rotation == pytest.approx(rotation)
+    assert math.dist(placed.to_picture(first), p1) <= 1e-6 * max(1.0, *map(abs, p1))
+
+
+def test_a_wall_measured_at_12_inches_across_300_pixels_sets_the_scale() -> None:
+    placed = place_by_distance(((100.0, 50.0), (400.0, 50.0)), 12.0, (6.0, 10.0))
+    assert placed == Placement(0.04, 0.0, 2.0, 8.0)
+    assert placed.to_table((400.0, 50.0)) == pytest.approx((18.0, 10.0))
+
+
+@pytest.mark.parametrize(("picture", "measured", "words"), [
+    (((10.0, 10.0), (11.0, 10.5)), 12.0, "The two points on the picture are the same point"),
+    (((10.0, 10.0), (400.0, 10.0)), 0.2, 'The two points must be at least 0.5" apart on the table'),
+    (((10.0, 10.0), (400.0, 10.0)), math.nan, 'The two points must be at least 0.5" apart on the table'),
+    (((10.0, math.inf), (400.0, 10.0)), 12.0, "Every point needs numbers"),
+])
+def test_a_measured_placement_that_says_nothing_is_refused_with_a_sentence(
+        picture: tuple[tuple[float, float], tuple[float, float]], measured: float, words: str) -> None:
+    with pytest.raises(PlacementError, match=words):
+        place_by_distance(picture, measured, (0.0, 0.0))

@@ -19,6 +19,8 @@ from tests.model.sample import sample_game
 
 PICTURE = picture_text(png_bytes(150, 100))
 CORNERS = {"px1": 0.0, "py1": 0.0, "px2": 150.0, "py2": 100.0, "x1": 72.0, "y1": 48.0, "x2": 0.0, "y2": 0.0}
+# A wall on the picture from pixel (30, 20) to (130, 20), measured 24" long on the table, its left end at (6", 10").
+WALL = {"px1": 30.0, "py1": 20.0, "px2": 130.0, "py2": 20.0, "inches": 24.0, "x1": 6.0, "y1": 10.0}
 
 
 def act(game: Game, name: str, choices: dict[str, object]) -> list[Effect]:
@@ -45,6 +47,7 @@ def test_each_step_undoes_exactly_and_the_whole_game_replays() -> None:
     game = sample_game()
     before = copy.deepcopy(game)
     steps = [("backdrop.set", {"image": PICTURE, "name": "table.png"}), ("backdrop.place", CORNERS),
+             ("backdrop.measure", WALL),
              ("backdrop.opacity", {"opacity": 0.25}), ("backdrop.show", {"visible": False}),
              ("backdrop.set", {"image": picture_text(png_bytes(30, 20)), "name": "map.png"}),
              ("backdrop.remove", {})]
@@ -73,8 +76,46 @@ def test_replacing_keeps_the_opacity_and_shows_the_new_picture() -> None:
     assert game.log[-1].text.startswith("Table picture replaced by b.png")
 
 
+def test_two_points_and_the_distance_measured_between_them_place_the_picture_keeping_its_turn() -> None:
+    game = sample_game()
+    act(game, "backdrop.set", {"image": PICTURE, "name": "table.png"})
+    act(game, "backdrop.measure", WALL)
+    b = game.backdrop
+    assert b is not None and b.scale == pytest.approx(0.24) and b.rotation == 0.0
+    assert b.placement.to_table((30.0, 20.0)) == pytest.approx((6.0, 10.0))
+    assert b.placement.to_table((130.0, 20.0)) == pytest.approx((30.0, 10.0))
+    assert game.log[-1].text == ('Table picture placed by two points 24" apart, the first at (6", 10"); it covers '
+                                 '36.0" x 24.0"')
+    act(game, "backdrop.place", CORNERS)                    # turned half round, then measured again:
+    act(game, "backdrop.measure", {**WALL, "inches": 12.0})  # the turn is kept, the first point lands
+    b = game.backdrop
+    assert b.rotation == pytest.approx(180.0) and b.scale == pytest.approx(0.12)
+    assert b.placement.to_table((30.0, 20.0)) == pytest.approx((6.0, 10.0))
+    assert b.placement.to_table((130.0, 20.0)) == pytest.approx((-6.0, 10.0))
+
+
+@pytest.mark.parametrize(("choices", "words"), [
+    ({**WALL, "inches": 0.0}, 'The two points must be at least 0.5" apart on the table'),
+    ({**WALL, "inches": "a foot"}, "The distance between the two points must be a number."),
+    ({**WALL, "px2": 31.0}, "The two points on the picture are the same point"),
+    ({**WALL, "py2": 500.0}, "Both points must be on the picture."),
+    ({**WALL, "y1": -5000.0}, "A place on the table is within 1000\" of its corner."),
+    ({**WALL, "inches": 1e300}, "Those points cannot place the picture"),
+])
+def test_a_measured_placement_that_cannot_be_is_refused_with_a_sentence(choices: dict[str, object],
+                                                                        words: str) -> None:
+    game = sample_game()
+    act(game, "backdrop.set", {"image": PICTURE, "name": "table.png"})
+    before = savefile.dumps(game)
+    with pytest.raises(Refusal) as caught:
+        perform(game, "backdrop.measure", choices)  # type: ignore[arg-type]
+    assert message_of(caught.value).startswith(words)
+    assert savefile.dumps(game) == before
+
+
 @pytest.mark.parametrize(("name", "choices", "words"), [
     ("backdrop.place", CORNERS, "There is no table picture: load one first."),
+    ("backdrop.measure", WALL, "There is no table picture: load one first."),
     ("backdrop.set", {"image": picture_text(b"plain text, not a picture")},
      "That picture cannot be used: the picture is not a PNG or JPEG file."),
     ("backdrop.set", {"image": "%%%"}, "That picture cannot be used: the picture is damaged"),

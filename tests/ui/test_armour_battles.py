@@ -311,3 +311,33 @@ def test_the_aiming_point_is_clicked_on_the_map(qtbot: QtBot, kursk: Session) ->
     assert not view.picking and dlg.isVisible()
     assert dlg.choices()["x"] == pytest.approx(30.0, abs=0.1) and dlg.choices()["y"] == pytest.approx(20.0, abs=0.1)
     assert dlg.plan is not None and any("Range 24.0\"" in fact for fact in dlg.facts_label.facts())
+
+
+def test_the_cover_dice_box_says_so_when_no_unit_is_in_reach(qtbot: QtBot, kursk: Session) -> None:
+    dlg = IndirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.los.setChecked(True)
+    dlg.set_aim(10.0, 30.0)
+    assert dlg.refusal_text() == ""
+    assert dlg.cover_box.isVisible() and dlg.cover_form.rowCount() == 0
+    assert dlg.no_cover.isVisible()
+    assert dlg.no_cover.text() == "No unit is within reach of this aiming point, so none rolls Cover Dice."
+
+    dlg.set_aim(30.0, 20.0)
+    assert not dlg.no_cover.isVisible() and dlg.cover_form.rowCount() == 3
+    dlg.set_aim(10.0, 30.0)
+    assert dlg.no_cover.isVisible() and dlg.cover_form.rowCount() == 0
+    dlg.reject()
+
+
+def test_two_units_of_one_name_are_told_apart_by_where_they_stand(qtbot: QtBot, kursk: Session) -> None:
+    kursk.game.units["smgs"].name = "Rifle platoon"
+    dlg = IndirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.los.setChecked(True)
+    dlg.set_aim(30.0, 20.0)
+    rows = {uid: dlg.cover_form.labelForField(box).text() for uid, box in dlg.cover.items()}
+    assert rows["rifles"] == 'Rifle platoon at (29", 20")' and rows["smgs"] == 'Rifle platoon at (31.5", 21")'
+    assert rows["t34"] == "T34/43"
+    dlg.reject()

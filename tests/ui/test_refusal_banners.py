@@ -72,7 +72,7 @@ def test_a_row_form_whose_bombardment_is_gone_is_refused_in_the_banner(qtbot: Qt
     box = dialog.findChild(QDialogButtonBox)
     assert box is not None
     qtbot.mouseClick(box.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
-    assert_refusal(dialog.problem, "bombardment")
+    assert_refusal(dialog.problem, "Bombardment b1 is no longer on the table")
     assert dialog.isVisible() and not session.game.bombardments
 
 

@@ -116,7 +116,7 @@ def test_a_drag_on_the_map_is_the_move_action(qtbot: QtBot) -> None:
 
 def test_act_refuses_in_a_players_words_and_changes_nothing(session: Session) -> None:
     before = savefile.game_to_dict(session.game)
-    with pytest.raises(Refusal, match="There is no unit 'u99' on the table"):
+    with pytest.raises(Refusal, match="That unit is no longer on the table"):
         session.act("unit.shock", {"unit": "u99", "delta": 1})
     assert savefile.game_to_dict(session.game) == before
     assert session.undo_stack.count() == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -307,3 +308,40 @@ def test_a_damaged_picture_in_a_game_is_said_and_not_drawn(qtbot: QtBot, window:
     assert picture_bytes(session.game.backdrop.image) == cut
     assert window.map.map_scene.backdrop.damaged and not window.map.map_scene.backdrop.shown
     assert "damaged" in window.statusBar().currentMessage()
+
+
+def test_place_by_two_clicks_and_the_distance_measured_between_them(
+        qtbot: QtBot, window: MainWindow, session: Session, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    dialog = open_dialog(window)
+    assert not dialog.measure_button.isEnabled()
+    load(qtbot, dialog, monkeypatch, photo(tmp_path / "table.png"))     # fitted: 0.24" a pixel, from (0, 0)
+    before, steps = savefile.dumps(session.game), session.undo_stack.count()
+    qtbot.mouseClick(dialog.measure_button, Qt.MouseButton.LeftButton)
+    assert window.map.picking and window.map.banner.text().startswith("Click one end of what you measured")
+    click_table(window, 12.0, 24.0)                                     # pixel (50, 100)
+    assert dialog.point_dialog is None and window.map.picking
+    click_table(window, 60.0, 24.0)                                     # pixel (250, 100): 200 pixels on
+    asked = dialog.point_dialog
+    assert isinstance(asked, TablePointDialog) and asked.distance is not None and asked.isVisible()
+    assert (asked.across.text(), asked.down.text()) == ("12", "24")     # where the picture puts it now
+    qtbot.keyClicks(asked.distance, "a yard")
+    qtbot.keyClick(asked.distance, Qt.Key.Key_Return)
+    assert asked.isVisible() and "Type the distance between the two points in inches" in asked.refusal.text()
+    assert savefile.dumps(session.game) == before
+
+    asked.distance.selectAll()
+    qtbot.keyClicks(asked.distance, '36"')
+    for entry, text in ((asked.across, "10"), (asked.down, "20")):
+        entry.selectAll()
+        qtbot.keyClicks(entry, text)
+    qtbot.keyClick(asked.down, Qt.Key.Key_Return)
+    b = session.game.backdrop
+    assert b is not None and b.rotation == 0.0 and session.undo_stack.count() == steps + 1
+    assert b.scale == pytest.approx(0.18, rel=0.02)
+    assert math.dist(b.placement.to_table((50.0, 100.0)), b.placement.to_table((250.0, 100.0))) == pytest.approx(
+        36.0, abs=0.5)
+    assert b.placement.to_table((50.0, 100.0)) == pytest.approx((10.0, 20.0), abs=0.15)
+    assert session.game.log[-1].text.startswith('Table picture placed by two points 36" apart, the first at (10", 20")')
+    assert dialog.isVisible() and not window.map.picking
+    session.undo_stack.undo()
+    assert savefile.dumps(session.game) == before

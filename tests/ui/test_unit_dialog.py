@@ -246,5 +246,5 @@ def test_a_refusal_from_the_game_is_shown_and_the_dialog_stays_open(qtbot: QtBot
     del session.game.units["u7"]
     d.accept()
     assert d.result() != d.DialogCode.Accepted
-    assert "Not applied: There is no unit 'u7' on the table (was it removed?)." in d.problems_label.text()
+    assert "Not applied: That unit is no longer on the table (was it removed?)." in d.problems_label.text()
     assert session.undo_stack.count() == 0

@@ -36,7 +36,7 @@ from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.game import Game, Scalar
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, RulesInputError, counted
+from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, RulesInputError, counted, table_point
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command import buildings as bld
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
@@ -87,7 +87,7 @@ def _whole(choices: Choices, key: str, what: str, default: int | None = None) ->
 def _bombardment(game: Game, choices: Choices) -> Bombardment:
     bid = _str(choices, "bombardment", "which bombardment")
     if bid not in game.bombardments:
-        raise Refusal("bombardment", f"There is no bombardment {bid!r} on the table (was it undone?).")
+        raise Refusal("bombardment", f"Bombardment {bid} is no longer on the table (was it undone?).")
     return game.bombardments[bid]
 
 
@@ -124,7 +124,7 @@ def _plan_ranging(game: Game, choices: Choices) -> Plan:
     bearing = _number(choices, "bearing", "The bearing") if "bearing" in choices else None
     inputs = bm.ranging_inputs(game, b.id, bearing)
     plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
-    facts = (f"Aiming at ({b.x:.1f}, {b.y:.1f})",
+    facts = (f"Aiming at {table_point(b.x, b.y)}",
              *((f"+{plus} for {counted(b.unobserved_attempts, 'earlier unobserved shots')}",) if plus else ()))
     return Plan("coc.ranging_shot", inputs, facts, dict(choices), f"{_name(game, b)}: ranging shot",
                 log_kind="bombardment")
@@ -240,7 +240,7 @@ def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
         reason = choices.get("cover_reason")
         covered, log = _cover_readings(game, [target], {target: str(inputs["cover"])},
                                        {target: reason if isinstance(reason, str) else ""})
-    facts = (f"SOS Fire on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius", against, *covered)
+    facts = (f"SOS Fire on {table_point(b.x, b.y)}, {b.radius:g}\" radius", against, *covered)
     return Plan("coc.sos_fire", inputs, facts, dict(choices), f"{_name(game, b)}: SOS Fire at {unit.name}",
                 log_kind="bombardment", log=log)
 
@@ -291,9 +291,9 @@ def _plan_enter(game: Game, choices: Choices) -> Plan:
     unit_id = _str(choices, "unit", "which unit goes in")
     building_id = _str(choices, "building", "which building")
     if unit_id not in game.units:
-        raise Refusal("unit", f"There is no unit {unit_id!r} on the table.")
+        raise Refusal("unit", "That unit is no longer on the table (was it removed?).")
     if building_id not in game.buildings:
-        raise Refusal("building", f"There is no building {building_id!r} on the table.")
+        raise Refusal("building", "That building is no longer on the table (was it removed?).")
     unit, building = game.units[unit_id], game.buildings[building_id]
     return _step(choices, f"{unit.name} goes into {building.name}", bld.enter(game, building_id, unit_id))
 
@@ -301,7 +301,7 @@ def _plan_enter(game: Game, choices: Choices) -> Plan:
 def _plan_leave(game: Game, choices: Choices) -> Plan:
     unit_id = _str(choices, "unit", "which unit comes out")
     if unit_id not in game.units:
-        raise Refusal("unit", f"There is no unit {unit_id!r} on the table.")
+        raise Refusal("unit", "That unit is no longer on the table (was it removed?).")
     unit = game.units[unit_id]
     building = bld.building_of(game, unit_id)
     if building is None:

@@ -100,7 +100,8 @@ def firer_of(game: Game, choices: Choices) -> Unit:
     unit_id = str(choices.get("firer", ""))
     unit = game.units.get(unit_id)
     if unit is None:
-        raise Refusal("firer", f"there is no fighter {unit_id!r} on the table")
+        raise Refusal("firer", "That fighter is no longer on the table (was it taken off?)." if unit_id
+                      else "Choose the fighter who shoots.")
     if not in_the_fight(unit):
         raise Refusal("firer", f"{unit.name} is Out of Action and cannot shoot")
     if acted(game, unit.id):
@@ -120,7 +121,8 @@ def profile_of(firer: Unit, choices: Choices) -> ProfileRef:
         w = firer.weapons[ref.weapon]
         if weapon in (ref.weapon, w.name) and profile in (ref.profile, w.profiles[ref.profile].name):
             return ref
-    raise Refusal("weapon", f"{firer.name} has no weapon profile {weapon!r} ({profile!r})")
+    raise Refusal("weapon", f"{firer.name} has no weapon profile like that: choose one of the weapons on "
+                            "their card.")
 
 
 def target_of(game: Game, firer: Unit, choices: Choices) -> Unit:

@@ -5,7 +5,9 @@ opacity, hides or shows it and removes it; each is one undo step through
 `Session.act` (rules/backdrop_actions.py). Placing: the picture is shown whole
 over the table, the player clicks a point they know on it (a table corner),
 types where that point is on the table (the nearest corner is offered), then
-does the same for a second point; Esc at any moment cancels and changes nothing.
+does the same for a second point. Or, by a measured distance: the player clicks
+the two ends of something measured on the table, then types how far apart they
+are and where the first one is. Esc at any moment cancels and changes nothing.
 
 A picture file is read here, where Qt can decode it: turned upright by its
 camera's orientation tag, shrunk to `LONG_SIDE_PIXELS` on its long side and
@@ -143,26 +145,36 @@ def grow_to_show(dialog: QDialog) -> None:
 
 
 class TablePointDialog(QDialog):
-    """Where a point clicked on the picture lies on the table: inches across and down from the top-left corner."""
+    """Where a point clicked on the picture lies on the table: inches across and down from the top-left corner;
+    with `measured`, first how far apart the two points clicked are on the table."""
 
-    def __init__(self, which: str, prefill: Point, table: tuple[float, float], parent: QWidget | None) -> None:
+    def __init__(self, which: str, prefill: Point, table: tuple[float, float], parent: QWidget | None,
+                 measured: bool = False) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"{which} point on the table")
+        self.setWindowTitle("The measured distance" if measured else f"{which} point on the table")
         self.setModal(True)
         self.point: Point | None = None
+        self.inches: float | None = None
         self._table = table
         layout = QVBoxLayout(self)
-        intro = QLabel(f"Where is this point on the table? Inches from the table's top-left corner "
-                       f"(the table is {table[0]:g}\" x {table[1]:g}\").")
+        where = (f"Inches from the table's top-left corner (the table is {table[0]:g}\" x {table[1]:g}\").")
+        intro = QLabel(f"How far apart are the two points on the table, and where is the first one? {where}"
+                       if measured else f"Where is this point on the table? {where}")
         intro.setWordWrap(True)
         layout.addWidget(intro)
         form = QFormLayout()
+        self.distance: QLineEdit | None = None
+        if measured:
+            self.distance = QLineEdit()
+            self.distance.setObjectName("backdrop-inches")
+            self.distance.setPlaceholderText("inches, such as 24")
+            form.addRow("Distance &between them:", self.distance)
         self.across = QLineEdit(f"{prefill[0]:g}")
         self.across.setObjectName("backdrop-across")
         self.down = QLineEdit(f"{prefill[1]:g}")
         self.down.setObjectName("backdrop-down")
-        form.addRow("&Across (x):", self.across)
-        form.addRow("&Down (y):", self.down)
+        form.addRow("First point &across (x):" if measured else "&Across (x):", self.across)
+        form.addRow("First point &down (y):" if measured else "&Down (y):", self.down)
         layout.addLayout(form)
         self.refusal = RefusalBanner(self)
         layout.addWidget(self.refusal)
@@ -171,10 +183,17 @@ class TablePointDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.across.selectAll()
-        self.across.setFocus()
+        first = self.distance if self.distance is not None else self.across
+        first.selectAll()
+        first.setFocus()
 
     def _accept(self) -> None:
+        if self.distance is not None:
+            self.inches = _inches(self.distance.text())
+            if self.inches is None:
+                self.refusal.show_refusal("Type the distance between the two points in inches, such as 24 or 12.5.")
+                grow_to_show(self)
+                return
         x, y = _inches(self.across.text()), _inches(self.down.text())
         if x is None or y is None:
             field = "across" if x is None else "down"
@@ -206,12 +225,20 @@ class BackdropDialog(QDialog):
         self.place_button = QPushButton("&Place by Two Points...")
         self.place_button.setToolTip("Click two points you know on the picture (two table corners, say) "
                                      "and type where they are on the table")
-        self.place_button.clicked.connect(self.start_placing)
+        self.place_button.clicked.connect(lambda: self.start_placing())
+        self.measure_button = QPushButton("Place by a &Measured Distance...")
+        self.measure_button.setToolTip("Click the two ends of something you measured on the table (a wall, a "
+                                       "ruler laid on it), then type that distance and where the first end is")
+        self.measure_button.clicked.connect(lambda: self.start_placing(measured=True))
         self.remove_button = QPushButton("&Remove")
         self.remove_button.clicked.connect(lambda: self._act("backdrop.remove", {}))
-        for button in (self.load_button, self.place_button, self.remove_button):
+        for button in (self.load_button, self.remove_button):
             row.addWidget(button)
         layout.addLayout(row)
+        placing = QHBoxLayout()
+        for button in (self.place_button, self.measure_button):
+            placing.addWidget(button)
+        layout.addLayout(placing)
         form = QFormLayout()
         opacity_row = QHBoxLayout()
         self.opacity = QSlider(Qt.Orientation.Horizontal)
@@ -239,6 +266,7 @@ class BackdropDialog(QDialog):
         layout.addWidget(buttons)
         self._points: list[tuple[Point, Point]] = []
         self._fit: Placement | None = None
+        self._measuring = False
         self.point_dialog: TablePointDialog | None = None
         self.session.changed.connect(self._on_changed)
         self.refresh()
@@ -251,7 +279,7 @@ class BackdropDialog(QDialog):
     def refresh(self) -> None:
         b = self.session.game.backdrop
         has = b is not None
-        for widget in (self.place_button, self.remove_button, self.opacity, self.show_box):
+        for widget in (self.place_button, self.measure_button, self.remove_button, self.opacity, self.show_box):
             widget.setEnabled(has)
         self.load_button.setText("&Replace Picture..." if has else "&Load Picture...")
         if b is None:
@@ -320,8 +348,9 @@ class BackdropDialog(QDialog):
     def placing(self) -> bool:
         return self._fit is not None
 
-    def start_placing(self) -> None:
-        """Show the picture whole over the table and ask for the first of two points."""
+    def start_placing(self, measured: bool = False) -> None:
+        """Show the picture whole over the table and ask for the first of two points: one the player knows on
+        the table, or (`measured`) one end of a distance they measured on it."""
         b = self.session.game.backdrop
         if b is None:
             return
@@ -329,9 +358,11 @@ class BackdropDialog(QDialog):
         game = self.session.game
         self._fit = fit_to_table(b.width, b.height, game.table_width, game.table_height)
         self._points = []
+        self._measuring = measured
         self.host.map.map_scene.backdrop.preview(self._fit)
         self.hide()  # out of the way until both points are placed
-        self.host.map.pick_point(self._picked, "Click a point you know on the picture, such as a table corner")
+        self.host.map.pick_point(self._picked, "Click one end of what you measured on the picture" if measured
+                                 else "Click a point you know on the picture, such as a table corner")
 
     def _picked(self, where: tuple[float, float] | None) -> None:
         if where is None or self._fit is None:
@@ -344,6 +375,9 @@ class BackdropDialog(QDialog):
             return
         game = self.session.game
         size = (game.table_width, game.table_height)
+        if self._measuring:
+            self._picked_end(b.placement, where, size)
+            return
         prefill = nearest_corner(where, *size)
         if self._points and distance(prefill, self._points[0][1]) < 1e-9:
             corners = [(0.0, 0.0), (size[0], 0.0), (0.0, size[1]), size]
@@ -355,6 +389,36 @@ class BackdropDialog(QDialog):
         dialog.finished.connect(lambda result: self._typed(dialog, where, result))
         dialog.open()
         self._clear_of(dialog, where)
+
+    def _picked_end(self, placed: Placement, where: Point, size: tuple[float, float]) -> None:
+        """An end of the measured distance: after the second, ask the distance and the first end's place."""
+        assert self._fit is not None
+        self.host.map.set_overlay(OVERLAY, [*self._marks(), circle_item(where, 0.6, QColor("#e53935"), 120)])
+        if not self._points:
+            self._points.append((self._fit.to_picture(where), where))
+            self.host.map.pick_point(self._picked, "Click the other end of what you measured")
+            return
+        first = placed.to_table(self._points[0][0])     # where the picture puts it now, to the half inch
+        prefill = (round(first[0] * 2.0) / 2.0, round(first[1] * 2.0) / 2.0)
+        dialog = TablePointDialog("First", prefill, size, self.host.window(), measured=True)
+        self.point_dialog = dialog
+        dialog.finished.connect(lambda result: self._typed_distance(dialog, where, result))
+        dialog.open()
+        self._clear_of(dialog, where)
+
+    def _typed_distance(self, dialog: TablePointDialog, where: Point, result: int) -> None:
+        self.point_dialog = None
+        dialog.deleteLater()
+        if (result != QDialog.DialogCode.Accepted or dialog.point is None or dialog.inches is None
+                or self._fit is None or not self._points):
+            self._cancel_placing()
+            return
+        p1, p2 = self._points[0][0], self._fit.to_picture(where)
+        self._end_placing()
+        choices = {"px1": p1[0], "py1": p1[1], "px2": p2[0], "py2": p2[1], "inches": dialog.inches,
+                   "x1": dialog.point[0], "y1": dialog.point[1]}
+        if self._act("backdrop.measure", choices):
+            self.host.show_status("Table picture placed: the grid and the units now lie over it as on the table.")
 
     def _clear_of(self, dialog: QDialog, where: Point) -> None:
         """Move `dialog` to the half of the map away from the point clicked, so the point stays in sight."""

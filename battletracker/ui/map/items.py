@@ -252,6 +252,15 @@ class UnitToken(QGraphicsItem):
         s, c = abs(math.sin(r)), abs(math.cos(r))
         return (w / 2.0 * c + length / 2.0 * s, w / 2.0 * s + length / 2.0 * c)
 
+    def body_rect(self, scale: float) -> tuple[float, float, float, float]:
+        """What the body covers as drawn at `scale` pixels per inch, its selection or target ring included,
+        as (left, top, right, bottom) pixels: other names keep clear of it."""
+        ex, ey = self.extent()
+        grow = self._halos(scale)[0][0] if self.selected or self.target else 0.0
+        pos = self.pos()
+        x, y, gx, gy = pos.x() * scale, pos.y() * scale, ex * scale + grow, ey * scale + grow
+        return (x - gx, y - gy, x + gx, y + gy)
+
     def reach(self) -> float:
         """Distance from the centre to the far end of the body along its facing."""
         return self._size[1] / 2.0

@@ -107,7 +107,7 @@ def _best(label: PixmapLabel, places: Sequence[Place], order: Sequence[int], gri
 
 
 def place_labels(tokens: Iterable[UnitToken], scale: float, obstacles: Iterable[Rect] = ()) -> None:
-    """Move each token's name and badges to places that cover no other label or token body.
+    """Move each token's name and badges to places that cover no other label or token body (its ring included).
 
     `scale` is pixels per inch; `obstacles` are other things to keep clear of
     (markers' symbols and names), in the same pixels (table inches times `scale`).
@@ -121,8 +121,7 @@ def place_labels(tokens: Iterable[UnitToken], scale: float, obstacles: Iterable[
     for n, token in enumerate(ordered):
         ex, ey = token.extent()
         frame = (token.x() * scale, token.y() * scale, ex * scale, ey * scale)
-        cx, cy, ex, ey = frame
-        grid.add((cx - ex, cy - ey, cx + ex, cy + ey), n)
+        grid.add(token.body_rect(scale), n)
         frames.append(frame)
     chosen: list[list[int]] = []
     placed: list[list[_Entry | None]] = []

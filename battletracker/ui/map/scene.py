@@ -284,12 +284,7 @@ class MapScene(QGraphicsScene):
                 token.set_zoom(scale, dpr)
             for marker in self.markers.values():
                 marker.set_zoom(scale, dpr)
-        bodies: list[Rect] = []
-        for token in self.tokens.values():
-            if token.isVisible():
-                half_w, half_h = token.extent()
-                x, y = token.x() * scale, token.y() * scale
-                bodies.append((x - half_w * scale, y - half_h * scale, x + half_w * scale, y + half_h * scale))
+        bodies = [token.body_rect(scale) for token in self.tokens.values() if token.isVisible()]
         self.terrain.place_labels(scale, bodies + self.target_marks.rects(scale))
         place_labels(self.tokens.values(), scale, self._marker_rects(scale))
 

@@ -121,8 +121,15 @@ def label_places(piece: TerrainPiece) -> list[tuple[Point, Anchor]]:
     return [(label_point(piece), _ON_LINE), (pts[0], _ABOVE), (pts[-1], _ABOVE), (label_point(piece), _ABOVE)]
 
 
-def _overlaps(a: Rect, b: Rect) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+def _covered(a: Rect, avoid: list[Rect]) -> float:
+    """How many pixels of `a` the rectangles of `avoid` cover (counted again where they overlap)."""
+    total = 0.0
+    for b in avoid:
+        w = min(a[2], b[2]) - max(a[0], b[0])
+        h = min(a[3], b[3]) - max(a[1], b[1])
+        if w > 0.0 and h > 0.0:
+            total += w * h
+    return total
 
 
 def label_point(piece: TerrainPiece) -> Point:
@@ -163,15 +170,17 @@ class TerrainItem(QGraphicsItem):
         return self.label.pixel_rect(at.x() * scale, at.y() * scale, *self._label_anchor)
 
     def place_label(self, scale: float, avoid: list[Rect]) -> None:
-        """Put the name at its first place (see `label_places`) clear of `avoid`, pixel rectangles at `scale`."""
+        """Put the name at its first place (see `label_places`) clear of `avoid`, pixel rectangles at `scale`,
+        or where they cover least of it."""
         places = label_places(TerrainPiece(self.piece.id, self.piece.name, self.piece.kind, self.piece.shape,
                                            self.points))
-        chosen = places[0]
+        chosen, least = places[0], float("inf")
         for point, anchor in places:
-            if not any(_overlaps(self.label.pixel_rect(point[0] * scale, point[1] * scale, *anchor), r)
-                       for r in avoid):
-                chosen = (point, anchor)
-                break
+            covered = _covered(self.label.pixel_rect(point[0] * scale, point[1] * scale, *anchor), avoid)
+            if covered < least:
+                chosen, least = (point, anchor), covered
+                if covered == 0.0:
+                    break
         (x, y), self._label_anchor = chosen
         self.label.set_anchor(*self._label_anchor)
         self.label.setPos(x, y)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeyEvent, QKeySequence, QPainterPath, QPen
-from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QInputDialog, QLineEdit, QMenu
+from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QMenu
 
 from battletracker.core.geometry import Point, distance
 from battletracker.model.effects import Changes
@@ -38,6 +38,7 @@ from battletracker.ui.map.terrain_items import HANDLE_PX, SightRuler, look_of
 from battletracker.ui.text import ruler_inches
 
 if TYPE_CHECKING:
+    from battletracker.ui.map.terrain_rename import RenameTerrainDialog
     from battletracker.ui.map.view import MapView
 
 SIGHT_TIP = ("Line of Sight (L): drag from a unit to a point. The line is green while sight is clear and red from "
@@ -76,6 +77,7 @@ class TerrainTools(QObject):
         self.sight_from: Point | Unit | None = None
         self.sight_text = ""
         self._ruler_end: Point = (0.0, 0.0)
+        self.rename_dialog: RenameTerrainDialog | None = None
         self.sketch = QGraphicsPathItem()
         self.sketch.setZValue(45.0)
         self.sketch.hide()
@@ -452,14 +454,15 @@ class TerrainTools(QObject):
         self._act("terrain.edit", {"piece": terrain_choice(piece)})
 
     def rename(self, piece_id: str) -> None:
-        piece = self.session.game.terrain.get(piece_id)
-        if piece is None:
+        """Open the piece's Rename dialog (window-modal; it renames when the player presses Enter)."""
+        if piece_id not in self.session.game.terrain:
             return
-        name, ok = QInputDialog.getText(self.view.window(), "Rename terrain", "Name", QLineEdit.EchoMode.Normal,
-                                        piece.name)
-        name = name.strip()
-        if ok and name and name != piece.name:
-            self.edit(replace(piece, name=name))
+        from battletracker.ui.map.terrain_rename import RenameTerrainDialog
+
+        dialog = RenameTerrainDialog(self.session, piece_id, self.view.window())
+        dialog.finished.connect(dialog.deleteLater)
+        self.rename_dialog = dialog
+        dialog.open()
 
     def piece_menu(self, piece_id: str) -> QMenu:
         """The right-click menu of a piece: rename, change its kind, its cover, remove it."""

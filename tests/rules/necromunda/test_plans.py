@@ -119,10 +119,10 @@ def test_a_template_lists_whom_it_hits_and_needs_no_dice() -> None:
 
 
 @pytest.mark.parametrize(("choices", "words"), [
-    ({"firer": "zz", "target": "b"}, "no fighter"),
+    ({"firer": "zz", "target": "b"}, "That fighter is no longer on the table"),
     ({"firer": "a"}, "Choose an enemy fighter"),
     ({"firer": "a", "target": "a"}, "enemy fighter still in the fight"),
-    ({"firer": "a", "target": "b", "weapon": "Lasgun"}, "no weapon profile"),
+    ({"firer": "a", "target": "b", "weapon": "Lasgun"}, "Kal has no weapon profile like that"),
     ({"firer": "a", "target": "b", "range": "far"}, "The range must be a number"),
 ])
 def test_refusals_are_sentences_a_player_reads(choices: dict[str, Any], words: str) -> None:

@@ -37,7 +37,7 @@ from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.mission import NAME, label
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, profile_of
-from battletracker.rules.base import message_of
+from battletracker.rules.base import message_of, table_point
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight, burst_radius, indirect_multiplier
 from battletracker.ui.map.items import circle_item, line_item
@@ -103,7 +103,13 @@ class IndirectFireDialog(ProcedureDialog):
         self.arrow_bearing.setEnabled(False)
         self.arrow_bearing.setToolTip("Degrees clockwise from the top edge; unticked, a clock die gives it")
         self.cover_box = QGroupBox("Cover Dice of the units in reach", self)
-        self.cover_form = QFormLayout(self.cover_box)
+        self.no_cover = QLabel("No unit is within reach of this aiming point, so none rolls Cover Dice.",
+                               self.cover_box)
+        self.no_cover.setWordWrap(True)
+        self.cover_form = QFormLayout()
+        cover_layout = QVBoxLayout(self.cover_box)
+        cover_layout.addWidget(self.no_cover)
+        cover_layout.addLayout(self.cover_form)
         self.facts_label = FactsPanel(self)
         self.refusal = RefusalBanner(self)
 
@@ -259,6 +265,7 @@ class IndirectFireDialog(ProcedureDialog):
         except (RulesInputError, TableError) as exc:
             self.plan = None
             self.facts_label.set_facts(())
+            self.cover_box.hide()
             self.refusal.show_refusal(message_of(exc))
             self.runner.setEnabled(False)
             self.runner.odds_plot.hide()
@@ -278,22 +285,25 @@ class IndirectFireDialog(ProcedureDialog):
     def _sync_cover(self, plan: AbPlan) -> None:
         """A Cover Dice box for each unit the fire can reach from this aiming point."""
         reach = [str(plan.inputs[f"unit{n}_id"]) for n in range(1, int(plan.inputs["units"]) + 1)]
+        self.cover_box.show()
+        self.no_cover.setVisible(not reach)
         if reach == list(self.cover):
             return
         kept = {uid: box.value() for uid, box in self.cover.items()}
         while self.cover_form.rowCount():
             self.cover_form.removeRow(0)
         self.cover = {}
-        names = [self.session.game.unit(uid).name for uid in reach]
-        for uid, name in zip(reach, names, strict=True):
+        units = [self.session.game.unit(uid) for uid in reach]
+        names = [unit.name for unit in units]
+        for uid, unit in zip(reach, units, strict=True):
             box = QSpinBox(self.cover_box)
             box.setRange(0, MAX_COVER_DICE)
             box.setSuffix(" D")
             box.setValue(kept.get(uid, 0))
             box.valueChanged.connect(self._update)
             self.cover[uid] = box
-            self.cover_form.addRow(name if names.count(name) == 1 else f"{name} ({uid})", box)
-        self.cover_box.setVisible(bool(reach))
+            name = unit.name if names.count(unit.name) == 1 else f"{unit.name} at {table_point(unit.x, unit.y)}"
+            self.cover_form.addRow(name, box)
 
     def refusal_text(self) -> str:
         """Why the mission cannot be fired as it stands, or "" when it can."""

@@ -40,7 +40,7 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
-from battletracker.rules.base import counted, message_of
+from battletracker.rules.base import counted, message_of, table_point
 from battletracker.rules.chain_of_command.bombardment import (
     AreaOptions,
     describe_pattern,
@@ -141,12 +141,12 @@ class BombardmentRow(QFrame):
         game = panel.session.game
         inside = units_in_area(game, b) if b.active else []
         if b.kind == "sos":
-            lines = [f"SOS Fire on ({b.x:.1f}, {b.y:.1f}), {b.radius:g}\" radius"]
+            lines = [f"SOS Fire on {table_point(b.x, b.y)}, {b.radius:g}\" radius"]
         elif b.state == "landed" and b.landed_x is not None and b.landed_y is not None:
-            lines = [f"Ranging shot landed at ({b.landed_x:.1f}, {b.landed_y:.1f})",
-                     f"Aimed at ({b.x:.1f}, {b.y:.1f})"]
+            lines = [f"Ranging shot landed at {table_point(b.landed_x, b.landed_y)}",
+                     f"Aimed at {table_point(b.x, b.y)}"]
         else:
-            lines = [f"{STATE_TEXT.get(b.state, b.state)} at ({b.x:.1f}, {b.y:.1f})"]
+            lines = [f"{STATE_TEXT.get(b.state, b.state)} at {table_point(b.x, b.y)}"]
         if b.kind != "sos":
             if b.devastating:
                 lines.append("Devastating: the first Phase of fire rolls double dice")
@@ -451,7 +451,7 @@ class BombardmentsPanel(QWidget):
                 return
             building_id = building_at(self.session.game, at)
             if building_id is None:
-                self.show_problem(f"No building at ({at[0]:.1f}, {at[1]:.1f}): click inside its outline.")
+                self.show_problem(f"No building at {table_point(*at)}: click inside its outline.")
                 return
             self.enter_building(unit_id, building_id)
         self.picker.pick_point(picked, f"Click the building {name} goes into")
