@@ -573,11 +573,11 @@ def _one_team_odds(volley: Volley, figures: int | None, sixes_cap: int,
     most = len(columns[0]) - 1
     kills_to = most if figures is None else min(figures - 1, most)
     keyed: dict[str, int] = {}
-    for words, column in by_words.items():
+    for words, row in by_words.items():
         alive = 0
         for k in range(kills_to + 1):
             ways = kill**k  # C(k + s, k) kill**k shock**s for s = 0, 1, ...
-            for s, t in enumerate(column[k:]):
+            for s, t in enumerate(row[k:]):
                 if s:
                     ways = ways * shock * (k + s) // s
                     if not ways:
@@ -590,7 +590,7 @@ def _one_team_odds(volley: Volley, figures: int | None, sixes_cap: int,
         if figures is not None:
             every = 0
             reading = kill + shock
-            for t in reversed(column):  # the sum of column[j] * (kill + shock)**j, by Horner's rule
+            for t in reversed(row):  # the sum of row[j] * (kill + shock)**j, by Horner's rule
                 every = every * reading + t
             if every > alive:
                 key = kills_shock_key(figures, 0) + words

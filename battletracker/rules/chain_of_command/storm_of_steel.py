@@ -335,8 +335,8 @@ def effect_columns(count: int, target: int, storm: StormOfSteel | None, sixes_ca
     by_sixes, by_sixes_den = one_die_by_sixes(target, storm, rounds, cap) if cap > 0 else ((), den)
     assert by_sixes_den == den
     common = gcd(den, *hits, *(c for p in by_sixes for c in p))  # the die's weights in lowest terms
-    hits, den = [n // common for n in hits], den // common
-    total_die = _shifted(hits, none, per_hit, degree)
+    den //= common
+    total_die = _shifted([n // common for n in hits], none, per_hit, degree)
     size = sum(total_die).bit_length() * count // 8 + 1
     width = 8 * size
     if total_die[0]:
