@@ -301,13 +301,13 @@ def _power(poly: list[int], count: int) -> list[int]:
     degree = len(poly) - 1
     most = degree * count
     first = poly[0]
-    lead = [(count + 1) * i * c for i, c in enumerate(poly)]
+    rest = poly[1:]
+    factors = [((count + 1) * i - 1) * c for i, c in enumerate(rest, 1)]  # ((count + 1) i - k) poly[i], k = 1
     out = [first**count]
     for k in range(1, most + 1):
-        terms = min(k, degree)
-        back = out[k - 1:k - terms - 1:-1] if k > terms else out[k - 1::-1]
-        total = sum(map(mul, lead[1:terms + 1], back)) - k * sum(map(mul, poly[1:terms + 1], back))
-        out.append(total // (k * first))
+        back = out[k - 1:k - degree - 1:-1] if k > degree else out[k - 1::-1]
+        out.append(sum(map(mul, factors, back)) // (k * first))
+        factors = list(map(sub, factors, rest))
     return out
 
 
