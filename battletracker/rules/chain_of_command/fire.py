@@ -53,8 +53,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate, repeat
 from math import comb, gcd
-from operator import add
+from operator import add, mul
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
@@ -573,20 +574,20 @@ def _one_team_odds(volley: Volley, figures: int | None, sixes_cap: int,
     most = len(columns[0]) - 1
     kills_to = most if figures is None else min(figures - 1, most)
     keyed: dict[str, int] = {}
+    shock_powers = list(accumulate(repeat(shock, most), mul, initial=1))
     for words, row in by_words.items():
         alive = 0
         for k in range(kills_to + 1):
-            ways = kill**k  # C(k + s, k) kill**k shock**s for s = 0, 1, ...
-            for s, t in enumerate(row[k:]):
-                if s:
-                    ways = ways * shock * (k + s) // s
-                    if not ways:
-                        break
-                if t:
-                    n = ways * t
-                    key = f"kills={k} shock={s * multiplier}{words}"
-                    keyed[key] = keyed.get(key, 0) + n
-                    alive += n
+            # C(k + s, k) kill**k shock**s ways for k kills and s Shock, s = 0, 1, ...
+            ways = map(mul, map(comb, range(k, most + 1), repeat(k)), shock_powers)
+            weights = list(map(mul, ways, row[k:])) if k == 0 or kill == 1 else \
+                [kill**k * n for n in map(mul, ways, row[k:])]
+            alive += sum(weights)
+            if multiplier:  # every (kills, Shock) its own key
+                keyed.update({f"kills={k} shock={s * multiplier}{words}": n for s, n in enumerate(weights) if n})
+            elif any(weights):
+                key = kills_shock_key(k, 0) + words
+                keyed[key] = keyed.get(key, 0) + sum(weights)
         if figures is not None:
             every = 0
             reading = kill + shock
