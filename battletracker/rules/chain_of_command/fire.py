@@ -517,8 +517,11 @@ def keyed_volley_odds(volley: Volley, sixes_cap: int = 0,
     """Exact odds of `kills=K shock=S` keys followed by what the sixes (capped at `sixes_cap`) add to them.
 
     Unless several Teams each cap their own kills, the keys are made straight
-    from the weights (`uncapped_weights`), one Team's cap applied while
-    keying: thousands of outcomes never pass through a distribution of tuples.
+    from the weights, one Team's cap applied while keying: thousands of
+    outcomes never pass through a distribution of tuples. Where at most
+    `FEW_SIXES` counts of sixes are told apart, each weight is one product
+    (`_one_team_odds`); where every count is (the Shock on a transport),
+    from the shift of every hit total (`uncapped_weights`).
     """
     if volley.figures and volley.teams > 1:
         return volley_counts(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + sixes_words(c[2]))
