@@ -264,13 +264,8 @@ def one_die_by_sixes(target: int, storm: StormOfSteel | None, rounds_left: int,
         for _ in range(storm.per_six):
             six = _times_columns(six, extra, columns)
             den *= extra_den
-    scale = den // 6
-    no_six = ((5 - hit_not_six) * scale, hit_not_six * scale)
-    first = list(six[0]) if six else []
-    first.extend([0] * (2 - len(first)))
-    first[0] += no_six[0]
-    first[1] += no_six[1]
-    return (tuple(first), *six[1:]), den
+    scale = den // 6  # a die that is not a six: no sixes, a miss or a hit; a six counts one six or more
+    return (((5 - hit_not_six) * scale, hit_not_six * scale), *six[1:]), den
 
 
 def _shifted(poly: Sequence[int], none: int, per_hit: int, degree: int) -> list[int]:
@@ -324,8 +319,8 @@ def effect_columns(count: int, target: int, storm: StormOfSteel | None, sixes_ca
     weight of (k kills, s Shock) is C(j, k) kill**k shock**s T_j, one product,
     where a sum over every hit total would otherwise be made for each. T is
     the polynomial of one die's hits with y -> (none + z) / per_hit, raised to
-    the `count`-th power: a one-die substitution of 41 terms and one packed
-    power (the capped counts of sixes as small truncated products).
+    the `count`-th power: a one-die substitution of 41 terms and `_power`
+    (the counts of sixes below the cap as small packed products, truncated).
     """
     rounds = storm.rounds if storm is not None else 0
     hits, den = _one_die_hits(target, storm, rounds)
