@@ -18,6 +18,7 @@ from battletracker.rules.chain_of_command.fire import (
     keyed_volley_odds,
     kills_shock_key,
     split_hits,
+    volley_counts,
 )
 from battletracker.rules.chain_of_command.storm_of_steel import (
     StormOfSteel,
@@ -71,11 +72,44 @@ def test_hits_and_sixes_equal_one_die_convolved_die_by_die(count: int, target: i
     (Volley(5, 2, StormOfSteel(), HitEffect.for_cover("light"), 2, (3, 1), True), 0),
 ])
 def test_keyed_volley_odds_equal_the_plain_convolution(volley: Volley, sixes_cap: int) -> None:
-    def words(sixes: int) -> str:
-        return f" sixes={sixes}" if sixes % 2 else ""
+    plain = _plain_volley(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + _words(c[2]))
+    assert keyed_volley_odds(volley, sixes_cap, _words) == plain
 
-    plain = _plain_volley(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + words(c[2]))
-    assert keyed_volley_odds(volley, sixes_cap, words) == plain
+
+def _words(sixes: int) -> str:
+    return f" sixes={sixes}" if sixes % 2 else ""
+
+
+MOST = StormOfSteel(3, True)
+
+
+@pytest.mark.parametrize("volley, sixes_cap", [
+    (Volley(1, 3, StormOfSteel(2, True), HitEffect.for_cover("open", 2), 1, (3,)), 2),
+    (Volley(2, 4, StormOfSteel(2, True), HitEffect.for_cover("open", 2), 1, (10,)), 0),
+    (Volley(2, 6, StormOfSteel(3, False), HitEffect.for_cover("light"), 1, (2,)), 3),
+    (Volley(2, 2, StormOfSteel(1, True), HitEffect.for_cover("hard"), 3), 2),
+    (Volley(2, 5, StormOfSteel(2, True), HitEffect.for_cover("open", 2), 1, (1,), True), 1),
+    (Volley(3, 4, StormOfSteel(1, False), HitEffect("odd", ("kill", "kill", "shock", "kill", "shock", "kill")), 1,
+            (4,)), 2),
+    (Volley(2, 4, MOST, HitEffect("none", ("none",) * 6), 1, (2,)), 2),
+])
+def test_one_team_odds_with_storm_of_steel_equal_the_plain_convolution(volley: Volley, sixes_cap: int) -> None:
+    """One Team (or Teams without figures): each (kills, Shock) weight read off the one-die polynomial
+    substituted and raised to the dice equals one effect die convolved per hit, with chained extras too."""
+    plain = _plain_volley(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + _words(c[2]))
+    assert keyed_volley_odds(volley, sixes_cap, _words) == plain
+
+
+@pytest.mark.parametrize("volley, sixes_cap", [
+    (Volley(12, 3, StormOfSteel(1, True), HitEffect.for_cover("open", 2), 1, (10,)), 2),
+    (Volley(12, 4, StormOfSteel(2, False), HitEffect.for_cover("light"), 1, (5,)), 0),
+    (Volley(8, 4, StormOfSteel(3, True), HitEffect.for_cover("open", 2), 1, (4,)), 2),
+    (Volley(6, 5, StormOfSteel(1, True), HitEffect.for_cover("hard"), 2), 1),
+])
+def test_one_team_odds_equal_the_taylor_shift_of_every_hit_total(volley: Volley, sixes_cap: int) -> None:
+    """Where the hit-by-hit path still finishes (up to 320 hits), the new one gives the same odds."""
+    shifted = volley_counts(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + _words(c[2]))
+    assert keyed_volley_odds(volley, sixes_cap, _words) == shifted
 
 
 @pytest.mark.parametrize("models, hits", [(2, 1), (3, 4), (6, 7)])

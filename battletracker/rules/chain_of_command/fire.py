@@ -53,7 +53,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate, repeat
 from math import comb, gcd
+from operator import add, mul
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
@@ -515,12 +517,17 @@ def keyed_volley_odds(volley: Volley, sixes_cap: int = 0,
     """Exact odds of `kills=K shock=S` keys followed by what the sixes (capped at `sixes_cap`) add to them.
 
     Unless several Teams each cap their own kills, the keys are made straight
-    from the weights (`uncapped_weights`), one Team's cap applied while
-    keying: thousands of outcomes never pass through a distribution of tuples.
+    from the weights, one Team's cap applied while keying: thousands of
+    outcomes never pass through a distribution of tuples. Where at most
+    `FEW_SIXES` counts of sixes are told apart, each weight is one product
+    (`_one_team_odds`); where every count is (the Shock on a transport),
+    from the shift of every hit total (`uncapped_weights`).
     """
     if volley.figures and volley.teams > 1:
         return volley_counts(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + sixes_words(c[2]))
     figures = volley.figures[0] if volley.figures else None
+    if volley.dice and sixes_cap <= FEW_SIXES:
+        return _one_team_odds(volley, figures, sixes_cap, sixes_words)
     first_with: dict[str, int] = {}
     more_words: dict[int, str] = {}
 
@@ -539,6 +546,66 @@ def keyed_volley_odds(volley: Volley, sixes_cap: int = 0,
         key = words + more_words[x]
         keyed[key] = keyed.get(key, 0) + n
     return Distribution.from_weights(keyed, total)
+
+
+FEW_SIXES = 8
+"""Counts of sixes that change an outcome key, up to which `_one_team_odds` keeps each count apart."""
+
+
+def _one_team_odds(volley: Volley, figures: int | None, sixes_cap: int,
+                   sixes_words: Callable[[int], str]) -> Distribution[str]:
+    """Exact keyed odds of a volley at one Team (or at Teams with no figures given), one product per outcome.
+
+    Of j hits that kill or shock, k kill in C(j, k) kill**k shock**(j - k)
+    ways, and the weight of j such hits summed over every hit total is one
+    coefficient of `storm_of_steel.effect_columns`: with the most Storm of
+    Steel dice (480 hits) an outcome costs a few multiplications, not a sum
+    over the hits or a Taylor shift of every hit total. A Team with
+    `figures` is alive below that many kills; the rest of each column's
+    weight is the Team out of play (its figures in kills, no Shock).
+    """
+    kill, shock, none, per_hit = _reduced_faces(volley.effect)
+    columns, total = storm_of_steel.effect_columns(volley.dice, volley.to_hit, volley.storm, sixes_cap, none,
+                                                   per_hit)
+    by_words: dict[str, list[int]] = {}  # counts of sixes that read the same, added up before they are read
+    for x, column in enumerate(columns):
+        if any(column):
+            words = sixes_words(x)
+            same = by_words.get(words)
+            by_words[words] = list(column) if same is None else list(map(add, same, column))
+    multiplier = 0 if volley.shock_ignored else volley.effect.shock_multiplier
+    most = len(columns[0]) - 1
+    kills_to = most if figures is None else min(figures - 1, most)
+    keyed: dict[str, int] = {}
+    shock_powers = list(accumulate(repeat(shock, most), mul, initial=1))
+    for words, row in by_words.items():
+        alive = 0
+        for k in range(kills_to + 1):
+            # C(k + s, k) kill**k shock**s ways for k kills and s Shock, s = 0, 1, ...
+            ways = map(mul, map(comb, range(k, most + 1), repeat(k)), shock_powers)
+            weights = list(map(mul, ways, row[k:])) if k == 0 or kill == 1 else \
+                [kill**k * n for n in map(mul, ways, row[k:])]
+            alive += sum(weights)
+            if multiplier:  # every (kills, Shock) its own key
+                keyed.update({f"kills={k} shock={s * multiplier}{words}": n for s, n in enumerate(weights) if n})
+            elif any(weights):
+                key = kills_shock_key(k, 0) + words
+                keyed[key] = keyed.get(key, 0) + sum(weights)
+        if figures is not None:
+            every = 0
+            reading = kill + shock
+            for t in reversed(row):  # the sum of row[j] * (kill + shock)**j, by Horner's rule
+                every = every * reading + t
+            if every > alive:
+                key = kills_shock_key(figures, 0) + words
+                keyed[key] = keyed.get(key, 0) + every - alive
+    common = total
+    for n in keyed.values():
+        if n % common:
+            common = gcd(common, n)
+            if common == 1:
+                return Distribution.from_weights(keyed, total)
+    return Distribution.from_weights({key: n // common for key, n in keyed.items()}, total // common)
 
 
 # reading inputs shared by the fire procedures ------------------------------------------------------
