@@ -26,9 +26,13 @@ A smoke barrage rolls no dice: it moves, reveals and counts down the same way.
 The app builds the inputs from the table with `phase_inputs`: the units in
 the area, each as `target<i>_<field>` (i from 1 to `targets`). Outcome keys:
 `contact_lost`; `smoke`; or `kills=K` for the whole area, followed by
-` vehicle_shock=V` when vehicles or passengers are in it and ` unstable=B`
-when brick or stone buildings are (B buildings made unstable). Each unit's own
-exact odds (`kills=K shock=S`, ...) are `target_odds(inputs)`.
+` unstable=B` when brick or stone buildings are in it (B buildings made
+unstable). The Shock on each vehicle is that vehicle's own (it is abandoned
+on its own four), so it is in each unit's exact odds (`kills=K shock=S`,
+`vehicle_shock=V`, ...), `target_odds(inputs)`, not summed over the area:
+with Storm of Steel at its most a tank, a half-track and a lorry's
+passengers could put 0 to 720 Shock on vehicles, and the area's odds would
+list a hundred thousand outcomes.
 """
 
 from __future__ import annotations
@@ -68,8 +72,8 @@ from battletracker.rules.chain_of_command.area_fire import (
     roll_target,
     target_counts,
     target_key,
-    total_counts,
 )
+from battletracker.rules.chain_of_command.area_totals import area_kills_unstable
 from battletracker.rules.chain_of_command.bombardment import (
     PINNED,
     carrier_of,
@@ -478,25 +482,18 @@ def _contact_lost(p: PhaseInputs) -> Resolution:
 
 def _outcome(p: PhaseInputs, results: list[TargetResult]) -> str:
     totals = _totals(results)
-    return _key(p.kind, _shows(p.targets), (totals["kills"], 0, totals["vehicle_shock"], totals["unstable"]))
+    return _key(p.kind, _shows(p.targets), totals["kills"], totals["unstable"])
 
 
-def _shows(targets: tuple[PhaseTarget, ...]) -> tuple[bool, bool]:
-    """Whether the key reports vehicle Shock (vehicles or passengers in the area) and unstable buildings."""
-    vehicles = any(t.area.kind in ("vehicle", "passengers") for t in targets)
-    buildings = any(t.area.can_collapse for t in targets)
-    return vehicles, buildings
+def _shows(targets: tuple[PhaseTarget, ...]) -> bool:
+    """Whether the key reports unstable buildings (brick or stone ones in the area)."""
+    return any(t.area.can_collapse for t in targets)
 
 
-def _key(kind: str, shows: tuple[bool, bool], counts: tuple[int, int, int, int]) -> str:
+def _key(kind: str, shows: bool, kills: int, unstable: int) -> str:
     if kind == "smoke":
         return "smoke"
-    key = f"kills={counts[0]}"
-    if shows[0]:
-        key += f" vehicle_shock={counts[2]}"
-    if shows[1]:
-        key += f" unstable={counts[3]}"
-    return key
+    return f"kills={kills} unstable={unstable}" if shows else f"kills={kills}"
 
 
 @lru_cache(maxsize=256)
@@ -506,8 +503,8 @@ def _odds(kind: str, lost: bool, targets: tuple[PhaseTarget, ...]) -> Distributi
     if kind == "smoke":
         return Distribution.certain("smoke")
     shows = _shows(targets)
-    totals = total_counts([t.area for t in targets], data().unstable_sixes, (True, False, *shows))
-    return totals.map(lambda c: _key(kind, shows, c))
+    totals = area_kills_unstable([t.area for t in targets], data().unstable_sixes)
+    return totals.map(lambda c: _key(kind, shows, c[0], c[1]))
 
 
 def _keyed(kind: str, counts: Distribution[tuple[int, int, int, int]]) -> Distribution[str]:

@@ -149,7 +149,7 @@ def test_passengers_roll_4d6_hitting_on_5_or_6_in_light_cover_and_6s_shock_the_v
     res = phase([6, 5, 4, 1, 3, face("light", "kill"), face("light", "shock")], PASSENGERS)
     assert res.rolls[0] == ("Passengers: Firepower Dice", (6, 5, 4, 1))
     assert res.rolls[1] == ("Passengers: Storm of Steel dice", (3,))
-    assert res.outcome == "kills=1 vehicle_shock=1"
+    assert res.outcome == "kills=1" and res.values["vehicle_shock"] == 1
     assert ChangeCounter("truck", "shock", 1) in res.effects and ChangeFigures("p1", -1) in res.effects
     assert not any(isinstance(e, SetCondition) and e.condition == "pinned" for e in res.effects)
     assert "effect rolled as light" in " ".join(res.log)
@@ -173,7 +173,7 @@ def test_each_passenger_team_rolls_its_own_4d6() -> None:
 def test_storm_of_steel_sixes_shock_the_vehicle_too_and_an_immobilised_one_takes_double() -> None:
     res = phase([6, 1, 1, 1, 6, face("light", "none"), face("light", "none")],
                 {**PASSENGERS, "vehicle_immobilised": True, "vehicle_current_shock": 1})
-    assert res.outcome == "kills=0 vehicle_shock=4"
+    assert res.outcome == "kills=0" and res.values["vehicle_shock"] == 4
     assert ChangeCounter("truck", "shock", 4) in res.effects
     assert SetCondition("truck", "abandoned") in res.effects
 
@@ -184,7 +184,8 @@ def test_afvs_and_apcs_roll_2d6_or_3d6_open_topped_every_6_one_shock(open_topped
     res = phase([6] + [2] * (dice - 1) + [6], tank)
     assert list(res.rolls) == [("Stuart: Dice for Shock", (6,) + (2,) * (dice - 1)),
                                ("Stuart: Storm of Steel dice", (6,))]
-    assert res.outcome == "kills=0 vehicle_shock=2" and ChangeCounter("t1", "shock", 2) in res.effects
+    assert res.outcome == "kills=0" and res.values["vehicle_shock"] == 2
+    assert ChangeCounter("t1", "shock", 2) in res.effects
 
 
 def test_a_devastating_bombardment_doubles_its_first_phase_only() -> None:
@@ -277,9 +278,11 @@ def test_each_target_has_its_own_odds_for_the_panel() -> None:
 
 def test_closed_form_spot_checks() -> None:
     vehicle = odds("coc.bombardment_phase", {**BASE, **targets({"kind": "vehicle"})})  # type: ignore[dict-item]
-    assert vehicle.p("kills=0 vehicle_shock=0") == Fraction(25, 36)
+    assert vehicle.outcomes == ["kills=0"], "a vehicle's Shock is in its own odds, not the area's"
+    (_, own), = target_odds({**BASE, **targets({"kind": "vehicle"})})  # type: ignore[arg-type]
+    assert own.p("vehicle_shock=0") == Fraction(25, 36)
     # One 6 and no other: two ways, and its Storm of Steel die is not a 6.
-    assert vehicle.p("kills=0 vehicle_shock=1") == 2 * Fraction(1, 6) * Fraction(5, 6) * Fraction(5, 6)
+    assert own.p("vehicle_shock=1") == 2 * Fraction(1, 6) * Fraction(5, 6) * Fraction(5, 6)
     nobody = odds("coc.bombardment_phase", {**BASE, **targets(INFANTRY, INFANTRY)})  # type: ignore[dict-item]
     assert nobody.p("kills=0") > Fraction(1, 2) ** 12
 

@@ -1,0 +1,66 @@
+"""An area's kills and unstable buildings counted die by die (area_totals.py) equal the targets' full odds
+(area_fire.total_counts) with everything else dropped, wherever the full odds finish."""
+
+from __future__ import annotations
+
+import pytest
+
+from battletracker.rules import Inputs
+from battletracker.rules.chain_of_command.area_fire import AreaTarget, total_counts
+from battletracker.rules.chain_of_command.area_totals import area_kills_unstable, kills_and_unstable
+from battletracker.rules.chain_of_command.bombardment_data import data
+from battletracker.rules.chain_of_command.bombardment_phase import _parse
+from tests.benchmarks.odds_bench import LARGEST
+from tests.rules.chain_of_command.test_bombardment_phase import BASE, INFANTRY, PASSENGERS, targets
+
+HQ = {**INFANTRY, "id": "hq", "name": "HQ", "figures": 4, "cover": "hard", "building": "brick_stone", "storeys": 2,
+      "building_id": "bld1"}
+
+
+def _areas(inputs: Inputs) -> list[AreaTarget]:
+    return [t.area for t in _parse(inputs).targets]
+
+
+def _full(areas: list[AreaTarget]) -> object:
+    return total_counts(areas, data().unstable_sixes, (True, False, False, True)).map(lambda c: (c[0], c[3]))
+
+
+@pytest.mark.parametrize("settings", [
+    {},
+    {"storm_of_steel_per_six": 2},
+    {"storm_of_steel_per_six": 1, "storm_of_steel_chains": True},
+    {"storm_of_steel_per_six": 0},
+    {"bombardment_devastating_doubles_all": False},
+])
+def test_the_largest_bombardment_counted_die_by_die_equals_the_full_odds(settings: dict[str, object]) -> None:
+    areas = _areas({**LARGEST["coc.bombardment_phase"], **settings})  # type: ignore[dict-item]
+    assert area_kills_unstable(areas, data().unstable_sixes) == _full(areas)
+
+
+@pytest.mark.parametrize("specs", [
+    # two units in one brick building: their kills add up, the building falls once
+    (HQ, {**HQ, "id": "hq2", "figures": 2, "cover": "light"}),
+    # figures not known: kills are not capped
+    ({**INFANTRY, "figures": None, "id": None}, {**INFANTRY, "id": "u2", "figures": 1}),
+    # two passenger Teams and an empty building, the mortars hitting on 6 alone
+    ({**PASSENGERS, "teams": 2}, {"kind": "building", "name": "Church", "id": "c1"}),
+    # identical units
+    (INFANTRY, {**INFANTRY, "id": "u2"}, {**INFANTRY, "id": "u3"}),
+])
+def test_shared_buildings_unknown_figures_and_several_teams_equal_the_full_odds(
+        specs: tuple[dict[str, object], ...]) -> None:
+    given = [{k: v for k, v in spec.items() if v is not None} for spec in specs]
+    for storm in ({}, {"storm_of_steel_per_six": 2, "storm_of_steel_chains": True}):
+        areas = _areas({**BASE, **targets(*given), **storm, "to_hit": 6})  # type: ignore[dict-item]
+        assert area_kills_unstable(areas, data().unstable_sixes) == _full(areas)
+
+
+def test_a_target_with_the_most_storm_of_steel_is_a_short_table() -> None:
+    """12 Firepower Dice with 3 extra dice per 6 for 3 rounds can bring 480 hits; a 4-figure Team in a brick
+    building still reads as at most 5 kill counts by building standing or unstable."""
+    inputs = {**BASE, **targets(HQ), "phases_fired": 0, "state": "ready", "activation": "begun",
+              "devastating": True, "storm_of_steel_per_six": 3, "storm_of_steel_chains": True}
+    (area,) = _areas(inputs)  # type: ignore[arg-type]
+    weights, den = kills_and_unstable(area.for_odds(), data().unstable_sixes)
+    assert set(weights) == {(k, u) for k in range(5) for u in (0, 1)}
+    assert sum(weights.values()) == den
