@@ -191,6 +191,8 @@ STORM_OF_STEEL_MOST: dict[str, InputValue] = {"storm_of_steel_per_six": 3, "stor
 LARGEST_STORM: dict[str, dict[str, InputValue]] = {
     "coc.fire": {**LARGEST["coc.fire"], **STORM_OF_STEEL_MOST},
     "coc.at_grenade": {**LARGEST["coc.at_grenade"], **STORM_OF_STEEL_MOST},
+    # the ten targets, passengers in a lorry, a tank and a half-track among them
+    "coc.bombardment_phase": {**LARGEST["coc.bombardment_phase"], **STORM_OF_STEEL_MOST},
 }
 
 # Procedures whose inputs have no size to grow: their typical inputs are their largest.

@@ -16,6 +16,7 @@ dice can bring 480 hits, yet the table stays eleven by five.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import lru_cache
 from math import gcd
 
@@ -256,12 +257,77 @@ def _times(a: tuple[Poly, int], b: tuple[Poly, int]) -> tuple[Poly, int]:
 
 
 def _summed(parts: Sequence[tuple[Weights, int]]) -> Distribution[tuple[int, int]]:
-    """The sum of independent parts, multiplied pairwise as a balanced tree: each product's slots only as wide
-    as its own weights need, and the two factors of similar size (where integer products are cheapest)."""
-    polys = [_as_poly(part) for part in parts] or [({0: [1]}, 1)]
-    while len(polys) > 1:
-        polys.sort(key=lambda p: p[1].bit_length() * len(next(iter(p[0].values()))))
-        polys = [_times(polys[i], polys[i + 1]) if i + 1 < len(polys) else polys[i]
-                 for i in range(0, len(polys), 2)]
-    poly, den = polys[0]
-    return Distribution.from_weights({(k, u): w for u, row in poly.items() for k, w in enumerate(row) if w}, den)
+    """The sum of independent parts.
+
+    Each product of two parts costs one integer product per pair of their
+    counts of unstable buildings, so the parts that only kill are multiplied
+    first, pairwise as a balanced tree (each product's slots only as wide as
+    its own weights need, its two factors of similar size, where integer
+    products are cheapest); then the parts that can also make a building
+    unstable, smallest first; last the empty buildings, which kill nobody:
+    one small number per count, not a polynomial.
+    """
+    polys = [_as_poly(part) for part in parts]
+    kill_only = [p for p in polys if len(p[0]) == 1 and 0 in p[0]]
+    no_kills = [p for p in polys if len(next(iter(p[0].values()))) == 1 and p not in kill_only]
+    both = sorted((p for p in polys if p not in kill_only and p not in no_kills), key=_size)
+    while len(kill_only) > 1:
+        kill_only.sort(key=_size)
+        kill_only = [_times(kill_only[i], kill_only[i + 1]) if i + 1 < len(kill_only) else kill_only[i]
+                     for i in range(0, len(kill_only), 2)]
+    total: tuple[Poly, int] = ({0: [1]}, 1)
+    for poly in kill_only + both:
+        total = _times(total, poly) if total[1] > 1 else poly
+    for poly in no_kills:
+        total = _times_scalars(total, poly)
+    rows, den = total
+    return Distribution.from_weights({(k, u): w for u, row in rows.items() for k, w in enumerate(row) if w}, den)
+
+
+def _size(part: tuple[Poly, int]) -> int:
+    return part[1].bit_length() * len(next(iter(part[0].values()))) * len(part[0])
+
+
+def _times_scalars(a: tuple[Poly, int], b: tuple[Poly, int]) -> tuple[Poly, int]:
+    """`a` with a part that kills nobody: each row times a number."""
+    out: Poly = {}
+    for ua, row in a[0].items():
+        for ub, (w,) in b[0].items():
+            into = out.setdefault(ua + ub, [0] * len(row))
+            for k, n in enumerate(row):
+                into[k] += n * w
+    return out, a[1] * b[1]
+
+
+def _at_least_one(weights: Weights, den: int, kills: bool) -> Fraction:
+    return Fraction(sum(w for (k, x), w in weights.items() if (k if kills else x) >= 1), den)
+
+
+@lru_cache(maxsize=1024)
+def unit_chances(target: AreaTarget, unstable_sixes: int) -> tuple[tuple[str, Fraction], ...]:
+    """One target's exact chances of what the panel lists for it: at least one kill (`kills`, infantry and
+    passengers), Shock on its vehicle (`vehicle_shock`: any 6, for vehicles and passengers) and its brick or
+    stone building made unstable (`unstable`, where its dice can roll enough 6s).
+
+    Each is one count read up to a cap of 1 (or the 6s that make a building
+    unstable), so the odds stay a few numbers with any Storm of Steel.
+    """
+    out: list[tuple[str, Fraction]] = []
+    dice, to_hit, storm = target.dice, target.to_hit, target.storm
+    if target.volley is not None:
+        volley = target.volley
+        dice, to_hit, storm = volley.dice, volley.to_hit, volley.storm
+        faces = volley.effect.faces
+        kill = faces.count("kill")
+        common = gcd(kill, len(faces))
+        weights, den = kills_and_sixes(dice, to_hit, storm, kill // common, len(faces) // common, 1, 0)
+        out.append(("kills", _at_least_one(weights, den, True)))
+    if target.kind in ("vehicle", "passengers"):
+        weights, den = kills_and_sixes(dice, to_hit, storm, 0, 1, 1, 1)
+        out.append(("vehicle_shock", _at_least_one(weights, den, False)))
+    if target.can_collapse:
+        weights, den = kills_and_sixes(dice, to_hit, storm, 0, 1, 1, unstable_sixes)
+        unstable = Fraction(sum(w for (_, x), w in weights.items() if x >= unstable_sixes), den)
+        if unstable:
+            out.append(("unstable", unstable))
+    return tuple(out)

@@ -28,17 +28,19 @@ the area, each as `target<i>_<field>` (i from 1 to `targets`). Outcome keys:
 `contact_lost`; `smoke`; or `kills=K` for the whole area, followed by
 ` unstable=B` when brick or stone buildings are in it (B buildings made
 unstable). The Shock on each vehicle is that vehicle's own (it is abandoned
-on its own four), so it is in each unit's exact odds (`kills=K shock=S`,
-`vehicle_shock=V`, ...), `target_odds(inputs)`, not summed over the area:
-with Storm of Steel at its most a tank, a half-track and a lorry's
-passengers could put 0 to 720 Shock on vehicles, and the area's odds would
-list a hundred thousand outcomes.
+on its own four), so it is not summed over the area: with Storm of Steel at
+its most a tank, a half-track and a lorry's passengers could put 0 to 720
+Shock on vehicles, and the area's odds would list a hundred thousand
+outcomes. The Resolution's values still give it (`vehicle_shock`), and each
+unit's exact chances of a kill, of Shock on its vehicle and of its building
+made unstable are `target_chances(inputs)`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import lru_cache
 
 from battletracker.core import geometry
@@ -70,10 +72,8 @@ from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
     TargetResult,
     roll_target,
-    target_counts,
-    target_key,
 )
-from battletracker.rules.chain_of_command.area_totals import area_kills_unstable
+from battletracker.rules.chain_of_command.area_totals import area_kills_unstable, unit_chances
 from battletracker.rules.chain_of_command.bombardment import (
     PINNED,
     carrier_of,
@@ -507,10 +507,6 @@ def _odds(kind: str, lost: bool, targets: tuple[PhaseTarget, ...]) -> Distributi
     return totals.map(lambda c: _key(kind, shows, c[0], c[1]))
 
 
-def _keyed(kind: str, counts: Distribution[tuple[int, int, int, int]]) -> Distribution[str]:
-    return counts.map(lambda c: target_key(kind, c))
-
-
 def phase_odds(inputs: Inputs) -> Distribution[str]:
     p = _parse(inputs)
     targets = tuple(PhaseTarget(replace(t.area.for_odds(), building_id=t.area.building_id), False)
@@ -518,19 +514,17 @@ def phase_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(p.kind, p.activation == "none", targets)
 
 
-def target_odds(inputs: Inputs) -> list[tuple[str, Distribution[str]]]:
-    """Each target's own exact odds for this Phase, by name, for the panel's per-unit table.
+def target_chances(inputs: Inputs) -> list[tuple[str, tuple[tuple[str, Fraction], ...]]]:
+    """Each target's exact chances this Phase, by name, for the panel's per-unit list: of at least one kill
+    (`kills`: infantry and passengers), of Shock on its vehicle (`vehicle_shock`: vehicles and passengers), of
+    its brick or stone building made unstable (`unstable`); nothing for a unit the fire cannot harm.
 
-    Infantry and passengers: `kills=K shock=S` (passengers add ` vehicle_shock=V`,
-    a unit in a brick or stone building adds ` unstable` when it would fall);
-    vehicles: `vehicle_shock=V`; empty buildings: `unstable` or `standing`.
+    Only these chances, not each unit's whole (kills, Shock, vehicle Shock)
+    odds: with Storm of Steel at its most, a lorry's passengers alone would
+    have most of a million outcomes and the dialog would freeze for a minute.
     """
     p = _parse(inputs)
-    out: list[tuple[str, Distribution[str]]] = []
-    for t in p.targets:
-        counts = target_counts(t.area.for_odds(), data().unstable_sixes)
-        out.append((t.area.name, _keyed(t.area.kind, counts)))
-    return out
+    return [(t.area.name, unit_chances(t.area.for_odds(), data().unstable_sixes)) for t in p.targets]
 
 
 register(Procedure("coc.bombardment_phase", "Bombardment: Phase of fire", phase_resolve, phase_odds,
