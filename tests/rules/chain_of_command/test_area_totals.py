@@ -10,7 +10,7 @@ from battletracker.rules.chain_of_command.area_fire import AreaTarget, total_cou
 from battletracker.rules.chain_of_command.area_totals import area_kills_unstable, kills_and_unstable
 from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.bombardment_phase import _parse
-from tests.benchmarks.odds_bench import LARGEST
+from tests.benchmarks.odds_bench import LARGEST, LARGEST_STORM
 from tests.rules.chain_of_command.test_bombardment_phase import BASE, INFANTRY, PASSENGERS, targets
 
 HQ = {**INFANTRY, "id": "hq", "name": "HQ", "figures": 4, "cover": "hard", "building": "brick_stone", "storeys": 2,
@@ -34,6 +34,15 @@ def _full(areas: list[AreaTarget]) -> object:
 ])
 def test_the_largest_bombardment_counted_die_by_die_equals_the_full_odds(settings: dict[str, object]) -> None:
     areas = _areas({**LARGEST["coc.bombardment_phase"], **settings})  # type: ignore[dict-item]
+    assert area_kills_unstable(areas, data().unstable_sixes) == _full(areas)
+
+
+def test_the_most_storm_of_steel_equals_the_full_odds_where_they_finish() -> None:
+    """3 extra dice per 6 for 3 rounds: a Section in the Open, an MG team, the HQ in its brick building and the
+    two vehicles (the full odds of the passengers and of the empty church take most of a minute)."""
+    areas = [a for a in _areas(LARGEST_STORM["coc.bombardment_phase"])
+             if a.name in ("1 Section", "MG team", "HQ", "Panzer IV", "Sd.Kfz. 251")]
+    assert len(areas) == 5
     assert area_kills_unstable(areas, data().unstable_sixes) == _full(areas)
 
 
