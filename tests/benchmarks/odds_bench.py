@@ -193,6 +193,8 @@ LARGEST_STORM: dict[str, dict[str, InputValue]] = {
     "coc.at_grenade": {**LARGEST["coc.at_grenade"], **STORM_OF_STEEL_MOST},
     # the ten targets, passengers in a lorry, a tank and a half-track among them
     "coc.bombardment_phase": {**LARGEST["coc.bombardment_phase"], **STORM_OF_STEEL_MOST},
+    # a Section of two Teams with its figures, as the table passes it (without them 115,921 kills-and-Shock outcomes)
+    "coc.sos_fire": {**LARGEST["coc.sos_fire"], "target_id": "s1", "target_figures": "10", **STORM_OF_STEEL_MOST},
 }
 
 # Procedures whose inputs have no size to grow: their typical inputs are their largest.
