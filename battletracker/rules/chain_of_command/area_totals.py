@@ -82,11 +82,11 @@ def kills_and_sixes(count: int, target: int, storm: StormOfSteel | None, kill: i
     factors' low terms). The lumps at a cap are what is left of the totals:
     the kills alone and the sixes alone are powers of their own.
     """
+    if count == 0:
+        return {(0, 0): 1}, 1
     rounds = storm.rounds if storm is not None else 0
     die, die_den = _one_die(target, storm, rounds, kill, per_hit, kills_cap, sixes_cap)
     den = die_den**count
-    if count == 0:
-        return {(0, 0): 1}, 1
     width = 8 * (den.bit_length() // 8 + 1)
     mask = (1 << (width * kills_cap)) - 1
     rows = [0] * sixes_cap  # sixes below the cap -> packed weights by kills below the cap
@@ -189,7 +189,7 @@ def area_kills_unstable(targets: Sequence[AreaTarget], unstable_sixes: int) -> D
     parts: list[tuple[Weights, int]] = []
     for target in targets:
         one = kills_and_unstable(target.for_odds(), unstable_sixes)
-        if one[1] == 1:
+        if set(one[0]) == {(0, 0)}:  # a vehicle, or nothing its dice can do
             continue
         if target.can_collapse and target.building_id is not None:
             before = by_building.get(target.building_id, ({(0, 0): 1}, 1))
@@ -267,10 +267,18 @@ def _summed(parts: Sequence[tuple[Weights, int]]) -> Distribution[tuple[int, int
     unstable, smallest first; last the empty buildings, which kill nobody:
     one small number per count, not a polynomial.
     """
-    polys = [_as_poly(part) for part in parts]
-    kill_only = [p for p in polys if len(p[0]) == 1 and 0 in p[0]]
-    no_kills = [p for p in polys if len(next(iter(p[0].values()))) == 1 and p not in kill_only]
-    both = sorted((p for p in polys if p not in kill_only and p not in no_kills), key=_size)
+    kill_only: list[tuple[Poly, int]] = []
+    no_kills: list[tuple[Poly, int]] = []
+    both: list[tuple[Poly, int]] = []
+    for part in parts:
+        poly = _as_poly(part)
+        if set(poly[0]) == {0}:
+            kill_only.append(poly)
+        elif len(next(iter(poly[0].values()))) == 1:
+            no_kills.append(poly)
+        else:
+            both.append(poly)
+    both.sort(key=_size)
     while len(kill_only) > 1:
         kill_only.sort(key=_size)
         kill_only = [_times(kill_only[i], kill_only[i + 1]) if i + 1 < len(kill_only) else kill_only[i]
