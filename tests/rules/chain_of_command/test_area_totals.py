@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from battletracker.rules import Inputs
@@ -73,3 +75,34 @@ def test_a_target_with_the_most_storm_of_steel_is_a_short_table() -> None:
     weights, den = kills_and_unstable(area.for_odds(), data().unstable_sixes)
     assert set(weights) == {(k, u) for k in range(5) for u in (0, 1)}
     assert sum(weights.values()) == den
+
+
+def _random_area(rng: random.Random) -> dict[str, object]:
+    specs: list[dict[str, object]] = []
+    for i in range(rng.randint(1, 4)):
+        kind = rng.choice(["infantry", "passengers", "vehicle", "building"])
+        spec: dict[str, object] = {"kind": kind, "id": f"x{i}", "name": f"Target {i}"}
+        if kind == "infantry":
+            spec.update(cover=rng.choice(["open", "light", "hard"]), pinned=rng.random() < 0.3)
+            if rng.random() < 0.8:
+                spec["figures"] = rng.randint(1, 10)
+            if rng.random() < 0.4:
+                spec.update(building="brick_stone", storeys=rng.randint(1, 3), building_id=rng.choice(["b1", "b2"]))
+        elif kind == "passengers":
+            spec.update(figures=rng.randint(1, 10), teams=rng.randint(1, 2), vehicle_id="lorry")
+        elif kind == "vehicle":
+            spec["open_topped"] = rng.random() < 0.5
+        specs.append(spec)
+    inputs = {**BASE, **targets(*specs), "to_hit": rng.randint(2, 6), "firepower_dice": rng.randint(1, 8),
+              "storm_of_steel_per_six": rng.randint(0, 2), "storm_of_steel_chains": rng.random() < 0.3}
+    if rng.random() < 0.4:
+        inputs.update(phases_fired=0, state="ready", activation="begun", devastating=True)
+    return inputs
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_areas_equal_the_full_odds(seed: int) -> None:
+    """Units in and out of buildings (some sharing one), with and without figures, passengers, vehicles, empty
+    buildings; any to-hit, Firepower Dice and Storm of Steel the full odds finish with."""
+    areas = _areas(_random_area(random.Random(seed)))  # type: ignore[arg-type]
+    assert area_kills_unstable(areas, data().unstable_sixes) == _full(areas)
