@@ -63,15 +63,3 @@ def test_a_whole_area_summed_at_once_equals_the_targets_convolved_one_by_one() -
         one = target_counts(area.for_odds(), data().unstable_sixes).map(lambda c: (c[0], 0, c[2], c[3]))
         expected = expected.convolve(one, add_counts)
     assert total_counts(areas, data().unstable_sixes, (True, False, True, True)) == expected
-
-
-def test_vehicles_under_a_bombardment_with_the_most_storm_of_steel_finish_and_agree_with_the_dice() -> None:
-    """A tank and an open-topped half-track under a devastating first Phase: 6 dice hitting on 6 alone, each 6
-    earning 3 more for 3 rounds, can bring 240 dice; their 6s are their hits, counted as one number."""
-    from tests.benchmarks.odds_bench import _TEN_TARGETS, STORM_OF_STEEL_MOST
-
-    inputs = {k: v for k, v in LARGEST["coc.bombardment_phase"].items() if not k.startswith("target")}
-    vehicles = [t for t in _TEN_TARGETS if t["kind"] == "vehicle"]
-    inputs.update({f"target{i}_{k}": v for i, t in enumerate(vehicles, start=1) for k, v in t.items()})
-    assert_odds_match_simulation("coc.bombardment_phase", {**inputs, "targets": len(vehicles),
-                                                           **STORM_OF_STEEL_MOST}, runs=1000)

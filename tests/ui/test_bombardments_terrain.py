@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from battletracker.model import savefile
+from battletracker.model.game import Unit, Vehicle
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
@@ -70,3 +71,23 @@ def test_sos_dialog_cover_and_fortification(session: Session, panel: Bombardment
     assert not session.game.units["u7"].has("pinned"), "a fortification keeps it from being Pinned"
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
+
+
+def test_phase_dialog_over_a_lorry_and_a_tank_with_the_most_storm_of_steel(
+        session: Session, panel: BombardmentsPanel) -> None:  # noqa: F811
+    """With 3 extra dice per 6 for 3 rounds the dialog once froze for minutes working out every unit's whole
+    odds and the area's vehicle Shock; it lists each unit's chances and charts the area's kills."""
+    game = session.game
+    game.settings.update({"storm_of_steel_per_six": 3, "storm_of_steel_chains": True})
+    game.units["lorry"] = Unit("lorry", "Opel Blitz", "vehicle", 1, 25.0, 38.0, stats={"transport": True})
+    game.units["riders"] = Unit("riders", "3rd Squad", "section", 1, 25.0, 38.0, figures=8, figures_max=8,
+                                stats={"embarked_in": "lorry"})
+    game.units["tank"] = Unit("tank", "Stuart", "vehicle", 1, 23.0, 37.0, vehicle=Vehicle("afv"))
+    bid = ready_to_fire(panel)
+    dialog = panel.open_phase(bid)
+    text = dialog.targets_view.toPlainText()
+    assert "3rd Squad: at least one kill" in text and "Shock on the vehicle" in text.split("3rd Squad")[1]
+    assert "Stuart: Shock on the vehicle" in text
+    assert dialog.runner.roll_button.isEnabled()
+    type_all(dialog.runner, 1)
+    assert dialog.runner.result is not None and dialog.runner.result.outcome == "kills=0"

@@ -26,15 +26,21 @@ A smoke barrage rolls no dice: it moves, reveals and counts down the same way.
 The app builds the inputs from the table with `phase_inputs`: the units in
 the area, each as `target<i>_<field>` (i from 1 to `targets`). Outcome keys:
 `contact_lost`; `smoke`; or `kills=K` for the whole area, followed by
-` vehicle_shock=V` when vehicles or passengers are in it and ` unstable=B`
-when brick or stone buildings are (B buildings made unstable). Each unit's own
-exact odds (`kills=K shock=S`, ...) are `target_odds(inputs)`.
+` unstable=B` when brick or stone buildings are in it (B buildings made
+unstable). The Shock on each vehicle is that vehicle's own (it is abandoned
+on its own four), so it is not summed over the area: with Storm of Steel at
+its most a tank, a half-track and a lorry's passengers could put 0 to 720
+Shock on vehicles, and the area's odds would list a hundred thousand
+outcomes. The Resolution's values still give it (`vehicle_shock`), and each
+unit's exact chances of a kill, of Shock on its vehicle and of its building
+made unstable are `target_chances(inputs)`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import lru_cache
 
 from battletracker.core import geometry
@@ -66,10 +72,8 @@ from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
     TargetResult,
     roll_target,
-    target_counts,
-    target_key,
-    total_counts,
 )
+from battletracker.rules.chain_of_command.area_totals import area_kills_unstable, unit_chances
 from battletracker.rules.chain_of_command.bombardment import (
     PINNED,
     carrier_of,
@@ -478,25 +482,18 @@ def _contact_lost(p: PhaseInputs) -> Resolution:
 
 def _outcome(p: PhaseInputs, results: list[TargetResult]) -> str:
     totals = _totals(results)
-    return _key(p.kind, _shows(p.targets), (totals["kills"], 0, totals["vehicle_shock"], totals["unstable"]))
+    return _key(p.kind, _shows(p.targets), totals["kills"], totals["unstable"])
 
 
-def _shows(targets: tuple[PhaseTarget, ...]) -> tuple[bool, bool]:
-    """Whether the key reports vehicle Shock (vehicles or passengers in the area) and unstable buildings."""
-    vehicles = any(t.area.kind in ("vehicle", "passengers") for t in targets)
-    buildings = any(t.area.can_collapse for t in targets)
-    return vehicles, buildings
+def _shows(targets: tuple[PhaseTarget, ...]) -> bool:
+    """Whether the key reports unstable buildings (brick or stone ones in the area)."""
+    return any(t.area.can_collapse for t in targets)
 
 
-def _key(kind: str, shows: tuple[bool, bool], counts: tuple[int, int, int, int]) -> str:
+def _key(kind: str, shows: bool, kills: int, unstable: int) -> str:
     if kind == "smoke":
         return "smoke"
-    key = f"kills={counts[0]}"
-    if shows[0]:
-        key += f" vehicle_shock={counts[2]}"
-    if shows[1]:
-        key += f" unstable={counts[3]}"
-    return key
+    return f"kills={kills} unstable={unstable}" if shows else f"kills={kills}"
 
 
 @lru_cache(maxsize=256)
@@ -506,12 +503,8 @@ def _odds(kind: str, lost: bool, targets: tuple[PhaseTarget, ...]) -> Distributi
     if kind == "smoke":
         return Distribution.certain("smoke")
     shows = _shows(targets)
-    totals = total_counts([t.area for t in targets], data().unstable_sixes, (True, False, *shows))
-    return totals.map(lambda c: _key(kind, shows, c))
-
-
-def _keyed(kind: str, counts: Distribution[tuple[int, int, int, int]]) -> Distribution[str]:
-    return counts.map(lambda c: target_key(kind, c))
+    totals = area_kills_unstable([t.area for t in targets], data().unstable_sixes)
+    return totals.map(lambda c: _key(kind, shows, c[0], c[1]))
 
 
 def phase_odds(inputs: Inputs) -> Distribution[str]:
@@ -521,19 +514,17 @@ def phase_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(p.kind, p.activation == "none", targets)
 
 
-def target_odds(inputs: Inputs) -> list[tuple[str, Distribution[str]]]:
-    """Each target's own exact odds for this Phase, by name, for the panel's per-unit table.
+def target_chances(inputs: Inputs) -> list[tuple[str, tuple[tuple[str, Fraction], ...]]]:
+    """Each target's exact chances this Phase, by name, for the panel's per-unit list: of at least one kill
+    (`kills`: infantry and passengers), of Shock on its vehicle (`vehicle_shock`: vehicles and passengers), of
+    its brick or stone building made unstable (`unstable`); nothing for a unit the fire cannot harm.
 
-    Infantry and passengers: `kills=K shock=S` (passengers add ` vehicle_shock=V`,
-    a unit in a brick or stone building adds ` unstable` when it would fall);
-    vehicles: `vehicle_shock=V`; empty buildings: `unstable` or `standing`.
+    Only these chances, not each unit's whole (kills, Shock, vehicle Shock)
+    odds: with Storm of Steel at its most, a lorry's passengers alone would
+    have most of a million outcomes and the dialog would freeze for a minute.
     """
     p = _parse(inputs)
-    out: list[tuple[str, Distribution[str]]] = []
-    for t in p.targets:
-        counts = target_counts(t.area.for_odds(), data().unstable_sixes)
-        out.append((t.area.name, _keyed(t.area.kind, counts)))
-    return out
+    return [(t.area.name, unit_chances(t.area.for_odds(), data().unstable_sixes)) for t in p.targets]
 
 
 register(Procedure("coc.bombardment_phase", "Bombardment: Phase of fire", phase_resolve, phase_odds,

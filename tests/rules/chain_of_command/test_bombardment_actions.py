@@ -79,7 +79,7 @@ def test_new_bombardment_ranging_fire_for_effect_hidden_die_and_phases_are_actio
         1, 1, 2, 3, 3, 4, face("hard", "shock"),
         6, 2, 3,
     ])
-    assert res.outcome == "kills=2 vehicle_shock=1 unstable=0"
+    assert res.outcome == "kills=2 unstable=0" and res.values["vehicle_shock"] == 1
     assert (g.units["a"].figures, b.state, b.phases_left) == (6, "firing", 5)
 
     t.act("coc.extra_rounds", {"bombardment": "b1", "rounds": 2})

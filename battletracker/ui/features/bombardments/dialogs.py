@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.core import geometry
-from battletracker.core.odds import Distribution
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import Changes
 from battletracker.model.game import Game, GameError
@@ -56,7 +55,7 @@ from battletracker.rules.chain_of_command.bombardment_phase import (
     activation_now,
     bombardment_cover,
     rolled_cover,
-    target_odds,
+    target_chances,
 )
 from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
@@ -90,15 +89,13 @@ def kills_group(outcome: str) -> str:
     return outcome.replace("_", " ") if kills is None else f"{kills} kill{'s' if kills != 1 else ''}"
 
 
-def summary(dist: Distribution[str]) -> str:
+CHANCE_WORDS = {"kills": "at least one kill", "vehicle_shock": "Shock on the vehicle",
+                "unstable": "building made unstable"}
+
+
+def summary(chances: tuple[tuple[str, Fraction], ...]) -> str:
     """One unit's odds in words: the chance of any kill, of Shock on its vehicle, of bringing its building down."""
-    parts = []
-    for key, text in (("kills", "at least one kill"), ("vehicle_shock", "Shock on the vehicle"),
-                      ("unstable", "building made unstable")):
-        if any(key in _numbers(o) for o in dist.outcomes):
-            p = sum((pr for o, pr in dist.items() if _numbers(o).get(key, 0) > 0), Fraction(0))
-            parts.append(f"{text} {float(p):.0%}")
-    return ", ".join(parts) or "no effect"
+    return ", ".join(f"{CHANCE_WORDS[key]} {float(p):.0%}" for key, p in chances) or "no effect"
 
 
 def map_cover(session: Session, unit_id: str) -> CoverReading:
@@ -384,7 +381,7 @@ class PhaseDialog(_RunnerDialog):
     def _show_targets(self, inputs: dict[str, InputValue]) -> None:
         merged = with_settings(self.session, "coc.bombardment_phase", inputs)
         try:
-            per_unit = target_odds({k: v for k, v in merged.items() if isinstance(v, str | int | float | bool)})
+            per_unit = target_chances({k: v for k, v in merged.items() if isinstance(v, str | int | float | bool)})
         except (RulesInputError, TableError) as exc:
             self.targets_view.setPlainText(message_of(exc))
             return
@@ -395,7 +392,7 @@ class PhaseDialog(_RunnerDialog):
         if not per_unit:
             self.targets_view.setHtml("<p>No unit or empty brick or stone building is in the area.</p>")
             return
-        rows = [f"<li><b>{esc(name)}</b>: {esc(summary(dist))}</li>" for name, dist in per_unit]
+        rows = [f"<li><b>{esc(name)}</b>: {esc(summary(chances))}</li>" for name, chances in per_unit]
         self.targets_view.setHtml(f"<ul>{''.join(rows)}</ul>")
 
 
