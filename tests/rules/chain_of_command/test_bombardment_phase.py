@@ -287,7 +287,8 @@ def test_the_panel_with_the_most_storm_of_steel_finishes_and_agrees_with_the_ful
     and equal the full odds' where those finish (a tank's Shock from 4 dice hitting on 6 alone)."""
     from tests.benchmarks.odds_bench import LARGEST_STORM
 
-    chances = dict(target_chances(LARGEST_STORM["coc.bombardment_phase"]))  # type: ignore[arg-type]
+    storm = next(inputs for name, _, inputs in LARGEST_STORM if name == "coc.bombardment_phase")
+    chances = dict(target_chances(storm))  # type: ignore[arg-type]
     assert set(chances) >= {"Passengers", "Panzer IV", "HQ", "Church"}
     assert 0 < dict(chances["Passengers"])["vehicle_shock"] < 1
     tank = odds("coc.sos_fire", {"vehicle": "closed", "storm_of_steel_per_six": 3, "storm_of_steel_chains": True})
