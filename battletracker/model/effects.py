@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime
 from typing import Any, TypeVar
 
 from battletracker.core.geometry import normalise
@@ -505,6 +504,8 @@ class AppendLog(Effect):
     @classmethod
     def now(cls, game: Game, text: str, kind: str = "note") -> AppendLog:
         """A log line stamped with the wall clock and the game's turn and phase."""
+        from datetime import datetime
+
         stamp = datetime.now().isoformat(timespec="seconds")
         return cls(LogEntry(stamp, game.turn, game.phase, text, kind))
 

@@ -30,18 +30,24 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import GameError, Unit
 from battletracker.model.terrain import MIN_POINTS, TerrainPiece
 from battletracker.rules import RulesInputError
-from battletracker.rules.actions import Choices
 from battletracker.rules.base import message_of
 from battletracker.rules.terrain import TerrainKind, terrain_rules
-from battletracker.rules.terrain_actions import points_choice, terrain_choice
 from battletracker.ui.map.terrain_items import HANDLE_PX, SightRuler, look_of
 from battletracker.ui.text import ruler_inches
 
 if TYPE_CHECKING:
+    from battletracker.rules.actions import Choices
     from battletracker.ui.map.view import MapView
 
 SIGHT_TIP = ("Line of Sight (L): drag from a unit to a point. The line is green while sight is clear and red from "
              "where it is blocked, with what blocks it and the cover at the end.")
+
+
+def _terrain_choice(piece: TerrainPiece) -> str:
+    """The piece as terrain.add and terrain.edit take it; the terrain actions load with the first edit."""
+    from battletracker.rules.terrain_actions import terrain_choice
+
+    return terrain_choice(piece)
 
 
 class _Drag(Enum):
@@ -177,7 +183,7 @@ class TerrainTools(QObject):
         piece = TerrainPiece(game.new_id("ter", game.terrain), f"{kind.title} {count}", kind.key, kind.shape,
                              list(self.points))
         self.cancel_drawing()
-        self._act("terrain.add", {"piece": terrain_choice(piece)})
+        self._act("terrain.add", {"piece": _terrain_choice(piece)})
 
     def _add_point(self, at: Point) -> None:
         if self.points and distance(self.points[-1], at) < 0.05:
@@ -368,6 +374,8 @@ class TerrainTools(QObject):
         if piece is None:
             return True
         if drag is _Drag.CORNER:
+            from battletracker.rules.terrain_actions import points_choice
+
             choices: Choices = {"piece": piece.id, "points": points_choice(self._shown)}
         else:
             dx, dy = self._shown[0][0] - piece.points[0][0], self._shown[0][1] - piece.points[0][1]
@@ -449,7 +457,7 @@ class TerrainTools(QObject):
             self.select_piece(None)
 
     def edit(self, piece: TerrainPiece) -> None:
-        self._act("terrain.edit", {"piece": terrain_choice(piece)})
+        self._act("terrain.edit", {"piece": _terrain_choice(piece)})
 
     def rename(self, piece_id: str) -> None:
         piece = self.session.game.terrain.get(piece_id)
