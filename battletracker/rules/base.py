@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from battletracker.core.dice import Dice, Die, Face
 from battletracker.core.text import brief
-from battletracker.model.effects import Effect
+from battletracker.model.changes import Effect
 
 if TYPE_CHECKING:
     # Exact odds (fractions, decimal) load with the first procedure's odds, not with the window.

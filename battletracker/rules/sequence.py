@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from battletracker.model.bombardment import PhaseStamp
-from battletracker.model.effects import Effect
+from battletracker.model.changes import Effect
 from battletracker.model.game import Game
 from battletracker.rules.base import InputReader, Refusal, RulesInputError
 from battletracker.rules.clock import on_clock

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.model import savefile
-from battletracker.model.effects import Changes
+from battletracker.model.changes import Changes
 from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of

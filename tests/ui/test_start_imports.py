@@ -35,6 +35,8 @@ LATER = {
     "battletracker.model.terrain_effects": "the terrain effects, with the first terrain edit",
     "battletracker.model.sequence_effects": "the sequence effects, when a unit acts",
     "battletracker.model.bombardment_effects": "the bombardment effects, with the first bombardment",
+    "battletracker.model.effects": "the effects, with the first change to the game",
+    "battletracker.rules.terrain": "the terrain rules, with the first look at a piece or a selection's targets",
     "battletracker.core.odds": "exact odds, with the first procedure",
     "fractions": "exact odds, with the first procedure",
     "battletracker.ui.visible_boxes": "the dark palette's style, on a dark palette only",

@@ -26,21 +26,28 @@ from PySide6.QtGui import QAction, QColor, QKeyEvent, QKeySequence, QPainterPath
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QInputDialog, QLineEdit, QMenu
 
 from battletracker.core.geometry import Point, distance
-from battletracker.model.effects import Changes
+from battletracker.model.changes import Changes
 from battletracker.model.game import GameError, Unit
 from battletracker.model.terrain import MIN_POINTS, TerrainPiece
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
-from battletracker.rules.terrain import TerrainKind, terrain_rules
 from battletracker.ui.map.terrain_items import HANDLE_PX, SightRuler, look_of
 from battletracker.ui.text import ruler_inches
 
 if TYPE_CHECKING:
     from battletracker.rules.actions import Choices
+    from battletracker.rules.terrain import TerrainKind, TerrainRules
     from battletracker.ui.map.view import MapView
 
 SIGHT_TIP = ("Line of Sight (L): drag from a unit to a point. The line is green while sight is clear and red from "
              "where it is blocked, with what blocks it and the cover at the end.")
+
+
+def _terrain_rules(ruleset: str) -> TerrainRules:
+    """The ruleset's terrain kinds; the terrain rules load with the first look at a piece, not at the start."""
+    from battletracker.rules.terrain import terrain_rules
+
+    return terrain_rules(ruleset)
 
 
 def _terrain_choice(piece: TerrainPiece) -> str:
@@ -136,11 +143,11 @@ class TerrainTools(QObject):
 
     # -- drawing -------------------------------------------------------------------------------------------
     def kinds(self) -> list[TerrainKind]:
-        return list(terrain_rules(self.session.game.ruleset).kinds.values())
+        return list(_terrain_rules(self.session.game.ruleset).kinds.values())
 
     def start_drawing(self, kind_key: str) -> None:
         """Draw a piece of this kind: the player clicks its points on the map."""
-        kind = terrain_rules(self.session.game.ruleset).kind(kind_key)
+        kind = _terrain_rules(self.session.game.ruleset).kind(kind_key)
         if kind is None:
             return
         self.view.cancel_pick()
@@ -473,7 +480,7 @@ class TerrainTools(QObject):
         """The right-click menu of a piece: rename, change its kind, its cover, remove it."""
         game = self.session.game
         piece = game.terrain[piece_id]
-        rules = terrain_rules(game.ruleset)
+        rules = _terrain_rules(game.ruleset)
         menu = QMenu(self.view)
         menu.addAction("Rename...", lambda: self.rename(piece_id))
         kinds = menu.addMenu("Kind")
@@ -521,7 +528,7 @@ class TerrainTools(QObject):
         piece = self.piece_under(pos)
         if piece is None:
             return ""
-        rules = terrain_rules(self.session.game.ruleset)
+        rules = _terrain_rules(self.session.game.ruleset)
         kind = rules.kind(piece.kind)
         if kind is None:
             return piece.name
