@@ -39,6 +39,7 @@ LATER = {
     "battletracker.rules.terrain": "the terrain rules, with the first look at a piece or a selection's targets",
     "battletracker.core.odds": "exact odds, with the first procedure",
     "fractions": "exact odds, with the first procedure",
+    "battletracker.ui.procedure_parts": "the procedure dialogs' parts, with the first dialog",
     "battletracker.ui.visible_boxes": "the dark palette's style, on a dark palette only",
     "importlib.resources": "the package's data is found on disk beside the code",
     "datetime": "time stamps, with the first log line or recovery file",
