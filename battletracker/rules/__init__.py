@@ -16,7 +16,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from battletracker.core.dice import Dice
-from battletracker.core.odds import Distribution
 from battletracker.model.actions import Action
 from battletracker.rules.base import (
     ChoiceNeeded,
@@ -30,6 +29,7 @@ from battletracker.rules.base import (
 )
 
 if TYPE_CHECKING:
+    from battletracker.core.odds import Distribution
     from battletracker.rules.actions import Plan, perform, plan, register_plan
 
 # The action planner (and the history, references and bombardment effects it brings) loads on

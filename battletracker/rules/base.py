@@ -13,12 +13,15 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from battletracker.core.dice import Dice, Die, Face
-from battletracker.core.odds import Distribution
 from battletracker.core.text import brief
-from battletracker.model.effects import Effect
+from battletracker.model.changes import Effect
+
+if TYPE_CHECKING:
+    # Exact odds (fractions, decimal) load with the first procedure's odds, not with the window.
+    from battletracker.core.odds import Distribution
 
 InputValue = str | int | float | bool
 Inputs = Mapping[str, InputValue]
@@ -302,7 +305,7 @@ class InputReader:
 
 
 ResolveFn = Callable[[Inputs, Dice], Resolution]
-OddsFn = Callable[[Inputs], Distribution[str]]
+OddsFn = Callable[[Inputs], "Distribution[str]"]
 LabelFn = Callable[[str], str]
 OrderFn = Callable[[str], Any]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from battletracker.model.effects import Effect
+from battletracker.model.changes import Effect
 from battletracker.model.game import Game
 
 DueFn = Callable[[Game, bool, int | None], list[Effect]]

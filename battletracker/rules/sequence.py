@@ -15,12 +15,16 @@ Turn, and End Turn makes every fighter Ready again (`round_end_effects`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from battletracker.model.bombardment import PhaseStamp
-from battletracker.model.effects import Effect
+from battletracker.model.changes import Effect
 from battletracker.model.game import Game
-from battletracker.model.sequence_effects import SetActed
 from battletracker.rules.base import InputReader, Refusal, RulesInputError
 from battletracker.rules.clock import on_clock
+
+if TYPE_CHECKING:
+    from battletracker.model.sequence_effects import SetActed
 
 
 class SequenceRefusal(Refusal):
@@ -86,6 +90,8 @@ def acted(game: Game, unit_id: str) -> bool:
 
 def mark_acted(game: Game, unit_id: str) -> SetActed:
     """The Effect recording that the unit acts now."""
+    from battletracker.model.sequence_effects import SetActed
+
     return SetActed(unit_id, now(game))
 
 
@@ -94,4 +100,6 @@ def round_end_effects(game: Game, turn_end: bool, _next_side: int | None) -> lis
     """At the end of a round (End Turn) every fighter or unit that acted is Ready again."""
     if not turn_end or game.ruleset not in ROUND_RULESETS:
         return []
+    from battletracker.model.sequence_effects import SetActed
+
     return [SetActed(unit.id, None) for unit in game.units.values() if unit.acted is not None]

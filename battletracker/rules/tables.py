@@ -29,13 +29,17 @@ class TableError(ValueError):
 def resources_dir() -> Path:
     """The data shipped inside the package (rulesets, demos, icons), or $BATTLETRACKER_RESOURCES.
 
-    Found through importlib.resources, so the source tree, an installed wheel and
-    the frozen bundle take the same path. Every installer unpacks the package onto
-    disk; Qt and the save-file reader need real file paths, hence a Path.
+    Every installer (the source tree, a wheel, the frozen bundle) unpacks the package
+    onto disk, with the data beside the code; Qt and the save-file reader need real
+    file paths, hence a Path. importlib.resources, which costs the start a few
+    milliseconds to import, is asked only where the package is not on disk.
     """
     override = os.environ.get("BATTLETRACKER_RESOURCES")
     if override:
         return Path(override)
+    beside = Path(__file__).absolute().parent.parent / "resources"
+    if beside.is_dir():
+        return beside
     from importlib.resources import files
 
     return Path(str(files("battletracker") / "resources"))

@@ -6,7 +6,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QListView, QVBoxLayout, QWidget
 
-from battletracker.model.effects import Changes
+from battletracker.model.changes import Changes
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from battletracker.model import savefile
-from battletracker.model.effects import Changes
+from battletracker.model.changes import Changes
 from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
@@ -81,11 +81,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.map)
         self.cards = CardsPanel(session, self)
         self.log = LogPanel(session, self)
-        self.history = QUndoView(session.undo_stack, self)
-        self.history.setEmptyLabel("Game start")
         self.cards_dock = self._dock("Units", "units", self.cards, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.log_dock = self._dock("Battle log", "log", self.log, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.history_dock = self._dock("History", "history", self.history, Qt.DockWidgetArea.RightDockWidgetArea)
+        # The undo history is a tab behind the log: its view is made the first time the tab shows.
+        self.history: QUndoView | None = None
+        self.history_dock = self._dock("History", "history", QWidget(self), Qt.DockWidgetArea.RightDockWidgetArea)
+        self.history_dock.visibilityChanged.connect(self._show_history)
         self._docks: dict[DockId, QDockWidget] = {"units": self.cards_dock, "log": self.log_dock,
                                                   "history": self.history_dock}
         self.tabifyDockWidget(self.log_dock, self.history_dock)
@@ -130,6 +131,15 @@ class MainWindow(QMainWindow):
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
+
+    def _show_history(self, visible: bool) -> None:
+        if visible and self.history is None:
+            self.history = QUndoView(self.session.undo_stack, self)
+            self.history.setEmptyLabel("Game start")
+            self.history.setEnabled(not self.session.replaying)
+            placeholder = self.history_dock.widget()
+            self.history_dock.setWidget(self.history)
+            placeholder.deleteLater()
 
     def _action(self, text: str, slot: object,
                 shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
@@ -461,7 +471,7 @@ class MainWindow(QMainWindow):
         self.redo_action.setEnabled(not replaying and stack.canRedo())
         self.undo_button_action.setEnabled(not replaying and stack.canUndo())
         self.redo_button_action.setEnabled(not replaying and stack.canRedo())
-        self.history.setEnabled(not replaying)
+        self.history_dock.widget().setEnabled(not replaying)
         self.cards.add_button.setEnabled(not replaying)
         self._on_selection(self.session.selected)
         self._update_clock()

@@ -25,8 +25,8 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 
@@ -34,6 +34,9 @@ from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.ui.files import SaveError, write_bytes
 from battletracker.ui.session import Session
+
+if TYPE_CHECKING:
+    from datetime import datetime  # loaded by the first write or the first recovery file read
 
 DEBOUNCE_MS = 200
 MAX_WAIT_MS = 1500
@@ -123,6 +126,8 @@ class Recovery(QObject):
         if not self._session.modified:
             self.discard()
             return
+        from datetime import datetime
+
         path = self._session.path
         info = {
             "saved": datetime.now().isoformat(timespec="seconds"),
@@ -203,6 +208,8 @@ class Recovery(QObject):
             path.replace(aside)
             self.status.emit(f"A damaged recovery file was set aside as {aside}.", 0)
             return None
+        from datetime import datetime
+
         saved = datetime.fromtimestamp(path.stat().st_mtime)
         origin: Path | None = None
         origin_fingerprint: str | None = None

@@ -28,7 +28,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from battletracker.core.dice import Dice, Face, RandomDice
 from battletracker.model import savefile
 from battletracker.model.actions import UNTRACKED, Action
-from battletracker.model.effects import AppendLog, Changes, Effect, StarLogEntry
+from battletracker.model.changes import Changes, Effect
 from battletracker.model.game import Game, GameError
 from battletracker.model.savefile import SaveFileError
 from battletracker.rules import Resolution
@@ -165,6 +165,7 @@ class Session(QObject):
         every reference to it along (its pins, its place in a building, its
         passengers' embarkation) in the same step.
         """
+        from battletracker.model.effects import AppendLog
         from battletracker.model.history import RecordAction
         from battletracker.model.references import with_references_cleared
 
@@ -210,6 +211,8 @@ class Session(QObject):
 
     def star_log(self, rows: Sequence[int], starred: bool) -> None:
         """Star (or unstar) log lines as moments for the battle report: one undo step, not a game action."""
+        from battletracker.model.effects import StarLogEntry
+
         effects = [StarLogEntry(i, starred) for i in rows if self._game.log[i].starred != starred]
         if effects:
             self._push("Star in the log" if starred else "Unstar in the log", effects)

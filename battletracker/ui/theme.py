@@ -7,9 +7,9 @@ every widget, card and plot reads from the same colours.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOption, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
 
 SCHEMES = {"light": Qt.ColorScheme.Light, "dark": Qt.ColorScheme.Dark}
 
@@ -36,37 +36,6 @@ def dark_palette() -> QPalette:
     return p
 
 
-INDICATOR_EDGE = "#8a8d94"
-"""The edge of a tick box or radio button on a dark palette, light enough to see against the box."""
-
-_INDICATORS = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck,
-               QStyle.PrimitiveElement.PE_IndicatorRadioButton)
-
-
-class _VisibleBoxes(QProxyStyle):
-    """Fusion, with tick boxes and radio buttons edged in a light grey on a dark palette.
-
-    Fusion edges them a shade darker than the window, which on a dark palette is the box's own
-    colour: an unticked box in a list could not be seen at all.
-    """
-
-    def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption, painter: QPainter,
-                      widget: QWidget | None = None) -> None:
-        super().drawPrimitive(element, option, painter, widget)
-        if element not in _INDICATORS or option.palette.color(QPalette.ColorRole.Window).lightness() >= 128:
-            return
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setPen(QPen(QColor(INDICATOR_EDGE), 1.0))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        box = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5)
-        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
-            painter.drawEllipse(box)
-        else:
-            painter.drawRoundedRect(box, 1.0, 1.0)
-        painter.restore()
-
-
 def apply_scheme(app: QApplication, scheme: str | None, set_style: bool = True) -> None:
     """Fusion everywhere, force light or dark if asked; tick boxes edged to be seen on a dark palette.
 
@@ -75,7 +44,10 @@ def apply_scheme(app: QApplication, scheme: str | None, set_style: bool = True) 
     """
     dark = scheme == "dark" or (scheme is None and app.styleHints().colorScheme() == Qt.ColorScheme.Dark)
     if dark:
-        app.setStyle(_VisibleBoxes("Fusion"))
+        # Only a dark palette needs the proxy style; its module (and QStyle's few hundred enums) loads then.
+        from battletracker.ui.visible_boxes import VisibleBoxes
+
+        app.setStyle(VisibleBoxes("Fusion"))
     elif set_style:
         app.setStyle("Fusion")
     if scheme is None:

@@ -18,7 +18,6 @@ import importlib
 import threading
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from functools import partial
 
 from PySide6.QtCore import QObject, QTimer
@@ -137,6 +136,8 @@ class WarmUp(QObject):
 
     def _first_plot(self) -> None:
         """The odds plot as a dialog draws it, off screen: its table, bars and axis labels."""
+        from fractions import Fraction
+
         from battletracker.core.odds import Distribution
         from battletracker.ui.odds_plot import OddsPlot
 

@@ -119,3 +119,22 @@ def test_saved_and_reopened_the_undo_history_comes_back_and_undo_works(qtbot: Qt
     assert window.session.game.unit("u7").shock == 0 and window.isWindowModified()
     assert window.save_to(target), "the file on disk is the one opened: no warning"
     assert savefile.load(target).unit("u7").shock == 0
+
+
+def test_the_history_tab_lists_the_undo_steps_when_first_clicked(qtbot: QtBot, window: MainWindow) -> None:
+    """The undo history is made when its tab first shows; clicked, it lists every step from the game start."""
+    from PySide6.QtWidgets import QTabBar, QUndoView
+
+    window.end_phase_action.trigger()
+    assert window.history is None, "behind the log tab, the history view waits to be shown"
+    bar = next(b for b in window.findChildren(QTabBar) if "History" in [b.tabText(i) for i in range(b.count())])
+    index = next(i for i in range(bar.count()) if bar.tabText(i) == "History")
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
+    qtbot.waitUntil(lambda: window.history_dock.isVisible() and window.history is not None)
+    view = window.history_dock.widget()
+    assert isinstance(view, QUndoView) and view is window.history and view.isVisible()
+    model = view.model()
+    assert model.rowCount() == window.session.undo_stack.count() + 1 == 2
+    assert model.index(0, 0).data() == "Game start"
+    window.end_phase_action.trigger()
+    assert model.rowCount() == 3, "the shown history follows the steps"

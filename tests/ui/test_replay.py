@@ -149,10 +149,11 @@ def test_the_window_is_read_only_while_replaying_and_says_why(qtbot: QtBot, wind
                   window.undo_action, window.undo_button_action):
         assert not entry.isEnabled(), entry.text()
     assert not any(e.isEnabled() for e in window.unit_action_entries.values())
-    assert not window.history.isEnabled() and not window.cards.add_button.isEnabled()
+    assert not window.history_dock.widget().isEnabled() and not window.cards.add_button.isEnabled()
     qtbot.mouseClick(window.replay_banner.back_button, Qt.MouseButton.LeftButton)
     assert not session.replaying and not window.banner_bar.isVisible()
-    assert window.end_phase_action.isEnabled() and window.undo_action.isEnabled() and window.history.isEnabled()
+    assert window.end_phase_action.isEnabled() and window.undo_action.isEnabled()
+    assert window.history_dock.widget().isEnabled()
     assert window.cards.add_button.isEnabled()
     assert len(session.game.actions) == 6
 

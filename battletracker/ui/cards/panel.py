@@ -25,13 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.model.effects import Changes
+from battletracker.model.changes import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.cards.header import SideHeader
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
 

@@ -20,7 +20,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from battletracker.core.geometry import EPSILON, distance, in_arc
-from battletracker.model.effects import Changes
+from battletracker.model.changes import Changes
 from battletracker.model.game import Game, Unit
 from battletracker.ui.map.backdrop import BackdropLayer
 from battletracker.ui.map.items import (

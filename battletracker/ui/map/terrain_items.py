@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -35,10 +36,12 @@ from battletracker.core import geometry
 from battletracker.core.geometry import Point
 from battletracker.model.game import Game, Unit
 from battletracker.model.terrain import TerrainPiece
-from battletracker.rules.terrain import CoverReading, SightReading, TableIndex, terrain_rules
 from battletracker.ui.map.items import cosmetic, fill_then_outline
 from battletracker.ui.map.labels import PixmapLabel, chip
 from battletracker.ui.map.palette import MapPalette
+
+if TYPE_CHECKING:
+    from battletracker.rules.terrain import CoverReading, SightReading, TableIndex
 
 # Above a table picture (which lies on the felt), below the selection's arc (10) and the tokens (30).
 Z_TERRAIN = 4.0
@@ -389,6 +392,8 @@ class TargetMarks:
         self._index = None
 
     def index(self, game: Game) -> TableIndex:
+        from battletracker.rules.terrain import TableIndex  # with the first selection that has targets
+
         if self._index is None:
             self._index = TableIndex(game)
         return self._index
@@ -402,6 +407,8 @@ class TargetMarks:
         """Mark each target (its token's centre and half-height in `places`) as `firer` sees it."""
         self.readings = {}
         if firer is not None and targets:
+            from battletracker.rules.terrain import terrain_rules
+
             index = self.index(game)
             open_level = terrain_rules(game.ruleset).levels[0]
             for target_id in targets:

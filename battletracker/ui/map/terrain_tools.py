@@ -26,23 +26,36 @@ from PySide6.QtGui import QAction, QColor, QKeyEvent, QKeySequence, QPainterPath
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QMenu
 
 from battletracker.core.geometry import Point, distance
-from battletracker.model.effects import Changes
+from battletracker.model.changes import Changes
 from battletracker.model.game import GameError, Unit
 from battletracker.model.terrain import MIN_POINTS, TerrainPiece
 from battletracker.rules import RulesInputError
-from battletracker.rules.actions import Choices
 from battletracker.rules.base import message_of
-from battletracker.rules.terrain import TerrainKind, terrain_rules
-from battletracker.rules.terrain_actions import points_choice, terrain_choice
 from battletracker.ui.map.terrain_items import HANDLE_PX, SightRuler, look_of
 from battletracker.ui.text import ruler_inches
 
 if TYPE_CHECKING:
+    from battletracker.rules.actions import Choices
+    from battletracker.rules.terrain import TerrainKind, TerrainRules
     from battletracker.ui.map.terrain_rename import RenameTerrainDialog
     from battletracker.ui.map.view import MapView
 
 SIGHT_TIP = ("Line of Sight (L): drag from a unit to a point. The line is green while sight is clear and red from "
              "where it is blocked, with what blocks it and the cover at the end.")
+
+
+def _terrain_rules(ruleset: str) -> TerrainRules:
+    """The ruleset's terrain kinds; the terrain rules load with the first look at a piece, not at the start."""
+    from battletracker.rules.terrain import terrain_rules
+
+    return terrain_rules(ruleset)
+
+
+def _terrain_choice(piece: TerrainPiece) -> str:
+    """The piece as terrain.add and terrain.edit take it; the terrain actions load with the first edit."""
+    from battletracker.rules.terrain_actions import terrain_choice
+
+    return terrain_choice(piece)
 
 
 class _Drag(Enum):
@@ -132,11 +145,11 @@ class TerrainTools(QObject):
 
     # -- drawing -------------------------------------------------------------------------------------------
     def kinds(self) -> list[TerrainKind]:
-        return list(terrain_rules(self.session.game.ruleset).kinds.values())
+        return list(_terrain_rules(self.session.game.ruleset).kinds.values())
 
     def start_drawing(self, kind_key: str) -> None:
         """Draw a piece of this kind: the player clicks its points on the map."""
-        kind = terrain_rules(self.session.game.ruleset).kind(kind_key)
+        kind = _terrain_rules(self.session.game.ruleset).kind(kind_key)
         if kind is None:
             return
         self.view.cancel_pick()
@@ -179,7 +192,7 @@ class TerrainTools(QObject):
         piece = TerrainPiece(game.new_id("ter", game.terrain), f"{kind.title} {count}", kind.key, kind.shape,
                              list(self.points))
         self.cancel_drawing()
-        self._act("terrain.add", {"piece": terrain_choice(piece)})
+        self._act("terrain.add", {"piece": _terrain_choice(piece)})
 
     def _add_point(self, at: Point) -> None:
         if self.points and distance(self.points[-1], at) < 0.05:
@@ -370,6 +383,8 @@ class TerrainTools(QObject):
         if piece is None:
             return True
         if drag is _Drag.CORNER:
+            from battletracker.rules.terrain_actions import points_choice
+
             choices: Choices = {"piece": piece.id, "points": points_choice(self._shown)}
         else:
             dx, dy = self._shown[0][0] - piece.points[0][0], self._shown[0][1] - piece.points[0][1]
@@ -451,7 +466,7 @@ class TerrainTools(QObject):
             self.select_piece(None)
 
     def edit(self, piece: TerrainPiece) -> None:
-        self._act("terrain.edit", {"piece": terrain_choice(piece)})
+        self._act("terrain.edit", {"piece": _terrain_choice(piece)})
 
     def rename(self, piece_id: str) -> None:
         """Open the piece's Rename dialog (window-modal; it renames when the player presses Enter)."""
@@ -468,7 +483,7 @@ class TerrainTools(QObject):
         """The right-click menu of a piece: rename, change its kind, its cover, remove it."""
         game = self.session.game
         piece = game.terrain[piece_id]
-        rules = terrain_rules(game.ruleset)
+        rules = _terrain_rules(game.ruleset)
         menu = QMenu(self.view)
         menu.addAction("Rename...", lambda: self.rename(piece_id))
         kinds = menu.addMenu("Kind")
@@ -516,7 +531,7 @@ class TerrainTools(QObject):
         piece = self.piece_under(pos)
         if piece is None:
             return ""
-        rules = terrain_rules(self.session.game.ruleset)
+        rules = _terrain_rules(self.session.game.ruleset)
         kind = rules.kind(piece.kind)
         if kind is None:
             return piece.name

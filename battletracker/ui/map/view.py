@@ -47,7 +47,7 @@ from battletracker.core.geometry import (
     offset,
     range_band,
 )
-from battletracker.model.effects import Changes
+from battletracker.model.changes import Changes
 from battletracker.model.game import GameError, Unit
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of, table_point
