@@ -92,30 +92,20 @@ def _over(colour: QColor, below: QColor) -> QColor:
                            colour.blueF() * a + below.blueF() * (1 - a))
 
 
-def _step(inches: int) -> int:
-    """Which grid line sits at a whole inch: 0 an inch line, 1 every six inches, 2 every foot."""
-    return 2 if inches % 12 == 0 else 1 if inches % 6 == 0 else 0
+@lru_cache(maxsize=8)
+def _felt_strip(width: int, columns: tuple[int, ...], felt: int, line: int) -> QPixmap:
+    """The felt one pixel high across the table, with a pixel in `line`'s colour at each of `columns`.
 
-
-@lru_cache(maxsize=32)
-def _grid_strip(width: int, columns: tuple[tuple[int, int], ...], felt: int, colours: tuple[int, int, int],
-                row: int = -1) -> QPixmap:
-    """One pixel high across the table: the felt (row -1) or a horizontal line of weight `row`,
-    crossed by the vertical lines that are heavier, as a full repaint with lines drew them.
-
-    Written as bytes (a zoom needs four new strips: a painter's call per column was most of
-    the first repaint after a zoom) and tiled down the table: copying a row Qt keeps in cache
-    costs about what filling it does."""
+    Written as bytes, as a zoom needs a new strip (a painter's call per column cost more than
+    the rest of the grid), and tiled down the table: copying a row Qt keeps in its cache costs
+    little more than filling it, where each vertical line drawn as such costs a store per row."""
     width = max(1, width)
-    pixels = bytearray((felt if row < 0 else colours[row]).to_bytes(4, "little") * width)
-    for at, step in columns:
-        if step > row:
-            thick = 2 if step == 2 else 1
-            start, end = max(0, at - thick // 2), min(width, at - thick // 2 + thick)
-            if start < end:
-                pixels[4 * start:4 * end] = colours[step].to_bytes(4, "little") * (end - start)
-    image = QImage(bytes(pixels), width, 1, 4 * width, QImage.Format.Format_ARGB32)
-    return QPixmap.fromImage(image)
+    pixels = bytearray(felt.to_bytes(4, "little") * width)
+    colour = line.to_bytes(4, "little")
+    for at in columns:
+        if 0 <= at < width:
+            pixels[4 * at:4 * at + 4] = colour
+    return QPixmap.fromImage(QImage(bytes(pixels), width, 1, 4 * width, QImage.Format.Format_ARGB32))
 
 
 @lru_cache(maxsize=64)
@@ -482,12 +472,12 @@ class MapScene(QGraphicsScene):
     def _draw_grid(self, painter: QPainter, rect: QRectF, scale: float, over_picture: bool = False) -> None:
         """The felt with its inch, six-inch and foot lines, in whole device pixels.
 
-        The felt and the vertical lines are one strip a pixel high, tiled down the table
-        (a plain copy of opaque pixels, in bands: see items.BAND_ROWS); each horizontal
-        line is such a strip too, with the heavier vertical lines crossing it. Drawn as
-        lines, the vertical ones cost a blend per scanline and were most of a full
-        repaint. Lines are opaque colours: the grid over the felt; over a table picture
-        (`over_picture`) there is no felt and the lines keep their own alpha.
+        The felt and the inch lines down it are one strip a pixel high, tiled down the table
+        (in bands: see items.BAND_ROWS). The other lines are whole-pixel rectangles, one
+        `drawRects` per weight and way, in the order that leaves the heavier line on top
+        where two cross (six-inch lines down over the inch lines across, and so on). Over
+        the felt every colour is opaque and Qt stores it without blending; over a table
+        picture (`over_picture`) there is no felt and the lines keep their own alpha.
         """
         if rect.isEmpty():
             return
@@ -500,26 +490,31 @@ class MapScene(QGraphicsScene):
         exposed = transform.mapRect(rect).toAlignedRect().intersected(QRect(left, top, width, height))
         if exposed.isEmpty():
             return
-        felt = (QColor(Qt.GlobalColor.transparent) if over_picture else p.felt).rgba()
-        colours = tuple((c if over_picture else _over(c, p.felt)).rgba()
-                        for c in (p.grid_inch, p.grid_six, p.grid_twelve))
-        columns = tuple((round(sx * x + dx) - left, _step(x)) for x in range(int(self._width) + 1)
-                        if inch_lines or _step(x) > 0)
-        strips = [_grid_strip(width, columns, felt, colours, row) for row in (-1, 0, 1, 2)]
-        offset = QPointF(exposed.left() - left, 0.0)
+        felt = QColor(Qt.GlobalColor.transparent) if over_picture else p.felt
+        inch, six, foot = (c if over_picture else _over(c, felt) for c in (p.grid_inch, p.grid_six, p.grid_twelve))
+        w, h = int(self._width), int(self._height)
+        columns = tuple(round(sx * x + dx) - left for x in range(w + 1) if x % 6) if inch_lines else ()
+        strip = _felt_strip(width, columns, felt.rgba(), inch.rgba())
         painter.save()
         painter.resetTransform()
+        offset = QPointF(exposed.left() - left, 0.0)
         for band_top in range(exposed.top(), exposed.bottom() + 1, BAND_ROWS):
             band = QRectF(exposed.left(), band_top, exposed.width(), min(BAND_ROWS, exposed.bottom() + 1 - band_top))
-            painter.drawTiledPixmap(band, strips[0], offset)
-        y0, y1 = max(0, math.ceil(rect.top())), min(int(self._height), math.floor(rect.bottom()))
-        for y in range(y0, y1 + 1):
-            step = _step(y)
-            if step > 0 or inch_lines:
-                thick = 2 if step == 2 else 1
-                line = QRect(exposed.left(), round(sy * y + dy) - thick // 2, exposed.width(), thick) & exposed
-                if not line.isEmpty():
-                    painter.drawTiledPixmap(QRectF(line), strips[step + 1], offset)
+            painter.drawTiledPixmap(band, strip, offset)
+        x0, y0, across, down = exposed.left(), exposed.top(), exposed.width(), exposed.height()
+        inch_across = [QRect(x0, round(sy * y + dy), across, 1) for y in range(h + 1) if y % 6] if inch_lines else []
+        six_down = [QRect(round(sx * x + dx), y0, 1, down) for x in range(6, w + 1, 12)]
+        six_across = [QRect(x0, round(sy * y + dy), across, 1) for y in range(6, h + 1, 12)]
+        foot_down = [QRect(round(sx * x + dx) - 1, y0, 2, down) for x in range(0, w + 1, 12)]
+        foot_across = [QRect(x0, round(sy * y + dy) - 1, across, 2) for y in range(0, h + 1, 12)]
+        painter.setClipRect(exposed, Qt.ClipOperation.IntersectClip)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for colour, rects in ((inch, inch_across), (six, six_down), (six, six_across), (foot, foot_down),
+                              (foot, foot_across)):
+            if rects:
+                painter.setBrush(colour)
+                painter.drawRects(rects)
         painter.restore()
 
     def _draw_edge_labels(self, painter: QPainter, scale: float) -> None:
