@@ -412,6 +412,7 @@ class MapScene(QGraphicsScene):
                 return
             picture = QPixmap(round(width * dpr), round(height * dpr))
             picture.setDevicePixelRatio(dpr)
+            picture.fill(self.palette_.margin)     # no pixel left unset where a fractional pixel ratio rounds
             own = QPainter(picture)
             own.setRenderHints(painter.renderHints())
             own.setWorldTransform(transform)
