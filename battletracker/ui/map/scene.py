@@ -125,6 +125,14 @@ def _edge_text(text: str, font_key: str, colour: int, dpr: float) -> QPixmap:
     return pix
 
 
+@lru_cache(maxsize=16)
+def _edge_texts(last: int, first: int, step: int, font_key: str, colour: int,
+                dpr: float) -> tuple[tuple[int, QPixmap, float, float], ...]:
+    """The labels from `first` to `last` inches every `step`: each inch, its picture and its size in pixels."""
+    texts = [(inch, _edge_text(f"{inch}", font_key, colour, dpr)) for inch in range(first, last + 1, step)]
+    return tuple((inch, text, text.width() / dpr, text.height() / dpr) for inch, text in texts)
+
+
 class MapScene(QGraphicsScene):
     """Tokens, markers and overlays for the session's game."""
 
@@ -527,12 +535,8 @@ class MapScene(QGraphicsScene):
         dpr = painter.device().devicePixelRatioF()
         painter.save()
         painter.resetTransform()
-        for x in range(0, int(self._width) + 1, step):
-            text = _edge_text(f"{x}", font_key, colour, dpr)
-            w, h = text.width() / dpr, text.height() / dpr
+        for x, text, w, h in _edge_texts(int(self._width), 0, step, font_key, colour, dpr):
             painter.drawPixmap(QPointF(round(sx * x + dx - w / 2), round(dy - h - 4)), text)
-        for y in range(step, int(self._height) + 1, step):
-            text = _edge_text(f"{y}", font_key, colour, dpr)
-            w, h = text.width() / dpr, text.height() / dpr
+        for y, text, w, h in _edge_texts(int(self._height), step, step, font_key, colour, dpr):
             painter.drawPixmap(QPointF(round(dx - 6 - w), round(sy * y + dy - h / 2)), text)
         painter.restore()
