@@ -16,18 +16,15 @@ Not a test: timings are printed, not asserted.
 Where the time goes: a token, a marker's area and the rotation handle are
 pictures Qt paints itself (no Python per repaint), and the felt, grid and edge
 labels are a picture of the viewport taken on the second paint at a zoom and
-scroll position. With those, a repaint at 50 units is within the goal (1.14x to
-1.28x over runs on a busy 2-core machine, 1.33x with the test suite running beside
-it: what is left is copying that picture, twice the memory traffic of the bare
-view's plain fill, and the translucent areas' pixels) and 500 units costs about
-half the bare view (whose text items lay out their names on every repaint).
-Over the goal, on a loaded machine, is the repaint at 50 units
-right after a zoom step (about 1.5x in medians, about 1.1x in the fastest
-runs): it draws the felt and grid afresh (about 0.7 ms of CPU at 1600x1000,
-where the bare view fills in 0.1 ms; the tiled strips are already a plain copy
-of pixels), and the arc, the rings, the ruler and the bombardments' areas cost
-the same at 50 units as at 500. Scaling the tokens' pictures until the zoom
-settles costs little (under 0.1 ms).
+scroll position; copying it costs about three times the bare view's plain
+fill. The first paint after a zoom step draws them afresh: the felt and its
+inch lines are one strip a pixel high tiled down the table (about 1.5 times
+a plain fill), the other lines a few calls of whole-pixel rectangles, the
+margin and the table edge opaque fills, about 0.4 ms of CPU at 1600x1000 in
+all, half of it Python and Qt's calls. The arc, the rings, the ruler and the
+bombardments' areas cost the same at 50 units as at 500; 500 units cost
+about half the bare view (whose text items lay out their names on every
+repaint). Scaling the tokens' pictures until the zoom settles costs little.
 """
 
 from __future__ import annotations

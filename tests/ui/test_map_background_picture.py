@@ -1,15 +1,21 @@
-"""The table's felt, grid and edge labels are drawn once per zoom and then copied, looking the same."""
+"""The table's felt, grid and edge labels are drawn once per zoom and then copied, looking the same;
+whatever they depend on (the zoom, the palette, the table's size, a table picture) has them drawn again."""
 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QColor, QImage, QPalette
+from PySide6.QtCore import QRect, QRectF, QSize
+from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QTransform
 from PySide6.QtWidgets import QApplication, QGraphicsScene
 from pytestqt.qtbot import QtBot
 
+from battletracker.model.backdrop import picture_text
 from battletracker.ui.map import MapView
+from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MapScene
 from battletracker.ui.session import Session
+from battletracker.ui.theme import dark_palette
+from tests.model.pictures import png_bytes
 from tests.ui.test_map import small_battle
 
 
@@ -89,3 +95,100 @@ def test_whoever_invalidates_the_background_has_it_drawn_again(
     scene.invalidate(scene.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
     view.viewport().repaint()
     assert drawn[0] == before + 1
+
+
+
+def reference_grid(scene: MapScene, size: QSize, transform: QTransform) -> QImage:
+    """The felt and every grid line filled one by one, lightest weight first, in whole pixels on the table."""
+    p = scene.palette_
+    sx, dx, sy, dy = transform.m11(), transform.dx(), transform.m22(), transform.dy()
+    table = QRect(round(dx), round(dy), round(sx * 72 + dx) - round(dx), round(sy * 48 + dy) - round(dy))
+    image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor("#804020"))
+    painter = QPainter(image)
+    painter.fillRect(table, p.felt)
+    for every, colour in ((1, p.grid_inch), (6, p.grid_six), (12, p.grid_twelve)):
+        if every == 1 and sx < 6.0:
+            continue                    # no inch lines when they would crowd
+        a = colour.alphaF()
+        opaque = QColor.fromRgbF(*(c * a + f * (1 - a) for c, f in zip(colour.getRgbF()[:3], p.felt.getRgbF()[:3],
+                                                                        strict=True)))
+        thick = 2 if every == 12 else 1
+        for inch in range(0, 73, every):
+            at = round(sx * inch + dx) - thick // 2
+            painter.fillRect(QRect(at, table.top(), thick, table.height()) & table, opaque)
+        for inch in range(0, 49, every):
+            at = round(sy * inch + dy) - thick // 2
+            painter.fillRect(QRect(table.left(), at, table.width(), thick) & table, opaque)
+    painter.end()
+    return image
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("scale", "dx", "dy"), [(19.190751, 109.0, 48.0), (13.37, 41.6, -20.3), (5.2, 300.5, 7.49)])
+def test_the_grid_is_the_felt_with_the_heavier_line_on_top_where_lines_cross(
+        view: MapView, scheme: str, scale: float, dx: float, dy: float) -> None:
+    scene = view.map_scene
+    if scheme == "dark":
+        scene.set_palette(MapPalette.from_qpalette(dark_palette()), view.font())
+    assert scene.palette_.dark == (scheme == "dark")
+    size = QSize(1200, 800)
+    transform = QTransform(scale, 0.0, 0.0, scale, dx, dy)
+    image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor("#804020"))
+    painter = QPainter(image)
+    painter.setRenderHints(view.renderHints())
+    painter.setWorldTransform(transform)
+    scene._draw_grid(painter, transform.inverted()[0].mapRect(QRectF(0, 0, 1200, 800)) & scene.table_rect(), scale)
+    painter.end()
+    assert image == reference_grid(scene, size, transform)
+
+
+
+def looks_as_in_a_new_view(view: MapView, qtbot: QtBot) -> bool:
+    """Whether the view shows what a view of the same game that never drew a background shows
+    at the same size, zoom and scroll (the names placed alike in both)."""
+    fresh = MapView(view.session)
+    qtbot.addWidget(fresh)
+    fresh.resize(view.size())
+    fresh.show()
+    qtbot.waitExposed(fresh)
+    fresh.setTransform(view.transform())
+    fresh.horizontalScrollBar().setValue(view.horizontalScrollBar().value())
+    fresh.verticalScrollBar().setValue(view.verticalScrollBar().value())
+    assert fresh.viewportTransform() == view.viewportTransform()
+    for v in (view, fresh):
+        v.map_scene.layout_labels(v.scale_factor)
+    same = repainted(view) == fresh.grab().toImage()
+    fresh.close()
+    return same
+
+
+def repainted(view: MapView) -> QImage:
+    """The view after a few repaints where nothing moves: its background kept as a picture by then."""
+    for _ in range(3):
+        view.viewport().repaint()
+    return view.grab().toImage()
+
+
+def test_a_table_of_another_size_has_its_background_drawn_again(view: MapView, qtbot: QtBot) -> None:
+    old = repainted(view)
+    smaller = small_battle()
+    smaller.table_width, smaller.table_height = 48.0, 48.0
+    view.session.replace_game(smaller, None)
+    shown = repainted(view)
+    assert shown != old
+    assert looks_as_in_a_new_view(view, qtbot)
+
+
+def test_a_table_picture_shown_or_hidden_has_the_background_drawn_again(view: MapView, qtbot: QtBot) -> None:
+    session = view.session
+    view.map_scene.layout_labels(view.scale_factor)
+    felt = repainted(view)
+    session.act("backdrop.set", {"image": picture_text(png_bytes(150, 100)), "name": "table.png"})
+    assert view.map_scene.backdrop.shown
+    pictured = repainted(view)
+    assert pictured != felt
+    assert looks_as_in_a_new_view(view, qtbot)
+    session.act("backdrop.show", {"visible": False})
+    assert repainted(view) == felt

@@ -15,8 +15,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap
+from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from battletracker.core.geometry import EPSILON, distance, in_arc
@@ -92,25 +92,20 @@ def _over(colour: QColor, below: QColor) -> QColor:
                            colour.blueF() * a + below.blueF() * (1 - a))
 
 
-def _step(inches: int) -> int:
-    """Which grid line sits at a whole inch: 0 an inch line, 1 every six inches, 2 every foot."""
-    return 2 if inches % 12 == 0 else 1 if inches % 6 == 0 else 0
+@lru_cache(maxsize=8)
+def _felt_strip(width: int, columns: tuple[int, ...], felt: int, line: int) -> QPixmap:
+    """The felt one pixel high across the table, with a pixel in `line`'s colour at each of `columns`.
 
-
-@lru_cache(maxsize=32)
-def _grid_strip(width: int, columns: tuple[tuple[int, int], ...], felt: int, colours: tuple[int, int, int],
-                row: int = -1) -> QPixmap:
-    """A few pixels high across the table: the felt (row -1) or a horizontal line of weight `row`,
-    crossed by the vertical lines that are heavier, as a full repaint with lines drew them."""
-    strip = QPixmap(max(1, width), 8)
-    strip.fill(QColor.fromRgba(felt if row < 0 else colours[row]))
-    painter = QPainter(strip)
-    for at, step in columns:
-        if step > row:
-            thick = 2 if step == 2 else 1
-            painter.fillRect(QRect(at - thick // 2, 0, thick, 8), QColor.fromRgba(colours[step]))
-    painter.end()
-    return strip
+    Written as bytes, as a zoom needs a new strip (a painter's call per column cost more than
+    the rest of the grid), and tiled down the table: copying a row Qt keeps in its cache costs
+    little more than filling it, where each vertical line drawn as such costs a store per row."""
+    width = max(1, width)
+    pixels = bytearray(felt.to_bytes(4, "little") * width)
+    colour = line.to_bytes(4, "little")
+    for at in columns:
+        if 0 <= at < width:
+            pixels[4 * at:4 * at + 4] = colour
+    return QPixmap.fromImage(QImage(bytes(pixels), width, 1, 4 * width, QImage.Format.Format_ARGB32))
 
 
 @lru_cache(maxsize=64)
@@ -128,6 +123,14 @@ def _edge_text(text: str, font_key: str, colour: int, dpr: float) -> QPixmap:
     painter.drawText(QPointF(0.0, metrics.ascent()), text)
     painter.end()
     return pix
+
+
+@lru_cache(maxsize=16)
+def _edge_texts(last: int, first: int, step: int, font_key: str, colour: int,
+                dpr: float) -> tuple[tuple[int, QPixmap, float, float], ...]:
+    """The labels from `first` to `last` inches every `step`: each inch, its picture and its size in pixels."""
+    texts = [(inch, _edge_text(f"{inch}", font_key, colour, dpr)) for inch in range(first, last + 1, step)]
+    return tuple((inch, text, text.width() / dpr, text.height() / dpr) for inch, text in texts)
 
 
 class MapScene(QGraphicsScene):
@@ -389,7 +392,7 @@ class MapScene(QGraphicsScene):
 
         Drawn once at a zoom and scroll position, then kept as a picture of the whole
         viewport: a repaint at the same zoom (a selection, a drag, a dialog's overlay)
-        copies the exposed part of it, about a fifth of the cost of drawing it. The
+        copies the exposed part of it, about two thirds of the cost of drawing it. The
         first paint after a zoom or a scroll draws directly, so a burst of wheel notches
         pays nothing extra; the second at the same place takes the picture. Anything
         else the picture depends on forgets it through `invalidate` (see there). Items
@@ -412,7 +415,7 @@ class MapScene(QGraphicsScene):
                 return
             picture = QPixmap(round(width * dpr), round(height * dpr))
             picture.setDevicePixelRatio(dpr)
-            picture.fill(self.palette_.margin)     # under the margin's antialiased edges, as on screen
+            picture.fill(self.palette_.margin)     # no pixel left unset where a fractional pixel ratio rounds
             own = QPainter(picture)
             own.setRenderHints(painter.renderHints())
             own.setWorldTransform(transform)
@@ -424,51 +427,60 @@ class MapScene(QGraphicsScene):
             return
         painter.save()
         painter.resetTransform()
-        picture = self._background[1]
-        # in bands, like the felt: Qt hands a copy of more rows to a helper thread (see items.BAND_ROWS)
-        for top in range(exposed.top(), exposed.bottom() + 1, BAND_ROWS):
-            band = QRect(exposed.left(), top, exposed.width(), min(BAND_ROWS, exposed.bottom() + 1 - top))
-            painter.drawPixmap(QRectF(band), picture, QRectF(band.x() * dpr, band.y() * dpr,
-                                                             band.width() * dpr, band.height() * dpr))
+        # one call: an unscaled copy of opaque pixels is a plain copy of rows on this thread
+        painter.drawPixmap(QRectF(exposed), self._background[1], QRectF(exposed.x() * dpr, exposed.y() * dpr,
+                                                                        exposed.width() * dpr, exposed.height() * dpr))
         painter.restore()
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         p = self.palette_
         table = self.table_rect()
-        # the margin round the table only (the felt is drawn opaque over the table), in whole
-        # device pixels and in bands of rows: see items.BAND_ROWS
         transform = painter.worldTransform()
+        sx, dx, sy, dy = transform.m11(), transform.dx(), transform.m22(), transform.dy()
+        # in whole device pixels, on the edges the felt starts and ends at (see _draw_grid)
+        left, top, right, bottom = round(dx), round(dy), round(sx * self._width + dx), round(sy * self._height + dy)
         painter.save()
         painter.resetTransform()
-        for band in (QRectF(rect.left(), rect.top(), rect.width(), table.top() - rect.top()),
-                     QRectF(rect.left(), table.bottom(), rect.width(), rect.bottom() - table.bottom()),
-                     QRectF(rect.left(), table.top(), table.left() - rect.left(), table.height()),
-                     QRectF(table.right(), table.top(), rect.right() - table.right(), table.height())):
-            band = band.intersected(rect)
-            if not band.isEmpty():
-                device = transform.mapRect(band).toAlignedRect()
-                for top in range(device.top(), device.bottom() + 1, BAND_ROWS):
-                    painter.fillRect(QRect(device.left(), top, device.width(),
-                                           min(BAND_ROWS, device.bottom() + 1 - top)), p.margin)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        # the margin round the table only, unless a table picture shows (the felt is drawn opaque
+        # over the table, and every pixel is drawn once): opaque fills are plain stores Qt keeps
+        # on this thread, so they need no bands
+        exposed = transform.mapRect(rect).toAlignedRect()
+        if self.backdrop.shown:
+            painter.fillRect(exposed, p.margin)
+        else:
+            for band in (QRect(QPoint(exposed.left(), exposed.top()), QPoint(exposed.right(), top - 1)),
+                         QRect(QPoint(exposed.left(), bottom), QPoint(exposed.right(), exposed.bottom())),
+                         QRect(QPoint(exposed.left(), top), QPoint(left - 1, bottom - 1)),
+                         QRect(QPoint(right, top), QPoint(exposed.right(), bottom - 1))):
+                band &= exposed
+                if not band.isEmpty():
+                    painter.fillRect(band, p.margin)
         painter.restore()
-        scale = painter.worldTransform().m11() or 1.0
+        scale = sx or 1.0
         if not self.backdrop.shown:
             self._draw_grid(painter, rect.intersected(table), scale)
-        edge = QPen(p.table_edge, 2.0)
-        edge.setCosmetic(True)
-        painter.setPen(edge)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawRect(table)
+        # the edge two pixels wide astride the felt's first and last pixels, as whole-pixel rectangles:
+        # an antialiased outline blends two columns on every row of the table
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(p.table_edge)
+        across, down = right - left + 2, bottom - top - 2
+        painter.drawRects([QRect(left - 1, top - 1, across, 2), QRect(left - 1, bottom - 1, across, 2),
+                           QRect(left - 1, top + 1, 2, down), QRect(right - 1, top + 1, 2, down)])
+        painter.restore()
         self._draw_edge_labels(painter, scale)
 
     def _draw_grid(self, painter: QPainter, rect: QRectF, scale: float, over_picture: bool = False) -> None:
         """The felt with its inch, six-inch and foot lines, in whole device pixels.
 
-        The felt and the vertical lines are one strip a few pixels high, tiled down
-        the table (a plain copy of opaque pixels, in bands: see items.BAND_ROWS); each
-        horizontal line is such a strip too, with the heavier vertical lines crossing it.
-        Drawn as lines, the vertical ones cost a blend per scanline and were most of a
-        full repaint. Lines are opaque colours: the grid over the felt; over a table
+        The felt and the inch lines down it are one strip a pixel high, tiled down the table
+        (in bands: see items.BAND_ROWS). The other lines are whole-pixel rectangles, one
+        `drawRects` per weight and way, in the order that leaves the heavier line on top
+        where two cross (six-inch lines down over the inch lines across, and so on). Over
+        the felt every colour is opaque and Qt stores it without blending; over a table
         picture (`over_picture`) there is no felt and the lines keep their own alpha.
         """
         if rect.isEmpty():
@@ -479,46 +491,47 @@ class MapScene(QGraphicsScene):
         sx, dx, sy, dy = transform.m11(), transform.dx(), transform.m22(), transform.dy()
         left, top = round(dx), round(dy)
         width, height = round(sx * self._width + dx) - left, round(sy * self._height + dy) - top
-        felt = QColor(Qt.GlobalColor.transparent) if over_picture else p.felt
-        inch, six, twelve = ((c if over_picture else _over(c, felt)).rgba()
-                             for c in (p.grid_inch, p.grid_six, p.grid_twelve))
-        colours = (inch, six, twelve)
-        columns = tuple((round(sx * x + dx) - left, _step(x)) for x in range(int(self._width) + 1)
-                        if inch_lines or _step(x) > 0)
-        strip = _grid_strip(width, columns, felt.rgba(), colours)
         exposed = transform.mapRect(rect).toAlignedRect().intersected(QRect(left, top, width, height))
+        if exposed.isEmpty():
+            return
+        felt = QColor(Qt.GlobalColor.transparent) if over_picture else p.felt
+        inch, six, foot = (c if over_picture else _over(c, felt) for c in (p.grid_inch, p.grid_six, p.grid_twelve))
+        w, h = int(self._width), int(self._height)
+        columns = tuple(round(sx * x + dx) - left for x in range(w + 1) if x % 6) if inch_lines else ()
+        strip = _felt_strip(width, columns, felt.rgba(), inch.rgba())
         painter.save()
         painter.resetTransform()
+        offset = QPointF(exposed.left() - left, 0.0)
         for band_top in range(exposed.top(), exposed.bottom() + 1, BAND_ROWS):
             band = QRectF(exposed.left(), band_top, exposed.width(), min(BAND_ROWS, exposed.bottom() + 1 - band_top))
-            painter.drawTiledPixmap(band, strip, QPointF(exposed.left() - left, 0.0))
-        y0, y1 = max(0, math.ceil(rect.top())), min(int(self._height), math.floor(rect.bottom()))
-        for y in range(y0, y1 + 1):
-            step = _step(y)
-            if step > 0 or inch_lines:
-                at = round(sy * y + dy)
-                thick = 2 if step == 2 else 1
-                line = _grid_strip(width, columns, felt.rgba(), colours, step)
-                painter.drawTiledPixmap(QRectF(exposed.left(), at - thick // 2, exposed.width(), thick), line,
-                                        QPointF(exposed.left() - left, 0.0))
+            painter.drawTiledPixmap(band, strip, offset)
+        x0, y0, across, down = exposed.left(), exposed.top(), exposed.width(), exposed.height()
+        inch_across = [QRect(x0, round(sy * y + dy), across, 1) for y in range(h + 1) if y % 6] if inch_lines else []
+        six_down = [QRect(round(sx * x + dx), y0, 1, down) for x in range(6, w + 1, 12)]
+        six_across = [QRect(x0, round(sy * y + dy), across, 1) for y in range(6, h + 1, 12)]
+        foot_down = [QRect(round(sx * x + dx) - 1, y0, 2, down) for x in range(0, w + 1, 12)]
+        foot_across = [QRect(x0, round(sy * y + dy) - 1, across, 2) for y in range(0, h + 1, 12)]
+        painter.setClipRect(exposed, Qt.ClipOperation.IntersectClip)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for colour, rects in ((inch, inch_across), (six, six_down), (six, six_across), (foot, foot_down),
+                              (foot, foot_across)):
+            if rects:
+                painter.setBrush(colour)
+                painter.drawRects(rects)
         painter.restore()
 
     def _draw_edge_labels(self, painter: QPainter, scale: float) -> None:
         """Inches along the top and left edges, at a fixed size outside the table (text rendered once)."""
         step = 6 if scale * 6 >= 34 else 12
         transform = painter.worldTransform()
+        sx, dx, sy, dy = transform.m11(), transform.dx(), transform.m22(), transform.dy()
         font_key, colour = self.badge_font.toString(), self.palette_.edge_text.rgba()
         dpr = painter.device().devicePixelRatioF()
         painter.save()
         painter.resetTransform()
-        for x in range(0, int(self._width) + 1, step):
-            text = _edge_text(f"{x}", font_key, colour, dpr)
-            w, h = text.width() / dpr, text.height() / dpr
-            at = transform.map(QPointF(x, 0.0))
-            painter.drawPixmap(QPointF(round(at.x() - w / 2), round(at.y() - h - 4)), text)
-        for y in range(step, int(self._height) + 1, step):
-            text = _edge_text(f"{y}", font_key, colour, dpr)
-            w, h = text.width() / dpr, text.height() / dpr
-            at = transform.map(QPointF(0.0, y))
-            painter.drawPixmap(QPointF(round(at.x() - 6 - w), round(at.y() - h / 2)), text)
+        for x, text, w, h in _edge_texts(int(self._width), 0, step, font_key, colour, dpr):
+            painter.drawPixmap(QPointF(round(sx * x + dx - w / 2), round(dy - h - 4)), text)
+        for y, text, w, h in _edge_texts(int(self._height), step, step, font_key, colour, dpr):
+            painter.drawPixmap(QPointF(round(dx - 6 - w), round(sy * y + dy - h / 2)), text)
         painter.restore()
