@@ -125,7 +125,8 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
-        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self._install_steps)
+        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self._install_steps,
+                              self.cards.filling)
         self.guide_window: QDialog | None = None
         self._restore_settings()
 

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
 # Imported off the GUI thread: libraries that create no Qt object when imported.
@@ -61,15 +61,18 @@ class WarmUp(QObject):
 
     def __init__(self, parent: QWidget, ruleset: Callable[[], str] | None = None,
                  dialog: Callable[[], QWidget] | None = None,
-                 install: Callable[[], list[Step]] | None = None) -> None:
+                 install: Callable[[], list[Step]] | None = None, busy: Callable[[], bool] | None = None) -> None:
         """`ruleset` names the game's ruleset, whose tables are read first; `dialog` makes a procedure
         dialog to draw once off screen (Qt polishes and lays out each kind of widget the first time);
-        `install` gives the features' installation as slices (a slice may return more slices to run next)."""
+        `install` gives the features' installation as slices (a slice may return more slices to run next);
+        while `busy` says the window is still at work it queued meanwhile (cards being filled in, a few a
+        turn), the libraries' thread waits: both at once, each would wait for the other's turn."""
         super().__init__(parent)
         self._window = parent
         self._ruleset = ruleset
         self._dialog = dialog
         self._make_install = install
+        self._busy = busy
         self._install: list[Step] | None = None
         self._qt_classes: list[tuple[object, str]] = []
         self.installed = install is None
@@ -78,6 +81,7 @@ class WarmUp(QObject):
         self.done = False
         self.error: BaseException | None = None
         self._started = False
+        self._libraries_started = False
         self._thread: threading.Thread | None = None
         # Its own timer, which goes with it: a window closed while warming leaves nothing queued.
         self._timer = QTimer(self)
@@ -99,7 +103,8 @@ class WarmUp(QObject):
         self._started = True
         for name in self._rulesets():
             self._steps.append((f"the {name} tables", partial(_read_tables, name)))
-        self._in_thread(self._load_rulesets if not self.installed else self._import_libraries)
+        if not self.installed:
+            self._in_thread(self._load_rulesets)
         self._timer.start(POLL_MS)
 
     def finish_install(self) -> None:
@@ -178,8 +183,6 @@ class WarmUp(QObject):
     def _installed(self) -> None:
         self.installed = True
         self.install_slices = len(self.slices)
-        if self._started and self._thread is None:
-            self._in_thread(self._import_libraries)
 
     def _run(self, step: Step, queue: list[Step] | None = None) -> None:
         """One slice, timed; in the features' `queue`, the slices it returns run next."""
@@ -195,6 +198,14 @@ class WarmUp(QObject):
     def _step(self) -> None:
         """Wait for a thread; otherwise one slice per turn of the event loop."""
         if not self._thread_finished():
+            self._timer.start(POLL_MS)
+            return
+        if self.installed and not self._libraries_started:
+            if self._busy is not None and self._busy():
+                self._timer.start(POLL_MS)
+                return
+            self._libraries_started = True
+            self._in_thread(self._import_libraries)
             self._timer.start(POLL_MS)
             return
         if not self.installed:
@@ -231,10 +242,22 @@ class WarmUp(QObject):
             self._steps.insert(0, ("a spare plot", self._spare_plot))
 
     def _first_dialog(self) -> None:
-        """Made in this slice, drawn in the next: each about half the work."""
+        """Made in this slice; laid out, then drawn a part a slice, then drawn whole (each kind of widget's
+        first drawing is the slow one: fonts, style, the plot's items)."""
         if self._dialog is not None:
             dialog = self._dialog()
-            self._steps.insert(0, ("a first dialog drawn off screen", partial(_draw_off_screen, dialog)))
+            self._steps.insert(0, ("a first dialog laid out", partial(self._lay_out, dialog)))
+
+    def _lay_out(self, dialog: QWidget) -> None:
+        """Styled and laid out as showing it would, without showing it; its parts to draw next."""
+        dialog.ensurePolished()
+        layout = dialog.layout()
+        if layout is not None:
+            layout.activate()
+        parts = [child for child in dialog.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                 if not child.isHidden()]
+        self._steps[:0] = [*(("a part of a first dialog drawn", part.grab) for part in parts),
+                           ("a first dialog drawn off screen", partial(_draw_off_screen, dialog))]
 
     def _first_plot(self) -> None:
         """The odds plot as a dialog draws it, off screen: its table, bars and axis labels."""

@@ -176,6 +176,10 @@ class CardsPanel(QWidget):
         start = order.index(selected) if selected in order else (-1 if step > 0 else 0)
         self.session.select(order[(start + step) % len(order)])
 
+    def filling(self) -> bool:
+        """Cards are still being filled in a few a turn (after `sections_added`)."""
+        return self._in_slices and self.isVisible()
+
     def menu_opens(self) -> None:
         self.menu_opening.emit()
 
