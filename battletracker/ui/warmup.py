@@ -83,6 +83,7 @@ class WarmUp(QObject):
         self._started = False
         self._libraries_started = False
         self._thread: threading.Thread | None = None
+        self._switch_interval = sys.getswitchinterval()
         # Its own timer, which goes with it: a window closed while warming leaves nothing queued.
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)

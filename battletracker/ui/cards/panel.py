@@ -231,7 +231,7 @@ class CardsPanel(QWidget):
             if unit is not None and card_sections(game, unit):
                 card.release()
                 self._live.discard(card)
-        self._in_slices = True
+        self._in_slices = self.isVisible()  # not shown yet, they are all filled in when it shows
         self._realise_timer.start()
 
     # -- following the session ----------------------------------------------------
