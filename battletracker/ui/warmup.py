@@ -31,6 +31,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 
+import shiboken6
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
@@ -257,7 +258,7 @@ class WarmUp(QObject):
             layout.activate()
         parts = [child for child in dialog.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
                  if not child.isHidden()]
-        self._steps[:0] = [*(("a part of a first dialog drawn", part.grab) for part in parts),
+        self._steps[:0] = [*(("a part of a first dialog drawn", partial(_draw_part, part)) for part in parts),
                            ("a first dialog drawn off screen", partial(_draw_off_screen, dialog))]
 
     def _first_plot(self) -> None:
@@ -272,9 +273,16 @@ class WarmUp(QObject):
         plot.deleteLater()
 
 
+def _draw_part(part: QWidget) -> None:
+    if shiboken6.isValid(part):  # gone with its window, closed meanwhile
+        part.grab()
+
+
 def _draw_off_screen(dialog: QWidget) -> None:
     from battletracker.ui.odds_plot import OddsPlot
 
+    if not shiboken6.isValid(dialog):
+        return
     dialog.grab()
     for odds_plot in dialog.findChildren(OddsPlot):
         odds_plot.release_plots()  # its plots wait for the first dialog a player opens
