@@ -573,6 +573,16 @@ def _one_team_odds(volley: Volley, figures: int | None, sixes_cap: int,
             words = sixes_words(x)
             same = by_words.get(words)
             by_words[words] = list(column) if same is None else list(map(add, same, column))
+    common = total  # a factor every weight shares, taken out of a few hundred row entries, not thousands of keys
+    for row in by_words.values():  # few 6s bring few Storm of Steel dice: a short row of hits
+        while not row[-1]:
+            row.pop()
+        for n in row:
+            if n % common:
+                common = gcd(common, n)
+    if common > 1:
+        total //= common
+        by_words = {words: [n // common for n in row] for words, row in by_words.items()}
     multiplier = 0 if volley.shock_ignored else volley.effect.shock_multiplier
     most = len(columns[0]) - 1
     kills_to = most if figures is None else min(figures - 1, most)
