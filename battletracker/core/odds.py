@@ -252,7 +252,9 @@ def categorical_counts(count: int, faces: Mapping[U, Fraction]) -> Distribution[
 def parse_quantities(key: str) -> dict[str, int] | None:
     """The counts an outcome key names: "kills=2 shock=3 building_on_fire" -> {"kills": 2, "shock": 3}.
 
-    Words without "=" are flags that ride along and are left out. None when the
+    Words without "=" are flags that ride along and are left out. A value "N+"
+    (`vehicle_shock=4+`: that many or more, where more changes nothing) counts
+    as N, the bar it is charted on (`open_ended` says which). None when the
     key names no count, or a value is not a whole number: such keys are labels,
     not quantities, and are charted as they are.
     """
@@ -261,10 +263,22 @@ def parse_quantities(key: str) -> dict[str, int] | None:
         name, sep, value = word.partition("=")
         if not sep:
             continue
-        if not name or not value.lstrip("-").isdigit():
+        number = value.removesuffix("+")
+        if not name or not number.lstrip("-").isdigit():
             return None
-        counts[name] = int(value)
+        counts[name] = int(number)
     return counts or None
+
+
+def open_ended(dist: Distribution[str]) -> dict[str, int]:
+    """The quantities some outcome names as "N+" (N or more), each with its N: no mean can be taken of them."""
+    out: dict[str, int] = {}
+    for outcome in dist.outcomes:
+        for word in outcome.split():
+            name, sep, value = word.partition("=")
+            if sep and value.endswith("+") and value[:-1].isdigit():
+                out[name] = int(value[:-1])
+    return out
 
 
 def marginals(dist: Distribution[str],

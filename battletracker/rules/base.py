@@ -352,12 +352,15 @@ def outcome_words(outcome: str) -> str:
     The default label of a procedure whose keys are counts (`name=value`) and
     flags (`building_on_fire`); a procedure with other keys gives its own.
     """
-    counts: list[tuple[str, int]] = []
+    counts: list[tuple[str, int, str]] = []  # (name, count, in words)
     parts: list[str] = []
     for word in outcome.split():
         name, sep, value = word.partition("=")
         if sep and re.fullmatch(r"-?\d+", value):
-            counts.append((name, int(value)))
+            counts.append((name, int(value), counted(int(value), name)))
+        elif sep and re.fullmatch(r"\d+\+", value):  # "vehicle_shock=4+": that many or more
+            many = COUNT_NOUNS.get(name, ("", name.replace("_", " ")))[1]
+            counts.append((name, int(value[:-1]), f"{value[:-1]} or more {many}"))
         elif sep:
             if value in ("yes", "true"):
                 parts.append(name.replace("_", " "))
@@ -365,7 +368,7 @@ def outcome_words(outcome: str) -> str:
                 parts.append(f"{name.replace('_', ' ')} {value.replace('_', ' ').replace(',', ', ')}")
         else:
             parts.append(FLAG_WORDS.get(word, word.replace("_", " ").replace("+", " and ")))
-    said = [counted(n, name) for name, n in counts if n]
+    said = [words for _name, n, words in counts if n]
     if not said and counts:
         plural = COUNT_NOUNS.get(counts[0][0], ("", counts[0][0].replace("_", " ")))[1]
         said = [f"no {plural}" if len(counts) == 1 else "no effect"]

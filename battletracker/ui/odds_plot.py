@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.core.odds import Distribution, flag_chances, marginals, parse_quantities
+from battletracker.core.odds import Distribution, flag_chances, marginals, open_ended, parse_quantities
 
 GroupFn = Callable[[str], str]
 
@@ -204,11 +204,14 @@ def quantity_words(name: str) -> str:
     return QUANTITY_WORDS.get(name, ("", name.replace("_", " ")))[1]
 
 
-def summary(per: dict[str, Distribution[int]], flags: dict[str, Fraction] | None = None) -> list[tuple[str, str]]:
+def summary(per: dict[str, Distribution[int]], flags: dict[str, Fraction] | None = None,
+            or_more: dict[str, int] | None = None) -> list[tuple[str, str]]:
     """What a player weighs before rolling, each as (text with a rounded chance, its exact value).
 
     The chance of at least one kill, of each flag that may ride along ("On
-    target", "Building on fire"), then the expected value of every count.
+    target", "Building on fire"), then the expected value of every count; a
+    count whose top bar is "N or more" (`or_more`, from `open_ended`) has no
+    mean, and says its chance of N or more instead.
     """
     lines: list[tuple[str, str]] = []
     if "kills" in per:
@@ -217,6 +220,11 @@ def summary(per: dict[str, Distribution[int]], flags: dict[str, Fraction] | None
     for flag, p in (flags or {}).items():
         lines.append((f"{flag.replace('_', ' ').capitalize()}: {rounded_percent(p)}", str(p)))
     for name, dist in per.items():
+        if or_more and name in or_more:
+            n = or_more[name]
+            p = dist.at_least(n)
+            lines.append((f"{n} or more {quantity_words(name)}: {rounded_percent(p)}", str(p)))
+            continue
         mean = dist.mean()
         lines.append((f"Expected {quantity_words(name)}: {float(mean):.1f}", str(mean)))
     return lines
@@ -241,6 +249,7 @@ class OddsPlot(QWidget):
         self._released = False
         self.quantities: dict[str, Distribution[int]] | None = None
         self.marked_values: dict[str, int] = {}
+        self.or_more: dict[str, int] = {}  # quantities whose top bar reads "N or more" (`open_ended`)
         self.charts: dict[str, Any] = {}
         self.tick_labels: dict[str, list[tuple[int, str]]] = {}
         self.summary = QLabel(self)
@@ -274,9 +283,10 @@ class OddsPlot(QWidget):
         self._group = group
         self._bars = grouped(dist, group, order)
         self.quantities = marginals(dist, parse_quantities)
+        self.or_more = open_ended(dist) if self.quantities is not None else {}
         self.marked_values = {}
         if self.quantities is not None:
-            lines = summary(self.quantities, flag_chances(dist))
+            lines = summary(self.quantities, flag_chances(dist), self.or_more)
             self.summary.setText("   ·   ".join(text for text, _exact in lines))
             self.summary.setToolTip("\n".join(f"{text} (exactly {exact})" for text, exact in lines))
         certain = len(self._bars) == 1
@@ -417,16 +427,19 @@ class OddsPlot(QWidget):
             pens = [pg.mkPen(text, width=2) if x == rolled else pg.mkPen(None) for x in xs]
             chart.addItem(pg.BarGraphItem(x=xs, height=heights, width=0.7, brushes=brushes, pens=pens))
             step = tick_step(len(xs))
-            ticks = [(x, str(x)) for x in xs if (x - low) % step == 0]
+            shown = {x: str(x) for x in xs}
+            if name in self.or_more:
+                shown[self.or_more[name]] += "+"
+            ticks = [(x, shown[x]) for x in xs if (x - low) % step == 0]
             self.tick_labels[name] = ticks
             chart.getAxis("bottom").setTicks([ticks])
             chart.getAxis("left").setTicks(None)
-            title = quantity_title(name) + (f" (rolled {rolled})" if rolled is not None else "")
+            title = quantity_title(name) + (f" (rolled {shown.get(rolled, rolled)})" if rolled is not None else "")
             chart.setTitle(title, color=text, size="9pt")
             chart.setLabel("left", "%")
             chart.setXRange(low - 0.6, high + 0.6, padding=0)
             chart.setYRange(0, max(heights) * 1.15 if heights else 1, padding=0)
-            tips = "\n".join(f"{x}: {rounded_percent(dist.p(x))} (exactly {dist.p(x)})" for x in xs)
+            tips = "\n".join(f"{shown[x]}: {rounded_percent(dist.p(x))} (exactly {dist.p(x)})" for x in xs)
             chart.setToolTip(f"{quantity_title(name)}\n{tips}")
             for axis in ("bottom", "left"):
                 chart.getAxis(axis).setTextPen(text)

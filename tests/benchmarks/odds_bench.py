@@ -191,15 +191,17 @@ STORM_OF_STEEL_MOST: dict[str, InputValue] = {"storm_of_steel_per_six": 3, "stor
 _FLAME_AT_SECTION: dict[str, InputValue] = {"range": 4, "fuel": 3, "range_band": "close", "target_quality": "green",
                                              "firer_id": "flammen", "target_id": "u1", "target_figures": "10"}
 # (procedure, what is measured, inputs): the flamethrower as the table's shot plans pass a Section of 10 (one
-# unit with its figures) in the open and in a wooden building; the bombardment's ten targets, passengers in a
-# lorry, a tank and a half-track among them; SOS Fire at a Section of two Teams with its figures, as the table
-# passes it (without them 115,921 kills-and-Shock outcomes).
+# unit with its figures) in the open, in a wooden building and carried in a transport; the bombardment's ten
+# targets, passengers in a lorry, a tank and a half-track among them; SOS Fire at a Section of two Teams with its
+# figures, as the table passes it (without them 115,921 kills-and-Shock outcomes).
 LARGEST_STORM: list[tuple[str, str, dict[str, InputValue]]] = [
     ("coc.fire", "storm", {**LARGEST["coc.fire"], **STORM_OF_STEEL_MOST}),
     ("coc.at_grenade", "storm", {**LARGEST["coc.at_grenade"], **STORM_OF_STEEL_MOST}),
     ("coc.flamethrower", "storm at infantry", {**_FLAME_AT_SECTION, "target_kind": "infantry", **STORM_OF_STEEL_MOST}),
     ("coc.flamethrower", "storm at a wooden building", {**_FLAME_AT_SECTION, "target_kind": "wooden_building",
                                                         "building_id": "barn", **STORM_OF_STEEL_MOST}),
+    ("coc.flamethrower", "storm at a transport", {**LARGEST["coc.flamethrower"], "target_ids": "u1",
+                                                  "target_figures": "10", **STORM_OF_STEEL_MOST}),
     ("coc.bombardment_phase", "storm", {**LARGEST["coc.bombardment_phase"], **STORM_OF_STEEL_MOST}),
     ("coc.sos_fire", "storm", {**LARGEST["coc.sos_fire"], "target_id": "s1", "target_figures": "10",
                                **STORM_OF_STEEL_MOST}),

@@ -230,6 +230,16 @@ def test_outcome_keys_parse_to_counts_and_labels_do_not() -> None:
     assert parse_quantities("kills=two") is None
 
 
+def test_a_count_of_that_many_or_more_is_charted_on_its_bar_and_named_open_ended() -> None:
+    from battletracker.core.odds import open_ended, parse_quantities
+
+    assert parse_quantities("kills=1 shock=2 vehicle_shock=4+") == {"kills": 1, "shock": 2, "vehicle_shock": 4}
+    assert parse_quantities("kills=1+2") is None
+    dist = Distribution({"kills=0 vehicle_shock=3": Fraction(1, 2), "kills=1 vehicle_shock=4+": Fraction(1, 2)})
+    assert open_ended(dist) == {"vehicle_shock": 4}
+    assert open_ended(Distribution.certain("kills=2 shock=1")) == {}
+
+
 def test_marginals_of_a_joint_kills_and_shock_distribution_are_exact() -> None:
     from fractions import Fraction
 

@@ -62,6 +62,8 @@ def test_the_generic_label_counts_with_plurals_and_says_no_effect() -> None:
     assert outcome_words("kills=0 shock=0") == "no effect"
     assert outcome_words("successes=0") == "no successes"
     assert outcome_words("kills=0 shock=2 building_on_fire") == "2 Shock, the building catches fire"
+    assert outcome_words("kills=0 shock=0 vehicle_shock=4+") == "4 or more Shock on the vehicle"
+    assert outcome_words("kills=1 shock=6 vehicle_shock=4+") == "1 kill, 6 Shock, 4 or more Shock on the vehicle"
     assert [counted(n, "sixes") for n in (1, 2)] == ["1 six", "2 sixes"]
 
 

@@ -17,7 +17,7 @@ from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
 from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
-from battletracker.model.game import OUT_OF_PLAY, Game, Unit, Weapon
+from battletracker.model.game import OUT_OF_PLAY, Game, Unit, Vehicle, Weapon
 from battletracker.rules import resolve
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.replay import replay_steps
@@ -272,6 +272,36 @@ def test_flamethrower_at_a_wooden_building_names_who_must_evacuate(qtbot: QtBot,
     assert session.game.buildings["b1"].state == "on_fire"
     session.apply("Stone barn", [ReplaceBuilding(Building("b1", "Barn", 20.0, 10.0, material="brick_stone"))])
     assert "only a wooden building catches fire" in dialog.refusal.text()
+
+
+def test_flamethrower_at_a_transport_caps_the_passengers_kills_and_keys_the_vehicle_shock_as_four_or_more(
+        qtbot: QtBot, session: Session) -> None:
+    """Many 6s read "4 or more Shock on the vehicle" in the odds and the result, never averaged; all of them land."""
+    add(session, flamethrower(3))
+    session.apply("Move up", [MoveUnit("u20", 20.0, 18.0, 0.0)])
+    add(session, Unit("u30", "Opel Blitz", "vehicle", 0, 20.0, 13.0, figures=1, figures_max=1,
+                      vehicle=Vehicle("apc", {"front": 1, "side": 1, "rear": 1, "top": 0}, True)))
+    add(session, Unit("u31", "3. Gruppe", "section", 0, 20.0, 13.0, figures=6, figures_max=10,
+                      stats={"embarked_in": "u30"}))
+    before = savefile.game_to_dict(session.snapshot())
+    dialog = dialog_for(qtbot, session, "u20", "u30")
+    assert dialog.plan is not None and dialog.plan.inputs["target_kind"] == "transport"
+    assert (dialog.plan.inputs["target_ids"], dialog.plan.inputs["target_figures"]) == ("u31", "6")
+    runner = runner_of(dialog)
+    plot = runner.odds_plot
+    labels = [label for label, _p in plot.rows]
+    assert "6 kills, 4 or more Shock on the vehicle" in labels and not any("7 kills" in label for label in labels)
+    assert "4 or more vehicle Shock: " in plot.summary.text() and "Expected vehicle Shock" not in plot.summary.text()
+    qtbot.waitUntil(lambda: "vehicle_shock" in plot.tick_labels)
+    assert plot.tick_labels["vehicle_shock"][-1] == (4, "4+")
+    type_dice(runner, "6 6 6 6 6 6 6 1 1 1 1 1", "1 1 1 1 1 1 1", "1 1 1 1 1 1 1")  # seven 6s, no Storm, no effect
+    assert runner.result is not None and runner.result.outcome == "kills=0 shock=0 vehicle_shock=4+"
+    assert plot.charts["vehicle_shock"].plotItem.titleLabel.text.startswith("Vehicle Shock (rolled 4+)")
+    assert runner.apply()
+    lorry = session.game.unit("u30")
+    assert lorry.shock == 7 and "abandoned" in lorry.conditions
+    session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game) == before
 
 
 def test_a_leader_killed_is_out_of_play_not_offered_as_target_or_firer_and_greyed(

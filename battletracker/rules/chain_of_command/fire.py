@@ -573,32 +573,44 @@ def _one_team_odds(volley: Volley, figures: int | None, sixes_cap: int,
             words = sixes_words(x)
             same = by_words.get(words)
             by_words[words] = list(column) if same is None else list(map(add, same, column))
+    common = total  # a factor every weight shares, taken out of a few hundred row entries, not thousands of keys
+    for row in by_words.values():  # few 6s bring few Storm of Steel dice: a short row of hits
+        while not row[-1]:
+            row.pop()
+        for n in row:
+            if n % common:
+                common = gcd(common, n)
+    if common > 1:
+        total //= common
+        by_words = {words: [n // common for n in row] for words, row in by_words.items()}
     multiplier = 0 if volley.shock_ignored else volley.effect.shock_multiplier
     most = len(columns[0]) - 1
     kills_to = most if figures is None else min(figures - 1, most)
     keyed: dict[str, int] = {}
     shock_powers = list(accumulate(repeat(shock, most), mul, initial=1))
-    for words, row in by_words.items():
-        alive = 0
-        for k in range(kills_to + 1):
-            # C(k + s, k) kill**k shock**s ways for k kills and s Shock, s = 0, 1, ...
-            ways = map(mul, map(comb, range(k, most + 1), repeat(k)), shock_powers)
-            weights = list(map(mul, ways, row[k:])) if k == 0 or kill == 1 else \
-                [kill**k * n for n in map(mul, ways, row[k:])]
-            alive += sum(weights)
+    alive = dict.fromkeys(by_words, 0)
+    for k in range(kills_to + 1):
+        # C(k + s, k) kill**k shock**s ways for k kills and s Shock, s = 0, 1, ...: alike for every count of sixes
+        ways = list(map(mul, map(comb, range(k, most + 1), repeat(k)), shock_powers))
+        if k and kill != 1:
+            ways = [kill**k * n for n in ways]
+        for words, row in by_words.items():
+            weights = list(map(mul, ways, row[k:]))
+            alive[words] += sum(weights)
             if multiplier:  # every (kills, Shock) its own key
                 keyed.update({f"kills={k} shock={s * multiplier}{words}": n for s, n in enumerate(weights) if n})
             elif any(weights):
                 key = kills_shock_key(k, 0) + words
                 keyed[key] = keyed.get(key, 0) + sum(weights)
-        if figures is not None:
+    if figures is not None:
+        reading = kill + shock
+        for words, row in by_words.items():
             every = 0
-            reading = kill + shock
             for t in reversed(row):  # the sum of row[j] * (kill + shock)**j, by Horner's rule
                 every = every * reading + t
-            if every > alive:
+            if every > alive[words]:
                 key = kills_shock_key(figures, 0) + words
-                keyed[key] = keyed.get(key, 0) + every - alive
+                keyed[key] = keyed.get(key, 0) + every - alive[words]
     common = total
     for n in keyed.values():
         if n % common:

@@ -32,9 +32,9 @@ from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Unit, Weapon
 from battletracker.rules.base import InputValue, counted
 from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
-from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal, passengers_of
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
-from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, RANGE_BANDS, cover_levels
+from battletracker.rules.chain_of_command.fire import MAX_DICE, MAX_TEAMS, QUALITIES, RANGE_BANDS, cover_levels
 from battletracker.rules.terrain import (
     CoverReading,
     SightReading,
@@ -506,6 +506,11 @@ def _plan_flamethrower(inputs: dict[str, InputValue], facts: list[str], game: Ga
     if kind == "transport" and target.vehicle is not None:
         inputs.update(vehicle_id=target.id, vehicle_current_shock=target.shock,
                       vehicle_immobilised=later_shock_doubled(target.vehicle.category, target.vehicle.damage))
+        carried = passengers_of(game, target)
+        if 0 < len(carried) <= MAX_TEAMS:  # the passengers' figures cap their kills, as the Effects do
+            inputs.update(teams=len(carried), target_ids=",".join(u.id for u in carried),
+                          target_figures=",".join(str(u.figures) for u in carried))
+            facts.append("Passengers: " + ", ".join(f"{u.name} ({u.figures})" for u in carried))
     elif kind == "infantry":
         inputs.update(target_id=target.id, target_figures=str(target.figures))
     elif kind == "wooden_building":

@@ -28,7 +28,8 @@ sets its state to "on_fire"; the app lists its occupants, who must evacuate.
     Dice: Firepower Dice, Storm of Steel dice, effect dice per hit.
     Outcomes: `kills=K shock=S`, with ` building_on_fire` appended when a
     wooden building catches fire, or ` vehicle_shock=V` (after doubling) for
-    a transport. Values: those of `coc.fire` plus `firepower_dice`,
+    a transport, `vehicle_shock=4+` once that Shock alone abandons it (the
+    values and effects keep the exact Shock). Values: those of `coc.fire` plus `firepower_dice`,
     `fuel_left`, `building_on_fire`, and for a transport `vehicle_shock`,
     `vehicle_total_shock`, `vehicle_abandoned`. Effects: SpendAmmo (one
     Phase of fuel), kills and Shock on the Teams, SetBuildingState
@@ -87,7 +88,6 @@ SETS_FIRE_AT_SIXES = 2
 SHOCK_MULTIPLIER = 2
 ON_FIRE = "on_fire"
 TARGET_KINDS = ("infantry", "wooden_building", "transport")
-UNCAPPED = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def _sixes_words(kind: str, sixes: int, vehicle: VehicleTarget) -> str:
     if kind == "wooden_building" and sixes >= SETS_FIRE_AT_SIXES:
         return " building_on_fire"
     if kind == "transport":
-        return f" vehicle_shock={vehicle.shock_added(sixes)}"
+        return vehicle.key(sixes)
     return ""
 
 
@@ -200,7 +200,7 @@ def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
 
 @lru_cache(maxsize=1024)
 def _odds(shot: FlameShot, vehicle: VehicleTarget) -> Distribution[str]:
-    cap = {"wooden_building": SETS_FIRE_AT_SIXES, "transport": UNCAPPED}.get(shot.target_kind, 0)
+    cap = {"wooden_building": SETS_FIRE_AT_SIXES, "transport": vehicle.sixes_cap}.get(shot.target_kind, 0)
     if not shot.occupied:
         fire = storm_of_steel.hits_and_sixes(shot.volley.dice, shot.volley.to_hit, shot.volley.storm)
         return fire.map(lambda hx: _key(shot.target_kind, 0, 0, hx[1], vehicle))

@@ -18,6 +18,22 @@ def shock_added(base: int, immobilised: bool) -> int:
     return base * 2 if immobilised else base
 
 
+def sixes_that_abandon(immobilised: bool) -> int:
+    """The fewest results (6s) whose Shock alone abandons any vehicle: four, or two once Shock is doubled."""
+    return -(-ABANDONED_AT // shock_added(1, immobilised))
+
+
+ABANDONING_SHOCK = f"{ABANDONED_AT}+"
+"""The value of `vehicle_shock` in an outcome key once the added Shock alone abandons the vehicle: a player
+reads "4 or more Shock on the vehicle", and 4 and 40 end the same way, so the key does not tell them apart."""
+
+
+def shock_key_value(base: int, immobilised: bool) -> str:
+    """The added Shock as an outcome key names it: exact below `ABANDONED_AT`, `ABANDONING_SHOCK` from there."""
+    added = shock_added(base, immobilised)
+    return ABANDONING_SHOCK if added >= ABANDONED_AT else str(added)
+
+
 def abandoned(total_shock: int) -> bool:
     """Four or more Shock and the crew abandon the vehicle."""
     return total_shock >= ABANDONED_AT

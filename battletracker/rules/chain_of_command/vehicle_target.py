@@ -5,7 +5,7 @@ outside) is one Shock, doubled once the vehicle is immobilised; four Shock
 and the crew abandon it (vehicle_shock.py). The app passes what the card
 shows (`vehicle_current_shock`, `vehicle_immobilised`); given `vehicle_id`
 the Resolution carries the Shock and, at four or more, the "abandoned"
-condition.
+condition. Its outcome key names the added Shock up to `vehicle_shock=4+`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,13 @@ from dataclasses import dataclass, replace
 from battletracker.model.effects import Effect
 from battletracker.rules.base import InputReader
 from battletracker.rules.chain_of_command.fire import read_id
-from battletracker.rules.chain_of_command.vehicle_shock import shock_added, shock_effects, take_shock
+from battletracker.rules.chain_of_command.vehicle_shock import (
+    shock_added,
+    shock_effects,
+    shock_key_value,
+    sixes_that_abandon,
+    take_shock,
+)
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,20 @@ class VehicleTarget:
 
     def shock_added(self, base: int) -> int:
         return shock_added(base, self.immobilised)
+
+    @property
+    def sixes_cap(self) -> int:
+        """Counts of 6s an outcome key tells apart: every count from here on abandons the vehicle alike."""
+        return sixes_that_abandon(self.immobilised)
+
+    def key(self, base: int) -> str:
+        """` vehicle_shock=V` for an outcome key, "4+" once the added Shock alone abandons the vehicle.
+
+        Values and effects keep the exact Shock; the key (and so the odds)
+        stops where more Shock changes nothing, so 480 Storm of Steel dice
+        do not split the odds into a key per count of 6s.
+        """
+        return f" vehicle_shock={shock_key_value(base, self.immobilised)}"
 
     def for_odds(self) -> VehicleTarget:
         """Only immobilisation changes the outcome keys; the rest would only split the odds cache."""

@@ -11,7 +11,7 @@ from battletracker.core.geometry import bearing
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.effects import AddUnit, ChangeFigures, RemoveUnit, SetCondition
-from battletracker.model.game import Game, Unit, Weapon
+from battletracker.model.game import Game, Unit, Vehicle, Weapon
 from battletracker.model.sequence_effects import QueueForceMoraleTest
 from battletracker.rules import odds, resolve
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
@@ -141,6 +141,21 @@ def test_flamethrower_reads_fuel_and_the_wooden_building(game: Game) -> None:
     game.buildings["b1"] = Building("b1", "Barn", 20.0, 10.0, material="brick_stone")
     assert "only a wooden building catches fire" in refusal(game, firer="u20", target=GERMAN_SECTION,
                                                             target_kind="wooden_building")
+
+
+def test_flamethrower_at_a_transport_passes_its_passengers_so_their_kills_are_capped(game: Game) -> None:
+    add(game, flamethrower(3, 20.0, 18.0))
+    lorry = Unit("u30", "Opel Blitz", "vehicle", 0, 20.0, 13.0, figures=1, figures_max=1,
+                 vehicle=Vehicle("apc", {"front": 1, "side": 1, "rear": 1, "top": 0}, True))
+    add(game, lorry)
+    empty = plan_fire(game, {"firer": "u20", "target": "u30"})
+    assert empty.inputs["target_kind"] == "transport" and "target_figures" not in empty.inputs
+    add(game, Unit("u31", "3. Gruppe", "section", 0, 20.0, 13.0, figures=3, figures_max=10,
+                   stats={"embarked_in": "u30"}))
+    plan = plan_fire(game, {"firer": "u20", "target": "u30"})
+    assert (plan.inputs["teams"], plan.inputs["target_ids"], plan.inputs["target_figures"]) == (1, "u31", "3")
+    assert "Passengers: 3. Gruppe (3)" in plan.facts
+    assert max(int(o.split()[0].removeprefix("kills=")) for o in odds(plan.procedure, plan.inputs).outcomes) == 3
 
 
 def test_a_one_figure_leader_never_shows_two_kills(game: Game) -> None:

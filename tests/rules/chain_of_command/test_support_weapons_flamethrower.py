@@ -100,10 +100,33 @@ def test_transport_passengers_and_a_shock_on_the_vehicle_per_six() -> None:
 def test_immobilised_transport_takes_double_and_is_abandoned_at_four() -> None:
     res = flame([6, 6] + [1] * 10 + [1, 1] + [face("kill")] * 2, target_kind="transport", vehicle_id="v",
                 vehicle_immobilised=True, vehicle_current_shock=1)
-    assert res.outcome == "kills=2 shock=0 vehicle_shock=4"
+    assert res.outcome == "kills=2 shock=0 vehicle_shock=4+"
     assert res.values["vehicle_total_shock"] == 5 and res.values["vehicle_abandoned"] is True
     assert list(res.effects) == [ChangeCounter("v", "shock", 4), SetCondition("v", "abandoned")]
     assert any("abandoned" in line for line in res.log)
+
+
+def test_twelve_sixes_key_the_vehicle_shock_as_four_or_more_and_apply_all_twelve() -> None:
+    """Four added Shock abandons any vehicle, so the key stops at "4+"; the values and effects keep all 12."""
+    res = flame([6] * 12 + [1] * 12 + [face("shock")] * 12, target_kind="transport", target_id="p",
+                target_figures="10", vehicle_id="v", vehicle_current_shock=1)
+    assert res.values["sixes"] == 12 and res.values["hits"] == 12
+    assert res.outcome == "kills=0 shock=24 vehicle_shock=4+"
+    assert (res.values["vehicle_shock"], res.values["vehicle_total_shock"]) == (12, 13)
+    assert list(res.effects) == [ChangeCounter("p", "shock", 24), ChangeCounter("v", "shock", 12),
+                                 SetCondition("v", "abandoned")]
+    assert "12 Shock on the vehicle" in res.log
+    told = {o.rpartition("=")[2] for o in odds("coc.flamethrower", {**BASE, "target_kind": "transport"}).outcomes}  # type: ignore[arg-type]
+    assert told == {"0", "1", "2", "3", "4+"}
+
+
+def test_the_vehicle_shock_key_is_exact_below_what_abandons_the_vehicle() -> None:
+    sixes = [6, 6, 6] + [1] * 9 + [1, 1, 1] + [face("shock")] * 3
+    assert flame(sixes, target_kind="transport").outcome == "kills=0 shock=6 vehicle_shock=3"
+    assert flame(sixes, target_kind="transport", vehicle_immobilised=True).outcome == "kills=0 shock=6 vehicle_shock=4+"
+    keys = {o.rpartition("=")[2] for o in odds("coc.flamethrower", {**BASE, "target_kind": "transport",  # type: ignore[arg-type]
+                                                                   "vehicle_immobilised": True}).outcomes}
+    assert keys == {"0", "2", "4+"}
 
 
 @pytest.mark.parametrize(("inputs", "field", "words"), [
@@ -141,6 +164,7 @@ def test_odds_of_setting_an_empty_building_alight() -> None:
     {"target_kind": "wooden_building", "teams": 0},
     {"target_kind": "transport", "vehicle_immobilised": True, "teams": 2},
     {"target_kind": "transport", "moved": True, "storm_of_steel_chains": True},
+    {"target_kind": "transport", "target_id": "p", "target_figures": "3", "storm_of_steel_per_six": 2},
 ])
 def test_odds_match_simulation(inputs: dict[str, object]) -> None:
     merged = {k: v for k, v in {**BASE, **inputs}.items() if v is not None}
