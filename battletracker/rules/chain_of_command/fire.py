@@ -436,7 +436,6 @@ def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
     return Distribution.from_weights(out, total)
 
 
-@lru_cache(maxsize=4096)
 def _team_poly(effect: HitEffect, hits: int, figures: int | None, width: int, shock_slots: int) -> int:
     """One Team's (kills, Shock) from `hits` effect dice as whole weights over 6**hits, packed in an integer:
     the weight of k kills and s Shock in slot k * shock_slots + s, each slot `width` bits.
@@ -491,10 +490,15 @@ def _team_cover_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
         row = rows.setdefault(h, {})
         row[min(x, xc - 1)] = row.get(min(x, xc - 1), 0) + n
     packed = 0
+    polys: dict[tuple[int, int], int] = {}  # (Team, its hits) -> its packed polynomial, for this volley only
     for h, row in rows.items():
         product = 1
         for team, share in enumerate(split_hits(h, volley.teams)):
-            product *= _team_poly(volley.team_effects[team], share, volley.figures_of(team), width, shock_slots)
+            poly = polys.get((team, share))
+            if poly is None:
+                poly = polys[team, share] = _team_poly(volley.team_effects[team], share, volley.figures_of(team),
+                                                       width, shock_slots)
+            product *= poly
         scale = per_hit ** (most_h - h)
         for x, n in row.items():
             packed += (product * (n * scale)) << (block * x)
