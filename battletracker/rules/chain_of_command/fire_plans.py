@@ -213,16 +213,17 @@ def _judge_sight(game: Game, firer: Unit, target: Unit, procedure: str, choices:
 
 
 def _judge_cover(game: Game, firer: Unit, target: Unit, choices: Choices, facts: list[str],
-                 log: list[str]) -> str:
-    """The cover: the player's `cover` if given (logged with `cover_reason` when it differs), else the reading."""
+                 log: list[str], named: bool = False) -> str:
+    """The cover: the player's `cover` if given (logged with `cover_reason` when it differs), else the reading.
+
+    `named`: other Teams share the hits, each with its own cover, so the fact names the target.
+    """
     reading = default_cover(game, firer, target)
     cover = _choice(choices, "cover", cover_levels(), reading.level, "Cover")
     changed = cover_override(reading, cover, _text(choices, "cover_reason"))
-    if changed is None:
-        facts.append(reading.reason)
-    else:
+    if changed is not None:
         log.append(changed)
-        facts.append(changed)
+    facts.append(f"{target.name}: {changed or reading.reason}" if named else changed or reading.reason)
     return cover
 
 
@@ -400,11 +401,11 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
         longest = max(weapon.ranges if weapon is not None and weapon.ranges else firer.range_bands())
         raise ShotRefusal("target", f"{target.name} is {_inches(dist)} away, beyond the longest range band "
                                     f"({longest:g}\").")
-    cover = _judge_cover(game, firer, target, choices, facts, log)
-    inputs.update(cover=cover, target_id=target.id, target_figures=str(target.figures))
     extra = choices.get("targets")
     teams = (target_teams(game, firer, target, extra if isinstance(extra, str) else None)
              if fw.procedure in SHARED_HITS else [target])
+    cover = _judge_cover(game, firer, target, choices, facts, log, named=len(teams) > 1)
+    inputs.update(cover=cover, target_id=target.id, target_figures=str(target.figures))
     if len(teams) > 1:
         if sniper_target:
             others = ", ".join(t.name for t in teams[1:])

@@ -61,6 +61,7 @@ def test_each_team_takes_its_own_cover_from_the_table(game: Game) -> None:
     planned = plan_fire(game, shot())
     assert planned.inputs["cover"] == "open" and planned.inputs["team_cover"] == "open,light"
     assert "1st Squad: Light cover: in Copse" in planned.facts and planned.log == ()
+    assert "2nd Squad: In the open" in planned.facts
     game.terrain.clear()
     assert "team_cover" not in plan_fire(game, shot()).inputs
 
