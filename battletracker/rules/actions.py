@@ -31,6 +31,7 @@ from battletracker.model.game import Game, LogEntry
 from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
 from battletracker.rules.base import ChoiceNeeded, InputValue, Refusal, Resolution, counted
+from battletracker.rules.log_lines import rolls_line
 
 Choices = Mapping[str, InputValue]
 
@@ -154,9 +155,8 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
     action = Action(name, dict(choices), tuple(recording.faces), stamp, typed and bool(recording.faces))
     lines = [*result.log, *p.log]
     if result.rolls:
-        rolled = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in result.rolls)
-        source = " (dice rolled at the table)" if action.typed else ""
-        lines.insert(0, f"{p.title or name}{source} - rolls: {rolled}")
+        source = "dice rolled at the table" if action.typed else ""
+        lines.insert(0, rolls_line(p.title or name, result.rolls, source))
     log = [AppendLog(LogEntry(stamp, game.turn, game.phase, line, p.log_kind)) for line in lines or [p.title or name]]
     due = [AppendLog(replace(e.entry, time=stamp)) if isinstance(e, AppendLog) else e for e in p.effects]
     return Resolution(result.procedure, result.outcome, dict(result.values), list(result.rolls),

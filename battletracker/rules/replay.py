@@ -3,7 +3,9 @@
 `python -m battletracker replay FILE` prints the outcome. Each action is
 planned and resolved again with the dice it recorded and stamped with its
 time, so the replay writes the same battle log; the first action whose log
-lines differ from the saved log (its stars aside) is the one reported. When every action
+lines differ from the saved log (its stars aside) is the one reported. A saved
+line in a wording an older version wrote (rules/log_lines.py) is the same
+line, and the replay keeps it as saved. When every action
 replays but the states differ, the first differing place is named.
 """
 
@@ -16,12 +18,13 @@ from typing import Any
 
 from battletracker.core.dice import DiceError
 from battletracker.model.actions import UNTRACKED, Action
-from battletracker.model.effects import Effect
+from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.fields import game_from_state, state_dict
-from battletracker.model.game import Game, GameError
+from battletracker.model.game import Game, GameError, LogEntry
 from battletracker.model.savefile import SaveFileError, load
 from battletracker.rules.actions import ChoiceNeeded, Plan, carry_out, plan
 from battletracker.rules.base import Resolution, RulesInputError
+from battletracker.rules.log_lines import reads_as
 from battletracker.rules.luck import acting_side
 from battletracker.rules.tables import TableError
 
@@ -132,8 +135,8 @@ def _replay(game: Game, current: Game, i: int) -> Replayed:
     try:
         p = plan(action.name, current, action.choices)
         side = acting_side(current, action.choices, p.inputs)
-        result = carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
-                           typed=action.typed)
+        result = in_saved_words(carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
+                                          typed=action.typed), game.log, before)
         inverses = current.apply_all(result.effects)
     except ChoiceNeeded as exc:
         raise ReplayError(f"{describe(i, action)} asks for a choice it did not record: {exc.prompt}", i) from None
@@ -150,6 +153,26 @@ def _replay(game: Game, current: Game, i: int) -> Replayed:
                           f"the saved game says {said!r}", i)
     step = Step(p.title or action.name, tuple(result.effects), tuple(inverses))
     return Replayed(i, action, step, p, result, side, turn, phase, before)
+
+
+def in_saved_words(result: Resolution, saved: Sequence[LogEntry], at: int) -> Resolution:
+    """`result` with each log line it appends worded as the saved log has it (from place `at` on), where the
+    saved line is that line in an older wording (log_lines.OLD_WORDINGS).
+
+    So a game saved before a wording changed replays to exactly the saved
+    state: it reopens with its undo history, and undo and redo put back the
+    lines as they were saved.
+    """
+    effects: list[Effect] = []
+    place = at
+    for effect in result.effects:
+        if isinstance(effect, AppendLog):
+            old = saved[place] if place < len(saved) else None
+            if old is not None and old.text != effect.entry.text and reads_as(old.text, effect.entry.text):
+                effect = AppendLog(replace(effect.entry, text=old.text))
+            place += 1
+        effects.append(effect)
+    return replace(result, effects=effects) if effects != list(result.effects) else result
 
 
 def check(game: Game) -> ReplayReport:

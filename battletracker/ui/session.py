@@ -32,6 +32,7 @@ from battletracker.model.changes import Changes, Effect
 from battletracker.model.game import Game, GameError
 from battletracker.model.savefile import SaveFileError
 from battletracker.rules import Resolution
+from battletracker.rules.log_lines import rolls_line
 from battletracker.ui.files import fingerprint, is_shipped
 
 if TYPE_CHECKING:
@@ -203,10 +204,9 @@ class Session(QObject):
 
         `source` says whose dice they were ("dice rolled at the table"), for the log.
         """
-        rolls = "; ".join(f"{label}: {' '.join(str(v) for v in values)}" for label, values in resolution.rolls)
         lines = [*resolution.log]
-        if rolls:
-            lines.insert(0, f"{text} ({source}) - rolls: {rolls}" if source else f"{text} - rolls: {rolls}")
+        if resolution.rolls:
+            lines.insert(0, rolls_line(text, resolution.rolls, source or ""))
         self.apply(text, resolution.effects, lines or [text], kind="roll")
 
     def star_log(self, rows: Sequence[int], starred: bool) -> None:

@@ -308,3 +308,28 @@ def test_a_start_written_without_defaults_or_with_unknown_lists_reopens_with_und
     for _ in game.actions:
         session.undo_stack.undo()
     assert savefile.game_to_dict(session.game)["game"] == game.start
+
+
+def test_a_game_saved_with_the_old_command_dice_wording_reopens_with_undo_and_redo(tmp_path: Path) -> None:
+    """Its lines stay as saved, undo and redo give them back exactly, and the next roll is worded the new way."""
+    from tests.rules.test_log_wording import OLD_SAVE
+
+    path = tmp_path / "older.battle"
+    path.write_bytes(OLD_SAVE.read_bytes())
+    saved = savefile.load(path)
+    session = Session(Game())
+    session.open(path)
+    assert session.undo_stack.count() == 4 and not session.modified
+    assert session.game == saved
+    for _ in range(4):
+        session.undo_stack.undo()
+    assert savefile.game_to_dict(session.game)["game"] == saved.start
+    for _ in range(4):
+        session.undo_stack.redo()
+    assert session.game == saved and not session.modified
+    assert session.game.log[0].text == ("Germany: Command Dice (dice rolled at the table) - rolls: "
+                                        "Command Dice: 6 5 3 1 1")
+    session.act("clock.end_phase", {})
+    session.act("coc.command_dice", {}, [2, 2, 3, 4, 5], typed=True)
+    assert [e.text for e in session.game.log if "- rolls: " in e.text][-1] == \
+        "Germany: Command Dice (dice rolled at the table) - rolls: 2 2 3 4 5"

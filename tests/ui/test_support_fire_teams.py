@@ -9,10 +9,14 @@ from pytestqt.qtbot import QtBot
 from battletracker.model import savefile
 from battletracker.model.effects import AddUnit, ChangeFigures
 from battletracker.model.game import Game, Unit, Weapon
+from battletracker.model.terrain import TerrainPiece
+from battletracker.model.terrain_effects import AddTerrain
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
+from tests.ui.labelled import labelled_odds
 from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 from tests.ui.refusals import assert_refusal
 
@@ -158,3 +162,39 @@ def test_a_team_sharing_the_hits_is_chosen_from_the_list_or_clicked_on_the_map(q
     click_on_map(qtbot, view, picker, "u11", dialog)                # a vehicle never shares the hits
     assert dialog.refusal.text().startswith("Sherman 'Lucky' cannot share the hits")
     assert dialog.choices()["targets"] == f"{FIRST_SQUAD},{team.id}"
+
+
+def test_each_team_sharing_the_hits_reads_its_own_cover_and_the_player_may_change_it(
+        qtbot: QtBot, session: Session) -> None:
+    """1st Squad in a copse takes the hits it shares with 2nd Squad, in the open, in Light Cover; a Hard Cover
+    the map lacks is the player's, logged under its name."""
+    copse = TerrainPiece("t9", "Copse", "woods", "area", [(20.0, 36.0), (24.0, 36.0), (24.0, 40.0), (20.0, 40.0)])
+    session.apply("Copse", [AddTerrain(copse)])
+    dialog = dialog_for(qtbot, session, GERMAN_SECTION, SECOND_SQUAD)
+    dialog.show()
+    choose_with_keys(qtbot, dialog.also_picker, FIRST_SQUAD)
+    qtbot.mouseClick(dialog.add_team_button, Qt.MouseButton.LeftButton)
+    combo, reason = dialog._team_rows[FIRST_SQUAD]
+    assert combo.currentText() == "Light" and not reason.isVisible()
+    assert dialog.cover.currentText() == "Open"
+    assert dialog.plan is not None and dialog.plan.inputs["team_cover"] == "open,light"
+    assert "1st Squad: Light cover: in Copse" in dialog.facts.facts()
+    runner = runner_of(dialog)
+    assert dict(runner.odds_plot.rows) == labelled_odds(dialog.plan.procedure, dialog.plan.inputs)
+
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key.Key_Down)                     # Light -> Hard
+    assert combo.currentText() == "Hard" and reason.isVisible()
+    qtbot.keyClicks(reason, "behind the wall")
+    plan = plan_fire(session.game, dialog.choices())
+    line = "1st Squad: Cover Hard (player: 'behind the wall'; the map: Light cover: in Copse)"
+    assert dialog.plan == plan and plan.inputs["team_cover"] == "open,hard" and plan.log == (line,)
+    assert dict(runner.odds_plot.rows) == labelled_odds(plan.procedure, plan.inputs)
+
+    dialog.dice.setValue(2)
+    # Both hit; 2nd Squad's 5 in the Open kills, 1st Squad's 5 in Hard Cover is Shock.
+    res = type_dice(runner, "6 6", "5", "5")
+    assert res is not None and res.values["team_kills"] == [1, 0] and res.values["team_shock"] == [0, 1]
+    qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+    assert session.game.unit(FIRST_SQUAD).shock == 1 and session.game.unit(SECOND_SQUAD).figures == 11
+    assert line in [e.text for e in session.game.log]

@@ -381,6 +381,13 @@ def plan_at_grenade(game: Game, choices: Choices) -> ShotPlan:
 
     `weapon` names the grenade; `distance` overrides the run (the map gives
     centre to centre; the player measures from the nearest figure).
+
+    No Line of Sight is read, unlike anti-tank fire: the grenade or charge is
+    not fired from afar but placed by a figure that "must move into contact
+    with the armoured vehicle"; the movement roll decides whether it gets
+    there, and "If the vehicle is contacted, the attack is made successfully"
+    (001). What stands between the Team and the vehicle changes nothing but
+    the run the player measures.
     """
     unit = _unit(game, choices, "firer", "Team throwing the grenade")
     if unit.vehicle is not None or unit.figures <= 0:

@@ -33,7 +33,9 @@ same way, so a two-figure Team's chart never lists three kills.
     (`to_hit_<band>_<quality>`, `hit_effect_<cover>`); `teams` (1-12, default
     1). Optional: `target_id` (one Team) or `target_ids` (comma separated,
     one per Team, in the order the hits are shared), `target_figures` (the
-    figures of each, comma separated; kills are capped at them);
+    figures of each, comma separated; kills are capped at them); `team_cover`
+    (each Team's cover, comma separated, the first `cover`: each Team's
+    effect dice are read against its own cover, reduced as `cover` is);
     `sniper_target` (bool: the one target Team is a spotted sniper, which
     ignores Shock and is removed by a single kill, its side taking a Force
     Morale Test; the outcome then counts at most one kill and no Shock).
@@ -221,7 +223,9 @@ class Volley:
 
     `figures`: the figures of each of the `teams` (empty when not known); kills
     are capped at them (`cap_kills`). `shock_ignored`: the target takes no
-    Shock (a spotted sniper).
+    Shock (a spotted sniper). `team_effects`: each Team's own effect when the
+    Teams sharing the hits are in different cover (empty: every Team reads
+    `effect`, the first Team's).
     """
 
     dice: int
@@ -231,9 +235,13 @@ class Volley:
     teams: int = 1
     figures: tuple[int, ...] = ()
     shock_ignored: bool = False
+    team_effects: tuple[HitEffect, ...] = ()
 
     def figures_of(self, team: int) -> int | None:
         return self.figures[team] if self.figures else None
+
+    def effect_of(self, team: int) -> HitEffect:
+        return self.team_effects[team] if self.team_effects else self.effect
 
 
 @dataclass(frozen=True)
@@ -295,7 +303,7 @@ def roll_effects(roller: Roller, fire: StormRoll, volley: Volley) -> VolleyResul
     for i, n in enumerate(team_hits):
         label = "Effect dice" if teams == 1 else f"Effect dice, team {i + 1}"
         rolled = roller.roll_ints(label, D6, n)
-        read = [volley.effect.read(f) for f in rolled]
+        read = [volley.effect_of(i).read(f) for f in rolled]
         k, s = cap_kills(sum(k for k, _ in read), sum(s for _, s in read), volley.figures_of(i))
         kills.append(k)
         shock.append(0 if volley.shock_ignored else s)
@@ -328,6 +336,8 @@ def volley_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
     if volley.shock_ignored:
         counted = volley_counts(replace(volley, shock_ignored=False), sixes_cap)
         return counted.map(lambda c: (c[0], 0, c[2]))
+    if volley.team_effects:
+        return _team_cover_counts(volley, sixes_cap)
     if not volley.figures:
         return _uncapped_counts(volley, sixes_cap)
     if volley.teams == 1:
@@ -428,6 +438,85 @@ def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
     return Distribution.from_weights(out, total)
 
 
+def _team_poly(effect: HitEffect, hits: int, figures: int | None, width: int, shock_slots: int) -> int:
+    """One Team's (kills, Shock) from `hits` effect dice as whole weights over 6**hits, packed in an integer:
+    the weight of k kills and s Shock in slot k * shock_slots + s, each slot `width` bits.
+
+    The die's faces as a polynomial (kill: the next kill row, shock: the
+    multiplier's slots on, none: where it is) raised to the hits; with
+    `figures` known every roll with at least that many kills is one slot,
+    the figures in kills and no Shock (`cap_kills`).
+    """
+    faces = effect.faces
+    kill, shock = faces.count("kill"), faces.count("shock")
+    none = len(faces) - kill - shock
+    die = (kill << (width * shock_slots)) + (shock << (width * effect.shock_multiplier)) + none
+    if figures is None or hits < figures:
+        power: int = die**hits
+        return power
+    # Rows of `figures` kills or more are dropped after every product (kills only add), so the power never
+    # holds more rows than the Team has figures.
+    mask = (1 << (width * shock_slots * figures)) - 1
+    alive, base, left = 1, die, hits
+    while left:
+        if left & 1:
+            alive = (alive * base) & mask
+        left >>= 1
+        if left:
+            base = (base * base) & mask
+    other = len(faces) - kill
+    out: int = len(faces)**hits - sum(comb(hits, k) * kill**k * other ** (hits - k) for k in range(figures))
+    return alive + (out << (width * shock_slots * figures))
+
+
+def _team_cover_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
+    """(kills, shock, sixes capped at `sixes_cap`) when the Teams sharing the hits are in different cover.
+
+    Given the hits, `split_hits` fixes each Team's share, and each Team reads
+    its own effect dice against its own cover (and caps its kills at its
+    figures), independently of the others: the product of the Teams' packed
+    (kills, Shock) polynomials (`_team_poly`), weighted by the chance of that
+    hit total and count of sixes, summed over the hit totals.
+    """
+    fire, den = storm_of_steel.capped_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap)
+    most_h = max(h for h, _ in fire)
+    xc = min(sixes_cap, max(x for _, x in fire)) + 1
+    per_hit = len(volley.effect.faces)
+    total = den * per_hit**most_h
+    width = 8 * _slot_bytes(total)
+    shock_slots = most_h * max(e.shock_multiplier for e in volley.team_effects) + 1
+    kill_slots = (sum(min(f, most_h) for f in volley.figures) if volley.figures else most_h) + 1
+    block = width * kill_slots * shock_slots  # one count of sixes
+    rows: dict[int, dict[int, int]] = {}
+    for (h, x), n in fire.items():
+        row = rows.setdefault(h, {})
+        row[min(x, xc - 1)] = row.get(min(x, xc - 1), 0) + n
+    packed = 0
+    polys: dict[tuple[int, int], int] = {}  # (Team, its hits) -> its packed polynomial, for this volley only
+    for h, row in rows.items():
+        product = 1
+        for team, share in enumerate(split_hits(h, volley.teams)):
+            poly = polys.get((team, share))
+            if poly is None:
+                poly = polys[team, share] = _team_poly(volley.team_effects[team], share, volley.figures_of(team),
+                                                       width, shock_slots)
+            product *= poly
+        scale = per_hit ** (most_h - h)
+        for x, n in row.items():
+            packed += (product * (n * scale)) << (block * x)
+    size = width // 8
+    raw = packed.to_bytes(size * kill_slots * shock_slots * xc, "little")
+    out: dict[Counts, int] = {}
+    for at in range(0, len(raw), size):
+        n = int.from_bytes(raw[at:at + size], "little")
+        if n:
+            slot = at // size
+            x, rest = divmod(slot, kill_slots * shock_slots)
+            k, shock = divmod(rest, shock_slots)
+            out[(k, shock, x)] = n
+    return Distribution.from_weights(out, total)
+
+
 @lru_cache(maxsize=4096)
 def _uncapped_counts(volley: Volley, sixes_cap: int = 0) -> Distribution[Counts]:
     """Exact joint distribution of (kills, shock, sixes capped at `sixes_cap`) with no figures to cap the kills."""
@@ -523,7 +612,7 @@ def keyed_volley_odds(volley: Volley, sixes_cap: int = 0,
     (`_one_team_odds`); where every count is (the Shock on a transport),
     from the shift of every hit total (`uncapped_weights`).
     """
-    if volley.figures and volley.teams > 1:
+    if (volley.figures and volley.teams > 1) or volley.team_effects:
         return volley_counts(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + sixes_words(c[2]))
     figures = volley.figures[0] if volley.figures else None
     if volley.dice and sixes_cap <= FEW_SIXES:
@@ -781,7 +870,7 @@ def describe_volley(v: VolleyResult, volley: Volley) -> list[str]:
              f"{' '.join(map(str, v.fire.base)) or 'none'}"]
     if v.fire.extra:
         lines.append(f"Storm of Steel dice: {' '.join(map(str, v.fire.extra))}")
-    lines.append(f"{counted(v.hits, 'hits')}, {counted(v.sixes, 'sixes')}; effect rolled as {volley.effect.cover}")
+    lines.append(f"{counted(v.hits, 'hits')}, {counted(v.sixes, 'sixes')}; effect rolled as {cover_words(volley)}")
     if volley.shock_ignored:
         if v.effect_dice and v.effect_dice[0]:
             lines.append(f"Target: effect dice {' '.join(map(str, v.effect_dice[0]))}")
@@ -806,6 +895,37 @@ class FireInputs:
     targets: Targets
 
 
+def read_team_effects(r: InputReader, teams: int, cover: str, reduce_by: int, multiplier: int,
+                      tables: FireTables) -> tuple[HitEffect, ...]:
+    """`team_cover`: each Team's cover, comma separated in the order the hits are shared, the first `cover`.
+
+    Each is reduced by `reduce_by` levels as `cover` is. Empty (every Team
+    reads the first Team's effect) when not given or when the covers, so
+    reduced, are all the same.
+    """
+    if "team_cover" not in r:
+        r.str("team_cover", "")
+        return ()
+    levels = cover_levels()
+    parts = tuple(p.strip() for p in r.str("team_cover").split(","))
+    if any(p not in levels for p in parts):
+        raise RulesInputError("team_cover", f"lists each Team's cover ({', '.join(levels)}) separated by commas, "
+                                            f"not {brief(r.str('team_cover'))}")
+    if len(parts) != teams:
+        raise RulesInputError("team_cover", f"gives {counted(len(parts), 'covers')} for {counted(teams, 'teams')}")
+    if parts[0] != cover:
+        raise RulesInputError("team_cover", f"starts with {parts[0]}, but the first Team's cover is {cover}")
+    effects = tuple(HitEffect.for_cover(reduce_cover(c, reduce_by), multiplier, tables) for c in parts)
+    return effects if len({e.cover for e in effects}) > 1 else ()
+
+
+def cover_words(volley: Volley) -> str:
+    """The cover the effect dice are read against: "light", or "open for Team 1, light for Team 2"."""
+    if not volley.team_effects:
+        return volley.effect.cover
+    return ", ".join(f"{e.cover} for Team {i + 1}" for i, e in enumerate(volley.team_effects))
+
+
 def read_fire(r: InputReader, dice: int, extra_cover_reduction: int = 0) -> tuple[Volley, Targets]:
     """The coc.fire inputs other than the dice count: to-hit, cover, Shock, Storm of Steel, Teams, ids."""
     tables = FireTables.read(r)
@@ -817,7 +937,9 @@ def read_fire(r: InputReader, dice: int, extra_cover_reduction: int = 0) -> tupl
     teams = r.int("teams", 1, minimum=1, maximum=MAX_TEAMS)
     targets = read_sniper_target(r, read_targets(r, teams))
     effect = HitEffect.for_cover(reduce_cover(cover, reduce_by + extra_cover_reduction), multiplier, tables)
-    return sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures), targets), targets
+    team_effects = read_team_effects(r, teams, cover, reduce_by + extra_cover_reduction, multiplier, tables)
+    return sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures, team_effects=team_effects),
+                         targets), targets
 
 
 def _parse(inputs: Inputs) -> FireInputs:

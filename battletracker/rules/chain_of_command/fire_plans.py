@@ -16,7 +16,9 @@ way to fire) and the overrides a dialog offers: `cover`, `target_quality`,
 `range_band`, `firepower_dice`, `moved`, `suppressing`, `frontage`,
 `leader_attached`, `target_kind`, `target_in_building`. Cover and Line
 of Sight come from the table (rules/terrain.py): `cover` overrides the
-reading, `cover_reason` says why (both logged), and `sight` True fires at a
+reading, `cover_reason` says why (both logged; each further Team's cover is
+read the same way, `cover.<id>` and `cover_reason.<id>` overriding it), and
+`sight` True fires at a
 target the table reads out of sight, `sight_reason` saying why. It returns a
 `ShotPlan` (the procedure, its inputs and the facts a dialog shows) or
 raises `ShotRefusal`, whose text is a sentence for the player.
@@ -211,16 +213,30 @@ def _judge_sight(game: Game, firer: Unit, target: Unit, procedure: str, choices:
 
 
 def _judge_cover(game: Game, firer: Unit, target: Unit, choices: Choices, facts: list[str],
-                 log: list[str]) -> str:
-    """The cover: the player's `cover` if given (logged with `cover_reason` when it differs), else the reading."""
+                 log: list[str], named: bool = False) -> str:
+    """The cover: the player's `cover` if given (logged with `cover_reason` when it differs), else the reading.
+
+    `named`: other Teams share the hits, each with its own cover, so the fact names the target.
+    """
     reading = default_cover(game, firer, target)
     cover = _choice(choices, "cover", cover_levels(), reading.level, "Cover")
     changed = cover_override(reading, cover, _text(choices, "cover_reason"))
-    if changed is None:
-        facts.append(reading.reason)
-    else:
+    if changed is not None:
         log.append(changed)
-        facts.append(changed)
+    facts.append(f"{target.name}: {changed or reading.reason}" if named else changed or reading.reason)
+    return cover
+
+
+def _judge_team_cover(game: Game, firer: Unit, team: Unit, choices: Choices, facts: list[str],
+                      log: list[str]) -> str:
+    """A further Team's own cover, read as the target's is: `cover.<id>` overrides the reading, logged with
+    `cover_reason.<id>` under the Team's name."""
+    reading = default_cover(game, firer, team)
+    cover = _choice(choices, f"cover.{team.id}", cover_levels(), reading.level, f"{team.name}'s cover")
+    changed = cover_override(reading, cover, _text(choices, f"cover_reason.{team.id}"))
+    facts.append(f"{team.name}: {changed or reading.reason}")
+    if changed is not None:
+        log.append(f"{team.name}: {changed}")
     return cover
 
 
@@ -385,11 +401,11 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
         longest = max(weapon.ranges if weapon is not None and weapon.ranges else firer.range_bands())
         raise ShotRefusal("target", f"{target.name} is {_inches(dist)} away, beyond the longest range band "
                                     f"({longest:g}\").")
-    cover = _judge_cover(game, firer, target, choices, facts, log)
-    inputs.update(cover=cover, target_id=target.id, target_figures=str(target.figures))
     extra = choices.get("targets")
     teams = (target_teams(game, firer, target, extra if isinstance(extra, str) else None)
              if fw.procedure in SHARED_HITS else [target])
+    cover = _judge_cover(game, firer, target, choices, facts, log, named=len(teams) > 1)
+    inputs.update(cover=cover, target_id=target.id, target_figures=str(target.figures))
     if len(teams) > 1:
         if sniper_target:
             others = ", ".join(t.name for t in teams[1:])
@@ -400,6 +416,9 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
                       target_figures=",".join(str(t.figures) for t in teams))
         facts.append(f"Hits shared by {len(teams)} Teams: " + ", ".join(t.name for t in teams)
                      + " (the first listed take any odd hit)")
+        covers = [cover, *(_judge_team_cover(game, firer, team, choices, facts, log) for team in teams[1:])]
+        if len(set(covers)) > 1:
+            inputs["team_cover"] = ",".join(covers)
     if fw.procedure == "coc.gun_he":
         assert weapon is not None
         _plan_gun_he(inputs, facts, game, firer, weapon, target, choices, seen)

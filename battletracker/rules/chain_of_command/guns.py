@@ -21,7 +21,7 @@ cannot move but still fires at anything in its arc (`can_move` in the values,
     default none) with `building_intact` (default true), `target_in_building`
     (default: a building is named), `target_is_building`, `suppressing`
     (refused), the Storm of Steel settings; optional
-    `target_id`/`target_ids`/`target_figures`, `sniper_target` (as for
+    `target_id`/`target_ids`/`target_figures`, `team_cover`, `sniper_target` (as for
     `coc.fire`), `building_id` and
     `building_name`, `barrel_facing` and `target_bearing`, `firer_id`. Dice:
     "H.E. Firepower Dice", Storm of Steel dice, effect dice per hit. Outcome:
@@ -62,6 +62,7 @@ from battletracker.rules.chain_of_command.fire import (
     HitEffect,
     Targets,
     Volley,
+    cover_words,
     describe_volley,
     kills_shock_key,
     kills_shock_odds,
@@ -70,6 +71,7 @@ from battletracker.rules.chain_of_command.fire import (
     read_sniper_target,
     read_storm,
     read_targets,
+    read_team_effects,
     reduce_cover,
     roll_volley,
     sniper_volley,
@@ -142,6 +144,7 @@ def _parse(inputs: Inputs) -> GunHEInputs:
     storm = read_storm(r, True)
     tables = FireTables.read(r)
     targets = read_sniper_target(r, read_targets(r, teams))
+    team_effects = read_team_effects(r, teams, cover, COVER_REDUCTION, 1, tables)
     aim = read_aim(r, "gun")
     firer_id = read_id(r, "firer_id")
     r.finish()
@@ -149,7 +152,8 @@ def _parse(inputs: Inputs) -> GunHEInputs:
         raise RulesInputError("target_is_building", "infantry and anti-tank guns fire H.E. at a building only "
                                                     "when targeting a Unit inside it")
     effect = HitEffect.for_cover(reduce_cover(cover, COVER_REDUCTION), 1, tables)
-    volley = sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures), targets)
+    volley = sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures, team_effects=team_effects),
+                           targets)
     return GunHEInputs(volley, targets, aim, firer_id, crew, in_building, building, modifier)
 
 
@@ -166,7 +170,7 @@ def gun_he_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     values = {**v.values(), "to_hit": p.volley.to_hit, "cover": p.volley.effect.cover, "crew": p.crew,
               "can_move": can_move, "target_in_building": p.target_in_building, "building_unstable": unstable,
               **p.aim.values()}
-    log = [f"H.E. at Close Range, cover reduced one level to {p.volley.effect.cover}"]
+    log = [f"H.E. at Close Range, cover reduced one level to {cover_words(p.volley)}"]
     if p.to_hit_modifier:
         log.append(f"{TO_HIT}+ adjusted by {p.to_hit_modifier:+d}: each die needs {p.volley.to_hit}+")
     if p.aim.offset is not None:

@@ -11,6 +11,7 @@ from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal, plan_at_fire
 from battletracker.rules.tables import resources_dir
+from battletracker.rules.terrain import TableIndex
 
 # The Panzer IV stands at (54, 8), the Sherman at (50, 36).
 SHOT = {"firer": "u6", "target": "u11"}
@@ -46,3 +47,15 @@ def test_no_line_of_sight_is_refused_unless_the_player_gives_it(game: Game) -> N
     assert str(refused.value).startswith("No Line of Sight: crosses Farmhouse. If Panzer IV H can see")
     given = plan("coc.at_fire", game, {**SHOT, "sight": True})
     assert given.log == ("Line of Sight given (player; the map: No Line of Sight: crosses Farmhouse)",)
+
+
+def test_an_anti_tank_grenade_needs_no_line_of_sight_the_figure_runs_into_contact(game: Game) -> None:
+    """The seed's grenade attack is a run into contact decided by the movement roll, not a shot: a building
+    hiding the vehicle neither refuses it nor adds a sight fact or log line."""
+    squad, sherman = game.unit("u2"), game.unit("u11")
+    squad.x, squad.y = 50.0, 28.0
+    game.buildings["b1"] = Building("b1", "Farmhouse", 50.0, 32.0, width=6.0, depth=2.0)
+    assert TableIndex(game).sight(squad, sherman).reason == "No Line of Sight: crosses Farmhouse"
+    grenade = plan("coc.at_grenade", game, {"firer": "u2", "target": "u11", "weapon": "Teller mine"})
+    assert grenade.procedure == "coc.at_grenade" and grenade.log == ()
+    assert not any("Sight" in fact for fact in grenade.facts)

@@ -8,7 +8,8 @@ rest from the table (range, band, arc, dice after losses, fuel, a spotted
 sniper, cover and Line of Sight from the terrain) or refuses with a sentence.
 The cover starts at the table's reading; a different cover, or Line of
 Sight the map does not see, is the player's override with an optional
-reason, logged with the shot. The ProcedureRunner shows the exact odds
+reason, logged with the shot; so does each further Team's cover when the
+hits are shared ("Also at"). The ProcedureRunner shows the exact odds
 of the plan's procedure before the roll and applies exactly what it resolves
 as one undo step. The dialog is not modal, so the map stays usable for
 picking.
@@ -116,6 +117,12 @@ class FireDialog(ProcedureDialog):
         also_row.addWidget(self.clear_teams_button)
         teams_layout.addLayout(also_row)
         teams_layout.addWidget(self.teams_label)
+        self.team_covers = QWidget(self)
+        self.team_covers_form = QFormLayout(self.team_covers)
+        self.team_covers_form.setContentsMargins(0, 0, 0, 0)
+        self._team_rows: dict[str, tuple[QComboBox, QLineEdit]] = {}
+        self._team_defaults: dict[str, str] = {}
+        teams_layout.addWidget(self.team_covers)
 
         self.cover = QComboBox(self)
         for level in cover_levels():
@@ -260,6 +267,9 @@ class FireDialog(ProcedureDialog):
             "target_in_building": self.in_building.isChecked(),
             "target_kind": str(self.target_kind.currentData() or ""),
         }
+        for unit_id, (combo, reason) in self._team_rows.items():
+            picked[f"cover.{unit_id}"] = str(combo.currentData())
+            picked[f"cover_reason.{unit_id}"] = reason.text().strip()
         if fw.procedure == "coc.fire":
             picked["firepower_dice"] = self.dice.value()
         if self._frontage is not None:
@@ -326,6 +336,44 @@ class FireDialog(ProcedureDialog):
         teams = self._teams(firer, target)
         self.teams_label.setText("Hits shared by: " + ", ".join(t.name for t in teams) if len(teams) > 1
                                  else "Only the target takes the hits.")
+        self._fill_team_covers(firer, teams[1:])
+
+    def _fill_team_covers(self, firer: Unit, extra: list[Unit]) -> None:
+        """A cover row for each further Team: its own reading from the map, which the player may change (logged
+        with the reason), kept following the map while the player has not changed it."""
+        if list(self._team_rows) != [u.id for u in extra]:
+            kept = {unit_id: (str(combo.currentData()), reason.text()) for unit_id, (combo, reason)
+                    in self._team_rows.items()}
+            while self.team_covers_form.rowCount():
+                self.team_covers_form.removeRow(0)
+            self._team_rows = {}
+            self._team_defaults = {u.id: self._team_defaults[u.id] for u in extra if u.id in self._team_defaults}
+            for unit in extra:
+                combo = QComboBox(self.team_covers)
+                for level in cover_levels():
+                    combo.addItem(_words(level), level)
+                combo.setToolTip(f"{unit.name}'s cover against this firer: the map's reading unless you change it")
+                level, why = kept.get(unit.id, ("", ""))
+                combo.setCurrentIndex(max(0, combo.findData(level)))
+                reason = QLineEdit(why, self.team_covers)
+                reason.setPlaceholderText("why, if not the map's (logged)")
+                row = QHBoxLayout()
+                row.addWidget(combo)
+                row.addWidget(reason, 1)
+                self.team_covers_form.addRow(plain(QLabel(f"{unit.name}'s cover", self.team_covers)), row)
+                combo.currentIndexChanged.connect(self.update_plan)
+                reason.textChanged.connect(self.update_plan)
+                self._team_rows[unit.id] = (combo, reason)
+        for unit in extra:
+            combo, _reason = self._team_rows[unit.id]
+            default = self._team_defaults.get(unit.id, "")
+            if default and combo.currentData() != default:
+                continue
+            reading = default_cover(self.session.game, firer, unit).level
+            self._team_defaults[unit.id] = reading
+            combo.blockSignals(True)
+            combo.setCurrentIndex(max(0, combo.findData(reading)))
+            combo.blockSignals(False)
 
     def _teams(self, firer: Unit, target: Unit) -> list[Unit]:
         """The Teams sharing the hits now (the target alone when the choice is refused)."""
@@ -405,6 +453,8 @@ class FireDialog(ProcedureDialog):
         self._applied = False
         self.cover_reason.setVisible(self.cover.currentData() != self._cover_default)
         self.sight_reason.setVisible(self.sight.isChecked())
+        for unit_id, (combo, reason) in self._team_rows.items():
+            reason.setVisible(combo.currentData() != self._team_defaults.get(unit_id))
         try:
             plan = plan_fire(self.session.game, self.choices())
         except ShotRefusal as refusal:
