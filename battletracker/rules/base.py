@@ -63,6 +63,15 @@ class RulesInputError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
+class OddsTooLarge(Exception):
+    """Exact odds that would take the player's laptop far too long to count: the roll is valid and can be made,
+    only its odds are not shown. `sentence` says why, in a player's words."""
+
+    def __init__(self, sentence: str) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
 class Refusal(RulesInputError):
     """What the table, the sequence or the rules forbid, said as the whole sentence a player reads.
 

@@ -141,14 +141,14 @@ def game_luck(game: Game) -> GameLuck:
 
 def rate(replayed: Replayed) -> RolledLuck | None:
     """How lucky one replayed action's dice were, or None when it rolled none or its odds are not known."""
-    from battletracker.rules import odds
+    from battletracker.rules import OddsTooLarge, odds
 
     if not replayed.action.dice:
         return None
     p, outcome = replayed.plan, replayed.result.outcome
     try:
         dist = odds(p.procedure, p.inputs)
-    except (ValueError, NotImplementedError):
+    except (ValueError, NotImplementedError, OddsTooLarge):
         return None
     if dist.p(outcome) <= 0:
         return None

@@ -309,6 +309,21 @@ class OddsPlot(QWidget):
         self._marked = None
         self._draw(None)
 
+    def set_unavailable(self, sentence: str) -> None:
+        """No exact odds to show (`OddsTooLarge`): say why in place of the charts and the table."""
+        self._group = None
+        self._bars = []
+        self.quantities = None
+        self.or_more = {}
+        self.marked_values = {}
+        self.summary.setText(sentence)
+        self.summary.setToolTip("")
+        self.summary.show()
+        self.table.setRowCount(0)
+        self.table.hide()
+        self._marked = None
+        self._draw(None)
+
     def mark(self, outcome: str | None) -> None:
         """Highlight where the actual roll landed (None clears it)."""
         key = None if outcome is None else (self._group(outcome) if self._group else outcome)

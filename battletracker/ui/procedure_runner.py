@@ -42,7 +42,7 @@ from battletracker.core.dice import (
     parse_typed_rolls,
 )
 from battletracker.model.game import GameError
-from battletracker.rules import ChoiceNeeded, Inputs, Resolution, RulesInputError, get, odds, resolve
+from battletracker.rules import ChoiceNeeded, Inputs, OddsTooLarge, Resolution, RulesInputError, get, odds, resolve
 from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
@@ -192,12 +192,15 @@ class ProcedureRunner(QWidget):
         except (RulesInputError, TableError) as exc:
             self._show_problem(message_of(exc))
             return False
-        self.problem.clear()
-        registered = get(self.procedure)
-        if self._group is None:
-            self.odds_plot.set_distribution(dist, registered.label, registered.order)
+        except OddsTooLarge as exc:
+            self.odds_plot.set_unavailable(exc.sentence)  # the roll is still valid: only its odds are left out
         else:
-            self.odds_plot.set_distribution(dist, self._group, self._order)
+            registered = get(self.procedure)
+            if self._group is None:
+                self.odds_plot.set_distribution(dist, registered.label, registered.order)
+            else:
+                self.odds_plot.set_distribution(dist, self._group, self._order)
+        self.problem.clear()
         self.roll_button.setEnabled(True)
         self.typed_button.setEnabled(True)
         return True

@@ -198,3 +198,24 @@ def test_each_team_sharing_the_hits_reads_its_own_cover_and_the_player_may_chang
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
     assert session.game.unit(FIRST_SQUAD).shock == 1 and session.game.unit(SECOND_SQUAD).figures == 11
     assert line in [e.text for e in session.game.log]
+
+
+
+def test_odds_too_large_to_count_are_said_in_their_place_and_the_roll_goes_on(qtbot: QtBot, session: Session) -> None:
+    """Teams in different cover under chained Storm of Steel dice (480 dice from 12) would take minutes to count:
+    the runner says so at once instead of the chart, and the player still rolls and applies."""
+    session.game.settings.update({"storm_of_steel_per_six": 3, "storm_of_steel_chains": True})
+    runner = ProcedureRunner(session, "coc.fire", "Fire")
+    qtbot.addWidget(runner)
+    runner.show()
+    assert runner.set_inputs({"firepower_dice": 12, "to_hit": 3, "cover": "open", "storm_of_steel": True,
+                              "teams": 2, "target_ids": f"{SECOND_SQUAD},{FIRST_SQUAD}", "target_figures": "12,12",
+                              "team_cover": "open,light"})
+    assert runner.odds_plot.summary.text().startswith("Exact odds not shown")
+    assert runner.odds_plot.table.isHidden() and runner.odds_plot.rows == []
+    assert runner.roll_button.isEnabled() and runner.problem.isHidden()
+    before = len(session.game.log)
+    qtbot.mouseClick(runner.roll_button, Qt.MouseButton.LeftButton)
+    assert runner.result is not None
+    qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+    assert len(session.game.log) > before

@@ -135,3 +135,30 @@ def test_gun_he_reads_each_teams_cover_reduced_a_level() -> None:
 def test_team_cover_refusals_say_what_is_wrong(team_cover: str, words: str) -> None:
     with pytest.raises(RulesInputError, match=words.replace("(", r"\(").replace(")", r"\)")):
         odds("coc.fire", {"firepower_dice": 2, "to_hit": 4, "cover": "open", "teams": 2, "team_cover": team_cover})
+
+
+def test_teams_in_different_cover_with_chained_storm_of_steel_leave_the_odds_out_and_still_roll() -> None:
+    """3 extra dice a 6, chained: 12 Firepower Dice can bring 480 dice, and two covers would take minutes to
+    count; the odds say so at once, while the roll itself resolves as usual."""
+    import time
+
+    from battletracker.rules import OddsTooLarge
+
+    inputs: Inputs = {"firepower_dice": 12, "to_hit": 3, "cover": "open", "storm_of_steel": True, "teams": 2,
+                      "target_figures": "5,5", "team_cover": "open,light",
+                      "storm_of_steel_per_six": 3, "storm_of_steel_chains": True}
+    started = time.process_time()
+    with pytest.raises(OddsTooLarge, match="480 dice"):
+        odds("coc.fire", inputs)
+    assert time.process_time() - started < 1.0
+    # One 6 of 12 earns 3 Storm of Steel dice, all missing: one hit, on the first Team, in the Open: a 6 kills.
+    res = resolve("coc.fire", inputs, ScriptedDice([1] * 11 + [6] + [2, 2, 2] + [6]))
+    assert res.values["hits"] == 1 and res.values["team_kills"] == [1, 0] and res.outcome == "kills=1 shock=0"
+
+
+def test_teams_in_different_cover_are_counted_exactly_up_to_48_dice() -> None:
+    """3 extra dice a 6, not chained: at most 48 dice, counted exactly."""
+    inputs: Inputs = {"firepower_dice": 12, "to_hit": 3, "cover": "open", "storm_of_steel": True, "teams": 2,
+                      "target_figures": "5,5", "team_cover": "open,light",
+                      "storm_of_steel_per_six": 3, "storm_of_steel_chains": False}
+    assert sum(p for _, p in odds("coc.fire", inputs).items()) == 1
