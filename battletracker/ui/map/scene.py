@@ -287,6 +287,7 @@ class MapScene(QGraphicsScene):
                 token.set_zoom(scale, dpr)
             for marker in self.markers.values():
                 marker.set_zoom(scale, dpr)
+            self.terrain.set_zoom(scale, dpr)
         bodies = [token.body_rect(scale) for token in self.tokens.values() if token.isVisible()]
         self.terrain.place_labels(scale, bodies + self.target_marks.rects(scale))
         place_labels(self.tokens.values(), scale, self._marker_rects(scale))

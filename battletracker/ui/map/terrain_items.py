@@ -3,9 +3,11 @@
 Areas (woods, crops, rubble) are translucent polygons in their kind's colour
 with their name; linear obstacles (hedges, walls, bocage) are bands a fraction
 of an inch wide. Each piece's path is built once when the piece changes and
-filled the cheap way (`items.fill_then_outline`): a repaint is a fill and a
-one-pixel outline. The pieces sit above a table picture and below the arc of
-fire and the tokens.
+filled the cheap way (`items.fill_then_outline`) into a picture kept for the
+zoom, as a token's is: a repaint copies it. The picture is drawn again when
+the piece changes (moved, reshaped, renamed, another kind, selected, the
+palette) and when the zoom settles; in between Qt scales the old one. The
+pieces sit above a table picture and below the arc of fire and the tokens.
 
 `TargetMarks` reads cover and sight from one `TableIndex` built after each
 change to the table (terrain, buildings, smoke, bombardments), not per
@@ -14,6 +16,7 @@ selection: marking the targets of a selected unit is a few queries.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -48,6 +51,10 @@ Z_TERRAIN = 4.0
 Z_TERRAIN_SELECTED = 5.0
 Z_TARGET_MARKS = 32.0       # over the tokens, under markers and overlays
 HANDLE_PX = 4.0             # half the side of a selected piece's corner handles
+# Device pixels a piece's picture may hold (4 MB); zoomed in further it is painted directly.
+PICTURE_PIXELS = 1024 * 1024
+_PICTURE_PAD = HANDLE_PX + 3.0  # pixels around the path: the outline's antialiasing and the handles
+_NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
 
 
 @dataclass(frozen=True)
@@ -164,6 +171,11 @@ class TerrainItem(QGraphicsItem):
         self._palette = palette
         self._path = QPainterPath()
         self._bounds = QRectF()
+        self._zoom = (0.0, 1.0)         # pixels per inch and device pixel ratio the picture is drawn at
+        # The piece as a picture Qt paints itself (under the name), drawn again on every change and zoom.
+        self.body = QGraphicsPixmapItem(self)
+        self.body.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
+        self.body.hide()
         self.label = PixmapLabel(font, (0.5, 0.5), (0.0, 0.0), self)
         self.sync(piece)
 
@@ -216,7 +228,39 @@ class TerrainItem(QGraphicsItem):
         self._edge = cosmetic(edge, 2.0 if self.selected else 1.0)
         self._handle_pen = QPen(p.selection, 1.0)
         self.label.set_chips([chip(self._name, p.label_text, p.label_back)] if self._name else [])
-        self.update()
+        self._redraw()
+
+    def set_zoom(self, scale: float, dpr: float = 1.0) -> None:
+        """Draw the piece's picture for `scale` pixels per inch (when the zoom settles)."""
+        if (scale, dpr) != self._zoom:
+            self._zoom = (scale, dpr)
+            self._redraw()
+
+    def _redraw(self) -> None:
+        """The picture again at the zoom it is kept for, or painting directly if it would be too big."""
+        scale, dpr = self._zoom
+        box = self._path.boundingRect()
+        left = math.floor(box.left() * scale - _PICTURE_PAD)
+        top = math.floor(box.top() * scale - _PICTURE_PAD)
+        width = math.ceil(box.right() * scale + _PICTURE_PAD) - left
+        height = math.ceil(box.bottom() * scale + _PICTURE_PAD) - top
+        pictured = scale > 0.0 and width * height * dpr * dpr <= PICTURE_PIXELS
+        self.setFlag(_NO_CONTENTS, pictured)
+        self.body.setVisible(pictured)
+        if not pictured:
+            self.update()
+            return
+        picture = QPixmap(round(width * dpr), round(height * dpr))
+        picture.setDevicePixelRatio(dpr)
+        picture.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(picture)
+        painter.translate(-left, -top)
+        painter.scale(scale, scale)
+        self._draw(painter)
+        painter.end()
+        self.body.setPixmap(picture)
+        self.body.setOffset(left, top)
+        self.body.setScale(1.0 / scale)
 
     def set_selected(self, selected: bool) -> None:
         if selected != self.selected:
@@ -228,6 +272,11 @@ class TerrainItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        """Only when zoomed in past PICTURE_PIXELS: otherwise the piece has no contents and `body` shows it."""
+        self._draw(painter)
+
+    def _draw(self, painter: QPainter) -> None:
+        """The filled outline and, while selected, the corner handles (in device pixels)."""
         fill_then_outline(painter, self._path, self._fill, self._edge)
         if self.selected:
             transform = painter.worldTransform()
@@ -249,6 +298,7 @@ class TerrainLayer:
         self.font = font
         self.items: dict[str, TerrainItem] = {}
         self.selected: str | None = None
+        self.zoom = (0.0, 1.0)          # pixels per inch and device pixel ratio the pieces are pictured at
 
     def sync(self, game: Game) -> None:
         """Add, update and remove items so they match `game.terrain` (drawing order: the table's)."""
@@ -258,6 +308,7 @@ class TerrainLayer:
             item = self.items.get(piece.id)
             if item is None:
                 item = TerrainItem(piece, self.palette, self.font)
+                item.set_zoom(*self.zoom)
                 self.items[piece.id] = item
                 self.scene.addItem(item)
             elif item.piece != piece or item.points != piece.points:
@@ -270,6 +321,12 @@ class TerrainLayer:
         self.selected = piece_id if piece_id in self.items else None
         for pid, item in self.items.items():
             item.set_selected(pid == self.selected)
+
+    def set_zoom(self, scale: float, dpr: float = 1.0) -> None:
+        """Picture every piece for `scale` pixels per inch (when the zoom settles)."""
+        self.zoom = (scale, dpr)
+        for item in self.items.values():
+            item.set_zoom(scale, dpr)
 
     def label_rects(self, scale: float) -> list[tuple[float, float, float, float]]:
         return [item.label_rect(scale) for item in self.items.values() if item.label.size_px[0] > 0.0]
