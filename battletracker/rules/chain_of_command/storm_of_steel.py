@@ -202,17 +202,7 @@ def capped_weights(count: int, target: int, storm: StormOfSteel | None,
         if x < sixes_cap:
             die[x] += (p.numerator * (die_den // p.denominator)) << (width * h)
 
-    def times(a: list[int], b: list[int]) -> list[int]:
-        return [sum(a[i] * b[x - i] for i in range(x + 1)) for x in range(sixes_cap)]
-
-    low = [1] + [0] * (sixes_cap - 1)
-    power, left = die, count
-    while left:
-        if left & 1:
-            low = times(low, power)
-        left >>= 1
-        if left:
-            power = times(power, power)
+    low = _power_below(die, count, sixes_cap)
     hits, hits_den = hits_and_sixes_weights(count, target, storm, False)
     scale = den // hits_den
     mask = (1 << width) - 1
@@ -344,19 +334,27 @@ def effect_columns(count: int, target: int, storm: StormOfSteel | None, sixes_ca
     die = [sum(c << (width * j) for j, c in enumerate(_shifted([n // common for n in p], none, per_hit, degree)))
            for p in by_sixes]
 
+    low = _power_below(die, count, cap)
+    columns = [_unpack(p, most + 1, size) for p in low]
+    rest = total
+    for column in columns:
+        rest = list(map(sub, rest, column))
+    return (*(tuple(c) for c in columns), tuple(rest)), out_den
+
+
+def _power_below(poly: list[int], count: int, cap: int) -> list[int]:
+    """`poly` (coefficients by count of sixes, each a packed integer) to the `count`-th power, its coefficients
+    of `cap` sixes and more dropped after every product: only the first few counts of sixes are read."""
+
     def times(a: list[int], b: list[int]) -> list[int]:
         return [sum(a[i] * b[x - i] for i in range(x + 1)) for x in range(cap)]
 
     low = [1] + [0] * (cap - 1)
-    power, left = die, count
+    power, left = poly, count
     while left:
         if left & 1:
             low = times(low, power)
         left >>= 1
         if left:
             power = times(power, power)
-    columns = [_unpack(p, most + 1, size) for p in low]
-    rest = total
-    for column in columns:
-        rest = list(map(sub, rest, column))
-    return (*(tuple(c) for c in columns), tuple(rest)), out_den
+    return low
