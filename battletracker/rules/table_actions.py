@@ -38,7 +38,7 @@ from battletracker.model.fields import FieldError, unit_from_dict
 from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution
+from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, inches, table_point
 from battletracker.rules.chain_of_command.command_dice import next_phase
 from battletracker.rules.clock import due_effects
 from battletracker.rules.resupply import resupply_refusal
@@ -111,7 +111,7 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
     moved = distance((unit.x, unit.y), (x, y))
     if moved < 1e-9:
         raise Refusal("x", f"{unit.name} is already there.")
-    line = f"{unit.name} moved {moved:.1f}\" to ({x:.1f}, {y:.1f})"
+    line = f"{unit.name} moved {inches(moved)}\" to {table_point(x, y)}"
     return Plan("unit.move", {"unit": unit.id, "x": x, "y": y, "facing": unit.facing, "line": line},
                 (line,), _echo(choices), f"Move {unit.name}")
 
