@@ -89,6 +89,8 @@ def _fighters_named(line: str, names: Mapping[str, str]) -> str:
 _OLD_POINT = re.compile(r"\((-?\d+\.\d), (-?\d+\.\d)\)")
 _OLD_MOVED = re.compile(r"(?<= moved )(\d+\.\d)(?=\" to \()")
 _OLD_REVERSE = re.compile(r"^From \(([^,()]+), ([^,()]+)\) to ")
+_G = r"(-?\d+(?:\.\d+)?(?:e[+-]\d+)?)"
+_OLD_INCHES = re.compile(rf'\({_G}", {_G}"\)')
 
 
 def _places_in_inches(line: str, names: Mapping[str, str]) -> str:
@@ -99,13 +101,16 @@ def _places_in_inches(line: str, names: Mapping[str, str]) -> str:
     The old lines wrote one decimal (`:.1f`), and `table_point` rounds to one
     decimal as that did, so the float the old line shows gives the very words
     the exact float now gives. A Reverse's "From (x, y)" gave the vehicle's
-    place to six significant figures (`:g`); rounding that again to one
-    decimal can, rarely, differ from rounding the exact place (12.04999 wrote
-    "12.05", which rounds up): such a game reopens without its undo history,
-    as a game with a line that does not replay always has.
+    place to six significant figures (`:g`), and so did the places a unit was
+    added at or moved to by an edit and the two points a table picture was
+    placed by ('(12.3457", 4")'); rounding those again to one decimal can,
+    rarely, differ from rounding the exact place (12.0499999 wrote "12.05",
+    which rounds up): such a game reopens without its undo history, as a game
+    with a line that does not replay always has.
     """
     line = _OLD_REVERSE.sub(lambda m: f"From {table_point(float(m[1]), float(m[2]))} to ", line)
     line = _OLD_MOVED.sub(lambda m: inches(float(m[1])), line)
+    line = _OLD_INCHES.sub(lambda m: table_point(float(m[1]), float(m[2])), line)
     return _OLD_POINT.sub(lambda m: table_point(float(m[1]), float(m[2])), line)
 
 

@@ -293,7 +293,7 @@ def _plan_add(game: Game, choices: Choices) -> Plan:
     side = _side(game, unit)
     what = choices.get("what")
     what = what if isinstance(what, str) and what else KIND_TITLES.get(unit.kind, title(unit.kind))
-    where = f"({unit.x:g}\", {unit.y:g}\") facing {unit.facing:g}\u00b0"
+    where = f"{table_point(unit.x, unit.y)} facing {unit.facing:g}\u00b0"
     line = f"Added {unit.name} ({what}) for {side} at {where}"
     return Plan("unit.add", {"unit": unit_choice(unit), "line": line}, (line,), _echo(choices),
                 f"Add {unit.name}", log_kind="effect")
@@ -341,7 +341,7 @@ def describe_changes(game: Game, old: Unit, new: Unit) -> list[str]:
     if new.kind != old.kind:
         out.append(f"kind {KIND_TITLES.get(old.kind, old.kind)} -> {KIND_TITLES.get(new.kind, new.kind)}")
     if (new.x, new.y) != (old.x, old.y):
-        out.append(f"position ({old.x:g}\", {old.y:g}\") -> ({new.x:g}\", {new.y:g}\")")
+        out.append(f"position {table_point(old.x, old.y)} -> {table_point(new.x, new.y)}")
     if new.facing != old.facing:
         out.append(f"facing {old.facing:g}\u00b0 -> {new.facing:g}\u00b0")
     if (new.figures, new.figures_max) != (old.figures, old.figures_max):

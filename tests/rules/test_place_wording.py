@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from battletracker.core.dice import RandomDice
 from battletracker.model import savefile
+from battletracker.model.backdrop import picture_text
 from battletracker.model.fields import state_dict
 from battletracker.model.game import Game
 from battletracker.rules import actions as actions_module
@@ -17,11 +19,16 @@ from battletracker.rules.actions import Choices, perform
 from battletracker.rules.base import inches, table_point
 from battletracker.rules.log_lines import reads_as
 from battletracker.rules.replay import check, replay_steps, start_of
+from battletracker.rules.table_actions import unit_choice
 from battletracker.rules.tables import resources_dir
+from tests.model.pictures import png_bytes
+from tests.model.sample import sample_game
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
-OLD_SAVES = ("place_wording_coc_v1.battle", "place_wording_ab_v1.battle", "fighter_names_v1.battle")
-"""Written by the version before the change: places as "(22.0, 38.0)", fighters by their unit ids."""
+OLD_SAVES = ("place_wording_coc_v1.battle", "place_wording_ab_v1.battle", "place_wording_table_v1.battle",
+             "fighter_names_v1.battle")
+"""Written by the version before the change: places as "(22.0, 38.0)" or '(22.3457", 30.04")', fighters by
+their unit ids."""
 B = {"bombardment": "b1"}
 
 COC_STEPS: list[tuple[str, Choices, list[int] | None]] = [
@@ -89,11 +96,38 @@ def test_an_impact_marker_is_placed_in_inches() -> None:
     assert 'Impact Marker at (36", 18") with a 2" burst radius.' in [e.text for e in game.log]
 
 
+def test_a_unit_added_or_moved_by_an_edit_and_a_table_picture_are_placed_in_inches() -> None:
+    game = sample_game()
+    new = copy.deepcopy(game.units["u3"])
+    new.id, new.name, new.x, new.y = "u9", "2 Flamethrower", 22.345678, 30.04
+    moved = copy.deepcopy(new)
+    moved.x, moved.y = 23.25, 31.0
+    for name, choices in [
+        ("unit.add", {"unit": unit_choice(new), "what": "Flamethrower team"}),
+        ("unit.edit", {"unit": unit_choice(moved)}),
+        ("backdrop.set", {"image": picture_text(png_bytes(150, 100)), "name": "table.png"}),
+        ("backdrop.place", {"px1": 0.0, "py1": 0.0, "px2": 150.0, "py2": 100.0, "x1": 71.98765, "y1": 48.0,
+                            "x2": 0.0, "y2": 0.25}),
+        ("backdrop.measure", {"px1": 30.0, "py1": 20.0, "px2": 130.0, "py2": 20.0, "inches": 24.0,
+                              "x1": 6.123456, "y1": 10.0}),
+    ]:
+        game.apply_all(perform(game, name, choices).effects)
+    assert [e.text.partition(";")[0] for e in game.log[-5:]] == [
+        'Added 2 Flamethrower (Flamethrower team) for British at (22.3", 30") facing 45\u00b0',
+        'Edited 2 Flamethrower: position (22.3", 30") -> (23.2", 31")',
+        "Table picture loaded: table.png (150 x 100 pixels), fitted to the table",
+        'Table picture placed by two points: (72", 48") and (0", 0.2")',
+        'Table picture placed by two points 24" apart, the first at (6.1", 10")',
+    ]
+
+
 def test_an_old_place_reads_as_the_new_one_and_nothing_else() -> None:
     assert reads_as('SOS Fire on (22.0, 38.0), 6" radius', 'SOS Fire on (22", 38"), 6" radius')
     assert reads_as('1. Gruppe moved 12.0" to (14.0, 20.5)', '1. Gruppe moved 12" to (14", 20.5")')
     assert reads_as("From (50, 36.25) to (49.4, 40.0), bearing 188 degrees",
                     'From (50", 36.2") to (49.4", 40"), bearing 188 degrees')
+    assert reads_as('Edited X: position (22.3457", 30.04") -> (23.25", 31")',
+                    'Edited X: position (22.3", 30") -> (23.2", 31")')
     assert not reads_as('SOS Fire on (22.0, 38.0), 6" radius', 'SOS Fire on (22", 38.1"), 6" radius')
     assert not reads_as('1. Gruppe moved 12.0" to (14.0, 20.5)', '1. Gruppe moved 12.1" to (14", 20.5")')
 
