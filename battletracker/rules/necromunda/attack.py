@@ -408,4 +408,4 @@ def label(outcome: str, names: Mapping[str, str] | None = None) -> str:
 SETTINGS = (FACES_SETTING, READING_SETTING, STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE)
 
 register(Procedure(NAME, "Attack", attack_resolve, attack_odds, ruleset="necromunda", settings=SETTINGS,
-                   label=label, order=display_order))
+                   label=label, order=display_order, named_label=label))

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules.actions import perform
 from battletracker.rules.base import Resolution
 from battletracker.rules.log_lines import reads_as
+from battletracker.rules.report import build_report, report_html
 from tests.rules.necromunda.test_plans import autogun, fighter, flamer, game_of
 
 
@@ -61,3 +65,12 @@ def test_an_old_line_with_ids_reads_as_the_line_with_the_names_the_fighters_had(
                     "Kal shoots Autogun at Mira - rolls: Hit roll: 1; Stray shot 1: Bystander: 5", names)
     assert not reads_as("Stray shot 2: hits e", "Stray shot 2: hits Mira", names)
     assert not reads_as("Stray shot 2: hits e", "Stray shot 2: hits Bystander", {"e": "Other"})
+
+
+def test_the_battle_report_says_each_shot_in_words_naming_the_fighters() -> None:
+    saved = savefile.load(Path(__file__).parents[2] / "fixtures" / "fighter_names_v1.battle")
+    report = build_report(saved)
+    assert [r.words for r in report.luck.rolls] == ["Miss; stray shots hit Bystander, Lookout", "3 Hits",
+                                                    "3 Hits; 1 to Tess, 2 to Brute"]
+    page = report_html(report, {m.key: "" for m in report.moments})
+    assert "<td>Miss; stray shots hit Bystander, Lookout</td>" in page and "stray: e" not in page
