@@ -14,6 +14,7 @@ Hits and how many, in the order of `combat` ("u2:2,u5:1").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import factorial
@@ -102,11 +103,11 @@ def _allocations(ids: tuple[str, ...], hits: int) -> dict[str, int]:
     return out
 
 
-def allocation_label(outcome: str) -> str:
-    """"u1:2,u2:1" reads "2 hits on u1, 1 hit on u2"."""
+def allocation_label(outcome: str, names: Mapping[str, str] | None = None) -> str:
+    """"u1:2,u2:1" reads "2 hits on u1, 1 hit on u2", or on the models' `names` by id."""
     drawn = (pair.rpartition(":") for pair in outcome.split(","))
-    return ", ".join(f"{counted(int(n), 'hits')} on {model}" for model, _, n in drawn)
+    return ", ".join(f"{counted(int(n), 'hits')} on {(names or {}).get(model, model)}" for model, _, n in drawn)
 
 
 register(Procedure(NAME, "Allocate Hits in a combat", allocation_resolve, allocation_odds, ruleset="necromunda",
-                   label=allocation_label))
+                   label=allocation_label, named_label=allocation_label))

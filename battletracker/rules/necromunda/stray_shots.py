@@ -20,7 +20,7 @@ refused unless the setting `toolkit_stray_shots` is on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import gcd
@@ -206,11 +206,11 @@ def mixed_weights(models: int, groups: tuple[tuple[tuple[int, int], ...], ...],
     return tuple(tuple((packed >> (width * g)) & field for packed in exactly) for g in range(len(groups))), scale
 
 
-def stray_label(outcome: str) -> str:
-    """"hit=u1,u2" reads "Stray shots hit u1, u2"."""
+def stray_label(outcome: str, names: Mapping[str, str] | None = None) -> str:
+    """"hit=u1,u2" reads "Stray shots hit u1, u2", or the models' `names` by id ("Stray shots hit Vex, Kal")."""
     hit = outcome.removeprefix("hit=").split(",") if outcome.startswith("hit=") else []
-    return "Stray shots hit " + (", ".join(hit) if hit else "no one")
+    return "Stray shots hit " + (", ".join((names or {}).get(k, k) for k in hit) if hit else "no one")
 
 
 register(Procedure(NAME, "Stray shots", stray_resolve, stray_odds, ruleset="necromunda", settings=(STRAY_SHOTS,),
-                   label=stray_label))
+                   label=stray_label, named_label=stray_label))

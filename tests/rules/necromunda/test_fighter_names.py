@@ -6,6 +6,7 @@ from pathlib import Path
 
 from battletracker.model import savefile
 from battletracker.model.game import Game
+from battletracker.rules import get
 from battletracker.rules.actions import perform
 from battletracker.rules.base import Resolution
 from battletracker.rules.log_lines import reads_as
@@ -74,3 +75,10 @@ def test_the_battle_report_says_each_shot_in_words_naming_the_fighters() -> None
                                                     "3 Hits; 1 to Tess, 2 to Brute"]
     page = report_html(report, {m.key: "" for m in report.moments})
     assert "<td>Miss; stray shots hit Bystander, Lookout</td>" in page and "stray: e" not in page
+
+
+def test_the_parts_of_an_attack_label_their_outcomes_with_the_fighters_names() -> None:
+    names = {"u3": "Vex", "u4": "Kal"}
+    assert get("necro.stray_shots").words("hit=u3,u4", names) == "Stray shots hit Vex, Kal"
+    assert get("necro.engaged_allocation").words("u3:2,u4:1", names) == "2 hits on Vex, 1 hit on Kal"
+    assert get("necro.attack").words("miss ammo=ok stray:u4", names) == "Miss; stray shots hit Kal"
