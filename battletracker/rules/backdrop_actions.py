@@ -31,6 +31,7 @@ from battletracker.model.backdrop import Backdrop, check_backdrop, picture_bytes
 from battletracker.model.backdrop_effects import SetBackdrop
 from battletracker.model.game import Game, GameError
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
+from battletracker.rules.base import table_point
 from battletracker.rules.step import STEP
 
 PICTURE_CHOICES = ("px1", "py1", "px2", "py2")
@@ -116,7 +117,7 @@ def _plan_place(game: Game, choices: Choices) -> Plan:
     picture = _picture_points(backdrop, choices)
     x1, y1, x2, y2 = _table_numbers(choices, TABLE_CHOICES)
     moved, covers = _placed(backdrop, lambda: place_by_two_points(picture, ((x1, y1), (x2, y2))), "x2")
-    line = f"Table picture placed by two points: ({x1:g}\", {y1:g}\") and ({x2:g}\", {y2:g}\"); {covers}"
+    line = f"Table picture placed by two points: {table_point(x1, y1)} and {table_point(x2, y2)}; {covers}"
     return _step(line, "Place the table picture", moved, choices)
 
 
@@ -127,7 +128,7 @@ def _plan_measure(game: Game, choices: Choices) -> Plan:
     x1, y1 = _table_numbers(choices, ("x1", "y1"))
     moved, covers = _placed(backdrop, lambda: place_by_distance(picture, measured, (x1, y1), backdrop.rotation),
                             "x1")
-    line = (f"Table picture placed by two points {measured:g}\" apart, the first at ({x1:g}\", {y1:g}\"); "
+    line = (f"Table picture placed by two points {measured:g}\" apart, the first at {table_point(x1, y1)}; "
             f"{covers}")
     return _step(line, "Place the table picture", moved, choices)
 

@@ -316,6 +316,7 @@ class InputReader:
 ResolveFn = Callable[[Inputs, Dice], Resolution]
 OddsFn = Callable[[Inputs], "Distribution[str]"]
 LabelFn = Callable[[str], str]
+NamedLabelFn = Callable[[str, Mapping[str, str]], str]
 OrderFn = Callable[[str], Any]
 
 COUNT_NOUNS: dict[str, tuple[str, str]] = {
@@ -415,7 +416,9 @@ class Procedure:
     `settings` names the ruleset settings (see tables.py) it takes as optional
     inputs; the app passes the game's overrides for exactly those. `label`
     turns an outcome key into the words a player reads, `order` is the sort key
-    that puts outcomes in reading order: the keys stay the rules' own.
+    that puts outcomes in reading order: the keys stay the rules' own. A key
+    that holds unit ids ("miss stray:u3") is read by `named_label`, given the
+    units' names by id, so the player reads the names.
     """
 
     name: str
@@ -426,3 +429,8 @@ class Procedure:
     settings: tuple[str, ...] = ()
     label: LabelFn = outcome_words
     order: OrderFn = outcome_order
+    named_label: NamedLabelFn | None = None
+
+    def words(self, outcome: str, names: Mapping[builtins.str, builtins.str]) -> builtins.str:
+        """The outcome in a player's words, any unit its key holds said by its name in `names`."""
+        return self.label(outcome) if self.named_label is None else self.named_label(outcome, names)

@@ -7,13 +7,18 @@ wording is listed in `OLD_WORDINGS`, each entry turning a line as an older
 version wrote it into the line as this version writes it. The replay keeps
 the saved line where the saved line is the replayed one in an older wording
 (`reads_as`), so the game reopens exactly as it was saved, undo and redo
-included; only new steps are written in the new words.
+included; only new steps are written in the new words. An entry reads the
+saved line alone, and the names the game's units went by when the step was
+taken (for lines that said a unit by its id).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+from battletracker.rules.base import inches, table_point
 
 ROLLS = " - rolls: "
 
@@ -36,7 +41,7 @@ def rolls_line(title: str, rolls: Sequence[tuple[str, Sequence[object]]], source
     return f"{head}{ROLLS}{'; '.join(parts)}"
 
 
-def _named_twice(line: str) -> str:
+def _named_twice(line: str, names: Mapping[str, str]) -> str:
     """A rolls line that named the roll its title already names ("...Command Dice - rolls: Command Dice: 6 5")."""
     head, found, rolled = line.partition(ROLLS)
     if not found:
@@ -53,21 +58,99 @@ def _named_twice(line: str) -> str:
     return f"{head}{ROLLS}{'; '.join(parts)}"
 
 
+_FIGHTER_LISTS = re.compile(r"^(?P<head>Stray shot \d+: hits |The Template hits )(?P<ids>.+)$")
+_ALLOCATED = re.compile(r"^Hits allocated at random \((?P<numbered>[^)]*)\): (?P<ids>.+)$")
+_FIGHTER_PARTS = re.compile(r"(?P<head>Stray shot \d+: |Hit \d+ to )(?P<id>[^,:;=\s]+)")
+
+
+def _fighters_named(line: str, names: Mapping[str, str]) -> str:
+    """A Necromunda line that said fighters by their unit ids ("Stray shot 1: hits c", "Hit 2 to b", the
+    allocation's "1 = u7", the Template's "hits b, c", a dice prompt "Stray shot 1: c: 4") with their names.
+
+    Ids hold no ",", ":" or "=" (necromunda/id_lists.py), so the old lines split
+    cleanly; an id that is no unit's is left as it was.
+    """
+    def said(ids: str) -> str:
+        return ", ".join(names.get(k, k) for k in ids.split(", "))
+
+    found = _FIGHTER_LISTS.match(line)
+    if found is not None:
+        return found["head"] + said(found["ids"])
+    found = _ALLOCATED.match(line)
+    if found is not None:
+        numbered = ", ".join(f"{n} = {said(k)}" for n, _, k in
+                             (part.partition(" = ") for part in found["numbered"].split(", ")))
+        return f"Hits allocated at random ({numbered}): {said(found['ids'])}"
+    if ROLLS in line or line.startswith("Walking fire: "):
+        return _FIGHTER_PARTS.sub(lambda m: m["head"] + said(m["id"]), line)
+    return line
+
+
+_OLD_POINT = re.compile(r"\((-?\d+\.\d), (-?\d+\.\d)\)")
+_OLD_MOVED = re.compile(r"(?<= moved )(\d+\.\d)(?=\" to \()")
+_OLD_REVERSE = re.compile(r"^From \(([^,()]+), ([^,()]+)\) to ")
+_G = r"(-?\d+(?:\.\d+)?(?:e[+-]\d+)?)"
+_OLD_INCHES = re.compile(rf'\({_G}", {_G}"\)')
+
+
+def _places_in_inches(line: str, names: Mapping[str, str]) -> str:
+    """A line that wrote a place as bare numbers ("SOS Fire on (22.0, 38.0)") with the place as the rest of
+    the app writes it, `base.table_point` ('(22", 38")'); a move's distance likewise ("moved 12.0\"" became
+    "moved 12\"").
+
+    The old lines wrote one decimal (`:.1f`), and `table_point` rounds to one
+    decimal as that did, so the float the old line shows gives the very words
+    the exact float now gives. A Reverse's "From (x, y)" gave the vehicle's
+    place to six significant figures (`:g`), and so did the places a unit was
+    added at or moved to by an edit and the two points a table picture was
+    placed by ('(12.3457", 4")'); rounding those again to one decimal can,
+    rarely, differ from rounding the exact place (12.0499999 wrote "12.05",
+    which rounds up): such a game reopens without its undo history, as a game
+    with a line that does not replay always has.
+    """
+    line = _OLD_REVERSE.sub(lambda m: f"From {table_point(float(m[1]), float(m[2]))} to ", line)
+    line = _OLD_MOVED.sub(lambda m: inches(float(m[1])), line)
+    line = _OLD_INCHES.sub(lambda m: table_point(float(m[1]), float(m[2])), line)
+    return _OLD_POINT.sub(lambda m: table_point(float(m[1]), float(m[2])), line)
+
+
 @dataclass(frozen=True)
 class OldWording:
-    """A wording an older version wrote: what changed, and the line in the current words."""
+    """A wording an older version wrote: what changed, and the line in the current words.
+
+    `current` reads the saved line and the names of the game's units by id
+    when the step was taken.
+    """
 
     change: str
-    current: Callable[[str], str]
+    current: Callable[[str, Mapping[str, str]], str]
 
 
 OLD_WORDINGS: tuple[OldWording, ...] = (
     OldWording("A roll the step's title already names is no longer named again in the rolls line "
                "(\"Command Dice - rolls: Command Dice: 6 5 3\" became \"Command Dice - rolls: 6 5 3\")",
                _named_twice),
+    OldWording("Necromunda's stray shots, walking fire, Hits allocated in a combat and Templates name the "
+               "fighters, not their unit ids (\"Stray shot 1: hits c\" became \"Stray shot 1: hits Mira\")",
+               _fighters_named),
+    OldWording("A place on the table is written in inches from the corner (\"SOS Fire on (22.0, 38.0)\" became "
+               "\"SOS Fire on (22\", 38\")\")", _places_in_inches),
 )
 
 
-def reads_as(saved: str, written: str) -> bool:
-    """Whether the saved line is `written`, in its own words or in a wording an older version wrote."""
-    return saved == written or any(old.current(saved) == written for old in OLD_WORDINGS)
+def recorded_point(at: tuple[float, float]) -> str:
+    """A place as a bombardment's history records it ("(22.0, 38.0)").
+
+    No player reads that record, but it is part of a saved game's state,
+    which reopening compares with the replay: it keeps the words it was
+    first written in, while the log says the place as `base.table_point` does.
+    """
+    return f"({at[0]:.1f}, {at[1]:.1f})"
+
+
+def reads_as(saved: str, written: str, names: Mapping[str, str] | None = None) -> bool:
+    """Whether the saved line is `written`, in its own words or in a wording an older version wrote.
+
+    `names` are the game's units' names by id when the line was written.
+    """
+    return saved == written or any(old.current(saved, names or {}) == written for old in OLD_WORDINGS)

@@ -60,14 +60,6 @@ def acting_side(game: Game, choices: Mapping[str, object], inputs: Mapping[str, 
     return game.active_side
 
 
-def outcome_words(outcome: str) -> str:
-    """An outcome key as a player reads it: "kills=2 shock=1" -> "2 kills, 1 shock"."""
-    if "=" in outcome:
-        pairs = [t.partition("=") for t in outcome.split()]
-        outcome = ", ".join(f"{k}: {v}" if v in ("yes", "no") else f"{v} {k}" for k, _, v in pairs)
-    return outcome.replace("_", " ").replace(":", ": ").replace(":  ", ": ")
-
-
 def percentile(odds: Distribution[str], outcome: str) -> Fraction:
     """P(worse) + P(equally good)/2 of `outcome` under `odds`, by `rank`."""
     mine = rank(outcome)
@@ -88,6 +80,8 @@ class RolledLuck:
     title: str
     outcome: str
     percentile: Fraction
+    words: str
+    """The outcome as the procedure's label says it, units by name."""
 
 
 @dataclass(frozen=True)
@@ -130,8 +124,8 @@ def game_luck(game: Game) -> GameLuck:
         return GameLuck((), "the game has no recorded start, so no roll could be rated" if game.actions else "")
     rolls: list[RolledLuck] = []
     try:
-        for replayed, _game in replayed_actions(game):
-            rated = rate(replayed)
+        for replayed, after in replayed_actions(game):
+            rated = rate(replayed, after)
             if rated is not None:
                 rolls.append(rated)
     except ReplayError as exc:
@@ -139,9 +133,12 @@ def game_luck(game: Game) -> GameLuck:
     return GameLuck(tuple(rolls))
 
 
-def rate(replayed: Replayed) -> RolledLuck | None:
-    """How lucky one replayed action's dice were, or None when it rolled none or its odds are not known."""
-    from battletracker.rules import OddsTooLarge, odds
+def rate(replayed: Replayed, after: Game) -> RolledLuck | None:
+    """How lucky one replayed action's dice were, or None when it rolled none or its odds are not known.
+
+    `after` is the game just after the action, whose units' names say the outcome.
+    """
+    from battletracker.rules import OddsTooLarge, get, odds
 
     if not replayed.action.dice:
         return None
@@ -153,4 +150,5 @@ def rate(replayed: Replayed) -> RolledLuck | None:
     if dist.p(outcome) <= 0:
         return None
     return RolledLuck(replayed.index, replayed.turn, replayed.phase, replayed.side, p.procedure,
-                      p.title or replayed.action.name, outcome, percentile(dist, outcome))
+                      p.title or replayed.action.name, outcome, percentile(dist, outcome),
+                      get(p.procedure).words(outcome, {k: u.name for k, u in after.units.items()}))

@@ -136,7 +136,8 @@ def _replay(game: Game, current: Game, i: int) -> Replayed:
         p = plan(action.name, current, action.choices)
         side = acting_side(current, action.choices, p.inputs)
         result = in_saved_words(carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
-                                          typed=action.typed), game.log, before)
+                                          typed=action.typed), game.log, before,
+                                current)
         inverses = current.apply_all(result.effects)
     except ChoiceNeeded as exc:
         raise ReplayError(f"{describe(i, action)} asks for a choice it did not record: {exc.prompt}", i) from None
@@ -155,9 +156,10 @@ def _replay(game: Game, current: Game, i: int) -> Replayed:
     return Replayed(i, action, step, p, result, side, turn, phase, before)
 
 
-def in_saved_words(result: Resolution, saved: Sequence[LogEntry], at: int) -> Resolution:
+def in_saved_words(result: Resolution, saved: Sequence[LogEntry], at: int, before: Game) -> Resolution:
     """`result` with each log line it appends worded as the saved log has it (from place `at` on), where the
-    saved line is that line in an older wording (log_lines.OLD_WORDINGS).
+    saved line is that line in an older wording (log_lines.OLD_WORDINGS); `before` is the game the step
+    was taken in (an older line may say its units by id).
 
     So a game saved before a wording changed replays to exactly the saved
     state: it reopens with its undo history, and undo and redo put back the
@@ -165,11 +167,14 @@ def in_saved_words(result: Resolution, saved: Sequence[LogEntry], at: int) -> Re
     """
     effects: list[Effect] = []
     place = at
+    names: dict[str, str] | None = None
     for effect in result.effects:
         if isinstance(effect, AppendLog):
             old = saved[place] if place < len(saved) else None
-            if old is not None and old.text != effect.entry.text and reads_as(old.text, effect.entry.text):
-                effect = AppendLog(replace(effect.entry, text=old.text))
+            if old is not None and old.text != effect.entry.text:
+                names = names if names is not None else {k: u.name for k, u in before.units.items()}
+                if reads_as(old.text, effect.entry.text, names):
+                    effect = AppendLog(replace(effect.entry, text=old.text))
             place += 1
         effects.append(effect)
     return replace(result, effects=effects) if effects != list(result.effects) else result

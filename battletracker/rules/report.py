@@ -23,7 +23,7 @@ from html import escape
 
 from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY, Game, Unit
-from battletracker.rules.luck import GameLuck, RolledLuck, game_luck, outcome_words, rate
+from battletracker.rules.luck import GameLuck, RolledLuck, game_luck, rate
 from battletracker.rules.sequence import side_name
 
 
@@ -124,7 +124,7 @@ def build_report(game: Game) -> BattleReport:
         try:
             for replayed, current in replayed_actions(game):
                 action, before = replayed.action, replayed.log_from
-                rated = rate(replayed)
+                rated = rate(replayed, current)
                 if rated is not None:
                     rolls.append(rated)
                 who = side_name(current, replayed.side) if 0 <= replayed.side < len(current.sides) else ""
@@ -287,7 +287,7 @@ def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | N
                  "<th>Percentile</th></tr>")
         for r in report.luck.rolls:
             h.append(f'<tr><td>{r.turn}</td><td>{escape(report.sides[r.side])}</td><td>{escape(r.title)}</td>'
-                     f'<td>{escape(outcome_words(r.outcome))}</td><td data-percentile="{r.percentile}">'
+                     f'<td>{escape(r.words)}</td><td data-percentile="{r.percentile}">'
                      f"{percent(r.percentile)}</td></tr>")
         h.append("</table>")
         chart = f'<img src="{escape(plot)}" alt="The luck plot">' if plot else luck_plot_svg(report)

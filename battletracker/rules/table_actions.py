@@ -38,7 +38,7 @@ from battletracker.model.fields import FieldError, unit_from_dict
 from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution
+from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, inches, table_point
 from battletracker.rules.chain_of_command.command_dice import next_phase
 from battletracker.rules.clock import due_effects
 from battletracker.rules.resupply import resupply_refusal
@@ -111,7 +111,7 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
     moved = distance((unit.x, unit.y), (x, y))
     if moved < 1e-9:
         raise Refusal("x", f"{unit.name} is already there.")
-    line = f"{unit.name} moved {moved:.1f}\" to ({x:.1f}, {y:.1f})"
+    line = f"{unit.name} moved {inches(moved)}\" to {table_point(x, y)}"
     return Plan("unit.move", {"unit": unit.id, "x": x, "y": y, "facing": unit.facing, "line": line},
                 (line,), _echo(choices), f"Move {unit.name}")
 
@@ -293,7 +293,7 @@ def _plan_add(game: Game, choices: Choices) -> Plan:
     side = _side(game, unit)
     what = choices.get("what")
     what = what if isinstance(what, str) and what else KIND_TITLES.get(unit.kind, title(unit.kind))
-    where = f"({unit.x:g}\", {unit.y:g}\") facing {unit.facing:g}\u00b0"
+    where = f"{table_point(unit.x, unit.y)} facing {unit.facing:g}\u00b0"
     line = f"Added {unit.name} ({what}) for {side} at {where}"
     return Plan("unit.add", {"unit": unit_choice(unit), "line": line}, (line,), _echo(choices),
                 f"Add {unit.name}", log_kind="effect")
@@ -341,7 +341,7 @@ def describe_changes(game: Game, old: Unit, new: Unit) -> list[str]:
     if new.kind != old.kind:
         out.append(f"kind {KIND_TITLES.get(old.kind, old.kind)} -> {KIND_TITLES.get(new.kind, new.kind)}")
     if (new.x, new.y) != (old.x, old.y):
-        out.append(f"position ({old.x:g}\", {old.y:g}\") -> ({new.x:g}\", {new.y:g}\")")
+        out.append(f"position {table_point(old.x, old.y)} -> {table_point(new.x, new.y)}")
     if new.facing != old.facing:
         out.append(f"facing {old.facing:g}\u00b0 -> {new.facing:g}\u00b0")
     if (new.figures, new.figures_max) != (old.figures, old.figures_max):

@@ -59,7 +59,7 @@ _BARLEY = TerrainPiece("t1", "Barley field", "crops", "area", [(15.0, 6.5), (25.
 # The demo's units (1. Gruppe u1, sMG42 team u3, Panzerschreck u4, Leutnant Kraus u5, Panzer IV u6) and
 # terrain (Wheat field t1, Hedge t4, Stone wall t5), as the table's actions pass them (rules.plan on the demo game).
 _TABLE: dict[str, dict[str, InputValue]] = {
-    "unit.move": {"unit": "u1", "x": 14.0, "y": 20.0, "facing": 180.0, "line": '1. Gruppe moved 11.7" to (14.0, 20.0)'},
+    "unit.move": {"unit": "u1", "x": 14.0, "y": 20.0, "facing": 180.0, "line": '1. Gruppe moved 11.7" to (14", 20")'},
     "unit.counter": {"unit": "u1", "counter": "shock", "delta": 1, "line": "Shock on 1. Gruppe: 0 -> 1"},
     "unit.figures": {"unit": "u1", "delta": -2, "line": "Figures of 1. Gruppe: 10 -> 8 of 10"},
     "unit.ammo": {"unit": "u4", "weapon": 0, "rounds": 1, "line": "Panzerschreck (Panzerschreck): 3 -> 2 rounds"},

@@ -95,7 +95,7 @@ def test_move_turn_shock_figures_ammo_condition_apply_and_log_in_a_players_words
     assert (u2.facing, u2.counters["suppression"], u2.weapons[0].ammo) == (90.0, 3, 10)
     assert game.units["u3"].weapons[0].ammo == 2
     assert [e.text for e in game.log[-9:]] == [
-        '1 Section moved 5.0" to (15.0, 44.0)',
+        '1 Section moved 5" to (15", 44")',
         "MG 42 tripod turned 90° to face 90°",
         "Shock on 1 Section: 2 -> 1",
         "Suppression on MG 42 tripod: 1 -> 3",

@@ -36,6 +36,7 @@ from battletracker.rules.base import (
     RulesInputError,
     degrees,
     listed_order,
+    table_point,
     worded,
 )
 
@@ -143,7 +144,7 @@ def placement_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     effects: list[Effect] = []
     if p.marker_id:
         effects.append(PlaceMarker(impact_marker(p.marker_id, x, y, aim)))
-        log.append(f'Impact Marker at ({x:.1f}, {y:.1f}) with a {rules.burst_radius:g}" burst radius.')
+        log.append(f'Impact Marker at {table_point(x, y)} with a {rules.burst_radius:g}" burst radius.')
     values = {
         "distance": distance,
         "bearing": bearing,

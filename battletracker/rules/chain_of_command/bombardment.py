@@ -37,8 +37,9 @@ from battletracker.model.bombardment_effects import (
 )
 from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondition
 from battletracker.model.game import Game, Marker, Unit
-from battletracker.rules.base import InputValue, RulesInputError, counted, inches
+from battletracker.rules.base import InputValue, RulesInputError, counted, inches, table_point
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.log_lines import recorded_point
 from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
 from battletracker.rules.tables import setting
 
@@ -128,13 +129,13 @@ def new_bombardment(game: Game, side: int, observer: geometry.Point, aim: geomet
     b = Bombardment(id=bid, side=side, kind=kind, state="ranging", observer_id=marker_id, x=aim[0], y=aim[1],
                     phases_left=die, shape=a.shape, width=a.width, depth=a.depth, radius=a.radius,
                     facing=a.facing, firepower_dice=a.firepower_dice, to_hit=a.to_hit)
-    b.history.append(event(game, "placed", f"Forward Observer placed, aiming at ({aim[0]:.1f}, {aim[1]:.1f}), "
+    b.history.append(event(game, "placed", f"Forward Observer placed, aiming at {recorded_point(aim)}, "
                                            f"{die} Phases of fire", aim, observer, phases=die))
     marker = Marker(marker_id, OBSERVER_MARKER, observer[0], observer[1], 0.0, "FO", side, {"bombardment": bid})
     name = observer_name(game, b)
     return [AddBombardment(b), PlaceMarker(marker),
             _log(game, f"{name}: Forward Observer placed with {die} Phases of fire; aiming point "
-                       f"({aim[0]:.1f}, {aim[1]:.1f})")]
+                       f"{table_point(*aim)}")]
 
 
 @dataclass(frozen=True)
@@ -239,22 +240,23 @@ def fire_for_effect(game: Game, bombardment_id: str) -> list[Effect]:
     b = _landed(game, bombardment_id, "fire for effect")
     assert b.landed_x is not None and b.landed_y is not None
     at = (b.landed_x, b.landed_y)
-    text = f"Fire for effect on ({at[0]:.1f}, {at[1]:.1f}): the bombardment begins"
+    text = "Fire for effect on {}: the bombardment begins"
     return [UpdateBombardment(b.id, (("state", "ready"), ("x", at[0]), ("y", at[1]), ("landed_x", None),
                                      ("landed_y", None), ("devastating", False))),
-            AppendBombardmentEvent(b.id, event(game, "fire_for_effect", text, at, b.centre)),
-            _log(game, f"{observer_name(game, b)}: {text}")]
+            AppendBombardmentEvent(b.id, event(game, "fire_for_effect", text.format(recorded_point(at)), at,
+                                               b.centre)),
+            _log(game, f"{observer_name(game, b)}: {text.format(table_point(*at))}")]
 
 
 def re_aim(game: Game, bombardment_id: str, aim: geometry.Point) -> list[Effect]:
     """A fresh aiming point instead of the landed shot: ranging begins again (the +1s start again too)."""
     b = _landed(game, bombardment_id, "re-aiming")
     _check_point(game, aim, "aim_x", "aim_y")
-    text = f"Re-aimed at ({aim[0]:.1f}, {aim[1]:.1f}): ranging begins again"
+    text = "Re-aimed at {}: ranging begins again"
     return [UpdateBombardment(b.id, (("state", "ranging"), ("x", aim[0]), ("y", aim[1]), ("landed_x", None),
                                      ("landed_y", None), ("unobserved_attempts", 0))),
-            AppendBombardmentEvent(b.id, event(game, "re_aim", text, aim, b.centre)),
-            _log(game, f"{observer_name(game, b)}: {text}")]
+            AppendBombardmentEvent(b.id, event(game, "re_aim", text.format(recorded_point(aim)), aim, b.centre)),
+            _log(game, f"{observer_name(game, b)}: {text.format(table_point(*aim))}")]
 
 
 # the hidden Static or Rolling die -------------------------------------------------------------------------

@@ -67,6 +67,7 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     counted,
+    table_point,
 )
 from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
@@ -105,6 +106,7 @@ from battletracker.rules.chain_of_command.fire import (
 )
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
+from battletracker.rules.log_lines import recorded_point
 from battletracker.rules.sequence import (
     SequenceRefusal,
     check_once_a_phase,
@@ -353,10 +355,10 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         if p.held is not None:
             effects.append(SetHeldDice(p.side, without(p.held, 1)))
     if p.moves_now:
-        log.append(f"Rolling: moves {geometry.distance(p.centre, centre):g}\" {p.direction} to "
-                   f"({centre[0]:.1f}, {centre[1]:.1f})")
+        moves = f"Rolling: moves {geometry.distance(p.centre, centre):g}\" {p.direction} to "
+        log.append(moves + table_point(*centre))
         update.update(x=centre[0], y=centre[1], moves_left=p.moves_left - 1)
-        effects.extend(_event(p, "move", log[-1], centre, p.centre))
+        effects.extend(_event(p, "move", moves + recorded_point(centre), centre, p.centre))
     if p.reveals_now:
         log.append(f"The hidden die is revealed: {describe_pattern(p.pattern_die, p.direction)}")
         update["revealed"] = True

@@ -37,10 +37,12 @@ from battletracker.rules.base import (
     RulesInputError,
     degrees,
     listed_order,
+    table_point,
     worded,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.fire import read_id
+from battletracker.rules.log_lines import recorded_point
 from battletracker.rules.sequence import check_once_a_phase, check_own_phase, read_last
 from battletracker.rules.tables import setting
 
@@ -144,6 +146,7 @@ def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     bearing = p.bearing
     landed = p.aim
     log = [f"Ranging shot: {shown}"]
+    deviates = ""
     if row.result == "deviates":
         distance = float(sum(roller.roll_ints(f"Deviation ({row.deviation_dice}D6 inches)", D6,
                                               row.deviation_dice)))
@@ -151,8 +154,8 @@ def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             face = int(roller.one(f"Deviation direction (D{p.bearing_die_sides})", numeric_die(p.bearing_die_sides)))
             bearing = bearing_from_face(face, p.bearing_die_sides)
         landed = geometry.offset(p.aim, bearing, distance)
-        log.append(f"Deviates {distance:g}\" on a bearing of {degrees(bearing)} degrees: lands at "
-                   f"({landed[0]:.1f}, {landed[1]:.1f})")
+        deviates = f"Deviates {distance:g}\" on a bearing of {degrees(bearing)} degrees: lands at "
+        log.append(deviates + table_point(*landed))
         if p.table is not None and not geometry.on_table(landed, *p.table):
             log.append("The shot lands off the table")
         log.append("At the Forward Observer's next activation: fire for effect there, or re-aim")
@@ -164,7 +167,7 @@ def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log.append("Devastating Bombardment: on target, and the first Phase of fire rolls double Firepower Dice")
     values = {"roll": total, "natural": natural, "modifier": modifier, "distance": distance, "bearing": bearing,
               "x": landed[0], "y": landed[1]}
-    summary = log[1]
+    summary = log[1] if row.result != "deviates" else deviates + recorded_point(landed)
     return Resolution("coc.ranging_shot", row.result, values, roller.rolls,
                       _effects(p, row.result, landed, values, summary), log)
 

@@ -16,7 +16,15 @@ from battletracker.core.geometry import EPSILON, Point, bearing, distance, offse
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect, MoveUnit
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    table_point,
+)
 
 POSITION_INPUTS = ("target_x", "target_y", "firer_x", "firer_y")
 
@@ -57,7 +65,7 @@ def _parse(inputs: Inputs) -> ReverseInputs:
         vehicle = (given["target_x"] or 0.0, given["target_y"] or 0.0)
         firer = (given["firer_x"] or 0.0, given["firer_y"] or 0.0)
         if distance(vehicle, firer) < EPSILON:
-            raise RulesInputError("firer_x", f"the firer stands on the vehicle ({vehicle[0]:g}, {vehicle[1]:g}): "
+            raise RulesInputError("firer_x", f"the firer stands on the vehicle {table_point(*vehicle)}: "
                                              "there is no direction away from it")
     if target_id is not None:
         if vehicle is None:
@@ -79,7 +87,7 @@ def reverse_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         heading = reverse_bearing(p.vehicle, p.firer)
         x, y = reverse_point(p.vehicle, p.firer, inches)
         values |= {"x": x, "y": y, "bearing": heading}
-        log.append(f"From ({p.vehicle[0]:g}, {p.vehicle[1]:g}) to ({x:.1f}, {y:.1f}), bearing {heading:.0f} "
+        log.append(f"From {table_point(*p.vehicle)} to {table_point(x, y)}, bearing {heading:.0f} "
                    "degrees; steer round obstacles and move intervening infantry 4\".")
         if p.target_id is not None and p.facing is not None:
             effects.append(MoveUnit(p.target_id, x, y, p.facing))

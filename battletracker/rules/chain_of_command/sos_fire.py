@@ -42,6 +42,7 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     counted,
+    table_point,
 )
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.area_fire import (
@@ -83,6 +84,7 @@ from battletracker.rules.chain_of_command.fire import (
     roll_volley,
 )
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
+from battletracker.rules.log_lines import recorded_point
 from battletracker.rules.terrain import TableIndex
 
 VEHICLES = ("none", "closed", "open_topped")
@@ -251,8 +253,9 @@ def new_sos(game: Game, side: int, centre: geometry.Point, sos_id: str | None = 
     b = Bombardment(id=bid, side=side, kind="sos", state="lingering", x=centre[0], y=centre[1],
                     linger_phases=d.lingering.sos, shape="circle", radius=d.sos_radius,
                     firepower_dice=d.sos_firepower_dice, to_hit=d.sos_to_hit)
-    text = f"SOS Fire on ({centre[0]:.1f}, {centre[1]:.1f}), {d.sos_radius:g}\" radius"
-    b.history.append(event(game, "placed", text, centre))
+    b.history.append(event(game, "placed", f"SOS Fire on {recorded_point(centre)}, {d.sos_radius:g}\" radius",
+                           centre))
+    text = f"SOS Fire on {table_point(*centre)}, {d.sos_radius:g}\" radius"
     return [AddBombardment(b), AppendLog.now(game, f"{observer_name(game, b)}: {text}", "bombardment")]
 
 

@@ -7,13 +7,15 @@ three models, a D4 for four), the face numbering the models in the order
 given. Every model in a combat is Engaged, so none becomes Suppressed and no
 Effects follow; the allocation is for resolving each Hit's wound.
 
-Inputs: `combat` (ids, 2 to 6 models) and `hits`. Outcome: the models given
+Inputs: `combat` (ids, 2 to 6 models), `hits`, and the models' `names`
+("id=name" rows) for the log. Outcome: the models given
 Hits and how many, in the order of `combat` ("u2:2,u5:1").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from math import factorial
 from typing import Any
@@ -22,7 +24,7 @@ from battletracker.core.dice import Dice, numeric_die
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, counted
-from battletracker.rules.necromunda.id_lists import counts_key, read_ids
+from battletracker.rules.necromunda.id_lists import counts_key, read_ids, read_names
 from battletracker.rules.necromunda.refusals import speaking
 
 NAME = "necro.engaged_allocation"
@@ -34,6 +36,7 @@ MAX_HITS = 12
 class AllocationInputs:
     combat: tuple[str, ...]
     hits: int
+    names: dict[str, str] = field(default_factory=dict, compare=False)
 
 
 @speaking
@@ -42,6 +45,7 @@ def _parse(inputs: Inputs) -> AllocationInputs:
     parsed = AllocationInputs(
         combat=read_ids(r, "combat", minimum=2, maximum=MAX_MODELS),
         hits=r.int("hits", 1, minimum=1, maximum=MAX_HITS),
+        names=read_names(r),
     )
     r.finish()
     return parsed
@@ -54,8 +58,9 @@ def allocation_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     rolled = roller.roll_ints(f"Allocate {counted(p.hits, 'Hits')} ({die.name} each)", die, p.hits)
     per_hit = [p.combat[v - 1] for v in rolled]
     counts = [per_hit.count(unit_id) for unit_id in p.combat]
-    numbering = ", ".join(f"{i + 1} = {unit_id}" for i, unit_id in enumerate(p.combat))
-    log = [f"Hits allocated at random ({numbering}): " + ", ".join(per_hit)]
+    name = [p.names.get(unit_id, unit_id) for unit_id in p.combat]
+    numbering = ", ".join(f"{i + 1} = {n}" for i, n in enumerate(name))
+    log = [f"Hits allocated at random ({numbering}): " + ", ".join(name[v - 1] for v in rolled)]
     values: dict[str, Any] = {
         "per_hit": per_hit,
         "counts": {unit_id: n for unit_id, n in zip(p.combat, counts, strict=True) if n},
@@ -98,11 +103,11 @@ def _allocations(ids: tuple[str, ...], hits: int) -> dict[str, int]:
     return out
 
 
-def allocation_label(outcome: str) -> str:
-    """"u1:2,u2:1" reads "2 hits on u1, 1 hit on u2"."""
+def allocation_label(outcome: str, names: Mapping[str, str] | None = None) -> str:
+    """"u1:2,u2:1" reads "2 hits on u1, 1 hit on u2", or on the models' `names` by id."""
     drawn = (pair.rpartition(":") for pair in outcome.split(","))
-    return ", ".join(f"{counted(int(n), 'hits')} on {model}" for model, _, n in drawn)
+    return ", ".join(f"{counted(int(n), 'hits')} on {(names or {}).get(model, model)}" for model, _, n in drawn)
 
 
 register(Procedure(NAME, "Allocate Hits in a combat", allocation_resolve, allocation_odds, ruleset="necromunda",
-                   label=allocation_label))
+                   label=allocation_label, named_label=allocation_label))

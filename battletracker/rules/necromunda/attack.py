@@ -22,6 +22,8 @@ Inputs: those of `necro.shoot` (none for a Template), and
 - `template`, `template_hits`: a Template attack and the models it hits;
 - `engaged`, `seriously_injured`, `near_ledge`: those of the other models
   named above that are so (their Suppression and falling checks);
+- `names`: "id=name" rows, the fighters' names for the dice prompts and the
+  log lines (a model without one is said by its id);
 - `activated`, `round`: the fighter whose activation the Shoot is and the
   round (Turn) it is in: once the shot is taken (not after a failed Cool
   check) it is Activated for the rest of the round;
@@ -37,7 +39,7 @@ combat. `label` says each in words.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
@@ -53,7 +55,7 @@ from battletracker.rules.base import ChoiceNeeded, InputReader, Inputs, Procedur
 from battletracker.rules.necromunda import allocation, cool, shooting, stray_shots
 from battletracker.rules.necromunda.conditions import CHECK_FALLING, hit_effects
 from battletracker.rules.necromunda.firepower import FACES_SETTING, READING_SETTING, holes_and_ammo_state
-from battletracker.rules.necromunda.id_lists import read_ids
+from battletracker.rules.necromunda.id_lists import names_text, read_ids, read_names
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, read_toolkit
 from battletracker.rules.necromunda.refusals import Refusal, speaking
 from battletracker.rules.necromunda.targeting import check_walking_fire
@@ -62,8 +64,8 @@ NAME = "necro.attack"
 COOL_FAILED = "cool_failed"
 TEMPLATE = "template"
 ATTACK_KEYS = ("cool", "walking_candidates", "walking_fire", "at_risk", "combat", "template", "template_hits",
-               "engaged", "seriously_injured", "near_ledge", "activated", "round", "falling_notes", STRAY_SHOTS,
-               TARGET_PRIORITY, WALKING_FIRE)
+               "engaged", "seriously_injured", "near_ledge", "activated", "round", "falling_notes", "names",
+               STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE)
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,11 @@ class AttackInputs:
     near_ledge: frozenset[str]
     activated: SetActed | None
     falling_notes: tuple[tuple[str, str], ...] = ()
+    names: dict[str, str] = field(default_factory=dict, compare=False)
+
+    def name(self, unit_id: str) -> str:
+        """How the log says a model: its name, else its id."""
+        return self.names.get(unit_id, unit_id)
 
 
 @speaking
@@ -122,6 +129,7 @@ def _parse(inputs: Inputs) -> AttackInputs:
     activated = None if activated_id is None or round_ is None else SetActed(activated_id, PhaseStamp(round_, 1))
     notes = tuple((uid.strip(), line) for uid, _sep, line in
                   (row.partition("=") for row in r.str("falling_notes", "").splitlines() if row.strip()))
+    names = read_names(r)
     r.finish()
     shot_raw = tuple(sorted((k, v) for k, v in inputs.items() if k not in ATTACK_KEYS))
     if template:
@@ -137,7 +145,7 @@ def _parse(inputs: Inputs) -> AttackInputs:
         if combat and not shot.target_engaged:
             raise Refusal("combat", "only Hits on an Engaged target are allocated at random in a combat")
     return AttackInputs(cool_score, shot, shot_raw, walking, walking_fire, at_risk, combat, template_hits,
-                        engaged, seriously_injured, near_ledge, activated, notes)
+                        engaged, seriously_injured, near_ledge, activated, notes, names)
 
 
 def _answers(text: str) -> tuple[str, ...]:
@@ -159,6 +167,11 @@ def _ids(ids: tuple[str, ...], within: frozenset[str]) -> str:
     return ",".join(k for k in ids if k in within)
 
 
+def _names(p: AttackInputs, ids: tuple[str, ...]) -> str:
+    """The `names` input of a part of the attack: the names of its models."""
+    return names_text({k: p.names[k] for k in ids if k in p.names})
+
+
 def attack_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     p = _parse(inputs)
     rolls: list[tuple[str, tuple[Any, ...]]] = []
@@ -177,7 +190,7 @@ def attack_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     if p.activated is not None:
         effects.append(p.activated)
     if p.shot is None:
-        log.append("The Template hits " + ", ".join(p.template_hits))
+        log.append("The Template hits " + ", ".join(p.name(k) for k in p.template_hits))
         for unit_id in p.template_hits:
             effects.extend(_hit(p, unit_id))
         values["models_hit"] = list(p.template_hits)
@@ -197,7 +210,7 @@ def attack_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             raise _walking_choice(p, hits, given)
         allocation_given = check_walking_fire(hits, target, (target, *given), p.walking_candidates)
         values["walking_fire"] = list(allocation_given)
-        log.append("Walking fire: " + ", ".join(f"Hit {i + 1} to {k}" for i, k in enumerate(allocation_given)))
+        log.append("Walking fire: " + ", ".join(f"Hit {i + 1} to {p.name(k)}" for i, k in enumerate(allocation_given)))
         for unit_id in dict.fromkeys(allocation_given[1:]):
             if unit_id != target:
                 effects.extend(_hit(p, unit_id))
@@ -206,14 +219,15 @@ def attack_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         sub = stray_shots.stray_resolve({
             STRAY_SHOTS: True, "at_risk": ",".join(p.at_risk), "hits": min(stray, stray_shots.MAX_HITS),
             "engaged": _ids(p.at_risk, p.engaged), "seriously_injured": _ids(p.at_risk, p.seriously_injured),
-            "near_ledge": _ids(p.at_risk, p.near_ledge)}, dice)
+            "near_ledge": _ids(p.at_risk, p.near_ledge), "names": _names(p, p.at_risk)}, dice)
         rolls.extend(sub.rolls)
         log.extend(sub.log)
         effects.extend(sub.effects)
         values["stray"] = sub.values
         outcome += " stray:" + ",".join(sub.values["models_hit"]) if sub.values["models_hit"] else " stray:none"
     if hits and p.combat:
-        drawn = allocation.allocation_resolve({"combat": ",".join(p.combat), "hits": hits}, dice)
+        drawn = allocation.allocation_resolve({"combat": ",".join(p.combat), "hits": hits,
+                                               "names": _names(p, p.combat)}, dice)
         rolls.extend(drawn.rolls)
         log.extend(drawn.log)
         values["combat"] = drawn.values
@@ -394,4 +408,4 @@ def label(outcome: str, names: Mapping[str, str] | None = None) -> str:
 SETTINGS = (FACES_SETTING, READING_SETTING, STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE)
 
 register(Procedure(NAME, "Attack", attack_resolve, attack_odds, ruleset="necromunda", settings=SETTINGS,
-                   label=label, order=display_order))
+                   label=label, order=display_order, named_label=label))

@@ -3,12 +3,14 @@
 Procedure inputs are scalars, so the map passes the models at risk of a stray
 shot or in a combat as one text of comma-separated unit ids, in the order that
 matters (closest to the attacker first, say). Outcome keys name models by id,
-so an id may not hold the characters the keys use as separators.
+so an id may not hold the characters the keys use as separators. The
+fighters' names come as one more text (`names`, "id=name" rows) for the dice
+prompts and the log lines a player reads: the keys keep the ids.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from battletracker.rules.base import InputReader, counted
 from battletracker.rules.necromunda.refusals import Refusal, field_words
@@ -54,3 +56,14 @@ def read_ids(r: InputReader, field: str, *, minimum: int = 0, maximum: int | Non
 def counts_key(ids: Sequence[str], counts: Sequence[int]) -> str:
     """Models and their counts as an outcome key (u3:2,u5:1), zero counts left out, in the order given."""
     return ",".join(f"{unit_id}:{n}" for unit_id, n in zip(ids, counts, strict=True) if n)
+
+
+def read_names(r: InputReader) -> dict[str, str]:
+    """The `names` input: "id=name" rows, one a row; an id without a name is said by its id."""
+    rows = (row.partition("=") for row in r.str("names", "").splitlines())
+    return {uid.strip(): name.strip() for uid, sep, name in rows if sep and uid.strip() and name.strip()}
+
+
+def names_text(names: Mapping[str, str]) -> str:
+    """`names` as the input text `read_names` reads."""
+    return "\n".join(f"{uid}={name}" for uid, name in names.items())

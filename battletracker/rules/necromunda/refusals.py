@@ -59,6 +59,7 @@ FIELD_WORDS: dict[str, str] = {
     "firepower_die_faces": "the Firepower die faces setting",
     "ammo_trait_reading": "the Ammo (X+) with Firepower dice setting",
     "toolkit_stray_shots": "the stray shots option",
+    "names": "the fighters' names",
 }
 
 

@@ -11,7 +11,8 @@ The map lists the models at risk with `stray_shot_candidates` (the attacker
 and the target are left out: the attack has already missed the target).
 Inputs: `at_risk` (ids, closest first), `hits`, and which of them are
 `engaged`, `seriously_injured` or `near_ledge` (within 1/2" of a ledge), for
-the Suppression and falling flags on the models hit. Dice: one D6 per model
+the Suppression and falling flags on the models hit, and their `names`
+("id=name" rows) for the dice prompts and the log. Dice: one D6 per model
 tried, Hit by Hit. Outcome: `none`, or `hit=` and the ids of the models hit at
 least once, in the order at risk ("hit=u3,u7"). The rule is a toolkit option:
 refused unless the setting `toolkit_stray_shots` is on.
@@ -19,8 +20,8 @@ refused unless the setting `toolkit_stray_shots` is on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from math import gcd
 from typing import Any, TypeVar
@@ -32,7 +33,7 @@ from battletracker.model.effects import Effect
 from battletracker.rules import register
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
 from battletracker.rules.necromunda.conditions import hit_effects
-from battletracker.rules.necromunda.id_lists import read_ids
+from battletracker.rules.necromunda.id_lists import read_ids, read_names
 from battletracker.rules.necromunda.options import STRAY_SHOTS, read_toolkit
 from battletracker.rules.necromunda.refusals import Refusal, speaking
 
@@ -59,6 +60,11 @@ class StrayInputs:
     engaged: frozenset[str]
     seriously_injured: frozenset[str]
     near_ledge: frozenset[str]
+    names: dict[str, str] = field(default_factory=dict, compare=False)
+
+    def name(self, unit_id: str) -> str:
+        """How the dice prompts and the log say a model: its name, else its id."""
+        return self.names.get(unit_id, unit_id)
 
 
 @speaking
@@ -73,6 +79,7 @@ def _parse(inputs: Inputs) -> StrayInputs:
         engaged=frozenset(read_ids(r, "engaged", within=at_risk)),
         seriously_injured=frozenset(read_ids(r, "seriously_injured", within=at_risk)),
         near_ledge=frozenset(read_ids(r, "near_ledge", within=at_risk)),
+        names=read_names(r),
     )
     r.finish()
     return parsed
@@ -91,12 +98,12 @@ def stray_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     for h in range(1, p.hits + 1):
         struck: str | None = None
         for unit_id in p.at_risk:
-            roll = roller.roll_ints(f"Stray shot {h}: {unit_id}", D6)[0]
+            roll = roller.roll_ints(f"Stray shot {h}: {p.name(unit_id)}", D6)[0]
             if roll <= HIT_ON_AT_MOST:
                 struck = unit_id
                 break
         per_hit.append(struck)
-        log.append(f"Stray shot {h}: " + (f"hits {struck}" if struck else "hits no one"))
+        log.append(f"Stray shot {h}: " + (f"hits {p.name(struck)}" if struck else "hits no one"))
     counts = {unit_id: per_hit.count(unit_id) for unit_id in p.at_risk if unit_id in per_hit}
     effects: list[Effect] = []
     for unit_id in counts:
@@ -199,11 +206,11 @@ def mixed_weights(models: int, groups: tuple[tuple[tuple[int, int], ...], ...],
     return tuple(tuple((packed >> (width * g)) & field for packed in exactly) for g in range(len(groups))), scale
 
 
-def stray_label(outcome: str) -> str:
-    """"hit=u1,u2" reads "Stray shots hit u1, u2"."""
+def stray_label(outcome: str, names: Mapping[str, str] | None = None) -> str:
+    """"hit=u1,u2" reads "Stray shots hit u1, u2", or the models' `names` by id ("Stray shots hit Vex, Kal")."""
     hit = outcome.removeprefix("hit=").split(",") if outcome.startswith("hit=") else []
-    return "Stray shots hit " + (", ".join(hit) if hit else "no one")
+    return "Stray shots hit " + (", ".join((names or {}).get(k, k) for k in hit) if hit else "no one")
 
 
 register(Procedure(NAME, "Stray shots", stray_resolve, stray_odds, ruleset="necromunda", settings=(STRAY_SHOTS,),
-                   label=stray_label))
+                   label=stray_label, named_label=stray_label))
