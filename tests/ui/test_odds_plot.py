@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from battletracker.ui.odds_plot import short_labels
+from fractions import Fraction
+
+from pytestqt.qtbot import QtBot
+
+from battletracker.core.odds import Distribution
+from battletracker.ui.odds_plot import OddsPlot, rounded_percent, short_labels
 
 
 def test_shared_words_move_to_the_caption() -> None:
@@ -25,3 +30,27 @@ def test_outcomes_that_are_sentences_are_numbered_as_the_table_lists_them() -> N
               "the Turn ends after this Phase, with a Chain of Command die and a random event",
               "the other side's Phase next", "the same side takes the next Phase"]
     assert short_labels(labels) == (["1", "2", "3", "4"], "bars numbered in the order of the table below")
+
+
+def test_a_long_thin_tail_of_shock_ends_in_one_or_more_bar_with_readable_ticks(qtbot: QtBot) -> None:
+    """Chained Storm of Steel dice can bring hundreds of Shock at odds far below a thousandth: the chart stops
+    where the tail falls under a thousandth, its last bar "N+" the exact chance of N or more, so every bar is seen
+    and the ticks do not run into each other (a flamethrower at a transport once drew 0 to 847 Shock)."""
+    weights = {f"kills=0 shock={n}": Fraction(1, 2 ** (n + 1)) for n in range(400)}
+    weights["kills=0 shock=400"] = 1 - sum(weights.values(), Fraction(0))
+    dist = Distribution(weights)
+    plot = OddsPlot()
+    qtbot.addWidget(plot)
+    plot.resize(600, 400)
+    plot.show()
+    plot.set_distribution(dist)
+    qtbot.waitUntil(lambda: "shock" in plot.tick_labels)
+    shock = Distribution({n: dist.probability(lambda o, n=n: o.endswith(f"shock={n}")) for n in range(401)})
+    ticks = plot.tick_labels["shock"]
+    assert ticks[0] == (0, "0") and ticks[-1] == (10, "10+")        # 1/2**10 is the first tail under 1/1000
+    assert shock.at_least(10) < Fraction(1, 1000) <= shock.at_least(9)
+    assert len(ticks) <= 8 and all(len(text) <= 3 for _x, text in ticks)
+    tips = plot.charts["shock"].toolTip().splitlines()
+    assert len(tips) == 12 and tips[-1] == f"10+: {rounded_percent(shock.at_least(10))} (exactly {shock.at_least(10)})"
+    plot.mark("kills=0 shock=250")
+    assert plot.charts["shock"].plotItem.titleLabel.text == "Shock (rolled 250)"
