@@ -54,3 +54,18 @@ def test_a_long_thin_tail_of_shock_ends_in_one_or_more_bar_with_readable_ticks(q
     assert len(tips) == 12 and tips[-1] == f"10+: {rounded_percent(shock.at_least(10))} (exactly {shock.at_least(10)})"
     plot.mark("kills=0 shock=250")
     assert plot.charts["shock"].plotItem.titleLabel.text == "Shock (rolled 250)"
+
+
+def test_a_count_rolled_on_the_or_more_bar_of_a_cut_chart_is_said_as_rolled(qtbot: QtBot) -> None:
+    """The bar "N+" of a cut chart holds N and every count above it: the title names the count rolled, and the
+    ticks always label that last bar whatever their step."""
+    weights = {f"shock={n}": Fraction(1, 2 ** (n + 1)) for n in range(60)}
+    weights["shock=60"] = 1 - sum(weights.values(), Fraction(0))
+    plot = OddsPlot()
+    qtbot.addWidget(plot)
+    plot.show()
+    plot.set_distribution(Distribution(weights))
+    plot.mark("shock=10")
+    qtbot.waitUntil(lambda: "shock" in plot.tick_labels)
+    assert plot.charts["shock"].plotItem.titleLabel.text == "Shock (rolled 10)"
+    assert plot.tick_labels["shock"][-1] == (10, "10+")
