@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
+from PySide6.QtGui import QPainter, QPicture
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.odds import Distribution
@@ -69,3 +71,32 @@ def test_a_count_rolled_on_the_or_more_bar_of_a_cut_chart_is_said_as_rolled(qtbo
     qtbot.waitUntil(lambda: "shock" in plot.tick_labels)
     assert plot.charts["shock"].plotItem.titleLabel.text == "Shock (rolled 10)"
     assert plot.tick_labels["shock"][-1] == (10, "10+")
+
+
+def drawn_labels(axis: Any) -> list[str]:
+    """The tick labels pyqtgraph actually paints on `axis` (it leaves out those it finds no room for)."""
+    picture = QPicture()
+    painter = QPainter(picture)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [] if specs is None else [text for _rect, _flags, text in specs[2]]
+
+
+def test_the_last_bar_of_a_narrow_cut_chart_shows_its_or_more_label(qtbot: QtBot) -> None:
+    """In a chart a third of a dialog wide, 24 bars leave no room at the edge for "23+": it is painted all the
+    same, or the player could not tell the last bar holds every count above."""
+    weights = {f"kills=0 shock={n}": Fraction(9 ** n, 10 ** (n + 1)) for n in range(100)}
+    weights["kills=0 shock=100"] = 1 - sum(weights.values(), Fraction(0))
+    plot = OddsPlot()
+    qtbot.addWidget(plot)
+    plot.resize(220, 400)
+    plot.show()
+    plot.set_distribution(Distribution(weights))
+    qtbot.waitUntil(lambda: "shock" in plot.tick_labels)
+    assert plot.tick_labels["shock"][-1] == (23, "23+")
+    chart = plot.charts["shock"]
+    assert chart.width() < 230
+    qtbot.wait(50)
+    assert "23+" in drawn_labels(chart.getAxis("bottom"))
