@@ -5,11 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter, QPicture
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.odds import Distribution
-from battletracker.ui.odds_plot import OddsPlot, rounded_percent, short_labels
+from battletracker.ui.odds_plot import MOST_BARS, OddsPlot, rounded_percent, short_labels
 
 
 def test_shared_words_move_to_the_caption() -> None:
@@ -49,7 +50,7 @@ def test_a_long_thin_tail_of_shock_ends_in_one_or_more_bar_with_readable_ticks(q
     qtbot.waitUntil(lambda: "shock" in plot.tick_labels)
     shock = Distribution({n: dist.probability(lambda o, n=n: o.endswith(f"shock={n}")) for n in range(401)})
     ticks = plot.tick_labels["shock"]
-    assert ticks[0] == (0, "0") and ticks[-1] == (10, "10+")        # 1/2**10 is the first tail under 1/1000
+    assert ticks[-1] == (10, "10+")                                # 1/2**10 is the first tail under 1/1000
     assert shock.at_least(10) < Fraction(1, 1000) <= shock.at_least(9)
     assert len(ticks) <= 8 and all(len(text) <= 3 for _x, text in ticks)
     tips = plot.charts["shock"].toolTip().splitlines()
@@ -73,30 +74,35 @@ def test_a_count_rolled_on_the_or_more_bar_of_a_cut_chart_is_said_as_rolled(qtbo
     assert plot.tick_labels["shock"][-1] == (10, "10+")
 
 
-def drawn_labels(axis: Any) -> list[str]:
-    """The tick labels pyqtgraph actually paints on `axis` (it leaves out those it finds no room for)."""
+def drawn_labels(axis: Any) -> list[tuple[QRectF, str]]:
+    """The tick labels pyqtgraph actually paints on `axis` (it leaves out those it finds no room for), in the
+    chart widget's pixels."""
     picture = QPicture()
     painter = QPainter(picture)
     try:
         specs = axis.generateDrawSpecs(painter)
     finally:
         painter.end()
-    return [] if specs is None else [text for _rect, _flags, text in specs[2]]
+    return [] if specs is None else [(axis.mapRectToScene(rect), text) for rect, _flags, text in specs[2]]
 
 
-def test_the_last_bar_of_a_narrow_cut_chart_shows_its_or_more_label(qtbot: QtBot) -> None:
-    """In a chart a third of a dialog wide, 24 bars leave no room at the edge for "23+": it is painted all the
-    same, or the player could not tell the last bar holds every count above."""
+def test_the_last_bar_of_a_narrow_cut_chart_shows_its_or_more_label_whole(qtbot: QtBot) -> None:
+    """In a chart a third of a dialog wide, the last bar's "N+" is painted whole inside the chart and no two
+    labels run into each other, or the player could not tell the last bar holds every count above."""
     weights = {f"kills=0 shock={n}": Fraction(9 ** n, 10 ** (n + 1)) for n in range(100)}
     weights["kills=0 shock=100"] = 1 - sum(weights.values(), Fraction(0))
     plot = OddsPlot()
     qtbot.addWidget(plot)
-    plot.resize(220, 400)
+    plot.resize(420, 400)
     plot.show()
     plot.set_distribution(Distribution(weights))
     qtbot.waitUntil(lambda: "shock" in plot.tick_labels)
-    assert plot.tick_labels["shock"][-1] == (23, "23+")
+    top = MOST_BARS - 1
+    assert plot.tick_labels["shock"][-1] == (top, f"{top}+")
     chart = plot.charts["shock"]
     assert chart.width() < 230
     qtbot.wait(50)
-    assert "23+" in drawn_labels(chart.getAxis("bottom"))
+    drawn = drawn_labels(chart.getAxis("bottom"))
+    assert drawn[-1][1] == f"{top}+" and drawn[-1][0].right() <= chart.width()
+    for (left, _a), (right, _b) in zip(drawn, drawn[1:], strict=False):
+        assert left.right() < right.left(), (_a, _b)
