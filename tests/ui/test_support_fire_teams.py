@@ -224,7 +224,7 @@ def test_odds_too_large_to_count_are_said_in_their_place_and_the_roll_goes_on(qt
 
 def test_the_targets_cover_row_names_it_once_teams_share_the_hits(qtbot: QtBot, session: Session) -> None:
     """With a second Team's cover row ("1st Squad's cover"), the first cover row says whose it is; alone, the
-    target's row reads Cover again, and Alt+C still reaches it."""
+    target's row reads Cover again."""
     dialog = dialog_for(qtbot, session, GERMAN_SECTION, SECOND_SQUAD)
     label = dialog.form.labelForField(dialog.cover_box)
     assert isinstance(label, QLabel) and label.text() == "&Cover" and label.buddy() is dialog.cover
