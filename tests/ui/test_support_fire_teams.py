@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QFormLayout, QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -223,12 +223,16 @@ def test_odds_too_large_to_count_are_said_in_their_place_and_the_roll_goes_on(qt
 
 
 def test_the_targets_cover_row_names_it_once_teams_share_the_hits(qtbot: QtBot, session: Session) -> None:
-    """With a second Team's cover row ("1st Squad's cover"), the first cover row says whose it is; alone, the
-    target's row reads Cover again."""
+    """With a second Team's cover row ("1st Squad's cover"), the first cover row says it is the target's, no
+    wider than the labels below so the pickers keep their room; alone, it reads Cover again."""
     dialog = dialog_for(qtbot, session, GERMAN_SECTION, SECOND_SQUAD)
     label = dialog.form.labelForField(dialog.cover_box)
     assert isinstance(label, QLabel) and label.text() == "&Cover" and label.buddy() is dialog.cover
     assert dialog.add_team(FIRST_SQUAD)
-    assert label.text() == "2nd Squad's &cover"
+    assert label.text() == "Target's &cover"
+    others = [item.widget() for row in range(dialog.form.rowCount())
+              if (item := dialog.form.itemAt(row, QFormLayout.ItemRole.LabelRole)) is not None
+              and isinstance(item.widget(), QLabel) and item.widget() is not label]
+    assert label.sizeHint().width() <= max(other.sizeHint().width() for other in others)
     qtbot.mouseClick(dialog.clear_teams_button, Qt.MouseButton.LeftButton)
     assert label.text() == "&Cover"

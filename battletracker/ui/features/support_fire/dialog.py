@@ -182,7 +182,7 @@ class FireDialog(ProcedureDialog):
         also_label.setBuddy(self.also_picker)
         self.form.addRow(also_label, self.teams_box)
         self.form.addRow("Target &kind", self.target_kind)
-        self.cover_label = plain(QLabel("&Cover", self))
+        self.cover_label = QLabel("&Cover", self)
         self.cover_label.setBuddy(self.cover)
         self.form.addRow(self.cover_label, self.cover_box)
         self.form.addRow("Line of Sight", self.sight_box)
@@ -336,8 +336,9 @@ class FireDialog(ProcedureDialog):
         teams = self._teams(firer, target)
         self.teams_label.setText("Hits shared by: " + ", ".join(t.name for t in teams) if len(teams) > 1
                                  else "Only the target takes the hits.")
-        # Beside the other Teams' "1st Squad's cover" rows, the target's own row says whose cover it is.
-        self.cover_label.setText(f"{target.name.replace('&', '&&')}'s &cover" if len(teams) > 1 else "&Cover")
+        # Beside the other Teams' "1st Squad's cover" rows, the target's own row says whose cover it is, in
+        # words no wider than "Target quality" below it, so the form's labels do not squeeze the pickers.
+        self.cover_label.setText("Target's &cover" if len(teams) > 1 else "&Cover")
         self._fill_team_covers(firer, teams[1:])
 
     def _fill_team_covers(self, firer: Unit, extra: list[Unit]) -> None:
