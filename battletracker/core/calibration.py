@@ -90,6 +90,13 @@ def place_by_two_points(picture: tuple[Point, Point], table: tuple[Point, Point]
     return Placement(abs(a), normalise(math.degrees(math.atan2(a.imag, a.real))), b.real, b.imag)
 
 
+def check_measured(measured: float) -> None:
+    """Refuse (PlacementError) a measured distance too short to scale a picture by, in the player's words."""
+    if not math.isfinite(measured) or measured < MIN_TABLE_GAP:
+        raise PlacementError(f"The two points must be at least {MIN_TABLE_GAP:g}\" apart on the table: measure "
+                             "between two points far apart, such as the ends of a long wall.")
+
+
 def place_by_distance(picture: tuple[Point, Point], measured: float, first: Point,
                       rotation: float = 0.0) -> Placement:
     """The placement at `rotation` that puts the picture's two points `measured` inches apart on the table,
@@ -101,9 +108,7 @@ def place_by_distance(picture: tuple[Point, Point], measured: float, first: Poin
     (u1, v1), (u2, v2) = picture
     if not all(math.isfinite(n) for n in (u1, v1, u2, v2, *first, rotation)):
         raise PlacementError("Every point needs numbers for both its coordinates.")
-    if not math.isfinite(measured) or measured < MIN_TABLE_GAP:
-        raise PlacementError(f"The two points must be at least {MIN_TABLE_GAP:g}\" apart on the table: measure "
-                             "between two points far apart, such as the ends of a long wall.")
+    check_measured(measured)
     gap = math.hypot(u2 - u1, v2 - v1)
     if gap < MIN_PICTURE_GAP:
         raise PlacementError("The two points on the picture are the same point: click two points far apart, "

@@ -230,6 +230,31 @@ def summary(per: dict[str, Distribution[int]], flags: dict[str, Fraction] | None
     return lines
 
 
+# A chart of more counts than this ends where the chance of going further falls under TAIL_CHANCE, its last
+# bar "N+" (the exact chance of N or more): chained Storm of Steel dice can add hundreds of Shock at odds
+# nobody could see as bars, and would squeeze the likely ones to slivers.
+MOST_BARS = 16
+# A cut chart labels fewer bars, wider than a count, and leaves room after its "N+" for the label.
+CUT_TICKS = 5
+CUT_ROOM = 1.4
+# How far (pixels) a tick label at a chart's edge may reach past its axis and still be painted.
+EDGE_LABEL_PX = 12
+TAIL_CHANCE = Fraction(1, 1000)
+
+
+def chart_top(dist: Distribution[int]) -> int | None:
+    """The count whose bar reads "N or more" on a chart too long to read, or None to draw every count."""
+    low, high = min(dist.outcomes), max(dist.outcomes)
+    if high - low < MOST_BARS:
+        return None
+    beyond = Fraction(1)
+    for n in range(low, low + MOST_BARS - 1):
+        beyond -= dist.p(n)
+        if beyond < TAIL_CHANCE:
+            return n + 1
+    return low + MOST_BARS - 1
+
+
 def tick_step(count: int, most: int = 8) -> int:
     """Label every n-th bar so at most `most` labels share a small chart's axis."""
     return max(1, math.ceil(count / most))
@@ -435,26 +460,39 @@ class OddsPlot(QWidget):
             chart.show()
             chart.clear()
             low, high = min(dist.outcomes), max(dist.outcomes)
+            top = None if name in self.or_more else chart_top(dist)
+            high = high if top is None else top
             xs = list(range(low, high + 1))
-            heights = [float(dist.p(x)) * 100 for x in xs]
+            chances = {x: dist.p(x) for x in xs}
+            if top is not None:
+                chances[top] = dist.at_least(top)
+            heights = [float(chances[x]) * 100 for x in xs]
             rolled = self.marked_values.get(name)
-            brushes = [pg.mkBrush(hit if x == rolled else normal) for x in xs]
-            pens = [pg.mkPen(text, width=2) if x == rolled else pg.mkPen(None) for x in xs]
+            bar = rolled if top is None or rolled is None else min(rolled, top)
+            brushes = [pg.mkBrush(hit if x == bar else normal) for x in xs]
+            pens = [pg.mkPen(text, width=2) if x == bar else pg.mkPen(None) for x in xs]
             chart.addItem(pg.BarGraphItem(x=xs, height=heights, width=0.7, brushes=brushes, pens=pens))
-            step = tick_step(len(xs))
+            step = tick_step(len(xs), 8 if top is None else CUT_TICKS)
             shown = {x: str(x) for x in xs}
             if name in self.or_more:
                 shown[self.or_more[name]] += "+"
-            ticks = [(x, shown[x]) for x in xs if (x - low) % step == 0]
+            if top is not None:
+                shown[top] += "+"
+            first = low if top is None else low + (top - low) % step   # an "N+" bar cut here is always labelled
+            ticks = [(x, shown[x]) for x in xs if x >= first and (x - first) % step == 0]
             self.tick_labels[name] = ticks
             chart.getAxis("bottom").setTicks([ticks])
+            # pyqtgraph drops a label reaching past the axis end: a narrow chart's last bar would lose its "N+".
+            chart.getAxis("bottom").setStyle(hideOverlappingLabels=EDGE_LABEL_PX)
             chart.getAxis("left").setTicks(None)
-            title = quantity_title(name) + (f" (rolled {shown.get(rolled, rolled)})" if rolled is not None else "")
+            title = quantity_title(name)
+            if rolled is not None:   # the "N+" bar of a cut chart holds many counts: say the one rolled
+                title += f" (rolled {rolled if top is not None else shown.get(rolled, rolled)})"
             chart.setTitle(title, color=text, size="9pt")
             chart.setLabel("left", "%")
-            chart.setXRange(low - 0.6, high + 0.6, padding=0)
+            chart.setXRange(low - 0.6, high + (0.6 if top is None else CUT_ROOM), padding=0)
             chart.setYRange(0, max(heights) * 1.15 if heights else 1, padding=0)
-            tips = "\n".join(f"{shown[x]}: {rounded_percent(dist.p(x))} (exactly {dist.p(x)})" for x in xs)
+            tips = "\n".join(f"{shown[x]}: {rounded_percent(chances[x])} (exactly {chances[x]})" for x in xs)
             chart.setToolTip(f"{quantity_title(name)}\n{tips}")
             for axis in ("bottom", "left"):
                 chart.getAxis(axis).setTextPen(text)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
@@ -371,3 +372,24 @@ def test_the_sniper_cards_spotted_and_contact_are_recorded_actions_that_replay(
     savefile.save(session.game, path)
     replayed, _steps = replay_steps(savefile.load(path))
     assert savefile.game_to_dict(replayed) == savefile.game_to_dict(session.game)
+
+
+def mnemonics(dialog: QWidget) -> dict[str, list[str]]:
+    """Each Alt+letter of a dialog's buttons and labelled fields, with the texts that claim it."""
+    keys: dict[str, list[str]] = {}
+    texts = [b.text() for b in dialog.findChildren(QAbstractButton)]
+    texts += [label.text() for label in dialog.findChildren(QLabel) if label.buddy() is not None]
+    for text in texts:
+        found = re.search(r"&([^&])", text.replace("&&", ""))
+        if found:
+            keys.setdefault(found.group(1).lower(), []).append(text)
+    return keys
+
+
+@pytest.mark.parametrize("firer", [GERMAN_SECTION, MG])
+def test_every_alt_letter_of_the_fire_dialog_reaches_one_thing(qtbot: QtBot, session: Session, firer: str) -> None:
+    """An Alt+letter two parts claim only moves the focus between them: Alt+A must Apply, Alt+R roll."""
+    dialog = FireDialog(session, firer)
+    qtbot.addWidget(dialog)
+    shared = {key: texts for key, texts in mnemonics(dialog).items() if len(texts) > 1}
+    assert shared == {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -219,3 +220,19 @@ def test_odds_too_large_to_count_are_said_in_their_place_and_the_roll_goes_on(qt
     assert runner.result is not None
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
     assert len(session.game.log) > before
+
+
+def test_the_targets_cover_row_names_it_once_teams_share_the_hits(qtbot: QtBot, session: Session) -> None:
+    """With a second Team's cover row ("1st Squad's cover"), the first cover row says it is the target's, no
+    wider than the labels below so the pickers keep their room; alone, it reads Cover again."""
+    dialog = dialog_for(qtbot, session, GERMAN_SECTION, SECOND_SQUAD)
+    label = dialog.form.labelForField(dialog.cover_box)
+    assert isinstance(label, QLabel) and label.text() == "&Cover" and label.buddy() is dialog.cover
+    assert dialog.add_team(FIRST_SQUAD)
+    assert label.text() == "Target's &cover"
+    others = [item.widget() for row in range(dialog.form.rowCount())
+              if (item := dialog.form.itemAt(row, QFormLayout.ItemRole.LabelRole)) is not None
+              and isinstance(item.widget(), QLabel) and item.widget() is not label]
+    assert label.sizeHint().width() <= max(other.sizeHint().width() for other in others)
+    qtbot.mouseClick(dialog.clear_teams_button, Qt.MouseButton.LeftButton)
+    assert label.text() == "&Cover"

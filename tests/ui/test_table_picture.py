@@ -345,3 +345,31 @@ def test_place_by_two_clicks_and_the_distance_measured_between_them(
     assert dialog.isVisible() and not window.map.picking
     session.undo_stack.undo()
     assert savefile.dumps(session.game) == before
+
+
+@pytest.mark.parametrize("typed", ["0", "0.2", "-36"])
+def test_a_measured_distance_too_short_is_refused_in_place_and_keeps_the_two_clicks(
+        qtbot: QtBot, window: MainWindow, session: Session, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        typed: str) -> None:
+    """A slip of the keys (0 for 30) is refused where it was typed, naming the least distance, and the player
+    types again without clicking both ends on the map once more."""
+    dialog = open_dialog(window)
+    load(qtbot, dialog, monkeypatch, photo(tmp_path / "table.png"))
+    before = savefile.dumps(session.game)
+    qtbot.mouseClick(dialog.measure_button, Qt.MouseButton.LeftButton)
+    click_table(window, 12.0, 24.0)
+    click_table(window, 60.0, 24.0)
+    asked = dialog.point_dialog
+    assert isinstance(asked, TablePointDialog) and asked.distance is not None
+    qtbot.keyClicks(asked.distance, typed)
+    qtbot.keyClick(asked.distance, Qt.Key.Key_Return)
+    assert dialog.point_dialog is asked and asked.isVisible()
+    assert asked.refusal.text() == ('The two points must be at least 0.5" apart on the table: measure between two '
+                                    "points far apart, such as the ends of a long wall.")
+    assert savefile.dumps(session.game) == before and dialog.refusal.isHidden()
+    asked.distance.selectAll()
+    qtbot.keyClicks(asked.distance, "36")
+    qtbot.keyClick(asked.distance, Qt.Key.Key_Return)
+    b = session.game.backdrop
+    assert b is not None and math.dist(b.placement.to_table((50.0, 100.0)),
+                                       b.placement.to_table((250.0, 100.0))) == pytest.approx(36.0, abs=0.5)

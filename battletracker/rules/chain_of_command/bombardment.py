@@ -178,6 +178,20 @@ def _area(game: Game, area: AreaOptions) -> Area:
     return settled
 
 
+def _area_words(key: str, value: object) -> str:
+    """One changed part of an area as the log says it to players: 'radius 5"', "4 Firepower Dice"."""
+    if isinstance(value, str):
+        return f"a {value}"                                  # the shape: a circle, a rectangle
+    assert isinstance(value, int | float)
+    if key == "facing":
+        return f"facing {round(value) % 360}°"
+    if key == "firepower_dice":
+        return f"{value} Firepower {'Die' if value == 1 else 'Dice'}"
+    if key == "to_hit":
+        return f"hitting on {value}+"
+    return f'{key} {inches(value)}"'                         # width, depth, radius
+
+
 def edit_area(game: Game, bombardment_id: str, area: AreaOptions) -> list[Effect]:
     """Change one bombardment's area or weapon (the values left None keep theirs)."""
     b = get_bombardment(game, bombardment_id)
@@ -195,7 +209,7 @@ def edit_area(game: Game, bombardment_id: str, area: AreaOptions) -> list[Effect
     changed = tuple((k, v) for k, v in _area(game, merged).items() if getattr(b, k) != v)
     if not changed:
         return []
-    text = "Area edited: " + ", ".join(f"{k} {v}" for k, v in changed)
+    text = "Area edited: " + ", ".join(_area_words(k, v) for k, v in changed)
     return [UpdateBombardment(b.id, changed), AppendBombardmentEvent(b.id, event(game, "edited", text, b.centre)),
             _log(game, f"{observer_name(game, b)}: {text}")]
 

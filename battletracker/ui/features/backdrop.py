@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.core.calibration import Placement, fit_to_table, nearest_corner
+from battletracker.core.calibration import Placement, PlacementError, check_measured, fit_to_table, nearest_corner
 from battletracker.core.geometry import Point, distance
 from battletracker.model.backdrop import LONG_SIDE_PIXELS, MAX_PICTURE_BYTES, picture_text
 from battletracker.model.effects import Changes
@@ -192,6 +192,12 @@ class TablePointDialog(QDialog):
             self.inches = _inches(self.distance.text())
             if self.inches is None:
                 self.refusal.show_refusal("Type the distance between the two points in inches, such as 24 or 12.5.")
+                grow_to_show(self)
+                return
+            try:
+                check_measured(self.inches)   # refused here, the two clicks on the map are kept for another try
+            except PlacementError as exc:
+                self.refusal.show_refusal(str(exc))
                 grow_to_show(self)
                 return
         x, y = _inches(self.across.text()), _inches(self.down.text())

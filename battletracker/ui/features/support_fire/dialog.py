@@ -103,7 +103,7 @@ class FireDialog(ProcedureDialog):
                                         empty="No other Team beside the target", button="Pick on ma&p")
         self.also_picker.combo.setToolTip("Another Team of the target unit, or an enemy Team beside it, "
                                           "to share the hits")
-        self.add_team_button = QPushButton("&Add team", self)
+        self.add_team_button = QPushButton("A&dd team", self)
         self.clear_teams_button = QPushButton("C&lear", self)
         self.clear_teams_button.setToolTip("Fire at the target alone")
         self.teams_label = plain(QLabel("", self))
@@ -178,17 +178,17 @@ class FireDialog(ProcedureDialog):
         target_label = QLabel("&Target", self)
         target_label.setBuddy(self.target_picker.combo)
         self.form.addRow(target_label, self.target_picker)
-        also_label = QLabel("Also &at", self)
+        also_label = QLabel("Al&so at", self)
         also_label.setBuddy(self.also_picker)
         self.form.addRow(also_label, self.teams_box)
         self.form.addRow("Target &kind", self.target_kind)
-        cover_label = QLabel("&Cover", self)
-        cover_label.setBuddy(self.cover)
-        self.form.addRow(cover_label, self.cover_box)
+        self.cover_label = QLabel("&Cover", self)
+        self.cover_label.setBuddy(self.cover)
+        self.form.addRow(self.cover_label, self.cover_box)
         self.form.addRow("Line of Sight", self.sight_box)
         self.form.addRow("Target &quality", self.quality)
-        self.form.addRow("&Range band", self.band)
-        self.form.addRow("&Dice", self.dice)
+        self.form.addRow("Ran&ge band", self.band)
+        self.form.addRow("D&ice", self.dice)
         self.form.addRow("", self.moved)
         self.form.addRow("", self.leader)
         self.form.addRow("", self.in_building)
@@ -336,6 +336,9 @@ class FireDialog(ProcedureDialog):
         teams = self._teams(firer, target)
         self.teams_label.setText("Hits shared by: " + ", ".join(t.name for t in teams) if len(teams) > 1
                                  else "Only the target takes the hits.")
+        # Beside the other Teams' "1st Squad's cover" rows, the target's own row says whose cover it is, in
+        # words no wider than "Target quality" below it, so the form's labels do not squeeze the pickers.
+        self.cover_label.setText("Target's &cover" if len(teams) > 1 else "&Cover")
         self._fill_team_covers(firer, teams[1:])
 
     def _fill_team_covers(self, firer: Unit, extra: list[Unit]) -> None:
