@@ -341,3 +341,23 @@ def test_two_units_of_one_name_are_told_apart_by_where_they_stand(qtbot: QtBot, 
     assert rows["rifles"] == 'Rifle platoon at (29", 20")' and rows["smgs"] == 'Rifle platoon at (31.5", 21")'
     assert rows["t34"] == "T34/43"
     dlg.reject()
+
+
+def test_every_alt_letter_of_the_direct_fire_dialog_reaches_one_thing(qtbot: QtBot, kursk: Session) -> None:
+    """The fire's and the Reaction Check's dice buttons each take their own Alt+letter: two that share one only
+    move the focus between them."""
+    import re
+
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QAbstractButton, QApplication
+
+    dlg = DirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.set_target("rifles")
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # the target's parts rebuilt on the way
+    keys: dict[str, list[str]] = {}
+    for button in dlg.findChildren(QAbstractButton):
+        found = re.search(r"&([^&])", button.text().replace("&&", ""))
+        if found and button.isVisibleTo(dlg):  # a hidden button's letter does nothing
+            keys.setdefault(found.group(1).lower(), []).append(button.text())
+    assert {key: texts for key, texts in keys.items() if len(texts) > 1} == {}

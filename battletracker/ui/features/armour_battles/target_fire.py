@@ -61,6 +61,9 @@ class TargetFire(QWidget):
         self.reaction = ProcedureRunner(session, "ab.reaction", "Reaction Check", self,
                                         group=reaction_label)
         self.reaction.apply_button.hide()
+        # Letters of their own: Alt+R and Alt+E are the fire's; two buttons sharing one only move the focus.
+        self.reaction.roll_button.setText("Roll the chec&k for me")
+        self.reaction.typed_button.setText("Enter the check's &table dice")
         self.reaction.setEnabled(False)
 
         fire_box = QGroupBox(f"{self.dice_type.upper()} Dice against {target.name}", self)
