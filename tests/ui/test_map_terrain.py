@@ -16,24 +16,15 @@ from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.map import MapView
 from battletracker.ui.map.terrain_items import TerrainItem
 from battletracker.ui.session import Session
-from tests.ui.test_map import drag, small_battle, vp_point
+from tests.ui import test_map
+from tests.ui.test_map import drag, vp_point
 
 WOOD_CORNERS = [(30.0, 15.0), (44.0, 15.0), (44.0, 22.0), (30.0, 22.0)]
 
 
-@pytest.fixture
-def session() -> Session:
-    return Session(small_battle())
-
-
-@pytest.fixture
-def view(qtbot: QtBot, session: Session) -> MapView:
-    v = MapView(session)
-    qtbot.addWidget(v)
-    v.resize(1200, 800)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+# The small battle on a shown map, as tests/ui/test_map.py sets it up.
+session = test_map.session
+view = test_map.view
 
 
 def click(view: MapView, x: float, y: float, button: Qt.MouseButton = Qt.MouseButton.LeftButton) -> None:

@@ -11,26 +11,16 @@ from battletracker.model import savefile
 from battletracker.ui.map import MapView
 from battletracker.ui.map.terrain_rename import RenameTerrainDialog
 from battletracker.ui.session import Session
+from tests.ui import test_map
 from tests.ui.refusals import assert_refusal
-from tests.ui.test_map import small_battle
 from tests.ui.test_map_terrain import _choose_in_menu, click, put_wood
 
 MENU_QUIRKS = ("This plugin does not support raise", "does not support grabbing the keyboard")
 
 
-@pytest.fixture
-def session() -> Session:
-    return Session(small_battle())
-
-
-@pytest.fixture
-def view(qtbot: QtBot, session: Session) -> MapView:
-    v = MapView(session)
-    qtbot.addWidget(v)
-    v.resize(1200, 800)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+# The small battle on a shown map, as tests/ui/test_map.py sets it up.
+session = test_map.session
+view = test_map.view
 
 
 def open_rename(view: MapView, qtbot: QtBot) -> RenameTerrainDialog:
