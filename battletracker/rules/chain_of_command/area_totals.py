@@ -21,6 +21,7 @@ from functools import lru_cache
 from math import gcd
 
 from battletracker.core.odds import Distribution
+from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.area_fire import AreaTarget
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 
@@ -138,13 +139,6 @@ def kills_and_sixes(count: int, target: int, storm: StormOfSteel | None, kill: i
     return {key: w for key, w in out.items() if w}, den
 
 
-def _most_hits_per_die(storm: StormOfSteel | None) -> int:
-    """The most dice one Firepower Die can bring with its Storm of Steel dice (each a hit at most)."""
-    if storm is None or not storm.per_six:
-        return 1
-    return sum(storm.per_six**i for i in range(storm.rounds + 1))
-
-
 @lru_cache(maxsize=1024)
 def kills_and_unstable(target: AreaTarget, unstable_sixes: int) -> tuple[Weights, int]:
     """One target's (kills, 1 if its 6s make its building unstable) as whole weights over one denominator.
@@ -164,7 +158,7 @@ def kills_and_unstable(target: AreaTarget, unstable_sixes: int) -> tuple[Weights
     kill = faces.count("kill")
     common = gcd(kill, len(faces))
     figures = volley.figures[0] if volley.figures else None
-    kills_cap = figures if figures is not None else volley.dice * _most_hits_per_die(volley.storm) + 1
+    kills_cap = figures if figures is not None else volley.dice * storm_of_steel.most_dice_per_die(volley.storm) + 1
     weights, den = kills_and_sixes(volley.dice, volley.to_hit, volley.storm, kill // common, len(faces) // common,
                                    kills_cap, sixes_cap)
     return _read(weights, sixes_cap, figures), den

@@ -483,17 +483,6 @@ TEAM_COVER_MOST_HITS = 48
 chained: about 0.1 s); chained Storm of Steel dice bring hundreds, and minutes of counting."""
 
 
-def _most_dice_per_die(storm: StormOfSteel | None) -> int:
-    """The most dice one Firepower Die can bring with its Storm of Steel dice (itself included)."""
-    if storm is None:
-        return 1
-    most, dice = 1, 1
-    for _ in range(storm.rounds):
-        dice *= storm.per_six
-        most += dice
-    return most
-
-
 def _team_cover_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
     """(kills, shock, sixes capped at `sixes_cap`) when the Teams sharing the hits are in different cover.
 
@@ -503,12 +492,12 @@ def _team_cover_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
     (kills, Shock) polynomials (`_team_poly`), weighted by the chance of that
     hit total and count of sixes, summed over the hit totals.
     """
-    if volley.dice * _most_dice_per_die(volley.storm) > TEAM_COVER_MOST_HITS:
+    most_dice = volley.dice * storm_of_steel.most_dice_per_die(volley.storm)
+    if most_dice > TEAM_COVER_MOST_HITS:
         raise OddsTooLarge(
-            f"Exact odds not shown: with the Storm of Steel settings in Ruleset settings these "
-            f"{volley.dice} Firepower Dice can bring "
-            f"{volley.dice * _most_dice_per_die(volley.storm)} dice, and Teams in different cover "
-            f"would take minutes to count. Roll as usual.")
+            f"Exact odds not shown: with the Storm of Steel settings in Ruleset settings these {volley.dice} "
+            f"Firepower Dice can bring {most_dice} dice, and Teams in different cover would take minutes to "
+            f"count. Roll as usual.")
     fire, den = storm_of_steel.capped_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap)
     most_h = max(h for h, _ in fire)
     xc = min(sixes_cap, max(x for _, x in fire)) + 1

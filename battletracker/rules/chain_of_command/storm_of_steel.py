@@ -45,6 +45,13 @@ class StormOfSteel:
         return MAX_ROUNDS if self.chains else 1
 
 
+def most_dice_per_die(storm: StormOfSteel | None) -> int:
+    """The most dice one die can bring with the Storm of Steel dice its 6s earn, itself included."""
+    if storm is None or not storm.per_six:
+        return 1
+    return sum(storm.per_six**i for i in range(storm.rounds + 1))
+
+
 @dataclass(frozen=True)
 class StormRoll:
     """The dice of one roll with its Storm of Steel extras, and what they scored."""
