@@ -313,3 +313,14 @@ def test_sos_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, 
     click_on_map(qtbot, view, picker, "u8", dialog)                # outside the circle
     assert dialog.problem.text() == "2nd Squad is not a Team or AFV/APC inside the SOS circle."
     assert picker.current() == "u7"
+
+
+def test_a_phase_of_fire_that_cannot_be_made_says_why_its_chances_are_missing(panel: BombardmentsPanel) -> None:
+    """A bombardment still ranging has no Phase of fire: the box of each unit's chances is not left empty."""
+    from battletracker.ui.features.bombardments.dialogs import NO_CHANCES
+
+    bid = start(panel)
+    dialog = panel.open_phase(bid)
+    assert dialog is not None and dialog.problem.isVisibleTo(dialog)
+    assert dialog.targets_view.toPlainText() == NO_CHANCES
+    dialog.reject()

@@ -103,6 +103,8 @@ def map_cover(session: Session, unit_id: str) -> CoverReading:
     return bombardment_cover(TableIndex(session.game), session.game.units[unit_id])
 
 
+NO_CHANCES = "Each unit's chances show here once this Phase of fire can be made (the reason is above)."
+
 class CoverRow:
     """One unit's place: its cover (the map's unless changed, with a reason), a wall or hedge as its only cover,
     left out."""
@@ -369,6 +371,7 @@ class PhaseDialog(_RunnerDialog):
             planned = plan("coc.bombardment_phase", self.session.game, choices)
         except RulesInputError as exc:
             self.show_problem(message_of(exc))
+            self.targets_view.setPlainText(NO_CHANCES)
             return
         inputs = dict(planned.inputs)
         self.show_plan(planned)
@@ -376,7 +379,7 @@ class PhaseDialog(_RunnerDialog):
         if self.runner.set_inputs(inputs):
             self._show_targets(inputs)
         else:
-            self.targets_view.clear()
+            self.targets_view.setPlainText(NO_CHANCES)
 
     def _show_targets(self, inputs: dict[str, InputValue]) -> None:
         merged = with_settings(self.session, "coc.bombardment_phase", inputs)
