@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from math import comb
 
 import pytest
 
@@ -14,6 +15,8 @@ from battletracker.rules.chain_of_command import anti_tank
 from battletracker.rules.chain_of_command.fire import (
     HitEffect,
     Volley,
+    _reduced_faces,
+    _team_rows,
     cap_kills,
     keyed_volley_odds,
     kills_shock_key,
@@ -110,6 +113,49 @@ def test_one_team_odds_equal_the_taylor_shift_of_every_hit_total(volley: Volley,
     """Where the hit-by-hit path still finishes (up to 320 hits), the new one gives the same odds."""
     shifted = volley_counts(volley, sixes_cap).map(lambda c: kills_shock_key(c[0], c[1]) + _words(c[2]))
     assert keyed_volley_odds(volley, sixes_cap, _words) == shifted
+
+
+def _capped_hit_by_hit(volley: Volley, sixes_cap: int) -> Distribution[tuple[int, int, int]]:
+    """Several Teams with figures, every hit total through the Teams' rows and one Taylor shift of them all (the
+    way `volley_counts` counted them before the rolls leaving every Team alive were read as at one Team)."""
+    fire, den = capped_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap)
+    most_h = max(h for h, _ in fire)
+    xc = min(sixes_cap, max(x for _, x in fire)) + 1
+    kill, shock, none, per_hit = _reduced_faces(volley.effect)
+    left: dict[int, dict[tuple[int, int], int]] = {}  # m hits still to read -> (kills, sixes) -> weight
+    for (h, x), n in fire.items():
+        states: dict[tuple[int, int], int] = {(0, 0): 1}
+        for share, f in zip(split_hits(h, volley.teams), volley.figures, strict=True):
+            merged: dict[tuple[int, int], int] = {}
+            for (k0, m0), w0 in states.items():
+                for k, m, w in _team_rows(kill, per_hit, share, f):
+                    merged[(k0 + k, m0 + m)] = merged.get((k0 + k, m0 + m), 0) + w0 * w
+            states = merged
+        for (k, m), w in states.items():
+            row = left.setdefault(m, {})
+            key = (k, min(x, xc - 1))
+            row[key] = row.get(key, 0) + w * n * per_hit ** (most_h - h)
+    out: dict[tuple[int, int, int], int] = {}
+    for m, row in left.items():
+        for s in range(m + 1):
+            ways = comb(m, s) * shock**s * none ** (m - s)
+            for (k, x), n in row.items():
+                key = (k, s * volley.effect.shock_multiplier, x)
+                out[key] = out.get(key, 0) + n * ways
+    return Distribution.from_weights(out, den * per_hit**most_h)
+
+
+@pytest.mark.parametrize("volley, sixes_cap", [
+    (Volley(12, 3, MOST, HitEffect.for_cover("open", 2), 2, (5, 5)), 0),
+    (Volley(5, 4, MOST, HitEffect.for_cover("light"), 2, (5, 4)), 4),
+    (Volley(8, 3, MOST, HitEffect.for_cover("open"), 3, (3, 3, 2)), 0),
+    (Volley(4, 4, MOST, HitEffect.for_cover("hard"), 2, (1, 6)), 2),
+])
+def test_teams_with_figures_at_the_most_storm_of_steel_equal_every_hit_total_read_apart(volley: Volley,
+                                                                                        sixes_cap: int) -> None:
+    """Up to 480 hits shared by Teams with their figures: the rolls that leave every Team alive read as at one
+    Team give the same odds as every hit total shared and read Team by Team."""
+    assert volley_counts(volley, sixes_cap) == _capped_hit_by_hit(volley, sixes_cap)
 
 
 @pytest.mark.parametrize("models, hits", [(2, 1), (3, 4), (6, 7)])

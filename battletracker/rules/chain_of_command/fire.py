@@ -56,7 +56,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate, repeat
-from math import comb, gcd
+from math import comb, gcd, lcm
 from operator import add, mul
 
 from battletracker.core.dice import D6, Dice
@@ -390,31 +390,39 @@ def _team_rows(kill: int, per_hit: int, hits: int, figures: int) -> tuple[tuple[
 def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
     """Several Teams with their own caps: for each number of hits, the Teams' shares are fixed by `split_hits`.
 
-    Given the hits, each Team either ends alive with `k` kills, its other hits
-    each Shock or nothing, or out of play with its figures in kills
-    (`_team_rows`). Combined over the Teams, what is left to read is the
-    total kills and the number `m` of hits still to read as Shock or nothing,
-    so the weights are summed into one row per `m` (a slot per total kills
-    and count of sixes, byte-aligned, wide enough that nothing carries), and
-    the Shock of every row is read at once: the rows as a polynomial in t
-    shifted to t + none (a Taylor shift), as `uncapped_weights` does. With
-    chained Storm of Steel dice 12 Firepower Dice reach 480 hits; no product
-    of the Teams' whole (kills, Shock) tables per hit total is ever made.
+    Fewer kills than the smallest Team has figures leave every Team alive,
+    and then the ways to share K kills between the Teams' hits add up to
+    C(hits, K) however the hits are split (Vandermonde's identity): those
+    outcomes are read as at one Team, one product each (`_few_kills`).
+    For the rest, given the hits, each Team either ends alive with `k`
+    kills, its other hits each Shock or nothing, or out of play with its
+    figures in kills (`_team_rows`). Combined over the Teams, what is left
+    to read is the total kills and the number `m` of hits still to read as
+    Shock or nothing, so the weights are summed into one row per `m` (a
+    slot per total kills and count of sixes, byte-aligned, wide enough that
+    nothing carries), and the Shock of every row is read at once: the rows
+    as a polynomial in t shifted to t + none (a Taylor shift), as
+    `uncapped_weights` does. With chained Storm of Steel dice 12 Firepower
+    Dice reach 480 hits; no product of the Teams' whole (kills, Shock)
+    tables per hit total is ever made.
     """
     fire, den = storm_of_steel.capped_weights(volley.dice, volley.to_hit, volley.storm, sixes_cap)
     most_h = max(h for h, _ in fire)
     most_x = max(x for _, x in fire)
     xc = min(sixes_cap, most_x) + 1
     kill, shock, none, per_hit = _reduced_faces(volley.effect)
-    kills_side = sum(volley.figures) + 1
+    fewest = min(volley.figures)  # below this many kills every Team is alive
+    kills_side = sum(volley.figures) + 1 - fewest
     total = den * per_hit**most_h
     size = _slot_bytes(total)
     width = 8 * size
     rows: dict[int, int] = {}
     for (h, x), n in fire.items():
         rows[h] = rows.get(h, 0) + (n << (width * min(x, xc - 1)))
-    left = [0] * (most_h + 1)  # m hits still to read -> slots (kills, sixes)
+    left = [0] * (most_h + 1)  # m hits still to read -> slots (kills less `fewest`, sixes)
     for h, row in rows.items():
+        if h < fewest:
+            continue
         states: dict[tuple[int, int], int] = {(0, 0): 1}
         for share, f in zip(split_hits(h, volley.teams), volley.figures, strict=True):
             merged: dict[tuple[int, int], int] = {}
@@ -425,26 +433,53 @@ def _capped_counts(volley: Volley, sixes_cap: int) -> Distribution[Counts]:
             states = merged
         scaled = row * per_hit ** (most_h - h)
         for (k, m), w in states.items():
-            left[m] += (w * scaled) << (width * k * xc)
+            if k >= fewest:
+                left[m] += (w * scaled) << (width * (k - fewest) * xc)
+    while len(left) > 1 and not left[-1]:
+        left.pop()
+    most_m = len(left) - 1
     # m hits still to read, s of them Shock: C(m, s) shock**s none**(m - s). Summed over m for every s at once.
-    for i in range(most_h):
-        for j in range(most_h - 1, i - 1, -1):
+    for i in range(most_m):
+        for j in range(most_m - 1, i - 1, -1):
             if left[j + 1]:
                 left[j] += left[j + 1] if none == 1 else left[j + 1] * none
-    out: dict[Counts, int] = {}
+    few, few_den = _few_kills(volley, sixes_cap, fewest)
+    common = lcm(total, few_den)
+    scale, few_scale = common // total, common // few_den
+    out: dict[Counts, int] = {c: n * few_scale for c, n in few.items()}
     multiplier = volley.effect.shock_multiplier
     for s, packed in enumerate(left):
         if not packed:
             continue
         raw = packed.to_bytes(size * kills_side * xc, "little")
-        ways = shock**s
+        ways = shock**s * scale
         for k in range(kills_side):
             for x in range(xc):
                 at = (k * xc + x) * size
                 n = int.from_bytes(raw[at:at + size], "little")
                 if n:
-                    out[(k, s * multiplier, x)] = n * ways
-    return Distribution.from_weights(out, total)
+                    out[(k + fewest, s * multiplier, x)] = n * ways
+    return Distribution.from_weights(out, common)
+
+
+def _few_kills(volley: Volley, sixes_cap: int, fewest: int) -> tuple[dict[Counts, int], int]:
+    """(kills, shock, sixes capped at `sixes_cap`) of the rolls with fewer than `fewest` kills, as whole weights
+    over the returned denominator: every Team alive, so K kills and s Shock come from K + s of the hits in
+    C(K + s, K) kill**K shock**s ways, each hit total's share of them one coefficient of
+    `storm_of_steel.effect_columns`, whichever Teams took the hits."""
+    kill, shock, none, per_hit = _reduced_faces(volley.effect)
+    columns, den = storm_of_steel.effect_columns(volley.dice, volley.to_hit, volley.storm, sixes_cap, none,
+                                                 per_hit)
+    multiplier = volley.effect.shock_multiplier
+    out: dict[Counts, int] = {}
+    for x, column in enumerate(columns):
+        for k in range(min(fewest, len(column))):
+            kills = kill**k
+            for s in range(len(column) - k):
+                n = column[k + s]
+                if n:
+                    out[(k, s * multiplier, x)] = comb(k + s, k) * kills * shock**s * n
+    return out, den
 
 
 def _team_poly(effect: HitEffect, hits: int, figures: int | None, width: int, shock_slots: int) -> int:

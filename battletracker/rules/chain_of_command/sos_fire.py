@@ -77,6 +77,7 @@ from battletracker.rules.chain_of_command.fire import (
     Volley,
     cover_levels,
     describe_volley,
+    keyed_volley_odds,
     raise_cover,
     read_id,
     read_storm,
@@ -217,7 +218,21 @@ def sos_resolve(inputs: Inputs, dice: Dice) -> Resolution:
 
 @lru_cache(maxsize=1024)
 def _odds(target: AreaTarget) -> Distribution[str]:
-    return target_counts(target, data().unstable_sixes).map(lambda c: target_key(target.kind, c))
+    """One target's keyed odds; a Team's straight from its volley's weights (`keyed_volley_odds`).
+
+    With chained Storm of Steel dice twelve dice bring 480 hits: counting
+    every (kills, Shock) of them before capping the kills at the figures
+    makes 115,921 outcomes, where the Team's capped odds have a few thousand.
+    """
+    unstable_sixes = data().unstable_sixes
+    if target.kind == "infantry" and target.volley is not None:
+        collapse = target.can_collapse
+
+        def unstable(sixes: int) -> str:
+            return " unstable" if collapse and sixes >= unstable_sixes else ""
+
+        return keyed_volley_odds(target.volley, unstable_sixes if collapse else 0, unstable)
+    return target_counts(target, unstable_sixes).map(lambda c: target_key(target.kind, c))
 
 
 @lru_cache(maxsize=1024)

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
+from battletracker.core.odds import Distribution
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import SetBombardmentPin, SetBuildingState
@@ -15,6 +16,9 @@ from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit, Vehicle
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command import bombardment as bm
+from battletracker.rules.chain_of_command import sos_fire
+from battletracker.rules.chain_of_command.area_fire import target_counts, target_key
+from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS, hit_effect_faces
 from battletracker.rules.chain_of_command.phase_end import end_phase_effects
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs, sos_targets
@@ -139,6 +143,8 @@ def test_closed_form_spot_checks() -> None:
     {"cover": "light", "teams": 2, "target_ids": "u1,u2", "target_figures": "1,2", "in_building": True,
      "building": "brick_stone", "building_id": "b1"},
     {"cover": "light", "in_building": True, "building": "brick_stone", "shock_multiplier": 2},
+    {"cover": "open", "teams": 2, "target_id": "s1", "target_figures": "10", "in_building": True,
+     "building": "brick_stone", "storm_of_steel_per_six": 3, "storm_of_steel_chains": True},
     {"vehicle": "closed"},
     {"vehicle": "open_topped", "vehicle_immobilised": True, "storm_of_steel_per_six": 2,
      "storm_of_steel_chains": True},
@@ -255,3 +261,42 @@ def test_pinned_for_the_current_and_the_next_phase_then_released_and_all_undone(
         for inverse in reversed(inverses):
             game.apply(inverse)
     assert savefile.dumps(game) == before
+
+
+def _counted_then_keyed(inputs: dict[str, object]) -> Distribution[str]:
+    """The odds as counted before a Team's keys came straight from its volley: every (kills, Shock, sixes)
+    of the target through `area_fire.target_counts`, then keyed."""
+    target = sos_fire._parse(inputs).target.for_odds()  # type: ignore[arg-type]
+    return target_counts(target, data().unstable_sixes).map(lambda c: target_key(target.kind, c))
+
+
+@pytest.mark.parametrize("inputs", [
+    TEAM,
+    {"cover": "light", "teams": 2, "target_id": "s1", "target_figures": "10", "storm_of_steel_per_six": 3,
+     "storm_of_steel_chains": True, "firepower_dice": 2},
+    {"cover": "hard", "target_id": "s1", "target_figures": "4", "shock_multiplier": 2, "storm_of_steel_per_six": 2,
+     "storm_of_steel_chains": True},
+    {"cover": "open", "target_id": "s1", "target_figures": "3", "in_building": True, "building": "brick_stone",
+     "storm_of_steel_per_six": 2, "storm_of_steel_chains": True, "firepower_dice": 3},
+    {"cover": "light", "in_building": True, "building": "brick_stone", "building_intact": False, **STORM},
+    {"cover": "open", "target_id": "s1", "target_figures": "2", "storm_of_steel": False},
+])
+def test_a_teams_odds_equal_every_count_capped_then_keyed(inputs: dict[str, object]) -> None:
+    assert odds("coc.sos_fire", inputs) == _counted_then_keyed(inputs)  # type: ignore[arg-type]
+
+
+def test_a_teams_odds_at_the_most_storm_of_steel_do_not_count_every_kills_and_shock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Section of two Teams under chained Storm of Steel dice (3 a six) can take 480 hits: its odds are keyed
+    from the volley's weights, not from the 115,921 (kills, Shock) counts they would be capped from."""
+    inputs = {"cover": "open", "teams": 2, "target_id": "s1", "target_figures": "10",
+              "storm_of_steel_per_six": 3, "storm_of_steel_chains": True}
+    counted = _counted_then_keyed(inputs)
+
+    def refused(*_: object) -> None:
+        raise AssertionError("counted every (kills, Shock) of the Team")
+
+    monkeypatch.setattr(sos_fire, "target_counts", refused)
+    dist = odds("coc.sos_fire", inputs)  # type: ignore[arg-type]
+    assert dist == counted and dist.total() == 1
+    assert len(dist.outcomes) == 4766 and "kills=10 shock=0" in dist.outcomes
