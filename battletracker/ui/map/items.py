@@ -319,6 +319,7 @@ class UnitToken(QGraphicsItem):
         if self._body_poly is None:
             # as wide as the round body's sprite, to a pixel: it lands on the same pixels as when painted
             side += self._sprite.width() % 2
+        side = self._tight(side, scale, dpr)
         picture = QPixmap(round(side * dpr), round(side * dpr))
         picture.setDevicePixelRatio(dpr)
         picture.fill(Qt.GlobalColor.transparent)
@@ -328,6 +329,24 @@ class UnitToken(QGraphicsItem):
         self.body.setPixmap(picture)
         self.body.setOffset(-side / 2.0, -side / 2.0)
         self.body.setScale(1.0 / scale)
+
+    def _tight(self, side: int, scale: float, dpr: float) -> int:
+        """The picture's side cut down to what is drawn: the body, its halos and its edge.
+
+        The bounds keep room for the widest halo; a picture that size is mostly clear pixels,
+        which Qt still blends one by one while it scales the picture between a zoom step and
+        the zoom settling. Cut by whole pixels on each side (at a whole device pixel ratio), so
+        what is drawn lands on the same pixels.
+        """
+        if dpr != round(dpr):
+            return side
+        if self._body_poly is None:
+            drawn = self._sprite.width() / dpr
+        else:
+            grow = self._halo_px[0][0] if self._halo_px else 0.0
+            w, length = self._size
+            drawn = 2.0 * (math.hypot(w / 2.0 * scale + grow, length / 2.0 * scale + grow) + 2.0)
+        return side - 2 * max(0, math.floor((side - drawn) / 2.0))
 
     def _rect_outline(self, cx: float, cy: float, scale: float, grow: float = 0.0) -> QPolygonF:
         """A vehicle's body at its facing: centre and `grow` in pixels, `scale` pixels per inch."""
