@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
@@ -557,6 +558,7 @@ class ArcWedge(QGraphicsItem):
     def __init__(self, palette: MapPalette, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self._palette = palette
+        self._pen = cosmetic(palette.arc_edge, 1.0)
         self._path = QPainterPath()
         self._shape: tuple[Point, float, float, float] | None = None
         self._table = QRectF()
@@ -590,6 +592,7 @@ class ArcWedge(QGraphicsItem):
 
     def set_palette(self, palette: MapPalette) -> None:
         self._palette = palette
+        self._pen = cosmetic(palette.arc_edge, 1.0)
         self.update()
 
     def path(self) -> QPainterPath:
@@ -599,7 +602,7 @@ class ArcWedge(QGraphicsItem):
         return self._table
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        fill_then_outline(painter, self._path, self._palette.arc_fill, cosmetic(self._palette.arc_edge, 1.0))
+        fill_then_outline(painter, self._path, self._palette.arc_fill, self._pen)
 
 
 # Rows of device pixels per fill: Qt hands a fill of more than about a hundred rows to a
@@ -671,6 +674,7 @@ class RangeRings(QGraphicsItem):
     def __init__(self, palette: MapPalette, font: QFont, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self._palette = palette
+        self._pen = cosmetic(palette.ring, 1.0, Qt.PenStyle.DashLine)
         self._font = font
         self._bands: list[float] = []
         self._labels: list[PixmapLabel] = []
@@ -721,6 +725,7 @@ class RangeRings(QGraphicsItem):
 
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self._palette = palette
+        self._pen = cosmetic(palette.ring, 1.0, Qt.PenStyle.DashLine)
         self._font = font
         for label, band in zip(self._labels, self._bands, strict=True):
             label.set_font(font)
@@ -731,8 +736,8 @@ class RangeRings(QGraphicsItem):
         return self._table
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(cosmetic(self._palette.ring, 1.0, Qt.PenStyle.DashLine))
+        painter.setRenderHint(_ANTIALIAS)
+        painter.setPen(self._pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for band in self._bands:
             painter.drawEllipse(self._origin, band, band)
@@ -951,22 +956,42 @@ class MeasureItem(QGraphicsItem):
 
 
 class AreaCircle(QGraphicsEllipseItem):
-    """A translucent circle (a burst, an area of fire) filled the cheap way: see `fill_then_outline`."""
+    """A translucent circle (a burst, an area of fire) filled the cheap way: see `fill_then_outline`.
+
+    Its path is kept from one repaint to the next, made again when the circle is set.
+    """
+
+    _path: QPainterPath | None = None
+
+    def setRect(self, *args: Any, **kwargs: Any) -> None:
+        self._path = None
+        super().setRect(*args, **kwargs)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        path = QPainterPath()
-        path.addEllipse(self.rect())
-        fill_then_outline(painter, path, self.brush().color(), self.pen())
+        if self._path is None:
+            self._path = QPainterPath()
+            self._path.addEllipse(self.rect())
+        fill_then_outline(painter, self._path, self.brush().color(), self.pen())
 
 
 class AreaPolygon(QGraphicsPolygonItem):
-    """A translucent polygon (an area of fire, smoke, a building) filled the cheap way: see `fill_then_outline`."""
+    """A translucent polygon (an area of fire, smoke, a building) filled the cheap way: see `fill_then_outline`.
+
+    Its path is kept from one repaint to the next, made again when the polygon is set.
+    """
+
+    _path: QPainterPath | None = None
+
+    def setPolygon(self, *args: Any, **kwargs: Any) -> None:
+        self._path = None
+        super().setPolygon(*args, **kwargs)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        path = QPainterPath()
-        path.addPolygon(self.polygon())
-        path.closeSubpath()
-        fill_then_outline(painter, path, self.brush().color(), self.pen())
+        if self._path is None:
+            self._path = QPainterPath()
+            self._path.addPolygon(self.polygon())
+            self._path.closeSubpath()
+        fill_then_outline(painter, self._path, self.brush().color(), self.pen())
 
 
 def circle_item(centre: Point, radius: float, colour: QColor, fill_alpha: int = 50,
