@@ -17,6 +17,7 @@ Point = tuple[float, float]
 K = TypeVar("K")
 
 EPSILON = 1e-9
+_hypot = math.hypot
 
 EDGE_DIRECTIONS: dict[str, float] = {"up": 0.0, "right": 90.0, "down": 180.0, "left": 270.0}
 
@@ -272,7 +273,9 @@ def segments_intersect(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
 def point_in_polygon(point: Point, polygon: Sequence[Point]) -> bool:
     """Inside the polygon or on its edge (within EPSILON; corners included); concave polygons are fine.
 
-    Fewer than three corners make no area: nothing is inside.
+    Fewer than three corners make no area: nothing is inside. The distance
+    to an edge near the point is `distance_to_segment`'s sums written out:
+    every target and firer is tested against every wood it stands near.
     """
     n = len(polygon)
     if n < 3:
@@ -281,9 +284,18 @@ def point_in_polygon(point: Point, polygon: Sequence[Point]) -> bool:
     inside = False
     xj, yj = polygon[-1]
     for xi, yi in polygon:
-        if min(xi, xj) - EPSILON <= x <= max(xi, xj) + EPSILON and min(yi, yj) - EPSILON <= y <= max(yi, yj) + EPSILON \
-                and distance_to_segment((xi, yi), (xj, yj), point) <= EPSILON:
-            return True
+        if (xi if xi < xj else xj) - EPSILON <= x <= (xj if xi < xj else xi) + EPSILON \
+                and (yi if yi < yj else yj) - EPSILON <= y <= (yj if yi < yj else yi) + EPSILON:
+            dx, dy = xj - xi, yj - yi
+            length2 = dx * dx + dy * dy
+            if length2 < EPSILON:
+                near = _hypot(x - xi, y - yi)
+            else:
+                t = ((x - xi) * dx + (y - yi) * dy) / length2
+                t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                near = _hypot(x - (xi + t * dx), y - (yi + t * dy))
+            if near <= EPSILON:
+                return True
         if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
             inside = not inside
         xj, yj = xi, yi
@@ -478,7 +490,11 @@ def convex_hull(points: Iterable[Point]) -> list[Point]:
     def chain(run: Sequence[Point]) -> list[Point]:
         out: list[Point] = []
         for p in run:
-            while len(out) >= 2 and _cross(out[-2], out[-1], p) <= 0.0:
+            px, py = p
+            while len(out) >= 2:
+                (ox, oy), (sx, sy) = out[-2], out[-1]
+                if not (sx - ox) * (py - oy) - (sy - oy) * (px - ox) <= 0.0:
+                    break
                 out.pop()
             out.append(p)
         return out
@@ -492,7 +508,11 @@ def hull_sides(points: Sequence[Point]) -> list[Side]:
     `tiny` is how small `share_inside_sides` takes the normal's product with a line to be, per inch of it
     (a millionth of a radian off the side's direction).
     """
-    hull = convex_hull(points)
+    return convex_sides(convex_hull(points))
+
+
+def convex_sides(hull: Sequence[Point]) -> list[Side]:
+    """`hull_sides` of a hull `convex_hull` gave: for a piece whose hull is kept anyway."""
     if len(hull) < 3:
         return []
     out: list[Side] = []
@@ -502,6 +522,22 @@ def hull_sides(points: Sequence[Point]) -> list[Side]:
         out.append((nx, ny, nx * qx + ny * qy, 1e-6 * math.hypot(nx, ny)))
         qx, qy = px, py
     return out
+
+
+def is_outline_of(points: Sequence[Point], hull: Sequence[Point]) -> bool:
+    """Whether the outline `points` is the convex `hull` itself, either way round from any corner (convex)."""
+    n = len(hull)
+    if len(points) != n or n == 0:
+        return False
+    outline = tuple(points)
+    for turn in (list(hull), list(hull[::-1])):
+        try:
+            k = turn.index(outline[0])
+        except ValueError:
+            return False
+        if outline == tuple(turn[k:] + turn[:k]):
+            return True
+    return False
 
 
 def sides_seen_from(a: Point, sides: Sequence[Side]) -> list[SeenSide]:
@@ -545,12 +581,31 @@ def share_inside_sides(sides: Sequence[SeenSide], dx: float, dy: float, length: 
 
 
 def distance_to_polyline(point: Point, polyline: Sequence[Point]) -> float:
-    """Shortest distance from the point to the polyline (to its only point when it has one)."""
+    """Shortest distance from the point to the polyline (to its only point when it has one).
+
+    Each segment's distance is `distance_to_segment`'s sums written out: every
+    target is measured to every hedge and wall near it.
+    """
     if not polyline:
         return math.inf
     if len(polyline) == 1:
         return distance(point, polyline[0])
-    return min(distance_to_segment(p, q, point) for p, q in _edges(polyline, closed=False))
+    x, y = point
+    best = math.inf
+    ax, ay = polyline[0]
+    for bx, by in polyline[1:]:
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        if length2 < EPSILON:
+            d = _hypot(x - ax, y - ay)
+        else:
+            t = ((x - ax) * dx + (y - ay) * dy) / length2
+            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+            d = _hypot(x - (ax + t * dx), y - (ay + t * dy))
+        if d < best:
+            best = d
+        ax, ay = bx, by
+    return best
 
 
 class Box(NamedTuple):

@@ -65,11 +65,11 @@ def _ruleset_files(ruleset: str) -> dict[str, dict[str, Any]]:
 
 def clear_cache() -> None:
     """Forget loaded files (tests that point resources elsewhere)."""
-    from battletracker.rules.terrain import terrain_rules  # it reads this module's files
+    from battletracker.rules import terrain  # it reads this module's files
 
     _ruleset_files.cache_clear()
     ruleset_settings.cache_clear()
-    terrain_rules.cache_clear()
+    terrain.clear_cache()
 
 
 class Table:

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import starmap
+from typing import NamedTuple
 
 from battletracker.core import geometry
 from battletracker.core.geometry import Box, Frame, Point
@@ -104,6 +105,12 @@ def terrain_rules(ruleset: str) -> TerrainRules:
         smoke_bombardment_kinds=tuple(str(k) for k in smoke.list("bombardment_kinds")))
 
 
+def clear_cache() -> None:
+    """Forget the terrain data read and the pieces prepared with it (the ruleset files are read again)."""
+    terrain_rules.cache_clear()
+    _prepared.cache_clear()
+
+
 def piece_problem(game: Game, piece: TerrainPiece) -> str | None:
     """What makes the piece wrong for this game's ruleset, in a player's words, or None."""
     rules = terrain_rules(game.ruleset)
@@ -153,9 +160,11 @@ def _cover_words(level: str) -> str:
     return f"{level.replace('_', ' ').capitalize()} cover"
 
 
-@dataclass(frozen=True)
-class _Piece:
-    """A piece ready for the queries: outline, box, and its kind's values with the piece's overrides."""
+class _Piece(NamedTuple):
+    """A piece ready for the queries: outline, box, and its kind's values with the piece's overrides.
+
+    A named tuple (as `_Blocker`): a table is prepared after every change, and tuples are quick to make.
+    """
 
     id: str
     name: str
@@ -166,18 +175,6 @@ class _Piece:
     level: str
     blocks_sight: bool
     depth: float
-
-
-def _prepare(piece: TerrainPiece, rules: TerrainRules) -> _Piece | None:
-    kind = rules.kind(piece.kind)
-    if kind is None or kind.shape != piece.shape:
-        return None
-    level = piece.cover if piece.cover in rules.levels else kind.cover
-    blocks = kind.blocks_sight if piece.blocks_sight is None else piece.blocks_sight
-    depth = kind.sight_depth if piece.sight_depth is None else piece.sight_depth
-    points = tuple(piece.points)
-    return _Piece(piece.id, piece.name or kind.title, piece.shape == "linear", points,
-                  geometry.bounding_box(points), rules.rank(level), level, blocks, depth)
 
 
 _MARGIN = 1e-6
@@ -195,8 +192,7 @@ _SweepValues = tuple[float, float, float, float, float, float, float, float, Sig
                      Frame | None, tuple[Point, ...]]
 
 
-@dataclass(frozen=True)
-class _Blocker:
+class _Blocker(NamedTuple):
     """Something a line of sight may cross, its verdict, and two circles about its `centre`.
 
     `points` is its outline (a circle's is its centre, with `radius`); a
@@ -209,7 +205,8 @@ class _Blocker:
     use the circles to pass over the targets a line to which cannot come near
     it, and to settle most lines through an area before the exact test; an
     area's `sides` (of its convex hull, the same as its outline when
-    `convex`) settle most of the rest.
+    `convex`) settle most of the rest (`edges`, `sides` and `convex` are an
+    area's only).
     """
 
     kind: int
@@ -242,15 +239,18 @@ def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: Sig
         mean = (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
         for at in (middle, mean):
             if geometry.point_in_polygon(at, points):
-                room = min(geometry.distance_to_segment(points[k - 1], points[k], at) for k in range(len(points)))
+                room = geometry.distance_to_polyline(at, (points[-1], *points))
                 if room > inner:
                     centre, inner = at, room
-    outer = max(geometry.distance(centre, v) for v in points) + radius
-    edges = geometry.polygon_edges(points) if kind == _AREA else []
-    sides = geometry.hull_sides(points) if kind == _AREA else []
-    hull = geometry.convex_hull(points)
-    convex = len(hull) == len(points) and any(points == tuple(turn[k:] + turn[:k])
-                                              for turn in (hull, hull[::-1]) for k in range(len(hull)))
+    cx, cy = centre
+    hypot = math.hypot
+    outer = max([hypot(x - cx, y - cy) for x, y in points]) + radius
+    if kind == _AREA:
+        hull = geometry.convex_hull(points)
+        edges, sides, convex = geometry.polygon_edges(points), geometry.convex_sides(hull), \
+            geometry.is_outline_of(points, hull)
+    else:
+        edges, sides, convex = [], [], False
     # A line deeper than the depth through the outer circle passes this close to its centre.
     wedge = math.sqrt(max(0.0, outer * outer - depth * depth / 4.0)) + _MARGIN
     outer2, inner2, wedge2 = (outer + _MARGIN) ** 2, inner * inner, (wedge + _MARGIN) ** 2
@@ -258,6 +258,50 @@ def _blocker(kind: int, blocker_id: str, points: tuple[Point, ...], reading: Sig
               points if kind == _LINE else ())
     return _Blocker(kind, blocker_id, points, box, depth, radius, reading, centre, outer, inner, frame,
                     box.grown(reach), edges, wedge, sides, convex, values)
+
+
+_PieceKey = tuple[str, str, str, str, str, tuple[Point, ...], str | None, bool | None, float | None]
+_Ready = tuple[_Piece, _Blocker | None, CoverReading]
+
+
+def _ready(piece: TerrainPiece, rules: TerrainRules) -> _Ready | None:
+    """The piece prepared for the queries (`_prepared`), the same piece's kept from an earlier table."""
+    return _prepared((rules.ruleset, piece.id, piece.name, piece.kind, piece.shape, tuple(piece.points),
+                      piece.cover, piece.blocks_sight, piece.sight_depth))
+
+
+@lru_cache(maxsize=2048)
+def _prepared(key: _PieceKey) -> _Ready | None:
+    """A piece ready for the queries, its sight blocker (None: it blocks no sight) and the cover it gives.
+
+    None when the piece is not of a kind of the ruleset. A table is prepared
+    again after every change (`TableIndex`) by the map, every plan and every
+    rule that asks, while its pieces seldom change: each is prepared once
+    and kept by everything that decides what it is here.
+    """
+    ruleset, piece_id, name, kind_key, shape, points, cover, blocks_sight, sight_depth = key
+    rules = terrain_rules(ruleset)
+    kind = rules.kind(kind_key)
+    if kind is None or kind.shape != shape:
+        return None
+    level = cover if cover in rules.levels else kind.cover
+    blocks = kind.blocks_sight if blocks_sight is None else blocks_sight
+    depth = kind.sight_depth if sight_depth is None else sight_depth
+    piece = _Piece(piece_id, name or kind.title, shape == "linear", points, geometry.bounding_box(points),
+                   rules.rank(level), level, blocks, depth)
+    words = _cover_words(level)
+    blocker: _Blocker | None = None
+    if piece.linear:
+        if blocks:
+            blocker = _blocker(_LINE, piece_id, points,
+                               SightReading(False, f"No Line of Sight: {piece.name} is in the way", piece_id),
+                               reach=rules.linear_adjacent)
+        return piece, blocker, CoverReading(level, f"{words}: behind {piece.name}", piece_id)
+    if blocks:
+        blocker = _blocker(_AREA, piece_id, points,
+                           SightReading(False, f"No Line of Sight: more than {depth:g}\" through {piece.name}",
+                                        piece_id), depth=depth)
+    return piece, blocker, CoverReading(level, f"{words}: in {piece.name}", piece_id)
 
 
 CLEAR = SightReading(True, "Line of Sight clear")
@@ -287,10 +331,11 @@ class TableIndex:
 
     def __init__(self, game: Game) -> None:
         self.rules = rules = terrain_rules(game.ruleset)
-        prepared = [p for p in (_prepare(piece, rules) for piece in game.terrain.values()) if p is not None]
-        self.areas = [p for p in prepared if not p.linear]
-        self.lines = [p for p in prepared if p.linear]
-        self._reach_boxes = [p.box.grown(rules.linear_adjacent) for p in self.lines]
+        ready = [r for r in (_ready(piece, rules) for piece in game.terrain.values()) if r is not None]
+        self.areas = [p for p, _, _ in ready if not p.linear]
+        self.lines = [p for p, _, _ in ready if p.linear]
+        self._reach = rules.linear_adjacent + geometry.EPSILON
+        self._reach_boxes = [(p, p.rank, *p.box.grown(rules.linear_adjacent), p.points) for p in self.lines]
         building_rank = rules.rank(rules.building_cover)
         self.buildings: list[_Piece] = []
         for b in game.buildings.values():
@@ -299,24 +344,24 @@ class TableIndex:
             outline = tuple(b.outline())
             self.buildings.append(_Piece(b.id, b.name, False, outline, geometry.bounding_box(outline),
                                          building_rank, rules.building_cover, rules.buildings_block_sight, 0.0))
-        self._standing_boxes = [(p, p.box) for p in (*self.areas, *self.buildings)]
-        self._in = {p.id: CoverReading(p.level, f"{_cover_words(p.level)}: in {p.name}", p.id)
-                    for p in (*self.areas, *self.buildings)}
-        self._behind = {p.id: CoverReading(p.level, f"{_cover_words(p.level)}: behind {p.name}", p.id)
-                        for p in self.lines}
+        self._in = {p.id: reading for p, _, reading in ready if not p.linear}
+        self._in.update((p.id, CoverReading(p.level, f"{_cover_words(p.level)}: in {p.name}", p.id))
+                        for p in self.buildings)
+        self._standing_boxes = [(p.rank, *p.box, p.points, self._in[p.id]) for p in (*self.areas, *self.buildings)]
+        self._behind = {p.id: reading for p, _, reading in ready if p.linear}
         self._open = CoverReading(rules.levels[0], "In the open")
-        self.blockers = self._blockers(game)
+        self.blockers = self._blockers(game, [b for p, b, _ in ready if p.linear and b is not None],
+                                       [b for p, b, _ in ready if not p.linear and b is not None])
         self._through_smoke: dict[tuple[str, ...], SightReading] = {}
         self._target_facts: tuple[tuple[Point, ...], _TargetFacts] | None = None
 
-    def _blockers(self, game: Game) -> list[_Blocker]:
+    def _blockers(self, game: Game, lines: list[_Blocker], areas: list[_Blocker]) -> list[_Blocker]:
+        """Everything that may block sight, in the order it is asked; the pieces' own were prepared with them."""
         frames = {b.id: Frame.of(b.centre, b.width, b.depth, b.facing) for b in game.buildings.values()}
         out = [_blocker(_BUILDING, p.id, p.points, SightReading(False, f"No Line of Sight: crosses {p.name}", p.id),
                         frame=frames[p.id])
                for p in self.buildings if p.blocks_sight]
-        out += [_blocker(_LINE, p.id, p.points, SightReading(False, f"No Line of Sight: {p.name} is in the way", p.id),
-                         reach=self.rules.linear_adjacent)
-                for p in self.lines if p.blocks_sight]
+        out += lines
         # A bombardment lays its smoke from its first Phase of fire until its effects end (`active`).
         for b in game.bombardments.values():
             if b.kind in self.rules.smoke_bombardment_kinds and b.active:
@@ -326,10 +371,7 @@ class TableIndex:
                 else:
                     out.append(_blocker(_BARRAGE, b.id, tuple(b.outline()), reading,
                                         frame=Frame.of(b.centre, b.width, b.depth, b.facing)))
-        out += [_blocker(_AREA, p.id, p.points,
-                         SightReading(False, f"No Line of Sight: more than {p.depth:g}\" through {p.name}", p.id),
-                         depth=p.depth)
-                for p in self.areas if p.blocks_sight]
+        out += areas
         for s in game.smoke.values():
             through = SightReading(False, "No Line of Sight: through smoke", s.id) \
                 if self.rules.smoke_blocks_sight else None
@@ -341,23 +383,23 @@ class TableIndex:
 
     def _standing_in(self, at: Point) -> CoverReading:
         """The cover of the area terrain or building `at` stands in (the best; of equal, the first)."""
-        best: _Piece | None = None
+        best = self._open
         rank = 0
         x, y = at
-        for piece, (left, top, right, bottom) in self._standing_boxes:
-            if piece.rank > rank and left <= x <= right and top <= y <= bottom \
-                    and geometry.point_in_polygon(at, piece.points):
-                best, rank = piece, piece.rank
-        return self._open if best is None else self._in[best.id]
+        inside = geometry.point_in_polygon
+        for piece_rank, left, top, right, bottom, points, reading in self._standing_boxes:
+            if piece_rank > rank and left <= x <= right and top <= y <= bottom and inside(at, points):
+                best, rank = reading, piece_rank
+        return best
 
     def _lines_near(self, at: Point, standing: CoverReading) -> list[_Piece]:
         """Linear obstacles within reach of `at` that would give better cover than it has, in table order."""
-        reach = self.rules.linear_adjacent + geometry.EPSILON
+        reach = self._reach
         rank = self.rules.rank(standing.level) if standing.source is not None else 0
         x, y = at
-        return [piece for piece, (left, top, right, bottom) in zip(self.lines, self._reach_boxes, strict=True)
-                if piece.rank > rank and left <= x <= right and top <= y <= bottom
-                and geometry.distance_to_polyline(at, piece.points) <= reach]
+        away = geometry.distance_to_polyline
+        return [piece for piece, piece_rank, left, top, right, bottom, points in self._reach_boxes
+                if piece_rank > rank and left <= x <= right and top <= y <= bottom and away(at, points) <= reach]
 
     def _cover(self, standing: CoverReading, near: list[_Piece], origin: Point, at: Point) -> CoverReading:
         """The best of `standing` and the linear obstacles `near` the target that the line of fire crosses."""

@@ -247,3 +247,47 @@ def test_crossing_a_rectangle_is_clipping_it_side_by_side(ends: tuple[tuple[floa
     a, b = ends
     frame = geometry.Frame.of(centre, width, depth, facing)
     assert geometry.segment_crosses_frame(a, b, frame) == _crosses_frame_slowly(a, b, frame)
+
+
+def _distance_to_polyline_slowly(p: tuple[float, float], line: list[tuple[float, float]]) -> float:
+    return min(geometry.distance_to_segment(a, b, p) for a, b in zip(line, line[1:], strict=False))
+
+
+def _point_in_polygon_slowly(p: tuple[float, float], polygon: list[tuple[float, float]]) -> bool:
+    """Even-odd crossings, and on an edge (within EPSILON) counts: the rule `point_in_polygon` keeps."""
+    if any(geometry.distance_to_segment(a, b, p) <= geometry.EPSILON
+           for a, b in zip(polygon, polygon[1:] + polygon[:1], strict=True)):
+        return True
+    inside = False
+    for (xi, yi), (xj, yj) in zip(polygon, polygon[-1:] + polygon[:-1], strict=True):
+        if (yi > p[1]) != (yj > p[1]) and p[0] < (xj - xi) * (p[1] - yi) / (yj - yi) + xi:
+            inside = not inside
+    return inside
+
+
+@given(st.one_of(st.tuples(grid, grid), points),
+       st.one_of(st.lists(st.tuples(grid, grid), min_size=3, max_size=7), st.lists(points, min_size=3, max_size=7)))
+def test_inside_and_distance_written_out_are_the_edge_by_edge_answers(
+        p: tuple[float, float], outline: list[tuple[float, float]]) -> None:
+    assert point_in_polygon(p, outline) == _point_in_polygon_slowly(p, outline)
+    assert distance_to_polyline(p, outline) == _distance_to_polyline_slowly(p, outline)
+
+
+@given(st.one_of(st.lists(st.tuples(grid, grid), min_size=3, max_size=8), st.lists(points, min_size=3, max_size=8)),
+       st.integers(0, 7), st.booleans())
+def test_an_outline_is_its_hull_when_convex_from_any_corner_either_way_round(
+        outline: list[tuple[float, float]], start: int, backwards: bool) -> None:
+    hull = geometry.convex_hull(outline)
+    assert geometry.convex_sides(hull) == geometry.hull_sides(outline)
+    if len(hull) >= 3:
+        k = start % len(hull)
+        turned = hull[k:] + hull[:k]
+        assert geometry.is_outline_of(turned[::-1] if backwards else turned, hull)
+    rotations = [turn[k:] + turn[:k] for turn in (hull, hull[::-1]) for k in range(len(hull))]
+    assert geometry.is_outline_of(outline, hull) == (outline in rotations)
+
+
+def test_a_concave_outline_is_not_its_hull() -> None:
+    assert not geometry.is_outline_of(U_SHAPE, geometry.convex_hull(U_SHAPE))
+    assert geometry.is_outline_of(SQUARE[2:] + SQUARE[:2], geometry.convex_hull(SQUARE))
+    assert geometry.is_outline_of(SQUARE[::-1], geometry.convex_hull(SQUARE))

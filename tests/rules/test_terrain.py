@@ -285,14 +285,18 @@ def test_terrain_data_is_read_again_when_the_ruleset_files_are(tmp_path: Path, m
     path.write_text(path.read_text(encoding="utf-8").replace("sight_depth = 4.0", "sight_depth = 6.0"),
                     encoding="utf-8")
     assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 4.0
+    game = table(COPSE)
+    assert not sight(game, (15.0, 5.0), (15.0, 15.5)).clear      # 5.5" into the copse
     monkeypatch.setenv("BATTLETRACKER_RESOURCES", str(copy))
     tables.clear_cache()
     try:
         assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 6.0
+        assert sight(game, (15.0, 5.0), (15.0, 15.5)).clear      # the copse prepared again with the new depth
     finally:
         monkeypatch.delenv("BATTLETRACKER_RESOURCES")
         tables.clear_cache()
     assert terrain_rules("chain_of_command").kinds["woods"].sight_depth == 4.0
+    assert not sight(game, (15.0, 5.0), (15.0, 15.5)).clear
 
 
 wood_corner = st.tuples(st.integers(20, 50).map(float), st.integers(15, 35).map(float))
@@ -322,3 +326,19 @@ def test_asking_again_about_other_targets_answers_for_those_targets() -> None:
     others = [(x + 0.5, y - 3.0) for x, y in reversed(targets)]
     for asked in (targets, others, targets[:7], others, targets):
         assert index.readings(firers[:9], asked) == TableIndex(game).readings(firers[:9], asked)
+
+
+def test_a_table_prepared_again_keeps_each_unchanged_piece_and_prepares_a_changed_one_afresh() -> None:
+    copse = TerrainPiece("t1", "Copse", "woods", "area", list(COPSE.points))
+    game = table(copse, WALL, HEDGE)
+    first, second = TableIndex(game), TableIndex(game)
+    assert [b is c for b, c in zip(first.blockers, second.blockers, strict=True)] == [True] * len(first.blockers)
+    assert first.readings([(15.0, 0.0)], [(15.0, 30.0)]).sight[0][0].reason == \
+        "No Line of Sight: more than 4\" through Copse"
+    copse.points = [(x + 30.0, y + 20.0) for x, y in copse.points]     # the copse is moved off the line
+    assert TableIndex(game).readings([(15.0, 0.0)], [(15.0, 30.0)]).sight[0][0].clear
+    copse.points, copse.name, copse.sight_depth = list(COPSE.points), "Spinney", 20.0
+    assert TableIndex(game).sight((15.0, 0.0), (15.0, 30.0)).clear         # 10" through, 20" allowed
+    copse.sight_depth = None
+    assert TableIndex(game).sight((15.0, 0.0), (15.0, 30.0)).reason == \
+        "No Line of Sight: more than 4\" through Spinney"

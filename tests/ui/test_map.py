@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QPalette, QWheelEvent
+from PySide6.QtGui import QColor, QPalette, QPolygonF, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem
 from pytestqt.qtbot import QtBot
@@ -16,7 +16,7 @@ from battletracker.core.geometry import distance, in_arc
 from battletracker.model.effects import AddUnit, ChangeSide, MoveUnit, PlaceMarker, RemoveUnit, SetCondition, add_shock
 from battletracker.model.game import Game, Marker, Side, Unit, Vehicle, Weapon
 from battletracker.ui.map import MapView
-from battletracker.ui.map.items import UnitToken
+from battletracker.ui.map.items import UnitToken, circle_item, polygon_item
 from battletracker.ui.map.scene import targets_of
 from battletracker.ui.session import Session
 
@@ -395,6 +395,27 @@ def test_overlays_are_set_replaced_and_cleared(view: MapView) -> None:
     assert first.scene() is None and second.scene() is view.map_scene
     view.clear_overlay("burst")
     assert second.scene() is None
+
+
+
+def test_an_area_overlay_keeps_its_outline_between_repaints_and_follows_a_new_one(view: MapView) -> None:
+    area = polygon_item([(30.0, 18.0), (40.0, 18.0), (35.0, 26.0)], QColor("#e53935"), 80)
+    burst = circle_item((20.0, 30.0), 3.0, QColor("#e53935"))
+    view.set_overlay("fire", [area, burst])
+    view.viewport().repaint()
+    kept = (area._path, burst._path)
+    view.viewport().repaint()
+    assert kept[0] is not None and kept[1] is not None
+    assert (area._path, burst._path) == kept and area._path is kept[0] and burst._path is kept[1]
+    before = view.grab().toImage()
+    area.setPolygon(QPolygonF([QPointF(50.0, 18.0), QPointF(60.0, 18.0), QPointF(55.0, 26.0)]))
+    burst.setRect(10.0, 10.0, 4.0, 4.0)
+    shown = view.grab().toImage()
+    assert shown != before
+    fresh = (polygon_item([(50.0, 18.0), (60.0, 18.0), (55.0, 26.0)], QColor("#e53935"), 80),
+             circle_item((12.0, 12.0), 2.0, QColor("#e53935")))
+    view.set_overlay("fire", list(fresh))
+    assert view.grab().toImage() == shown
 
 
 # -- palettes --------------------------------------------------------------------------------------------

@@ -192,3 +192,31 @@ def test_a_table_picture_shown_or_hidden_has_the_background_drawn_again(view: Ma
     assert looks_as_in_a_new_view(view, qtbot)
     session.act("backdrop.show", {"visible": False})
     assert repainted(view) == felt
+
+
+def test_a_zoom_step_back_copies_the_picture_of_the_zoom_before_and_looks_the_same(
+        view: MapView, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = count_draws(monkeypatch)
+    before_zoom = view.transform()
+    for _ in range(3):
+        view.viewport().repaint()
+    view.scale(1.25, 1.25)
+    for _ in range(3):
+        view.viewport().repaint()
+    zoomed = view.grab().toImage()
+    before = drawn[0]
+    view.setTransform(before_zoom)      # a wheel notch out after one in: the zoom before, exactly
+    view.viewport().repaint()
+    view.setTransform(QTransform(before_zoom).scale(1.25, 1.25))
+    view.viewport().repaint()
+    assert drawn[0] == before           # both copied from their pictures
+    assert view.grab().toImage() == zoomed == direct(view, monkeypatch)
+    view.scale(1.25, 1.25)              # a third zoom: drawn, then pictured in the oldest picture's pixels
+    for _ in range(3):
+        view.viewport().repaint()
+    assert drawn[0] == before + 2
+    assert view.grab().toImage() == direct(view, monkeypatch)
+    view.setTransform(before_zoom)      # its picture was the oldest: drawn again
+    view.viewport().repaint()
+    assert drawn[0] == before + 3
+    assert view.grab().toImage() == direct(view, monkeypatch)

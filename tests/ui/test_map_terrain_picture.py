@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.map import MapView
+from battletracker.ui.map.terrain_items import TerrainItem
 from battletracker.ui.session import Session
 from battletracker.ui.theme import dark_palette
 from tests.ui.test_map import drag, small_battle, vp_point
@@ -120,3 +121,34 @@ def test_a_piece_zoomed_in_past_its_pictures_size_is_painted_directly_and_looks_
     assert as_in_a_new_view(view, qtbot)
     view.centerOn(QPointF(37.0, 18.0))
     assert as_in_a_new_view(view, qtbot)
+
+
+def test_a_hedges_picture_is_cut_into_bands_that_look_as_the_whole_picture(
+        view: MapView, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    hedge = view.map_scene.terrain.items["ter2"]
+    bands = [hedge.body, *(band for band in hedge._more if band.isVisible())]
+    assert len(bands) > 2 and all(band.isVisible() for band in bands)
+    box = hedge.body.mapRectToScene(hedge.body.boundingRect())
+    for band in bands[1:]:
+        box |= band.mapRectToScene(band.boundingRect())
+    whole = box.width() * box.height() * view.scale_factor ** 2
+    assert sum(b.pixmap().width() * b.pixmap().height() for b in bands) < 0.6 * whole
+    cut = settle(view)
+    monkeypatch.setattr(TerrainItem, "_strips", lambda *args: [])
+    hedge.set_zoom(0.0)
+    hedge.set_zoom(view.scale_factor, view.devicePixelRatioF())
+    assert not any(band.isVisible() for band in hedge._more)
+    assert settle(view) == cut
+    # a zoom step, before the zoom settles: the old picture scaled, where a row at a join of two bands
+    # may be taken from the next row of the picture
+    view.scale(1.1, 1.1)
+    view.viewport().repaint()
+    uncut = view.grab().toImage()
+    monkeypatch.undo()
+    hedge.set_zoom(0.0)
+    hedge.set_zoom(view.scale_factor / 1.1, view.devicePixelRatioF())
+    assert all(band.isVisible() for band in hedge._more)
+    view.viewport().repaint()
+    shown = view.grab().toImage()
+    rows = {y for y in range(shown.height()) for x in range(shown.width()) if shown.pixel(x, y) != uncut.pixel(x, y)}
+    assert len(rows) < len(bands)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
@@ -145,3 +147,15 @@ def test_the_handle_is_a_picture_that_turns_with_the_unit(view: MapView) -> None
     QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                        vp_point(view, 38.0 + 5.0, 26.0))
     assert view.session.game.units["s1"].facing == pytest.approx(90.0, abs=1.0)
+
+
+def test_a_tokens_picture_holds_what_is_drawn_not_the_room_kept_for_its_widest_halo(view: MapView) -> None:
+    section, tank = token(view, "s1"), token(view, "pz")
+    unselected = section.body.pixmap().width()
+    assert unselected == section._sprite.width()             # the round body and its edge, nothing round it
+    side = tank.body.pixmap().width()
+    across = math.hypot(items.VEHICLE_WIDTH, items.VEHICLE_LENGTH) * view.scale_factor
+    assert across < side <= across + 6                       # the turned hull, its edge and antialiasing
+    view.session.select("s1")
+    settle(view)
+    assert section.body.pixmap().width() == section._sprite.width() > unselected    # now with its halos

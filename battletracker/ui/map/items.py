@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
@@ -319,6 +320,7 @@ class UnitToken(QGraphicsItem):
         if self._body_poly is None:
             # as wide as the round body's sprite, to a pixel: it lands on the same pixels as when painted
             side += self._sprite.width() % 2
+        side = self._tight(side, scale, dpr)
         picture = QPixmap(round(side * dpr), round(side * dpr))
         picture.setDevicePixelRatio(dpr)
         picture.fill(Qt.GlobalColor.transparent)
@@ -328,6 +330,24 @@ class UnitToken(QGraphicsItem):
         self.body.setPixmap(picture)
         self.body.setOffset(-side / 2.0, -side / 2.0)
         self.body.setScale(1.0 / scale)
+
+    def _tight(self, side: int, scale: float, dpr: float) -> int:
+        """The picture's side cut down to what is drawn: the body, its halos and its edge.
+
+        The bounds keep room for the widest halo; a picture that size is mostly clear pixels,
+        which Qt still blends one by one while it scales the picture between a zoom step and
+        the zoom settling. Cut by whole pixels on each side (at a whole device pixel ratio), so
+        what is drawn lands on the same pixels.
+        """
+        if dpr != round(dpr):
+            return side
+        if self._body_poly is None:
+            drawn = self._sprite.width() / dpr
+        else:
+            grow = self._halo_px[0][0] if self._halo_px else 0.0
+            w, length = self._size
+            drawn = 2.0 * (math.hypot(w / 2.0 * scale + grow, length / 2.0 * scale + grow) + 2.0)
+        return side - 2 * max(0, math.floor((side - drawn) / 2.0))
 
     def _rect_outline(self, cx: float, cy: float, scale: float, grow: float = 0.0) -> QPolygonF:
         """A vehicle's body at its facing: centre and `grow` in pixels, `scale` pixels per inch."""
@@ -538,6 +558,7 @@ class ArcWedge(QGraphicsItem):
     def __init__(self, palette: MapPalette, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self._palette = palette
+        self._pen = cosmetic(palette.arc_edge, 1.0)
         self._path = QPainterPath()
         self._shape: tuple[Point, float, float, float] | None = None
         self._table = QRectF()
@@ -571,6 +592,7 @@ class ArcWedge(QGraphicsItem):
 
     def set_palette(self, palette: MapPalette) -> None:
         self._palette = palette
+        self._pen = cosmetic(palette.arc_edge, 1.0)
         self.update()
 
     def path(self) -> QPainterPath:
@@ -580,7 +602,7 @@ class ArcWedge(QGraphicsItem):
         return self._table
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        fill_then_outline(painter, self._path, self._palette.arc_fill, cosmetic(self._palette.arc_edge, 1.0))
+        fill_then_outline(painter, self._path, self._palette.arc_fill, self._pen)
 
 
 # Rows of device pixels per fill: Qt hands a fill of more than about a hundred rows to a
@@ -652,6 +674,7 @@ class RangeRings(QGraphicsItem):
     def __init__(self, palette: MapPalette, font: QFont, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self._palette = palette
+        self._pen = cosmetic(palette.ring, 1.0, Qt.PenStyle.DashLine)
         self._font = font
         self._bands: list[float] = []
         self._labels: list[PixmapLabel] = []
@@ -702,6 +725,7 @@ class RangeRings(QGraphicsItem):
 
     def set_palette(self, palette: MapPalette, font: QFont) -> None:
         self._palette = palette
+        self._pen = cosmetic(palette.ring, 1.0, Qt.PenStyle.DashLine)
         self._font = font
         for label, band in zip(self._labels, self._bands, strict=True):
             label.set_font(font)
@@ -712,8 +736,8 @@ class RangeRings(QGraphicsItem):
         return self._table
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(cosmetic(self._palette.ring, 1.0, Qt.PenStyle.DashLine))
+        painter.setRenderHint(_ANTIALIAS)
+        painter.setPen(self._pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for band in self._bands:
             painter.drawEllipse(self._origin, band, band)
@@ -932,22 +956,42 @@ class MeasureItem(QGraphicsItem):
 
 
 class AreaCircle(QGraphicsEllipseItem):
-    """A translucent circle (a burst, an area of fire) filled the cheap way: see `fill_then_outline`."""
+    """A translucent circle (a burst, an area of fire) filled the cheap way: see `fill_then_outline`.
+
+    Its path is kept from one repaint to the next, made again when the circle is set.
+    """
+
+    _path: QPainterPath | None = None
+
+    def setRect(self, *args: Any, **kwargs: Any) -> None:
+        self._path = None
+        super().setRect(*args, **kwargs)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        path = QPainterPath()
-        path.addEllipse(self.rect())
-        fill_then_outline(painter, path, self.brush().color(), self.pen())
+        if self._path is None:
+            self._path = QPainterPath()
+            self._path.addEllipse(self.rect())
+        fill_then_outline(painter, self._path, self.brush().color(), self.pen())
 
 
 class AreaPolygon(QGraphicsPolygonItem):
-    """A translucent polygon (an area of fire, smoke, a building) filled the cheap way: see `fill_then_outline`."""
+    """A translucent polygon (an area of fire, smoke, a building) filled the cheap way: see `fill_then_outline`.
+
+    Its path is kept from one repaint to the next, made again when the polygon is set.
+    """
+
+    _path: QPainterPath | None = None
+
+    def setPolygon(self, *args: Any, **kwargs: Any) -> None:
+        self._path = None
+        super().setPolygon(*args, **kwargs)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        path = QPainterPath()
-        path.addPolygon(self.polygon())
-        path.closeSubpath()
-        fill_then_outline(painter, path, self.brush().color(), self.pen())
+        if self._path is None:
+            self._path = QPainterPath()
+            self._path.addPolygon(self.polygon())
+            self._path.closeSubpath()
+        fill_then_outline(painter, self._path, self.brush().color(), self.pen())
 
 
 def circle_item(centre: Point, radius: float, colour: QColor, fill_alpha: int = 50,

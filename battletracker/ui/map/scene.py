@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
@@ -40,6 +40,8 @@ from battletracker.ui.session import Session
 
 # Room around the table for the edge labels, in inches.
 MARGIN = 3.0
+BACKGROUNDS_KEPT = 2
+"""Pictures of the background kept (see MapScene.drawBackground): the place shown and the one before."""
 
 
 def side_colour(game: Game, side: int) -> QColor:
@@ -149,7 +151,7 @@ class MapScene(QGraphicsScene):
         self._width = 0.0
         self._height = 0.0
         self._background_seen: tuple[float, ...] | None = None
-        self._background: tuple[tuple[float, ...], QPixmap] | None = None
+        self._backgrounds: list[tuple[tuple[float, ...], QPixmap]] = []    # the latest first
         self._set_fonts(font)
         self.clip = ClipLayer(0.0, 0.0)
         self.clip.setZValue(Z_SELECTION_OVERLAY)
@@ -385,7 +387,7 @@ class MapScene(QGraphicsScene):
         palette, a new table, a table picture shown or hidden): the picture follows.
         """
         self._background_seen = None
-        self._background = None
+        self._backgrounds.clear()
         super().invalidate(*args, **kwargs)
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
@@ -393,12 +395,14 @@ class MapScene(QGraphicsScene):
 
         Drawn once at a zoom and scroll position, then kept as a picture of the whole
         viewport: a repaint at the same zoom (a selection, a drag, a dialog's overlay)
-        copies the exposed part of it, about two thirds of the cost of drawing it. The
-        first paint after a zoom or a scroll draws directly, so a burst of wheel notches
-        pays nothing extra; the second at the same place takes the picture. Anything
-        else the picture depends on forgets it through `invalidate` (see there). Items
-        under everything (a table photo at a negative z) are drawn over the background,
-        picture or not.
+        copies the exposed part of it, about half the cost of drawing it. The first
+        paint after a zoom or a scroll draws directly, so a burst of wheel notches pays
+        nothing extra; the second at the same place takes the picture. The pictures of
+        the last BACKGROUNDS_KEPT places are kept, so a zoom step back (a wheel notch
+        out after one in) copies too, and a new picture is drawn into the oldest one's
+        pixels rather than into fresh memory. Anything else the picture depends on
+        forgets them through `invalidate` (see there). Items under everything (a table
+        photo at a negative z) are drawn over the background, picture or not.
         """
         rect = QRectF(rect)
         transform = painter.worldTransform()
@@ -409,12 +413,16 @@ class MapScene(QGraphicsScene):
             return
         dpr = device.devicePixelRatioF()
         key = (transform.m11(), transform.m22(), transform.dx(), transform.dy(), width, height, dpr)
-        if self._background is None or self._background[0] != key:
+        kept = self._backgrounds
+        at = next((i for i, (seen, _) in enumerate(kept) if seen == key), None)
+        if at is None:
             if self._background_seen != key:
                 self._background_seen = key
                 self._paint_background(painter, rect)
                 return
-            picture = QPixmap(round(width * dpr), round(height * dpr))
+            size = QSize(round(width * dpr), round(height * dpr))
+            oldest = kept.pop()[1] if len(kept) >= BACKGROUNDS_KEPT else None
+            picture = oldest if oldest is not None and oldest.size() == size else QPixmap(size)
             picture.setDevicePixelRatio(dpr)
             picture.fill(self.palette_.margin)     # no pixel left unset where a fractional pixel ratio rounds
             own = QPainter(picture)
@@ -422,15 +430,17 @@ class MapScene(QGraphicsScene):
             own.setWorldTransform(transform)
             self._paint_background(own, transform.inverted()[0].mapRect(QRectF(0.0, 0.0, width, height)))
             own.end()
-            self._background = (key, picture)
+            kept.insert(0, (key, picture))
+        elif at > 0:
+            kept.insert(0, kept.pop(at))
         exposed = transform.mapRect(rect).toAlignedRect().intersected(QRect(0, 0, width, height))
         if exposed.isEmpty():
             return
         painter.save()
         painter.resetTransform()
         # one call: an unscaled copy of opaque pixels is a plain copy of rows on this thread
-        painter.drawPixmap(QRectF(exposed), self._background[1], QRectF(exposed.x() * dpr, exposed.y() * dpr,
-                                                                        exposed.width() * dpr, exposed.height() * dpr))
+        painter.drawPixmap(QRectF(exposed), kept[0][1], QRectF(exposed.x() * dpr, exposed.y() * dpr,
+                                                                exposed.width() * dpr, exposed.height() * dpr))
         painter.restore()
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:

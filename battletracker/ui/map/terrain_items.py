@@ -55,6 +55,7 @@ HANDLE_PX = 4.0             # half the side of a selected piece's corner handles
 PICTURE_PIXELS = 1024 * 1024
 _PICTURE_PAD = HANDLE_PX + 3.0  # pixels around the path: the outline's antialiasing and the handles
 _NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+_STRIP_ROWS = 32                # pixels: the height of a band of a linear piece's picture
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,7 @@ class TerrainItem(QGraphicsItem):
         self.body = QGraphicsPixmapItem(self)
         self.body.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
         self.body.hide()
+        self._more: list[QGraphicsPixmapItem] = []     # a linear piece's picture in bands: see `_strips`
         self.label = PixmapLabel(font, (0.5, 0.5), (0.0, 0.0), self)
         self.sync(piece)
 
@@ -248,6 +250,7 @@ class TerrainItem(QGraphicsItem):
         self.setFlag(_NO_CONTENTS, pictured)
         self.body.setVisible(pictured)
         if not pictured:
+            self._show_strips([])
             self.update()
             return
         picture = QPixmap(round(width * dpr), round(height * dpr))
@@ -258,9 +261,75 @@ class TerrainItem(QGraphicsItem):
         painter.scale(scale, scale)
         self._draw(painter)
         painter.end()
-        self.body.setPixmap(picture)
-        self.body.setOffset(left, top)
+        strips = self._strips(picture, left, top, scale, dpr)
+        if strips:
+            (x, y, first), rest = strips[0], strips[1:]
+        else:
+            (x, y, first), rest = (left, top, picture), []
+        self.body.setPixmap(first)
+        self.body.setOffset(x, y)
         self.body.setScale(1.0 / scale)
+        self._show_strips(rest)
+
+    def _strips(self, picture: QPixmap, left: int, top: int, scale: float,
+                dpr: float) -> list[tuple[float, float, QPixmap]]:
+        """A linear piece's picture cut into bands of rows, each only as wide as the band's part of the line.
+
+        A hedge running across the table fills a sliver of its box: the rest is clear pixels,
+        which Qt blends one by one while it scales the picture between a zoom step and the
+        zoom settling. The bands are cut from the one picture (at whole device pixels, at a
+        whole pixel ratio), so the pixels are the same. Empty for an area (it fills its box),
+        or when cutting saves little. Each band is (left, top, picture) in pixels at `scale`.
+        """
+        if self.piece.shape != "linear" or dpr != round(dpr) or len(self.points) < 2:
+            return []
+        reach = self._look.width * scale + _PICTURE_PAD + 2.0       # a mitred corner, the outline, the handles
+        ends = [(x * scale - left, y * scale - top) for x, y in self.points]
+        segments = list(zip(ends, ends[1:], strict=False))
+        width, height = picture.width() / dpr, picture.height() / dpr
+        out: list[tuple[float, float, QPixmap]] = []
+        kept = 0.0
+        for y0 in range(0, math.ceil(height), _STRIP_ROWS):
+            y1 = min(y0 + _STRIP_ROWS, math.ceil(height))
+            lo, hi = math.inf, -math.inf
+            for (ax, ay), (bx, by) in segments:
+                t0, t1 = 0.0, 1.0
+                if by != ay:
+                    u0, u1 = (y0 - reach - ay) / (by - ay), (y1 + reach - ay) / (by - ay)
+                    t0, t1 = max(t0, min(u0, u1)), min(t1, max(u0, u1))
+                elif not y0 - reach <= ay <= y1 + reach:
+                    continue
+                if t0 > t1:
+                    continue
+                xs = (ax + (bx - ax) * t0, ax + (bx - ax) * t1)
+                lo, hi = min(lo, *xs), max(hi, *xs)
+            if lo > hi:
+                continue
+            x0, x1 = max(0, math.floor(lo - reach)), min(math.ceil(width), math.ceil(hi + reach))
+            if x1 <= x0:
+                continue
+            kept += (x1 - x0) * (y1 - y0)
+            strip = picture.copy(round(x0 * dpr), round(y0 * dpr), round((x1 - x0) * dpr), round((y1 - y0) * dpr))
+            strip.setDevicePixelRatio(dpr)
+            out.append((left + x0, top + y0, strip))
+        return out if kept < 0.6 * width * height else []
+
+    def _show_strips(self, strips: list[tuple[float, float, QPixmap]]) -> None:
+        """The bands after the first (`body` shows that one) as pictures Qt paints itself; spare ones hidden."""
+        scale = self._zoom[0]
+        while len(self._more) < len(strips):
+            extra = QGraphicsPixmapItem(self)
+            extra.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
+            extra.stackBefore(self.label)
+            self._more.append(extra)
+        for extra, (x, y, strip) in zip(self._more, strips, strict=False):
+            extra.setPixmap(strip)
+            extra.setOffset(x, y)
+            extra.setScale(1.0 / scale)
+            extra.show()
+        for extra in self._more[len(strips):]:
+            extra.hide()
+            extra.setPixmap(QPixmap())
 
     def set_selected(self, selected: bool) -> None:
         if selected != self.selected:
