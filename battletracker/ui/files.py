@@ -8,12 +8,14 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-from PySide6.QtCore import QFileDevice, QIODevice, QSaveFile
+from typing import TYPE_CHECKING
 
 from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules.tables import resources_dir
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSaveFile
 
 ERRNO_WORDS: dict[int, str] = {
     getattr(errno, name): words
@@ -73,6 +75,8 @@ def failure_reason(path: Path, handle: QSaveFile, needed: int) -> str:
     words = describe_errno(_probe(path.parent, needed))
     if words is not None:
         return words
+    from PySide6.QtCore import QFileDevice
+
     if handle.error() == QFileDevice.FileError.PermissionsError:
         return "no permission to write there"
     text = handle.errorString()
@@ -81,7 +85,12 @@ def failure_reason(path: Path, handle: QSaveFile, needed: int) -> str:
 
 @contextmanager
 def atomic_write(path: Path, needed: int = 0) -> Iterator[QSaveFile]:
-    """Yield an open QSaveFile; commit it when the block ends, discard it on error."""
+    """Yield an open QSaveFile; commit it when the block ends, discard it on error.
+
+    Qt's file classes are loaded with the first save, not before the window's first paint.
+    """
+    from PySide6.QtCore import QIODevice, QSaveFile
+
     handle = QSaveFile(str(path))
     if not handle.open(QIODevice.OpenModeFlag.WriteOnly):
         reason = failure_reason(path, handle, needed)

@@ -32,7 +32,6 @@ from battletracker.model.changes import Changes, Effect
 from battletracker.model.game import Game, GameError
 from battletracker.model.savefile import SaveFileError
 from battletracker.rules import Resolution
-from battletracker.rules.log_lines import rolls_line
 from battletracker.ui.files import fingerprint, is_shipped
 
 if TYPE_CHECKING:
@@ -204,6 +203,8 @@ class Session(QObject):
 
         `source` says whose dice they were ("dice rolled at the table"), for the log.
         """
+        from battletracker.rules.log_lines import rolls_line  # with the first roll: the window paints without it
+
         lines = [*resolution.log]
         if resolution.rolls:
             lines.insert(0, rolls_line(text, resolution.rolls, source or ""))

@@ -402,6 +402,29 @@ def _big_game(demo: Game, n: int) -> Game:
     return game
 
 
+def test_the_cards_in_view_are_filled_in_first_and_those_just_below_on_the_next_round(
+        qtbot: QtBot, session: Session) -> None:
+    """The window's first paint waits only for the cards the player sees; the ones below come next."""
+    host = QWidget()
+    qtbot.addWidget(host)
+    host.resize(380, 500)
+    widget = CardsPanel(session, host)
+    widget.resize(380, 500)
+    host.show()
+    widget._realise_timer.stop()
+    widget._realise()
+    height = widget.scroll_area.viewport().height()
+    cards = [w for w in widget._order if isinstance(w, UnitCard)]
+    in_view = [c for c in cards if c.geometry().top() < height]
+    below = [c for c in cards if c.geometry().top() >= height]
+    assert in_view and below
+    assert all(c.built for c in in_view)
+    assert not any(c.built for c in below), [c.unit_id for c in below if c.built]
+    near = [c for c in below if c.geometry().top() < height + height // 2]
+    assert near
+    qtbot.waitUntil(lambda: all(c.built for c in near))
+
+
 def test_five_hundred_units_fill_in_only_the_cards_in_view(
         qtbot: QtBot, session: Session, demo_game: Game) -> None:
     session.replace_game(_big_game(demo_game, 500), None)

@@ -23,6 +23,9 @@ built = main_window.MainWindow.__init__
 def init(self, *args, **kwargs):
     built(self, *args, **kwargs)
     self.first_painted.connect(lambda: print("loaded " + json.dumps(sorted(sys.modules)), flush=True))
+    self.first_painted.connect(lambda: print("built " + json.dumps(sorted(
+        name for module in ("QtCore", "QtGui", "QtWidgets") for name in vars(sys.modules["PySide6." + module]))),
+        flush=True))
 
 main_window.MainWindow.__init__ = init
 from battletracker.app import main
@@ -43,21 +46,35 @@ LATER = {
     "battletracker.ui.visible_boxes": "the dark palette's style, on a dark palette only",
     "importlib.resources": "the package's data is found on disk beside the code",
     "datetime": "time stamps, with the first log line or recovery file",
+    "battletracker.rules.log_lines": "the log's wording of rolls, with the first roll",
     "numpy": "the odds plot, warmed after the first paint",
     "pyqtgraph": "the odds plot, warmed after the first paint",
 }
 
 
-def _loaded_at_first_paint(home: Path) -> set[str]:
+QT_LATER = {
+    "QSaveFile": "Qt's file writing, with the first save",
+    "QFileDevice": "Qt's file writing, with the first save",
+}
+"""Qt classes PySide6 builds (with their enums) only when first used, and the first paint does not use."""
+
+
+def _at_first_paint(home: Path) -> tuple[set[str], set[str]]:
+    """The modules loaded and the Qt classes built when the window first paints."""
     done = subprocess.run([sys.executable, "-c", _PROBE], env=app_env(home), cwd=home, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    line = next(line for line in done.stdout.splitlines() if line.startswith("loaded "))
-    return set(json.loads(line.removeprefix("loaded ")))
+    lines = done.stdout.splitlines()
+    loaded = next(line for line in lines if line.startswith("loaded ")).removeprefix("loaded ")
+    built = next(line for line in lines if line.startswith("built ")).removeprefix("built ")
+    return set(json.loads(loaded)), set(json.loads(built))
 
 
 def test_the_first_paint_loads_nothing_that_only_an_edit_a_dialog_or_a_dark_palette_needs(tmp_path: Path) -> None:
-    loaded = _loaded_at_first_paint(tmp_path)
+    loaded, built = _at_first_paint(tmp_path)
     assert "battletracker.ui.map.view" in loaded and "battletracker.ui.cards.card" in loaded, "the probe saw the paint"
     early = {name: why for name, why in LATER.items() if name in loaded}
     assert not early, f"loaded before the first paint: {early}"
+    assert "QMainWindow" in built, "the probe saw Qt's classes"
+    early = {name: why for name, why in QT_LATER.items() if name in built}
+    assert not early, f"built before the first paint: {early}"

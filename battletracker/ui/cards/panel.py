@@ -363,22 +363,18 @@ class CardsPanel(QWidget):
         return self._metrics
 
     def _realise(self) -> None:
-        """Fill in the cards in and near the viewport; then keep a pending selection in view."""
+        """Fill in the cards in the viewport, then on the next round those near it; keep a pending selection in view.
+
+        The cards out of sight wait for a round of their own, so the window's first paint
+        waits only for the cards the player sees.
+        """
         if not self.isVisible():
             return
         bar = self.scroll_area.verticalScrollBar()
         height = self.scroll_area.viewport().height()
-        top, bottom = bar.value() - height // 2, bar.value() + height + height // 2
-        built = False
-        for widget in self._order:
-            if not isinstance(widget, UnitCard) or widget.isHidden():
-                continue
-            geometry = widget.geometry()
-            if geometry.bottom() < top:
-                continue
-            if geometry.top() > bottom:
-                break
-            built = self._fill(widget) or built
+        built = self._fill_between(bar.value(), bar.value() + height)
+        if not built:
+            built = self._fill_between(bar.value() - height // 2, bar.value() + height + height // 2)
         target = self._cards.get(self._pending_scroll or "")
         if target is not None and not target.isHidden():
             built = self._fill(target) or built
@@ -392,6 +388,20 @@ class CardsPanel(QWidget):
         if built:
             self._realise_timer.start()
         self._release_far(bar.value() - 2 * height, bar.value() + 3 * height)
+
+    def _fill_between(self, top: int, bottom: int) -> bool:
+        """Fill in the shown cards between `top` and `bottom` of the scrolled area; True when any was filled."""
+        built = False
+        for widget in self._order:
+            if not isinstance(widget, UnitCard) or widget.isHidden():
+                continue
+            geometry = widget.geometry()
+            if geometry.bottom() < top:
+                continue
+            if geometry.top() > bottom:
+                break
+            built = self._fill(widget) or built
+        return built
 
     def _release_far(self, top: int, bottom: int) -> None:
         """Past KEEP_BUILT filled-in cards, empty those well out of view so layouts stay cheap."""
