@@ -365,3 +365,46 @@ def _power_below(poly: list[int], count: int, cap: int) -> list[int]:
         if left:
             power = times(power, power)
     return low
+
+
+@lru_cache(maxsize=256)
+def kills_die(target: int, storm: StormOfSteel | None, kill: int, per_hit: int) -> tuple[tuple[int, ...], int]:
+    """One die with its extras as whole weights by the kills of its hits, each hit's effect die killing with
+    `kill` of its `per_hit` results, over the returned denominator (in lowest terms).
+
+    The hits polynomial of `_one_die_hits` with y = (per_hit - kill + kill z) / per_hit: 41 terms at
+    most, shared by every target with the same dice and effect.
+    """
+    rounds = storm.rounds if storm is not None else 0
+    hits, den = _one_die_hits(target, storm, rounds)
+    degree = max(h for h, n in enumerate(hits) if n)
+    common = gcd(den, *hits)
+    shifted = _shifted([n // common for n in hits[:degree + 1]], per_hit - kill, per_hit, degree)
+    die = [c * kill**j for j, c in enumerate(shifted)]
+    den = den // common * per_hit**degree
+    common = gcd(den, *die)
+    return tuple(c // common for c in die), den // common
+
+
+@lru_cache(maxsize=256)
+def kills_below(count: int, target: int, storm: StormOfSteel | None, kill: int, per_hit: int,
+                cap: int) -> tuple[tuple[int, ...], int]:
+    """The whole weights of 0, 1, ... `cap` - 1 kills of `count` dice (as `kills_die`), over the returned
+    denominator: the rest of it is `cap` kills or more.
+
+    The first `cap` coefficients of one die's polynomial to the `count`-th
+    power, by the recurrence of `_power` stopped there: a Team of 10 figures
+    under 12 dice with chained Storm of Steel (480 hits) costs a hundred
+    small products, not the whole power. Needs a die that can kill nobody
+    (a nonzero constant term), as any die that can miss or roll a blank.
+    """
+    die, die_den = kills_die(target, storm, kill, per_hit)
+    first = die[0]
+    assert first, "a die that always kills has no recurrence from its constant term"
+    degree = len(die) - 1
+    terms = min(cap, degree * count + 1)
+    factors = [(i, c) for i, c in enumerate(die) if i and c]
+    out = [first**count]
+    for k in range(1, terms):
+        out.append(sum(((count + 1) * i - k) * c * out[k - i] for i, c in factors if i <= k) // (k * first))
+    return tuple(out), die_den**count
