@@ -201,9 +201,9 @@ def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
 @lru_cache(maxsize=1024)
 def _odds(shot: FlameShot, vehicle: VehicleTarget) -> Distribution[str]:
     cap = {"wooden_building": SETS_FIRE_AT_SIXES, "transport": vehicle.sixes_cap}.get(shot.target_kind, 0)
-    if not shot.occupied:
-        fire = storm_of_steel.hits_and_sixes(shot.volley.dice, shot.volley.to_hit, shot.volley.storm)
-        return fire.map(lambda hx: _key(shot.target_kind, 0, 0, hx[1], vehicle))
+    if not shot.occupied:  # only the 6s count, up to the cap: never the whole (hits, sixes) table
+        weights, den = storm_of_steel.capped_weights(shot.volley.dice, shot.volley.to_hit, shot.volley.storm, cap)
+        return Distribution.from_weights(weights, den).map(lambda hx: _key(shot.target_kind, 0, 0, hx[1], vehicle))
     return keyed_volley_odds(shot.volley, cap, lambda sixes: _sixes_words(shot.target_kind, sixes, vehicle))
 
 

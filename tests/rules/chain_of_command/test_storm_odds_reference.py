@@ -5,6 +5,7 @@ slower methods before them gave, saved as the SHA-256 of every outcome's whole w
 from __future__ import annotations
 
 import hashlib
+from fractions import Fraction
 
 import pytest
 
@@ -76,3 +77,34 @@ def test_exact_odds_equal_the_saved_ones(case: str) -> None:
     name, inputs = CASES[case]
     assert digest(name, inputs) == SAVED[case]
 
+
+def _times(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:
+    out = [Fraction(0)] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return out
+
+
+def _sixes_of_one_die(rounds: int, per_six: int) -> list[Fraction]:
+    """Chance of each count of 6s from one die and the Storm of Steel dice its 6s earn, round by round."""
+    six = [Fraction(0), Fraction(1)]
+    if rounds:
+        extra = _sixes_of_one_die(rounds - 1, per_six)
+        for _ in range(per_six):
+            six = _times(six, extra)
+    out = [Fraction(1, 6) * p for p in six]
+    out[0] += Fraction(5, 6)
+    return out
+
+
+def test_an_empty_wooden_building_under_the_most_storm_of_steel_counts_only_its_sixes() -> None:
+    """12 dice with 3 extra dice per 6 for 3 rounds at an empty building: two 6s set it on fire. Counted by the
+    6s alone, in a second, not by the whole (hits, sixes) table of 480 by 480."""
+    sixes = [Fraction(1)]
+    for _ in range(12):
+        sixes = _times(sixes, _sixes_of_one_die(3, 3))
+    on_fire = 1 - sixes[0] - sixes[1]
+    dist = odds("coc.flamethrower", {"range": 4, "fuel": 3, "to_hit": 3, "target_kind": "wooden_building",
+                                     "teams": 0, **STORM_OF_STEEL_MOST})
+    assert dict(dist.items()) == {"kills=0 shock=0 building_on_fire": on_fire, "kills=0 shock=0": 1 - on_fire}
