@@ -317,7 +317,7 @@ def effect_columns(count: int, target: int, storm: StormOfSteel | None, sixes_ca
     where a sum over every hit total would otherwise be made for each. T is
     the polynomial of one die's hits with y -> (none + z) / per_hit, raised to
     the `count`-th power: a one-die substitution of 41 terms and `_power`
-    (the counts of sixes below the cap as small packed products, truncated).
+    (the counts of sixes below the cap by the binomial theorem, `_low_columns`).
     """
     rounds = storm.rounds if storm is not None else 0
     hits, den = _one_die_hits(target, storm, rounds)
@@ -338,11 +338,8 @@ def effect_columns(count: int, target: int, storm: StormOfSteel | None, sixes_ca
     out_den = den**count * per_hit**most
     if cap <= 0:
         return (tuple(total),), out_den
-    die = [sum(c << (width * j) for j, c in enumerate(_shifted([n // common for n in p], none, per_hit, degree)))
-           for p in by_sixes]
-
-    low = _power_below(die, count, cap)
-    columns = [_unpack(p, most + 1, size) for p in low]
+    low = _low_columns([_shifted([n // common for n in p], none, per_hit, degree) for p in by_sixes], count)
+    columns = [column + [0] * (most + 1 - len(column)) for column in low]
     rest = total
     for column in columns:
         rest = list(map(sub, rest, column))
@@ -408,3 +405,53 @@ def kills_below(count: int, target: int, storm: StormOfSteel | None, kill: int, 
     for k in range(1, terms):
         out.append(sum(((count + 1) * i - k) * c * out[k - i] for i, c in factors if i <= k) // (k * first))
     return tuple(out), die_den**count
+
+
+
+def _times_lists(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, u in enumerate(a):
+        if u:
+            for j, v in enumerate(b):
+                out[i + j] += u * v
+    return out
+
+
+def _add_into(total: list[int], poly: Sequence[int]) -> None:
+    if len(poly) > len(total):
+        total.extend([0] * (len(poly) - len(total)))
+    for i, c in enumerate(poly):
+        total[i] += c
+
+
+def _low_columns(die: list[list[int]], count: int) -> list[list[int]]:
+    """The first len(`die`) coefficients in w of (sum of die[x] w**x)**count, each a polynomial in z (a list of
+    coefficients): the counts of sixes below a cap, by the binomial theorem.
+
+    With L the column of no sixes (a die that misses or hits without a 6:
+    a line a + b z) and R the rest, the power is the sum of
+    C(count, m) L**(count - m) R**m, and R**m has no term below w**m: only
+    the first few m count, each a product of short polynomials (few 6s bring
+    few Storm of Steel dice), never a power of the whole die.
+    """
+    cap = len(die)
+    columns = [list(column) for column in die]
+    for column in columns:
+        while len(column) > 1 and not column[-1]:
+            column.pop()
+    a, b = (columns[0] + [0])[:2]
+    assert len(columns[0]) <= 2, "a die without a 6 scores one hit at most"
+    out: list[list[int]] = [[0] for _ in range(cap)]
+    r_power: dict[int, list[int]] = {0: [1]}  # R**m by its count of sixes (m and up, below the cap)
+    for m in range(min(cap, count + 1)):
+        k = count - m
+        line_power = [comb(count, m) * comb(k, j) * a ** (k - j) * b**j for j in range(k + 1 if b else 1)]
+        for x, poly in r_power.items():
+            _add_into(out[x], _times_lists(line_power, poly))
+        more: dict[int, list[int]] = {}
+        for x, poly in r_power.items():
+            for y in range(1, cap - x):
+                if any(columns[y]):
+                    _add_into(more.setdefault(x + y, [0]), _times_lists(poly, columns[y]))
+        r_power = more
+    return out
