@@ -151,8 +151,9 @@ def kills_and_unstable(target: AreaTarget, unstable_sixes: int) -> tuple[Weights
     if target.volley is None:
         if target.kind == "vehicle" or not sixes_cap:
             return {(0, 0): 1}, 1
-        weights, den = kills_and_sixes(target.dice, target.to_hit, target.storm, 0, 1, 1, sixes_cap)
-        return _read(weights, sixes_cap, None), den
+        # only the 6s count: as hits of the same dice needing 6s, where every hit is a 6 and every 6 a hit
+        fewer, den = storm_of_steel.kills_below(target.dice, 6, target.storm, 1, 1, sixes_cap)
+        return {key: w for key, w in (((0, 0), sum(fewer)), ((0, 1), den - sum(fewer))) if w}, den
     volley = target.volley
     assert volley.teams == 1, "an area target's Teams take its dice together"
     faces = volley.effect.faces

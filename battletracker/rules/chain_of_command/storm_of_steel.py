@@ -400,10 +400,10 @@ def kills_below(count: int, target: int, storm: StormOfSteel | None, kill: int, 
     assert first, "a die that always kills has no recurrence from its constant term"
     degree = len(die) - 1
     terms = min(cap, degree * count + 1)
-    factors = [(i, c) for i, c in enumerate(die) if i and c]
     out = [first**count]
     for k in range(1, terms):
-        out.append(sum(((count + 1) * i - k) * c * out[k - i] for i, c in factors if i <= k) // (k * first))
+        out.append(sum(((count + 1) * i - k) * die[i] * out[k - i] for i in range(1, min(k, degree) + 1))
+                   // (k * first))
     return tuple(out), die_den**count
 
 
