@@ -161,11 +161,14 @@ def kills_and_unstable(target: AreaTarget, unstable_sixes: int) -> tuple[Weights
     common = gcd(kill, len(faces))
     figures = volley.figures[0] if volley.figures else None
     kills_cap = figures if figures is not None else volley.dice * storm_of_steel.most_dice_per_die(volley.storm) + 1
-    if not sixes_cap and storm_of_steel.kills_die(volley.to_hit, volley.storm, kill // common,
-                                                  len(faces) // common)[0][0]:
-        return _kills_only(volley.dice, volley.to_hit, volley.storm, kill // common, len(faces) // common, kills_cap)
-    weights, den = kills_and_sixes(volley.dice, volley.to_hit, volley.storm, kill // common, len(faces) // common,
-                                   kills_cap, sixes_cap)
+    kill, per_hit = kill // common, len(faces) // common
+    if not storm_of_steel.kills_die(volley.to_hit, volley.storm, kill, per_hit)[0][0]:  # every die kills
+        weights, den = kills_and_sixes(volley.dice, volley.to_hit, volley.storm, kill, per_hit, kills_cap, sixes_cap)
+    elif not sixes_cap:
+        return _kills_only(volley.dice, volley.to_hit, volley.storm, kill, per_hit, kills_cap)
+    else:
+        weights, den = storm_of_steel.kills_and_sixes_below(volley.dice, volley.to_hit, volley.storm, kill, per_hit,
+                                                            kills_cap, sixes_cap)
     return _read(weights, sixes_cap, figures), den
 
 

@@ -364,6 +364,20 @@ def _power_below(poly: list[int], count: int, cap: int) -> list[int]:
     return low
 
 
+def _kills_shifted(poly: Sequence[int], kill: int, per_hit: int, degree: int) -> list[int]:
+    """`poly` in the hits y as a polynomial in the kills z, y = (per_hit - kill + kill z) / per_hit, times
+    per_hit**degree: a Taylor shift by repeated additions of small multiples (as `_shifted`, without a
+    binomial coefficient per pair of terms)."""
+    out = [c * per_hit ** (degree - h) for h, c in enumerate(poly)]
+    out += [0] * (degree + 1 - len(out))
+    none = per_hit - kill
+    if none:
+        for i in range(degree):
+            for j in range(degree - 1, i - 1, -1):
+                out[j] += none * out[j + 1]
+    return [c * kill**j for j, c in enumerate(out)] if kill != 1 else out
+
+
 @lru_cache(maxsize=256)
 def kills_die(target: int, storm: StormOfSteel | None, kill: int, per_hit: int) -> tuple[tuple[int, ...], int]:
     """One die with its extras as whole weights by the kills of its hits, each hit's effect die killing with
@@ -376,11 +390,23 @@ def kills_die(target: int, storm: StormOfSteel | None, kill: int, per_hit: int) 
     hits, den = _one_die_hits(target, storm, rounds)
     degree = max(h for h, n in enumerate(hits) if n)
     common = gcd(den, *hits)
-    shifted = _shifted([n // common for n in hits[:degree + 1]], per_hit - kill, per_hit, degree)
-    die = [c * kill**j for j, c in enumerate(shifted)]
+    die = _kills_shifted([n // common for n in hits[:degree + 1]], kill, per_hit, degree)
     den = den // common * per_hit**degree
     common = gcd(den, *die)
     return tuple(c // common for c in die), den // common
+
+
+def _power_first(die: Sequence[int], count: int, terms: int) -> list[int]:
+    """The first `terms` coefficients of `die` (nonzero constant term) to the `count`-th power, by the
+    recurrence of `_power` stopped there."""
+    first = die[0]
+    assert first, "a die that always scores has no recurrence from its constant term"
+    degree = len(die) - 1
+    out = [first**count]
+    for k in range(1, min(terms, degree * count + 1)):
+        out.append(sum(((count + 1) * i - k) * die[i] * out[k - i] for i in range(1, min(k, degree) + 1))
+                   // (k * first))
+    return out
 
 
 @lru_cache(maxsize=256)
@@ -390,22 +416,47 @@ def kills_below(count: int, target: int, storm: StormOfSteel | None, kill: int, 
     denominator: the rest of it is `cap` kills or more.
 
     The first `cap` coefficients of one die's polynomial to the `count`-th
-    power, by the recurrence of `_power` stopped there: a Team of 10 figures
-    under 12 dice with chained Storm of Steel (480 hits) costs a hundred
-    small products, not the whole power. Needs a die that can kill nobody
-    (a nonzero constant term), as any die that can miss or roll a blank.
+    power (`_power_first`): a Team of 10 figures under 12 dice with chained
+    Storm of Steel (480 hits) costs a hundred small products, not the whole
+    power. Needs a die that can kill nobody (a nonzero constant term), as
+    any die that can miss or roll a blank.
     """
     die, die_den = kills_die(target, storm, kill, per_hit)
-    first = die[0]
-    assert first, "a die that always kills has no recurrence from its constant term"
-    degree = len(die) - 1
-    terms = min(cap, degree * count + 1)
-    out = [first**count]
-    for k in range(1, terms):
-        out.append(sum(((count + 1) * i - k) * die[i] * out[k - i] for i in range(1, min(k, degree) + 1))
-                   // (k * first))
-    return tuple(out), die_den**count
+    return tuple(_power_first(die, count, cap)), die_den**count
 
+
+@lru_cache(maxsize=256)
+def kills_and_sixes_below(count: int, target: int, storm: StormOfSteel | None, kill: int, per_hit: int,
+                          kills_cap: int, sixes_cap: int) -> tuple[dict[tuple[int, int], int], int]:
+    """(kills, sixes) of `count` dice, each read up to its cap (the cap meaning 'or more'), as whole weights
+    over one denominator: a Team whose 6s can make its building unstable.
+
+    Below both caps from the columns of one die by its count of 6s
+    (`one_die_by_sixes`, in kills) raised by the binomial theorem
+    (`_low_columns`); the kills below their cap whatever the 6s from
+    `_power_first`; the lumps at the caps are what is left. The whole
+    (kills, sixes) table of 480 hits is never made. Needs a die that can
+    kill nobody, as `kills_below`.
+    """
+    rounds = storm.rounds if storm is not None else 0
+    hits, den = _one_die_hits(target, storm, rounds)
+    degree = max(h for h, n in enumerate(hits) if n)
+    by_sixes, by_sixes_den = one_die_by_sixes(target, storm, rounds, sixes_cap)
+    assert by_sixes_den == den
+    common = gcd(den, *hits, *(c for p in by_sixes for c in p))
+    die = _kills_shifted([n // common for n in hits[:degree + 1]], kill, per_hit, degree)
+    den = (den // common * per_hit**degree) ** count
+    kills = _power_first(die, count, kills_cap)
+    low = _low_columns([_kills_shifted([n // common for n in p], kill, per_hit, degree) for p in by_sixes], count)
+    out: dict[tuple[int, int], int] = {}
+    for x, column in enumerate(low):
+        for k, w in enumerate(column[:kills_cap]):
+            out[(k, x)] = w
+        out[(kills_cap, x)] = sum(column[kills_cap:])
+    for k, w in enumerate(kills):
+        out[(k, sixes_cap)] = w - sum(column[k] for column in low if k < len(column))
+    out[(kills_cap, sixes_cap)] = den - sum(out.values())
+    return {key: w for key, w in out.items() if w}, den
 
 
 def _times_lists(a: Sequence[int], b: Sequence[int]) -> list[int]:
