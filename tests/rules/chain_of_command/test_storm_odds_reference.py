@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from fractions import Fraction
+from math import gcd
 
 import pytest
 
@@ -68,6 +69,8 @@ def digest(name: str, inputs: Inputs) -> tuple[int, str]:
     dist = odds(name, inputs)
     assert dist.total() == 1
     weights, den = dist.whole_weights()
+    common = gcd(den, *weights.values())
+    weights, den = {key: w // common for key, w in weights.items()}, den // common
     text = f"{den}|" + "|".join(f"{key}={weights[key]}" for key in sorted(weights))
     return len(weights), hashlib.sha256(text.encode()).hexdigest()
 
