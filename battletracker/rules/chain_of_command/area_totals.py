@@ -355,18 +355,21 @@ def _packed(parts: list[tuple[Poly, int]]) -> dict[int, list[int]]:
 MOST_POINTS = 100
 """Kills up to which `_summed` multiplies at points; beyond (Teams whose figures are not known) the
 interpolation, which grows as the square of the points, costs more than products of packed polynomials."""
+POINTS_FROM_BITS = 1500
+"""Bits of the area's denominator from which `_summed` multiplies at points: below, the packed products are
+cheaper (at the default settings a devastating bombardment over ten targets has some 700 bits)."""
 
 
 def _summed(parts: Sequence[tuple[Weights, int]]) -> Distribution[tuple[int, int]]:
     """The sum of independent parts.
 
-    Each part's kills polynomial is taken at the points 0, 1, ... up to the
-    most kills of them all; there the polynomials multiply as numbers, and
-    the product's coefficients come back by interpolation. With the most
-    Storm of Steel every weight has some 12,000 bits: a few hundred products
-    and differences of such numbers, where multiplying the polynomials
-    packed into single integers (`_packed`) would multiply numbers of half a
-    million bits. Last the empty buildings, which kill nobody: one small
+    With long weights each part's kills polynomial is taken at the points 0,
+    1, ... up to the most kills of them all; there the polynomials multiply
+    as numbers, and the product's coefficients come back by interpolation.
+    With the most Storm of Steel every weight has some 12,000 bits: a few
+    hundred products and differences of such numbers, where multiplying the
+    polynomials packed into single integers (`_packed`, cheaper for short
+    weights) would multiply numbers of half a million bits. Last the empty buildings, which kill nobody: one small
     number per count, not a polynomial (at the points each would add a
     count of unstable buildings to interpolate). Each part is in lowest
     terms, so the sum is too.
@@ -385,7 +388,7 @@ def _summed(parts: Sequence[tuple[Weights, int]]) -> Distribution[tuple[int, int
     most = sum(len(next(iter(poly.values()))) - 1 for poly, _ in killing)
     if not killing:
         rows: Poly = {0: [1]}
-    elif most <= MOST_POINTS:
+    elif most <= MOST_POINTS and den.bit_length() >= POINTS_FROM_BITS:
         rows = _at_points(killing, most, den.bit_length() + 1)
     else:
         rows = _packed(killing)
