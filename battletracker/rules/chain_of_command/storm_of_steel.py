@@ -266,13 +266,17 @@ def one_die_by_sixes(target: int, storm: StormOfSteel | None, rounds_left: int,
 
 
 def _shifted(poly: Sequence[int], none: int, per_hit: int, degree: int) -> list[int]:
-    """`poly` in the hits y as a polynomial in z with y = (none + z) / per_hit, times per_hit**degree."""
-    out = [0] * (degree + 1)
-    for i, c in enumerate(poly):
-        if c:
-            c *= per_hit ** (degree - i)
-            for j in range(i + 1):
-                out[j] += c * comb(i, j) * none ** (i - j)
+    """`poly` in the hits y as a polynomial in z with y = (none + z) / per_hit, times per_hit**degree.
+
+    A Taylor shift by `none` in repeated additions of small multiples, not a
+    binomial coefficient and a power per pair of terms.
+    """
+    out = [c * per_hit ** (degree - h) for h, c in enumerate(poly[:degree + 1])]
+    out += [0] * (degree + 1 - len(out))
+    if none:
+        for i in range(degree):
+            for j in range(degree - 1, i - 1, -1):
+                out[j] += none * out[j + 1]
     return out
 
 
@@ -366,16 +370,8 @@ def _power_below(poly: list[int], count: int, cap: int) -> list[int]:
 
 def _kills_shifted(poly: Sequence[int], kill: int, per_hit: int, degree: int) -> list[int]:
     """`poly` in the hits y as a polynomial in the kills z, y = (per_hit - kill + kill z) / per_hit, times
-    per_hit**degree: a Taylor shift by repeated additions of small multiples (as `_shifted`, without a
-    binomial coefficient per pair of terms)."""
-    out = [c * per_hit ** (degree - h) for h, c in enumerate(poly)]
-    out += [0] * (degree + 1 - len(out))
-    none = per_hit - kill
-    if none:
-        for i in range(degree):
-            for j in range(degree - 1, i - 1, -1):
-                out[j] += none * out[j + 1]
-    return [c * kill**j for j, c in enumerate(out)] if kill != 1 else out
+    per_hit**degree."""
+    return [c * kill**j for j, c in enumerate(_shifted(poly, per_hit - kill, per_hit, degree))]
 
 
 @lru_cache(maxsize=256)
