@@ -65,6 +65,22 @@ class Distribution(Generic[T]):
         return cls._weights(dict(weights), den).reduced()
 
     @classmethod
+    def from_lowest_terms(cls, weights: Mapping[T, int], den: int) -> Distribution[T]:
+        """As `from_weights`, for weights the caller knows to have no factor in common with `den`.
+
+        Independent parts each in lowest terms multiply to a whole in lowest
+        terms (Gauss's lemma): for a product of many parts the search for a
+        common factor, a greatest common divisor per weight of thousands of
+        bits, would find none.
+        """
+        if den <= 0:
+            raise ValueError(f"a denominator must be positive, not {den}")
+        for o, n in weights.items():
+            if n < 0:
+                raise ValueError(f"negative weight for {o!r}")
+        return cls._weights(dict(weights), den)
+
+    @classmethod
     def certain(cls, outcome: T) -> Distribution[T]:
         return cls._weights({outcome: 1}, 1)
 

@@ -202,6 +202,10 @@ LARGEST_STORM: list[tuple[str, str, dict[str, InputValue]]] = [
                                                         "building_id": "barn", **STORM_OF_STEEL_MOST}),
     ("coc.flamethrower", "storm at a transport", {**LARGEST["coc.flamethrower"], "target_ids": "u1",
                                                   "target_figures": "10", **STORM_OF_STEEL_MOST}),
+    # an empty wooden building, where only the 6s count
+    ("coc.flamethrower", "storm at an empty wooden building", {
+        "range": 4, "fuel": 3, "range_band": "close", "target_quality": "green", "firer_id": "flammen",
+        "target_kind": "wooden_building", "teams": 0, "building_id": "barn", **STORM_OF_STEEL_MOST}),
     ("coc.bombardment_phase", "storm", {**LARGEST["coc.bombardment_phase"], **STORM_OF_STEEL_MOST}),
     ("coc.sos_fire", "storm", {**LARGEST["coc.sos_fire"], "target_id": "s1", "target_figures": "10",
                                **STORM_OF_STEEL_MOST}),

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from math import gcd
+from math import factorial, gcd
+from operator import add, mul, sub
 
 from battletracker.core.odds import Distribution
 from battletracker.rules.chain_of_command import storm_of_steel
@@ -150,8 +151,9 @@ def kills_and_unstable(target: AreaTarget, unstable_sixes: int) -> tuple[Weights
     if target.volley is None:
         if target.kind == "vehicle" or not sixes_cap:
             return {(0, 0): 1}, 1
-        weights, den = kills_and_sixes(target.dice, target.to_hit, target.storm, 0, 1, 1, sixes_cap)
-        return _read(weights, sixes_cap, None), den
+        # only the 6s count: as hits of the same dice needing 6s, where every hit is a 6 and every 6 a hit
+        fewer, den = storm_of_steel.kills_below(target.dice, 6, target.storm, 1, 1, sixes_cap)
+        return {key: w for key, w in (((0, 0), sum(fewer)), ((0, 1), den - sum(fewer))) if w}, den
     volley = target.volley
     assert volley.teams == 1, "an area target's Teams take its dice together"
     faces = volley.effect.faces
@@ -159,9 +161,27 @@ def kills_and_unstable(target: AreaTarget, unstable_sixes: int) -> tuple[Weights
     common = gcd(kill, len(faces))
     figures = volley.figures[0] if volley.figures else None
     kills_cap = figures if figures is not None else volley.dice * storm_of_steel.most_dice_per_die(volley.storm) + 1
-    weights, den = kills_and_sixes(volley.dice, volley.to_hit, volley.storm, kill // common, len(faces) // common,
-                                   kills_cap, sixes_cap)
+    kill, per_hit = kill // common, len(faces) // common
+    if not storm_of_steel.kills_die(volley.to_hit, volley.storm, kill, per_hit)[0][0]:  # every die kills
+        weights, den = kills_and_sixes(volley.dice, volley.to_hit, volley.storm, kill, per_hit, kills_cap, sixes_cap)
+    elif not sixes_cap:
+        return _kills_only(volley.dice, volley.to_hit, volley.storm, kill, per_hit, kills_cap)
+    else:
+        weights, den = storm_of_steel.kills_and_sixes_below(volley.dice, volley.to_hit, volley.storm, kill, per_hit,
+                                                            kills_cap, sixes_cap)
     return _read(weights, sixes_cap, figures), den
+
+
+def _kills_only(count: int, target: int, storm: StormOfSteel | None, kill: int, per_hit: int,
+                kills_cap: int) -> tuple[Weights, int]:
+    """A target whose 6s count for nothing: its kills below the cap from the truncated power of one die's kills
+    (`storm_of_steel.kills_below`), the rest of the denominator at the cap."""
+    low, den = storm_of_steel.kills_below(count, target, storm, kill, per_hit, kills_cap)
+    weights: Weights = {(k, 0): w for k, w in enumerate(low) if w}
+    rest = den - sum(low)
+    if rest:
+        weights[(kills_cap, 0)] = rest
+    return weights, den
 
 
 def _read(weights: Weights, sixes_cap: int, figures: int | None) -> Weights:
@@ -250,40 +270,133 @@ def _times(a: tuple[Poly, int], b: tuple[Poly, int]) -> tuple[Poly, int]:
     return out, den
 
 
-def _summed(parts: Sequence[tuple[Weights, int]]) -> Distribution[tuple[int, int]]:
-    """The sum of independent parts.
+def _values(row: list[int], xs: range) -> list[int]:
+    """The polynomial with coefficients `row` at each of `xs`, by Horner's rule over all of them at once."""
+    out = [row[-1]] * len(xs)
+    for c in reversed(row[:-1]):
+        out = [v * x + c for v, x in zip(out, xs, strict=True)]
+    return out
 
-    Each product of two parts costs one integer product per pair of their
-    counts of unstable buildings, so the parts that only kill are multiplied
-    first, pairwise as a balanced tree (each product's slots only as wide as
-    its own weights need, its two factors of similar size, where integer
-    products are cheapest); then the parts that can also make a building
-    unstable, smallest first; last the empty buildings, which kill nobody:
-    one small number per count, not a polynomial.
+
+def _product(values: list[list[int]]) -> list[int]:
+    """Point by point, the product of several polynomials' values, pairwise as a balanced tree (factors of
+    similar size, where integer products are cheapest)."""
+    while len(values) > 1:
+        values = [list(map(mul, values[i], values[i + 1])) if i + 1 < len(values) else values[i]
+                  for i in range(0, len(values), 2)]
+    return values[0]
+
+
+def _interpolated(values: list[int]) -> list[int]:
+    """The coefficients of the polynomial of degree below len(values) that takes `values` at 0, 1, 2, ...
+
+    Newton's form from the forward differences (the k-th difference of a
+    polynomial with whole coefficients divides by k!), expanded by Horner's
+    rule: only subtractions and products by small numbers.
     """
-    kill_only: list[tuple[Poly, int]] = []
-    no_kills: list[tuple[Poly, int]] = []
-    both: list[tuple[Poly, int]] = []
-    for part in parts:
-        poly = _as_poly(part)
-        if set(poly[0]) == {0}:
-            kill_only.append(poly)
-        elif len(next(iter(poly[0].values()))) == 1:
-            no_kills.append(poly)
-        else:
-            both.append(poly)
-    both.sort(key=_size)
+    degree = len(values) - 1
+    differences = [values[0]]
+    row = values
+    for _ in range(degree):
+        row = list(map(sub, row[1:], row[:-1]))
+        differences.append(row[0])
+    out = [differences[degree] // factorial(degree)]
+    for k in range(degree - 1, -1, -1):  # out * (x - k) + differences[k] / k!
+        out = list(map(sub, [differences[k] // factorial(k), *out], [*(k * c for c in out), 0]))
+    return out
+
+
+def _at_points(parts: list[tuple[Poly, int]], most: int, width: int) -> dict[int, list[int]]:
+    """The product of the parts' kills polynomials by their values at 0, 1, ... `most` and interpolation.
+
+    The parts with one count of unstable buildings multiply first, as one;
+    the rest one product per point and pair of counts. Where there are
+    several counts, each point's values are packed into one number, a slot
+    of `width` bits per count (every weight fits), and interpolated at once.
+    """
+    xs = range(most + 1)
+    single = [_values(poly[0], xs) for poly, _ in parts if set(poly) == {0}]
+    at_points = {0: _product(single) if single else [1] * len(xs)}
+    for poly, _ in parts:
+        if set(poly) == {0}:
+            continue
+        sums: dict[int, list[int]] = {}
+        for u, row in poly.items():
+            values = _values(row, xs)
+            for before, before_values in at_points.items():
+                product = list(map(mul, before_values, values))
+                same = sums.get(before + u)
+                sums[before + u] = product if same is None else list(map(add, same, product))
+        at_points = sums
+    counts = sorted(at_points)
+    packed = [sum(values[i] << (width * n) for n, values in enumerate(at_points[u] for u in counts))
+              for i in range(len(xs))]
+    coefficients = _interpolated(packed)
+    mask = (1 << width) - 1
+    return {u: [(c >> (width * n)) & mask for c in coefficients] for n, u in enumerate(counts)}
+
+
+def _packed(parts: list[tuple[Poly, int]]) -> dict[int, list[int]]:
+    """The product of the parts' kills polynomials packed into integers: the parts with one count of unstable
+    buildings pairwise as a balanced tree (each product's slots only as wide as its own weights need, its two
+    factors of similar size, where integer products are cheapest), then the rest, smallest first."""
+    kill_only = [part for part in parts if set(part[0]) == {0}]
+    both = sorted((part for part in parts if set(part[0]) != {0}), key=_size)
     while len(kill_only) > 1:
-        kill_only.sort(key=_size)
+        kill_only = sorted(kill_only, key=_size)
         kill_only = [_times(kill_only[i], kill_only[i + 1]) if i + 1 < len(kill_only) else kill_only[i]
                      for i in range(0, len(kill_only), 2)]
     total: tuple[Poly, int] = ({0: [1]}, 1)
     for poly in kill_only + both:
         total = _times(total, poly) if total[1] > 1 else poly
+    return total[0]
+
+
+MOST_POINTS = 100
+"""Kills up to which `_summed` multiplies at points; beyond (Teams whose figures are not known) the
+interpolation, which grows as the square of the points, costs more than products of packed polynomials."""
+POINTS_FROM_BITS = 1500
+"""Bits of the area's denominator from which `_summed` multiplies at points: below, the packed products are
+cheaper (at the default settings a devastating bombardment over ten targets has some 700 bits)."""
+
+
+def _summed(parts: Sequence[tuple[Weights, int]]) -> Distribution[tuple[int, int]]:
+    """The sum of independent parts.
+
+    With long weights each part's kills polynomial is taken at the points 0,
+    1, ... up to the most kills of them all; there the polynomials multiply
+    as numbers, and the product's coefficients come back by interpolation.
+    With the most Storm of Steel every weight has some 12,000 bits: a few
+    hundred products and differences of such numbers, where multiplying the
+    polynomials packed into single integers (`_packed`, cheaper for short
+    weights) would multiply numbers of half a million bits. Last the empty buildings, which kill nobody: one small
+    number per count, not a polynomial (at the points each would add a
+    count of unstable buildings to interpolate). Each part is in lowest
+    terms, so the sum is too.
+    """
+    killing: list[tuple[Poly, int]] = []
+    no_kills: list[tuple[Poly, int]] = []
+    for part in parts:
+        poly = _as_poly(part)
+        if len(next(iter(poly[0].values()))) > 1:
+            killing.append(poly)
+        else:
+            no_kills.append(poly)
+    den = 1
+    for _, part_den in killing:
+        den *= part_den
+    most = sum(len(next(iter(poly.values()))) - 1 for poly, _ in killing)
+    if not killing:
+        rows: Poly = {0: [1]}
+    elif most <= MOST_POINTS and den.bit_length() >= POINTS_FROM_BITS:
+        rows = _at_points(killing, most, den.bit_length() + 1)
+    else:
+        rows = _packed(killing)
+    total = (rows, den)
     for poly in no_kills:
         total = _times_scalars(total, poly)
     rows, den = total
-    return Distribution.from_weights({(k, u): w for u, row in rows.items() for k, w in enumerate(row) if w}, den)
+    return Distribution.from_lowest_terms({(k, u): w for u, row in rows.items() for k, w in enumerate(row) if w}, den)
 
 
 def _size(part: tuple[Poly, int]) -> int:

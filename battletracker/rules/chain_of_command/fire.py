@@ -733,6 +733,7 @@ def _one_team_odds(volley: Volley, figures: int | None, sixes_cap: int,
     keyed: dict[str, int] = {}
     shock_powers = list(accumulate(repeat(shock, most), mul, initial=1))
     alive = dict.fromkeys(by_words, 0)
+    shock_words = [f" shock={s * multiplier}" for s in range(most + 1)] if multiplier else []
     for k in range(kills_to + 1):
         # C(k + s, k) kill**k shock**s ways for k kills and s Shock, s = 0, 1, ...: alike for every count of sixes
         ways = list(map(mul, map(comb, range(k, most + 1), repeat(k)), shock_powers))
@@ -742,7 +743,9 @@ def _one_team_odds(volley: Volley, figures: int | None, sixes_cap: int,
             weights = list(map(mul, ways, row[k:]))
             alive[words] += sum(weights)
             if multiplier:  # every (kills, Shock) its own key
-                keyed.update({f"kills={k} shock={s * multiplier}{words}": n for s, n in enumerate(weights) if n})
+                kills_words = f"kills={k}"  # thousands of keys: their words joined, not formatted one by one
+                keyed.update(zip([kills_words + shock + words for shock in shock_words[:len(weights)]], weights,
+                                 strict=True))
             elif any(weights):
                 key = kills_shock_key(k, 0) + words
                 keyed[key] = keyed.get(key, 0) + sum(weights)
@@ -760,8 +763,8 @@ def _one_team_odds(volley: Volley, figures: int | None, sixes_cap: int,
         if n % common:
             common = gcd(common, n)
             if common == 1:
-                return Distribution.from_weights(keyed, total)
-    return Distribution.from_weights({key: n // common for key, n in keyed.items()}, total // common)
+                return Distribution.from_lowest_terms(keyed, total)
+    return Distribution.from_lowest_terms({key: n // common for key, n in keyed.items()}, total // common)
 
 
 # reading inputs shared by the fire procedures ------------------------------------------------------

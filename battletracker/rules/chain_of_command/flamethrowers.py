@@ -201,9 +201,10 @@ def flamethrower_resolve(inputs: Inputs, dice: Dice) -> Resolution:
 @lru_cache(maxsize=1024)
 def _odds(shot: FlameShot, vehicle: VehicleTarget) -> Distribution[str]:
     cap = {"wooden_building": SETS_FIRE_AT_SIXES, "transport": vehicle.sixes_cap}.get(shot.target_kind, 0)
-    if not shot.occupied:
-        fire = storm_of_steel.hits_and_sixes(shot.volley.dice, shot.volley.to_hit, shot.volley.storm)
-        return fire.map(lambda hx: _key(shot.target_kind, 0, 0, hx[1], vehicle))
+    if not shot.occupied:  # only the 6s count, up to the cap: as the hits of the same dice needing 6s
+        fewer, den = storm_of_steel.kills_below(shot.volley.dice, 6, shot.volley.storm, 1, 1, cap)
+        sixes = {**dict(enumerate(fewer)), cap: den - sum(fewer)}
+        return Distribution.from_weights(sixes, den).map(lambda x: _key(shot.target_kind, 0, 0, x, vehicle))
     return keyed_volley_odds(shot.volley, cap, lambda sixes: _sixes_words(shot.target_kind, sixes, vehicle))
 
 

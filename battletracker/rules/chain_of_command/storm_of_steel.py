@@ -266,13 +266,17 @@ def one_die_by_sixes(target: int, storm: StormOfSteel | None, rounds_left: int,
 
 
 def _shifted(poly: Sequence[int], none: int, per_hit: int, degree: int) -> list[int]:
-    """`poly` in the hits y as a polynomial in z with y = (none + z) / per_hit, times per_hit**degree."""
-    out = [0] * (degree + 1)
-    for i, c in enumerate(poly):
-        if c:
-            c *= per_hit ** (degree - i)
-            for j in range(i + 1):
-                out[j] += c * comb(i, j) * none ** (i - j)
+    """`poly` in the hits y as a polynomial in z with y = (none + z) / per_hit, times per_hit**degree.
+
+    A Taylor shift by `none` in repeated additions of small multiples, not a
+    binomial coefficient and a power per pair of terms.
+    """
+    out = [c * per_hit ** (degree - h) for h, c in enumerate(poly[:degree + 1])]
+    out += [0] * (degree + 1 - len(out))
+    if none:
+        for i in range(degree):
+            for j in range(degree - 1, i - 1, -1):
+                out[j] += none * out[j + 1]
     return out
 
 
@@ -317,7 +321,7 @@ def effect_columns(count: int, target: int, storm: StormOfSteel | None, sixes_ca
     where a sum over every hit total would otherwise be made for each. T is
     the polynomial of one die's hits with y -> (none + z) / per_hit, raised to
     the `count`-th power: a one-die substitution of 41 terms and `_power`
-    (the counts of sixes below the cap as small packed products, truncated).
+    (the counts of sixes below the cap by the binomial theorem, `_low_columns`).
     """
     rounds = storm.rounds if storm is not None else 0
     hits, den = _one_die_hits(target, storm, rounds)
@@ -338,11 +342,8 @@ def effect_columns(count: int, target: int, storm: StormOfSteel | None, sixes_ca
     out_den = den**count * per_hit**most
     if cap <= 0:
         return (tuple(total),), out_den
-    die = [sum(c << (width * j) for j, c in enumerate(_shifted([n // common for n in p], none, per_hit, degree)))
-           for p in by_sixes]
-
-    low = _power_below(die, count, cap)
-    columns = [_unpack(p, most + 1, size) for p in low]
+    low = _low_columns([_shifted([n // common for n in p], none, per_hit, degree) for p in by_sixes], count)
+    columns = [column + [0] * (most + 1 - len(column)) for column in low]
     rest = total
     for column in columns:
         rest = list(map(sub, rest, column))
@@ -365,3 +366,139 @@ def _power_below(poly: list[int], count: int, cap: int) -> list[int]:
         if left:
             power = times(power, power)
     return low
+
+
+def _kills_shifted(poly: Sequence[int], kill: int, per_hit: int, degree: int) -> list[int]:
+    """`poly` in the hits y as a polynomial in the kills z, y = (per_hit - kill + kill z) / per_hit, times
+    per_hit**degree."""
+    return [c * kill**j for j, c in enumerate(_shifted(poly, per_hit - kill, per_hit, degree))]
+
+
+@lru_cache(maxsize=256)
+def kills_die(target: int, storm: StormOfSteel | None, kill: int, per_hit: int) -> tuple[tuple[int, ...], int]:
+    """One die with its extras as whole weights by the kills of its hits, each hit's effect die killing with
+    `kill` of its `per_hit` results, over the returned denominator (in lowest terms).
+
+    The hits polynomial of `_one_die_hits` with y = (per_hit - kill + kill z) / per_hit: 41 terms at
+    most, shared by every target with the same dice and effect.
+    """
+    rounds = storm.rounds if storm is not None else 0
+    hits, den = _one_die_hits(target, storm, rounds)
+    degree = max(h for h, n in enumerate(hits) if n)
+    common = gcd(den, *hits)
+    die = _kills_shifted([n // common for n in hits[:degree + 1]], kill, per_hit, degree)
+    den = den // common * per_hit**degree
+    common = gcd(den, *die)
+    return tuple(c // common for c in die), den // common
+
+
+def _power_first(die: Sequence[int], count: int, terms: int) -> list[int]:
+    """The first `terms` coefficients of `die` (nonzero constant term) to the `count`-th power, by the
+    recurrence of `_power` stopped there."""
+    first = die[0]
+    assert first, "a die that always scores has no recurrence from its constant term"
+    degree = len(die) - 1
+    out = [first**count]
+    for k in range(1, min(terms, degree * count + 1)):
+        out.append(sum(((count + 1) * i - k) * die[i] * out[k - i] for i in range(1, min(k, degree) + 1))
+                   // (k * first))
+    return out
+
+
+@lru_cache(maxsize=256)
+def kills_below(count: int, target: int, storm: StormOfSteel | None, kill: int, per_hit: int,
+                cap: int) -> tuple[tuple[int, ...], int]:
+    """The whole weights of 0, 1, ... `cap` - 1 kills of `count` dice (as `kills_die`), over the returned
+    denominator: the rest of it is `cap` kills or more.
+
+    The first `cap` coefficients of one die's polynomial to the `count`-th
+    power (`_power_first`): a Team of 10 figures under 12 dice with chained
+    Storm of Steel (480 hits) costs a hundred small products, not the whole
+    power. Needs a die that can kill nobody (a nonzero constant term), as
+    any die that can miss or roll a blank.
+    """
+    die, die_den = kills_die(target, storm, kill, per_hit)
+    return tuple(_power_first(die, count, cap)), die_den**count
+
+
+@lru_cache(maxsize=256)
+def kills_and_sixes_below(count: int, target: int, storm: StormOfSteel | None, kill: int, per_hit: int,
+                          kills_cap: int, sixes_cap: int) -> tuple[dict[tuple[int, int], int], int]:
+    """(kills, sixes) of `count` dice, each read up to its cap (the cap meaning 'or more'), as whole weights
+    over one denominator: a Team whose 6s can make its building unstable.
+
+    Below both caps from the columns of one die by its count of 6s
+    (`one_die_by_sixes`, in kills) raised by the binomial theorem
+    (`_low_columns`); the kills below their cap whatever the 6s from
+    `_power_first`; the lumps at the caps are what is left. The whole
+    (kills, sixes) table of 480 hits is never made. Needs a die that can
+    kill nobody, as `kills_below`.
+    """
+    rounds = storm.rounds if storm is not None else 0
+    hits, den = _one_die_hits(target, storm, rounds)
+    degree = max(h for h, n in enumerate(hits) if n)
+    by_sixes, by_sixes_den = one_die_by_sixes(target, storm, rounds, sixes_cap)
+    assert by_sixes_den == den
+    common = gcd(den, *hits, *(c for p in by_sixes for c in p))
+    die = _kills_shifted([n // common for n in hits[:degree + 1]], kill, per_hit, degree)
+    den = (den // common * per_hit**degree) ** count
+    kills = _power_first(die, count, kills_cap)
+    low = _low_columns([_kills_shifted([n // common for n in p], kill, per_hit, degree) for p in by_sixes], count)
+    out: dict[tuple[int, int], int] = {}
+    for x, column in enumerate(low):
+        for k, w in enumerate(column[:kills_cap]):
+            out[(k, x)] = w
+        out[(kills_cap, x)] = sum(column[kills_cap:])
+    for k, w in enumerate(kills):
+        out[(k, sixes_cap)] = w - sum(column[k] for column in low if k < len(column))
+    out[(kills_cap, sixes_cap)] = den - sum(out.values())
+    return {key: w for key, w in out.items() if w}, den
+
+
+def _times_lists(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, u in enumerate(a):
+        if u:
+            for j, v in enumerate(b):
+                out[i + j] += u * v
+    return out
+
+
+def _add_into(total: list[int], poly: Sequence[int]) -> None:
+    if len(poly) > len(total):
+        total.extend([0] * (len(poly) - len(total)))
+    for i, c in enumerate(poly):
+        total[i] += c
+
+
+def _low_columns(die: list[list[int]], count: int) -> list[list[int]]:
+    """The first len(`die`) coefficients in w of (sum of die[x] w**x)**count, each a polynomial in z (a list of
+    coefficients): the counts of sixes below a cap, by the binomial theorem.
+
+    With L the column of no sixes (a die that misses or hits without a 6:
+    a line a + b z) and R the rest, the power is the sum of
+    C(count, m) L**(count - m) R**m, and R**m has no term below w**m: only
+    the first few m count, each a product of short polynomials (few 6s bring
+    few Storm of Steel dice), never a power of the whole die.
+    """
+    cap = len(die)
+    columns = [list(column) for column in die]
+    for column in columns:
+        while len(column) > 1 and not column[-1]:
+            column.pop()
+    a, b = (columns[0] + [0])[:2]
+    assert len(columns[0]) <= 2, "a die without a 6 scores one hit at most"
+    out: list[list[int]] = [[0] for _ in range(cap)]
+    r_power: dict[int, list[int]] = {0: [1]}  # R**m by its count of sixes (m and up, below the cap)
+    for m in range(min(cap, count + 1)):
+        k = count - m
+        line_power = [comb(count, m) * comb(k, j) * a ** (k - j) * b**j for j in range(k + 1 if b else 1)]
+        for x, poly in r_power.items():
+            _add_into(out[x], _times_lists(line_power, poly))
+        more: dict[int, list[int]] = {}
+        for x, poly in r_power.items():
+            for y in range(1, cap - x):
+                if any(columns[y]):
+                    _add_into(more.setdefault(x + y, [0]), _times_lists(poly, columns[y]))
+        r_power = more
+    return out
