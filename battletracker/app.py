@@ -89,7 +89,7 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from battletracker.ui.features import FEATURE_MODULES, all_features
+    from battletracker.ui.features import all_features
     from battletracker.ui.main_window import MainWindow
     from battletracker.ui.recovery import Recovery
     from battletracker.ui.session import Session
@@ -108,7 +108,7 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
 
     session = Session(games[0])
     # The rules features: an explicit list, imported and added just after the first paint.
-    window = MainWindow(session, Recovery(session), features=all_features, feature_modules=FEATURE_MODULES)
+    window = MainWindow(session, Recovery(session), features=all_features)
     if args.file is not None:
         window.open_path(args.file)
     elif not args.demo and not args.quit_after_paint:

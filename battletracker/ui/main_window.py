@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterable, Sequence
-from functools import partial
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPoint, QSettings, QStandardPaths, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence, QPaintEvent, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -45,7 +43,7 @@ from battletracker.ui.recovery import Orphan, Recovery
 from battletracker.ui.replay_panel import ReplayBanner, ReplayPanel
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
-from battletracker.ui.warmup import Step, WarmUp
+from battletracker.ui.warmup import WarmUp
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
@@ -63,15 +61,12 @@ class MainWindow(QMainWindow):
     first_painted = Signal()
 
     def __init__(self, session: Session, recovery: Recovery | None = None, parent: QWidget | None = None,
-                 features: Callable[[], Iterable[Feature]] | None = None,
-                 feature_modules: Sequence[str] = ()) -> None:
+                 features: Callable[[], Iterable[Feature]] | None = None) -> None:
         """`features` gives the rules features to add just after the first paint (app.py passes
-        `battletracker.ui.features.all_features`); without it the window uses those already added.
-        `feature_modules`, the modules `features` imports, are imported first, one a turn of the event loop."""
+        `battletracker.ui.features.all_features`); without it the window uses those already added."""
         super().__init__(parent)
         self.session = session
         self.features = features
-        self.feature_modules = tuple(feature_modules)
         self.recovery = recovery if recovery is not None else Recovery(session, parent=self)
         self.settings = QSettings()
         self.painted = False
@@ -118,7 +113,6 @@ class MainWindow(QMainWindow):
         self.cards.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.recovery.status.connect(lambda text, timeout: self.statusBar().showMessage(text, timeout))
         self.cards.action_requested.connect(lambda key, unit_id: self.run_unit_action(key, unit_id))
-        self.cards.menu_opening.connect(self.load_features)
         self.map.refused.connect(lambda text: self.statusBar().showMessage(f"Not applied: {text}", 8000))
         self.map.context_requested.connect(self._map_context_menu)
         self.map.unit_activated.connect(lambda unit_id: self.cards.edit_unit(unit_id))
@@ -126,8 +120,7 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
-        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self._install_steps,
-                              self.cards.filling)
+        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog)
         self.guide_window: QDialog | None = None
         self._restore_settings()
 
@@ -232,41 +225,22 @@ class MainWindow(QMainWindow):
             self.addAction(entry)
 
     def load_features(self) -> None:
-        """Install the features now, all that is left of them: at first use, before the warm-up has got to it."""
-        self.warm_up.finish_install()
-
-    def _install_steps(self) -> list[Step]:
-        """The features' installation in slices, each short enough for a turn of the event loop.
-
-        Dialogs are fitted to the screen first; the features' modules are imported one a slice
-        (the rulesets they import are already loaded, in a thread); the features are added with
-        their unit actions; each window extension is a slice; the cards are filled in again
-        with the card sections, a few at a time as they come into view.
-        """
-        steps: list[Step] = [("fit dialogs to the screen", self.dialog_fitter.install)]
-        if self.features is not None:
-            steps += [(f"import {name}", partial(importlib.import_module, name)) for name in self.feature_modules]
-        steps.append(("the features' unit actions", self._add_features))
-        return steps
-
-    def _add_features(self) -> list[Step]:
+        """Add the features: their unit actions, card sections and window extensions, and fit dialogs to the screen."""
+        if self.features_loaded:
+            return
+        self.features_loaded = True
+        self.dialog_fitter.install()
         if self.features is not None:
             add_features(self.features())
         for unit_action in all_unit_actions():
-            if unit_action.key in self.unit_action_entries:
-                continue
             entry = self._action(unit_action.title, lambda _=False, k=unit_action.key: self.run_unit_action(k),
                                  unit_action.shortcut, None, unit_action.tip or None)
             entry.setObjectName(f"action_{unit_action.key}")
             self.addAction(entry)
             self.unit_action_entries[unit_action.key] = entry
-        extensions: list[Step] = [(f"install {extend.__module__}", partial(extend, self))
-                                  for extend in window_extensions()]
-        return [*extensions, ("the cards with the card sections", self._features_installed)]
-
-    def _features_installed(self) -> None:
-        self.features_loaded = True
-        self.cards.sections_added()
+        for extend in window_extensions():
+            extend(self)
+        self.cards.rebuild()
         self._update_unit_actions()
 
     # -- the FeatureHost the rules features see ------------------------------------------
@@ -327,9 +301,6 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self._action("&About BattleTracker", self.about))
         self._menus: dict[MenuId, QMenu] = {"file": file_menu, "edit": edit, "game": game, "view": view,
                                             "help": help_menu}
-        for menu in self._menus.values():
-            # A menu opened before the features are installed shows their entries all the same.
-            menu.aboutToShow.connect(self.load_features)
 
         tools = QToolBar("Main", self)
         tools.setObjectName("toolbar-main")
@@ -387,7 +358,6 @@ class MainWindow(QMainWindow):
             entry.setEnabled(key in available)
 
     def _fill_actions_menu(self) -> None:
-        self.load_features()
         self.actions_menu.clear()
         unit = self.session.game.units.get(self.session.selected or "")
         if unit is None:
@@ -402,7 +372,6 @@ class MainWindow(QMainWindow):
     def _map_context_menu(self, unit_id: str | None, where: QPoint) -> None:
         if unit_id is None or unit_id not in self.session.game.units:
             return
-        self.load_features()
         self.session.select(unit_id)
         menu = QMenu(self)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -415,7 +384,6 @@ class MainWindow(QMainWindow):
 
     def run_unit_action(self, key: str, unit_id: str | None = None) -> None:
         """Carry out a registered unit action for `unit_id` (default: the selected unit)."""
-        self.load_features()
         unit_id = unit_id or self.session.selected
         if unit_id is None or unit_id not in self.session.game.units:
             self.statusBar().showMessage("Select a unit first", 5000)
@@ -439,19 +407,10 @@ class MainWindow(QMainWindow):
             self.first_painted.emit()
 
     def _after_first_paint(self) -> None:
-        # The features in slices, then the warm-up: a player can use the window meanwhile.
+        # The features first and alone: run beside the warm-up's thread, sharing the interpreter,
+        # they would take longer to be there.
+        self.load_features()
         self.warm_up.start()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        """A feature's shortcut pressed before the feature is installed: install it now and carry it out."""
-        if not self.features_loaded:
-            self.load_features()
-            pressed = QKeySequence(event.keyCombination())
-            for entry in self.unit_action_entries.values():
-                if entry.isEnabled() and entry.shortcut().matches(pressed) == QKeySequence.SequenceMatch.ExactMatch:
-                    entry.trigger()
-                    return
-        super().keyPressEvent(event)
 
     # -- replay ------------------------------------------------------------------------
     def start_replay(self) -> None:

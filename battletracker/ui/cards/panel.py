@@ -10,7 +10,6 @@ at the foot of the panel and on `status_message`; nothing is applied.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -32,7 +31,6 @@ from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.cards.header import SideHeader
-from battletracker.ui.extensions import card_sections
 from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
@@ -42,7 +40,6 @@ if TYPE_CHECKING:
 
 NOTICE_MS = 8000
 KEEP_BUILT = 60
-REALISE_SLICE_S = 0.008  # cards are filled in for about this long a turn of the event loop
 
 
 class CardsPanel(QWidget):
@@ -50,7 +47,6 @@ class CardsPanel(QWidget):
 
     status_message = Signal(str)
     action_requested = Signal(str, str)  # action key, unit id
-    menu_opening = Signal()  # a card's menu is about to be built: the window installs the features if need be
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -116,8 +112,6 @@ class CardsPanel(QWidget):
         self._notice_timer.setInterval(NOTICE_MS)
         self._notice_timer.timeout.connect(self.notice.clear)
 
-        # After the first paint, cards are filled in a few a turn (`sections_added`); before it, all at once.
-        self._in_slices = False
         self._realise_timer = QTimer(self)
         self._realise_timer.setSingleShot(True)
         self._realise_timer.setInterval(0)
@@ -176,13 +170,6 @@ class CardsPanel(QWidget):
         start = order.index(selected) if selected in order else (-1 if step > 0 else 0)
         self.session.select(order[(start + step) % len(order)])
 
-    def filling(self) -> bool:
-        """Cards are still being filled in a few a turn (after `sections_added`)."""
-        return self._in_slices and self.isVisible()
-
-    def menu_opens(self) -> None:
-        self.menu_opening.emit()
-
     def run_action(self, key: str, unit_id: str) -> None:
         """A unit action from a card's menu; the window that hosts the panel carries it out."""
         self.action_requested.emit(key, unit_id)
@@ -219,20 +206,11 @@ class CardsPanel(QWidget):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 
-    def sections_added(self) -> None:
-        """Card sections were added (the features): the cards that now have one are filled in again.
-
-        Emptied at once, each keeps its height and is filled in with the others as they come into
-        view, a few a turn of the event loop.
-        """
-        game = self.session.game
-        for card in self._cards.values():
-            unit = game.units.get(card.unit_id)
-            if unit is not None and card_sections(game, unit):
-                card.release()
-                self._live.discard(card)
-        self._in_slices = self.isVisible()  # not shown yet, they are all filled in when it shows
-        self._realise_timer.start()
+    def rebuild(self) -> None:
+        """Build every card afresh, keeping the selection (card sections were added)."""
+        selected = self.session.selected
+        self._on_game_replaced()
+        self._on_selection(selected)
 
     # -- following the session ----------------------------------------------------
     def _on_game_replaced(self) -> None:
@@ -392,7 +370,6 @@ class CardsPanel(QWidget):
         height = self.scroll_area.viewport().height()
         top, bottom = bar.value() - height // 2, bar.value() + height + height // 2
         built = False
-        start = time.perf_counter()
         for widget in self._order:
             if not isinstance(widget, UnitCard) or widget.isHidden():
                 continue
@@ -402,11 +379,6 @@ class CardsPanel(QWidget):
             if geometry.top() > bottom:
                 break
             built = self._fill(widget) or built
-            if built and self._in_slices and time.perf_counter() - start > REALISE_SLICE_S:
-                # The rest next turn: a click or a key waits for a few cards at most.
-                self._realise_timer.start()
-                return
-        self._in_slices = False
         target = self._cards.get(self._pending_scroll or "")
         if target is not None and not target.isHidden():
             built = self._fill(target) or built

@@ -8,13 +8,19 @@ from __future__ import annotations
 
 from battletracker.ui.extensions import Feature
 
-# Every feature's module, in the order their actions appear in the menus; each has its `FEATURE`.
-FEATURE_MODULES = tuple(f"battletracker.ui.features.{name}" for name in (
-    "anti_tank", "armour_battles", "bombardments", "necromunda", "support_fire", "this_phase", "backdrop", "terrain"))
-
 
 def all_features() -> tuple[Feature, ...]:
     """Every feature, in the order their actions appear in the menus."""
-    import importlib
+    from battletracker.ui.features import (
+        anti_tank,
+        armour_battles,
+        backdrop,
+        bombardments,
+        necromunda,
+        support_fire,
+        terrain,
+        this_phase,
+    )
 
-    return tuple(importlib.import_module(name).FEATURE for name in FEATURE_MODULES)
+    return (anti_tank.FEATURE, armour_battles.FEATURE, bombardments.FEATURE, necromunda.FEATURE,
+            support_fire.FEATURE, this_phase.FEATURE, backdrop.FEATURE, terrain.FEATURE)
