@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable
 from functools import partial
+from types import ModuleType
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
@@ -66,7 +67,7 @@ class WarmUp(QObject):
         self._thread: threading.Thread | None = None
         self._thread_errors: list[BaseException] = []
         self._qt_modules = list(QT_MODULES)
-        self._qt_classes: list[tuple[object, str]] = []
+        self._qt_classes: list[tuple[ModuleType, str]] = []
         # Its own timer, which goes with it: a window closed while warming leaves nothing queued.
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -113,8 +114,8 @@ class WarmUp(QObject):
             return True
         start = time.perf_counter()
         while self._qt_classes and time.perf_counter() - start < SLICE_S:
-            module, name = self._qt_classes.pop()
-            getattr(module, name)
+            made_in, name = self._qt_classes.pop()
+            getattr(made_in, name)
         return bool(self._qt_classes)
 
     def _step(self) -> None:
