@@ -35,9 +35,11 @@ from PySide6.QtWidgets import QWidget
 
 # Imported off the GUI thread: libraries that create no Qt object when imported.
 LIBRARIES = ("numpy", "pyqtgraph")
-# The Qt modules pyqtgraph imports: imported, and all their classes made, on the GUI thread first.
-QT_MODULES = ("PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets", "PySide6.QtSvg", "PySide6.QtOpenGL",
-              "PySide6.QtOpenGLWidgets", "PySide6.QtTest")
+# The Qt modules pyqtgraph imports, imported on the GUI thread first; with True, every class of the
+# module is made there too: pyqtgraph reads all of the first three, and subclasses QOpenGLWidget.
+# (Not all of QtOpenGL: it has classes of thousands of functions, one 80 ms, that pyqtgraph never reads.)
+QT_MODULES = {"PySide6.QtCore": True, "PySide6.QtGui": True, "PySide6.QtWidgets": True, "PySide6.QtSvg": False,
+              "PySide6.QtOpenGL": False, "PySide6.QtOpenGLWidgets": True, "PySide6.QtTest": False}
 SLICE_S = 0.004  # the classes are made a few a slice, for about this long
 # Imported on the GUI thread, one module a slice: what a procedure dialog's first opening needs.
 MODULES = (
@@ -106,11 +108,13 @@ class WarmUp(QObject):
     def _make_qt_classes(self) -> bool:
         """A slice of Qt's classes made (their modules imported first, one a slice); False once all are made."""
         if self._qt_modules:
+            module_name = self._qt_modules.pop(0)
             try:
-                module = importlib.import_module(self._qt_modules.pop(0))
+                module = importlib.import_module(module_name)
             except ImportError:
                 return True  # not installed: pyqtgraph goes without it too
-            self._qt_classes += [(module, name) for name in reversed(dir(module)) if not name.startswith("_")]
+            if QT_MODULES[module_name]:
+                self._qt_classes += [(module, name) for name in reversed(dir(module)) if not name.startswith("_")]
             return True
         start = time.perf_counter()
         while self._qt_classes and time.perf_counter() - start < SLICE_S:
