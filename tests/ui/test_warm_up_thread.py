@@ -14,6 +14,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pytestqt.qtbot import QtBot
+
+from battletracker.ui.features import all_features
+from battletracker.ui.main_window import MainWindow
+from battletracker.ui.session import Session
 from tests.ui.test_app import app_env
 
 # In a fresh process, as the app starts: the Qt classes and modules made while the warm-up's thread
@@ -64,3 +69,17 @@ def test_no_qt_class_is_made_while_the_warm_up_thread_imports_pyqtgraph(tmp_path
     assert report["error"] == "None" and report["pyqtgraph"]
     assert report["seen"]["pyqtgraph already imported"] is False, "the thread imported it"
     assert report["seen"]["made meanwhile"] == {}, "made while the thread ran, on either thread"
+
+
+def test_a_closed_window_warms_nothing_more(qtbot: QtBot, session: Session) -> None:
+    """A window closed while warming (a test's window, closed but not yet deleted) runs no more slices."""
+    window = MainWindow(session, features=all_features)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: bool(window.warm_up.slices), timeout=20000)
+    session.undo_stack.setClean()
+    window.close()
+    ran = len(window.warm_up.slices)
+    qtbot.wait(500)
+    assert len(window.warm_up.slices) == ran
+    assert not window.warm_up.done
