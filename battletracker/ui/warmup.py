@@ -66,6 +66,7 @@ class WarmUp(QObject):
         self.done = False
         self.error: BaseException | None = None
         self._started = False
+        self._stopped = False
         self._thread: threading.Thread | None = None
         self._thread_errors: list[BaseException] = []
         self._qt_modules = list(QT_MODULES)
@@ -91,6 +92,11 @@ class WarmUp(QObject):
         for name in self._rulesets():
             self._steps.append((f"the {name} tables", partial(_read_tables, name)))
         self._timer.start(0)
+
+    def stop(self) -> None:
+        """No more slices: its window was closed (a closed window may wait a while to be deleted)."""
+        self._stopped = True
+        self._timer.stop()
 
     def _rulesets(self) -> list[str]:
         """Every ruleset with tables, the game's first."""
@@ -124,6 +130,8 @@ class WarmUp(QObject):
 
     def _step(self) -> None:
         """Qt's classes a slice a turn; then wait for the libraries' thread; then one slice per turn."""
+        if self._stopped:
+            return
         if self._thread is None:
             start = time.perf_counter()
             more = self._make_qt_classes()
