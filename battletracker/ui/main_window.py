@@ -816,4 +816,5 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.recovery.close()
+        self.warm_up.stop()
         event.accept()

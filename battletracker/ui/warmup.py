@@ -10,6 +10,15 @@ rules registry, a first odds plot drawn off screen, plots made ahead for the
 next charts, the rulesets' tables with the game's first) runs afterwards in
 short slices, one per turn of the event loop, so a click or a key press waits
 for at most one slice. Each slice's duration is kept in `slices`.
+
+Qt's classes belong to the GUI thread. PySide6 makes each class (with its
+enums) at first use, and that is not safe while another thread makes one too:
+pyqtgraph reads every class of QtCore, QtGui and QtWidgets as it is imported,
+and the GUI thread making classes meanwhile crashes the interpreter now and
+then. So the GUI thread first imports the Qt modules pyqtgraph reads and makes
+all their classes, a few a slice, and only then starts the thread; and the
+thread is given names only, never a Qt object, so nothing of a window is
+released on it.
 """
 
 from __future__ import annotations
@@ -19,12 +28,19 @@ import threading
 import time
 from collections.abc import Callable
 from functools import partial
+from types import ModuleType
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 # Imported off the GUI thread: libraries that create no Qt object when imported.
 LIBRARIES = ("numpy", "pyqtgraph")
+# The Qt modules pyqtgraph imports, imported on the GUI thread first; with True, every class of the
+# module is made there too: pyqtgraph reads all of the first three, and subclasses QOpenGLWidget.
+# (Not all of QtOpenGL: it has classes of thousands of functions, one 80 ms, that pyqtgraph never reads.)
+QT_MODULES = {"PySide6.QtCore": True, "PySide6.QtGui": True, "PySide6.QtWidgets": True, "PySide6.QtSvg": False,
+              "PySide6.QtOpenGL": False, "PySide6.QtOpenGLWidgets": True, "PySide6.QtTest": False}
+SLICE_S = 0.004  # the classes are made a few a slice, for about this long
 # Imported on the GUI thread, one module a slice: what a procedure dialog's first opening needs.
 MODULES = (
     "battletracker.ui.odds_plot",
@@ -49,7 +65,12 @@ class WarmUp(QObject):
         self.slices: list[tuple[str, float]] = []
         self.done = False
         self.error: BaseException | None = None
+        self._started = False
+        self._stopped = False
         self._thread: threading.Thread | None = None
+        self._thread_errors: list[BaseException] = []
+        self._qt_modules = list(QT_MODULES)
+        self._qt_classes: list[tuple[ModuleType, str]] = []
         # Its own timer, which goes with it: a window closed while warming leaves nothing queued.
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -64,14 +85,18 @@ class WarmUp(QObject):
         ]
 
     def start(self) -> None:
-        """Begin: the libraries in a thread; the slices once it has finished."""
-        if self._thread is not None:
+        """Begin: Qt's classes in slices, then the libraries in a thread; the other slices once it has finished."""
+        if self._started:
             return
+        self._started = True
         for name in self._rulesets():
             self._steps.append((f"the {name} tables", partial(_read_tables, name)))
-        self._thread = threading.Thread(target=self._import_libraries, name="warm-up", daemon=True)
-        self._thread.start()
-        self._timer.start(POLL_MS)
+        self._timer.start(0)
+
+    def stop(self) -> None:
+        """No more slices: its window was closed (a closed window may wait a while to be deleted)."""
+        self._stopped = True
+        self._timer.stop()
 
     def _rulesets(self) -> list[str]:
         """Every ruleset with tables, the game's first."""
@@ -86,19 +111,44 @@ class WarmUp(QObject):
         """The slice that kept the event loop longest, with its milliseconds."""
         return max(self.slices, key=lambda entry: entry[1], default=("none", 0.0))
 
-    def _import_libraries(self) -> None:
-        try:
-            for name in LIBRARIES:
-                importlib.import_module(name)
-        except BaseException as exc:  # noqa: BLE001 - the dialog that needs it reports it when it imports again
-            self.error = exc
+    def _make_qt_classes(self) -> bool:
+        """A slice of Qt's classes made (their modules imported first, one a slice); False once all are made."""
+        if self._qt_modules:
+            module_name = self._qt_modules.pop(0)
+            try:
+                module = importlib.import_module(module_name)
+            except ImportError:
+                return True  # not installed: pyqtgraph goes without it too
+            if QT_MODULES[module_name]:
+                self._qt_classes += [(module, name) for name in reversed(dir(module)) if not name.startswith("_")]
+            return True
+        start = time.perf_counter()
+        while self._qt_classes and time.perf_counter() - start < SLICE_S:
+            made_in, name = self._qt_classes.pop()
+            getattr(made_in, name)
+        return bool(self._qt_classes)
 
     def _step(self) -> None:
-        """Wait for the libraries' thread; then one slice per turn of the event loop."""
-        assert self._thread is not None
+        """Qt's classes a slice a turn; then wait for the libraries' thread; then one slice per turn."""
+        if self._stopped:
+            return
+        if self._thread is None:
+            start = time.perf_counter()
+            more = self._make_qt_classes()
+            self.slices.append(("Qt's classes", (time.perf_counter() - start) * 1000))
+            if more:
+                self._timer.start(0)
+                return
+            self._thread = threading.Thread(target=_import_libraries, args=(LIBRARIES, self._thread_errors),
+                                            name="warm-up", daemon=True)
+            self._thread.start()
+            self._timer.start(POLL_MS)
+            return
         if self._thread.is_alive():
             self._timer.start(POLL_MS)
             return
+        if self._thread_errors and self.error is None:
+            self.error = self._thread_errors[0]
         if not self._steps or self.error is not None:
             self.done = True
             return
@@ -146,6 +196,15 @@ class WarmUp(QObject):
         plot.set_distribution(Distribution({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}))
         plot.release_plots()
         plot.deleteLater()
+
+
+def _import_libraries(names: tuple[str, ...], errors: list[BaseException]) -> None:
+    """In the thread: names in, an error out; it holds no Qt object, so none is ever released on it."""
+    try:
+        for name in names:
+            importlib.import_module(name)
+    except BaseException as exc:  # noqa: BLE001 - the dialog that needs it reports it when it imports again
+        errors.append(exc)
 
 
 def _read_tables(ruleset: str) -> None:
