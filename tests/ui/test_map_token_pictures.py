@@ -145,3 +145,19 @@ def test_the_handle_is_a_picture_that_turns_with_the_unit(view: MapView) -> None
     QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                        vp_point(view, 38.0 + 5.0, 26.0))
     assert view.session.game.units["s1"].facing == pytest.approx(90.0, abs=1.0)
+
+
+def test_a_move_only_moves_the_picture_and_a_turn_or_shock_draws_it_again(view: MapView) -> None:
+    session = view.session
+    unit_id = next(iter(session.game.units))
+    t = token(view, unit_id)
+    body, badges = t.body.pixmap().cacheKey(), t.badges.pixmap().cacheKey()
+    unit = session.game.units[unit_id]
+    session.act("unit.move", {"unit": unit_id, "x": unit.x + 3.0, "y": unit.y + 2.0})
+    assert (t.x(), t.y()) == (unit.x, unit.y)
+    assert (t.body.pixmap().cacheKey(), t.badges.pixmap().cacheKey()) == (body, badges)
+    session.act("unit.shock", {"unit": unit_id, "delta": 2})
+    assert t.badges.pixmap().cacheKey() != badges
+    session.act("unit.turn", {"unit": unit_id, "facing": (unit.facing + 90.0) % 360.0})
+    assert t.facing == unit.facing
+    assert t.body.pixmap().cacheKey() != body

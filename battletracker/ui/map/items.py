@@ -148,6 +148,9 @@ class UnitToken(QGraphicsItem):
         self.badges = PixmapLabel(badge_font, (0.0, 1.0), (0.0, 0.0), self)
         self.name_place = 0         # index into NAME_PLACES
         self.badge_place = 0        # index into BADGE_PLACES
+        # What the picture and the labels were last made of: a sync that changes neither only moves the token.
+        self._synced_look: tuple[object, ...] | None = None
+        self._synced_labels: tuple[object, ...] | None = None
         self.sync(unit, colour, vehicle)
 
     # -- state from the model -------------------------------------------------
@@ -159,11 +162,17 @@ class UnitToken(QGraphicsItem):
         """
         vehicle = unit.is_vehicle if vehicle is None else vehicle
         size = (VEHICLE_WIDTH, VEHICLE_LENGTH) if vehicle else (ROUND_DIAMETER.get(unit.kind, DEFAULT_DIAMETER),) * 2
+        conditions = [*unit.conditions, *(unit.vehicle.damage if unit.vehicle else [])]
+        look = (vehicle, size, colour.rgba(), unit.facing, conditions)
+        labels = (unit.name, unit.shock, conditions)
+        self.setPos(unit.x, unit.y)
+        if look == self._synced_look and labels == self._synced_labels and self.preview_facing is None:
+            return  # moved at most (a replay's step, a drag): the picture and the labels stay as they are
+        self._synced_look, self._synced_labels = look, labels
         self.vehicle = vehicle
         self._size = size
         self.colour = QColor(colour)
         self.name = unit.name
-        conditions = [*unit.conditions, *(unit.vehicle.damage if unit.vehicle else [])]
         self.destroyed = any(is_destroyed(c) for c in conditions)
         fill = QColor(self.colour)
         if self.destroyed:
@@ -175,7 +184,6 @@ class UnitToken(QGraphicsItem):
         self._mark = contrasting(self.colour)
         self.preview_facing = None
         self.facing = unit.facing
-        self.setPos(unit.x, unit.y)
         self._shock = unit.shock
         self._conditions = conditions
         self._relabel()
