@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QListView
+from PySide6.QtGui import QTransform
+from PySide6.QtWidgets import QApplication, QLabel, QListView
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -264,3 +266,59 @@ def test_a_starred_line_does_not_stop_continuing_from_an_earlier_step(session: S
     assert savefile.game_to_dict(session.game) == states[2]
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == starred
+
+
+def shown(win: MainWindow) -> dict[str, object]:
+    """What the window shows of the game: each token's place, facing, pictures and labels, the log's lines,
+    the filled-in cards' values and the clock."""
+    QApplication.processEvents()
+    scene = win.map.map_scene
+    tokens = {unit_id: (t.x(), t.y(), t.facing, t.label.pos(), t.badges.pos(), t.body.pixmap().toImage(),
+                        t.badges.pixmap().toImage(), t.label.pixmap().toImage())
+              for unit_id, t in scene.tokens.items()}
+    model = win.log.model
+    log = [model.data(model.index(row)) for row in range(model.rowCount())]
+    cards = {}
+    for unit_id in win.session.game.units:
+        card = card_of(win.cards, unit_id)
+        card.ensure_current()
+        if card.built:
+            cards[unit_id] = {found.objectName(): found.text() for found in card.findChildren(QLabel)
+                              if found.objectName().startswith("value_")}
+    return {"tokens": tokens, "log": log, "cards": cards, "clock": win.clock_label.text()}
+
+
+def test_after_steps_and_jumps_the_window_shows_what_a_fresh_window_on_that_step_shows(
+        qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    session = window.session
+    units = list(session.game.units)
+    for i in range(80):
+        unit = units[i % len(units)]
+        if i % 4 == 3:
+            session.end_phase()
+        elif i % 2:
+            session.act("unit.move", {"unit": unit, "x": 5.0 + i % 50, "y": 4.0 + i % 30})
+        else:
+            session.act("unit.shock", {"unit": unit, "delta": 1})
+    window.replay_action.trigger()
+    scale = window.map.scale_factor  # with the replay's dock open
+    qtbot.waitUntil(lambda: all(t._zoom[0] == scale for t in window.map.map_scene.tokens.values()))
+    for k in (80, 3, 57, 31, 0, 44):
+        window.replay_panel.slider.setValue(k)
+        fresh_session = Session(copy.deepcopy(session.game))
+        fresh = MainWindow(fresh_session, Recovery(fresh_session, tmp_path / str(k)))
+        qtbot.addWidget(fresh, before_close_func=lambda _w, s=fresh_session: s.undo_stack.setClean())
+        fresh.resize(1366, 768)
+        fresh.show()
+        qtbot.waitExposed(fresh)
+        fresh.map.setTransform(QTransform.fromScale(scale, scale))
+        fresh.map.map_scene.layout_labels()  # as when its zoom settles
+        now, expected = shown(window), shown(fresh)
+        for part in ("log", "cards", "clock"):
+            assert now[part] == expected[part], (k, part)
+        tokens, fresh_tokens = now["tokens"], expected["tokens"]
+        assert isinstance(tokens, dict) and isinstance(fresh_tokens, dict)
+        assert tokens.keys() == fresh_tokens.keys(), k
+        for unit_id, token in tokens.items():
+            assert token == fresh_tokens[unit_id], (k, unit_id)
+        fresh.close()
