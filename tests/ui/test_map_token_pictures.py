@@ -147,7 +147,7 @@ def test_the_handle_is_a_picture_that_turns_with_the_unit(view: MapView) -> None
     assert view.session.game.units["s1"].facing == pytest.approx(90.0, abs=1.0)
 
 
-def test_a_move_only_moves_the_picture_and_a_turn_or_shock_draws_it_again(view: MapView) -> None:
+def test_a_move_only_moves_the_picture_a_shock_draws_the_badges_and_a_turn_the_body(view: MapView) -> None:
     session = view.session
     unit_id = next(iter(session.game.units))
     t = token(view, unit_id)
@@ -158,6 +158,7 @@ def test_a_move_only_moves_the_picture_and_a_turn_or_shock_draws_it_again(view: 
     assert (t.body.pixmap().cacheKey(), t.badges.pixmap().cacheKey()) == (body, badges)
     session.act("unit.shock", {"unit": unit_id, "delta": 2})
     assert t.badges.pixmap().cacheKey() != badges
+    assert t.body.pixmap().cacheKey() == body
     session.act("unit.turn", {"unit": unit_id, "facing": (unit.facing + 90.0) % 360.0})
     assert t.facing == unit.facing
     assert t.body.pixmap().cacheKey() != body

@@ -148,7 +148,7 @@ class UnitToken(QGraphicsItem):
         self.badges = PixmapLabel(badge_font, (0.0, 1.0), (0.0, 0.0), self)
         self.name_place = 0         # index into NAME_PLACES
         self.badge_place = 0        # index into BADGE_PLACES
-        # What the picture and the labels were last made of: a sync that changes neither only moves the token.
+        # What the picture and the labels were last made of: a sync draws again only what changed.
         self._synced_look: tuple[object, ...] | None = None
         self._synced_labels: tuple[object, ...] | None = None
         self.sync(unit, colour, vehicle)
@@ -163,17 +163,21 @@ class UnitToken(QGraphicsItem):
         vehicle = unit.is_vehicle if vehicle is None else vehicle
         size = (VEHICLE_WIDTH, VEHICLE_LENGTH) if vehicle else (ROUND_DIAMETER.get(unit.kind, DEFAULT_DIAMETER),) * 2
         conditions = [*unit.conditions, *(unit.vehicle.damage if unit.vehicle else [])]
-        look = (vehicle, size, colour.rgba(), unit.facing, conditions)
+        destroyed = any(is_destroyed(c) for c in conditions)
+        look = (vehicle, size, colour.rgba(), unit.facing, destroyed)
         labels = (unit.name, unit.shock, conditions)
         self.setPos(unit.x, unit.y)
-        if look == self._synced_look and labels == self._synced_labels and self.preview_facing is None:
-            return  # moved at most (a replay's step, a drag): the picture and the labels stay as they are
-        self._synced_look, self._synced_labels = look, labels
+        if labels != self._synced_labels:
+            self._synced_labels = labels
+            self.name, self._shock, self._conditions = labels
+            self._relabel()
+        if look == self._synced_look and self.preview_facing is None:
+            return  # the picture stays as it is: the token moved, or only its name or badges changed
+        self._synced_look = look
         self.vehicle = vehicle
         self._size = size
         self.colour = QColor(colour)
-        self.name = unit.name
-        self.destroyed = any(is_destroyed(c) for c in conditions)
+        self.destroyed = destroyed
         fill = QColor(self.colour)
         if self.destroyed:
             fill = fill.darker(160)
@@ -184,9 +188,6 @@ class UnitToken(QGraphicsItem):
         self._mark = contrasting(self.colour)
         self.preview_facing = None
         self.facing = unit.facing
-        self._shock = unit.shock
-        self._conditions = conditions
-        self._relabel()
         self._reshape()
 
     def set_palette(self, palette: MapPalette, font: QFont, badge_font: QFont) -> None:
