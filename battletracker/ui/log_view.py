@@ -90,8 +90,14 @@ class LogPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
-        self.model.rowsInserted.connect(lambda *_: self.view.scrollToBottom())
-        self.model.modelReset.connect(self.view.scrollToBottom)
+        # The newest line stays in view while the log grows, shrinks (a replay stepped back) or is laid out
+        # batch by batch, until the player scrolls up to read an older one.
+        self._follow_end = True
+        bar = self.view.verticalScrollBar()
+        bar.valueChanged.connect(self._on_scrolled)
+        bar.rangeChanged.connect(self._keep_end)
+        self.model.rowsInserted.connect(self.scroll_to_end)
+        self.model.modelReset.connect(self.scroll_to_end)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.star_action = QAction("Star for the report", self.view)
@@ -104,6 +110,18 @@ class LogPanel(QWidget):
         for action in (self.star_action, self.copy_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
             self.view.addAction(action)
+
+    def scroll_to_end(self) -> None:
+        """Show the newest line, and keep it shown as the rest of the log is laid out."""
+        self._follow_end = True
+        self.view.scrollToBottom()
+
+    def _on_scrolled(self, value: int) -> None:
+        self._follow_end = value >= self.view.verticalScrollBar().maximum()
+
+    def _keep_end(self, _low: int, high: int) -> None:
+        if self._follow_end:
+            self.view.verticalScrollBar().setValue(high)
 
     def selected_rows(self) -> list[int]:
         return sorted(i.row() for i in self.view.selectionModel().selectedIndexes())

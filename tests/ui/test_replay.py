@@ -322,3 +322,25 @@ def test_after_steps_and_jumps_the_window_shows_what_a_fresh_window_on_that_step
         for unit_id, token in tokens.items():
             assert token == fresh_tokens[unit_id], (k, unit_id)
         fresh.close()
+
+
+def test_the_log_keeps_its_newest_line_in_view_as_the_replay_steps_on_and_back(qtbot: QtBot,
+                                                                              window: MainWindow) -> None:
+    session = window.session
+    for i in range(160):
+        session.act("unit.shock", {"unit": "u7", "delta": 1 if i % 2 == 0 else -1})
+    window.replay_action.trigger()
+    view = window.log.view
+
+    def newest_in_view() -> bool:
+        model = view.model()
+        return view.viewport().rect().contains(view.visualRect(model.index(model.rowCount() - 1, 0)))
+
+    for k in (*range(100, 131), 40, 150, 149, 148):
+        window.replay_panel.slider.setValue(k)
+        QApplication.processEvents()
+    qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0 and newest_in_view(), timeout=2000)
+    view.verticalScrollBar().setValue(0)  # the player scrolls up to read the first lines
+    window.replay_panel.slider.setValue(147)
+    qtbot.wait(100)
+    assert view.verticalScrollBar().value() == 0
