@@ -344,3 +344,27 @@ def test_the_log_keeps_its_newest_line_in_view_as_the_replay_steps_on_and_back(q
     window.replay_panel.slider.setValue(147)
     qtbot.wait(100)
     assert view.verticalScrollBar().value() == 0
+
+
+def test_steps_the_dragged_slider_passes_in_one_frame_make_one_refresh(qtbot: QtBot, window: MainWindow,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    session = window.session
+    play(session)
+    states = headless_states(session.game)
+    window.replay_action.trigger()
+    shown: list[int] = []
+    show_step = session.show_step
+    monkeypatch.setattr(session, "show_step", lambda step: (shown.append(step), show_step(step)))
+    slider = window.replay_panel.slider
+    slider.setSliderDown(True)
+    for k in (1, 2, 3, 4):
+        slider.setValue(k)
+    assert shown == [] and session.timeline is not None and session.timeline.step == 0
+    QApplication.processEvents()
+    assert shown == [4] and savefile.game_to_dict(session.game) == states[4]
+    slider.setValue(6)
+    slider.setSliderDown(False)  # released: the step it was let go at is shown at once
+    assert shown == [4, 6] and savefile.game_to_dict(session.game) == states[6]
+    QApplication.processEvents()
+    slider.setValue(2)  # a click or a key on the slider: shown at once
+    assert shown == [4, 6, 2] and savefile.game_to_dict(session.game) == states[2]
