@@ -69,6 +69,7 @@ class Timeline:
         self.stopped: ReplayError | None = None
         self._steps: list[Step] = []
         self._touches: list[Changes] = []  # what step i + 1 touches, going either way
+        self._flags: list[int] = []  # the same record's flags as the bits of one number, to join many at once
         start = start_of(game)
         self._checkpoints: dict[int, _Snapshot] = {0: _Snapshot.of(start)}
         self._cursor = start
@@ -98,7 +99,7 @@ class Timeline:
             # What differs between the two states: every step between them (the ones
             # past the replayed steps add theirs as they are replayed below).
             low, high = sorted((self._at, target))
-            changes = _union(self._touches[low:high])
+            changes = _union(self._touches[low:high], reduce(operator.or_, self._flags[low:high], 0))
             self._jump(base)
         while self._at > target:
             undo = self._steps[self._at - 1].inverses
@@ -117,7 +118,9 @@ class Timeline:
                     self._jump(max(c for c in self._checkpoints if c <= i))
                     return Changes(everything=True) | self.go(i)
                 self._steps.append(step_i)
-                self._touches.append(_touched(step_i.effects) | _touched(step_i.inverses))
+                touched = _touched(step_i.effects) | _touched(step_i.inverses)
+                self._touches.append(touched)
+                self._flags.append(sum(1 << n for n, name in enumerate(_FLAGS) if getattr(touched, name)))
             changes |= self._touches[i]
             self._at += 1
             if self._at % self.every == 0 and self._at not in self._checkpoints:
@@ -140,12 +143,10 @@ class Timeline:
         return [e for s in reversed(self._steps[step:self.length]) for e in reversed(s.inverses)]
 
 
-def _union(changes: list[Changes]) -> Changes:
-    """Every flag and unit of `changes` in one record, built once (not one record per pair)."""
-    if not changes:
-        return Changes()
-    flags = {name: any(getattr(c, name) for c in changes) for name in _FLAGS}
-    return Changes(units=frozenset().union(*(c.units for c in changes)), **flags)
+def _union(changes: list[Changes], flags: int) -> Changes:
+    """The units of `changes` and the flags whose bits are set in `flags`, in one record built once."""
+    units: frozenset[str] = frozenset().union(*(c.units for c in changes))
+    return Changes(units=units, **{name: bool(flags >> n & 1) for n, name in enumerate(_FLAGS)})
 
 
 _FLAGS = tuple(f.name for f in fields(Changes) if f.name != "units")

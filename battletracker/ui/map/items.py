@@ -168,9 +168,10 @@ class UnitToken(QGraphicsItem):
         labels = (unit.name, unit.shock, conditions)
         self.setPos(unit.x, unit.y)
         if labels != self._synced_labels:
+            renamed = self._synced_labels is None or unit.name != self.name
             self._synced_labels = labels
             self.name, self._shock, self._conditions = labels
-            self._relabel()
+            self._relabel(name=renamed)
         if look == self._synced_look and self.preview_facing is None:
             return  # the picture stays as it is: the token moved, or only its name or badges changed
         self._synced_look = look
@@ -198,9 +199,11 @@ class UnitToken(QGraphicsItem):
         self._relabel()
         self._redraw()
 
-    def _relabel(self) -> None:
+    def _relabel(self, name: bool = True) -> None:
+        """The badges again, and the name unless `name` is False (it has not changed)."""
         p = self._palette
-        self.label.set_chips([chip(self.name, p.label_text, p.label_back)] if self.name else [])
+        if name:
+            self.label.set_chips([chip(self.name, p.label_text, p.label_back)] if self.name else [])
         chips = []
         if self._shock > 0:
             chips.append(chip(str(self._shock), QColor("#ffffff"), p.shock_fill, True))
