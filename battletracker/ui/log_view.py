@@ -12,6 +12,9 @@ from battletracker.ui.text import literal
 
 Index = QModelIndex | QPersistentModelIndex
 
+_ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole})
+"""The roles a log line answers."""
+
 
 class LogModel(QAbstractListModel):
     """Rows follow the game's log; it only ever grows or shrinks at its end."""
@@ -27,7 +30,8 @@ class LogModel(QAbstractListModel):
         return 0 if parent.isValid() else self._rows
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or index.row() >= self._rows:
+        # The view asks each row for several roles as it lays the rows out: the others are answered first.
+        if role not in _ROLES or not index.isValid() or index.row() >= self._rows:
             return None
         entry = self._session.game.log[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
