@@ -368,3 +368,19 @@ def test_steps_the_dragged_slider_passes_in_one_frame_make_one_refresh(qtbot: Qt
     QApplication.processEvents()
     slider.setValue(2)  # a click or a key on the slider: shown at once
     assert shown == [4, 6, 2] and savefile.game_to_dict(session.game) == states[2]
+
+
+def test_a_replayed_clock_line_in_the_log_is_bold_with_its_time_as_tip(window: MainWindow) -> None:
+    session = window.session
+    play(session)
+    window.replay_action.trigger()
+    session.show_step(4)
+    model = window.log.model
+    rows = [model.index(row, 0) for row in range(model.rowCount())]
+    clock = [i for i in rows if session.game.log[i.row()].kind == "clock"]
+    assert clock and all(model.data(i, Qt.ItemDataRole.FontRole).bold() for i in clock)
+    others = [i for i in rows if session.game.log[i.row()].kind != "clock"]
+    assert all(model.data(i, Qt.ItemDataRole.FontRole) is None for i in others)
+    entry = session.game.log[clock[-1].row()]
+    assert entry.time in str(model.data(clock[-1], Qt.ItemDataRole.ToolTipRole))
+    assert model.data(clock[-1], Qt.ItemDataRole.DecorationRole) is None
