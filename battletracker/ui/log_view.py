@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QListView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from battletracker.model.changes import Changes
+from battletracker.model.game import LogEntry
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
 
@@ -69,11 +77,41 @@ class LogModel(QAbstractListModel):
         elif now:
             self.dataChanged.emit(self.index(0), self.index(now - 1))
 
+    def entry(self, row: int) -> LogEntry:
+        return self._session.game.log[row]
+
     def line(self, row: int) -> str:
         """A log line as text to paste elsewhere: its time, Turn and Phase, and what it says."""
         entry = self._session.game.log[row]
         star = "* " if entry.starred else ""
         return f"{star}{entry.time}\tTurn {entry.turn}, Phase {entry.phase}\t{entry.text}"
+
+
+class _KeptSizes(QStyledItemDelegate):
+    """Each line's size, worked out once for its text at a width: the list lays every line out again after a
+    change, and wrapping the text is most of that work. A replay shows the same lines over and over."""
+
+    WIDTHS = 4  # the widths kept (the list is one scroll bar narrower while it has one)
+
+    def __init__(self, model: LogModel, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._model = model
+        self._sizes: dict[tuple[int, str], dict[LogEntry, QSize]] = {}
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        if not index.isValid() or index.row() >= self._model.rowCount():
+            return super().sizeHint(option, index)
+        at = (option.rect.width(), option.font.key())
+        sizes = self._sizes.get(at)
+        if sizes is None:
+            if len(self._sizes) >= self.WIDTHS:
+                del self._sizes[next(iter(self._sizes))]
+            sizes = self._sizes[at] = {}
+        entry = self._model.entry(index.row())
+        size = sizes.get(entry)
+        if size is None:
+            size = sizes[entry] = super().sizeHint(option, index)
+        return size
 
 
 class LogPanel(QWidget):
@@ -85,6 +123,7 @@ class LogPanel(QWidget):
         self.model = LogModel(session)
         self.view = QListView(self)
         self.view.setModel(self.model)
+        self.view.setItemDelegate(_KeptSizes(self.model, self.view))
         self.view.setWordWrap(True)
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
         self.view.setLayoutMode(QListView.LayoutMode.Batched)

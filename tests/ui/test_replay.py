@@ -6,9 +6,9 @@ import copy
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QTransform
-from PySide6.QtWidgets import QApplication, QLabel, QListView
+from PySide6.QtWidgets import QApplication, QLabel, QListView, QStyledItemDelegate, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -384,3 +384,24 @@ def test_a_replayed_clock_line_in_the_log_is_bold_with_its_time_as_tip(window: M
     entry = session.game.log[clock[-1].row()]
     assert entry.time in str(model.data(clock[-1], Qt.ItemDataRole.ToolTipRole))
     assert model.data(clock[-1], Qt.ItemDataRole.DecorationRole) is None
+
+
+def test_the_log_keeps_each_lines_size_for_its_text_and_width(window: MainWindow) -> None:
+    session = window.session
+    play(session)
+    window.replay_action.trigger()
+    session.show_step(6)
+    view = window.log.view
+    kept, plain = view.itemDelegate(), QStyledItemDelegate()
+    model = view.model()
+    heights: dict[int, list[int]] = {}
+    for width in (90, 400, 90):
+        option = QStyleOptionViewItem()
+        option.rect = QRect(0, 0, width, 20)
+        option.font = view.font()
+        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+        for row in range(model.rowCount()):
+            index = model.index(row, 0)
+            assert kept.sizeHint(option, index) == plain.sizeHint(option, index), (width, row)
+        heights[width] = [kept.sizeHint(option, model.index(row, 0)).height() for row in range(model.rowCount())]
+    assert heights[90] != heights[400]  # narrower, the lines wrap: a size is kept for its width
