@@ -14,7 +14,7 @@ from battletracker.model import savefile
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.map import MapView
-from battletracker.ui.map.terrain_items import TerrainItem
+from battletracker.ui.map.terrain_items import Rect, TerrainItem
 from battletracker.ui.session import Session
 from tests.ui import test_map
 from tests.ui.test_map import drag, vp_point
@@ -283,10 +283,13 @@ def test_a_change_that_moves_nothing_places_no_terrain_name_again(view: MapView,
     unit = next(iter(session.game.units.values()))
     wall = TerrainPiece("wall9", "Stone wall", "wall", "linear", [(unit.x - 6.0, unit.y), (unit.x + 6.0, unit.y)])
     session.act("terrain.add", {"piece": terrain_choice(wall)})
-    placed: list[str] = []
-    original = terrain_items.label_places
-    monkeypatch.setattr(terrain_items, "label_places", lambda piece: placed.append(piece.id) or original(piece))
+    placed: list[Rect] = []
+    original = terrain_items._covered
+    monkeypatch.setattr(terrain_items, "_covered", lambda a, avoid: placed.append(a) or original(a, avoid))
     session.act("unit.shock", {"unit": unit.id, "delta": 1})
     assert placed == []
+    far = max(session.game.units.values(), key=lambda u: abs(u.x - unit.x) + abs(u.y - unit.y))
+    session.act("unit.move", {"unit": far.id, "x": far.x + 1.0, "y": far.y})  # nowhere near the wall's name
+    assert placed == []
     session.act("unit.move", {"unit": unit.id, "x": unit.x + 1.0, "y": unit.y})
-    assert "wall9" in placed
+    assert placed

@@ -192,18 +192,22 @@ class TerrainItem(QGraphicsItem):
 
     def place_label(self, scale: float, avoid: list[Rect]) -> None:
         """Put the name at its first place (see `label_places`) clear of `avoid`, pixel rectangles at `scale`,
-        or where they cover least of it. Nothing to do when neither they, the zoom nor the name changed since."""
-        placed_for = (scale, self.label.size_px, avoid)
+        or where they cover least of it. Nothing to do when neither those near its places, the zoom nor the
+        name changed since."""
+        places = self._places
+        rects = [self.label.pixel_rect(point[0] * scale, point[1] * scale, *anchor) for point, anchor in places]
+        left, top = min(r[0] for r in rects), min(r[1] for r in rects)
+        right, bottom = max(r[2] for r in rects), max(r[3] for r in rects)
+        near = [b for b in avoid if not (b[0] >= right or b[2] <= left or b[1] >= bottom or b[3] <= top)]
+        placed_for = (scale, self.label.size_px, near)
         if placed_for == self._placed_for:
             return
         self._placed_for = placed_for
-        places = label_places(TerrainPiece(self.piece.id, self.piece.name, self.piece.kind, self.piece.shape,
-                                           self.points))
         chosen, least = places[0], float("inf")
-        for point, anchor in places:
-            covered = _covered(self.label.pixel_rect(point[0] * scale, point[1] * scale, *anchor), avoid)
+        for place, rect in zip(places, rects, strict=True):
+            covered = _covered(rect, near)
             if covered < least:
-                chosen, least = (point, anchor), covered
+                chosen, least = place, covered
                 if covered == 0.0:
                     break
         (x, y), self._label_anchor = chosen
@@ -222,6 +226,7 @@ class TerrainItem(QGraphicsItem):
         self._name = piece.name
         self._label_anchor = ((0.5, 0.0), (0.0, 3.0)) if piece.shape == "area" else ((0.5, 0.5), (0.0, 0.0))
         self._placed_for = None
+        self._places = label_places(shown)
         self.label.set_anchor(*self._label_anchor)
         self.label.setPos(*label_point(shown))
         self._restyle()
