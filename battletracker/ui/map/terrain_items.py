@@ -178,6 +178,7 @@ class TerrainItem(QGraphicsItem):
         self._zoom = (0.0, 1.0)         # pixels per inch and device pixel ratio the picture is drawn at
         # What the name was last placed for (zoom, its size, what to keep clear of), to skip placing it again.
         self._placed_for: tuple[float, tuple[float, float], list[Rect]] | None = None
+        self._places: list[tuple[Point, Anchor]] = []  # where the name may go, best first (`label_places`)
         # The piece as a picture Qt paints itself (under the name), drawn again on every change and zoom.
         self.body = QGraphicsPixmapItem(self)
         self.body.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
