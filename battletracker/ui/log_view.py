@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QListView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from battletracker.model.changes import Changes
+from battletracker.model.game import LogEntry
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
 
 Index = QModelIndex | QPersistentModelIndex
+
+_ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole})
+"""The roles a log line answers."""
 
 
 class LogModel(QAbstractListModel):
@@ -27,7 +38,8 @@ class LogModel(QAbstractListModel):
         return 0 if parent.isValid() else self._rows
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or index.row() >= self._rows:
+        # The view asks each row for several roles as it lays the rows out: the others are answered first.
+        if role not in _ROLES or not index.isValid() or index.row() >= self._rows:
             return None
         entry = self._session.game.log[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
@@ -65,11 +77,41 @@ class LogModel(QAbstractListModel):
         elif now:
             self.dataChanged.emit(self.index(0), self.index(now - 1))
 
+    def entry(self, row: int) -> LogEntry:
+        return self._session.game.log[row]
+
     def line(self, row: int) -> str:
         """A log line as text to paste elsewhere: its time, Turn and Phase, and what it says."""
         entry = self._session.game.log[row]
         star = "* " if entry.starred else ""
         return f"{star}{entry.time}\tTurn {entry.turn}, Phase {entry.phase}\t{entry.text}"
+
+
+class _KeptSizes(QStyledItemDelegate):
+    """Each line's size, worked out once for its text at a width: the list lays every line out again after a
+    change, and wrapping the text is most of that work. A replay shows the same lines over and over."""
+
+    WIDTHS = 4  # the widths kept (the list is one scroll bar narrower while it has one)
+
+    def __init__(self, model: LogModel, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._model = model
+        self._sizes: dict[tuple[int, str], dict[LogEntry, QSize]] = {}
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        if not index.isValid() or index.row() >= self._model.rowCount():
+            return super().sizeHint(option, index)
+        at = (option.rect.width(), option.font.key())
+        sizes = self._sizes.get(at)
+        if sizes is None:
+            if len(self._sizes) >= self.WIDTHS:
+                del self._sizes[next(iter(self._sizes))]
+            sizes = self._sizes[at] = {}
+        entry = self._model.entry(index.row())
+        size = sizes.get(entry)
+        if size is None:
+            size = sizes[entry] = super().sizeHint(option, index)
+        return size
 
 
 class LogPanel(QWidget):
@@ -81,6 +123,7 @@ class LogPanel(QWidget):
         self.model = LogModel(session)
         self.view = QListView(self)
         self.view.setModel(self.model)
+        self.view.setItemDelegate(_KeptSizes(self.model, self.view))
         self.view.setWordWrap(True)
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
         self.view.setLayoutMode(QListView.LayoutMode.Batched)
@@ -90,8 +133,14 @@ class LogPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
-        self.model.rowsInserted.connect(lambda *_: self.view.scrollToBottom())
-        self.model.modelReset.connect(self.view.scrollToBottom)
+        # The newest line stays in view while the log grows, shrinks (a replay stepped back) or is laid out
+        # batch by batch, until the player scrolls up to read an older one.
+        self._follow_end = True
+        bar = self.view.verticalScrollBar()
+        bar.valueChanged.connect(self._on_scrolled)
+        bar.rangeChanged.connect(self._keep_end)
+        self.model.rowsInserted.connect(self.scroll_to_end)
+        self.model.modelReset.connect(self.scroll_to_end)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.star_action = QAction("Star for the report", self.view)
@@ -104,6 +153,18 @@ class LogPanel(QWidget):
         for action in (self.star_action, self.copy_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
             self.view.addAction(action)
+
+    def scroll_to_end(self) -> None:
+        """Show the newest line, and keep it shown as the rest of the log is laid out."""
+        self._follow_end = True
+        self.view.scrollToBottom()
+
+    def _on_scrolled(self, value: int) -> None:
+        self._follow_end = value >= self.view.verticalScrollBar().maximum()
+
+    def _keep_end(self, _low: int, high: int) -> None:
+        if self._follow_end:
+            self.view.verticalScrollBar().setValue(high)
 
     def selected_rows(self) -> list[int]:
         return sorted(i.row() for i in self.view.selectionModel().selectedIndexes())

@@ -7,7 +7,7 @@ show it as they show the game.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -48,7 +48,15 @@ class ReplayPanel(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setObjectName("replay_slider")
         self.slider.setPageStep(10)
-        self.slider.valueChanged.connect(session.show_step)
+        self.slider.valueChanged.connect(self._slider_moved)
+        self.slider.sliderReleased.connect(self._show_dragged_step)
+        # While the slider is dragged, the step it is at is shown once the events waiting are handled:
+        # several steps passed in one frame make one refresh of the views, not one each.
+        self._dragged_to: int | None = None
+        self._drag_timer = QTimer(self)
+        self._drag_timer.setSingleShot(True)
+        self._drag_timer.setInterval(0)
+        self._drag_timer.timeout.connect(self._show_dragged_step)
 
         row = QHBoxLayout()
         self.first_button = self._step_button("|<", "The start, before the first action (Home)", lambda: 0)
@@ -81,6 +89,20 @@ class ReplayPanel(QWidget):
         button.setMinimumWidth(36)
         button.clicked.connect(lambda: self.session.show_step(target()))  # type: ignore[operator]
         return button
+
+    def _slider_moved(self, value: int) -> None:
+        if self.slider.isSliderDown():
+            self._dragged_to = value
+            self._drag_timer.start()
+        else:
+            self._dragged_to = None
+            self.session.show_step(value)
+
+    def _show_dragged_step(self) -> None:
+        step, self._dragged_to = self._dragged_to, None
+        self._drag_timer.stop()
+        if step is not None:
+            self.session.show_step(step)
 
     def _step(self) -> int:
         timeline = self.session.timeline

@@ -94,3 +94,39 @@ def test_the_timeline_stops_before_an_action_that_does_not_replay() -> None:
 def test_a_game_without_a_start_has_no_timeline() -> None:
     with pytest.raises(ReplayError, match="no recorded start"):
         Timeline(Game())
+
+
+def test_a_jump_to_just_before_a_snapshot_walks_back_from_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = long_game(30)
+    states = headless_states(game)
+    timeline = Timeline(game, every=8)
+    timeline.go(timeline.length)
+    timeline.go(0)
+    applied: list[int] = []
+    original = Game.apply_all
+
+    def counting(self: Game, effects: list[object]) -> list[object]:
+        applied.append(len(effects))
+        return original(self, effects)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Game, "apply_all", counting)
+    timeline.go(15)
+    assert len(applied) == 1  # the snapshot at step 16, then one step back
+    assert savefile.game_to_dict(timeline.game) == states[15]
+
+
+def test_what_a_jump_says_changed_covers_every_unit_that_differs() -> None:
+    import random
+
+    game = long_game(60)
+    states = headless_states(game)
+    timeline = Timeline(game, every=5)
+    rng = random.Random(7)
+    for k in [rng.randint(0, timeline.length) for _ in range(40)]:
+        before = copy.deepcopy(timeline.game)
+        changes = timeline.go(k)
+        after = timeline.game
+        assert savefile.game_to_dict(after) == states[k], k
+        differ = {u for u, unit in after.units.items() if before.units.get(u) != unit}
+        assert changes.everything or differ <= changes.units, k
+        assert changes.everything or changes.log or before.log == after.log, k

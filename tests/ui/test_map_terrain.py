@@ -14,7 +14,7 @@ from battletracker.model import savefile
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.map import MapView
-from battletracker.ui.map.terrain_items import TerrainItem
+from battletracker.ui.map.terrain_items import Rect, TerrainItem
 from battletracker.ui.session import Session
 from tests.ui import test_map
 from tests.ui.test_map import drag, vp_point
@@ -261,3 +261,35 @@ def test_a_unit_standing_on_a_walls_middle_leaves_the_walls_name_readable(view: 
     body = (unit.x * scale - half_w * scale, unit.y * scale - half_h * scale,
             unit.x * scale + half_w * scale, unit.y * scale + half_h * scale)
     assert not (name[0] < body[2] and body[0] < name[2] and name[1] < body[3] and body[1] < name[3])
+
+
+def test_the_walls_name_follows_the_unit_on_and_off_its_middle(view: MapView, session: Session) -> None:
+    unit = next(iter(session.game.units.values()))
+    x, y = unit.x, unit.y
+    wall = TerrainPiece("wall9", "Stone wall", "wall", "linear", [(x - 6.0, y + 20.0), (x + 6.0, y + 20.0)])
+    session.act("terrain.add", {"piece": terrain_choice(wall)})
+    label = view.map_scene.terrain.items["wall9"].label
+    assert (label.x(), label.y()) == pytest.approx((x, y + 20.0))
+    session.act("unit.move", {"unit": unit.id, "x": x, "y": y + 20.0})
+    assert (label.x(), label.y()) != pytest.approx((x, y + 20.0))
+    session.act("unit.move", {"unit": unit.id, "x": x, "y": y})
+    assert (label.x(), label.y()) == pytest.approx((x, y + 20.0))
+
+
+def test_a_change_that_moves_nothing_places_no_terrain_name_again(view: MapView, session: Session,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from battletracker.ui.map import terrain_items
+
+    unit = next(iter(session.game.units.values()))
+    wall = TerrainPiece("wall9", "Stone wall", "wall", "linear", [(unit.x - 6.0, unit.y), (unit.x + 6.0, unit.y)])
+    session.act("terrain.add", {"piece": terrain_choice(wall)})
+    placed: list[Rect] = []
+    original = terrain_items._covered
+    monkeypatch.setattr(terrain_items, "_covered", lambda a, avoid: placed.append(a) or original(a, avoid))
+    session.act("unit.shock", {"unit": unit.id, "delta": 1})
+    assert placed == []
+    far = max(session.game.units.values(), key=lambda u: abs(u.x - unit.x) + abs(u.y - unit.y))
+    session.act("unit.move", {"unit": far.id, "x": far.x + 1.0, "y": far.y})  # nowhere near the wall's name
+    assert placed == []
+    session.act("unit.move", {"unit": unit.id, "x": unit.x + 1.0, "y": unit.y})
+    assert placed

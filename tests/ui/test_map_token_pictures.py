@@ -159,3 +159,20 @@ def test_a_tokens_picture_holds_what_is_drawn_not_the_room_kept_for_its_widest_h
     view.session.select("s1")
     settle(view)
     assert section.body.pixmap().width() == section._sprite.width() > unselected    # now with its halos
+
+
+def test_a_move_only_moves_the_picture_a_shock_draws_the_badges_and_a_turn_the_body(view: MapView) -> None:
+    session = view.session
+    unit_id = next(iter(session.game.units))
+    t = token(view, unit_id)
+    body, badges = t.body.pixmap().cacheKey(), t.badges.pixmap().cacheKey()
+    unit = session.game.units[unit_id]
+    session.act("unit.move", {"unit": unit_id, "x": unit.x + 3.0, "y": unit.y + 2.0})
+    assert (t.x(), t.y()) == (unit.x, unit.y)
+    assert (t.body.pixmap().cacheKey(), t.badges.pixmap().cacheKey()) == (body, badges)
+    session.act("unit.shock", {"unit": unit_id, "delta": 2})
+    assert t.badges.pixmap().cacheKey() != badges
+    assert t.body.pixmap().cacheKey() == body
+    session.act("unit.turn", {"unit": unit_id, "facing": (unit.facing + 90.0) % 360.0})
+    assert t.facing == unit.facing
+    assert t.body.pixmap().cacheKey() != body

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QListView
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QTransform
+from PySide6.QtWidgets import QApplication, QLabel, QListView, QStyledItemDelegate, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -264,3 +266,142 @@ def test_a_starred_line_does_not_stop_continuing_from_an_earlier_step(session: S
     assert savefile.game_to_dict(session.game) == states[2]
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == starred
+
+
+def shown(win: MainWindow) -> dict[str, object]:
+    """What the window shows of the game: each token's place, facing, pictures and labels, the log's lines,
+    the filled-in cards' values and the clock."""
+    QApplication.processEvents()
+    scene = win.map.map_scene
+    tokens = {unit_id: (t.x(), t.y(), t.facing, t.label.pos(), t.badges.pos(), t.body.pixmap().toImage(),
+                        t.badges.pixmap().toImage(), t.label.pixmap().toImage())
+              for unit_id, t in scene.tokens.items()}
+    model = win.log.model
+    log = [model.data(model.index(row)) for row in range(model.rowCount())]
+    cards = {}
+    for unit_id in win.session.game.units:
+        card = card_of(win.cards, unit_id)
+        card.ensure_current()
+        if card.built:
+            cards[unit_id] = {found.objectName(): found.text() for found in card.findChildren(QLabel)
+                              if found.objectName().startswith("value_")}
+    return {"tokens": tokens, "log": log, "cards": cards, "clock": win.clock_label.text()}
+
+
+def test_after_steps_and_jumps_the_window_shows_what_a_fresh_window_on_that_step_shows(
+        qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    session = window.session
+    units = list(session.game.units)
+    for i in range(80):
+        unit = units[i % len(units)]
+        if i % 4 == 3:
+            session.end_phase()
+        elif i % 2:
+            session.act("unit.move", {"unit": unit, "x": 5.0 + i % 50, "y": 4.0 + i % 30})
+        else:
+            session.act("unit.shock", {"unit": unit, "delta": 1})
+    window.replay_action.trigger()
+    scale = window.map.scale_factor  # with the replay's dock open
+    qtbot.waitUntil(lambda: all(t._zoom[0] == scale for t in window.map.map_scene.tokens.values()))
+    for k in (80, 3, 57, 31, 0, 44):
+        window.replay_panel.slider.setValue(k)
+        fresh_session = Session(copy.deepcopy(session.game))
+        fresh = MainWindow(fresh_session, Recovery(fresh_session, tmp_path / str(k)))
+        qtbot.addWidget(fresh, before_close_func=lambda _w, s=fresh_session: s.undo_stack.setClean())
+        fresh.resize(1366, 768)
+        fresh.show()
+        qtbot.waitExposed(fresh)
+        fresh.map.setTransform(QTransform.fromScale(scale, scale))
+        fresh.map.map_scene.layout_labels()  # as when its zoom settles
+        now, expected = shown(window), shown(fresh)
+        for part in ("log", "cards", "clock"):
+            assert now[part] == expected[part], (k, part)
+        tokens, fresh_tokens = now["tokens"], expected["tokens"]
+        assert isinstance(tokens, dict) and isinstance(fresh_tokens, dict)
+        assert tokens.keys() == fresh_tokens.keys(), k
+        for unit_id, token in tokens.items():
+            assert token == fresh_tokens[unit_id], (k, unit_id)
+        fresh.close()
+
+
+def test_the_log_keeps_its_newest_line_in_view_as_the_replay_steps_on_and_back(qtbot: QtBot,
+                                                                              window: MainWindow) -> None:
+    session = window.session
+    for i in range(160):
+        session.act("unit.shock", {"unit": "u7", "delta": 1 if i % 2 == 0 else -1})
+    window.replay_action.trigger()
+    view = window.log.view
+
+    def newest_in_view() -> bool:
+        model = view.model()
+        return view.viewport().rect().contains(view.visualRect(model.index(model.rowCount() - 1, 0)))
+
+    for k in (*range(100, 131), 40, 150, 149, 148):
+        window.replay_panel.slider.setValue(k)
+        QApplication.processEvents()
+    qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0 and newest_in_view(), timeout=2000)
+    view.verticalScrollBar().setValue(0)  # the player scrolls up to read the first lines
+    window.replay_panel.slider.setValue(147)
+    qtbot.wait(100)
+    assert view.verticalScrollBar().value() == 0
+
+
+def test_steps_the_dragged_slider_passes_in_one_frame_make_one_refresh(qtbot: QtBot, window: MainWindow,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    session = window.session
+    play(session)
+    states = headless_states(session.game)
+    window.replay_action.trigger()
+    shown: list[int] = []
+    show_step = session.show_step
+    monkeypatch.setattr(session, "show_step", lambda step: (shown.append(step), show_step(step)))
+    slider = window.replay_panel.slider
+    slider.setSliderDown(True)
+    for k in (1, 2, 3, 4):
+        slider.setValue(k)
+    assert shown == [] and session.timeline is not None and session.timeline.step == 0
+    QApplication.processEvents()
+    assert shown == [4] and savefile.game_to_dict(session.game) == states[4]
+    slider.setValue(6)
+    slider.setSliderDown(False)  # released: the step it was let go at is shown at once
+    assert shown == [4, 6] and savefile.game_to_dict(session.game) == states[6]
+    QApplication.processEvents()
+    slider.setValue(2)  # a click or a key on the slider: shown at once
+    assert shown == [4, 6, 2] and savefile.game_to_dict(session.game) == states[2]
+
+
+def test_a_replayed_clock_line_in_the_log_is_bold_with_its_time_as_tip(window: MainWindow) -> None:
+    session = window.session
+    play(session)
+    window.replay_action.trigger()
+    session.show_step(4)
+    model = window.log.model
+    rows = [model.index(row, 0) for row in range(model.rowCount())]
+    clock = [i for i in rows if session.game.log[i.row()].kind == "clock"]
+    assert clock and all(model.data(i, Qt.ItemDataRole.FontRole).bold() for i in clock)
+    others = [i for i in rows if session.game.log[i.row()].kind != "clock"]
+    assert all(model.data(i, Qt.ItemDataRole.FontRole) is None for i in others)
+    entry = session.game.log[clock[-1].row()]
+    assert entry.time in str(model.data(clock[-1], Qt.ItemDataRole.ToolTipRole))
+    assert model.data(clock[-1], Qt.ItemDataRole.DecorationRole) is None
+
+
+def test_the_log_keeps_each_lines_size_for_its_text_and_width(window: MainWindow) -> None:
+    session = window.session
+    play(session)
+    window.replay_action.trigger()
+    session.show_step(6)
+    view = window.log.view
+    kept, plain = view.itemDelegate(), QStyledItemDelegate()
+    model = view.model()
+    heights: dict[int, list[int]] = {}
+    for width in (90, 400, 90):
+        option = QStyleOptionViewItem()
+        option.rect = QRect(0, 0, width, 20)
+        option.font = view.font()
+        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+        for row in range(model.rowCount()):
+            index = model.index(row, 0)
+            assert kept.sizeHint(option, index) == plain.sizeHint(option, index), (width, row)
+        heights[width] = [kept.sizeHint(option, model.index(row, 0)).height() for row in range(model.rowCount())]
+    assert heights[90] != heights[400]  # narrower, the lines wrap: a size is kept for its width

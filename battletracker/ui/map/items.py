@@ -149,6 +149,9 @@ class UnitToken(QGraphicsItem):
         self.badges = PixmapLabel(badge_font, (0.0, 1.0), (0.0, 0.0), self)
         self.name_place = 0         # index into NAME_PLACES
         self.badge_place = 0        # index into BADGE_PLACES
+        # What the picture and the labels were last made of: a sync draws again only what changed.
+        self._synced_look: tuple[object, ...] | None = None
+        self._synced_labels: tuple[object, ...] | None = None
         self.sync(unit, colour, vehicle)
 
     # -- state from the model -------------------------------------------------
@@ -160,12 +163,23 @@ class UnitToken(QGraphicsItem):
         """
         vehicle = unit.is_vehicle if vehicle is None else vehicle
         size = (VEHICLE_WIDTH, VEHICLE_LENGTH) if vehicle else (ROUND_DIAMETER.get(unit.kind, DEFAULT_DIAMETER),) * 2
+        conditions = [*unit.conditions, *(unit.vehicle.damage if unit.vehicle else [])]
+        destroyed = any(is_destroyed(c) for c in conditions)
+        look = (vehicle, size, colour.rgba(), unit.facing, destroyed)
+        labels = (unit.name, unit.shock, conditions)
+        self.setPos(unit.x, unit.y)
+        if labels != self._synced_labels:
+            renamed = self._synced_labels is None or unit.name != self.name
+            self._synced_labels = labels
+            self.name, self._shock, self._conditions = labels
+            self._relabel(name=renamed)
+        if look == self._synced_look and self.preview_facing is None:
+            return  # the picture stays as it is: the token moved, or only its name or badges changed
+        self._synced_look = look
         self.vehicle = vehicle
         self._size = size
         self.colour = QColor(colour)
-        self.name = unit.name
-        conditions = [*unit.conditions, *(unit.vehicle.damage if unit.vehicle else [])]
-        self.destroyed = any(is_destroyed(c) for c in conditions)
+        self.destroyed = destroyed
         fill = QColor(self.colour)
         if self.destroyed:
             fill = fill.darker(160)
@@ -176,10 +190,6 @@ class UnitToken(QGraphicsItem):
         self._mark = contrasting(self.colour)
         self.preview_facing = None
         self.facing = unit.facing
-        self.setPos(unit.x, unit.y)
-        self._shock = unit.shock
-        self._conditions = conditions
-        self._relabel()
         self._reshape()
 
     def set_palette(self, palette: MapPalette, font: QFont, badge_font: QFont) -> None:
@@ -190,9 +200,11 @@ class UnitToken(QGraphicsItem):
         self._relabel()
         self._redraw()
 
-    def _relabel(self) -> None:
+    def _relabel(self, name: bool = True) -> None:
+        """The badges again, and the name unless `name` is False (it has not changed)."""
         p = self._palette
-        self.label.set_chips([chip(self.name, p.label_text, p.label_back)] if self.name else [])
+        if name:
+            self.label.set_chips([chip(self.name, p.label_text, p.label_back)] if self.name else [])
         chips = []
         if self._shock > 0:
             chips.append(chip(str(self._shock), QColor("#ffffff"), p.shock_fill, True))

@@ -134,10 +134,14 @@ def label_places(piece: TerrainPiece) -> list[tuple[Point, Anchor]]:
 
 def _covered(a: Rect, avoid: list[Rect]) -> float:
     """How many pixels of `a` the rectangles of `avoid` cover (counted again where they overlap)."""
+    left, top, right, bottom = a
     total = 0.0
     for b in avoid:
-        w = min(a[2], b[2]) - max(a[0], b[0])
-        h = min(a[3], b[3]) - max(a[1], b[1])
+        # Most rectangles are nowhere near: plain comparisons turn them away before any arithmetic.
+        if b[0] >= right or b[2] <= left or b[1] >= bottom or b[3] <= top:
+            continue
+        w = min(right, b[2]) - max(left, b[0])
+        h = min(bottom, b[3]) - max(top, b[1])
         if w > 0.0 and h > 0.0:
             total += w * h
     return total
@@ -173,6 +177,9 @@ class TerrainItem(QGraphicsItem):
         self._path = QPainterPath()
         self._bounds = QRectF()
         self._zoom = (0.0, 1.0)         # pixels per inch and device pixel ratio the picture is drawn at
+        # What the name was last placed for (zoom, its size, what to keep clear of), to skip placing it again.
+        self._placed_for: tuple[float, tuple[float, float], list[Rect]] | None = None
+        self._places: list[tuple[Point, Anchor]] = []  # where the name may go, best first (`label_places`)
         # The piece as a picture Qt paints itself (under the name), drawn again on every change and zoom.
         self.body = QGraphicsPixmapItem(self)
         self.body.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
@@ -188,14 +195,22 @@ class TerrainItem(QGraphicsItem):
 
     def place_label(self, scale: float, avoid: list[Rect]) -> None:
         """Put the name at its first place (see `label_places`) clear of `avoid`, pixel rectangles at `scale`,
-        or where they cover least of it."""
-        places = label_places(TerrainPiece(self.piece.id, self.piece.name, self.piece.kind, self.piece.shape,
-                                           self.points))
+        or where they cover least of it. Nothing to do when neither those near its places, the zoom nor the
+        name changed since."""
+        places = self._places
+        rects = [self.label.pixel_rect(point[0] * scale, point[1] * scale, *anchor) for point, anchor in places]
+        left, top = min(r[0] for r in rects), min(r[1] for r in rects)
+        right, bottom = max(r[2] for r in rects), max(r[3] for r in rects)
+        near = [b for b in avoid if not (b[0] >= right or b[2] <= left or b[1] >= bottom or b[3] <= top)]
+        placed_for = (scale, self.label.size_px, near)
+        if placed_for == self._placed_for:
+            return
+        self._placed_for = placed_for
         chosen, least = places[0], float("inf")
-        for point, anchor in places:
-            covered = _covered(self.label.pixel_rect(point[0] * scale, point[1] * scale, *anchor), avoid)
+        for place, rect in zip(places, rects, strict=True):
+            covered = _covered(rect, near)
             if covered < least:
-                chosen, least = (point, anchor), covered
+                chosen, least = place, covered
                 if covered == 0.0:
                     break
         (x, y), self._label_anchor = chosen
@@ -213,6 +228,8 @@ class TerrainItem(QGraphicsItem):
         self._bounds = self._path.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
         self._name = piece.name
         self._label_anchor = ((0.5, 0.0), (0.0, 3.0)) if piece.shape == "area" else ((0.5, 0.5), (0.0, 0.0))
+        self._placed_for = None
+        self._places = label_places(shown)
         self.label.set_anchor(*self._label_anchor)
         self.label.setPos(*label_point(shown))
         self._restyle()
