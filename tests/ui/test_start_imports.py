@@ -15,7 +15,7 @@ from pathlib import Path
 from tests.ui.test_app import app_env
 
 _PROBE = """
-import json, sys
+import json, linecache, sys
 from battletracker.ui import main_window
 
 built = main_window.MainWindow.__init__
@@ -26,6 +26,8 @@ def init(self, *args, **kwargs):
     self.first_painted.connect(lambda: print("built " + json.dumps(sorted(
         name for module in ("QtCore", "QtGui", "QtWidgets") for name in vars(sys.modules["PySide6." + module]))),
         flush=True))
+    self.first_painted.connect(lambda: print("read " + json.dumps(sorted(
+        name for name in linecache.cache if "battletracker" in name)), flush=True))
 
 main_window.MainWindow.__init__ = init
 from battletracker.app import main
@@ -47,6 +49,7 @@ LATER = {
     "importlib.resources": "the package's data is found on disk beside the code",
     "datetime": "time stamps, with the first log line or recovery file",
     "battletracker.rules.log_lines": "the log's wording of rolls, with the first roll",
+    "battletracker.ui.replay_panel": "the Replay dock and banner, when the dock first shows or a replay starts",
     "numpy": "the odds plot, warmed after the first paint",
     "pyqtgraph": "the odds plot, warmed after the first paint",
 }
@@ -59,22 +62,30 @@ QT_LATER = {
 """Qt classes PySide6 builds (with their enums) only when first used, and the first paint does not use."""
 
 
-def _at_first_paint(home: Path) -> tuple[set[str], set[str]]:
-    """The modules loaded and the Qt classes built when the window first paints."""
+def _at_first_paint(home: Path) -> tuple[set[str], set[str], set[str]]:
+    """The modules loaded, the Qt classes built and our source files read when the window first paints."""
     done = subprocess.run([sys.executable, "-c", _PROBE], env=app_env(home), cwd=home, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     loaded = next(line for line in lines if line.startswith("loaded ")).removeprefix("loaded ")
     built = next(line for line in lines if line.startswith("built ")).removeprefix("built ")
-    return set(json.loads(loaded)), set(json.loads(built))
+    read = next(line for line in lines if line.startswith("read ")).removeprefix("read ")
+    return set(json.loads(loaded)), set(json.loads(built)), set(json.loads(read))
 
 
 def test_the_first_paint_loads_nothing_that_only_an_edit_a_dialog_or_a_dark_palette_needs(tmp_path: Path) -> None:
-    loaded, built = _at_first_paint(tmp_path)
+    loaded, built, _read = _at_first_paint(tmp_path)
     assert "battletracker.ui.map.view" in loaded and "battletracker.ui.cards.card" in loaded, "the probe saw the paint"
     early = {name: why for name, why in LATER.items() if name in loaded}
     assert not early, f"loaded before the first paint: {early}"
     assert "QMainWindow" in built, "the probe saw Qt's classes"
     early = {name: why for name, why in QT_LATER.items() if name in built}
     assert not early, f"built before the first paint: {early}"
+
+
+def test_the_start_reads_none_of_our_source_files(tmp_path: Path) -> None:
+    """PySide6's import hook would read each module's whole source looking for `__feature__`."""
+    loaded, _built, read = _at_first_paint(tmp_path)
+    assert "battletracker.ui.map.view" in loaded, "the probe saw the paint"
+    assert not read, f"source read before the first paint: {sorted(read)[:5]}"
