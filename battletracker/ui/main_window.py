@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QPoint, QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QUndoStack
@@ -40,10 +41,12 @@ from battletracker.ui.fit import DialogFitter, screen_room
 from battletracker.ui.log_view import LogPanel
 from battletracker.ui.map.view import MapView
 from battletracker.ui.recovery import Orphan, Recovery
-from battletracker.ui.replay_panel import ReplayBanner, ReplayPanel
 from battletracker.ui.session import Session
 from battletracker.ui.text import literal
 from battletracker.ui.warmup import WarmUp
+
+if TYPE_CHECKING:
+    from battletracker.ui.replay_panel import ReplayBanner, ReplayPanel
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
@@ -90,9 +93,12 @@ class MainWindow(QMainWindow):
         self._docks: dict[DockId, QDockWidget] = {"units": self.cards_dock, "log": self.log_dock,
                                                   "history": self.history_dock}
         self.tabifyDockWidget(self.log_dock, self.history_dock)
-        self.replay_panel = ReplayPanel(session, self)
-        self.replay_dock = self._dock("Replay", "replay", self.replay_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # The replay's timeline and banner are made the first time they show.
+        self._replay_panel: ReplayPanel | None = None
+        self._replay_banner: ReplayBanner | None = None
+        self.replay_dock = self._dock("Replay", "replay", QWidget(self), Qt.DockWidgetArea.BottomDockWidgetArea)
         self.replay_dock.hide()
+        self.replay_dock.visibilityChanged.connect(lambda visible: self.replay_panel if visible else None)
         self.log_dock.raise_()
         self.resizeDocks([self.cards_dock, self.log_dock], [330, 360], Qt.Orientation.Horizontal)
 
@@ -108,8 +114,6 @@ class MainWindow(QMainWindow):
         session.game_replaced.connect(self._update_title)
         session.selection_changed.connect(self._on_selection)
         session.replay_changed.connect(self._on_replay_changed)
-        self.replay_panel.start_requested.connect(self.start_replay)
-        self.replay_panel.continue_requested.connect(self.continue_from_here)
         self.cards.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.recovery.status.connect(lambda text, timeout: self.statusBar().showMessage(text, timeout))
         self.cards.action_requested.connect(lambda key, unit_id: self.run_unit_action(key, unit_id))
@@ -140,6 +144,35 @@ class MainWindow(QMainWindow):
             placeholder = self.history_dock.widget()
             self.history_dock.setWidget(self.history)
             placeholder.deleteLater()
+
+    @property
+    def replay_panel(self) -> ReplayPanel:
+        """The Replay dock's timeline, made the first time the dock shows or a replay starts."""
+        if self._replay_panel is None:
+            from battletracker.ui.replay_panel import ReplayPanel
+
+            self._replay_panel = ReplayPanel(self.session, self)
+            self._replay_panel.start_requested.connect(self.start_replay)
+            self._replay_panel.continue_requested.connect(self.continue_from_here)
+            placeholder = self.replay_dock.widget()
+            self.replay_dock.setWidget(self._replay_panel)
+            self._replay_panel.show()  # now, not on the next round: a replay starting puts the focus in it
+            placeholder.deleteLater()
+        return self._replay_panel
+
+    @property
+    def replay_banner(self) -> ReplayBanner:
+        """The read-only line above the map, made when the first replay starts."""
+        if self._replay_banner is None:
+            self._replay_banner = self._make_replay_banner()
+        return self._replay_banner
+
+    def _make_replay_banner(self) -> ReplayBanner:
+        from battletracker.ui.replay_panel import ReplayBanner
+
+        banner = ReplayBanner(self.session, self)
+        self.banner_bar.addWidget(banner)
+        return banner
 
     def _action(self, text: str, slot: object,
                 shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
@@ -315,12 +348,10 @@ class MainWindow(QMainWindow):
         tools.addActions([self.end_phase_action, self.end_turn_action])
         self.addToolBar(tools)
         self.addToolBarBreak()
-        self.replay_banner = ReplayBanner(self.session, self)
         self.banner_bar = QToolBar("Replay banner", self)
         self.banner_bar.setObjectName("toolbar-replay")
         self.banner_bar.setMovable(False)
         self.banner_bar.toggleViewAction().setVisible(False)
-        self.banner_bar.addWidget(self.replay_banner)
         self.addToolBar(self.banner_bar)
         self.banner_bar.hide()
         self.statusBar()
@@ -459,6 +490,8 @@ class MainWindow(QMainWindow):
     def _on_replay_changed(self) -> None:
         """Read-only while replaying: every editing action off, the banner shown; all back when leaving."""
         replaying = self.session.replaying
+        if replaying and self._replay_banner is None:
+            self._replay_banner = self._make_replay_banner()
         self.banner_bar.setVisible(replaying)
         for entry in self.replay_keys:
             entry.setEnabled(replaying)

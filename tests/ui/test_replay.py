@@ -107,6 +107,20 @@ def key(qtbot: QtBot, win: MainWindow, which: Qt.Key) -> None:
     qtbot.keyClick(win.map, which)
 
 
+def test_the_replay_dock_opened_from_the_view_menu_offers_to_replay_the_game(qtbot: QtBot, window: MainWindow) -> None:
+    """The dock's timeline is made when it first shows: opened from View, it is there and working."""
+    play(window.session)
+    window.replay_dock.toggleViewAction().trigger()
+    qtbot.waitUntil(window.replay_dock.isVisible)
+    panel = window.replay_dock.widget()
+    assert panel is window.replay_panel
+    assert panel.where.text().startswith("The game has 6 recorded actions.")
+    qtbot.waitUntil(lambda: panel.start_button.height() > 0)  # laid out in the dock
+    qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+    assert window.session.replaying and window.banner_bar.isVisible()
+    assert "Replaying step 0 of 6" in window.replay_banner.label.text()
+
+
 def test_stepping_with_the_slider_buttons_and_keys_shows_each_replayed_state(qtbot: QtBot, window: MainWindow) -> None:
     session = window.session
     play(session)

@@ -47,6 +47,7 @@ LATER = {
     "importlib.resources": "the package's data is found on disk beside the code",
     "datetime": "time stamps, with the first log line or recovery file",
     "battletracker.rules.log_lines": "the log's wording of rolls, with the first roll",
+    "battletracker.ui.replay_panel": "the Replay dock and banner, when the dock first shows or a replay starts",
     "numpy": "the odds plot, warmed after the first paint",
     "pyqtgraph": "the odds plot, warmed after the first paint",
 }
