@@ -35,6 +35,7 @@ from __future__ import annotations
 import gc
 import importlib
 import pkgutil
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -64,6 +65,7 @@ MODULES = (
     "battletracker.ui.dice_dialog",
 )
 POLL_MS = 15
+SWITCH_S = 0.0005  # while a warm-up thread runs, the GUI thread waits at most about this long for the interpreter
 
 
 class WarmUp(QObject):
@@ -231,27 +233,45 @@ class WarmUp(QObject):
         plot.deleteLater()
 
 
-@contextmanager
-def _not_collecting() -> Iterator[None]:
-    """No cyclic collection while a thread runs: one would release the window's garbage, Qt objects too, on it.
+_threads_running = 0
+_threads_lock = threading.Lock()
+_before_threads: tuple[bool, float] = (True, 0.005)
 
-    The app keeps what its start built out of collections (app.py freezes it); what the thread imported
+
+@contextmanager
+def _thread_running() -> Iterator[None]:
+    """While any warm-up thread runs: no cyclic collection, and the interpreter handed back often.
+
+    A collection on the thread would release the window's garbage, Qt objects too, there. The GUI
+    thread takes the interpreter back at each call into Python (each slot, each item painted): with
+    the default 5 ms between hand-overs, a repaint waits that long again and again.
+    The app keeps what its start built out of collections (app.py freezes it); what the threads imported
     stays for good too, and is kept the same way rather than walked by the next collections.
     """
-    collecting = gc.isenabled()
-    gc.disable()
+    global _threads_running, _before_threads
+    with _threads_lock:
+        _threads_running += 1
+        if _threads_running == 1:
+            _before_threads = (gc.isenabled(), sys.getswitchinterval())
+            gc.disable()
+            sys.setswitchinterval(SWITCH_S)
     try:
         yield
     finally:
-        if collecting:
-            if gc.get_freeze_count():
-                gc.freeze()
-            gc.enable()
+        with _threads_lock:
+            _threads_running -= 1
+            if _threads_running == 0:
+                collecting, switch_s = _before_threads
+                sys.setswitchinterval(switch_s)
+                if collecting:
+                    if gc.get_freeze_count():
+                        gc.freeze()
+                    gc.enable()
 
 
 def _import_libraries(names: tuple[str, ...], errors: list[BaseException]) -> None:
     """In the thread: names in, an error out; it holds no Qt object, so none is ever released on it."""
-    with _not_collecting():
+    with _thread_running():
         try:
             for name in names:
                 importlib.import_module(name)
@@ -272,7 +292,7 @@ def _import_rules(packages: tuple[str, ...], rulesets: list[str]) -> None:
 
     An error is left for the GUI thread, which meets it again installing the features and shows it there.
     """
-    with _not_collecting():
+    with _thread_running():
         try:
             for name in _rules_modules(packages):
                 importlib.import_module(name)
