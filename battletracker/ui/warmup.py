@@ -65,6 +65,7 @@ MODULES = (
     "battletracker.ui.dice_dialog",
 )
 POLL_MS = 15
+SETTLE_MS = 150
 SWITCH_S = 0.0005  # while a warm-up thread runs, the GUI thread waits at most about this long for the interpreter
 
 
@@ -172,7 +173,9 @@ class WarmUp(QObject):
                 self._install()
                 self.slices.append(("the rules features", (time.perf_counter() - start) * 1000))
                 self._install = None
-                self._timer.start(0)
+                # The window lays out and paints what the features added before the libraries' thread
+                # starts: beside it, each call into Python of that repaint would wait for the interpreter.
+                self._timer.start(SETTLE_MS)
                 return
             self._thread = threading.Thread(target=_import_libraries, args=(LIBRARIES, self._thread_errors),
                                             name="warm-up", daemon=True)
