@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QPoint, QSettings, QStandardPaths, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence, QPaintEvent, QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         self.cards.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.recovery.status.connect(lambda text, timeout: self.statusBar().showMessage(text, timeout))
         self.cards.action_requested.connect(lambda key, unit_id: self.run_unit_action(key, unit_id))
+        self.cards.menu_opening.connect(self.load_features)
         self.map.refused.connect(lambda text: self.statusBar().showMessage(f"Not applied: {text}", 8000))
         self.map.context_requested.connect(self._map_context_menu)
         self.map.unit_activated.connect(lambda unit_id: self.cards.edit_unit(unit_id))
@@ -124,7 +125,7 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
-        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog)
+        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self.load_features)
         self.guide_window: QDialog | None = None
         self._restore_settings()
 
@@ -258,7 +259,11 @@ class MainWindow(QMainWindow):
             self.addAction(entry)
 
     def load_features(self) -> None:
-        """Add the features: their unit actions, card sections and window extensions, and fit dialogs to the screen."""
+        """Add the features: their unit actions, card sections and window extensions, and fit dialogs to the screen.
+
+        The warm-up calls it once the rules are imported; a feature's shortcut, a menu or a unit action
+        reached for before then calls it at once.
+        """
         if self.features_loaded:
             return
         self.features_loaded = True
@@ -334,6 +339,9 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self._action("&About BattleTracker", self.about))
         self._menus: dict[MenuId, QMenu] = {"file": file_menu, "edit": edit, "game": game, "view": view,
                                             "help": help_menu}
+        for menu in self._menus.values():
+            # A menu opened before the features are installed lists their entries all the same.
+            menu.aboutToShow.connect(self.load_features)
 
         tools = QToolBar("Main", self)
         tools.setObjectName("toolbar-main")
@@ -389,6 +397,7 @@ class MainWindow(QMainWindow):
             entry.setEnabled(key in available)
 
     def _fill_actions_menu(self) -> None:
+        self.load_features()
         self.actions_menu.clear()
         unit = self.session.game.units.get(self.session.selected or "")
         if unit is None:
@@ -403,6 +412,7 @@ class MainWindow(QMainWindow):
     def _map_context_menu(self, unit_id: str | None, where: QPoint) -> None:
         if unit_id is None or unit_id not in self.session.game.units:
             return
+        self.load_features()
         self.session.select(unit_id)
         menu = QMenu(self)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -415,6 +425,7 @@ class MainWindow(QMainWindow):
 
     def run_unit_action(self, key: str, unit_id: str | None = None) -> None:
         """Carry out a registered unit action for `unit_id` (default: the selected unit)."""
+        self.load_features()
         unit_id = unit_id or self.session.selected
         if unit_id is None or unit_id not in self.session.game.units:
             self.statusBar().showMessage("Select a unit first", 5000)
@@ -438,10 +449,19 @@ class MainWindow(QMainWindow):
             self.first_painted.emit()
 
     def _after_first_paint(self) -> None:
-        # The features first and alone: run beside the warm-up's thread, sharing the interpreter,
-        # they would take longer to be there.
-        self.load_features()
+        # The warm-up installs the features once a thread has imported the rules they need.
         self.warm_up.start()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """A feature's shortcut pressed before the feature is installed: install it now and carry it out."""
+        if not self.features_loaded:
+            self.load_features()
+            pressed = QKeySequence(event.keyCombination())
+            for entry in self.unit_action_entries.values():
+                if entry.isEnabled() and entry.shortcut().matches(pressed) == QKeySequence.SequenceMatch.ExactMatch:
+                    entry.trigger()
+                    return
+        super().keyPressEvent(event)
 
     # -- replay ------------------------------------------------------------------------
     def start_replay(self) -> None:

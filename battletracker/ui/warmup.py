@@ -19,14 +19,27 @@ then. So the GUI thread first imports the Qt modules pyqtgraph reads and makes
 all their classes, a few a slice, and only then starts the thread; and the
 thread is given names only, never a Qt object, so nothing of a window is
 released on it.
+
+The rules features are installed on the GUI thread in one slice, once the
+Qt-free packages they import (core, model, rules: three quarters of the
+install) have been imported in a thread started just after the first paint,
+with the game's ruleset tables read; the GUI thread meanwhile makes Qt's
+classes, which the features' widgets then find made. Both threads run with the
+cyclic garbage collector off, so no collection on them releases a Qt object
+of the window. A feature reached for before then is installed at once on the
+GUI thread (the import lock makes it wait for a module the thread is importing).
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
+import pkgutil
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from types import ModuleType
 
@@ -35,6 +48,9 @@ from PySide6.QtWidgets import QWidget
 
 # Imported off the GUI thread: libraries that create no Qt object when imported.
 LIBRARIES = ("numpy", "pyqtgraph")
+# Imported off the GUI thread just after the first paint, every module of each: the Qt-free layers the
+# rules features import (tests/test_layers.py keeps Qt out of them).
+RULES_PACKAGES = ("battletracker.core", "battletracker.model", "battletracker.rules")
 # The Qt modules pyqtgraph imports, imported on the GUI thread first; with True, every class of the
 # module is made there too: pyqtgraph reads all of the first three, and subclasses QOpenGLWidget.
 # (Not all of QtOpenGL: it has classes of thousands of functions, one 80 ms, that pyqtgraph never reads.)
@@ -49,19 +65,24 @@ MODULES = (
     "battletracker.ui.dice_dialog",
 )
 POLL_MS = 15
+SETTLE_MS = 150
+SWITCH_S = 0.0005  # while a warm-up thread runs, the GUI thread waits at most about this long for the interpreter
 
 
 class WarmUp(QObject):
     """Loads the libraries, then runs the GUI-thread slices one per event-loop turn; `done` once all have run."""
 
     def __init__(self, parent: QWidget, ruleset: Callable[[], str] | None = None,
-                 dialog: Callable[[], QWidget] | None = None) -> None:
+                 dialog: Callable[[], QWidget] | None = None, install: Callable[[], object] | None = None) -> None:
         """`ruleset` names the game's ruleset, whose tables are read first; `dialog` makes a procedure
-        dialog to draw once off screen (Qt polishes and lays out each kind of widget the first time)."""
+        dialog to draw once off screen (Qt polishes and lays out each kind of widget the first time);
+        `install` installs the rules features, once the rules are imported and Qt's classes made."""
         super().__init__(parent)
         self._window = parent
         self._ruleset = ruleset
         self._dialog = dialog
+        self._install = install
+        self._rules_thread: threading.Thread | None = None
         self.slices: list[tuple[str, float]] = []
         self.done = False
         self.error: BaseException | None = None
@@ -89,7 +110,12 @@ class WarmUp(QObject):
         if self._started:
             return
         self._started = True
-        for name in self._rulesets():
+        rulesets = self._rulesets()
+        if self._install is not None:
+            self._rules_thread = threading.Thread(target=_import_rules, args=(RULES_PACKAGES, rulesets[:1]),
+                                                  name="warm-up rules", daemon=True)
+            self._rules_thread.start()
+        for name in rulesets:
             self._steps.append((f"the {name} tables", partial(_read_tables, name)))
         self._timer.start(0)
 
@@ -138,6 +164,18 @@ class WarmUp(QObject):
             self.slices.append(("Qt's classes", (time.perf_counter() - start) * 1000))
             if more:
                 self._timer.start(0)
+                return
+            if self._rules_thread is not None and self._rules_thread.is_alive():
+                self._timer.start(POLL_MS)
+                return
+            if self._install is not None:
+                start = time.perf_counter()
+                self._install()
+                self.slices.append(("the rules features", (time.perf_counter() - start) * 1000))
+                self._install = None
+                # The window lays out and paints what the features added before the libraries' thread
+                # starts: beside it, each call into Python of that repaint would wait for the interpreter.
+                self._timer.start(SETTLE_MS)
                 return
             self._thread = threading.Thread(target=_import_libraries, args=(LIBRARIES, self._thread_errors),
                                             name="warm-up", daemon=True)
@@ -198,13 +236,73 @@ class WarmUp(QObject):
         plot.deleteLater()
 
 
+_threads_running = 0
+_threads_lock = threading.Lock()
+_before_threads: tuple[bool, float] = (True, 0.005)
+
+
+@contextmanager
+def _thread_running() -> Iterator[None]:
+    """While any warm-up thread runs: no cyclic collection, and the interpreter handed back often.
+
+    A collection on the thread would release the window's garbage, Qt objects too, there. The GUI
+    thread takes the interpreter back at each call into Python (each slot, each item painted): with
+    the default 5 ms between hand-overs, a repaint waits that long again and again.
+    The app keeps what its start built out of collections (app.py freezes it); what the threads imported
+    stays for good too, and is kept the same way rather than walked by the next collections.
+    """
+    global _threads_running, _before_threads
+    with _threads_lock:
+        _threads_running += 1
+        if _threads_running == 1:
+            _before_threads = (gc.isenabled(), sys.getswitchinterval())
+            gc.disable()
+            sys.setswitchinterval(SWITCH_S)
+    try:
+        yield
+    finally:
+        with _threads_lock:
+            _threads_running -= 1
+            if _threads_running == 0:
+                collecting, switch_s = _before_threads
+                sys.setswitchinterval(switch_s)
+                if collecting:
+                    if gc.get_freeze_count():
+                        gc.freeze()
+                    gc.enable()
+
+
 def _import_libraries(names: tuple[str, ...], errors: list[BaseException]) -> None:
     """In the thread: names in, an error out; it holds no Qt object, so none is ever released on it."""
-    try:
-        for name in names:
-            importlib.import_module(name)
-    except BaseException as exc:  # noqa: BLE001 - the dialog that needs it reports it when it imports again
-        errors.append(exc)
+    with _thread_running():
+        try:
+            for name in names:
+                importlib.import_module(name)
+        except BaseException as exc:  # noqa: BLE001 - the dialog that needs it reports it when it imports again
+            errors.append(exc)
+
+
+def _rules_modules(packages: tuple[str, ...]) -> Iterator[str]:
+    """Every module of `packages`, each package imported as it is found."""
+    for package in packages:
+        yield package
+        yield from (found.name for found in pkgutil.walk_packages(importlib.import_module(package).__path__,
+                                                                  f"{package}."))
+
+
+def _import_rules(packages: tuple[str, ...], rulesets: list[str]) -> None:
+    """In the thread: the Qt-free rules imported and the game's ruleset tables read; names in, nothing out.
+
+    An error is left for the GUI thread, which meets it again installing the features and shows it there.
+    """
+    with _thread_running():
+        try:
+            for name in _rules_modules(packages):
+                importlib.import_module(name)
+            for ruleset in rulesets:
+                _read_tables(ruleset)
+        except Exception:  # noqa: BLE001, S110 - the install imports and reads again, and reports it
+            pass
 
 
 def _read_tables(ruleset: str) -> None:

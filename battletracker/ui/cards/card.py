@@ -69,6 +69,9 @@ class CardHost(Protocol):
 
     def run_action(self, key: str, unit_id: str) -> None: ...
 
+    def menu_opens(self) -> None:
+        """Called before a card's menu is built: the unit actions it lists must be there."""
+
 
 def _button(text: str, tip: str, name: str) -> QToolButton:
     b = QToolButton()
@@ -438,6 +441,7 @@ class UnitCard(QFrame):
     # -- menus -----------------------------------------------------------------
     def build_menu(self, full: bool) -> QMenu:
         """Checkable conditions (and damage for vehicles); with `full`, Edit and Remove too."""
+        self._host.menu_opens()  # the features' entries are there even before they are installed
         menu = QMenu(self)
         menu.setToolTipsVisible(True)
         unit = self.unit()

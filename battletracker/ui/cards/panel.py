@@ -47,6 +47,7 @@ class CardsPanel(QWidget):
 
     status_message = Signal(str)
     action_requested = Signal(str, str)  # action key, unit id
+    menu_opening = Signal()  # a card's menu is about to be built: the window installs the features if need be
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -173,6 +174,9 @@ class CardsPanel(QWidget):
     def run_action(self, key: str, unit_id: str) -> None:
         """A unit action from a card's menu; the window that hosts the panel carries it out."""
         self.action_requested.emit(key, unit_id)
+
+    def menu_opens(self) -> None:
+        self.menu_opening.emit()
 
     def add_unit(self) -> None:
         from battletracker.ui.unit_dialog import UnitDialog

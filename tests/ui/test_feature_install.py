@@ -1,0 +1,155 @@
+"""After the first paint a thread imports the rules, then the features install in one slice; reached for early, at once.
+
+The thread must touch nothing of Qt: it imports only the Qt-free layers (core,
+model, rules), makes no Qt class and runs with the cyclic collector off, so no
+Qt object of the window is released on it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from pytestqt.qtbot import QtBot
+
+from battletracker.ui.features import all_features
+from battletracker.ui.features.support_fire import FireDialog
+from battletracker.ui.main_window import MainWindow
+from battletracker.ui.session import Session
+from tests.ui.test_app import app_env
+
+# In a fresh process: the rules thread run as the warm-up runs it, the GUI thread only waiting for it.
+SCRIPT = """
+import gc, importlib, json, sys, threading
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from battletracker.ui import warmup
+
+def qt_state():
+    return {name: set(vars(module)) for name, module in list(sys.modules.items())
+            if name.startswith(("PySide6", "shiboken"))}
+
+collecting = []
+import_module = importlib.import_module
+
+def watched_import(name, package=None):
+    if threading.current_thread().name == "warm-up rules":
+        collecting.append(gc.isenabled())
+    return import_module(name, package)
+
+importlib.import_module = watched_import
+before = qt_state()
+rules_before = "battletracker.rules.chain_of_command.fire" in sys.modules
+thread = threading.Thread(target=warmup._import_rules, args=(warmup.RULES_PACKAGES, ["chain_of_command"]),
+                          name="warm-up rules")
+thread.start()
+thread.join()
+after = qt_state()
+from battletracker.rules.tables import ruleset_settings
+print(json.dumps({
+    "rules before": rules_before,
+    "rules after": "battletracker.rules.chain_of_command.fire" in sys.modules,
+    "imports": len(collecting), "collecting while importing": any(collecting), "collecting after": gc.isenabled(),
+    "tables read": ruleset_settings.cache_info().currsize,
+    "qt made": {name: sorted(names - before.get(name, set()))[:5] or ["(the module)"]
+                for name, names in after.items() if names != before.get(name)},
+}))
+"""
+
+
+def test_the_rules_thread_imports_no_qt_module_makes_no_qt_class_and_collects_nothing(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", SCRIPT], env=app_env(tmp_path), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["rules before"] is False and report["rules after"] is True, "the thread imported the rules"
+    assert report["imports"] > 50 and report["collecting while importing"] is False
+    assert report["collecting after"] is True
+    assert report["tables read"] == 1, "the game's ruleset tables read on the thread"
+    assert report["qt made"] == {}, "no Qt module imported and no Qt class made on the thread"
+
+
+def _window(qtbot: QtBot, session: Session) -> MainWindow:
+    window = MainWindow(session, features=all_features)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    return window
+
+
+def test_the_features_are_installed_in_one_slice_once_the_rules_are_imported(qtbot: QtBot, session: Session) -> None:
+    window = _window(qtbot, session)
+    window.show()
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    names = [name for name, _ms in window.warm_up.slices]
+    assert names.count("the rules features") == 1
+    installed = names.index("the rules features")
+    assert set(names[:installed]) == {"Qt's classes"}, "Qt's classes all made first, on the GUI thread"
+    thread = window.warm_up._rules_thread
+    assert thread is not None and not thread.is_alive(), "installed once the rules thread had finished"
+    assert "coc.support_fire" in window.unit_action_entries
+
+
+def test_a_features_shortcut_pressed_right_after_the_first_paint_opens_its_dialog(
+        qtbot: QtBot, session: Session) -> None:
+    window = _window(qtbot, session)
+    session.select("u1")
+    pressed: list[bool] = []
+
+    def press() -> None:
+        pressed.append(window.features_loaded)
+        qtbot.keyClick(window.map, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+
+    window.first_painted.connect(lambda: QTimer.singleShot(0, press))
+    window.show()
+    qtbot.waitUntil(lambda: bool(pressed), timeout=20000)
+    assert pressed == [False], "pressed before the features were installed"
+    assert window.features_loaded, "installed at once"
+    dialog = window.findChild(FireDialog)
+    assert dialog is not None and dialog.isVisible(), "the Fire dialog opened for the selected unit"
+    assert dialog.windowTitle() == f"Fire - {session.game.unit('u1').name}"
+    dialog.close()
+
+
+# The offscreen platform, on opening a menu.
+@pytest.mark.qt_log_ignore("does not support raise", "does not support grabbing the keyboard")
+def test_a_menu_opened_before_the_features_are_installed_lists_their_entries(
+        qtbot: QtBot, session: Session) -> None:
+    window = _window(qtbot, session)
+    opened: list[tuple[bool, list[str]]] = []
+
+    def open_game_menu() -> None:
+        menu = window.menu("game")
+        loaded = window.features_loaded
+        menu.popup(window.mapToGlobal(window.rect().center()))
+        opened.append((loaded, [a.objectName() for a in menu.actions()]))
+        menu.close()
+
+    window.first_painted.connect(lambda: QTimer.singleShot(0, open_game_menu))
+    window.show()
+    qtbot.waitUntil(lambda: bool(opened), timeout=20000)
+    loaded, entries = opened[0]
+    assert not loaded and "action-arsenal" in entries, "the Anti-tank feature's Game menu entry is there"
+    assert window.features_loaded
+
+
+def test_a_cards_menu_opened_before_the_features_are_installed_lists_their_actions(
+        qtbot: QtBot, session: Session) -> None:
+    window = _window(qtbot, session)
+    built: list[tuple[bool, list[str]]] = []
+
+    def open_card_menu() -> None:
+        card = window.cards.card("u1")
+        assert card is not None
+        loaded = window.features_loaded
+        menu = card.build_menu(full=True)
+        built.append((loaded, [a.objectName() for a in menu.actions()]))
+        menu.deleteLater()
+
+    window.first_painted.connect(lambda: QTimer.singleShot(0, open_card_menu))
+    window.show()
+    qtbot.waitUntil(lambda: bool(built), timeout=20000)
+    loaded, entries = built[0]
+    assert not loaded and "action_coc.support_fire" in entries, "the Fire action is in the card's menu"
