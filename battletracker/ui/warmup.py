@@ -42,7 +42,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import partial
 from types import ModuleType
 
@@ -178,10 +178,8 @@ class WarmUp(QObject):
             if self._install is not None and self._imports:
                 name = self._imports.pop(0)
                 start = time.perf_counter()
-                try:
+                with suppress(Exception):  # the install imports it again and reports the error
                     importlib.import_module(name)
-                except Exception:  # noqa: BLE001, S112 - the install imports it again and reports the error
-                    pass
                 self.slices.append((f"import {name}", (time.perf_counter() - start) * 1000))
                 self._timer.start(0)
                 return
