@@ -280,7 +280,7 @@ class MainWindow(QMainWindow):
             self.unit_action_entries[unit_action.key] = entry
         for extend in window_extensions():
             extend(self)
-        self.cards.rebuild()
+        self.cards.sections_added()
         self._update_unit_actions()
 
     # -- the FeatureHost the rules features see ------------------------------------------

@@ -105,6 +105,33 @@ def test_the_features_modules_are_imported_one_a_slice_before_the_install(qtbot:
     assert {"battletracker.ui.features.anti_tank", "battletracker.ui.features.bombardments"} <= set(MODULES)
 
 
+def test_the_install_keeps_every_card_and_fills_in_again_only_those_in_view(qtbot: QtBot, session: Session) -> None:
+    window = _window(qtbot, session)
+    session.select("u1")
+    before: dict[str, object] = {}
+    built_at_install: list[set[str]] = []
+    window.first_painted.connect(lambda: before.update(window.cards._cards))
+    install = window.load_features
+
+    def watched_install() -> None:
+        install()
+        built_at_install.append({unit_id for unit_id, card in window.cards._cards.items() if card.built})
+
+    window.warm_up._install = watched_install
+    window.resize(900, 600)
+    window.show()
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    assert before and window.cards._cards == before, "the same cards, not made afresh"
+    assert all(window.cards._cards[unit_id] is card for unit_id, card in before.items())
+    assert window.cards._cards["u1"].selected, "the selection kept"
+    bar = window.cards.scroll_area.verticalScrollBar()
+    height = window.cards.scroll_area.viewport().height()
+    in_view = {unit_id for unit_id, card in window.cards._cards.items()
+               if not card.isHidden() and card.geometry().top() <= bar.value() + height
+               and card.geometry().bottom() >= bar.value()}
+    assert in_view and in_view <= built_at_install[0], "the cards in view filled in again within the install"
+
+
 def test_a_window_without_features_imports_none(qtbot: QtBot, session: Session) -> None:
     window = MainWindow(session)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())

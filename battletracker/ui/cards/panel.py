@@ -210,11 +210,16 @@ class CardsPanel(QWidget):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 
-    def rebuild(self) -> None:
-        """Build every card afresh, keeping the selection (card sections were added)."""
-        selected = self.session.selected
-        self._on_game_replaced()
-        self._on_selection(selected)
+    def sections_added(self) -> None:
+        """Card sections were added: the filled-in cards are emptied and those in view filled in again at once.
+
+        Every card stays (its height, selection and folded side with it); those out of view get
+        their sections as they come into view, so adding the features costs only the cards a player sees.
+        """
+        for card in list(self._live):
+            card.release()
+        self._live.clear()
+        self._realise()
 
     # -- following the session ----------------------------------------------------
     def _on_game_replaced(self) -> None:
