@@ -211,15 +211,16 @@ class CardsPanel(QWidget):
         dialog.open()
 
     def sections_added(self) -> None:
-        """Card sections were added: the filled-in cards are emptied and those in view filled in again at once.
+        """Card sections were added: the filled-in cards are emptied, to be filled in again from the next turn.
 
-        Every card stays (its height, selection and folded side with it); those out of view get
-        their sections as they come into view, so adding the features costs only the cards a player sees.
+        Every card stays (its height, selection and folded side with it); those in view are filled in
+        on the next turn of the event loop, the others as they come into view, so adding the features
+        itself makes no card.
         """
         for card in list(self._live):
             card.release()
         self._live.clear()
-        self._realise()
+        self._realise_timer.start()
 
     # -- following the session ----------------------------------------------------
     def _on_game_replaced(self) -> None:
