@@ -36,6 +36,7 @@ from battletracker.ui.extensions import (
     window_extensions,
 )
 from battletracker.ui.extensions import unit_action as unit_action_by_key
+from battletracker.ui.features import MODULES as FEATURE_MODULES
 from battletracker.ui.files import SaveError, fingerprint, save_game
 from battletracker.ui.fit import DialogFitter, screen_room
 from battletracker.ui.log_view import LogPanel
@@ -125,7 +126,8 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
-        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self.load_features)
+        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self.load_features,
+                              FEATURE_MODULES if features is not None else ())
         self.guide_window: QDialog | None = None
         self._restore_settings()
 
@@ -278,7 +280,7 @@ class MainWindow(QMainWindow):
             self.unit_action_entries[unit_action.key] = entry
         for extend in window_extensions():
             extend(self)
-        self.cards.rebuild()
+        self.cards.sections_added()
         self._update_unit_actions()
 
     # -- the FeatureHost the rules features see ------------------------------------------

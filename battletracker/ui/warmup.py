@@ -28,6 +28,9 @@ classes, which the features' widgets then find made. Both threads run with the
 cyclic garbage collector off, so no collection on them releases a Qt object
 of the window. A feature reached for before then is installed at once on the
 GUI thread (the import lock makes it wait for a module the thread is importing).
+Before the install, the window-side modules the features are made of (`imports`)
+are imported on the GUI thread, one a slice, once the rules thread has finished:
+the install then only builds widgets and actions, in one slice as before.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import partial
 from types import ModuleType
 
@@ -73,15 +76,18 @@ class WarmUp(QObject):
     """Loads the libraries, then runs the GUI-thread slices one per event-loop turn; `done` once all have run."""
 
     def __init__(self, parent: QWidget, ruleset: Callable[[], str] | None = None,
-                 dialog: Callable[[], QWidget] | None = None, install: Callable[[], object] | None = None) -> None:
+                 dialog: Callable[[], QWidget] | None = None, install: Callable[[], object] | None = None,
+                 imports: tuple[str, ...] = ()) -> None:
         """`ruleset` names the game's ruleset, whose tables are read first; `dialog` makes a procedure
         dialog to draw once off screen (Qt polishes and lays out each kind of widget the first time);
-        `install` installs the rules features, once the rules are imported and Qt's classes made."""
+        `install` installs the rules features, once the rules are imported and Qt's classes made, and
+        the modules named in `imports` (the features' own, which touch no widget) imported one a slice."""
         super().__init__(parent)
         self._window = parent
         self._ruleset = ruleset
         self._dialog = dialog
         self._install = install
+        self._imports = list(imports) if install is not None else []
         self._rules_thread: threading.Thread | None = None
         self.slices: list[tuple[str, float]] = []
         self.done = False
@@ -159,14 +165,23 @@ class WarmUp(QObject):
         if self._stopped:
             return
         if self._thread is None:
-            start = time.perf_counter()
-            more = self._make_qt_classes()
-            self.slices.append(("Qt's classes", (time.perf_counter() - start) * 1000))
-            if more:
-                self._timer.start(0)
-                return
+            if self._qt_modules or self._qt_classes:
+                start = time.perf_counter()
+                more = self._make_qt_classes()
+                self.slices.append(("Qt's classes", (time.perf_counter() - start) * 1000))
+                if more:
+                    self._timer.start(0)
+                    return
             if self._rules_thread is not None and self._rules_thread.is_alive():
                 self._timer.start(POLL_MS)
+                return
+            if self._install is not None and self._imports:
+                name = self._imports.pop(0)
+                start = time.perf_counter()
+                with suppress(Exception):  # the install imports it again and reports the error
+                    importlib.import_module(name)
+                self.slices.append((f"import {name}", (time.perf_counter() - start) * 1000))
+                self._timer.start(0)
                 return
             if self._install is not None:
                 start = time.perf_counter()

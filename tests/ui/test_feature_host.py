@@ -158,3 +158,23 @@ def test_the_window_adds_the_features_it_is_given_just_after_the_first_paint(qtb
     qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
     assert asked == [1]
     assert "action-arsenal" in [a.objectName() for a in window.menu("game").actions()]
+
+
+def test_the_bombardments_panel_is_made_only_once_a_chain_of_command_game_is_open(qtbot: QtBot) -> None:
+    from battletracker.model import savefile
+    from battletracker.rules.tables import resources_dir
+
+    demo = resources_dir() / "demo"
+    session = Session(savefile.load(demo / "necromunda.json"))
+    window = MainWindow(session, features=all_features)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.show()
+    window.load_features()
+    dock = window.findChild(QDockWidget, "dock-bombardments")
+    assert dock is not None and not dock.isVisible() and not dock.toggleViewAction().isVisible()
+    assert window.findChild(BombardmentsPanel) is None, "nothing of it made for a Necromunda game"
+    session.replace_game(savefile.load(demo / "chain_of_command.json"), None)
+    panel = window.findChild(BombardmentsPanel)
+    assert panel is not None and dock.widget() is panel and panel.layer is not None
+    assert dock.toggleViewAction().isVisible()
+    assert panel.new_button.isEnabled(), "the panel follows the game now open"

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from pytestqt.qtbot import QtBot
 
-from battletracker.ui.features import all_features
+from battletracker.ui.features import MODULES, all_features
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
@@ -86,10 +86,59 @@ def test_the_features_are_installed_in_one_slice_once_the_rules_are_imported(qtb
     names = [name for name, _ms in window.warm_up.slices]
     assert names.count("the rules features") == 1
     installed = names.index("the rules features")
-    assert set(names[:installed]) == {"Qt's classes"}, "Qt's classes all made first, on the GUI thread"
+    assert set(names[:installed]) == {"Qt's classes"} | {f"import {name}" for name in MODULES}
+    assert names.index(f"import {MODULES[0]}") > max(i for i, name in enumerate(names) if name == "Qt's classes"), \
+        "Qt's classes all made first, on the GUI thread"
     thread = window.warm_up._rules_thread
     assert thread is not None and not thread.is_alive(), "installed once the rules thread had finished"
     assert "coc.support_fire" in window.unit_action_entries
+
+
+def test_the_features_modules_are_imported_one_a_slice_before_the_install(qtbot: QtBot, session: Session) -> None:
+    window = _window(qtbot, session)
+    window.show()
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    names = [name for name, _ms in window.warm_up.slices]
+    imported = [name.removeprefix("import ") for name in names if name.startswith("import ")]
+    assert imported == list(MODULES), "each of the features' modules a slice of its own, in order"
+    assert names.index(f"import {MODULES[-1]}") < names.index("the rules features")
+    assert {"battletracker.ui.features.anti_tank", "battletracker.ui.features.bombardments"} <= set(MODULES)
+
+
+def test_the_install_keeps_every_card_and_fills_in_those_in_view_next_turn(qtbot: QtBot, session: Session) -> None:
+    window = _window(qtbot, session)
+    session.select("u1")
+    before: dict[str, object] = {}
+    built_at_install: list[set[str]] = []
+    window.first_painted.connect(lambda: before.update(window.cards._cards))
+    install = window.load_features
+
+    def watched_install() -> None:
+        install()
+        built_at_install.append({unit_id for unit_id, card in window.cards._cards.items() if card.built})
+
+    window.warm_up._install = watched_install
+    window.resize(900, 600)
+    window.show()
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    assert before and window.cards._cards == before, "the same cards, not made afresh"
+    assert all(window.cards._cards[unit_id] is card for unit_id, card in before.items())
+    assert window.cards._cards["u1"].selected, "the selection kept"
+    bar = window.cards.scroll_area.verticalScrollBar()
+    height = window.cards.scroll_area.viewport().height()
+    in_view = {unit_id for unit_id, card in window.cards._cards.items()
+               if not card.isHidden() and card.geometry().top() <= bar.value() + height
+               and card.geometry().bottom() >= bar.value()}
+    assert in_view and not in_view & built_at_install[0], "the install itself fills in no card"
+    qtbot.waitUntil(lambda: all(window.cards._cards[unit_id].built for unit_id in in_view), timeout=5000)
+
+
+def test_a_window_without_features_imports_none(qtbot: QtBot, session: Session) -> None:
+    window = MainWindow(session)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.show()
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    assert not [name for name, _ms in window.warm_up.slices if name.startswith("import battletracker.ui.features")]
 
 
 def test_a_features_shortcut_pressed_right_after_the_first_paint_opens_its_dialog(

@@ -210,11 +210,17 @@ class CardsPanel(QWidget):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 
-    def rebuild(self) -> None:
-        """Build every card afresh, keeping the selection (card sections were added)."""
-        selected = self.session.selected
-        self._on_game_replaced()
-        self._on_selection(selected)
+    def sections_added(self) -> None:
+        """Card sections were added: the filled-in cards are emptied, to be filled in again from the next turn.
+
+        Every card stays (its height, selection and folded side with it); those in view are filled in
+        on the next turn of the event loop, the others as they come into view, so adding the features
+        itself makes no card.
+        """
+        for card in list(self._live):
+            card.release()
+        self._live.clear()
+        self._realise_timer.start()
 
     # -- following the session ----------------------------------------------------
     def _on_game_replaced(self) -> None:

@@ -8,6 +8,22 @@ from __future__ import annotations
 
 from battletracker.ui.extensions import Feature
 
+# The window-side modules of the features, each importing little beyond those before it: the warm-up
+# imports them one a slice before the install (a package's first import brings in all its modules).
+MODULES = (
+    "battletracker.ui.procedure_parts",
+    "battletracker.ui.odds_plot",
+    "battletracker.ui.procedure_runner",
+    "battletracker.ui.features.anti_tank",
+    "battletracker.ui.features.armour_battles",
+    "battletracker.ui.features.backdrop",
+    "battletracker.ui.features.bombardments",
+    "battletracker.ui.features.necromunda",
+    "battletracker.ui.features.support_fire",
+    "battletracker.ui.features.this_phase",
+    "battletracker.ui.features.terrain",
+)
+
 
 def all_features() -> tuple[Feature, ...]:
     """Every feature, in the order their actions appear in the menus."""

@@ -21,16 +21,19 @@ __all__ = ["FEATURE", "BombardmentLayer", "BombardmentsPanel", "install"]
 
 
 def install(host: FeatureHost) -> None:
-    panel = BombardmentsPanel(host.session, host.map, host.window())
-    panel.layer = BombardmentLayer(host.session, host.map, panel)
+    """The dock; its panel and the map layer are made the first time a Chain of Command game is open."""
     dock = QDockWidget("Bombardments", host.window())
     dock.setObjectName("dock-bombardments")
-    dock.setWidget(panel)
     host.add_dock(dock, Qt.DockWidgetArea.RightDockWidgetArea, tabify_with="log")
 
     def follow_ruleset() -> None:
-        dock.toggleViewAction().setVisible(host.session.game.ruleset == RULESET)
-        dock.setVisible(host.session.game.ruleset == RULESET)
+        shown = host.session.game.ruleset == RULESET
+        if shown and not isinstance(dock.widget(), BombardmentsPanel):
+            panel = BombardmentsPanel(host.session, host.map, host.window())
+            panel.layer = BombardmentLayer(host.session, host.map, panel)
+            dock.setWidget(panel)
+        dock.toggleViewAction().setVisible(shown)
+        dock.setVisible(shown)
 
     host.session.game_replaced.connect(follow_ruleset)
     follow_ruleset()
