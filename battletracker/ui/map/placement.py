@@ -45,8 +45,15 @@ class _Grid:
 
     def add(self, r: Rect, owner: int = -1) -> _Entry:
         entry = (r[0], r[1], r[2], r[3], owner)
-        for key in self._keys(r):
-            self._cells.setdefault(key, []).append(entry)
+        cells = self._cells
+        rows = range(int(r[1] // CELL), int(r[3] // CELL) + 1)
+        for i in range(int(r[0] // CELL), int(r[2] // CELL) + 1):
+            for j in rows:
+                cell = cells.get((i, j))
+                if cell is None:
+                    cells[(i, j)] = [entry]
+                else:
+                    cell.append(entry)
         return entry
 
     def remove(self, entry: _Entry) -> None:
@@ -58,7 +65,14 @@ class _Grid:
     def crowd(self, r: Rect) -> int:
         """How many rectangles share the cells `r` touches: a quick measure of how busy it is there."""
         cells = self._cells
-        return sum(len(cells.get(key, ())) for key in self._keys(r))
+        rows = range(int(r[1] // CELL), int(r[3] // CELL) + 1)
+        count = 0
+        for i in range(int(r[0] // CELL), int(r[2] // CELL) + 1):
+            for j in rows:
+                cell = cells.get((i, j))
+                if cell is not None:
+                    count += len(cell)
+        return count
 
     def covered(self, r: Rect, enough: float, skip: int) -> float:
         """About how much of `r` the rectangles here (other than `skip`'s) cover; stops once past `enough`.
