@@ -22,9 +22,12 @@ released on it.
 
 The rules features are installed on the GUI thread in one slice, once the
 Qt-free packages they import (core, model, rules: three quarters of the
-install) have been imported in a thread started just after the first paint,
-with the game's ruleset tables read; the GUI thread meanwhile makes Qt's
-classes, which the features' widgets then find made. Both threads run with the
+install) have been imported in a thread, with the game's ruleset tables read.
+That thread starts once the GUI thread has made Qt's classes, which the
+features' widgets then find made: the window repaints just after its first
+paint (the cards below the fold, the map fitted), and beside a thread each of
+those repaints' calls into Python waits for the interpreter, which made them
+pauses of 40 to 60 ms. Both threads run with the
 cyclic garbage collector off, so no collection on them releases a Qt object
 of the window. A feature reached for before then is installed at once on the
 GUI thread (the import lock makes it wait for a module the thread is importing).
@@ -38,7 +41,6 @@ from __future__ import annotations
 import gc
 import importlib
 import pkgutil
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -69,7 +71,6 @@ MODULES = (
 )
 POLL_MS = 15
 SETTLE_MS = 150
-SWITCH_S = 0.0005  # while a warm-up thread runs, the GUI thread waits at most about this long for the interpreter
 
 
 class WarmUp(QObject):
@@ -120,7 +121,6 @@ class WarmUp(QObject):
         if self._install is not None:
             self._rules_thread = threading.Thread(target=_import_rules, args=(RULES_PACKAGES, rulesets[:1]),
                                                   name="warm-up rules", daemon=True)
-            self._rules_thread.start()
         for name in rulesets:
             self._steps.append((f"the {name} tables", partial(_read_tables, name)))
         self._timer.start(0)
@@ -172,6 +172,10 @@ class WarmUp(QObject):
                 if more:
                     self._timer.start(0)
                     return
+            if self._rules_thread is not None and self._rules_thread.ident is None:
+                self._rules_thread.start()  # not before: see the module's docstring
+                self._timer.start(POLL_MS)
+                return
             if self._rules_thread is not None and self._rules_thread.is_alive():
                 self._timer.start(POLL_MS)
                 return
@@ -253,38 +257,35 @@ class WarmUp(QObject):
 
 _threads_running = 0
 _threads_lock = threading.Lock()
-_before_threads: tuple[bool, float] = (True, 0.005)
+_collecting_before_threads = True
 
 
 @contextmanager
 def _thread_running() -> Iterator[None]:
-    """While any warm-up thread runs: no cyclic collection, and the interpreter handed back often.
+    """While any warm-up thread runs: no cyclic collection.
 
-    A collection on the thread would release the window's garbage, Qt objects too, there. The GUI
-    thread takes the interpreter back at each call into Python (each slot, each item painted): with
-    the default 5 ms between hand-overs, a repaint waits that long again and again.
+    A collection on the thread would release the window's garbage, Qt objects too, there. The
+    interpreter's hand-over interval is left at its default: handing it over every 0.5 ms made the
+    GUI thread's repaints wait less, but the whole test suite then crashed in PySide6 (a segfault
+    while a dialog opened) whenever a thread ran as a window opened its dialogs.
     The app keeps what its start built out of collections (app.py freezes it); what the threads imported
     stays for good too, and is kept the same way rather than walked by the next collections.
     """
-    global _threads_running, _before_threads
+    global _threads_running, _collecting_before_threads
     with _threads_lock:
         _threads_running += 1
         if _threads_running == 1:
-            _before_threads = (gc.isenabled(), sys.getswitchinterval())
+            _collecting_before_threads = gc.isenabled()
             gc.disable()
-            sys.setswitchinterval(SWITCH_S)
     try:
         yield
     finally:
         with _threads_lock:
             _threads_running -= 1
-            if _threads_running == 0:
-                collecting, switch_s = _before_threads
-                sys.setswitchinterval(switch_s)
-                if collecting:
-                    if gc.get_freeze_count():
-                        gc.freeze()
-                    gc.enable()
+            if _threads_running == 0 and _collecting_before_threads:
+                if gc.get_freeze_count():
+                    gc.freeze()
+                gc.enable()
 
 
 def _import_libraries(names: tuple[str, ...], errors: list[BaseException]) -> None:

@@ -94,6 +94,25 @@ def test_the_features_are_installed_in_one_slice_once_the_rules_are_imported(qtb
     assert "coc.support_fire" in window.unit_action_entries
 
 
+def test_the_rules_thread_starts_once_qt_classes_are_all_made(
+        qtbot: QtBot, session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not beside the repaints just after the first paint: each of their calls into Python would wait for it."""
+    from battletracker.ui import warmup
+
+    window = _window(qtbot, session)
+    left_to_make: list[int] = []
+    import_rules = warmup._import_rules
+
+    def watched(*args: object) -> None:
+        left_to_make.append(len(window.warm_up._qt_modules) + len(window.warm_up._qt_classes))
+        import_rules(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(warmup, "_import_rules", watched)
+    window.show()
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    assert left_to_make == [0]
+
+
 def test_the_features_modules_are_imported_one_a_slice_before_the_install(qtbot: QtBot, session: Session) -> None:
     window = _window(qtbot, session)
     window.show()
