@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battletracker.ui.gc_pause import top_level_widgets
+
 # Room the window manager takes around a window: title bar and borders.
 FRAME = QSize(24, 48)
 # A dialog larger than this share of the screen scrolls instead, as it may grow when results come in.
@@ -180,7 +182,7 @@ class StepAside:
         self._hidden: list[tuple[QDialog, QPoint]] = []
 
     def step_aside(self, window: QWidget) -> None:
-        for widget in QApplication.topLevelWidgets():
+        for widget in top_level_widgets():
             if isinstance(widget, QDialog) and widget.isVisible() and not widget.isModal() \
                     and widget is not window and self._belongs_to(widget, window):
                 widget.finished.connect(lambda _result, w=widget: self._forget(w))

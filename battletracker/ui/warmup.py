@@ -51,6 +51,8 @@ from types import ModuleType
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
+from battletracker.ui.gc_pause import collection_paused
+
 # Imported off the GUI thread: libraries that create no Qt object when imported.
 LIBRARIES = ("numpy", "pyqtgraph")
 # Imported off the GUI thread just after the first paint, every module of each: the Qt-free layers the
@@ -255,37 +257,18 @@ class WarmUp(QObject):
         plot.deleteLater()
 
 
-_threads_running = 0
-_threads_lock = threading.Lock()
-_collecting_before_threads = True
-
-
 @contextmanager
 def _thread_running() -> Iterator[None]:
-    """While any warm-up thread runs: no cyclic collection.
+    """While any warm-up thread runs: no cyclic collection (gc_pause.py).
 
-    A collection on the thread would release the window's garbage, Qt objects too, there. The
-    interpreter's hand-over interval is left at its default: handing it over every 0.5 ms made the
-    GUI thread's repaints wait less, but the whole test suite then crashed in PySide6 (a segfault
-    while a dialog opened) whenever a thread ran as a window opened its dialogs.
+    A collection on the thread would release the window's garbage, Qt objects too, there.
     The app keeps what its start built out of collections (app.py freezes it); what the threads imported
     stays for good too, and is kept the same way rather than walked by the next collections.
     """
-    global _threads_running, _collecting_before_threads
-    with _threads_lock:
-        _threads_running += 1
-        if _threads_running == 1:
-            _collecting_before_threads = gc.isenabled()
-            gc.disable()
-    try:
+    with collection_paused():
         yield
-    finally:
-        with _threads_lock:
-            _threads_running -= 1
-            if _threads_running == 0 and _collecting_before_threads:
-                if gc.get_freeze_count():
-                    gc.freeze()
-                gc.enable()
+    if gc.get_freeze_count():
+        gc.freeze()
 
 
 def _import_libraries(names: tuple[str, ...], errors: list[BaseException]) -> None:

@@ -91,9 +91,10 @@ def drive(app: Any, table: str) -> None:
     state: dict[str, Any] = {}
 
     def window() -> Any:
+        from battletracker.ui.gc_pause import top_level_widgets
         from battletracker.ui.main_window import MainWindow
 
-        return next((w for w in app.topLevelWidgets() if isinstance(w, MainWindow)), None)
+        return next((w for w in top_level_widgets() if isinstance(w, MainWindow)), None)
 
     def tick() -> None:
         w = window()
@@ -168,14 +169,15 @@ def _open_and_close(app: Any, w: Any, opening: Opening) -> tuple[float, str]:
     """Milliseconds from the player's request until the dialog has been shown and painted; then close it."""
     from PySide6.QtCore import QCoreApplication, QEvent
 
+    from battletracker.ui.gc_pause import top_level_widgets
     from battletracker.ui.procedure_runner import ProcedureDialog
 
-    before = {id(d) for d in app.topLevelWidgets() if isinstance(d, ProcedureDialog)}
+    before = {id(d) for d in top_level_widgets() if isinstance(d, ProcedureDialog)}
     start = time.perf_counter()
     _opener(w, opening)()
     app.processEvents()
     elapsed = (time.perf_counter() - start) * 1000
-    opened = [d for d in app.topLevelWidgets()
+    opened = [d for d in top_level_widgets()
               if isinstance(d, ProcedureDialog) and d.isVisible() and id(d) not in before]
     if len(opened) != 1:
         raise RuntimeError(f"{opening.title}: expected one new procedure dialog, found {opened}")

@@ -65,9 +65,10 @@ def drive(app: Any) -> None:
     from tests.benchmarks.first_dialog import TABLES, _open_and_close, _prepare
 
     def window() -> Any:
+        from battletracker.ui.gc_pause import top_level_widgets
         from battletracker.ui.main_window import MainWindow
 
-        return next((w for w in app.topLevelWidgets() if isinstance(w, MainWindow)), None)
+        return next((w for w in top_level_widgets() if isinstance(w, MainWindow)), None)
 
     def wait() -> None:
         w = window()

@@ -25,6 +25,7 @@ from battletracker.model import savefile
 from battletracker.rules.tables import resources_dir
 from battletracker.ui import fit
 from battletracker.ui.extensions import all_unit_actions, unit_action
+from battletracker.ui.gc_pause import top_level_widgets
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
 
@@ -93,23 +94,28 @@ def shot(dialog: QWidget, name: str) -> None:
 
 def new_dialogs(action: Callable[[], object]) -> list[QDialog]:
     """The dialogs that a non-blocking action leaves open."""
-    before = set(QApplication.topLevelWidgets())
+    before = set(top_level_widgets())
     action()
     QApplication.processEvents()
-    return [w for w in QApplication.topLevelWidgets()
+    return [w for w in top_level_widgets()
             if w not in before and isinstance(w, QDialog) and w.isVisible()]
 
 
 def check_modal(action: Callable[[], object], check: Callable[[QDialog], None] = fits) -> None:
-    """Run an action that blocks on a modal dialog: check the dialog, then cancel it."""
-    seen: list[QDialog] = []
+    """Run an action that blocks on a modal dialog: check the dialog, then cancel it.
+
+    `look` calls itself through a timer, so it and what it holds are a reference cycle, freed
+    only by a collection; it keeps the dialog's title, never the dialog, which Python owns once
+    it has run (gc_pause.py says what a collection deleting it can do).
+    """
+    seen: list[str] = []
 
     def look() -> None:
         dialog = QApplication.activeModalWidget()
         if not isinstance(dialog, QDialog):
             QTimer.singleShot(20, look)
             return
-        seen.append(dialog)
+        seen.append(dialog.windowTitle())
         try:
             check(dialog)
         finally:
