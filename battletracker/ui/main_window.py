@@ -473,6 +473,7 @@ class MainWindow(QMainWindow):
         except GameError as exc:
             self.statusBar().showMessage(f"Cannot replay: {exc}", 8000)
             return
+        self.statusBar().clearMessage()  # said of the game being played, not of the replay's steps
         self.replay_dock.show()
         self.replay_dock.raise_()
         self.replay_panel.slider.setFocus()

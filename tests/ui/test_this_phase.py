@@ -28,6 +28,7 @@ from battletracker.rules.chain_of_command.force_morale import queue_test
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
 from battletracker.ui.features.this_phase import CommandDiceDialog, ForceMoraleDialog, ThisPhasePanel
+from battletracker.ui.gc_pause import top_level_widgets
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.recovery import Recovery
@@ -357,3 +358,18 @@ def test_the_command_dice_odds_read_as_sentences(qtbot: QtBot, window: MainWindo
                      "the Turn ends after this Phase",
                      "the Turn ends after this Phase, with a Chain of Command die and a random event"}
     dialog.reject()
+
+
+def test_while_replaying_the_panel_shows_what_was_due_with_its_buttons_off(qtbot: QtBot, window: MainWindow) -> None:
+    unit = next(iter(window.session.game.units))
+    window.session.act("unit.shock", {"unit": unit, "delta": 1})
+    panel = this_phase(window)
+    assert panel.buttons["roll"].isEnabled()
+    window.start_replay()
+    assert window.statusBar().currentMessage() == ""  # the prompt to roll was of the game being played
+    roll = panel.buttons["roll"]
+    assert not roll.isEnabled() and "replay" in roll.toolTip()
+    qtbot.mouseClick(roll, Qt.MouseButton.LeftButton)
+    assert not [w for w in top_level_widgets() if isinstance(w, CommandDiceDialog) and w.isVisible()]
+    window.session.stop_replay()
+    assert panel.buttons["roll"].isEnabled()

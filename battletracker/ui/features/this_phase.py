@@ -178,7 +178,15 @@ class ThisPhasePanel(QWidget):
         self.content = QVBoxLayout(self.body)
         session.changed.connect(lambda _changes: self.rebuild())
         session.game_replaced.connect(self.rebuild)
+        session.replay_changed.connect(self._replay_changed)
+        self._read_only = session.replaying
         self.rebuild()
+
+    def _replay_changed(self) -> None:
+        """A replay started or ended: the buttons turn off or on (its steps rebuild through `changed`)."""
+        if self.session.replaying != self._read_only:
+            self._read_only = self.session.replaying
+            self.rebuild()
 
     # -- building -------------------------------------------------------------------
     def rebuild(self) -> None:
@@ -230,6 +238,9 @@ class ThisPhasePanel(QWidget):
         button = QPushButton(text, self.body)
         button.setObjectName(f"this_phase_{key}")
         button.setAutoDefault(False)
+        if self._read_only:
+            button.setEnabled(False)  # the replay is read-only: it shows what was due at that step
+            tip = "Read-only while you replay the game"
         if tip:
             button.setToolTip(tip)
         button.clicked.connect(slot)
@@ -449,6 +460,8 @@ def install(host: FeatureHost) -> None:
     def prompt_roll() -> None:
         """At a Phase's start (End Phase, a game opened) remind the active side to roll its Command Dice."""
         game = host.session.game
+        if host.session.replaying:
+            return
         if game.ruleset == RULESET and game.sides and offered(game, "coc.command_dice", {}) is None:
             host.show_status(f"{side_name(game, game.active_side)}: roll the Command Dice for this Phase "
                              "(This Phase dock).", 0)
