@@ -127,3 +127,21 @@ def test_extra_rounds_are_counted_in_words(session: Session, panel: Bombardments
     assert any(text.startswith(f"{left} Phases of fire left now.") for text in words), words
     assert not any("(s)" in text for text in [*words, dialog.rounds.text()]), words
     dialog.reject()
+
+
+def test_while_replaying_the_rows_and_buttons_are_off(qtbot: QtBot, session: Session,
+                                                      panel: BombardmentsPanel) -> None:
+    """The replay shows each bombardment as it was; nothing in the dock can change it meanwhile."""
+    bid = with_hidden_die(panel)
+    assert panel.new_button.isEnabled() and panel.rows[bid].menu_button.isEnabled()
+    session.start_replay()
+    timeline = session.timeline
+    assert timeline is not None
+    session.show_step(len(session.live_game.actions))
+    assert bid in panel.rows, "the replay's last step shows the bombardment"
+    assert not panel.new_button.isEnabled() and not panel.sos_button.isEnabled()
+    assert not panel.building_button.isEnabled()
+    row = panel.rows[bid]
+    assert not row.menu_button.isEnabled() and all(not button.isEnabled() for button in row.buttons.values())
+    session.stop_replay()
+    assert panel.new_button.isEnabled() and panel.rows[bid].menu_button.isEnabled()
