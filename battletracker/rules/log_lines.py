@@ -114,6 +114,51 @@ def _places_in_inches(line: str, names: Mapping[str, str]) -> str:
     return _OLD_POINT.sub(lambda m: table_point(float(m[1]), float(m[2])), line)
 
 
+def area_words(key: str, value: object) -> str:
+    """One changed part of a bombardment's area as the log says it to players: 'radius 5"', "4 Firepower Dice"."""
+    if isinstance(value, str):
+        return f"a {value}"                                  # the shape: a circle, a rectangle
+    assert isinstance(value, int | float)
+    if key == "facing":
+        return f"facing {round(value) % 360}°"
+    if key == "firepower_dice":
+        return f"{value} Firepower {'Die' if value == 1 else 'Dice'}"
+    if key == "to_hit":
+        return f"hitting on {value}+"
+    return f'{key} {inches(value)}"'                         # width, depth, radius
+
+
+def recorded_area_edit(changed: Sequence[tuple[str, object]]) -> str:
+    """An area edit as a bombardment's history records it ("Area edited: shape circle, radius 5.0").
+
+    Like `recorded_point`: the record is part of a saved game's state and
+    keeps the words it was first written in; the log says `area_words`.
+    """
+    return "Area edited: " + ", ".join(f"{key} {value}" for key, value in changed)
+
+
+_AREA_KEYS = "shape|width|depth|radius|facing|firepower_dice|to_hit"
+_OLD_AREA_EDIT = re.compile(rf"^(?P<head>.*Area edited: )(?P<parts>(?:{_AREA_KEYS}) .*)$")
+
+
+def _area_in_words(line: str, names: Mapping[str, str]) -> str:
+    """An area edit's line that gave each part as its field and value ("shape circle, radius 5.0,
+    firepower_dice 4") in the words the log now says them ('a circle, radius 5", 4 Firepower Dice')."""
+    found = _OLD_AREA_EDIT.match(line)
+    if found is None:
+        return line
+    said = []
+    for part in found["parts"].split(", "):
+        key, _, raw = part.partition(" ")
+        try:
+            value: object = raw if key == "shape" else int(raw) if key in ("firepower_dice", "to_hit") \
+                else float(raw)
+        except ValueError:
+            return line
+        said.append(area_words(key, value))
+    return found["head"] + ", ".join(said)
+
+
 @dataclass(frozen=True)
 class OldWording:
     """A wording an older version wrote: what changed, and the line in the current words.
@@ -135,6 +180,8 @@ OLD_WORDINGS: tuple[OldWording, ...] = (
                _fighters_named),
     OldWording("A place on the table is written in inches from the corner (\"SOS Fire on (22.0, 38.0)\" became "
                "\"SOS Fire on (22\", 38\")\")", _places_in_inches),
+    OldWording("A bombardment's area edit says each part in words (\"Area edited: shape circle, radius 5.0, "
+               "firepower_dice 4\" became 'Area edited: a circle, radius 5\", 4 Firepower Dice')", _area_in_words),
 )
 
 

@@ -26,9 +26,9 @@ from tests.model.sample import sample_game
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 OLD_SAVES = ("place_wording_coc_v1.battle", "place_wording_ab_v1.battle", "place_wording_table_v1.battle",
-             "fighter_names_v1.battle")
+             "fighter_names_v1.battle", "area_edit_v1.battle")
 """Written by the version before the change: places as "(22.0, 38.0)" or '(22.3457", 30.04")', fighters by
-their unit ids."""
+their unit ids, a bombardment's area edits by field ("shape circle, radius 5.0, firepower_dice 4")."""
 B = {"bombardment": "b1"}
 
 COC_STEPS: list[tuple[str, Choices, list[int] | None]] = [
@@ -155,3 +155,17 @@ def test_a_game_saved_in_the_old_words_reopens_with_its_undo_history(name: str) 
     for step in steps:  # and redo them: the saved lines come back as they were saved
         replayed.apply_all(step.effects)
     assert replayed == saved
+
+
+def test_an_area_edit_is_logged_in_words_and_recorded_as_before() -> None:
+    game = played("chain_of_command", [
+        ("coc.new_bombardment", {"side": 0, "kind": "high_explosive", "phases": 3, "x": 30.0, "y": 20.0,
+                                 "observer_x": 10.0, "observer_y": 10.0}, None),
+        ("coc.edit_area", {**B, "shape": "rectangle", "width": 13.5, "depth": 7.25, "facing": 30.0, "to_hit": 5,
+                           "firepower_dice": 1}, None)])
+    assert game.log[-1].text == ('Germany bombardment b1: Area edited: width 13.5", depth 7.2", '
+                                 "facing 30°, 1 Firepower Die, hitting on 5+")
+    assert game.bombardments["b1"].history[-1].text == ("Area edited: width 13.5, depth 7.25, "
+                                                        "facing 30.0, firepower_dice 1, to_hit 5")
+    assert reads_as("Germany bombardment b1: Area edited: width 13.5, depth 7.25, facing 30.0, "
+                    "firepower_dice 1, to_hit 5", game.log[-1].text)

@@ -39,7 +39,7 @@ from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondi
 from battletracker.model.game import Game, Marker, Unit
 from battletracker.rules.base import InputValue, RulesInputError, counted, inches, table_point
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
-from battletracker.rules.log_lines import recorded_point
+from battletracker.rules.log_lines import area_words, recorded_area_edit, recorded_point
 from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
 from battletracker.rules.tables import setting
 
@@ -178,20 +178,6 @@ def _area(game: Game, area: AreaOptions) -> Area:
     return settled
 
 
-def _area_words(key: str, value: object) -> str:
-    """One changed part of an area as the log says it to players: 'radius 5"', "4 Firepower Dice"."""
-    if isinstance(value, str):
-        return f"a {value}"                                  # the shape: a circle, a rectangle
-    assert isinstance(value, int | float)
-    if key == "facing":
-        return f"facing {round(value) % 360}°"
-    if key == "firepower_dice":
-        return f"{value} Firepower {'Die' if value == 1 else 'Dice'}"
-    if key == "to_hit":
-        return f"hitting on {value}+"
-    return f'{key} {inches(value)}"'                         # width, depth, radius
-
-
 def edit_area(game: Game, bombardment_id: str, area: AreaOptions) -> list[Effect]:
     """Change one bombardment's area or weapon (the values left None keep theirs)."""
     b = get_bombardment(game, bombardment_id)
@@ -209,8 +195,9 @@ def edit_area(game: Game, bombardment_id: str, area: AreaOptions) -> list[Effect
     changed = tuple((k, v) for k, v in _area(game, merged).items() if getattr(b, k) != v)
     if not changed:
         return []
-    text = "Area edited: " + ", ".join(_area_words(k, v) for k, v in changed)
-    return [UpdateBombardment(b.id, changed), AppendBombardmentEvent(b.id, event(game, "edited", text, b.centre)),
+    text = "Area edited: " + ", ".join(area_words(k, v) for k, v in changed)
+    record = event(game, "edited", recorded_area_edit(changed), b.centre)
+    return [UpdateBombardment(b.id, changed), AppendBombardmentEvent(b.id, record),
             _log(game, f"{observer_name(game, b)}: {text}")]
 
 
