@@ -6,9 +6,9 @@ the collector releases it at whatever allocation happens to start a collection. 
 such allocation is PySide6 wrapping, one by one, the widgets of a list Qt has already
 returned (`QApplication.topLevelWidgets()`): a collection there deletes a window the
 list still names, and wrapping it next reads freed memory and crashes the process.
-The warm-up threads hold collections off too, so that none runs on them (warmup.py).
-Holders nest and may be on different threads; the collector's state before the first
-is restored when the last lets go.
+The warm-up holds collections off while its threads run, so that none runs on them,
+and lets go on the GUI thread once they have finished (warmup.py). Holds nest; the
+collector's state before the first is restored when the last is released.
 """
 
 from __future__ import annotations
@@ -25,22 +25,37 @@ _holders = 0
 _enabled_before = True
 
 
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """No cyclic collection until every holder has left."""
+def hold() -> None:
+    """No cyclic collection until every `hold` has been matched by a `release`."""
     global _holders, _enabled_before
     with _lock:
         _holders += 1
         if _holders == 1:
             _enabled_before = gc.isenabled()
             gc.disable()
+
+
+def release() -> None:
+    """The end of one `hold`; the last one restores the collector as it was before the first.
+
+    Release on the thread that owns the Qt objects: the first allocation after it
+    may start a collection, on the thread that makes it.
+    """
+    global _holders
+    with _lock:
+        _holders -= 1
+        if _holders == 0 and _enabled_before:
+            gc.enable()
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """No cyclic collection within the block (nested holds included)."""
+    hold()
     try:
         yield
     finally:
-        with _lock:
-            _holders -= 1
-            if _holders == 0 and _enabled_before:
-                gc.enable()
+        release()
 
 
 def top_level_widgets() -> list[QWidget]:

@@ -44,14 +44,14 @@ import pkgutil
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from functools import partial
 from types import ModuleType
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
-from battletracker.ui.gc_pause import collection_paused
+from battletracker.ui.gc_pause import hold, release
 
 # Imported off the GUI thread: libraries that create no Qt object when imported.
 LIBRARIES = ("numpy", "pyqtgraph")
@@ -115,7 +115,7 @@ class WarmUp(QObject):
         ]
 
     def start(self) -> None:
-        """Begin: Qt's classes in slices, then the libraries in a thread; the other slices once it has finished."""
+        """Begin on the next turn of the event loop: the order is `_step`'s."""
         if self._started:
             return
         self._started = True
@@ -163,7 +163,9 @@ class WarmUp(QObject):
         return bool(self._qt_classes)
 
     def _step(self) -> None:
-        """Qt's classes a slice a turn; then wait for the libraries' thread; then one slice per turn."""
+        """One turn's work, in this order: Qt's classes a slice a turn; the rules thread, waited for; the
+        features' modules a slice a turn, then their install (and a pause to let the window paint it); the
+        libraries' thread, waited for; then the other slices (`_steps`) one a turn."""
         if self._stopped:
             return
         if self._thread is None:
@@ -175,7 +177,7 @@ class WarmUp(QObject):
                     self._timer.start(0)
                     return
             if self._rules_thread is not None and self._rules_thread.ident is None:
-                self._rules_thread.start()  # not before: see the module's docstring
+                _start(self._rules_thread)  # not before: see the module's docstring
                 self._timer.start(POLL_MS)
                 return
             if self._rules_thread is not None and self._rules_thread.is_alive():
@@ -200,7 +202,7 @@ class WarmUp(QObject):
                 return
             self._thread = threading.Thread(target=_import_libraries, args=(LIBRARIES, self._thread_errors),
                                             name="warm-up", daemon=True)
-            self._thread.start()
+            _start(self._thread)
             self._timer.start(POLL_MS)
             return
         if self._thread.is_alive():
@@ -257,28 +259,45 @@ class WarmUp(QObject):
         plot.deleteLater()
 
 
-@contextmanager
-def _thread_running() -> Iterator[None]:
-    """While any warm-up thread runs: no cyclic collection (gc_pause.py).
+_running: list[threading.Thread] = []
 
-    A collection on the thread would release the window's garbage, Qt objects too, there.
+
+def _start(thread: threading.Thread) -> None:
+    """Start a warm-up thread with collections held off until the GUI thread sees it has finished.
+
+    A collection on the thread would release the window's garbage, Qt objects too, there; so the GUI
+    thread both holds collections off and lets them go again (gc_pause.py), polling for the thread's
+    end whatever becomes of the window that started it.
+    """
+    hold()
+    _running.append(thread)
+    thread.start()
+    if len(_running) == 1:
+        QTimer.singleShot(POLL_MS, _release_finished)
+
+
+def _release_finished() -> None:
+    """On the GUI thread: the holds of the threads that have finished released, the rest polled again.
+
     The app keeps what its start built out of collections (app.py freezes it); what the threads imported
     stays for good too, and is kept the same way rather than walked by the next collections.
     """
-    with collection_paused():
-        yield
-    if gc.get_freeze_count():
-        gc.freeze()
+    for thread in [thread for thread in _running if not thread.is_alive()]:
+        _running.remove(thread)
+        release()
+        if gc.get_freeze_count():
+            gc.freeze()
+    if _running:
+        QTimer.singleShot(POLL_MS, _release_finished)
 
 
 def _import_libraries(names: tuple[str, ...], errors: list[BaseException]) -> None:
     """In the thread: names in, an error out; it holds no Qt object, so none is ever released on it."""
-    with _thread_running():
-        try:
-            for name in names:
-                importlib.import_module(name)
-        except BaseException as exc:  # noqa: BLE001 - the dialog that needs it reports it when it imports again
-            errors.append(exc)
+    try:
+        for name in names:
+            importlib.import_module(name)
+    except BaseException as exc:  # noqa: BLE001 - the dialog that needs it reports it when it imports again
+        errors.append(exc)
 
 
 def _rules_modules(packages: tuple[str, ...]) -> Iterator[str]:
@@ -294,14 +313,13 @@ def _import_rules(packages: tuple[str, ...], rulesets: list[str]) -> None:
 
     An error is left for the GUI thread, which meets it again installing the features and shows it there.
     """
-    with _thread_running():
-        try:
-            for name in _rules_modules(packages):
-                importlib.import_module(name)
-            for ruleset in rulesets:
-                _read_tables(ruleset)
-        except Exception:  # noqa: BLE001, S110 - the install imports and reads again, and reports it
-            pass
+    try:
+        for name in _rules_modules(packages):
+            importlib.import_module(name)
+        for ruleset in rulesets:
+            _read_tables(ruleset)
+    except Exception:  # noqa: BLE001, S110 - the install imports and reads again, and reports it
+        pass
 
 
 def _read_tables(ruleset: str) -> None:

@@ -46,9 +46,11 @@ before = qt_state()
 rules_before = "battletracker.rules.chain_of_command.fire" in sys.modules
 thread = threading.Thread(target=warmup._import_rules, args=(warmup.RULES_PACKAGES, ["chain_of_command"]),
                           name="warm-up rules")
-thread.start()
+warmup._start(thread)  # as the warm-up starts it: collections held off until the GUI thread sees it end
 thread.join()
 after = qt_state()
+while warmup._running:
+    app.processEvents()
 from battletracker.rules.tables import ruleset_settings
 print(json.dumps({
     "rules before": rules_before,

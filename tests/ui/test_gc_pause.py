@@ -11,6 +11,7 @@ failed test, not a lost run; a collection is made due at every allocation.
 from __future__ import annotations
 
 import gc
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,40 @@ def test_the_plain_listing_crashes_there_with_this_pyside6(tmp_path: Path) -> No
     """Why the listing is paused: with the PySide6 the project pins, the plain call crashes."""
     done = run("plain", tmp_path)
     assert done.returncode != 0
+
+
+WARM_UP = """
+import gc, json, threading
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from battletracker.app import demo_path
+from battletracker.model import savefile
+from battletracker.ui import warmup
+from battletracker.ui.features import all_features
+from battletracker.ui.main_window import MainWindow
+from battletracker.ui.session import Session
+
+on_threads = []
+def note(phase, info):
+    if phase == "start" and threading.current_thread() is not threading.main_thread():
+        on_threads.append(threading.current_thread().name)
+gc.callbacks.append(note)
+window = MainWindow(Session(savefile.load(demo_path())), features=all_features)
+window.show()
+while not window.warm_up.done or warmup._running:
+    app.processEvents()
+print(json.dumps({"on threads": on_threads, "enabled": gc.isenabled(), "error": repr(window.warm_up.error)}))
+window.session.undo_stack.setClean()
+"""
+
+
+def test_no_collection_runs_on_a_warm_up_thread_and_the_collector_comes_back(tmp_path: Path) -> None:
+    """In a fresh process, so that the threads import numpy, pyqtgraph and the rules: thousands of objects."""
+    done = subprocess.run([sys.executable, "-c", WARM_UP], env=app_env(tmp_path), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report == {"on threads": [], "enabled": True, "error": "None"}
 
 
 @pytest.mark.parametrize("enabled", [True, False])
