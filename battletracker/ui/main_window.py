@@ -268,7 +268,16 @@ class MainWindow(QMainWindow):
         """
         if self.features_loaded:
             return
-        self.features_loaded = True
+        self.features_loaded = True  # once only, even if it fails: a second try would add what did load again
+        try:
+            self._install_features()
+        except Exception as exc:  # noqa: BLE001 - the window goes on with what it has, and says what is missing
+            import traceback
+
+            traceback.print_exc()
+            self._features_failed(exc)
+
+    def _install_features(self) -> None:
         self.dialog_fitter.install()
         if self.features is not None:
             add_features(self.features())
@@ -282,6 +291,19 @@ class MainWindow(QMainWindow):
             extend(self)
         self.cards.sections_added()
         self._update_unit_actions()
+
+    def _features_failed(self, exc: Exception) -> None:
+        """Say so, without blocking the window: the game can go on without the features that did not load."""
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(QMessageBox.Icon.Critical, "Rules features not loaded",
+                          literal("Some of the rules' procedures, panels and unit actions could not be loaded, so "
+                                  "they are missing from this window. The game itself can still be played, "
+                                  f"saved and undone.\n\n{type(exc).__name__}: {exc}"),
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("features_failed")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
 
     # -- the FeatureHost the rules features see ------------------------------------------
     def add_dock(self, dock: QDockWidget, area: Qt.DockWidgetArea, tabify_with: DockId | None = None) -> None:

@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
+from battletracker.ui.extensions import Feature
 from battletracker.ui.features import MODULES, all_features
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
@@ -223,3 +225,20 @@ def test_a_cards_menu_opened_before_the_features_are_installed_lists_their_actio
     qtbot.waitUntil(lambda: bool(built), timeout=20000)
     loaded, entries = built[0]
     assert not loaded and "action_coc.support_fire" in entries, "the Fire action is in the card's menu"
+
+
+def test_features_that_fail_to_install_are_said_and_the_window_warms_on(qtbot: QtBot, session: Session) -> None:
+    def broken() -> list[Feature]:
+        raise RuntimeError("a feature's table could not be read")
+
+    window = MainWindow(session, features=broken)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.show()
+    qtbot.waitUntil(lambda: window.warm_up.done, timeout=30000)
+    box = window.findChild(QMessageBox, "features_failed")
+    assert box is not None and box.isVisible()
+    assert "could not be loaded" in box.text() and "a feature's table could not be read" in box.text()
+    assert window.warm_up.error is None, "the rest of the warm-up ran"
+    window.load_features()  # a menu opened later: no second try, no second box
+    assert len(window.findChildren(QMessageBox, "features_failed")) == 1
+    box.button(QMessageBox.StandardButton.Ok).click()
