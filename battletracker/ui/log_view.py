@@ -133,8 +133,9 @@ class LogPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
-        # The newest line stays in view while the log grows, shrinks (a replay stepped back) or is laid out
-        # batch by batch, until the player scrolls up to read an older one.
+        # The newest line stays in view while the log is laid out batch by batch or shrinks (a replay stepped
+        # back), until the player scrolls up to read an older one; a new line (the player's own step) brings
+        # the newest back into view.
         self._follow_end = True
         bar = self.view.verticalScrollBar()
         bar.valueChanged.connect(self._on_scrolled)

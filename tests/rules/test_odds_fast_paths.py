@@ -28,6 +28,8 @@ from battletracker.rules.chain_of_command.storm_of_steel import (
     capped_weights,
     hits_and_sixes,
     hits_and_sixes_weights,
+    kills_below,
+    kills_die,
 )
 from battletracker.rules.necromunda import allocation, stray_shots
 from battletracker.rules.necromunda.id_lists import counts_key
@@ -231,3 +233,16 @@ def test_capped_sixes_equal_hits_and_sixes_capped(target: int, storm: StormOfSte
     weights, den = capped_weights(3, target, storm, sixes_cap)
     capped = Distribution.from_weights(weights, den)
     assert capped == hits_and_sixes(3, target, storm).map(lambda hs: (hs[0], min(hs[1], sixes_cap)))
+
+
+@pytest.mark.parametrize("cap", [0, 1, 3])
+def test_kills_below_a_cap_are_the_first_weights_of_the_whole_power(cap: int) -> None:
+    """Below no kill there is nothing; below `cap` kills, the first `cap` weights of the dice's whole polynomial."""
+    storm = StormOfSteel(per_six=1, chains=False)
+    die, _den = kills_die(4, storm, 1, 3)
+    whole = [1]
+    for _ in range(3):
+        whole = [sum(whole[i] * die[k - i] for i in range(len(whole)) if 0 <= k - i < len(die))
+                 for k in range(len(whole) + len(die) - 1)]
+    below, _ = kills_below(3, 4, storm, 1, 3, cap)
+    assert list(below) == whole[:cap]

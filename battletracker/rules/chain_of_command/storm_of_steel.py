@@ -397,6 +397,8 @@ def _power_first(die: Sequence[int], count: int, terms: int) -> list[int]:
     recurrence of `_power` stopped there."""
     first = die[0]
     assert first, "a die that always scores has no recurrence from its constant term"
+    if terms <= 0:
+        return []
     degree = len(die) - 1
     out = [first**count]
     for k in range(1, min(terms, degree * count + 1)):

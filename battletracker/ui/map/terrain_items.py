@@ -358,7 +358,8 @@ class TerrainItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        """Only when zoomed in past PICTURE_PIXELS: otherwise the piece has no contents and `body` shows it."""
+        """Drawn directly: zoomed in past PICTURE_PIXELS, before the view's first zoom is known, and in report
+        and export scenes (which have no view); otherwise the piece has no contents and `body` shows it."""
         self._draw(painter)
 
     def _draw(self, painter: QPainter) -> None:
