@@ -297,7 +297,8 @@ def gun_he_resolve(inputs: Inputs, dice: Dice) -> Resolution:
               "can_move": can_move, "target_in_building": p.target_in_building, "building_unstable": unstable,
               "firer_kind": p.kind, "storm_of_steel": p.rules.storm, "cover_reduced": p.rules.cover_reduction,
               "rounds_left_after": left, **p.aim.values()}
-    log = [f"H.E. {p.rules.words()}, {p.rules.extras()}; the target's cover read as {cover_words(p.volley)}"]
+    log = [f"H.E. at Close Range, cover reduced one level to {cover_words(p.volley)}" if p.kind == GUN
+           else f"H.E. {p.rules.words()}, {p.rules.extras()}: the target's cover read as {cover_words(p.volley)}"]
     if p.to_hit_modifier:
         log.append(f"{p.rules.to_hit}+ adjusted by {p.to_hit_modifier:+d}: each die needs {p.volley.to_hit}+")
     if p.aim.offset is not None:
