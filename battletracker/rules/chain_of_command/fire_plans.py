@@ -510,7 +510,9 @@ def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, fi
         inputs.update(firer_id=firer.id, weapon_index=fw.index or 0)
         if weapon.ammo is not None:
             if weapon.ammo <= 0:
-                raise ShotRefusal("weapon", f"{firer.name}'s {weapon.name} has no rounds left.")
+                whose = firer.name if weapon.name == firer.name else f"{firer.name}'s {weapon.name}"
+                carried = f" (Limited Ammunition: {weapon.ammo_max} rounds)" if weapon.ammo_max else ""
+                raise ShotRefusal("weapon", f"{whose} has no rounds left{carried}.")
             inputs["rounds_left"] = weapon.ammo
             facts.append(f"Rounds left: {weapon.ammo} on the card (one is spent)")
     rules = guns.he_rules(kind, guns.settings_of(game.settings), quality, band_index, game_fire_tables(game))

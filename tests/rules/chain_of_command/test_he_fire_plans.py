@@ -62,7 +62,7 @@ def test_the_game_settings_change_the_plans_words(game: Game) -> None:
 
 def test_an_empty_panzerschreck_is_refused_and_beyond_its_last_band_too(game: Game) -> None:
     game.unit(SCHRECK).weapons[0].ammo = 0
-    with pytest.raises(ShotRefusal, match="Panzerschreck's Panzerschreck has no rounds left"):
+    with pytest.raises(ShotRefusal, match=r"^Panzerschreck has no rounds left \(Limited Ammunition: 3 rounds\)\.$"):
         plan_fire(game, {"firer": SCHRECK, "target": SQUAD})
     game.unit(SCHRECK).weapons[0].ammo = 3
     MoveUnit(SCHRECK, 38.0, 1.0, 180.0).apply(game)
