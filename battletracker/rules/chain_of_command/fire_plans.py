@@ -1,7 +1,8 @@
 """Support-weapon and small-arms fire at infantry read from the table: which procedure, which inputs, and why.
 
 The procedures (`coc.fire`, `coc.tripod_mg`, `coc.sniper`, `coc.flamethrower`,
-`coc.gun_he`) take plain numbers; this module reads them from the game so
+`coc.gun_he` for the H.E. of guns, vehicles and infantry anti-tank weapons)
+take plain numbers; this module reads them from the game so
 that no dialog has to: which procedure the firer's weapon calls for, the
 range and its band, the bearing for a tripod MG's or gun's arc, the dice
 after figures are lost or Shock on a vehicle, fuel left, the target's
@@ -36,7 +37,15 @@ from battletracker.rules.base import InputValue, counted
 from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal, passengers_of
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
-from battletracker.rules.chain_of_command.fire import MAX_DICE, MAX_TEAMS, QUALITIES, RANGE_BANDS, cover_levels
+from battletracker.rules.chain_of_command.fire import (
+    MAX_DICE,
+    MAX_TEAMS,
+    QUALITIES,
+    RANGE_BANDS,
+    TABLE_SETTINGS,
+    FireTables,
+    cover_levels,
+)
 from battletracker.rules.terrain import (
     CoverReading,
     SightReading,
@@ -52,6 +61,9 @@ TRIPOD_KINDS = ("mmg", "hmg")
 SNIPER_KINDS = ("sniper", "sniper_rifle")
 FLAME_KINDS = ("flamethrower",)
 GUN_KINDS = ("at_gun", "infantry_gun", "gun")
+INFANTRY_AT_KINDS = ("infantry_at",)
+"""Portable anti-tank weapons: those with H.E. dice fire them at infantry ("The H.E. Firing Dice are used when
+firing against Infantry targets", 001)."""
 SMALL_ARMS = "Small arms"
 """The `weapon` choice for a unit's ordinary fire: the Firepower Dice of its weapons together."""
 
@@ -60,7 +72,7 @@ PROCEDURE_TITLES = {
     "coc.tripod_mg": "Tripod MG fire",
     "coc.sniper": "Sniper shot",
     "coc.flamethrower": "Flamethrower",
-    "coc.gun_he": "Gun H.E.",
+    "coc.gun_he": "H.E. fire",
 }
 SHARED_HITS = ("coc.fire", "coc.tripod_mg", "coc.gun_he")
 """The procedures whose hits can be divided between several target Teams."""
@@ -85,6 +97,8 @@ class FireWeapon:
     name: str
     dice: int = 0
     heavy: bool = False
+    he_kind: str = ""
+    """For `coc.gun_he`: who fires the H.E. (guns.GUN, VEHICLE or INFANTRY_AT), which rule its hits follow."""
 
 
 def fire_weapons(unit: Unit) -> list[FireWeapon]:
@@ -100,7 +114,8 @@ def fire_weapons(unit: Unit) -> list[FireWeapon]:
         for vw in fire_table.vehicle_weapons(unit):
             w = unit.weapons[vw.index]
             title = f"{w.name} (H.E.)" if vw.procedure == "coc.gun_he" else f"{w.name} ({vw.dice} Firepower Dice)"
-            out.append(FireWeapon(vw.procedure, vw.index, title, w.name, vw.dice, vw.heavy))
+            he_kind = guns.VEHICLE if vw.procedure == "coc.gun_he" else ""
+            out.append(FireWeapon(vw.procedure, vw.index, title, w.name, vw.dice, vw.heavy, he_kind))
         return out
     special: list[FireWeapon] = []
     ordinary = 0
@@ -112,7 +127,9 @@ def fire_weapons(unit: Unit) -> list[FireWeapon]:
         elif w.kind in FLAME_KINDS:
             special.append(FireWeapon("coc.flamethrower", i, f"{w.name} (flamethrower)", w.name))
         elif (w.kind in GUN_KINDS or unit.kind == "gun") and _number(w, "he") > 0:
-            special.append(FireWeapon("coc.gun_he", i, f"{w.name} (H.E.)", w.name))
+            special.append(FireWeapon("coc.gun_he", i, f"{w.name} (H.E.)", w.name, he_kind=guns.GUN))
+        elif w.kind in INFANTRY_AT_KINDS and _number(w, "he") > 0:
+            special.append(FireWeapon("coc.gun_he", i, f"{w.name} (H.E.)", w.name, he_kind=guns.INFANTRY_AT))
         elif _number(w, "firepower_dice") > 0:
             ordinary += _number(w, "firepower_dice")
     if ordinary:
@@ -421,7 +438,7 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
             inputs["team_cover"] = ",".join(covers)
     if fw.procedure == "coc.gun_he":
         assert weapon is not None
-        _plan_gun_he(inputs, facts, game, firer, weapon, target, choices, seen)
+        _plan_gun_he(inputs, facts, game, firer, fw, weapon, target, choices, seen, dist)
         return ShotPlan(fw.procedure, inputs, tuple(facts), tuple(log))
     quality = _choice(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality")
     inputs.update(range_band=band, target_quality=quality)
@@ -466,20 +483,40 @@ def _plan_tripod(inputs: dict[str, InputValue], facts: list[str], firer: Unit, w
         facts.append("Heavy MG: cover reduced one level")
 
 
-def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, firer: Unit, weapon: Weapon,
-                 target: Unit, choices: Choices, seen: SightReading) -> None:
+def game_fire_tables(game: Game) -> FireTables:
+    """The game's changes to the to-hit and hit-effect tables, as the procedures read them from their inputs."""
+    return FireTables(tuple((key, value) for key in TABLE_SETTINGS
+                            if isinstance(value := game.settings.get(key), int | str) and not isinstance(value, bool)))
+
+
+def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, firer: Unit, fw: FireWeapon,
+                 weapon: Weapon, target: Unit, choices: Choices, seen: SightReading, dist: float) -> None:
+    """H.E. at infantry: a gun's by the documents' rule; a vehicle's or infantry weapon's by the H.E. settings."""
     table = fire_table.gun_he_facts(game, firer, target, _number(weapon, "he"), seen)
     inputs["target_in_building"] = _flag(choices, "target_in_building")
     inputs.update(table.inputs)
-    if firer.is_vehicle:
-        # A vehicle's gun is not a gun team: the three crew rule is not for it, and its turret turns.
-        inputs["crew"] = max(guns.FULL_CREW, firer.figures)
-    else:
+    kind = fw.he_kind or guns.GUN
+    quality, band_index = "regular", 0
+    if kind == guns.GUN:
         inputs.update(crew=max(1, firer.figures), barrel_facing=firer.facing,
                       target_bearing=bearing((firer.x, firer.y), (target.x, target.y)), firer_id=firer.id)
         if not guns.gun_can_move(firer.figures):
             facts.append(f"Only {firer.figures} crew: the gun cannot move, but fires inside its arc")
-    facts.append(f"{counted(int(table.inputs['he_dice']), 'H.E. dice')} at Close Range (4+), cover reduced one level")
+    else:
+        quality = _choice(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality")
+        band_index = range_band(dist, list(weapon.ranges) if weapon.ranges else firer.range_bands()) or 0
+        inputs.update(firer_kind=kind, target_quality=quality, range_band_index=band_index)
+    if kind == guns.INFANTRY_AT:
+        inputs.update(firer_id=firer.id, weapon_index=fw.index or 0)
+        if weapon.ammo is not None:
+            if weapon.ammo <= 0:
+                whose = firer.name if weapon.name == firer.name else f"{firer.name}'s {weapon.name}"
+                carried = f" (Limited Ammunition: {weapon.ammo_max} rounds)" if weapon.ammo_max else ""
+                raise ShotRefusal("weapon", f"{whose} has no rounds left{carried}.")
+            inputs["rounds_left"] = weapon.ammo
+            facts.append(f"Rounds left: {weapon.ammo} on the card (one is spent)")
+    rules = guns.he_rules(kind, guns.settings_of(game.settings), quality, band_index, game_fire_tables(game))
+    facts.append(f"{counted(int(table.inputs['he_dice']), 'H.E. dice')} {rules.words()}, {rules.extras()}")
     facts.extend(table.notes)
 
 

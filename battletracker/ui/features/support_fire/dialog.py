@@ -39,7 +39,7 @@ from battletracker.core.geometry import distance
 from battletracker.model.game import Unit
 from battletracker.rules import Resolution
 from battletracker.rules.base import InputValue
-from battletracker.rules.chain_of_command import flamethrowers, shot_actions, snipers
+from battletracker.rules.chain_of_command import flamethrowers, guns, shot_actions, snipers
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
 from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, cover_levels
 from battletracker.rules.chain_of_command.fire_plans import (
@@ -388,7 +388,8 @@ class FireDialog(ProcedureDialog):
     def _weapon_changed(self) -> None:
         fw = self.fire_weapon
         procedure = fw.procedure
-        self.form.setRowVisible(self.quality, procedure not in ("coc.sniper", "coc.gun_he"))
+        # A vehicle's or infantry anti-tank weapon's H.E. hits by the target's quality; a gun's on 4+ whatever it is.
+        self.form.setRowVisible(self.quality, procedure != "coc.sniper" and fw.he_kind != guns.GUN)
         self.form.setRowVisible(self.band, procedure not in ("coc.sniper", "coc.gun_he"))
         self.form.setRowVisible(self.cover_box, procedure not in ("coc.sniper", "coc.flamethrower"))
         self.form.setRowVisible(self.dice, procedure == "coc.fire")
