@@ -9,7 +9,9 @@ the saved line where the saved line is the replayed one in an older wording
 (`reads_as`), so the game reopens exactly as it was saved, undo and redo
 included; only new steps are written in the new words. An entry reads the
 saved line alone, and the names the game's units went by when the step was
-taken (for lines that said a unit by its id).
+taken (for lines that said a unit by its id). A line no longer written
+(`DROPPED_LINES`) is kept where the saved log has it, and a line older
+versions did not write (`ADDED_LINES`) is left out where the saved log lacks it.
 """
 
 from __future__ import annotations
@@ -136,6 +138,41 @@ OLD_WORDINGS: tuple[OldWording, ...] = (
     OldWording("A place on the table is written in inches from the corner (\"SOS Fire on (22.0, 38.0)\" became "
                "\"SOS Fire on (22\", 38\")\")", _places_in_inches),
 )
+
+
+@dataclass(frozen=True)
+class OldLine:
+    """A line older versions wrote that this version does not, or the other way round: what changed, and the
+    line's form."""
+
+    change: str
+    form: re.Pattern[str]
+
+
+DROPPED_LINES: tuple[OldLine, ...] = (
+    OldLine("A Template attack no longer names the models it hits a second time after the attack's own line "
+            "(\"Kal fires Flamer (Template) at Mira - the Template hits Mira, Brute\" followed \"The Template hits "
+            "Mira, Brute\"; after a failed Cool check it said so of a Template that hit no one)",
+            re.compile(r"^.+ \(Template\) at .+ - the Template hits .+$")),
+)
+"""Lines older versions wrote that this version no longer writes: a replay keeps them where they were saved."""
+
+ADDED_LINES: tuple[OldLine, ...] = (
+    OldLine("A Template attack with no Cool check begins with who fires what (\"Kal fires Flamer (Template) at "
+            "Mira\"), as a roll's dice line does", re.compile(r"^.+ fires .+ \(Template\) at (?:(?! - ).)+$")),
+)
+"""Lines this version writes where older versions wrote none: a replay leaves them out where the saved log
+has no such line."""
+
+
+def dropped_since(saved: str) -> bool:
+    """Whether `saved` is a line only an older version wrote."""
+    return any(old.form.match(saved) for old in DROPPED_LINES)
+
+
+def added_since(written: str) -> bool:
+    """Whether `written` is a line older versions did not write."""
+    return any(new.form.match(written) for new in ADDED_LINES)
 
 
 def recorded_point(at: tuple[float, float]) -> str:
