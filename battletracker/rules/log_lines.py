@@ -116,6 +116,52 @@ def _places_in_inches(line: str, names: Mapping[str, str]) -> str:
     return _OLD_POINT.sub(lambda m: table_point(float(m[1]), float(m[2])), line)
 
 
+_OLD_TEAM = re.compile(r"\b(?P<t>[Tt])eam (?P<n>\d+)\b")
+
+
+def _teams_named(saved: str, written: str, names: Mapping[str, str]) -> bool:
+    """Whether `written` is a Fire's line that said the units sharing its hits by number ("Team 1: effect dice
+    5 -> 1 kill", "open for Team 1, light for Team 2", "Effect dice, team 2: 5") with each number one unit's
+    name, the same number the same name and different numbers different units.
+
+    The old line does not say which unit was Team 1, so it is read against
+    the line written now, each number matching any of the game's names.
+    """
+    if not names or _OLD_TEAM.search(saved) is None:
+        return False
+    said = "|".join(re.escape(n) for n in sorted(set(names.values()), key=len, reverse=True))
+    parts: list[str] = []
+    groups: dict[str, str] = {}
+    last = 0
+    for found in _OLD_TEAM.finditer(saved):
+        parts.append(re.escape(saved[last:found.start()]))
+        number = found["n"]
+        if number in groups:
+            parts.append(f"(?P={groups[number]})")
+        else:
+            groups[number] = f"team{number}"
+            parts.append(f"(?P<team{number}>{said})")
+        last = found.end()
+    parts.append(re.escape(saved[last:]))
+    matched = re.fullmatch("".join(parts), written)
+    return matched is not None and len({matched[g] for g in groups.values()}) == len(groups)
+
+
+@dataclass(frozen=True)
+class OldForm:
+    """A wording an older version wrote that cannot be turned into the current line from the saved line alone:
+    `reads(saved, written, names)` says whether the saved line is the written one in the older words."""
+
+    change: str
+    reads: Callable[[str, str, Mapping[str, str]], bool]
+
+
+OLD_FORMS: tuple[OldForm, ...] = (
+    OldForm("A Fire whose hits several units share names them, not their numbers (\"Team 1: effect dice 5 -> 1 "
+            "kill\" became \"2nd Squad: effect dice 5 -> 1 kill\")", _teams_named),
+)
+
+
 @dataclass(frozen=True)
 class OldWording:
     """A wording an older version wrote: what changed, and the line in the current words.
@@ -190,4 +236,5 @@ def reads_as(saved: str, written: str, names: Mapping[str, str] | None = None) -
 
     `names` are the game's units' names by id when the line was written.
     """
-    return saved == written or any(old.current(saved, names or {}) == written for old in OLD_WORDINGS)
+    return (saved == written or any(old.current(saved, names or {}) == written for old in OLD_WORDINGS)
+            or any(old.reads(saved, written, names or {}) for old in OLD_FORMS))
