@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from battletracker.rules.base import inches, table_point
+from battletracker.rules.words import CONDITION_TERMS, title
 
 ROLLS = " - rolls: "
 
@@ -162,6 +163,18 @@ OLD_FORMS: tuple[OldForm, ...] = (
 )
 
 
+def _terms_capitalised(line: str, names: Mapping[str, str]) -> str:
+    """A condition put on or off that said a term in lower case ("1st Squad is now pinned") with its capital, as
+    the seeds write it ("1st Squad is now Pinned")."""
+    for key in CONDITION_TERMS:
+        said = title(key)
+        for change in ("is now", "is no longer"):
+            old = f" {change} {said.lower()}"
+            if line.endswith(old):
+                return line[:-len(old)] + f" {change} {said}"
+    return line
+
+
 @dataclass(frozen=True)
 class OldWording:
     """A wording an older version wrote: what changed, and the line in the current words.
@@ -183,6 +196,8 @@ OLD_WORDINGS: tuple[OldWording, ...] = (
                _fighters_named),
     OldWording("A place on the table is written in inches from the corner (\"SOS Fire on (22.0, 38.0)\" became "
                "\"SOS Fire on (22\", 38\")\")", _places_in_inches),
+    OldWording("A condition the rules name as a term keeps its capital when put on or off (\"1st Squad is now "
+               "Pinned\", once all in lower case)", _terms_capitalised),
 )
 
 
