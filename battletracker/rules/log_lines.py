@@ -9,7 +9,9 @@ the saved line where the saved line is the replayed one in an older wording
 (`reads_as`), so the game reopens exactly as it was saved, undo and redo
 included; only new steps are written in the new words. An entry reads the
 saved line alone, and the names the game's units went by when the step was
-taken (for lines that said a unit by its id). A line no longer written
+taken (for lines that said a unit by its id). Where the saved line alone
+cannot give the new one (it said "Team 1", not which unit), an `OLD_FORMS`
+entry reads the saved line against the line written now. A line no longer written
 (`DROPPED_LINES`) is kept where the saved log has it, and a line older
 versions did not write (`ADDED_LINES`) is left out where the saved log lacks it.
 """
