@@ -266,7 +266,7 @@ def check_bombardment(b: Bombardment) -> None:
     if not 2 <= b.to_hit <= 6:
         raise GameError(f"{name}: the score to hit is 2-6, not {b.to_hit}")
     if len(set(b.pinned)) != len(b.pinned):
-        raise GameError(f"{name}: lists the same pinned unit twice")
+        raise GameError(f"{name}: lists the same Pinned unit twice")
     for event in b.history:
         check_event(event)
     for stamp in (b.last_fired, b.last_ranged):

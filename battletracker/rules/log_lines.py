@@ -9,7 +9,11 @@ the saved line where the saved line is the replayed one in an older wording
 (`reads_as`), so the game reopens exactly as it was saved, undo and redo
 included; only new steps are written in the new words. An entry reads the
 saved line alone, and the names the game's units went by when the step was
-taken (for lines that said a unit by its id).
+taken (for lines that said a unit by its id). Where the saved line alone
+cannot give the new one (it said "Team 1", not which unit), an `OLD_FORMS`
+entry reads the saved line against the line written now. A line no longer written
+(`DROPPED_LINES`) is kept where the saved log has it, and a line older
+versions did not write (`ADDED_LINES`) is left out where the saved log lacks it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from battletracker.rules.base import inches, table_point
+from battletracker.rules.words import CONDITION_TERMS, title
 
 ROLLS = " - rolls: "
 
@@ -159,6 +164,64 @@ def _area_in_words(line: str, names: Mapping[str, str]) -> str:
     return found["head"] + ", ".join(said)
 
 
+_OLD_TEAM = re.compile(r"\b(?P<t>[Tt])eam (?P<n>\d+)\b")
+
+
+def _teams_named(saved: str, written: str, names: Mapping[str, str]) -> bool:
+    """Whether `written` is a Fire's line that said the units sharing its hits by number ("Team 1: effect dice
+    5 -> 1 kill", "open for Team 1, light for Team 2", "Effect dice, team 2: 5") with each number one unit's
+    name, the same number the same name and different numbers different units.
+
+    The old line does not say which unit was Team 1, so it is read against
+    the line written now, each number matching any of the game's names.
+    """
+    if not names or _OLD_TEAM.search(saved) is None:
+        return False
+    said = "|".join(re.escape(n) for n in sorted(set(names.values()), key=len, reverse=True))
+    parts: list[str] = []
+    groups: dict[str, str] = {}
+    last = 0
+    for found in _OLD_TEAM.finditer(saved):
+        parts.append(re.escape(saved[last:found.start()]))
+        number = found["n"]
+        if number in groups:
+            parts.append(f"(?P={groups[number]})")
+        else:
+            groups[number] = f"team{number}"
+            parts.append(f"(?P<team{number}>{said})")
+        last = found.end()
+    parts.append(re.escape(saved[last:]))
+    matched = re.fullmatch("".join(parts), written)
+    return matched is not None and len({matched[g] for g in groups.values()}) == len(groups)
+
+
+@dataclass(frozen=True)
+class OldForm:
+    """A wording an older version wrote that cannot be turned into the current line from the saved line alone:
+    `reads(saved, written, names)` says whether the saved line is the written one in the older words."""
+
+    change: str
+    reads: Callable[[str, str, Mapping[str, str]], bool]
+
+
+OLD_FORMS: tuple[OldForm, ...] = (
+    OldForm("A Fire whose hits several units share names them, not their numbers (\"Team 1: effect dice 5 -> 1 "
+            "kill\" became \"2nd Squad: effect dice 5 -> 1 kill\")", _teams_named),
+)
+
+
+def _terms_capitalised(line: str, names: Mapping[str, str]) -> str:
+    """A condition put on or off that said a term in lower case ("1st Squad is now pinned") with its capital, as
+    the seeds write it ("1st Squad is now Pinned")."""
+    for key in CONDITION_TERMS:
+        said = title(key)
+        for change in ("is now", "is no longer"):
+            old = f" {change} {said.lower()}"
+            if line.endswith(old):
+                return line[:-len(old)] + f" {change} {said}"
+    return line
+
+
 @dataclass(frozen=True)
 class OldWording:
     """A wording an older version wrote: what changed, and the line in the current words.
@@ -182,7 +245,44 @@ OLD_WORDINGS: tuple[OldWording, ...] = (
                "\"SOS Fire on (22\", 38\")\")", _places_in_inches),
     OldWording("A bombardment's area edit says each part in words (\"Area edited: shape circle, radius 5.0, "
                "firepower_dice 4\" became 'Area edited: a circle, radius 5\", 4 Firepower Dice')", _area_in_words),
+    OldWording("A condition the rules name as a term keeps its capital when put on or off (\"1st Squad is now "
+               "Pinned\", once all in lower case)", _terms_capitalised),
 )
+
+
+@dataclass(frozen=True)
+class OldLine:
+    """A line older versions wrote that this version does not, or the other way round: what changed, and the
+    line's form."""
+
+    change: str
+    form: re.Pattern[str]
+
+
+DROPPED_LINES: tuple[OldLine, ...] = (
+    OldLine("A Template attack no longer names the models it hits a second time after the attack's own line "
+            "(\"Kal fires Flamer (Template) at Mira - the Template hits Mira, Brute\" followed \"The Template hits "
+            "Mira, Brute\"; after a failed Cool check it said so of a Template that hit no one)",
+            re.compile(r"^.+ \(Template\) at .+ - the Template hits .+$")),
+)
+"""Lines older versions wrote that this version no longer writes: a replay keeps them where they were saved."""
+
+ADDED_LINES: tuple[OldLine, ...] = (
+    OldLine("A Template attack with no Cool check begins with who fires what (\"Kal fires Flamer (Template) at "
+            "Mira\"), as a roll's dice line does", re.compile(r"^.+ fires .+ \(Template\) at (?:(?! - ).)+$")),
+)
+"""Lines this version writes where older versions wrote none: a replay leaves them out where the saved log
+has no such line."""
+
+
+def dropped_since(saved: str) -> bool:
+    """Whether `saved` is a line only an older version wrote."""
+    return any(old.form.match(saved) for old in DROPPED_LINES)
+
+
+def added_since(written: str) -> bool:
+    """Whether `written` is a line older versions did not write."""
+    return any(new.form.match(written) for new in ADDED_LINES)
 
 
 def recorded_point(at: tuple[float, float]) -> str:
@@ -200,4 +300,5 @@ def reads_as(saved: str, written: str, names: Mapping[str, str] | None = None) -
 
     `names` are the game's units' names by id when the line was written.
     """
-    return saved == written or any(old.current(saved, names or {}) == written for old in OLD_WORDINGS)
+    return (saved == written or any(old.current(saved, names or {}) == written for old in OLD_WORDINGS)
+            or any(old.reads(saved, written, names or {}) for old in OLD_FORMS))

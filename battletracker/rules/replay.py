@@ -24,7 +24,7 @@ from battletracker.model.game import Game, GameError, LogEntry
 from battletracker.model.savefile import SaveFileError, load
 from battletracker.rules.actions import ChoiceNeeded, Plan, carry_out, plan
 from battletracker.rules.base import Resolution, RulesInputError
-from battletracker.rules.log_lines import reads_as
+from battletracker.rules.log_lines import added_since, dropped_since, reads_as
 from battletracker.rules.luck import acting_side
 from battletracker.rules.tables import TableError
 
@@ -159,7 +159,9 @@ def _replay(game: Game, current: Game, i: int) -> Replayed:
 def in_saved_words(result: Resolution, saved: Sequence[LogEntry], at: int, before: Game) -> Resolution:
     """`result` with each log line it appends worded as the saved log has it (from place `at` on), where the
     saved line is that line in an older wording (log_lines.OLD_WORDINGS); `before` is the game the step
-    was taken in (an older line may say its units by id).
+    was taken in (an older line may say its units by id). A saved line this version no longer writes
+    (log_lines.DROPPED_LINES) is kept in its place, and a line older versions did not write
+    (log_lines.ADDED_LINES) is left out where the saved log does not have it.
 
     So a game saved before a wording changed replays to exactly the saved
     state: it reopens with its undo history, and undo and redo put back the
@@ -168,15 +170,29 @@ def in_saved_words(result: Resolution, saved: Sequence[LogEntry], at: int, befor
     effects: list[Effect] = []
     place = at
     names: dict[str, str] | None = None
+    last: LogEntry | None = None
+
+    def keep_dropped(entry: LogEntry, written: str | None) -> None:
+        nonlocal place
+        while place < len(saved) and saved[place].text != written and dropped_since(saved[place].text):
+            effects.append(AppendLog(replace(entry, text=saved[place].text)))
+            place += 1
+
     for effect in result.effects:
         if isinstance(effect, AppendLog):
+            keep_dropped(effect.entry, effect.entry.text)
             old = saved[place] if place < len(saved) else None
             if old is not None and old.text != effect.entry.text:
                 names = names if names is not None else {k: u.name for k, u in before.units.items()}
                 if reads_as(old.text, effect.entry.text, names):
                     effect = AppendLog(replace(effect.entry, text=old.text))
+                elif added_since(effect.entry.text):
+                    continue
+            last = effect.entry
             place += 1
         effects.append(effect)
+    if last is not None:
+        keep_dropped(last, None)
     return replace(result, effects=effects) if effects != list(result.effects) else result
 
 

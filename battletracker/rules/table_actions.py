@@ -45,7 +45,7 @@ from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.sequence import side_name
 from battletracker.rules.step import STEP
 from battletracker.rules.tables import TableError, ruleset_settings
-from battletracker.rules.words import KIND_TITLES, damage_result, title
+from battletracker.rules.words import KIND_TITLES, condition_words, damage_result, title
 
 DONE = "done"
 
@@ -226,12 +226,12 @@ def _plan_condition(game: Game, choices: Choices) -> Plan:
     unit = _unit(game, choices)
     condition = choices.get("condition")
     if not isinstance(condition, str) or not condition.strip():
-        raise Refusal("condition", "Say which condition (pinned, broken, ...).")
+        raise Refusal("condition", "Say which condition (Pinned, Broken, ...).")
     condition = condition.strip()
     present = choices.get("present", True)
     if not isinstance(present, bool):
         raise Refusal("present", "Say whether the condition is put on or taken off.")
-    words = title(condition).lower()
+    words = condition_words(condition)
     line = f"{unit.name} is now {words}" if present else f"{unit.name} is no longer {words}"
     return Plan("unit.condition", {"unit": unit.id, "condition": condition, "present": present, "line": line},
                 (line,), _echo(choices), f"{title(condition)} {'on' if present else 'off'}: {unit.name}")

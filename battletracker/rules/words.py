@@ -32,12 +32,21 @@ TITLES = {
 }
 
 
+CONDITION_TERMS = frozenset({"pinned"})
+"""Conditions the rules name as a term, with a capital ("Pinned" in the seeds): a sentence keeps the capital."""
+
+
 def title(key: str) -> str:
     """A model key as words: "out_of_ammo" -> "Out of ammo"."""
     if key in TITLES:
         return TITLES[key]
     words = key.replace("_", " ").strip()
     return words[:1].upper() + words[1:] if words else key
+
+
+def condition_words(key: str) -> str:
+    """A condition as a sentence says it: "1st Squad is now Pinned", "... is now out of ammo"."""
+    return title(key) if key in CONDITION_TERMS else title(key).lower()
 
 
 @dataclass(frozen=True)

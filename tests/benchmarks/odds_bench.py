@@ -63,7 +63,7 @@ _TABLE: dict[str, dict[str, InputValue]] = {
     "unit.counter": {"unit": "u1", "counter": "shock", "delta": 1, "line": "Shock on 1. Gruppe: 0 -> 1"},
     "unit.figures": {"unit": "u1", "delta": -2, "line": "Figures of 1. Gruppe: 10 -> 8 of 10"},
     "unit.ammo": {"unit": "u4", "weapon": 0, "rounds": 1, "line": "Panzerschreck (Panzerschreck): 3 -> 2 rounds"},
-    "unit.condition": {"unit": "u1", "condition": "pinned", "present": True, "line": "1. Gruppe is now pinned"},
+    "unit.condition": {"unit": "u1", "condition": "pinned", "present": True, "line": "1. Gruppe is now Pinned"},
     "unit.damage": {"unit": "u6", "damage": "immobilised", "present": True,
                     "line": "Panzer IV H: Vehicle Immobilised recorded"},
     "unit.add": {"unit": unit_choice(_GRUPPE),

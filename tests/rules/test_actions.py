@@ -103,7 +103,7 @@ def test_move_turn_shock_figures_ammo_condition_apply_and_log_in_a_players_words
         "MG 42 (MG 42 tripod): 6 -> 4 rounds",
         "Flammenwerfer (Flamethrower): 3 -> 2 fuel",
         "MG 42 (MG 42 tripod) refilled: 4 -> 10 rounds",
-        "1 Section is no longer pinned",
+        "1 Section is no longer Pinned",
     ]
     assert [a.name for a in game.actions] == ["unit.move", "unit.turn", "unit.shock", "unit.counter", "unit.figures",
                                               "unit.ammo", "unit.ammo", "unit.ammo", "unit.condition"]

@@ -224,13 +224,13 @@ def test_condition_menu_toggles_conditions_as_undo_steps(panel: CardsPanel, sess
     assert session.game.unit("u7").conditions == ["pinned"]
     assert [c.text for c in card.chips.chips()] == ["Pinned"]
     assert card.chips.isVisibleTo(card)
-    assert session.game.log[-1].text == "1st Squad is now pinned"
+    assert session.game.log[-1].text == "1st Squad is now Pinned"
     menu = card.build_menu(full=False)
     pinned = next(a for a in menu.actions() if a.objectName() == "condition_pinned")
     assert pinned.isChecked()
     pinned.trigger()
     assert session.game.unit("u7").conditions == []
-    assert session.game.log[-1].text == "1st Squad is no longer pinned"
+    assert session.game.log[-1].text == "1st Squad is no longer Pinned"
     assert not card.chips.isVisibleTo(card)
     session.undo_stack.undo()
     assert [c.text for c in card.chips.chips()] == ["Pinned"]

@@ -416,7 +416,8 @@ def test_a_template_lists_the_models_it_hits_and_applies_as_one_undo_step(qtbot:
     assert units["c"].has("suppressed")
     assert not any(units[k].has("suppressed") for k in ("b", "e", "f", "g", "h"))
     assert session.undo_stack.count() == 1
-    assert any("the Template hits Mira, Vex, Brute, Sly" in entry.text for entry in session.game.log)
+    assert [entry.text for entry in session.game.log] == ["Kal fires Flamer (Burn) (Template) at Mira",
+                                                          "The Template hits Mira, Vex, Brute, Sly"]
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
 

@@ -33,14 +33,16 @@ same way, so a two-figure Team's chart never lists three kills.
     (`to_hit_<band>_<quality>`, `hit_effect_<cover>`); `teams` (1-12, default
     1). Optional: `target_id` (one Team) or `target_ids` (comma separated,
     one per Team, in the order the hits are shared), `target_figures` (the
-    figures of each, comma separated; kills are capped at them); `team_cover`
+    figures of each, comma separated; kills are capped at them), `target_names`
+    (what the log calls each Team, one a line: the names on the table); `team_cover`
     (each Team's cover, comma separated, the first `cover`: each Team's
     effect dice are read against its own cover, reduced as `cover` is);
     `sniper_target` (bool: the one target Team is a spotted sniper, which
     ignores Shock and is removed by a single kill, its side taking a Force
     Morale Test; the outcome then counts at most one kill and no Shock).
     Dice: the Firepower Dice, any Storm of Steel dice, then one effect die per
-    hit ("Effect dice", or "Effect dice, team N" for several Teams).
+    hit ("Effect dice", or "Effect dice, 2nd Squad" for several Teams: "team N"
+    without their names).
     Outcome: `kills=K shock=S` (totals). Values: `hits`, `kills`, `shock`,
     `sixes`, `dice_rolled`, `storm_dice`, `team_hits`, `team_kills`,
     `team_shock` (lists in Team order), `to_hit`, `cover` (after reduction).
@@ -52,7 +54,7 @@ same way, so a two-figure Team's chart never lists three kills.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate, repeat
@@ -234,7 +236,9 @@ class Volley:
     are capped at them (`cap_kills`). `shock_ignored`: the target takes no
     Shock (a spotted sniper). `team_effects`: each Team's own effect when the
     Teams sharing the hits are in different cover (empty: every Team reads
-    `effect`, the first Team's).
+    `effect`, the first Team's). `names`: what the log calls each Team, the
+    name on the table (empty: "Team 1", "Team 2"); the dice do not depend on
+    them, so they take no part in comparing volleys (the odds' caches).
     """
 
     dice: int
@@ -245,9 +249,14 @@ class Volley:
     figures: tuple[int, ...] = ()
     shock_ignored: bool = False
     team_effects: tuple[HitEffect, ...] = ()
+    names: tuple[str, ...] = field(default=(), compare=False)
 
     def figures_of(self, team: int) -> int | None:
         return self.figures[team] if self.figures else None
+
+    def team_name(self, team: int) -> str:
+        """A Team of several as the log says it: its unit's name, else "Team 2"."""
+        return self.names[team] if self.names else f"Team {team + 1}"
 
     def effect_of(self, team: int) -> HitEffect:
         return self.team_effects[team] if self.team_effects else self.effect
@@ -310,7 +319,8 @@ def roll_effects(roller: Roller, fire: StormRoll, volley: Volley) -> VolleyResul
     shock: list[int] = []
     faces: list[tuple[int, ...]] = []
     for i, n in enumerate(team_hits):
-        label = "Effect dice" if teams == 1 else f"Effect dice, team {i + 1}"
+        who = volley.names[i] if volley.names else f"team {i + 1}"
+        label = "Effect dice" if teams == 1 else f"Effect dice, {who}"
         rolled = roller.roll_ints(label, D6, n)
         read = [volley.effect_of(i).read(f) for f in rolled]
         k, s = cap_kills(sum(k for k, _ in read), sum(s for _, s in read), volley.figures_of(i))
@@ -823,15 +833,18 @@ def read_id(r: InputReader, key: str) -> str | None:
 
 @dataclass(frozen=True)
 class Targets:
-    """The target Teams' unit ids (empty: compute only) and, if known, the figures each has."""
+    """The target Teams' unit ids (empty: compute only), if known the figures each has, and their names for the
+    log (empty: "Team 1", "Team 2")."""
 
     ids: tuple[str, ...] = ()
     figures: tuple[int, ...] = ()
     sniper: bool = False
+    names: tuple[str, ...] = ()
 
 
 def read_targets(r: InputReader, teams: int, one_unit: bool = False) -> Targets:
-    """`target_id` (one Team) or `target_ids` (comma separated, one per Team), and `target_figures`.
+    """`target_id` (one Team) or `target_ids` (comma separated, one per Team), `target_figures`, and
+    `target_names` (one a line, in the same order: what the log calls each Team).
 
     With `one_unit`, `target_id` may also be one unit made of all the `teams`
     (a Section of two Teams), with its figures as one number.
@@ -860,11 +873,16 @@ def read_targets(r: InputReader, teams: int, one_unit: bool = False) -> Targets:
     if figures and len(figures) != (len(ids) or teams):
         raise RulesInputError("target_figures", f"gives {counted(len(figures), 'numbers')} for "
                                                 f"{counted(len(ids) or teams, 'teams')}")
+    names = tuple(line.strip() for line in r.str("target_names", "").splitlines() if line.strip())
+    if names and len(names) != (len(ids) or teams):
+        raise RulesInputError("target_names", f"gives {counted(len(names), 'names')} for "
+                                              f"{counted(len(ids) or teams, 'teams')}")
     if 0 in figures:
-        who = "The target" if len(figures) == 1 else f"Team {figures.index(0) + 1}"
+        team = figures.index(0)
+        who = "The target" if len(figures) == 1 else names[team] if names else f"Team {team + 1}"
         raise RulesInputError("target_figures", f"{who} has no figures left: it is out of play and cannot be "
                                                 "fired at")
-    return Targets(ids, tuple(figures))
+    return Targets(ids, tuple(figures), names=names)
 
 
 def read_sniper_target(r: InputReader, targets: Targets) -> Targets:
@@ -879,7 +897,7 @@ def read_sniper_target(r: InputReader, targets: Targets) -> Targets:
     if len(targets.ids) > 1 or (targets.figures and len(targets.figures) > 1):
         raise RulesInputError("sniper_target", "a spotted sniper is fired at on its own: no other Team can share "
                                                "the hits")
-    return Targets(targets.ids, (1,), sniper=True)
+    return Targets(targets.ids, (1,), sniper=True, names=targets.names)
 
 
 def sniper_volley(volley: Volley, targets: Targets) -> Volley:
@@ -935,13 +953,13 @@ def describe_volley(v: VolleyResult, volley: Volley) -> list[str]:
         lines.append(SNIPER_KILLED if v.kills else SNIPER_UNHARMED)
         return lines
     for i, faces in enumerate(v.effect_dice):
-        who = "Target" if volley.teams == 1 else f"Team {i + 1}"
+        who = "Target" if volley.teams == 1 else volley.team_name(i)
         if faces:
             lines.append(f"{who}: effect dice {' '.join(map(str, faces))} -> "
                          f"{counted(v.team_kills[i], 'kills')}, {v.team_shock[i]} Shock")
         figures = volley.figures_of(i)
         if figures is not None and v.team_kills[i] >= figures:
-            lines.append(out_of_play_line("The target" if volley.teams == 1 else f"Team {i + 1}"))
+            lines.append(out_of_play_line("The target" if volley.teams == 1 else volley.team_name(i)))
     return lines
 
 
@@ -978,10 +996,10 @@ def read_team_effects(r: InputReader, teams: int, cover: str, reduce_by: int, mu
 
 
 def cover_words(volley: Volley) -> str:
-    """The cover the effect dice are read against: "light", or "open for Team 1, light for Team 2"."""
+    """The cover the effect dice are read against: "light", or "open for 2nd Squad, light for 1st Squad"."""
     if not volley.team_effects:
         return volley.effect.cover
-    return ", ".join(f"{e.cover} for Team {i + 1}" for i, e in enumerate(volley.team_effects))
+    return ", ".join(f"{e.cover} for {volley.team_name(i)}" for i, e in enumerate(volley.team_effects))
 
 
 def read_fire(r: InputReader, dice: int, extra_cover_reduction: int = 0) -> tuple[Volley, Targets]:
@@ -996,8 +1014,8 @@ def read_fire(r: InputReader, dice: int, extra_cover_reduction: int = 0) -> tupl
     targets = read_sniper_target(r, read_targets(r, teams))
     effect = HitEffect.for_cover(reduce_cover(cover, reduce_by + extra_cover_reduction), multiplier, tables)
     team_effects = read_team_effects(r, teams, cover, reduce_by + extra_cover_reduction, multiplier, tables)
-    return sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures, team_effects=team_effects),
-                         targets), targets
+    return sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures, team_effects=team_effects,
+                                names=targets.names), targets), targets
 
 
 def _parse(inputs: Inputs) -> FireInputs:

@@ -430,7 +430,8 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
                                          "hits.")
         del inputs["target_id"]
         inputs.update(teams=len(teams), target_ids=",".join(t.id for t in teams),
-                      target_figures=",".join(str(t.figures) for t in teams))
+                      target_figures=",".join(str(t.figures) for t in teams),
+                      target_names="\n".join(t.name for t in teams))
         facts.append(f"Hits shared by {len(teams)} Teams: " + ", ".join(t.name for t in teams)
                      + " (the first listed take any odd hit)")
         covers = [cover, *(_judge_team_cover(game, firer, team, choices, facts, log) for team in teams[1:])]
@@ -565,7 +566,8 @@ def _plan_flamethrower(inputs: dict[str, InputValue], facts: list[str], game: Ga
         carried = passengers_of(game, target)
         if 0 < len(carried) <= MAX_TEAMS:  # the passengers' figures cap their kills, as the Effects do
             inputs.update(teams=len(carried), target_ids=",".join(u.id for u in carried),
-                          target_figures=",".join(str(u.figures) for u in carried))
+                          target_figures=",".join(str(u.figures) for u in carried),
+                          target_names="\n".join(u.name for u in carried))
             facts.append("Passengers: " + ", ".join(f"{u.name} ({u.figures})" for u in carried))
     elif kind == "infantry":
         inputs.update(target_id=target.id, target_figures=str(target.figures))

@@ -143,8 +143,8 @@ def _parse(inputs: Inputs) -> FlamethrowerInputs:
     if vehicle.vehicle_id is not None and kind != "transport":
         raise RulesInputError("vehicle_id", f"only a transport target takes Shock from the 6s, not {kind}")
     effect = HitEffect.for_cover("open", SHOCK_MULTIPLIER, tables)
-    volley = sniper_volley(Volley(DICE_AFTER_MOVING if moved else DICE, to_hit, storm, effect, teams, targets.figures),
-                           targets)
+    volley = sniper_volley(Volley(DICE_AFTER_MOVING if moved else DICE, to_hit, storm, effect, teams, targets.figures,
+                                  names=targets.names), targets)
     shot = FlameShot(volley, kind, teams > 0)
     return FlamethrowerInputs(shot, distance, moved, fuel, targets, firer_id, weapon_index, building_id, vehicle)
 

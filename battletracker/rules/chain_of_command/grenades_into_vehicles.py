@@ -161,7 +161,7 @@ def _parse(inputs: Inputs) -> GrenadeInputs:
 
 
 def _no_targets(r: InputReader) -> Targets:
-    for key in ("target_id", "target_ids", "target_figures"):
+    for key in ("target_id", "target_ids", "target_figures", "target_names"):
         if key in r:
             raise RulesInputError(key, "names passenger Teams, and passenger_teams is 0")
         r.optional_str(key)

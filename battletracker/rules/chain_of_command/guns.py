@@ -276,8 +276,8 @@ def _parse(inputs: Inputs) -> GunHEInputs:
         raise RulesInputError("target_is_building", "infantry and anti-tank guns fire H.E. at a building only "
                                                     "when targeting a Unit inside it")
     effect = HitEffect.for_cover(reduce_cover(cover, rules.cover_reduction), 1, tables)
-    volley = sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures, team_effects=team_effects),
-                           targets)
+    volley = sniper_volley(Volley(dice, to_hit, storm, effect, teams, targets.figures, team_effects=team_effects,
+                                  names=targets.names), targets)
     return GunHEInputs(volley, targets, aim, firer_id, crew, in_building, building, modifier, kind, rules,
                        rounds_left, weapon_index)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from battletracker.model.game import Game
+from battletracker.model.effects import AppendLog
+from battletracker.model.game import Game, LogEntry
 from battletracker.rules.actions import Choices, Plan, procedure_plan, register_plan
 from battletracker.rules.necromunda.id_lists import names_text
 from battletracker.rules.necromunda.plans import attack_plan
@@ -26,8 +27,11 @@ def plan_attack(game: Game, choices: Choices) -> Plan:
 
     Each fighter's falling-check line (naming its ledge) goes with the inputs,
     for the log to say of whoever the attack flags, and so do the names of
-    the models the attack lists, for its dice prompts and log lines; a
-    Template's log names the models under it (it rolls no dice to name them with).
+    the models the attack lists, for its dice prompts and log lines. A
+    Template with no Cool check rolls no dice, so no dice line says who fires
+    what: the plan writes that line itself, ahead of the procedure's line
+    naming the models hit ("Kal fires Flamer (Template) at Mira", then "The
+    Template hits Mira, Brute").
     """
     necro = attack_plan(game, {k: v for k, v in choices.items() if k not in ANSWERS})
     listed = [k for key in NAMED for k in str(necro.inputs.get(key, "")).split(",") if k in game.units]
@@ -35,10 +39,10 @@ def plan_attack(game: Game, choices: Choices) -> Plan:
               "names": names_text({k: game.units[k].name for k in listed})}
     p = replace(procedure_plan(game, necro.procedure, inputs, necro.facts, choices, necro.title, ANSWERS),
                 log=necro.log)
-    if not inputs.get("template"):
+    if not inputs.get("template") or inputs.get("cool"):
         return p
-    hit = [game.unit(k).name for k in str(inputs["template_hits"]).split(",") if k in game.units]
-    return replace(p, log=(f"{necro.title} - the Template hits {', '.join(hit)}", *necro.log))
+    title = AppendLog(LogEntry("", game.turn, game.phase, necro.title, p.log_kind))
+    return replace(p, effects=(title, *p.effects))
 
 
 register_plan(ATTACK, plan_attack)
