@@ -25,6 +25,7 @@ KIND_TITLES = {
 
 TITLES = {
     "out_of_ammo": "Out of ammo",
+    "seriously_injured": "Seriously Injured",
     "sniper_shots": "Sniper shots",
     "check_falling": "Check falling",
     "afv": "AFV",
@@ -32,8 +33,9 @@ TITLES = {
 }
 
 
-CONDITION_TERMS = frozenset({"pinned"})
-"""Conditions the rules name as a term, with a capital ("Pinned" in the seeds): a sentence keeps the capital."""
+CONDITION_TERMS = frozenset({"pinned", "suppressed", "engaged", "seriously_injured"})
+"""Conditions the rules name as a term, with capitals ("Pinned", "Seriously Injured" in the seeds): a sentence
+keeps them."""
 
 
 def title(key: str) -> str:

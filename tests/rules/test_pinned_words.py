@@ -8,6 +8,8 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from battletracker.model import savefile
 from battletracker.rules.actions import perform
 from battletracker.rules.log_lines import reads_as
@@ -83,3 +85,15 @@ def test_a_game_saved_when_the_log_said_pinned_in_lower_case_reopens_to_its_save
     assert report.ok, report.message
     assert reads_as("1st Squad is now pinned", "1st Squad is now Pinned")
     assert not reads_as("1st Squad is now pinned", "2nd Squad is now Pinned")
+
+
+@pytest.mark.parametrize(("key", "said"), [("suppressed", "Suppressed"), ("engaged", "Engaged"),
+                                           ("seriously_injured", "Seriously Injured")])
+def test_necromundas_conditions_are_said_as_the_documents_name_them(key: str, said: str) -> None:
+    """Necromunda's documents write Suppressed, Engaged and Seriously Injured with capitals, as Pinned."""
+    game = savefile.load(resources_dir() / "demo" / "necromunda.json")
+    unit = next(iter(game.units.values()))
+    game.apply_all(perform(game, "unit.condition", {"unit": unit.id, "condition": key, "present": True}).effects)
+    assert game.log[-1].text == f"{unit.name} is now {said}"
+    assert condition_words(key) == said
+    assert reads_as(f"{unit.name} is now {said.lower()}", game.log[-1].text)
