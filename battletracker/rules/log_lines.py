@@ -19,6 +19,7 @@ versions did not write (`ADDED_LINES`) is left out where the saved log lacks it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -170,7 +171,8 @@ _OLD_TEAM = re.compile(r"\b(?P<t>[Tt])eam (?P<n>\d+)\b")
 def _teams_named(saved: str, written: str, names: Mapping[str, str]) -> bool:
     """Whether `written` is a Fire's line that said the units sharing its hits by number ("Team 1: effect dice
     5 -> 1 kill", "open for Team 1, light for Team 2", "Effect dice, team 2: 5") with each number one unit's
-    name, the same number the same name and different numbers different units.
+    name, the same number the same name and different numbers different units (two numbers may share a
+    name only when that many units go by it).
 
     The old line does not say which unit was Team 1, so it is read against
     the line written now, each number matching any of the game's names.
@@ -192,7 +194,11 @@ def _teams_named(saved: str, written: str, names: Mapping[str, str]) -> bool:
         last = found.end()
     parts.append(re.escape(saved[last:]))
     matched = re.fullmatch("".join(parts), written)
-    return matched is not None and len({matched[g] for g in groups.values()}) == len(groups)
+    if matched is None:
+        return False
+    units_named = Counter(names.values())
+    numbers_named = Counter(matched[g] for g in groups.values())
+    return all(count <= units_named[name] for name, count in numbers_named.items())
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,10 @@ from tests.model.sample import sample_game
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 OLD_SAVES = ("place_wording_coc_v1.battle", "place_wording_ab_v1.battle", "place_wording_table_v1.battle",
-             "fighter_names_v1.battle", "area_edit_v1.battle")
+             "fighter_names_v1.battle", "area_edit_v1.battle", "vehicle_he_v1.battle")
 """Written by the version before the change: places as "(22.0, 38.0)" or '(22.3457", 30.04")', fighters by
-their unit ids, a bombardment's area edits by field ("shape circle, radius 5.0, firepower_dice 4")."""
+their unit ids, a bombardment's area edits by field ("shape circle, radius 5.0, firepower_dice 4"), a tank's H.E.
+fired by the guns' rule."""
 B = {"bombardment": "b1"}
 
 COC_STEPS: list[tuple[str, Choices, list[int] | None]] = [

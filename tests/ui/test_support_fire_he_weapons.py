@@ -65,27 +65,34 @@ def test_the_panzerschreck_fires_its_he_at_the_squad_and_spends_a_round(qtbot: Q
     assert savefile.game_to_dict(session.game) == before
 
 
-def test_the_tanks_he_has_no_storm_of_steel_until_the_setting_gives_it(qtbot: QtBot, session: Session) -> None:
+def test_the_tanks_he_keeps_the_guns_rule(qtbot: QtBot, session: Session) -> None:
+    """A vehicle's gun fires H.E. as a gun does (4+, Storm of Steel, cover reduced), as saved games were played."""
     dialog = fire_from_the_card(qtbot, session, TANK)
     dialog.weapon.setCurrentIndex(dialog.weapon.findText("7.5cm KwK 40 (H.E.)"))
-    assert dialog.form.isRowVisible(dialog.quality)
-    assert dialog.plan is not None and dialog.plan.inputs["firer_kind"] == "vehicle"
-    assert "4 H.E. dice at Close Range (4+), no Storm of Steel" in dialog.facts.facts()
+    assert not dialog.form.isRowVisible(dialog.quality)
+    assert dialog.plan is not None and "firer_kind" not in dialog.plan.inputs
+    assert "4 H.E. dice at Close Range (4+), Storm of Steel, cover reduced one level" in dialog.facts.facts()
     runner = runner_of(dialog)
     before = savefile.game_to_dict(session.game)
-    result = type_dice(runner, "6 1 1 1", "1")
-    assert result is not None and [label for label, _ in result.rolls] == ["H.E. Firepower Dice", "Effect dice"]
+    result = type_dice(runner, "6 1 1 1", "1", "1")     # the 6 earns a Storm of Steel die
+    assert result is not None and [label for label, _ in result.rolls] == [
+        "H.E. Firepower Dice", "Storm of Steel dice", "Effect dice"]
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
 
+
+def test_the_panzerschrecks_he_has_storm_of_steel_once_the_setting_gives_it(qtbot: QtBot, session: Session) -> None:
+    session.apply("Move", [MoveUnit(SCHRECK, 38.0, 19.0, 180.0)])
+    dialog = fire_from_the_card(qtbot, session, SCHRECK)
+    assert "no Storm of Steel" in " ".join(dialog.facts.facts())
     settings = SettingsDialog(session)
     qtbot.addWidget(settings)
     settings.show()
     texts = [label.text() for label in settings.findChildren(QLabel)]
-    assert "Vehicle H.E. at infantry: Storm of Steel Bonus:" in texts
-    assert any("Default - check your rulebook." in t and "Infantry Guns and Anti-Tank Guns" in t for t in texts)
-    _s, box = settings.editors["vehicle_he_storm_of_steel"]
+    assert "Infantry anti-tank weapon H.E. at infantry: Storm of Steel Bonus:" in texts
+    assert any("Default - check your rulebook." in t and "Infantry Guns' and Anti-Tank Guns' H.E." in t for t in texts)
+    _s, box = settings.editors["infantry_at_he_storm_of_steel"]
     assert isinstance(box, QCheckBox) and not box.isChecked()
     box.setFocus()
     qtbot.keyClick(box, Qt.Key.Key_Space)
@@ -93,8 +100,8 @@ def test_the_tanks_he_has_no_storm_of_steel_until_the_setting_gives_it(qtbot: Qt
     buttons = settings.findChild(QDialogButtonBox)
     assert buttons is not None
     qtbot.mouseClick(buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
-    assert session.game.settings == {"vehicle_he_storm_of_steel": True}
-    assert "4 H.E. dice at Close Range (4+), Storm of Steel" in dialog.facts.facts()
+    assert session.game.settings == {"infantry_at_he_storm_of_steel": True}
+    assert any(", Storm of Steel" in fact for fact in dialog.facts.facts())
     runner = runner_of(dialog)
     result = type_dice(runner, "6 1 1 1", "1", "1")     # now the 6 earns a Storm of Steel die
     assert result is not None and [label for label, _ in result.rolls] == [

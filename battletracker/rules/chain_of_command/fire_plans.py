@@ -1,7 +1,7 @@
 """Support-weapon and small-arms fire at infantry read from the table: which procedure, which inputs, and why.
 
 The procedures (`coc.fire`, `coc.tripod_mg`, `coc.sniper`, `coc.flamethrower`,
-`coc.gun_he` for the H.E. of guns, vehicles and infantry anti-tank weapons)
+`coc.gun_he` for the H.E. of guns, vehicles' guns and infantry anti-tank weapons)
 take plain numbers; this module reads them from the game so
 that no dialog has to: which procedure the firer's weapon calls for, the
 range and its band, the bearing for a tripod MG's or gun's arc, the dice
@@ -98,7 +98,8 @@ class FireWeapon:
     dice: int = 0
     heavy: bool = False
     he_kind: str = ""
-    """For `coc.gun_he`: who fires the H.E. (guns.GUN, VEHICLE or INFANTRY_AT), which rule its hits follow."""
+    """For `coc.gun_he`: who fires the H.E. (guns.GUN, a vehicle's gun too, or INFANTRY_AT), which rule its hits
+    follow."""
 
 
 def fire_weapons(unit: Unit) -> list[FireWeapon]:
@@ -114,7 +115,7 @@ def fire_weapons(unit: Unit) -> list[FireWeapon]:
         for vw in fire_table.vehicle_weapons(unit):
             w = unit.weapons[vw.index]
             title = f"{w.name} (H.E.)" if vw.procedure == "coc.gun_he" else f"{w.name} ({vw.dice} Firepower Dice)"
-            he_kind = guns.VEHICLE if vw.procedure == "coc.gun_he" else ""
+            he_kind = guns.GUN if vw.procedure == "coc.gun_he" else ""
             out.append(FireWeapon(vw.procedure, vw.index, title, w.name, vw.dice, vw.heavy, he_kind))
         return out
     special: list[FireWeapon] = []
@@ -492,13 +493,17 @@ def game_fire_tables(game: Game) -> FireTables:
 
 def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, firer: Unit, fw: FireWeapon,
                  weapon: Weapon, target: Unit, choices: Choices, seen: SightReading, dist: float) -> None:
-    """H.E. at infantry: a gun's by the documents' rule; a vehicle's or infantry weapon's by the H.E. settings."""
+    """H.E. at infantry: a gun's (a vehicle's too) by the documents' rule for guns; an infantry weapon's by the
+    H.E. settings."""
     table = fire_table.gun_he_facts(game, firer, target, _number(weapon, "he"), seen)
     inputs["target_in_building"] = _flag(choices, "target_in_building")
     inputs.update(table.inputs)
     kind = fw.he_kind or guns.GUN
     quality, band_index = "regular", 0
-    if kind == guns.GUN:
+    if firer.is_vehicle:
+        # A vehicle's gun is not a gun team: the three crew rule is not for it, and its turret turns.
+        inputs["crew"] = max(guns.FULL_CREW, firer.figures)
+    elif kind == guns.GUN:
         inputs.update(crew=max(1, firer.figures), barrel_facing=firer.facing,
                       target_bearing=bearing((firer.x, firer.y), (target.x, target.y)), firer_id=firer.id)
         if not guns.gun_can_move(firer.figures):

@@ -28,7 +28,7 @@ from battletracker.rules.terrain import SightReading, TableIndex
 
 OPTICS_DAMAGED = "optics_damaged"
 VEHICLE_GUN_KINDS = ("tank_gun", "at_gun", "infantry_gun", "gun")
-"""Vehicle weapons that fire H.E. at infantry (`coc.gun_he` as a vehicle: the `vehicle_he_*` settings)."""
+"""Vehicle weapons that fire H.E. at infantry, as a gun does (`coc.gun_he`)."""
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Infantry guns, anti-tank guns, vehicles and infantry anti-tank weapons firing H.E. at infantry (`coc.gun_he`).
+"""Infantry guns, anti-tank guns, vehicles' guns and infantry anti-tank weapons firing H.E. at infantry (`coc.gun_he`).
 
 They roll their H.E. Firepower Dice, all at Close Range hitting on 4, 5 or 6
 with the Storm of Steel Bonus "before any adjustments for smoke or Suppressing
@@ -14,31 +14,31 @@ attached Leaders included, to work at full effect: with two or fewer it
 cannot move but still fires at anything in its arc (`can_move` in the values,
 `gun_can_move` for the card and the map).
 
-The documents give those rules to Infantry Guns and Anti-Tank Guns only
-(`firer_kind` gun). Of a vehicle (`firer_kind` vehicle) they say that "An
-Armoured Vehicle firing machine guns or H.E. reduces the number of Firepower
-Dice by one for each point of Shock" and that damaged optics give "-1 to hit
-when firing H.E. shells" (the app passes the dice after Shock and the
-modifier); of an infantry anti-tank weapon (`firer_kind` infantry_at), that
-"The H.E. Firing Dice are used when firing against Infantry targets" and that
-it has "Limited Ammunition of three rounds" (one spent per shot, as for its
-A.P.). What they leave out is settings (`HE_SETTINGS`, each a default to
-check): whether the whole table is Close Range, how range bands count,
+The documents give those rules to Infantry Guns and Anti-Tank Guns
+(`firer_kind` gun); a vehicle's gun fires its H.E. by them too (its dice
+less one for each point of Shock, -1 with damaged optics: "An Armoured
+Vehicle firing machine guns or H.E. reduces the number of Firepower Dice by
+one for each point of Shock", "-1 to hit when firing H.E. shells"), as the
+games saved so far were played. Of an infantry anti-tank weapon
+(`firer_kind` infantry_at) they say that "The H.E. Firing Dice are used when
+firing against Infantry targets" and that it has "Limited Ammunition of
+three rounds" (one spent per shot, as for its A.P.). What they leave out is
+settings (`HE_SETTINGS`, each a default to check): how range bands count,
 whether the Storm of Steel Bonus applies and how many levels of cover are
 reduced. Such H.E. hits on the to-hit table's score for the band and the
 target's quality, as small arms do.
 
 `coc.gun_he`
     Inputs: `he_dice`, `cover`, `teams` (default 1), `crew` (attached
-    Leaders included), `to_hit_modifier` (default 0), `building` (the
+    Leaders included; a gun's only), `to_hit_modifier` (default 0), `building` (the
     material of the building the target is in: none, wood or brick_stone;
     default none) with `building_intact` (default true), `target_in_building`
     (default: a building is named), `target_is_building`, `suppressing`
-    (refused), the Storm of Steel settings; `firer_kind` (gun, vehicle or
-    infantry_at; default gun) with, for the last two, `target_quality`,
+    (refused), the Storm of Steel settings; `firer_kind` (gun or
+    infantry_at; default gun) with, for infantry_at, `target_quality`,
     `range_band_index` (0: the weapon's first range band; default 0), the
-    settings `HE_SETTINGS` and the fire tables, and for infantry_at
-    `rounds_left` with `weapon_index` (a round is spent); optional
+    settings `HE_SETTINGS`, the fire tables, and `rounds_left` with
+    `weapon_index` (a round is spent); optional
     `target_id`/`target_ids`/`target_figures`, `team_cover`, `sniper_target` (as for
     `coc.fire`), `building_id` and
     `building_name`, `barrel_facing` and `target_bearing`, `firer_id`. Dice:
@@ -113,14 +113,13 @@ NO_BUILDING = "none"
 UNSTABLE = "unstable"
 
 GUN = "gun"
-VEHICLE = "vehicle"
 INFANTRY_AT = "infantry_at"
-FIRER_KINDS = (GUN, VEHICLE, INFANTRY_AT)
-"""Who fires the H.E.: an Infantry or Anti-Tank Gun (the documents' rule), a vehicle, an infantry anti-tank weapon."""
+FIRER_KINDS = (GUN, INFANTRY_AT)
+"""Who fires the H.E.: a gun (an Infantry or Anti-Tank Gun, or a vehicle's: the documents' rule for guns), or an
+infantry anti-tank weapon."""
 MINUS_ONE_PER_BAND = "minus_one_per_band"
-HE_SETTINGS = ("vehicle_he_close_range", "vehicle_he_storm_of_steel", "vehicle_he_reduce_cover",
-               "infantry_at_he_range", "infantry_at_he_storm_of_steel", "infantry_at_he_reduce_cover")
-"""The settings for what the documents leave out of a vehicle's or infantry anti-tank weapon's H.E."""
+HE_SETTINGS = ("infantry_at_he_range", "infantry_at_he_storm_of_steel", "infantry_at_he_reduce_cover")
+"""The settings for what the documents leave out of an infantry anti-tank weapon's H.E."""
 
 
 @dataclass(frozen=True)
@@ -154,22 +153,19 @@ def settings_of(overrides: Mapping[str, Scalar] | None) -> dict[str, Scalar]:
 
 def he_rules(kind: str, values: Mapping[str, Scalar], quality: str = "regular", band_index: int = 0,
              tables: FireTables = DEFAULT_TABLES) -> HERules:
-    """The H.E. rule for this firer: a gun's from the documents, a vehicle's or infantry weapon's from `values`.
+    """The H.E. rule for this firer: a gun's from the documents, an infantry weapon's from `values`.
 
     Guns: "All fire is at Close Range, hitting on 4, 5 or 6 with the Storm of
-    Steel Bonus", cover reduced one level. Others fire their H.E. dice as
-    Firepower Dice on the to-hit table for the band and the target's quality,
-    as the settings say.
+    Steel Bonus", cover reduced one level. An infantry weapon fires its H.E.
+    dice as Firepower Dice on the to-hit table for the band and the target's
+    quality, as the settings say.
     """
     if kind == GUN:
         return HERules(TO_HIT, True, COVER_REDUCTION)
-    prefix = "vehicle_he_" if kind == VEHICLE else "infantry_at_he_"
-    storm = values[prefix + "storm_of_steel"] is True
-    reduction = int(values[prefix + "reduce_cover"])
+    storm = values["infantry_at_he_storm_of_steel"] is True
+    reduction = int(values["infantry_at_he_reduce_cover"])
     bands_out = 0
-    if kind == VEHICLE and values["vehicle_he_close_range"] is True:
-        band = "close"
-    elif kind == INFANTRY_AT and values["infantry_at_he_range"] == MINUS_ONE_PER_BAND:
+    if values["infantry_at_he_range"] == MINUS_ONE_PER_BAND:
         band, bands_out = "close", band_index
     else:
         band = "close" if band_index == 0 else "effective"
@@ -244,7 +240,7 @@ def _parse(inputs: Inputs) -> GunHEInputs:
     rounds_left = r.optional_int("rounds_left", minimum=0) if kind == INFANTRY_AT else None
     weapon_index = r.int("weapon_index", 0, minimum=0) if kind == INFANTRY_AT else 0
     if rounds_left == 0:
-        raise RulesInputError("rounds_left", "the weapon has no rounds left (Limited Ammunition: three rounds)")
+        raise RulesInputError("rounds_left", "the weapon has no rounds left")
     modifier = r.int("to_hit_modifier", 0, minimum=-6, maximum=6)
     values = _read_settings(r)
     tables = FireTables.read(r)

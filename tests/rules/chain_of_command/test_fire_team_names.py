@@ -90,3 +90,12 @@ def test_an_old_team_number_reads_only_as_a_units_name() -> None:
                         names)
     assert not reads_as("Team 2: effect dice 5", "Somebody: effect dice 5", names)
     assert not reads_as("open for Team 1, light for Team 1", "open for 1st Squad, light for 2nd Squad", names)
+    assert not reads_as("open for Team 1, light for Team 2", "open for 1st Squad, light for 1st Squad", names)
+
+
+def test_two_units_of_one_name_read_as_two_numbers() -> None:
+    """Names need not be unique: Team 1 and Team 2 may both be "Rifle Team" when two units are."""
+    twins = {"u7": "Rifle Team", "u8": "Rifle Team"}
+    assert reads_as("open for Team 1, light for Team 2", "open for Rifle Team, light for Rifle Team", twins)
+    assert not reads_as("open for Team 1, light for Team 2", "open for Rifle Team, light for Rifle Team",
+                        {"u7": "Rifle Team", "u8": "MG Team"})

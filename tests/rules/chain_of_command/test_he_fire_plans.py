@@ -70,14 +70,11 @@ def test_an_empty_panzerschreck_is_refused_and_beyond_its_last_band_too(game: Ga
         plan_fire(game, {"firer": SCHRECK, "target": SQUAD})
 
 
-def test_the_tanks_he_is_vehicle_he_by_the_settings_not_a_guns(game: Game) -> None:
+def test_the_tanks_he_is_fired_by_the_guns_rule_as_saved_games_were_played(game: Game) -> None:
     plan = plan_fire(game, {"firer": TANK, "target": SQUAD, "weapon": "7.5cm KwK 40"})
-    assert plan.procedure == "coc.gun_he" and plan.inputs["firer_kind"] == "vehicle"
-    assert "crew" not in plan.inputs and "rounds_left" not in plan.inputs
-    assert "4 H.E. dice at Close Range (4+), no Storm of Steel" in plan.facts
-    res = resolve("coc.gun_he", {**plan.inputs, "cover": "hard"}, ScriptedDice([6, 4, 1, 1, 1, 1]))
-    assert [label for label, _ in res.rolls] == ["H.E. Firepower Dice", "Effect dice"]
-    assert res.values["cover"] == "hard"
-    game.settings.update(vehicle_he_storm_of_steel=True, vehicle_he_reduce_cover=1)
-    plan = plan_fire(game, {"firer": TANK, "target": SQUAD, "weapon": "7.5cm KwK 40"})
+    assert plan.procedure == "coc.gun_he" and "firer_kind" not in plan.inputs
+    assert plan.inputs["crew"] >= 3 and "rounds_left" not in plan.inputs  # no three crew rule for it
     assert "4 H.E. dice at Close Range (4+), Storm of Steel, cover reduced one level" in plan.facts
+    res = resolve("coc.gun_he", {**plan.inputs, "cover": "hard"}, ScriptedDice([6, 4, 1, 1, 1, 1, 1, 1]))
+    assert [label for label, _ in res.rolls] == ["H.E. Firepower Dice", "Storm of Steel dice", "Effect dice"]
+    assert res.values["cover"] == "light"

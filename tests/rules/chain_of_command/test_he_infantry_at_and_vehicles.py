@@ -1,11 +1,10 @@
-"""coc.gun_he for the H.E. of an infantry anti-tank weapon and of a vehicle.
+"""coc.gun_he for the H.E. of an infantry anti-tank weapon; a vehicle's gun keeps the guns' rule.
 
 The documents: the Panzerschreck's "H.E. Firing Dice are used when firing
-against Infantry targets" and it has "Limited Ammunition of three rounds";
-"An Armoured Vehicle firing machine guns or H.E. reduces the number of
-Firepower Dice by one for each point of Shock". Close Range 4+, the Storm of
-Steel Bonus and the cover reduced one level are given to Infantry and
-Anti-Tank Guns only: for the others they are settings (settings.toml).
+against Infantry targets" and it has "Limited Ammunition of three rounds".
+Close Range 4+, the Storm of Steel Bonus and the cover reduced one level are
+given to Infantry and Anti-Tank Guns: for an infantry anti-tank weapon they
+are settings (settings.toml).
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from battletracker.rules.tables import find_setting
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 SCHRECK: dict[str, object] = {"he_dice": 4, "cover": "hard", "firer_kind": "infantry_at", "target_quality": "regular"}
-TANK: dict[str, object] = {"he_dice": 4, "cover": "hard", "firer_kind": "vehicle", "target_quality": "regular"}
 
 
 def fire(base: dict[str, object], dice: list[int], **inputs: object) -> Resolution:
@@ -35,9 +33,8 @@ def face(cover: str, result: str) -> int:
 
 
 def test_the_settings_are_documented_defaults_to_check() -> None:
-    for key, default in (("vehicle_he_close_range", True), ("vehicle_he_storm_of_steel", False),
-                         ("vehicle_he_reduce_cover", 0), ("infantry_at_he_range", "minus_one_per_band"),
-                         ("infantry_at_he_storm_of_steel", False), ("infantry_at_he_reduce_cover", 0)):
+    for key, default in (("infantry_at_he_range", "minus_one_per_band"), ("infantry_at_he_storm_of_steel", False),
+                         ("infantry_at_he_reduce_cover", 0)):
         declared = find_setting("chain_of_command", key)
         assert declared.check and declared.default == default and re.search(r"\b00[01]\)", declared.description)
 
@@ -91,35 +88,22 @@ def test_a_gun_keeps_the_documents_rule_and_takes_no_quality() -> None:
         fire({"he_dice": 3, "cover": "hard", "crew": 4}, [1], target_quality="elite")
 
 
-def test_a_vehicle_fires_he_at_close_range_by_the_setting_without_the_guns_bonus() -> None:
-    close = to_hit_number("close", "elite")
-    res = fire(TANK, [6, close, 1, 1, 1, 1], target_quality="elite", range_band_index=1)
-    assert res.values["to_hit"] == close and res.values["hits"] == 2
-    assert [label for label, _ in res.rolls] == ["H.E. Firepower Dice", "Effect dice"]
-    assert res.values["cover"] == "hard"
-    banded = fire(TANK, [1, 1, 1, 1], target_quality="elite", range_band_index=1, vehicle_he_close_range=False)
-    assert banded.values["to_hit"] == to_hit_number("effective", "elite")
-
-
-def test_a_vehicle_can_be_given_the_guns_bonus_and_cover_reduction_by_the_settings() -> None:
-    res = fire(TANK, [6, 1, 1, 1, 1, face("light", "shock")], vehicle_he_storm_of_steel=True,
-               vehicle_he_reduce_cover=1)
-    assert [label for label, _ in res.rolls] == ["H.E. Firepower Dice", "Storm of Steel dice", "Effect dice"]
-    assert res.values["cover"] == "light" and res.outcome == "kills=0 shock=1"
-
-
 def test_a_bad_setting_is_refused_in_words() -> None:
     with pytest.raises(RulesInputError, match="must be at most 2"):
-        fire(TANK, [1], vehicle_he_reduce_cover=3)
+        fire(SCHRECK, [1], infantry_at_he_reduce_cover=3)
+
+
+def test_a_vehicle_is_no_firer_kind_of_its_own() -> None:
+    """A vehicle's gun fires H.E. by the guns' rule, as the games saved so far were played."""
+    with pytest.raises(RulesInputError, match="firer_kind"):
+        fire({"he_dice": 4, "cover": "hard", "firer_kind": "vehicle"}, [1])
 
 
 @pytest.mark.parametrize("inputs", [
     SCHRECK,
     {**SCHRECK, "range_band_index": 1, "cover": "light", "teams": 2},
     {**SCHRECK, "infantry_at_he_storm_of_steel": True, "infantry_at_he_reduce_cover": 1, "rounds_left": 2},
-    TANK,
-    {**TANK, "he_dice": 3, "vehicle_he_storm_of_steel": True, "vehicle_he_reduce_cover": 1, "to_hit_modifier": -1},
-    {**TANK, "target_quality": "green", "vehicle_he_close_range": False, "range_band_index": 1,
+    {**SCHRECK, "target_quality": "green", "infantry_at_he_range": "close_effective", "range_band_index": 1,
      "building": "brick_stone"},
 ])
 def test_exact_odds_agree_with_the_simulation(inputs: dict[str, object]) -> None:

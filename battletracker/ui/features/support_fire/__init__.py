@@ -2,7 +2,7 @@
 
 Adds a "Fire..." unit action for infantry, support units and vehicles with a
 weapon (the procedure follows the weapon: tripod MG, sniper, flamethrower,
-H.E. of a gun, vehicle or infantry anti-tank weapon, or the unit's Firepower
+H.E. of a gun, a vehicle's gun or an infantry anti-tank weapon, or the unit's Firepower
 Dice), the sniper's shots and Spotted toggle and a short-crewed gun's note on
 the cards, and the flamethrower's and
 sniper's circles around the selected unit on the map, and a "Grenade into

@@ -388,7 +388,7 @@ class FireDialog(ProcedureDialog):
     def _weapon_changed(self) -> None:
         fw = self.fire_weapon
         procedure = fw.procedure
-        # A vehicle's or infantry anti-tank weapon's H.E. hits by the target's quality; a gun's on 4+ whatever it is.
+        # An infantry anti-tank weapon's H.E. hits by the target's quality; a gun's (a vehicle's too) on 4+.
         self.form.setRowVisible(self.quality, procedure != "coc.sniper" and fw.he_kind != guns.GUN)
         self.form.setRowVisible(self.band, procedure not in ("coc.sniper", "coc.gun_he"))
         self.form.setRowVisible(self.cover_box, procedure not in ("coc.sniper", "coc.flamethrower"))
