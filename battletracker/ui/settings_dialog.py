@@ -28,9 +28,17 @@ from battletracker.model.game import GameError, Scalar
 from battletracker.rules.base import RulesInputError, message_of
 from battletracker.rules.table_actions import SETTINGS
 from battletracker.rules.tables import Setting, TableError, ruleset_settings
+from battletracker.rules.words import title
 from battletracker.ui.fit import FitScrollArea
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
+
+
+def _said(s: Setting) -> str:
+    """A setting's default as the dialog says it: on or off, a number, a choice in words, effect die faces."""
+    if isinstance(s.default, bool):
+        return "on" if s.default else "off"
+    return title(s.default) if isinstance(s.default, str) and not s.length else str(s.default)
 
 
 class FacesEditor(QWidget):
@@ -85,7 +93,7 @@ class SettingsDialog(QDialog):
             editor = self._editor(s, value, body)
             self.editors[s.key] = (s, editor)
             note = "Default - check your rulebook. " if s.check else ""
-            help_text = QLabel(f"<small>{note}{s.description} (default: {s.default})</small>", body)
+            help_text = QLabel(f"<small>{note}{s.description} (default: {_said(s)})</small>", body)
             help_text.setWordWrap(True)
             column = QVBoxLayout()
             column.addWidget(editor)
@@ -120,8 +128,9 @@ class SettingsDialog(QDialog):
         if s.length:
             return FacesEditor(s, str(value), parent)
         combo = QComboBox(parent)
-        combo.addItems(list(s.choices) or [str(s.default)])
-        combo.setCurrentText(str(value))
+        for choice in list(s.choices) or [str(s.default)]:
+            combo.addItem(title(choice), choice)  # the choice in words; the key is what is kept
+        combo.setCurrentIndex(max(0, combo.findData(str(value))))
         return combo
 
     def values(self) -> dict[str, Scalar]:
@@ -132,7 +141,7 @@ class SettingsDialog(QDialog):
             elif isinstance(editor, QSpinBox):
                 out[key] = editor.value()
             elif isinstance(editor, QComboBox):
-                out[key] = editor.currentText()
+                out[key] = str(editor.currentData())
             elif isinstance(editor, FacesEditor):
                 out[key] = editor.value()
         return out

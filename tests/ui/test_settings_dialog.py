@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox, QLabel, QSpinBox
+from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QLabel, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -106,3 +106,19 @@ def test_changed_settings_are_one_recorded_action_that_replays(
     savefile.save(session.game, path)
     replayed, _steps = replay_steps(savefile.load(path))
     assert savefile.game_to_dict(replayed) == savefile.game_to_dict(session.game)
+
+
+def test_a_choice_is_shown_in_words_and_kept_as_its_key(qtbot: QtBot, session: Session) -> None:
+    dialog = settings_dialog(qtbot, session)
+    _s, combo = dialog.editors["infantry_at_he_range"]
+    assert isinstance(combo, QComboBox)
+    assert [combo.itemText(i) for i in range(combo.count())] == ["Minus one per band", "Close effective"]
+    texts = [label.text() for label in dialog.findChildren(QLabel)]
+    assert not [t for t in texts if "minus_one_per_band" in t or "close_effective" in t or "on_target" in t]
+    assert any("(default: Minus one per band)" in t for t in texts)
+    assert any("(default: off)" in t for t in texts)
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key.Key_Down)
+    assert combo.currentText() == "Close effective"
+    press_ok(qtbot, dialog)
+    assert session.game.settings == {"infantry_at_he_range": "close_effective"}
