@@ -522,6 +522,11 @@ def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, fi
             inputs["rounds_left"] = weapon.ammo
             facts.append(f"Rounds left: {weapon.ammo} on the card (one is spent)")
     rules = guns.he_rules(kind, guns.settings_of(game.settings), quality, band_index, game_fire_tables(game))
+    needed = rules.to_hit - int(table.inputs.get("to_hit_modifier", 0))
+    if needed > 6:
+        whose = firer.name if weapon.name == firer.name else f"{firer.name}'s {weapon.name}"
+        raise ShotRefusal("target", f"Out of reach: {whose} would need {needed}+ to hit {target.name} with H.E. "
+                                    "here, and a die scores at most 6.")
     facts.append(f"{counted(int(table.inputs['he_dice']), 'H.E. dice')} {rules.words()}, {rules.extras()}")
     facts.extend(table.notes)
 

@@ -70,6 +70,15 @@ def test_an_empty_panzerschreck_is_refused_and_beyond_its_last_band_too(game: Ga
         plan_fire(game, {"firer": SCHRECK, "target": SQUAD})
 
 
+def test_a_score_no_die_can_make_is_refused_as_out_of_reach(game: Game) -> None:
+    MoveUnit(SCHRECK, 38.0, 9.0, 180.0).apply(game)     # 30": its third band, two past the first
+    plan = plan_fire(game, {"firer": SCHRECK, "target": SQUAD, "target_quality": "regular"})
+    assert any("2 bands out (6+)" in fact for fact in plan.facts)
+    with pytest.raises(ShotRefusal, match=r"^Out of reach: Panzerschreck would need 7\+ to hit 2nd Squad with H\.E\. "
+                                          r"here, and a die scores at most 6\.$"):
+        plan_fire(game, {"firer": SCHRECK, "target": SQUAD, "target_quality": "elite"})
+
+
 def test_the_tanks_he_is_fired_by_the_guns_rule_as_saved_games_were_played(game: Game) -> None:
     plan = plan_fire(game, {"firer": TANK, "target": SQUAD, "weapon": "7.5cm KwK 40"})
     assert plan.procedure == "coc.gun_he" and "firer_kind" not in plan.inputs
