@@ -304,10 +304,9 @@ def gun_he_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log.append(f"Only {p.crew} crew: the gun cannot move but still fires inside its arc")
     effects: list[Effect] = [*turn_effects(p.firer_id, p.aim),
                              *target_effects(p.targets, v.team_kills, v.team_shock)]
-    if left is not None:
+    if left is not None and p.firer_id is not None:  # without the firer there is no card to spend it from
         log.append(f"One round spent: {left} left")
-        if p.firer_id is not None:
-            effects.append(SpendAmmo(p.firer_id, p.weapon_index, 1))
+        effects.append(SpendAmmo(p.firer_id, p.weapon_index, 1))
     if unstable:
         log.append(f"{v.sixes} sixes from H.E.: {p.building.name} is unstable and collapses at the end of the Turn")
         if p.building.building_id is not None:

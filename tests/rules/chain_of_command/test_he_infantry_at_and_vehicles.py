@@ -109,3 +109,9 @@ def test_a_vehicle_is_no_firer_kind_of_its_own() -> None:
 def test_exact_odds_agree_with_the_simulation(inputs: dict[str, object]) -> None:
     assert_odds_match_simulation("coc.gun_he", inputs)  # type: ignore[arg-type]
     assert odds("coc.gun_he", inputs).total() == 1  # type: ignore[arg-type]
+
+
+def test_without_its_firer_no_round_is_said_spent() -> None:
+    """The procedure alone (no card to spend from) says nothing of rounds; with the firer it spends one."""
+    res = fire(SCHRECK, [1, 1, 1, 1], rounds_left=3)
+    assert not [line for line in res.log if "round" in line] and not res.effects
