@@ -500,6 +500,7 @@ def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, fi
     inputs.update(table.inputs)
     kind = fw.he_kind or guns.GUN
     quality, band_index = "regular", 0
+    whose = firer.name if weapon.name == firer.name else f"{firer.name}'s {weapon.name}"
     if firer.is_vehicle:
         # A vehicle's gun is not a gun team: the three crew rule is not for it, and its turret turns.
         inputs["crew"] = max(guns.FULL_CREW, firer.figures)
@@ -516,7 +517,6 @@ def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, fi
         inputs.update(firer_id=firer.id, weapon_index=fw.index or 0)
         if weapon.ammo is not None:
             if weapon.ammo <= 0:
-                whose = firer.name if weapon.name == firer.name else f"{firer.name}'s {weapon.name}"
                 carried = f" (Limited Ammunition: {weapon.ammo_max} rounds)" if weapon.ammo_max else ""
                 raise ShotRefusal("weapon", f"{whose} has no rounds left{carried}.")
             inputs["rounds_left"] = weapon.ammo
@@ -524,7 +524,6 @@ def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, fi
     rules = guns.he_rules(kind, guns.settings_of(game.settings), quality, band_index, game_fire_tables(game))
     needed = rules.to_hit - int(table.inputs.get("to_hit_modifier", 0))
     if needed > 6:
-        whose = firer.name if weapon.name == firer.name else f"{firer.name}'s {weapon.name}"
         raise ShotRefusal("target", f"Out of reach: {whose} would need {needed}+ to hit {target.name} with H.E. "
                                     "here, and a die scores at most 6.")
     facts.append(f"{counted(int(table.inputs['he_dice']), 'H.E. dice')} {rules.words()}, {rules.extras()}")

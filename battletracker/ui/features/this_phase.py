@@ -178,15 +178,7 @@ class ThisPhasePanel(QWidget):
         self.content = QVBoxLayout(self.body)
         session.changed.connect(lambda _changes: self.rebuild())
         session.game_replaced.connect(self.rebuild)
-        session.replay_changed.connect(self._replay_changed)
-        self._read_only = session.replaying
         self.rebuild()
-
-    def _replay_changed(self) -> None:
-        """A replay started or ended: the buttons turn off or on (its steps rebuild through `changed`)."""
-        if self.session.replaying != self._read_only:
-            self._read_only = self.session.replaying
-            self.rebuild()
 
     # -- building -------------------------------------------------------------------
     def rebuild(self) -> None:
@@ -238,7 +230,7 @@ class ThisPhasePanel(QWidget):
         button = QPushButton(text, self.body)
         button.setObjectName(f"this_phase_{key}")
         button.setAutoDefault(False)
-        if self._read_only:
+        if self.session.replaying:
             button.setEnabled(False)  # the replay is read-only: it shows what was due at that step
             tip = "Read-only while you replay the game"
         if tip:

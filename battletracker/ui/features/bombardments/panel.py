@@ -262,17 +262,9 @@ class BombardmentsPanel(QWidget):
         self.sos_button.clicked.connect(self.open_sos_side)
         self.building_button.clicked.connect(self.open_add_building)
         session.changed.connect(self._on_changed)
-        session.replay_changed.connect(self._replay_changed)
-        self._read_only = session.replaying
         self.rebuild()
 
     # -- following the game -----------------------------------------------------------------
-    def _replay_changed(self) -> None:
-        """A replay started or ended: the buttons turn off or on (its steps rebuild through `changed`)."""
-        if self.session.replaying != self._read_only:
-            self._read_only = self.session.replaying
-            self.rebuild()
-
     def _on_changed(self, changes: Changes) -> None:
         if (changes.everything or changes.bombardments or changes.sides or changes.roster or changes.units
                 or changes.buildings or changes.clock):
@@ -286,13 +278,13 @@ class BombardmentsPanel(QWidget):
             row.deleteLater()
         self.rows = {}
         game = self.session.game
-        enabled = game.ruleset == RULESET and bool(game.sides) and not self._read_only
+        enabled = game.ruleset == RULESET and bool(game.sides) and not self.session.replaying
         self.new_button.setEnabled(enabled)
         self.sos_button.setEnabled(enabled)
-        self.building_button.setEnabled(game.ruleset == RULESET and not self._read_only)
+        self.building_button.setEnabled(game.ruleset == RULESET and not self.session.replaying)
         for b in game.bombardments.values():
             row = BombardmentRow(self, b)
-            if self._read_only:  # the replay shows each bombardment as it was at that step
+            if self.session.replaying:  # the replay shows each bombardment as it was at that step
                 for button in row.findChildren(QAbstractButton):
                     button.setEnabled(False)
                     button.setToolTip("Read-only while you replay the game")
