@@ -111,7 +111,7 @@ class WarmUp(QObject):
             # The plots first, each a slice: the first odds plot then takes one ready made.
             ("a spare plot", self._spare_plot),
             ("a first odds plot", self._first_plot),
-            ("a first dialog drawn off screen", self._first_dialog),
+            ("a first dialog made off screen", self._first_dialog),
         ]
 
     def start(self) -> None:
@@ -236,14 +236,19 @@ class WarmUp(QObject):
             self._steps.insert(0, ("a spare plot", self._spare_plot))
 
     def _first_dialog(self) -> None:
+        """Make the dialog in this slice and draw it in the next: the two are the warm-up's longest slices."""
         if self._dialog is not None:
-            from battletracker.ui.odds_plot import OddsPlot
-
             dialog = self._dialog()
-            dialog.grab()
-            for odds_plot in dialog.findChildren(OddsPlot):
-                odds_plot.release_plots()  # its plots wait for the first dialog a player opens
-            dialog.deleteLater()
+            self._steps.insert(0, ("a first dialog drawn off screen", partial(self._draw_dialog, dialog)))
+
+    @staticmethod
+    def _draw_dialog(dialog: QWidget) -> None:
+        from battletracker.ui.odds_plot import OddsPlot
+
+        dialog.grab()
+        for odds_plot in dialog.findChildren(OddsPlot):
+            odds_plot.release_plots()  # its plots wait for the first dialog a player opens
+        dialog.deleteLater()
 
     def _first_plot(self) -> None:
         """The odds plot as a dialog draws it, off screen: its table, bars and axis labels."""

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
+from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.extensions import Feature
 from battletracker.ui.features import MODULES, all_features
 from battletracker.ui.features.support_fire import FireDialog
@@ -128,18 +129,37 @@ def test_the_features_modules_are_imported_one_a_slice_before_the_install(qtbot:
     assert {"battletracker.ui.features.anti_tank", "battletracker.ui.features.bombardments"} <= set(MODULES)
 
 
-def test_the_install_keeps_every_card_and_fills_in_those_in_view_next_turn(qtbot: QtBot, session: Session) -> None:
+def _cards_in_view(window: MainWindow) -> set[str]:
+    bar = window.cards.scroll_area.verticalScrollBar()
+    height = window.cards.scroll_area.viewport().height()
+    return {unit_id for unit_id, card in window.cards._cards.items()
+            if not card.isHidden() and card.geometry().top() <= bar.value() + height
+            and card.geometry().bottom() >= bar.value()}
+
+
+def test_the_install_keeps_every_card_and_builds_those_in_view_again_from_the_next_turn(
+        qtbot: QtBot, session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
     window = _window(qtbot, session)
     session.select("u1")
     before: dict[str, object] = {}
-    built_at_install: list[set[str]] = []
-    window.first_painted.connect(lambda: before.update(window.cards._cards))
+    contents: dict[str, object] = {}
+    builds: list[str] = []
+    built_by_install: list[int] = []
+    build = UnitCard._build
+
+    def counted_build(card: UnitCard) -> None:
+        builds.append(card.unit_id)
+        build(card)
+
     install = window.load_features
 
     def watched_install() -> None:
+        monkeypatch.setattr(UnitCard, "_build", counted_build)
         install()
-        built_at_install.append({unit_id for unit_id, card in window.cards._cards.items() if card.built})
+        built_by_install.append(len(builds))
+        contents.update((unit_id, card._content) for unit_id, card in window.cards._cards.items())
 
+    window.first_painted.connect(lambda: before.update(window.cards._cards))
     window.warm_up._install = watched_install
     window.resize(900, 600)
     window.show()
@@ -147,13 +167,38 @@ def test_the_install_keeps_every_card_and_fills_in_those_in_view_next_turn(qtbot
     assert before and window.cards._cards == before, "the same cards, not made afresh"
     assert all(window.cards._cards[unit_id] is card for unit_id, card in before.items())
     assert window.cards._cards["u1"].selected, "the selection kept"
-    bar = window.cards.scroll_area.verticalScrollBar()
-    height = window.cards.scroll_area.viewport().height()
-    in_view = {unit_id for unit_id, card in window.cards._cards.items()
-               if not card.isHidden() and card.geometry().top() <= bar.value() + height
-               and card.geometry().bottom() >= bar.value()}
-    assert in_view and not in_view & built_at_install[0], "the install itself fills in no card"
-    qtbot.waitUntil(lambda: all(window.cards._cards[unit_id].built for unit_id in in_view), timeout=5000)
+    in_view = _cards_in_view(window)
+    assert in_view and all(contents[unit_id] is not None for unit_id in in_view), \
+        "the cards in view show what they showed until built again"
+    qtbot.waitUntil(lambda: all(window.cards._cards[unit_id]._content not in (None, contents[unit_id])
+                                for unit_id in in_view), timeout=5000)
+    assert built_by_install == [0], "the install itself builds no card"
+    assert in_view <= set(builds) and len(builds) == len(set(builds)), "each card in view built again, once"
+
+
+def test_cards_are_built_again_a_slice_a_turn_after_the_install(
+        qtbot: QtBot, session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    from battletracker.ui.cards import panel
+
+    monkeypatch.setattr(panel, "REFILL_SLICE_S", 0.0)
+    window = _window(qtbot, session)
+    rebuilt: list[int] = []
+    install = window.load_features
+
+    def install_then_one_turn() -> None:
+        install()
+        shown = {unit_id: card._content for unit_id, card in window.cards._cards.items()}
+        window.cards._realise()  # the next turn's slice, run at once
+        rebuilt.append(sum(1 for unit_id in _cards_in_view(window)
+                           if window.cards._cards[unit_id]._content is not shown[unit_id]))
+
+    window.warm_up._install = install_then_one_turn
+    window.resize(900, 600)
+    window.show()
+    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    assert rebuilt == [1], "with no time to spare, one card a turn"
+    in_view = _cards_in_view(window)
+    qtbot.waitUntil(lambda: not window.cards._stale & {window.cards._cards[u] for u in in_view}, timeout=5000)
 
 
 def test_a_window_without_features_imports_none(qtbot: QtBot, session: Session) -> None:

@@ -25,7 +25,10 @@ def test_the_window_warms_the_odds_plot_on_idle_after_its_first_paint(qtbot: QtB
     assert window.warm_up.error is None
     assert {"numpy", "pyqtgraph", "battletracker.ui.procedure_runner"} <= set(sys.modules)
     names = [name for name, _ms in window.warm_up.slices]
-    assert {"the rules registry", "a first odds plot", "a first dialog drawn off screen"} <= set(names)
+    assert {"the rules registry", "a first odds plot", "a first dialog made off screen",
+            "a first dialog drawn off screen"} <= set(names)
+    assert names.index("a first dialog made off screen") + 1 == names.index("a first dialog drawn off screen"), \
+        "made in one slice and drawn in the next"
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not window.findChildren(DiceDialog), "the dialog drawn off screen is gone"
     tables = [name for name in names if name.endswith(" tables")]

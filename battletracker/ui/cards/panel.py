@@ -10,6 +10,7 @@ at the foot of the panel and on `status_message`; nothing is applied.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 NOTICE_MS = 8000
 KEEP_BUILT = 60
+REFILL_SLICE_S = 0.008  # cards built again after the features install: about this long a turn, one card at least
 
 
 class CardsPanel(QWidget):
@@ -54,6 +56,7 @@ class CardsPanel(QWidget):
         self.session = session
         self._cards: dict[str, UnitCard] = {}
         self._live: set[UnitCard] = set()
+        self._stale: set[UnitCard] = set()  # filled in before card sections were added: built again in view
         self._headers: list[SideHeader] = []
         self._order: list[QWidget] = []
         self._selected: str | None = None
@@ -211,15 +214,14 @@ class CardsPanel(QWidget):
         dialog.open()
 
     def sections_added(self) -> None:
-        """Card sections were added: the filled-in cards are emptied, to be filled in again from the next turn.
+        """Card sections were added: the filled-in cards are built again with them, from the next turn on.
 
-        Every card stays (its height, selection and folded side with it); those in view are filled in
-        on the next turn of the event loop, the others as they come into view, so adding the features
-        itself makes no card.
+        Every card stays (its height, selection and folded side with it) and shows what it showed until
+        it is built again: those in view a slice of about `REFILL_SLICE_S` a turn of the event loop, the
+        others as they come into view. Adding the features itself builds no card, and a panel of cards
+        that take milliseconds each never holds the window for all of them at once.
         """
-        for card in list(self._live):
-            card.release()
-        self._live.clear()
+        self._stale.update(self._live)
         self._realise_timer.start()
 
     # -- following the session ----------------------------------------------------
@@ -353,11 +355,16 @@ class CardsPanel(QWidget):
     def _discard(self, widget: QWidget) -> None:
         if isinstance(widget, UnitCard):
             self._live.discard(widget)
+            self._stale.discard(widget)
         widget.hide()
         widget.deleteLater()
 
     def _fill(self, card: UnitCard) -> bool:
-        """Fill in or update a card, keeping count of the filled-in ones."""
+        """Fill in or update a card (built again if it was filled in before sections were added), keeping
+        count of the filled-in ones."""
+        if card in self._stale:
+            self._stale.discard(card)
+            card.release()
         done = card.ensure_current()
         if card.built:
             self._live.add(card)
@@ -382,9 +389,11 @@ class CardsPanel(QWidget):
             return
         bar = self.scroll_area.verticalScrollBar()
         height = self.scroll_area.viewport().height()
-        built = self._fill_between(bar.value(), bar.value() + height)
+        # Cards built again after the install come a slice a turn; a first filling-in is never cut short.
+        until = time.perf_counter() + REFILL_SLICE_S if self._stale else None
+        built = self._fill_between(bar.value(), bar.value() + height, until)
         if not built:
-            built = self._fill_between(bar.value() - height // 2, bar.value() + height + height // 2)
+            built = self._fill_between(bar.value() - height // 2, bar.value() + height + height // 2, until)
         target = self._cards.get(self._pending_scroll or "")
         if target is not None and not target.isHidden():
             built = self._fill(target) or built
@@ -399,8 +408,9 @@ class CardsPanel(QWidget):
             self._realise_timer.start()
         self._release_far(bar.value() - 2 * height, bar.value() + 3 * height)
 
-    def _fill_between(self, top: int, bottom: int) -> bool:
-        """Fill in the shown cards between `top` and `bottom` of the scrolled area; True when any was filled."""
+    def _fill_between(self, top: int, bottom: int, until: float | None = None) -> bool:
+        """Fill in the shown cards between `top` and `bottom` of the scrolled area, stopping once
+        `time.perf_counter()` passes `until`; True when any was filled."""
         built = False
         for widget in self._order:
             if not isinstance(widget, UnitCard) or widget.isHidden():
@@ -411,6 +421,8 @@ class CardsPanel(QWidget):
             if geometry.top() > bottom:
                 break
             built = self._fill(widget) or built
+            if built and until is not None and time.perf_counter() > until:
+                break
         return built
 
     def _release_far(self, top: int, bottom: int) -> None:
@@ -423,6 +435,7 @@ class CardsPanel(QWidget):
             if far and card.unit_id != self._pending_scroll:
                 card.release()
                 self._live.discard(card)
+                self._stale.discard(card)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
