@@ -485,3 +485,98 @@ def test_other_rulesets_show_no_shock_or_chain_of_command_points(qtbot: QtBot) -
     assert card.findChild(QLabel, "value_shock") is None
     assert card.findChild(QLabel, "value_figures") is not None
     assert all(not header.values_box.isVisibleTo(header) for header in panel.headers())
+
+
+# -- cards built again after the features install ------------------------------------------------------------
+
+def _in_view(panel: CardsPanel) -> list[UnitCard]:
+    bar = panel.scroll_area.verticalScrollBar()
+    height = panel.scroll_area.viewport().height()
+    return [c for c in panel._order if isinstance(c, UnitCard) and not c.isHidden()
+            and c.geometry().top() <= bar.value() + height and c.geometry().bottom() >= bar.value()]
+
+
+def _settle(qtbot: QtBot, panel: CardsPanel) -> None:
+    qtbot.wait(20)
+    qtbot.waitUntil(lambda: not panel._realise_timer.isActive(), timeout=5000)
+    qtbot.wait(20)
+
+
+def _installed_with_cards_left_behind(qtbot: QtBot, session: Session,
+                                      demo_game: Game) -> tuple[QWidget, CardsPanel]:
+    """A long roster scrolled three screens down, then the features install: the cards filled in above wait
+    to be built again until they come back into view."""
+    session.replace_game(_big_game(demo_game, 200), None)
+    host, panel = show_panel(qtbot, session, height=500)
+    bar = panel.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    _settle(qtbot, panel)
+    bar.setValue(bar.value() + 3 * panel.scroll_area.viewport().height())
+    _settle(qtbot, panel)
+    panel.sections_added()
+    _settle(qtbot, panel)
+    assert panel._stale and not panel._stale & set(_in_view(panel)), "those in view built again, the rest waiting"
+    return host, panel
+
+
+def test_cards_filled_in_for_the_first_time_are_never_sliced_while_others_wait(
+        qtbot: QtBot, session: Session, demo_game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    from battletracker.ui.cards import panel as panel_module
+
+    _host, panel = _installed_with_cards_left_behind(qtbot, session, demo_game)
+    bar = panel.scroll_area.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)
+    panel._realise_timer.stop()
+    fresh = [c for c in _in_view(panel) if not c.built]
+    assert len(fresh) > 1
+    monkeypatch.setattr(panel_module, "REFILL_SLICE_S", 0.0)
+    panel._realise()
+    assert all(c.built for c in fresh), f"{sum(c.built for c in fresh)} of {len(fresh)} filled in in one turn"
+
+
+def test_an_update_of_every_card_in_view_is_not_sliced_while_others_wait(
+        qtbot: QtBot, session: Session, demo_game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    from battletracker.ui.cards import panel as panel_module
+    from battletracker.ui.session import EVERYTHING
+
+    _host, panel = _installed_with_cards_left_behind(qtbot, session, demo_game)
+    monkeypatch.setattr(panel_module, "REFILL_SLICE_S", 0.0)
+    panel._on_changed(EVERYTHING)
+    panel._realise_timer.stop()
+    panel._realise()
+    assert not [c.unit_id for c in _in_view(panel) if c._dirty], "every card in view up to date in one turn"
+
+
+def test_a_change_to_a_card_waiting_out_of_view_updates_it_without_building_it(
+        qtbot: QtBot, session: Session, demo_game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    _host, panel = _installed_with_cards_left_behind(qtbot, session, demo_game)
+    far = next(iter(panel._stale))
+    builds: list[str] = []
+    build = UnitCard._build
+
+    def counted(card: UnitCard) -> None:
+        builds.append(card.unit_id)
+        build(card)
+
+    monkeypatch.setattr(UnitCard, "_build", counted)
+    session.apply("Shock", [add_shock(far.unit_id, 1)])
+    assert builds == [] and far in panel._stale, "built again only once it is in view"
+    assert label(far, "value_shock").text() == str(session.game.unit(far.unit_id).shock)
+    far_y = far.geometry().top()
+    panel.scroll_area.verticalScrollBar().setValue(far_y)
+    _settle(qtbot, panel)
+    assert builds.count(far.unit_id) == 1 and far not in panel._stale
+
+
+def test_a_card_filtered_out_when_the_features_install_is_built_again_once_shown(
+        qtbot: QtBot, session: Session) -> None:
+    _host, panel = show_panel(qtbot, session)
+    _settle(qtbot, panel)
+    panel.filter.setText("no such unit")
+    _settle(qtbot, panel)
+    panel.sections_added()
+    _settle(qtbot, panel)
+    assert panel._stale, "filled in before, hidden now: left to build again"
+    panel.filter.setText("")
+    _settle(qtbot, panel)
+    assert not panel._stale & set(_in_view(panel))

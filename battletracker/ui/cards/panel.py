@@ -254,7 +254,9 @@ class CardsPanel(QWidget):
             if touched is None:
                 continue
             touched.mark_dirty()
-            if touched.built:
+            if touched in self._stale:
+                touched.ensure_current()  # its values now; built again with the new sections in view
+            elif touched.built:
                 self._fill(touched)
             else:
                 touched.estimate(*self._estimates())
@@ -389,7 +391,7 @@ class CardsPanel(QWidget):
             return
         bar = self.scroll_area.verticalScrollBar()
         height = self.scroll_area.viewport().height()
-        # Cards built again after the install come a slice a turn; a first filling-in is never cut short.
+        # Cards built again after the install come a slice a turn; any other filling-in is never cut short.
         until = time.perf_counter() + REFILL_SLICE_S if self._stale else None
         built = self._fill_between(bar.value(), bar.value() + height, until)
         if not built:
@@ -409,9 +411,10 @@ class CardsPanel(QWidget):
         self._release_far(bar.value() - 2 * height, bar.value() + 3 * height)
 
     def _fill_between(self, top: int, bottom: int, until: float | None = None) -> bool:
-        """Fill in the shown cards between `top` and `bottom` of the scrolled area, stopping once
-        `time.perf_counter()` passes `until`; True when any was filled."""
-        built = False
+        """Fill in the shown cards between `top` and `bottom` of the scrolled area; True when any was filled or
+        is left for the next turn. Cards to build again with new sections wait for the next turn once one has
+        been built and `time.perf_counter()` is past `until`; every other card is filled in now."""
+        built = rebuilt = False
         for widget in self._order:
             if not isinstance(widget, UnitCard) or widget.isHidden():
                 continue
@@ -420,9 +423,13 @@ class CardsPanel(QWidget):
                 continue
             if geometry.top() > bottom:
                 break
-            built = self._fill(widget) or built
-            if built and until is not None and time.perf_counter() > until:
-                break
+            stale = widget in self._stale
+            if stale and rebuilt and until is not None and time.perf_counter() > until:
+                built = True  # left for the next turn
+                continue
+            done = self._fill(widget)
+            built = done or built
+            rebuilt = rebuilt or (stale and done)
         return built
 
     def _release_far(self, top: int, bottom: int) -> None:
