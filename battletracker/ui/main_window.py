@@ -62,7 +62,7 @@ def safe_file_name(title: str) -> str:
 class MainWindow(QMainWindow):
     """The window; to the rules features it is a `FeatureHost` (battletracker.ui.extensions)."""
 
-    first_painted = Signal()
+    first_painted = Signal()  # the first frame, the window and everything in it, is painted
 
     def __init__(self, session: Session, recovery: Recovery | None = None, parent: QWidget | None = None,
                  features: Callable[[], Iterable[Feature]] | None = None) -> None:
@@ -465,16 +465,16 @@ class MainWindow(QMainWindow):
         super().paintEvent(event)
         if not self.painted:
             self.painted = True
-            # The rules features (and the rulesets they import) load just after the
-            # first paint, so the window shows as fast as it can, and before what the
-            # first paint's listeners queue; then what the first procedure dialog needs
-            # is warmed on idle.
+            # The window's own paint comes first in its frame: the map, the cards and the log
+            # are painted after it, so the first frame is done on the next turn of the event loop.
             QTimer.singleShot(0, self._after_first_paint)
-            self.first_painted.emit()
 
     def _after_first_paint(self) -> None:
-        # The warm-up installs the features once a thread has imported the rules they need.
+        """The first frame is painted: the rules features (and the rulesets they import) load from now
+        on, before what the first paint's listeners queue; then what the first procedure dialog needs
+        is warmed on idle. The warm-up installs the features once a thread has imported their rules."""
         self.warm_up.start()
+        self.first_painted.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """A feature's shortcut pressed before the feature is installed: install it now and carry it out."""

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -35,6 +35,31 @@ def test_opens_on_the_demo_battle(window: MainWindow) -> None:
     assert "Turn <b>1</b>" in window.clock_label.text()
     assert window.windowTitle().startswith(game.title)
     assert window.log_dock.isVisible() and window.cards_dock.isVisible()
+
+
+def test_the_first_paint_is_said_once_the_map_cards_and_log_are_painted_too(
+        qtbot: QtBot, session: Session, tmp_path: Path) -> None:
+    """The window's own paint comes first in its frame: `first_painted` waits for the rest of it."""
+    win = MainWindow(session, Recovery(session, tmp_path))
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    painted: list[str] = []
+    at_first_paint: list[list[str]] = []
+
+    class Watch(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.append(watched.objectName())
+            return False
+
+    watch = Watch(win)
+    parts = {"map": win.map.viewport(), "cards": win.cards.container, "log": win.log.view.viewport()}
+    for name, part in parts.items():
+        part.setObjectName(name)
+        part.installEventFilter(watch)
+    win.first_painted.connect(lambda: at_first_paint.append(list(painted)))
+    win.show()
+    qtbot.waitUntil(lambda: bool(at_first_paint), timeout=10000)
+    assert set(parts) <= set(at_first_paint[0]), at_first_paint
 
 
 def test_features_load_just_after_the_first_paint(qtbot: QtBot, window: MainWindow) -> None:
