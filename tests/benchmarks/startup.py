@@ -175,14 +175,13 @@ def main(argv: list[str] | None = None) -> None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         if not env.get("DISPLAY"):
             env["QT_QPA_PLATFORM"] = "offscreen"
+        _time([sys.executable, "-m", "battletracker", "--demo", "--quit-after-paint"], env)  # writes the bytecode cache
         if counting:
-            _time([sys.executable, "-m", "battletracker", "--demo", "--quit-after-paint"], env)  # the bytecode cache
             count_instructions(env, home)
             return
         bare, app = [], []
         chosen = stages(env)
         stage_times: list[list[float]] = [[] for _ in chosen]
-        _time([sys.executable, "-m", "battletracker", "--demo", "--quit-after-paint"], env)  # writes the bytecode cache
         for _ in range(RUNS):
             bare.append(_time([sys.executable, "-c", BARE], env))
             for times, (_, before) in zip(stage_times, chosen, strict=True):
@@ -200,6 +199,7 @@ def main(argv: list[str] | None = None) -> None:
                             "print('pyqtgraph' in sys.modules, 'numpy' in sys.modules)"],
                            env=env, capture_output=True, text=True)
     print(f"{'pyqtgraph / numpy imported at start':<58} {check.stdout.strip()}")
+
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -537,14 +537,17 @@ def test_cards_filled_in_for_the_first_time_are_never_sliced_while_others_wait(
 def test_an_update_of_every_card_in_view_is_not_sliced_while_others_wait(
         qtbot: QtBot, session: Session, demo_game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
     from battletracker.ui.cards import panel as panel_module
-    from battletracker.ui.session import EVERYTHING
 
     _host, panel = _installed_with_cards_left_behind(qtbot, session, demo_game)
+    shown = _in_view(panel)[0].unit_id
+    session.act("unit.shock", {"unit": shown, "delta": 1})
     monkeypatch.setattr(panel_module, "REFILL_SLICE_S", 0.0)
-    panel._on_changed(EVERYTHING)
+    session.start_replay()  # every card is shown again at the game's start
     panel._realise_timer.stop()
     panel._realise()
     assert not [c.unit_id for c in _in_view(panel) if c._dirty], "every card in view up to date in one turn"
+    assert label(card_of(panel, shown), "value_shock").text() == "0", "the replay's first step"
+    session.stop_replay()
 
 
 def test_a_change_to_a_card_waiting_out_of_view_updates_it_without_building_it(
@@ -572,11 +575,13 @@ def test_a_card_filtered_out_when_the_features_install_is_built_again_once_shown
         qtbot: QtBot, session: Session) -> None:
     _host, panel = show_panel(qtbot, session)
     _settle(qtbot, panel)
-    panel.filter.setText("no such unit")
+    qtbot.keyClicks(panel.filter, "no such unit")
     _settle(qtbot, panel)
     panel.sections_added()
     _settle(qtbot, panel)
     assert panel._stale, "filled in before, hidden now: left to build again"
-    panel.filter.setText("")
+    qtbot.keyClick(panel.filter, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(panel.filter, Qt.Key.Key_Backspace)
+    assert panel.filter.text() == ""
     _settle(qtbot, panel)
     assert not panel._stale & set(_in_view(panel))
