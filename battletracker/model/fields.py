@@ -38,8 +38,10 @@ from battletracker.model.game import (
     ARMOUR_FACES,
     PROFILE_STATES,
     RULESETS,
+    ACTIVATION_WAYS,
     UNIT_KINDS,
     VEHICLE_CATEGORIES,
+    Activation,
     AgendaItem,
     CommandRoll,
     Game,
@@ -422,6 +424,7 @@ def _unit_checked(path: _Path, v: Any) -> Unit:
         level=_field(path, o, "level", _int, 0),
         notes=_field(path, o, "notes", _str, ""),
         acted=_field(path, o, "acted", _opt(_stamp), None),
+        activation=_field(path, o, "activation", _opt(_activation), None),
     )
     if not unit.id:
         raise path.key("id").fail("must not be empty")
@@ -456,6 +459,15 @@ def _command_roll(path: _Path, v: Any) -> CommandRoll:
     o = _obj(path, v)
     return CommandRoll(turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive),
                        faces=_field(path, o, "faces", _list(_face), []))
+
+
+def _activation(path: _Path, v: Any) -> Activation:
+    o = _obj(path, v)
+    return Activation(turn=_field(path, o, "turn", _positive), phase=_field(path, o, "phase", _positive),
+                      how=_field(path, o, "how", _one_of(ACTIVATION_WAYS)),
+                      dice=_field(path, o, "dice", _list(_face), []), leader=_field(path, o, "leader", _str, ""),
+                      orders_left=_field(path, o, "orders_left", _count, 0),
+                      done=_field(path, o, "done", _list(_str), []))
 
 
 def _agenda_item(path: _Path, v: Any) -> AgendaItem:
@@ -666,7 +678,7 @@ def _q_unit(v: Any) -> Unit:
     figures, figures_max = _q_count(get("figures", 1)), _q_count(get("figures_max", 1))
     if not unit_id or figures > figures_max:
         raise _Unusual
-    vehicle, acted = get("vehicle"), get("acted")
+    vehicle, acted, activation = get("vehicle"), get("acted"), get("activation")
     if acted is not None and (type(acted) is not dict or
                               not (type(acted.get("turn")) is int and acted["turn"] >= 1 and
                                    type(acted.get("phase")) is int and acted["phase"] >= 1)):
@@ -689,7 +701,22 @@ def _q_unit(v: Any) -> Unit:
         level=_q_int(get("level", 0)),
         notes=_q_text(get("notes", "")),
         acted=None if acted is None else PhaseStamp(acted["turn"], acted["phase"]),
+        activation=None if activation is None else _q_activation(activation),
     )
+
+
+def _q_activation(v: Any) -> Activation:
+    if type(v) is not dict:
+        raise _Unusual
+    get = v.get
+    turn, phase = get("turn"), get("phase")
+    dice = _q_list(get("dice", []))
+    if not (type(turn) is int and turn >= 1 and type(phase) is int and phase >= 1) or \
+            not all(type(f) is int and 1 <= f <= 6 for f in dice):
+        raise _Unusual
+    return Activation(turn=turn, phase=phase, how=_q_one_of(get("how"), ACTIVATION_WAYS), dice=list(dice),
+                      leader=_q_text(get("leader", "")), orders_left=_q_count(get("orders_left", 0)),
+                      done=_q_texts(get("done", [])))
 
 
 def _unit(path: _Path, v: Any) -> Unit:

@@ -24,6 +24,7 @@ UNIT_KINDS = ("team", "section", "leader", "support_weapon", "sniper", "gun", "v
 VEHICLE_CATEGORIES = ("afv", "apc")
 ARMOUR_FACES = ("front", "side", "rear", "top")
 PROFILE_STATES = ("ok", "out_of_ammo", "jammed")
+ACTIVATION_WAYS = ("command_die", "order", "coc_point")
 OUT_OF_PLAY = "out_of_play"
 """The condition of a unit that has lost every figure: it stays in the game (log, report) but plays no part."""
 RULESETS = ("chain_of_command", "armour_battles", "necromunda")
@@ -81,6 +82,8 @@ class Unit:
     `counters` holds every number that goes up and down in play (shock,
     suppression, disruption, shots fired); each is never negative. `acted` is
     the Phase it last acted in (its activation), None before it ever has.
+    `activation` is how a Chain of Command unit was last activated, and what
+    it has done since (a Leader's orders left among it).
     """
 
     id: str
@@ -100,6 +103,7 @@ class Unit:
     level: int = 0
     notes: str = ""
     acted: PhaseStamp | None = None
+    activation: Activation | None = None
 
     @property
     def shock(self) -> int:
@@ -133,6 +137,26 @@ class Unit:
             if w.ranges:
                 return list(w.ranges)
         return []
+
+
+@dataclass
+class Activation:
+    """How a Chain of Command unit was activated in one Phase, and what it has done since.
+
+    `how` is "command_die" (`dice` the faces spent: one die, or several
+    combined), "order" (`leader` the id of the Leader whose order it was) or
+    "coc_point". `orders_left` is what a Leader activated this way may still
+    give; `done` what the unit has done in this activation ("move", "fire",
+    "order"), in order.
+    """
+
+    turn: int
+    phase: int
+    how: str
+    dice: list[int] = field(default_factory=list)
+    leader: str = ""
+    orders_left: int = 0
+    done: list[str] = field(default_factory=list)
 
 
 @dataclass

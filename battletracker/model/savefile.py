@@ -29,6 +29,7 @@ from battletracker.model.fields import (
 )
 from battletracker.model.game import (
     ARMOUR_FACES,
+    Activation,
     AgendaItem,
     CommandRoll,
     Game,
@@ -93,7 +94,8 @@ _LEGACY_KEYS: frozenset[str] = frozenset()
 def _known_keys() -> frozenset[str]:
     """Every key a save file of any version can hold outside the free-form maps (stats, settings, ...)."""
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
-               Bombardment, BombardmentEvent, Building, SmokeArea, TerrainPiece, CommandRoll, AgendaItem, Action)
+               Bombardment, BombardmentEvent, Building, SmokeArea, TerrainPiece, CommandRoll, AgendaItem, Action,
+               Activation)
     return frozenset({"format", "version", "game", "history", *ARMOUR_FACES, *_LEGACY_KEYS,
                       *(name for cls in (*classes, Backdrop) for name in field_names(cls))})
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import Changes, Effect
-from battletracker.model.game import AgendaItem, CommandRoll, Game, GameError
+from battletracker.model.game import ACTIVATION_WAYS, Activation, AgendaItem, CommandRoll, Game, GameError
 
 SIDE_CHANGES = Changes(sides=True)
 FORCE_MORALE_TEST = "force_morale_test"
@@ -234,3 +234,32 @@ class RemoveAgendaItem(Effect):
 def agenda_id(game: Game, taken: list[str] | None = None) -> str:
     """A fresh id for an agenda item (beyond `taken`, ids chosen for items not yet added)."""
     return game.new_id("a", [*(item.id for side in game.sides for item in side.agenda), *(taken or [])])
+
+
+@dataclass(frozen=True)
+class SetActivation(Effect):
+    """How a Chain of Command unit is activated this Phase and what it has done (None: not activated)."""
+
+    unit_id: str
+    activation: Activation | None
+
+    def apply(self, game: Game) -> Effect:
+        unit = game.unit(self.unit_id)
+        new = self.activation
+        if new is not None:
+            if new.turn < 1 or new.phase < 1:
+                raise GameError("turns and phases count from 1")
+            if new.how not in ACTIVATION_WAYS:
+                raise GameError(f"a unit is activated by {', '.join(ACTIVATION_WAYS)}, not {new.how!r}")
+            if new.orders_left < 0:
+                raise GameError(f"{unit.name} cannot have fewer than no orders left")
+            _faces(tuple(new.dice), f"{unit.name}'s activation")
+            new = Activation(new.turn, new.phase, new.how, list(new.dice), new.leader, new.orders_left,
+                             list(new.done))
+        old = SetActivation(self.unit_id, unit.activation)
+        unit.activation = new
+        return old
+
+    @property
+    def touches(self) -> Changes:
+        return Changes(units=frozenset({self.unit_id}))

@@ -33,7 +33,7 @@ from battletracker.model.effects import (
     SpendAmmo,
     TurnUnit,
 )
-from battletracker.model.game import AgendaItem, CommandRoll, Game, GameError, LogEntry, Marker, Side, Unit, Weapon
+from battletracker.model.game import Activation, AgendaItem, CommandRoll, Game, GameError, LogEntry, Marker, Side, Unit, Weapon
 from battletracker.model.savefile import SaveFileError, game_to_dict
 from battletracker.model.sequence_effects import (
     AddAgendaItem,
@@ -42,6 +42,7 @@ from battletracker.model.sequence_effects import (
     QueueForceMoraleTest,
     RemoveAgendaItem,
     SetActed,
+    SetActivation,
     SetCommandDiceCount,
     SetCommandRoll,
     SetHeldDice,
@@ -115,6 +116,10 @@ effects: st.SearchStrategy[Effect] = st.one_of(
     st.builds(SetCommandDiceCount, SIDES, st.integers(0, 13)),
     st.builds(SetCommandRoll, SIDES, st.none() | st.builds(CommandRoll, st.integers(0, 3), st.integers(0, 3), FACES)),
     st.builds(SetActed, UNIT_IDS, st.none() | st.builds(PhaseStamp, st.integers(0, 3), st.integers(0, 3))),
+    st.builds(SetActivation, UNIT_IDS, st.none() | st.builds(
+        Activation, st.integers(0, 3), st.integers(0, 3), st.sampled_from(["command_die", "order", "coc_point", "x"]),
+        FACES, st.sampled_from(["", "u2"]), st.integers(-1, 3), st.lists(st.sampled_from(["move", "fire"]),
+                                                                          max_size=2))),
     st.builds(AddAgendaItem, SIDES, st.builds(AgendaItem, AGENDA_IDS, st.just("force_morale_test"),
                                               st.just("team_lost"), st.just("Team lost"), st.integers(0, 3),
                                               st.integers(0, 3)), st.none() | st.integers(-1, 3)),
