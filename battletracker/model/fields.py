@@ -35,10 +35,10 @@ from battletracker.model.bombardment import (
     check_smoke,
 )
 from battletracker.model.game import (
+    ACTIVATION_WAYS,
     ARMOUR_FACES,
     PROFILE_STATES,
     RULESETS,
-    ACTIVATION_WAYS,
     UNIT_KINDS,
     VEHICLE_CATEGORIES,
     Activation,

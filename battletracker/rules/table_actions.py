@@ -39,6 +39,7 @@ from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, inches, table_point
+from battletracker.rules.chain_of_command.activation import move_effects
 from battletracker.rules.chain_of_command.command_dice import next_phase
 from battletracker.rules.clock import due_effects
 from battletracker.rules.resupply import resupply_refusal
@@ -105,15 +106,17 @@ def _echo(choices: Choices) -> dict[str, InputValue]:
 
 
 def _plan_move(game: Game, choices: Choices) -> Plan:
+    """`unit` to `x`, `y`; in Chain of Command it must be activated (the choice `activation` may do it now)."""
     unit = _unit(game, choices)
     x = _inches(choices, "x", "Where to across the table")
     y = _inches(choices, "y", "Where to up the table")
     moved = distance((unit.x, unit.y), (x, y))
     if moved < 1e-9:
         raise Refusal("x", f"{unit.name} is already there.")
+    activated, facts = move_effects(game, unit, choices)
     line = f"{unit.name} moved {inches(moved)}\" to {table_point(x, y)}"
     return Plan("unit.move", {"unit": unit.id, "x": x, "y": y, "facing": unit.facing, "line": line},
-                (line,), _echo(choices), f"Move {unit.name}")
+                (*facts, line), _echo(choices), f"Move {unit.name}", tuple(activated), log=tuple(facts))
 
 
 def _plan_turn(game: Game, choices: Choices) -> Plan:

@@ -33,7 +33,18 @@ from battletracker.model.effects import (
     SpendAmmo,
     TurnUnit,
 )
-from battletracker.model.game import Activation, AgendaItem, CommandRoll, Game, GameError, LogEntry, Marker, Side, Unit, Weapon
+from battletracker.model.game import (
+    Activation,
+    AgendaItem,
+    CommandRoll,
+    Game,
+    GameError,
+    LogEntry,
+    Marker,
+    Side,
+    Unit,
+    Weapon,
+)
 from battletracker.model.savefile import SaveFileError, game_to_dict
 from battletracker.model.sequence_effects import (
     AddAgendaItem,

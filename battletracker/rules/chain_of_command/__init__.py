@@ -5,6 +5,7 @@ of a Phase or Turn.
 """
 
 from battletracker.rules.chain_of_command import (  # noqa: F401
+    activation,
     anti_tank,
     bombardment_actions,
     bombardment_phase,

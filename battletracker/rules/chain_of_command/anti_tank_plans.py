@@ -170,7 +170,24 @@ def _enemy_vehicle(game: Game, firer: Unit, choices: Choices, what: str) -> Unit
     target = _unit(game, choices, "target", "enemy vehicle to " + what)
     if target.vehicle is None or target.side == firer.side:
         raise ShotRefusal("target", f"{target.name} is not an enemy AFV or APC: {what} needs a vehicle target.")
+    check_bombardment(game, firer, target)
     return target
+
+
+def check_bombardment(game: Game, firer: Unit, target: Unit) -> None:
+    """Refuse a shot into or out of a bombardment's area, whatever Line of Sight the player gives.
+
+    "Leaders and Units inside the Bombardment area cannot fire or be fired at
+    by any other Units" (000). SOS Fire does not do this: units fire into,
+    through or out of it.
+    """
+    from battletracker.rules.chain_of_command.bombardment import covering, observer_name
+
+    for field, unit, verb in (("firer", firer, "fire"), ("target", target, "be fired at")):
+        b = covering(game, unit.id)
+        if b is not None:
+            raise ShotRefusal(field, f"{unit.name} is under {observer_name(game, b)}: units in a bombardment area "
+                                     f"cannot {verb}, whatever the Line of Sight.")
 
 
 def _flag(choices: Choices, key: str) -> bool:

@@ -323,6 +323,11 @@ def _plan_spend(game: Game, choices: Choices) -> Plan:
     r.finish()
     if unit_id is not None and unit_id not in game.units:
         raise Refusal("unit", "That unit is no longer on the table.")
+    if unit_id is not None:
+        # Naming a unit activates it: the face must be its own (activation.py), as `coc.activate` reads it.
+        from battletracker.rules.actions import plan
+
+        return plan("coc.activate", game, {"unit": unit_id, "activation": f"dice:{face}"})
     inputs = spend_inputs(game, face, unit_id)
     _parse_spend(inputs)
     return Plan("coc.spend_command_die", inputs, (), dict(choices),

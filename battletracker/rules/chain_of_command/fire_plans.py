@@ -35,7 +35,7 @@ from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Unit, Weapon
 from battletracker.rules.base import InputValue, counted
 from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
-from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal, passengers_of
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal, check_bombardment, passengers_of
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
@@ -390,6 +390,7 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
     target = _unit(game, choices, "target", "target")
     if target.side == firer.side:
         raise ShotRefusal("target", f"{target.name} is on the firer's own side: pick an enemy unit.")
+    check_bombardment(game, firer, target)
     fw = fire_weapon(firer, choices)
     weapon = firer.weapon(fw.index) if fw.index is not None else None
     here, there = (firer.x, firer.y), (target.x, target.y)

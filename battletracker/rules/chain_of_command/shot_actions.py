@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from battletracker.model.game import Game
 from battletracker.rules.actions import Choices, Plan, procedure_plan, register_plan
+from battletracker.rules.chain_of_command.activation import FIRE, acting
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     ShotPlan,
     plan_at_fire,
@@ -30,13 +31,21 @@ SHOOT = "coc.shoot"
 
 
 def _adapt(read: Callable[[Game, Choices], ShotPlan], title: str) -> Callable[[Game, Choices], Plan]:
-    """The action read by `read`; `title` names its undo step from the `firer`'s and `target`'s names."""
+    """The action read by `read`; `title` names its undo step from the `firer`'s and `target`'s names.
+
+    The firer must be activated, or be activated by the choice `activation`, and
+    not have fired this Phase (activation.py): the step spends what activates it.
+    """
 
     def plan(game: Game, choices: Choices) -> Plan:
-        shot = read(game, choices)
+        shot_choices = {k: v for k, v in choices.items() if k != "activation"}
+        shot = read(game, shot_choices)
+        firer = game.unit(str(choices.get("firer", "")))
+        activated, facts = acting(game, firer, FIRE, choices)
         names = {key: game.unit(str(choices.get(key, ""))).name for key in ("firer", "target")}
-        planned = procedure_plan(game, shot.procedure, shot.inputs, shot.facts, choices, title.format(**names))
-        return replace(planned, log=shot.log)
+        planned = procedure_plan(game, shot.procedure, shot.inputs, (*facts, *shot.facts), choices,
+                                 title.format(**names))
+        return replace(planned, log=(*facts, *shot.log), effects=tuple(activated))
 
     plan.__doc__ = f"The action read by `{read.__name__}`, as a Plan."
     return plan

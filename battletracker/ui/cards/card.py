@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from battletracker.model.game import Unit
 from battletracker.rules.resupply import resupply_refusal
-from battletracker.rules.sequence import acted
 from battletracker.rules.words import damage_choices, damage_result, title
 from battletracker.ui.cards.chips import Chip, ChipsView, condition_colour, damage_colour
 from battletracker.ui.cards.flow import FlowLayout
@@ -398,8 +397,6 @@ class UnitCard(QFrame):
 
     def _chips_for(self, unit: Unit) -> list[Chip]:
         chips = [Chip(title(c), condition_colour(c)) for c in unit.conditions if c not in self._section_conditions]
-        if self.session.game.ruleset == "chain_of_command" and acted(self.session.game, unit.id):
-            chips.insert(0, Chip("Acted this Phase", QColor("#5f6368"), "Activated in this Phase"))
         if unit.vehicle is not None:
             for key in unit.vehicle.damage:
                 result = damage_result(self.session.game.ruleset, unit.vehicle.category, key)

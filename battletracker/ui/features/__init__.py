@@ -14,6 +14,8 @@ MODULES = (
     "battletracker.ui.procedure_parts",
     "battletracker.ui.odds_plot",
     "battletracker.ui.procedure_runner",
+    "battletracker.ui.activation_parts",
+    "battletracker.ui.features.activation",
     "battletracker.ui.features.anti_tank",
     "battletracker.ui.features.armour_battles",
     "battletracker.ui.features.backdrop",
@@ -28,6 +30,7 @@ MODULES = (
 def all_features() -> tuple[Feature, ...]:
     """Every feature, in the order their actions appear in the menus."""
     from battletracker.ui.features import (
+        activation,
         anti_tank,
         armour_battles,
         backdrop,
@@ -38,5 +41,5 @@ def all_features() -> tuple[Feature, ...]:
         this_phase,
     )
 
-    return (anti_tank.FEATURE, armour_battles.FEATURE, bombardments.FEATURE, necromunda.FEATURE,
+    return (activation.FEATURE, anti_tank.FEATURE, armour_battles.FEATURE, bombardments.FEATURE, necromunda.FEATURE,
             support_fire.FEATURE, this_phase.FEATURE, backdrop.FEATURE, terrain.FEATURE)

@@ -43,12 +43,14 @@ from battletracker.model.game import ARMOUR_FACES, Unit
 from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command import shot_actions
+from battletracker.rules.chain_of_command.activation import FIRE
 from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     CHECKED_ADJUSTMENTS,
     FACE_NAMES,
     RULESET,
     ShotPlan,
+    ShotRefusal,
     at_weapons,
     can_throw_grenade,
     enemy_vehicles,
@@ -70,6 +72,7 @@ from battletracker.rules.chain_of_command.arsenal import (
 )
 from battletracker.rules.chain_of_command.damage import damage_result
 from battletracker.rules.tables import TableError
+from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
@@ -126,7 +129,10 @@ class AntiTankDialog(ProcedureDialog):
         sight_row.addWidget(self.sight)
         sight_row.addWidget(self.sight_reason, 1)
 
+        self.activation = ActivationRow(self)
+        self.activation.changed.connect(self._update)
         form = QFormLayout()
+        form.addRow(self.activation)
         form.addRow("Weapon", self.weapon_box)
         form.addRow("Target", self.target_picker)
         form.addRow("Hit location", self.location_box)
@@ -265,6 +271,7 @@ class AntiTankDialog(ProcedureDialog):
         if self.sight.isChecked() and self.sight_reason.text().strip():
             out["sight_reason"] = self.sight_reason.text().strip()
         out.update({key: True for key, box in self.checks.items() if box.isChecked()})
+        out.update(self.activation.choices())
         return out
 
     def inputs(self) -> dict[str, object] | None:
@@ -290,8 +297,11 @@ class AntiTankDialog(ProcedureDialog):
             return
         self._draw_line(target)
         self.runner.title = f"Anti-tank fire: {self.firer.name} at {target.name}"
+        not_now = self.activation.update_for(self.session.game, self.firer_id, FIRE)
         try:
             shot = plan_at_fire(self.session.game, self.choices())
+            if not_now is not None:
+                raise ShotRefusal("firer", not_now)
         except RulesInputError as exc:
             self.facts.set_facts(())
             self._refuse(message_of(exc))
@@ -466,7 +476,10 @@ class GrenadeDialog(ProcedureDialog):
         self.distance_box.setSuffix("\"")
         self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
         self.facts = FactsPanel(self)
+        self.activation = ActivationRow(self)
+        self.activation.changed.connect(self._update)
         form = QFormLayout()
+        form.addRow(self.activation)
         form.addRow("Grenade or charge", self.grenade_box)
         form.addRow("Vehicle", self.target_picker)
         form.addRow("Distance to run", self.distance_box)
@@ -517,7 +530,8 @@ class GrenadeDialog(ProcedureDialog):
     def choices(self) -> dict[str, str | float]:
         """What the player picked, as the plan reads it."""
         return {"firer": self.unit_id, "target": self.target_picker.current() or "",
-                "weapon": self.grenade_box.currentData() or "", "distance": self.distance_box.value()}
+                "weapon": self.grenade_box.currentData() or "", "distance": self.distance_box.value(),
+                **self.activation.choices()}
 
     def inputs(self) -> dict[str, object] | None:
         """The coc.at_grenade inputs for what is on screen, or None when no throw can be made."""
@@ -532,8 +546,11 @@ class GrenadeDialog(ProcedureDialog):
             self.runner.setEnabled(False)
             return
         self.runner.title = f"Anti-tank grenade: {self.session.game.unit(self.unit_id).name} at {target.name}"
+        not_now = self.activation.update_for(self.session.game, self.unit_id, FIRE)
         try:
             shot = plan_at_grenade(self.session.game, self.choices())
+            if not_now is not None:
+                raise ShotRefusal("firer", not_now)
         except RulesInputError as exc:
             self.facts.set_note(message_of(exc))
             self.runner.setEnabled(False)

@@ -35,6 +35,7 @@ from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
 from battletracker.rules.base import Resolution, message_of
+from battletracker.rules.chain_of_command.activation import activated_words, current, order_targets, ways
 from battletracker.rules.chain_of_command.bombardment import next_action, observer_name, waiting
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.command_dice import (
@@ -47,7 +48,7 @@ from battletracker.rules.chain_of_command.command_dice import (
 from battletracker.rules.chain_of_command.force_morale import KIND as MORALE_TEST
 from battletracker.rules.chain_of_command.force_morale import events, rows
 from battletracker.rules.chain_of_command.vehicle_phase import NEXT_PHASE_RESULTS, in_force
-from battletracker.rules.sequence import acted, side_name
+from battletracker.rules.sequence import side_name
 from battletracker.rules.tables import TableError
 from battletracker.rules.words import title
 from battletracker.ui.extensions import Feature, FeatureHost
@@ -260,6 +261,7 @@ class ThisPhasePanel(QWidget):
                     button = self._button(f"spend_{face}", f"Spend a {face}...", lambda: None,
                                           f"Activates {words.get(face, '')}: choose the unit")
                     self._spend_menu(game, button, face)
+            self._combine_menu(game)
             roll = side.command_roll
             sixes = roll.faces.count(6) if roll is not None else 0
             try:
@@ -276,6 +278,9 @@ class ThisPhasePanel(QWidget):
             else:
                 self._line(refusal)
         self._line(f"Chain of Command dice: {side.coc_points}; tally {side.coc_tally} pips.")
+        self._line("A unit acts once activated: by a held die of its face (1 a Team, 2 a Section, 3 a Junior "
+                   "Leader, 4 a Senior Leader) or by an activated Leader's Order. Activate it here, on its card's "
+                   "menu, or in the dialog of what it does.", "this_phase_how")
 
     def _bombardments(self, game: Game) -> None:
         mine = [b for b in game.bombardments.values()
@@ -379,10 +384,68 @@ class ThisPhasePanel(QWidget):
                     self._line(f"{building.name} collapses at the end of the Turn.")
 
     def _acted(self, game: Game) -> None:
-        names = [u.name for u in game.units.values() if u.side == game.active_side and acted(game, u.id)]
-        if names:
-            self._section("Acted this Phase")
-            self._line(", ".join(names), "this_phase_acted")
+        """Who is activated this Phase, what each has done, and each Leader's Orders left with their menu."""
+        mine = [u for u in game.units.values() if u.side == game.active_side and current(game, u) is not None]
+        if not mine:
+            return
+        self._section("Activated this Phase")
+        for unit in mine:
+            self._line(f"{unit.name}: {activated_words(game, unit)}", f"this_phase_activated_{unit.id}")
+            act = current(game, unit)
+            assert act is not None
+            if unit.kind == "leader" and act.orders_left > 0:
+                self._orders_menu(game, unit.id, act.orders_left)
+
+    def _orders_menu(self, game: Game, leader_id: str, left: int) -> None:
+        leader = game.units[leader_id]
+        activate = order_targets(game, leader, "activate")
+        rally = order_targets(game, leader, "rally")
+        if not activate and not rally:
+            self._line(f"{leader.name} has no unit of its command in range to order now.")
+            return
+        button = self._button(f"orders_{leader_id}", f"Orders of {leader.name} ({left} left)...", lambda: None,
+                              "An Order activates a unit of its command in Command Range, or rallies its Shock")
+        menu = QMenu(button)
+        for unit in activate:
+            action = menu.addAction(f"Activate {unit.name}")
+            action.setObjectName(f"order_{leader_id}_{unit.id}")
+            action.triggered.connect(self._order_slot(leader_id, unit.id, "activate"))
+        if activate and rally:
+            menu.addSeparator()
+        for unit in rally:
+            action = menu.addAction(f"Rally Shock on {unit.name} ({unit.shock})")
+            action.setObjectName(f"rally_{leader_id}_{unit.id}")
+            action.triggered.connect(self._order_slot(leader_id, unit.id, "rally"))
+        button.setMenu(menu)
+        self.menus[f"orders_{leader_id}"] = menu
+
+    def _order_slot(self, leader_id: str, unit_id: str, kind: str) -> Callable[[], None]:
+        return lambda: self._act("coc.order", {"leader": leader_id, "unit": unit_id, "order": kind})
+
+    def _combine_menu(self, game: Game) -> None:
+        """Units the held dice activate only when combined (a 1 and a 2 for a Junior Leader), if any."""
+        found = [(unit, way) for unit in game.units.values() if unit.side == game.active_side
+                 for way in ways(game, unit) if "+" in way.key]
+        if not found:
+            return
+        button = self._button("combine", "Combine dice...", lambda: None,
+                              "Two or more held dice make a higher face (never a 5 or a 6)")
+        menu = QMenu(button)
+        for unit, way in found:
+            action = menu.addAction(f"Activate {unit.name} with {way.words.removeprefix('held ')}")
+            action.setObjectName(f"combine_{way.key.removeprefix('dice:')}_{unit.id}")
+            action.triggered.connect(self._activate_slot(unit.id, way.key))
+        button.setMenu(menu)
+        self.menus["combine"] = menu
+
+    def _activate_slot(self, unit_id: str, key: str) -> Callable[[], None]:
+        return lambda: self._act("coc.activate", {"unit": unit_id, "activation": key})
+
+    def _act(self, name: str, choices: Choices) -> None:
+        try:
+            self.session.act(name, choices)
+        except REFUSED as exc:
+            self.refusal.show_refusal(f"Not applied: {message_of(exc)}")
 
     # -- the buttons ----------------------------------------------------------------
     def _bombardments_panel(self) -> BombardmentsPanel:
@@ -405,12 +468,12 @@ class ThisPhasePanel(QWidget):
         return dialog
 
     def _spend_menu(self, game: Game, button: QPushButton, face: int) -> None:
-        """The units the die may activate (in play, on the active side, not yet acted), then none named."""
+        """The units this die activates now (their face, their side, not yet activated), then none named."""
         menu = QMenu(button)
         for unit in game.units.values():
-            if unit.side != game.active_side or not unit.in_play or acted(game, unit.id):
+            if unit.side != game.active_side or not unit.in_play:
                 continue
-            if offered(game, "coc.spend_command_die", {"face": face, "unit": unit.id}) is None:
+            if any(way.key == f"dice:{face}" for way in ways(game, unit)):
                 action = menu.addAction(f"Activate {unit.name}")
                 action.setObjectName(f"spend_{face}_{unit.id}")
                 action.triggered.connect(self._spend_slot(face, unit.id))
@@ -426,13 +489,11 @@ class ThisPhasePanel(QWidget):
         return lambda: self.open_force_morale(agenda_id, text)
 
     def spend(self, face: int, unit_id: str | None = None) -> None:
-        choices: dict[str, str | int] = {"face": face}
+        """Activate `unit_id` with a held die of `face`, or spend the die naming no unit."""
         if unit_id is not None:
-            choices["unit"] = unit_id
-        try:
-            self.session.act("coc.spend_command_die", choices)
-        except REFUSED as exc:
-            self.refusal.show_refusal(f"Not applied: {message_of(exc)}")
+            self._act("coc.activate", {"unit": unit_id, "activation": f"dice:{face}"})
+        else:
+            self._act("coc.spend_command_die", {"face": face})
 
 
 def install(host: FeatureHost) -> None:

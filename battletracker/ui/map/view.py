@@ -49,7 +49,7 @@ from battletracker.core.geometry import (
 )
 from battletracker.model.changes import Changes
 from battletracker.model.game import GameError, Unit
-from battletracker.rules import RulesInputError
+from battletracker.rules import ChoiceNeeded, RulesInputError
 from battletracker.rules.base import message_of, table_point
 from battletracker.ui.fit import StepAside
 from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
@@ -60,6 +60,8 @@ from battletracker.ui.session import Session
 from battletracker.ui.text import esc, ruler_inches
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMenu
+
     from battletracker.rules.actions import Choices
 
 # Degrees per wheel notch when turning with Shift+wheel, and how long a pause ends the gesture.
@@ -101,6 +103,7 @@ class MapView(QGraphicsView):
         # time it hands Python a widget Qt made, which the first paint need not wait for.
         self.setViewport(QWidget())
         self.session = session
+        self.choice_menu: QMenu | None = None  # the menu of a choice the rules need for a gesture, while open
         self._palette = MapPalette.from_qpalette(self.palette())
         self.map_scene = MapScene(session, self._palette, self.font(), self)
         self.setScene(self.map_scene)
@@ -632,13 +635,38 @@ class MapView(QGraphicsView):
     def _act(self, token: UnitToken, name: str, choices: Choices) -> None:
         try:
             self.session.act(name, choices)
+        except ChoiceNeeded as need:
+            self._ask(token, name, choices, need)
         except (GameError, RulesInputError) as exc:
-            unit = self._unit(token)
-            if unit is not None:
-                token.sync(unit, token.colour, token.vehicle)
-            self.map_scene.refresh_selection()
-            self._place_handle()
+            self._put_back(token)
             self.refused.emit(message_of(exc))
+
+    def _put_back(self, token: UnitToken) -> None:
+        unit = self._unit(token)
+        if unit is not None:
+            token.sync(unit, token.colour, token.vehicle)
+        self.map_scene.refresh_selection()
+        self._place_handle()
+
+    def _ask(self, token: UnitToken, name: str, choices: Choices, need: ChoiceNeeded) -> None:
+        """A choice the rules need for this gesture (how the unit is activated): a menu at the token.
+
+        Picking an option takes the action again with it; closing the menu puts the token back.
+        """
+        from PySide6.QtWidgets import QMenu
+
+        menu = QMenu(self)
+        menu.setObjectName("choice_needed")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.addSection(need.prompt)
+        for value, words in need.options:
+            entry = menu.addAction(words[:1].upper() + words[1:])
+            entry.setObjectName(f"choice_{value}")
+            entry.triggered.connect(lambda _=False, v=value: self._act(token, name, {**choices, need.field: v}))
+        menu.aboutToHide.connect(lambda: QTimer.singleShot(0, lambda: self._put_back(token)))
+        self.choice_menu = menu
+        at = self.mapFromScene(token.scenePos())
+        menu.popup(self.viewport().mapToGlobal(at))
 
     def _abort_gesture(self) -> None:
         """Put a token back where the model has it (Esc, or the unit changed under the gesture)."""

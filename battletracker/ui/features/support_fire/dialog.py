@@ -40,6 +40,7 @@ from battletracker.model.game import Unit
 from battletracker.rules import Resolution
 from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command import flamethrowers, guns, shot_actions, snipers
+from battletracker.rules.chain_of_command.activation import FIRE
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
 from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, cover_levels
 from battletracker.rules.chain_of_command.fire_plans import (
@@ -55,6 +56,7 @@ from battletracker.rules.chain_of_command.fire_plans import (
     target_teams,
     targets_for,
 )
+from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
@@ -172,8 +174,10 @@ class FireDialog(ProcedureDialog):
         suppress_row.addWidget(self.frontage_button)
         suppress_row.addWidget(self.frontage_label, 1)
 
+        self.activation = ActivationRow(self)
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.addRow(self.activation)
         self.form.addRow("&Weapon", self.weapon)
         target_label = QLabel("&Target", self)
         target_label.setBuddy(self.target_picker.combo)
@@ -220,6 +224,7 @@ class FireDialog(ProcedureDialog):
         for combo in (self.cover, self.quality, self.band, self.target_kind):
             combo.currentIndexChanged.connect(self.update_plan)
         self.dice.valueChanged.connect(self.update_plan)
+        self.activation.changed.connect(self.update_plan)
         for box in (self.moved, self.leader, self.in_building, self.suppressing, self.sight):
             box.toggled.connect(self.update_plan)
         for edit in (self.cover_reason, self.sight_reason):
@@ -274,6 +279,7 @@ class FireDialog(ProcedureDialog):
             picked["firepower_dice"] = self.dice.value()
         if self._frontage is not None:
             picked["frontage"] = self._frontage
+        picked.update(self.activation.choices())
         return picked
 
     def add_team(self, unit_id: str) -> bool:
@@ -459,8 +465,11 @@ class FireDialog(ProcedureDialog):
         self.sight_reason.setVisible(self.sight.isChecked())
         for unit_id, (combo, reason) in self._team_rows.items():
             reason.setVisible(combo.currentData() != self._team_defaults.get(unit_id))
+        not_now = self.activation.update_for(self.session.game, self.firer_id, FIRE)
         try:
             plan = plan_fire(self.session.game, self.choices())
+            if not_now is not None:
+                raise ShotRefusal("firer", not_now)
         except ShotRefusal as refusal:
             self.plan = None
             self.refused = True

@@ -29,9 +29,11 @@ from battletracker.model.game import Unit
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command import shot_actions
+from battletracker.rules.chain_of_command.activation import FIRE
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     THROWS,
     ShotPlan,
+    ShotRefusal,
     face_seen,
     grenade_modes,
     plan_grenade_into_vehicle,
@@ -40,6 +42,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
 )
 from battletracker.rules.chain_of_command.fire import MAX_DICE
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
+from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
@@ -113,8 +116,10 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         for label in (self.facts, self.refusal, self.to_hit_note):
             label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
+        self.activation = ActivationRow(self)
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.addRow(self.activation)
         self.form.addRow("&Vehicle", self.target_picker)
         self.form.addRow("&Grenade", self.mode_box)
         self.form.addRow("&Dice", self.dice_box)
@@ -138,6 +143,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         for spin in (self.dice_box, self.to_hit_box, self.armour_box):
             spin.valueChanged.connect(self.update_inputs)
         self.throw_box.currentIndexChanged.connect(self.update_inputs)
+        self.activation.changed.connect(self.update_inputs)
         session.changed.connect(self._on_changed)
         self._vehicle_changed()
 
@@ -194,6 +200,7 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
             out["armour_dice"] = self.armour_box.value()
         else:
             out.update(throw=str(self.throw_box.currentData()), to_hit=self.to_hit_box.value())
+        out.update(self.activation.choices())
         return out
 
     def update_inputs(self) -> None:
@@ -203,8 +210,11 @@ class GrenadeIntoVehicleDialog(ProcedureDialog):
         if vehicle is None:
             self._refuse("No enemy vehicle within throwing reach of the Team.")
             return
+        not_now = self.activation.update_for(self.session.game, self.unit_id, FIRE)
         try:
             shot = plan_grenade_into_vehicle(self.session.game, self.choices())
+            if not_now is not None:
+                raise ShotRefusal("firer", not_now)
         except RulesInputError as exc:
             self._refuse(message_of(exc))
             return
