@@ -22,10 +22,12 @@ from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.fields import game_from_state, state_dict
 from battletracker.model.game import Game, GameError, LogEntry
 from battletracker.model.savefile import SaveFileError, load
+from battletracker.model.sequence_effects import SetActed
 from battletracker.rules.actions import ChoiceNeeded, Plan, carry_out, plan
 from battletracker.rules.base import Resolution, RulesInputError
 from battletracker.rules.log_lines import added_since, dropped_since, reads_as
 from battletracker.rules.luck import acting_side
+from battletracker.rules.sequence import ROUND_RULESETS
 from battletracker.rules.tables import TableError
 
 
@@ -138,6 +140,7 @@ def _replay(game: Game, current: Game, i: int) -> Replayed:
         result = in_saved_words(carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
                                           typed=action.typed), game.log, before,
                                 current)
+        result = without_unrecorded_activations(result, game)
         inverses = current.apply_all(result.effects)
     except ChoiceNeeded as exc:
         raise ReplayError(f"{describe(i, action)} asks for a choice it did not record: {exc.prompt}", i) from None
@@ -194,6 +197,32 @@ def in_saved_words(result: Resolution, saved: Sequence[LogEntry], at: int, befor
     if last is not None:
         keep_dropped(last, None)
     return replace(result, effects=effects) if effects != list(result.effects) else result
+
+
+def without_unrecorded_activations(result: Resolution, saved: Game) -> Resolution:
+    """`result` without the activations (SetActed) that `saved`, the game being replayed, never recorded.
+
+    A game saved before an action recorded its unit's activation has that unit
+    Ready at the saved clock, where the replay would leave it Activated: a
+    SetActed for a unit the saved game has Ready, in the round (Armour Battles,
+    Necromunda) or Phase (Chain of Command) the saved game ends in, is left
+    out, so the game reopens with its undo history exactly as it was saved.
+    An activation in an earlier round is kept: End Turn made the unit Ready
+    again in the replay as in the game.
+    """
+    def unrecorded(effect: Effect) -> bool:
+        if not isinstance(effect, SetActed) or effect.stamp is None:
+            return False
+        unit = saved.units.get(effect.unit_id)
+        if unit is None or unit.acted is not None:
+            return False
+        if saved.ruleset in ROUND_RULESETS:
+            return effect.stamp.turn == saved.turn
+        return (effect.stamp.turn, effect.stamp.phase) == (saved.turn, saved.phase)
+
+    if not any(unrecorded(e) for e in result.effects):
+        return result
+    return replace(result, effects=[e for e in result.effects if not unrecorded(e)])
 
 
 def check(game: Game) -> ReplayReport:

@@ -149,16 +149,20 @@ def test_an_out_of_ammo_profile_is_refused_before_any_roll(qtbot: QtBot) -> None
     session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("out_of_ammo")]),
                                  fighter("b", "Mira", 1, 10, 20)))
     dialog = dialog_for(qtbot, session)
-    assert "Out of Ammo" in dialog.runner.problem.text()
-    assert not dialog.runner.roll_button.isEnabled()
+    assert not dialog.blocked.isHidden()
+    assert dialog.blocked.text() == "Kal's Autogun is Out of Ammo and cannot fire until a Reload action."
+    assert not dialog.runner.roll_button.isEnabled() and not dialog.runner.typed_button.isEnabled()
+    assert not dialog.apply_button.isEnabled()
 
 
 def test_a_jammed_profile_is_refused_before_any_roll_with_a_sentence(qtbot: QtBot) -> None:
     session = Session(necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun("jammed")]),
                                  fighter("b", "Mira", 1, 10, 20)))
     dialog = dialog_for(qtbot, session)
-    assert dialog.runner.problem.text() == "The autogun is jammed and cannot be used again this battle."
+    assert not dialog.blocked.isHidden()
+    assert dialog.blocked.text() == "Kal's Autogun is jammed and cannot be used again this battle."
     assert not dialog.runner.roll_button.isEnabled() and not dialog.runner.typed_button.isEnabled()
+    assert not dialog.apply_button.isEnabled()
 
 
 def test_reload_clears_out_of_ammo_on_one_profile_only(qtbot: QtBot) -> None:
@@ -366,7 +370,7 @@ def test_after_apply_the_dialog_reads_the_new_state(qtbot: QtBot) -> None:
     assert dialog.apply()
     session.end_turn()
     dialog = dialog_for(qtbot, session)
-    assert "Out of Ammo" in dialog.runner.problem.text()
+    assert "Out of Ammo" in dialog.blocked.text() and not dialog.blocked.isHidden()
 
 
 def flamer() -> Weapon:
@@ -420,6 +424,19 @@ def test_a_template_lists_the_models_it_hits_and_applies_as_one_undo_step(qtbot:
                                                           "The Template hits Mira, Vex, Brute, Sly"]
     session.undo_stack.undo()
     assert savefile.game_to_dict(session.game) == before
+
+
+def test_a_jammed_template_weapon_is_refused_and_apply_is_not_offered(qtbot: QtBot) -> None:
+    game = template_game()
+    game.units["a"].weapons[0].profiles[0].state = "jammed"
+    session = Session(game)
+    before = savefile.game_to_dict(session.game)
+    dialog = template_dialog(qtbot, session)
+    assert not dialog.blocked.isHidden()
+    assert dialog.blocked.text() == "Kal's Flamer is jammed and cannot be used again this battle."
+    assert not dialog.apply_button.isEnabled()
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert session.undo_stack.count() == 0 and savefile.game_to_dict(session.game) == before
 
 
 def test_a_template_that_reaches_no_one_on_the_target_level_cannot_be_applied(qtbot: QtBot) -> None:

@@ -45,7 +45,7 @@ def _adapt(read: Callable[[Game, Choices], AbPlan], title: str) -> Callable[[Gam
         ab = read(game, choices)
         names = {key: game.unit(str(choices[key])).name for key in ("firer", "target") if key in choices}
         planned = procedure_plan(game, ab.procedure, ab.inputs, ab.facts, choices, title.format(**names))
-        return replace(planned, log=ab.log)
+        return replace(planned, effects=ab.effects, log=ab.log)
 
     plan.__doc__ = f"The action read by `{read.__name__}`, as a Plan."
     return plan
@@ -59,7 +59,7 @@ def plan_direct_fire(game: Game, choices: Choices) -> Plan:
     title = f"Direct fire: {game.unit(str(choices['firer'])).name} at {game.unit(str(choices['target'])).name}"
     planned = procedure_plan(game, fire_and_reaction.NAME, fire_and_reaction.joined(shot.inputs, answer.inputs),
                              shot.facts, choices, title)
-    return replace(planned, log=shot.log)
+    return replace(planned, effects=shot.effects, log=shot.log)
 
 
 def _unit_and_step(game: Game, choices: Choices) -> tuple[Unit, int]:

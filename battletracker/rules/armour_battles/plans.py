@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from battletracker.core.geometry import Point, aspect, distance, in_radius
+from battletracker.model.effects import Effect
 from battletracker.model.game import Game, GameError, Unit
 from battletracker.rules.armour_battles import close_assault as assault
 from battletracker.rules.armour_battles import mission
@@ -37,6 +38,7 @@ from battletracker.rules.armour_battles.units import (
     reaction_dice,
 )
 from battletracker.rules.base import InputValue, Refusal, RulesInputError, table_point
+from battletracker.rules.sequence import acted, mark_acted, side_name
 from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.rules.terrain import TableIndex, sight_change
 
@@ -54,6 +56,8 @@ class AbPlan:
     facts: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
     """Lines the log adds after the roll's: a player's Line of Sight over the map's."""
+    effects: tuple[Effect, ...] = ()
+    """What the table records with the action: the firer's activation for this Turn (not for opportunity fire)."""
 
 
 def inches(value: float) -> str:
@@ -165,9 +169,30 @@ def _close_support_firer(game: Game, choices: Choices) -> tuple[Unit, CombatProf
         raise Refusal("firer", f"{firer.name} has no FP or AT Dice to fire with.")
     if not profile.close_support:
         raise Refusal("firer", f"{firer.name} is not a close-support unit.")
+    _check_in_play(game, firer, "firer", "cannot fire")
     if is_suppressed(firer):
         raise Refusal("firer", f"{firer.name} is suppressed and cannot fire.")
     return firer, profile
+
+
+def _activation(game: Game, firer: Unit, opportunity: bool) -> tuple[Effect, ...]:
+    """The firer's activation, which its fire is unless it is opportunity fire: the SetActed to record.
+
+    A Turn is a round in which each unit activates once, in its own side's
+    activation; fire in the other side's activation is opportunity fire (which
+    needs a line of sight to the target), and is neither refused for a unit
+    that has activated nor counted as its activation.
+    """
+    if opportunity:
+        return ()
+    if game.active_side != firer.side:
+        raise Refusal("opportunity", f"The side activating now is {side_name(game, game.active_side)}: "
+                                     f"{firer.name} can fire now only as opportunity fire, with a direct line of "
+                                     "sight to the target.")
+    if acted(game, firer.id):
+        raise Refusal("firer", f"{firer.name} has already activated this Turn (Turn {game.turn}): each unit "
+                               "activates once a Turn, and it is ready again when the Turn ends.")
+    return (mark_acted(game, firer.id),)
 
 
 def line_of_sight(game: Game, choices: Choices, firer: Unit, there: Point | Unit) -> tuple[bool, str, str | None]:
@@ -191,12 +216,27 @@ def _dispersed(game: Game, unit: Unit) -> bool:
     return unit.has(DISPERSED) or unit.counters.get(DISRUPTION, 0) >= int_setting(game, "cohesion")
 
 
+def out_of_play(game: Game, unit: Unit) -> bool:
+    """Whether the unit has left the battle: dispersed, or marked out of play."""
+    return not unit.in_play or _dispersed(game, unit)
+
+
+def _check_in_play(game: Game, unit: Unit, key: str, cannot: str) -> None:
+    """Refuse a unit that has dispersed or is out of play: it `cannot` ("cannot fire") any more."""
+    if _dispersed(game, unit):
+        raise Refusal(key, f"{unit.name} has dispersed and {cannot}.")
+    if not unit.in_play:
+        raise Refusal(key, f"{unit.name} is out of play and {cannot}.")
+
+
 # -- the indirect fire mission ---------------------------------------------------------------------
 
 def indirect_mission(game: Game, choices: Choices) -> AbPlan:
     """`ab.indirect_mission` from the firer, the aiming point (`x`, `y`), `los` or an `observer`,
     the firer's `move`, `opportunity`, an arrow `bearing` read off the table, and `cover` per unit."""
     firer, profile = _close_support_firer(game, choices)
+    opportunity = _flag(choices, "opportunity")
+    activation = _activation(game, firer, opportunity)
     aim = (_number(choices, "x", "aiming point's x"), _number(choices, "y", "aiming point's y"))
     if not (0.0 <= aim[0] <= game.table_width and 0.0 <= aim[1] <= game.table_height):
         raise Refusal("x", f"The aiming point {table_point(*aim)} is off the "
@@ -213,7 +253,6 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
         raise Refusal("x", f"The aiming point is {inches(dist)} from {firer.name}, beyond its indirect fire "
                            f'long range of {reach:g}" (long range {ranges.long:g}" doubled).')
     los, seen, changed = line_of_sight(game, choices, firer, aim)
-    opportunity = _flag(choices, "opportunity")
     if opportunity and not los:
         raise Refusal("opportunity", "A close-support unit may only use opportunity fire with a "
                                      "direct line of sight to the target.")
@@ -224,9 +263,11 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
             raise Refusal("observer", f"{firer.name} cannot observe its own fire: pick another unit.")
         if observer.side != firer.side:
             raise Refusal("observer", f"{observer.name} is on the other side and cannot observe for {firer.name}.")
+        _check_in_play(game, observer, "observer", "cannot act as Forward Observer")
     if not los and observer is None:
         seeing = [u.name for u in game.units.values()
-                  if u.side == firer.side and u.id != firer.id and u.in_play and profile_of(u) is not None
+                  if u.side == firer.side and u.id != firer.id and not out_of_play(game, u)
+                  and profile_of(u) is not None
                   and TableIndex(game).sight(u, aim).clear]
         could = f" ({', '.join(seeing)} can see it on the map)" if seeing else ""
         why = f"{seen}. " if seen and changed is None else ""
@@ -241,7 +282,7 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
     hit_faces = int_setting(game, "deviation_hit_faces")
     reach_of_burst = rules.burst_radius + (0.0 if los else DEVIATION_FACES * rules.deviation_dice)
     near = [u for u in game.units.values()
-            if u.id != firer.id and profile_of(u) is not None and not _dispersed(game, u)
+            if u.id != firer.id and profile_of(u) is not None and not out_of_play(game, u)
             and in_radius(aim, reach_of_burst, (u.x, u.y))]
     inputs: dict[str, InputValue] = {
         "firer_id": firer.id, "firer_name": firer.name, "aim_x": aim[0], "aim_y": aim[1],
@@ -287,7 +328,7 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
         if others:
             facts.append("Within reach if it deviates: " + ", ".join(others) + ".")
     mission.parse(inputs)  # the procedure takes what the table gives
-    return AbPlan(mission.NAME, inputs, tuple(facts), (changed,) if changed else ())
+    return AbPlan(mission.NAME, inputs, tuple(facts), (changed,) if changed else (), activation)
 
 
 def _target(game: Game, choices: Choices, unit: Unit, key: str = "target", role: str = "target") -> Unit:
@@ -299,6 +340,8 @@ def _target(game: Game, choices: Choices, unit: Unit, key: str = "target", role:
         raise Refusal(key, f"{other.name} has no FP or AT Dice and Reaction Dice: pick a fighting unit.")
     if _dispersed(game, other):
         raise Refusal(key, f"{other.name} has dispersed.")
+    if not other.in_play:
+        raise Refusal(key, f"{other.name} is out of play.")
     return other
 
 
@@ -308,6 +351,8 @@ def direct_fire(game: Game, choices: Choices) -> AbPlan:
     """`ab.close_support_fire` at a `target` the firer sees: the range band, the flank or rear read from
     the target's facing (the choice `flank_or_rear` overrides it), the firer's `move`, `los`, `opportunity`."""
     firer, profile = _close_support_firer(game, choices)
+    opportunity = _flag(choices, "opportunity")
+    activation = _activation(game, firer, opportunity)
     target = _target(game, choices, firer)
     dist = distance((firer.x, firer.y), (target.x, target.y))
     band = profile.ranges.direct_band(round(dist, 2))
@@ -315,7 +360,6 @@ def direct_fire(game: Game, choices: Choices) -> AbPlan:
         raise Refusal("target", f"{target.name} is {inches(dist)} from {firer.name}, beyond its long range of "
                                 f'{profile.ranges.long:g}".')
     los, seen, changed = line_of_sight(game, choices, firer, target)
-    opportunity = _flag(choices, "opportunity")
     if opportunity and not los:
         raise Refusal("opportunity", "A close-support unit may only use opportunity fire with a "
                                      "direct line of sight to the target.")
@@ -335,13 +379,14 @@ def direct_fire(game: Game, choices: Choices) -> AbPlan:
              f"The shot strikes {target.name}'s {face}" + (": flank or rear." if flank else "."),
              f"{describe_fire(plan)} against {DICE_TARGETS[dice_type]}.",
              "Direct fire causes normal suppressions.")
-    return AbPlan(FIRE, inputs, facts, (changed,) if changed else ())
+    return AbPlan(FIRE, inputs, facts, (changed,) if changed else (), activation)
 
 
 def reaction(game: Game, choices: Choices) -> AbPlan:
     """`ab.reaction` of the `target` against the `firer`'s fire (`mode` direct or indirect) that scored
     `incoming` successes with `incoming_sixes` sixes, with its `cover` Dice."""
     firer = _unit(game, choices, "firer", "firing unit")
+    _check_in_play(game, firer, "firer", "cannot fire")
     target = _target(game, choices, firer)
     mode = str(choices.get("mode") or "direct")
     if mode not in ("direct", "indirect"):
@@ -378,6 +423,7 @@ def close_assault(game: Game, choices: Choices) -> AbPlan:
     profile = profile_of(unit)
     if profile is None or not profile.close_support:
         raise Refusal("firer", f"{unit.name} is not a close-support unit.")
+    _check_in_play(game, unit, "firer", "cannot fight a Close Assault")
     target = _target(game, choices, unit, role="unit it fights")
     if _flag(choices, "overrun"):
         raise Refusal("overrun", "Close-support units can never make an overrun attack.")

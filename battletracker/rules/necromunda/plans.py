@@ -38,7 +38,7 @@ from battletracker.rules.necromunda.attack import NAME, SETTINGS
 from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
 from battletracker.rules.necromunda.id_lists import parse_ids
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
-from battletracker.rules.necromunda.profiles import shoot_inputs
+from battletracker.rules.necromunda.profiles import profile_name, shoot_inputs, weapon_jammed
 from battletracker.rules.necromunda.refusals import Refusal, in_words
 from battletracker.rules.necromunda.stray_shots import MAX_AT_RISK, stray_shot_candidates
 from battletracker.rules.necromunda.table import (
@@ -120,9 +120,20 @@ def profile_of(firer: Unit, choices: Choices) -> ProfileRef:
     for ref in refs:
         w = firer.weapons[ref.weapon]
         if weapon in (ref.weapon, w.name) and profile in (ref.profile, w.profiles[ref.profile].name):
+            _check_loaded(firer, ref)
             return ref
     raise Refusal("weapon", f"{firer.name} has no weapon profile like that: choose one of the weapons on "
                             "their card.")
+
+
+def _check_loaded(firer: Unit, ref: ProfileRef) -> None:
+    """Refuse a jammed weapon (for the rest of the battle) or an Out of Ammo profile (until a Reload action)."""
+    weapon = firer.weapons[ref.weapon]
+    name = profile_name(weapon, ref.profile)
+    if weapon_jammed(weapon):
+        raise Refusal("weapon", f"{firer.name}'s {name} is jammed and cannot be used again this battle")
+    if weapon.profiles[ref.profile].state == "out_of_ammo":
+        raise Refusal("weapon", f"{firer.name}'s {name} is Out of Ammo and cannot fire until a Reload action")
 
 
 def target_of(game: Game, firer: Unit, choices: Choices) -> Unit:
