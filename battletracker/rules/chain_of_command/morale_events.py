@@ -168,7 +168,7 @@ def morale_tests(game: Game, effects: Sequence[Effect]) -> list[Effect]:
                 continue
             item_id = agenda_id(game, taken)
             taken.append(item_id)
-            text = f"{side_name(game, unit.side)}: Force Morale Test for {events()[key].title} ({unit.name})"
+            text = f"{side_name(game, unit.side)}: Force Morale Test, {unit.name}: {events()[key].title}"
             out.append(AddAgendaItem(unit.side, AgendaItem(item_id, FORCE_MORALE_TEST, key, text, after.turn,
                                                            after.phase)))
     return out
