@@ -7,9 +7,9 @@ takes an Effect (see effects.py) and returns the Effect that undoes it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from battletracker.model.actions import Action
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from battletracker.model.terrain import TerrainPiece
 
 Scalar = int | float | str | bool
+T = TypeVar("T")
 
 UNIT_KINDS = ("team", "section", "leader", "support_weapon", "sniper", "gun", "vehicle", "fighter")
 VEHICLE_CATEGORIES = ("afv", "apc")
@@ -312,10 +313,19 @@ class Game:
 
     def check_all(self, effects: Sequence[Effect]) -> None:
         """Raise GameError if the effects cannot all apply; either way the game is left exactly as it was."""
+        self.peek(effects, lambda _game: None)
+
+    def peek(self, effects: Sequence[Effect], look: Callable[[Game], T]) -> T:
+        """What `look` reads of the game once the effects are applied; the game is then left exactly as it was.
+
+        Raises GameError if the effects cannot all apply. `look` must keep no
+        record of the game (a unit, a side): they are put back as they were.
+        """
         saved = _Snapshot(self, effects)
         try:
             for effect in effects:
                 effect.apply(self)
+            return look(self)
         finally:
             saved.restore(self)
 

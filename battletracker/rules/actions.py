@@ -31,6 +31,7 @@ from battletracker.model.game import Game, LogEntry
 from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
 from battletracker.rules.base import ChoiceNeeded, InputValue, Refusal, Resolution, counted
+from battletracker.rules.consequences import consequences
 from battletracker.rules.log_lines import rolls_line
 
 Choices = Mapping[str, InputValue]
@@ -139,8 +140,10 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
     its place in a building, its passengers' embarkation) in the same step,
     so the app and a replay clear them alike. Log lines among the plan's
     effects (what falls due at End Phase) take the action's stamp too, so a
-    replay writes the same log. `typed`: the dice were rolled at the table,
-    which the log says.
+    replay writes the same log. What the step calls for in turn under the
+    game's ruleset (a Force Morale Test for a Team wiped out) joins it, before
+    the log lines (rules/consequences.py). `typed`: the dice were rolled at
+    the table, which the log says.
     """
     from battletracker.rules import resolve
 
@@ -159,9 +162,10 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
         lines.insert(0, rolls_line(p.title or name, result.rolls, source))
     log = [AppendLog(LogEntry(stamp, game.turn, game.phase, line, p.log_kind)) for line in lines or [p.title or name]]
     due = [AppendLog(replace(e.entry, time=stamp)) if isinstance(e, AppendLog) else e for e in p.effects]
+    effects = with_references_cleared(game, [*due, *result.effects])
+    effects.extend(consequences(game, effects))
     return Resolution(result.procedure, result.outcome, dict(result.values), list(result.rolls),
-                      [RecordAction(action), *with_references_cleared(game, [*due, *result.effects]), *log],
-                      [*result.log, *p.log])
+                      [RecordAction(action), *effects, *log], [*result.log, *p.log])
 
 
 def procedure_plan(game: Game, procedure: str, inputs: Mapping[str, InputValue], facts: Sequence[str],

@@ -266,6 +266,31 @@ def test_a_force_morale_test_from_the_agenda_lowers_force_morale_as_one_undo_ste
     assert savefile.dumps(game) == before
 
 
+def test_a_team_wiped_out_on_its_card_is_offered_in_the_dock_and_its_button_takes_the_test(
+        qtbot: QtBot, window: MainWindow) -> None:
+    session = window.session
+    game = session.game
+    before = savefile.dumps(game)
+    session.act("unit.figures", {"unit": "u4", "delta": -2})  # the Panzerschreck's last two figures
+    [item] = game.sides[0].agenda
+    assert item.event == "support_killed"
+    panel = this_phase(window)
+    labels = [label.text() for label in panel.findChildren(QLabel)]
+    assert "<b>Force Morale Tests due</b>" in labels
+    assert "Germany: Force Morale Test, Panzerschreck: Support Team killed" in labels
+    click(qtbot, panel.buttons[f"morale_{item.id}"])
+    dialog = QApplication.activeModalWidget()
+    assert isinstance(dialog, ForceMoraleDialog)
+    assert dialog.row_box.currentData() == "support_killed"
+    type_dice(dialog.runner, "4")
+    click(qtbot, dialog.runner.apply_button)
+    assert game.sides[0].force_morale == 7 and game.sides[0].agenda == []
+    assert f"morale_{item.id}" not in panel.buttons
+    session.undo_stack.undo()
+    session.undo_stack.undo()
+    assert savefile.dumps(game) == before
+
+
 def test_an_illegible_cell_asks_the_rulebooks_loss_in_the_dialog(qtbot: QtBot, window: MainWindow) -> None:
     session = window.session
     game = session.game

@@ -16,6 +16,7 @@ from battletracker.rules.chain_of_command import (  # noqa: F401
     grenades_into_vehicles,
     guns,
     machine_guns,
+    morale_events,
     phase_end,
     ranging,
     reverse,

@@ -21,7 +21,8 @@ should take an odd hit first). Effect dice are rolled Team by Team in that
 order. Given the figures each Team has (`target_figures`), kills never
 exceed them: a Team that loses its last figure scores exactly its figures in
 kills and no Shock, and it is out of play (the Effects put it out of play and
-the log reminds its side of the Force Morale Test). The exact odds count the
+the log says its side takes a Force Morale Test, which the step puts on the
+side's agenda: chain_of_command/morale_events.py). The exact odds count the
 same way, so a two-figure Team's chart never lists three kills.
 
 `coc.fire`

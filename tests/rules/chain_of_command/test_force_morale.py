@@ -76,9 +76,11 @@ def test_the_table_is_the_quick_reference_sheets_by_kind_of_event_and_roll() -> 
     assert setting(RULESET, "force_morale_setback_senior_leader_routs") == "-2 -2 -2 -2 -3 -3"
     assert setting(RULESET, "force_morale_setback_afv_knocked_out") == "-1 ? ? ? ? ?"
     assert {e.key: e.row for e in events().values()} == {
-        "sniper_killed": "support_killed", "team_lost": "team_wiped_out", "leader_wounded": "junior_leader_wounded",
-        "afv_abandoned": "afv_knocked_out", "afv_lost": "afv_knocked_out", "afv_explodes": "afv_knocked_out",
-        "apc_lost": "afv_knocked_out"}
+        "sniper_killed": "support_killed", "team_lost": "team_wiped_out", "section_wiped_out": "section_wiped_out",
+        "support_killed": "support_killed", "junior_leader_killed": "junior_leader_killed",
+        "senior_leader_killed": "senior_leader_killed", "senior_leader_wounded": "senior_leader_wounded",
+        "leader_wounded": "junior_leader_wounded", "afv_abandoned": "afv_knocked_out", "afv_lost": "afv_knocked_out",
+        "afv_explodes": "afv_knocked_out", "apc_lost": "afv_knocked_out"}
     assert find_setting(RULESET, "force_morale_setback_team_breaks").check
 
 
