@@ -27,3 +27,8 @@ def ready(game: Game, *unit_ids: str) -> Game:
         if act is None or (act.turn, act.phase) != (game.turn, game.phase):
             game.apply(SetActivation(unit_id, Activation(game.turn, game.phase, "command_die")))
     return game
+
+
+def ready_side(game: Game, side: int = 0) -> Game:
+    """`ready` for every unit of `side` in play."""
+    return ready(game, *(u.id for u in game.units.values() if u.side == side and u.in_play))

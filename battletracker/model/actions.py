@@ -20,8 +20,11 @@ from battletracker.model.game import Scalar
 # named action yet: it keeps its place in the list, and a replay stops before it.
 UNTRACKED = "untracked"
 
+RULES = 2
+"""The rules an action is played under now. 1: before Chain of Command units needed activating (and before a
+unit's loss put its side's Force Morale Test on the agenda); an action recorded then replays as it was played."""
 
-_FIELDS = frozenset({"name", "choices", "dice", "time", "typed"})
+_FIELDS = frozenset({"name", "choices", "dice", "time", "typed", "rules"})
 
 
 class ActionError(ValueError):
@@ -42,6 +45,7 @@ class Action:
     dice: tuple[Face, ...] = ()
     time: str = ""
     typed: bool = False
+    rules: int = RULES
 
     def to_plain(self) -> dict[str, Any]:
         """The action as JSON data."""
@@ -49,6 +53,8 @@ class Action:
                                  "time": self.time}
         if self.typed:
             plain["typed"] = True
+        if self.rules != RULES:
+            plain["rules"] = self.rules
         return plain
 
     @classmethod
@@ -76,7 +82,10 @@ class Action:
         typed = data.get("typed", False)
         if not isinstance(typed, bool):
             raise ActionError(f"whether the dice of {name} were typed must be true or false")
-        return cls(name, dict(choices), tuple(dice), time, typed)
+        rules = data.get("rules", RULES)
+        if isinstance(rules, bool) or not isinstance(rules, int) or not 1 <= rules <= RULES:
+            raise ActionError(f"the rules {name} was played under must be a number from 1 to {RULES}")
+        return cls(name, dict(choices), tuple(dice), time, typed, rules)
 
 
 def _is_scalar(value: Any) -> bool:

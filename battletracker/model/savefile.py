@@ -44,7 +44,7 @@ from battletracker.model.game import (
 from battletracker.model.terrain import TerrainPiece
 
 FORMAT = "battletracker"
-VERSION = 2
+VERSION = 3
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest file read as a save file. A game of 500 units and 10,000 log
@@ -158,7 +158,9 @@ def loads(raw: bytes) -> Game:
     game = game_from_state(doc.get("game"))
     if "history" in doc:
         units_read = {read["id"]: (read, game.units[read["id"]]) for read in doc["game"].get("units", ())}
-        game.start, game.actions = history_from_dict(doc["history"], start_as_read=not parser.dropped,
+        # An older version's start lacks what later versions write: it is written afresh from the game it makes.
+        game.start, game.actions = history_from_dict(doc["history"],
+                                                     start_as_read=not parser.dropped and version == VERSION,
                                                      units_read=units_read)
     return game
 
@@ -169,6 +171,14 @@ def migrate(doc: dict[str, Any]) -> dict[str, Any]:
     if version < 1:
         raise SaveFileError(f"save file version {version} is not one BattleTracker ever wrote")
     # Version 1 kept no history: such a game has no start and no actions, which is what no "history" means.
+    if version < 3:
+        # Actions recorded before version 3 were played under the rules of their day (actions.RULES 1).
+        history = doc.get("history")
+        actions = history.get("actions") if isinstance(history, dict) else None
+        if isinstance(actions, list):
+            for action in actions:
+                if isinstance(action, dict) and "rules" not in action:
+                    action["rules"] = 1
     return doc
 
 

@@ -33,6 +33,7 @@ from battletracker.model.references import with_references_cleared
 from battletracker.rules.base import ChoiceNeeded, InputValue, Refusal, Resolution, counted
 from battletracker.rules.consequences import consequences
 from battletracker.rules.log_lines import rolls_line
+from battletracker.rules.sequence import activation_kept, rules_now
 
 Choices = Mapping[str, InputValue]
 
@@ -155,7 +156,7 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
         raise Refusal("dice", f"{counted(given, 'dice')} {'was' if given == 1 else 'were'} given, but "
                               f"{p.title or name} rolled {len(recording.faces)}.")
     stamp = time if time is not None else now_stamp()
-    action = Action(name, dict(choices), tuple(recording.faces), stamp, typed and bool(recording.faces))
+    action = Action(name, dict(choices), tuple(recording.faces), stamp, typed and bool(recording.faces), rules_now())
     lines = [*result.log, *p.log]
     if result.rolls:
         source = "dice rolled at the table" if action.typed else ""
@@ -163,7 +164,8 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
     log = [AppendLog(LogEntry(stamp, game.turn, game.phase, line, p.log_kind)) for line in lines or [p.title or name]]
     due = [AppendLog(replace(e.entry, time=stamp)) if isinstance(e, AppendLog) else e for e in p.effects]
     effects = with_references_cleared(game, [*due, *result.effects])
-    effects.extend(consequences(game, effects))
+    if activation_kept():
+        effects.extend(consequences(game, effects))
     return Resolution(result.procedure, result.outcome, dict(result.values), list(result.rolls),
                       [RecordAction(action), *effects, *log], [*result.log, *p.log])
 

@@ -27,7 +27,7 @@ from battletracker.rules.actions import ChoiceNeeded, Plan, carry_out, plan
 from battletracker.rules.base import Resolution, RulesInputError
 from battletracker.rules.log_lines import added_since, dropped_since, reads_as
 from battletracker.rules.luck import acting_side
-from battletracker.rules.sequence import ROUND_RULESETS
+from battletracker.rules.sequence import ROUND_RULESETS, played_under
 from battletracker.rules.tables import TableError
 
 
@@ -135,11 +135,11 @@ def _replay(game: Game, current: Game, i: int) -> Replayed:
     before = len(current.log)
     turn, phase = current.turn, current.phase
     try:
-        p = plan(action.name, current, action.choices)
-        side = acting_side(current, action.choices, p.inputs)
-        result = in_saved_words(carry_out(current, p, action.name, action.choices, action.dice, time=action.time,
-                                          typed=action.typed), game.log, before,
-                                current)
+        with played_under(action.rules):
+            p = plan(action.name, current, action.choices)
+            side = acting_side(current, action.choices, p.inputs)
+            result = in_saved_words(carry_out(current, p, action.name, action.choices, action.dice,
+                                              time=action.time, typed=action.typed), game.log, before, current)
         result = without_unrecorded_activations(result, game)
         inverses = current.apply_all(result.effects)
     except ChoiceNeeded as exc:

@@ -15,8 +15,12 @@ Turn, and End Turn makes every fighter Ready again (`round_end_effects`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
+from battletracker.model.actions import RULES
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.changes import Effect
 from battletracker.model.game import Game
@@ -25,6 +29,34 @@ from battletracker.rules.clock import on_clock
 
 if TYPE_CHECKING:
     from battletracker.model.sequence_effects import SetActed
+
+
+_played_under: ContextVar[int] = ContextVar("played_under", default=RULES)
+
+
+@contextmanager
+def played_under(rules: int) -> Iterator[None]:
+    """Plan and resolve as under the rules an action was recorded with (`Action.rules`), for its replay.
+
+    A game saved before Chain of Command units needed activating replays each
+    of its actions as it was played; what the player does next is planned
+    under the rules of now.
+    """
+    token = _played_under.set(rules)
+    try:
+        yield
+    finally:
+        _played_under.reset(token)
+
+
+def rules_now() -> int:
+    """The rules the action being planned is played under (`Action.rules`)."""
+    return _played_under.get()
+
+
+def activation_kept() -> bool:
+    """Whether Chain of Command's activation (and what came with it) is read: every action but an old one's replay."""
+    return _played_under.get() >= 2
 
 
 class SequenceRefusal(Refusal):

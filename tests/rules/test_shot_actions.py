@@ -19,6 +19,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir
+from tests.acting import ready
 from tests.rules.chain_of_command.test_anti_tank_plans import beside_a_halftrack
 from tests.rules.oddscheck import assert_odds_match_simulation
 
@@ -70,6 +71,8 @@ def test_the_action_plans_performs_and_replays_on_the_demo(
         name: str, ruleset: str, setup: Callable[[Game], None], choices: dict[str, str | float | bool | int]) -> None:
     game = demo(ruleset)
     setup(game)
+    if ruleset == "chain_of_command":
+        ready(game, str(choices["firer"]))
     p = plan(name, game, choices)
     assert p.facts and p.title and dict(p.choices) == choices
     assert odds(p.procedure, p.inputs).total() == 1

@@ -34,7 +34,7 @@ from battletracker.model.sequence_effects import SetActivation, SetHeldDice
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import ChoiceNeeded, counted, inches
 from battletracker.rules.chain_of_command.command_dice import face_words, rolled_this_phase
-from battletracker.rules.sequence import SequenceRefusal, now, side_name
+from battletracker.rules.sequence import SequenceRefusal, activation_kept, now, side_name
 from battletracker.rules.step import STEP
 from battletracker.rules.tables import ruleset_file, setting
 
@@ -283,7 +283,7 @@ def acting(game: Game, unit: Unit, doing: str, choices: Choices) -> tuple[list[E
     a refusal says why there are none. Activated already: a second fire, or a
     move after firing, is refused. Other rulesets keep their own activation.
     """
-    if game.ruleset != RULESET:
+    if game.ruleset != RULESET or not activation_kept():
         return [], []
     check_turn(game, unit)
     act = current(game, unit)
@@ -450,7 +450,7 @@ def move_effects(game: Game, unit: Unit, choices: Choices) -> tuple[list[Effect]
     area is refused whatever else allows it. Before the first Command Dice
     of the game the tokens are being set out on the table, and move freely.
     """
-    if game.ruleset != RULESET:
+    if game.ruleset != RULESET or not activation_kept():
         return [], []
     from battletracker.rules.chain_of_command.bombardment import move_refusal
 

@@ -182,7 +182,10 @@ def check_bombardment(game: Game, firer: Unit, target: Unit) -> None:
     through or out of it.
     """
     from battletracker.rules.chain_of_command.bombardment import covering, observer_name
+    from battletracker.rules.sequence import activation_kept
 
+    if not activation_kept():
+        return
     for field, unit, verb in (("firer", firer, "fire"), ("target", target, "be fired at")):
         b = covering(game, unit.id)
         if b is not None:

@@ -45,6 +45,7 @@ from battletracker.rules.base import (
 from battletracker.rules.chain_of_command.fire import read_id
 from battletracker.rules.sequence import (
     SequenceRefusal,
+    activation_kept,
     check_own_phase,
     last_inputs,
     now,
@@ -323,7 +324,7 @@ def _plan_spend(game: Game, choices: Choices) -> Plan:
     r.finish()
     if unit_id is not None and unit_id not in game.units:
         raise Refusal("unit", "That unit is no longer on the table.")
-    if unit_id is not None:
+    if unit_id is not None and activation_kept():
         # Naming a unit activates it: the face must be its own (activation.py), as `coc.activate` reads it.
         from battletracker.rules.actions import plan
 

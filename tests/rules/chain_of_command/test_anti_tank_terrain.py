@@ -12,6 +12,7 @@ from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal, plan_at_fire
 from battletracker.rules.tables import resources_dir
 from battletracker.rules.terrain import TableIndex
+from tests.acting import ready_side
 
 # The Panzer IV stands at (54, 8), the Sherman at (50, 36).
 SHOT = {"firer": "u6", "target": "u11"}
@@ -22,7 +23,7 @@ COPSE = TerrainPiece("t1", "Copse", "woods", "area", [(48.0, 34.0), (52.0, 34.0)
 def game() -> Game:
     game = savefile.load(resources_dir() / "demo" / "chain_of_command.json")
     game.terrain, game.buildings, game.smoke = {}, {}, {}
-    return game
+    return ready_side(game)
 
 
 def test_the_targets_cover_on_the_map_sets_the_visibility(game: Game) -> None:

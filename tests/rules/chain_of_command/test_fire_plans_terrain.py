@@ -16,6 +16,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
 from battletracker.rules.chain_of_command.fire_plans import SMALL_ARMS, plan_fire
 from battletracker.rules.tables import resources_dir
 from battletracker.rules.terrain import circle_points
+from tests.acting import ready_side
 
 MG, SQUAD, SNIPER, GERMAN_SECTION = "u3", "u8", "u9", "u1"
 # 2nd Squad stands at (38, 39), the sMG42 at (45, 11), the sniper at (12, 30), 1. Gruppe at (20, 10).
@@ -25,7 +26,7 @@ MG, SQUAD, SNIPER, GERMAN_SECTION = "u3", "u8", "u9", "u1"
 def game() -> Game:
     game = savefile.load(resources_dir() / "demo" / "chain_of_command.json")
     game.terrain, game.buildings, game.smoke = {}, {}, {}
-    return game
+    return ready_side(game)
 
 
 def square(piece_id: str, name: str, kind: str, x: float, y: float, half: float) -> TerrainPiece:

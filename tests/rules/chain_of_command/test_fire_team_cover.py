@@ -17,6 +17,7 @@ from battletracker.rules.actions import perform, plan
 from battletracker.rules.base import Inputs
 from battletracker.rules.chain_of_command.fire_plans import SMALL_ARMS, plan_fire
 from battletracker.rules.tables import resources_dir
+from tests.acting import ready_side
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 GRUPPE, MG, FIRST_SQUAD, SECOND_SQUAD = "u1", "u3", "u7", "u8"
@@ -29,7 +30,7 @@ def game() -> Game:
     game = savefile.load(resources_dir() / "demo" / "chain_of_command.json")
     game.terrain, game.buildings, game.smoke = {}, {}, {}
     game.terrain["t1"] = COPSE
-    return game
+    return ready_side(game)
 
 
 def shot(**more: object) -> dict[str, object]:

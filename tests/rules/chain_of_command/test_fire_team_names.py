@@ -16,6 +16,7 @@ from battletracker.rules.chain_of_command.fire_plans import SMALL_ARMS
 from battletracker.rules.log_lines import reads_as
 from battletracker.rules.replay import check
 from battletracker.rules.tables import resources_dir
+from tests.acting import ready_side
 from tests.rules.chain_of_command.test_fire_team_cover import COPSE, FIRST_SQUAD, GRUPPE, SECOND_SQUAD
 
 
@@ -24,7 +25,7 @@ def game() -> Game:
     """The demo with the Copse alone on the table: 1st Squad in it, 2nd Squad in the open."""
     game = savefile.load(resources_dir() / "demo" / "chain_of_command.json")
     game.terrain, game.buildings, game.smoke = {"t1": COPSE}, {}, {}
-    return game
+    return ready_side(game)
 
 
 SHOT = {"firer": GRUPPE, "target": SECOND_SQUAD, "targets": FIRST_SQUAD, "weapon": SMALL_ARMS}
@@ -73,7 +74,7 @@ def test_the_names_are_one_a_team() -> None:
 
 def test_a_game_saved_when_the_log_said_team_1_reopens_to_its_saved_state(game: Game) -> None:
     written = shot_log(game)
-    game.apply_all(perform(game, "unit.move", {"unit": FIRST_SQUAD, "x": 22.0, "y": 30.0}).effects)
+    game.apply_all(perform(game, "unit.move", {"unit": "u5", "x": 30.0, "y": 10.0}).effects)  # Leutnant Kraus
     saved = replace(game)
     old = [replace(e, text=line) for e, line in zip(game.log[:len(OLD)], OLD, strict=True)]
     saved.log = [*old, *game.log[len(OLD):]]
