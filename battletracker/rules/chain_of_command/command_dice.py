@@ -323,6 +323,8 @@ def _plan_spend(game: Game, choices: Choices) -> Plan:
     r.finish()
     if unit_id is not None and unit_id not in game.units:
         raise Refusal("unit", "That unit is no longer on the table.")
+    if unit_id is not None and (gone := game.unit(unit_id).off_table) is not None:
+        raise Refusal("unit", f"{game.unit(unit_id).name} is {gone}: it cannot be activated.")
     inputs = spend_inputs(game, face, unit_id)
     _parse_spend(inputs)
     return Plan("coc.spend_command_die", inputs, (), dict(choices),

@@ -35,7 +35,12 @@ from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Unit, Weapon
 from battletracker.rules.base import InputValue, counted
 from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
-from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal, passengers_of
+from battletracker.rules.chain_of_command.anti_tank_plans import (
+    ShotPlan,
+    ShotRefusal,
+    off_table_refusal,
+    passengers_of,
+)
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
@@ -351,7 +356,7 @@ def _unit(game: Game, choices: Choices, key: str, role: str) -> Unit:
     if unit is None:
         raise ShotRefusal(key, f"The {role} is no longer on the table.")
     if not unit.in_play:
-        raise ShotRefusal(key, f"{unit.name} is out of play: pick a unit still in the game.")
+        raise off_table_refusal(unit, key)
     return unit
 
 
