@@ -48,7 +48,8 @@ def stays_locked(qtbot: QtBot, session: Session, runner: ProcedureRunner) -> Non
         click(qtbot, button)
     assert runner.result is result and session.undo_stack.count() == depth
     leader = session.game.unit(LEADER)
-    session.apply("Move the Leutnant", [MoveUnit(LEADER, leader.x + 1.0, leader.y, leader.facing)])  # refreshes the dialog
+    # any change to the game refreshes the dialog
+    session.apply("Move the Leutnant", [MoveUnit(LEADER, leader.x + 1.0, leader.y, leader.facing)])
     assert runner.locked and buttons(runner) == (False, False, False)
     runner.roll_for_me()
     assert runner.result is result and not runner.apply()
