@@ -28,6 +28,11 @@ PROFILE_STATES = ("ok", "out_of_ammo", "jammed")
 ACTIVATION_WAYS = ("command_die", "order", "coc_point")
 OUT_OF_PLAY = "out_of_play"
 """The condition of a unit that has lost every figure: it stays in the game (log, report) but plays no part."""
+OFF_TABLE_CONDITIONS = {OUT_OF_PLAY: "out of play", "abandoned": "abandoned", "destroyed": "destroyed",
+                        "wreck": "a wreck"}
+"""Conditions that take a unit out of the game for good, with the words a refusal says them in ("is abandoned")."""
+OFF_TABLE_DAMAGE = {"destroyed": "destroyed", "explodes": "destroyed", "abandoned": "abandoned"}
+"""Vehicle damage results that leave a wreck or an empty hull (at_fire.toml's destroyed and explodes; abandoned)."""
 RULESETS = ("chain_of_command", "armour_battles", "necromunda")
 
 
@@ -118,9 +123,26 @@ class Unit:
         return condition in self.conditions
 
     @property
+    def off_table(self) -> str | None:
+        """Why the unit plays no further part, in words ("destroyed", "abandoned", "out of play"); None while it does.
+
+        A vehicle destroyed, exploded or abandoned (its damage or its condition), a wreck, a unit out of play
+        (Chain of Command marks a unit left with no figure so): never a firer, a target or a unit to activate
+        again. A figure count of 0 alone does not: Necromunda keeps such a unit in play.
+        """
+        if self.vehicle is not None:
+            for result in self.vehicle.damage:
+                if result in OFF_TABLE_DAMAGE:
+                    return OFF_TABLE_DAMAGE[result]
+        for condition in self.conditions:
+            if condition in OFF_TABLE_CONDITIONS:
+                return OFF_TABLE_CONDITIONS[condition]
+        return None
+
+    @property
     def in_play(self) -> bool:
-        """False once the unit is out of play (every figure lost): never a firer or a target again."""
-        return OUT_OF_PLAY not in self.conditions
+        """False once the unit is off the table (`off_table`): never a firer, a target or activated again."""
+        return self.off_table is None
 
     def weapon(self, index: int) -> Weapon:
         if not 0 <= index < len(self.weapons):

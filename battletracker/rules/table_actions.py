@@ -182,10 +182,10 @@ def _plan_figures(game: Game, choices: Choices) -> Plan:
     more: tuple[Effect, ...] = ()
     lines: tuple[str, ...] = ()
     if game.ruleset == "chain_of_command" and 0 <= after <= unit.figures_max:
-        if after == 0 and unit.in_play:
+        if after == 0 and not unit.has(OUT_OF_PLAY):
             more = (SetCondition(unit.id, OUT_OF_PLAY),)
             lines = (f"{unit.name} has no figures left: out of play. Its side takes a Force Morale Test",)
-        elif after > 0 and not unit.in_play:
+        elif after > 0 and unit.has(OUT_OF_PLAY):
             more, lines = (SetCondition(unit.id, OUT_OF_PLAY, False),), (f"{unit.name} is back in play",)
     return Plan("unit.figures", {"unit": unit.id, "delta": delta, "line": line}, (line,), _echo(choices),
                 f"Figures {_signed(delta)} on {unit.name}", more, log=lines)

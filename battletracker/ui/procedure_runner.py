@@ -4,7 +4,10 @@ Given a procedure name and its inputs it shows the exact odds before any
 roll; "Roll for me" uses the app's dice, "Enter table dice" asks for the dice
 rolled at the table one step at a time (each entry validated against its die,
 nothing applied until the whole procedure has its dice); the result reads as
-the log will, and Apply pushes its effects as one undo step.
+the log will, and Apply pushes its effects as one undo step. One action, one
+roll: once applied, Roll, Enter table dice and Apply stay disabled until the
+dialog asks for something else (another action or other choices; with no
+action named, other inputs).
 
 Dialogs that hold runners derive from `ProcedureDialog`: Enter in the dice
 field submits the dice and never reaches the dialog, the Close button is not a
@@ -123,6 +126,10 @@ class ProcedureRunner(QWidget):
         self._pending: DiceExhausted | None = None
         self._applied = False
         self._action: tuple[str, dict[str, InputValue]] | None = None
+        self._done: object | None = None
+        """What the last Apply applied (the action, else the inputs) while the runner is locked; None unlocked."""
+        self._done_step = 0
+        """The undo stack's index just after that Apply: undoing it unlocks the runner."""
         self.result: Resolution | None = None
 
         self.problem = RefusalBanner(self)
@@ -183,9 +190,27 @@ class ProcedureRunner(QWidget):
         self.apply_button.clicked.connect(self.apply)
 
     # -- inputs and odds --------------------------------------------------------
+    @property
+    def locked(self) -> bool:
+        """Applied, not undone, and asked for nothing else since: no second roll of the same action."""
+        if self._done is not None and self.session.undo_stack.index() < self._done_step:
+            self._done = None
+        return self._done is not None
+
+    def _asked_now(self) -> object:
+        return self._action if self._action is not None else self._inputs
+
     def set_inputs(self, inputs: Mapping[str, object]) -> bool:
-        """New inputs: recompute the odds, or show why they cannot be used. Returns validity."""
+        """New inputs: recompute the odds, or show why they cannot be used. Returns validity.
+
+        After an Apply the same action (or, with none named, the same inputs) keeps the runner locked: the game
+        changed by the result brings new inputs, not a second roll.
+        """
         self._inputs = with_settings(self.session, self.procedure, inputs)
+        if self.locked:
+            if self._done == self._asked_now():
+                return True
+            self._done = None
         self._clear_result()
         try:
             dist = odds(self.procedure, self._as_inputs())
@@ -213,6 +238,8 @@ class ProcedureRunner(QWidget):
         records, and a replay repeats, what the player saw.
         """
         self._action = (name, dict(choices or {})) if name else None
+        if self._done is not None and self._action is not None and self._done != self._action:
+            self._done = None  # another action: the inputs that come with it unlock the runner
 
     @property
     def typed_dice(self) -> bool:
@@ -251,6 +278,8 @@ class ProcedureRunner(QWidget):
 
     # -- dice ---------------------------------------------------------------------
     def roll_for_me(self) -> None:
+        if self.locked:
+            return
         self._clear_result()
         self._typed_run = False
         self._rng = RandomDice()
@@ -270,6 +299,8 @@ class ProcedureRunner(QWidget):
 
     def start_typed(self) -> None:
         """Begin asking for the table's dice, one roll at a time, in the rules' order."""
+        if self.locked:
+            return
         self._clear_result()
         self._typed_run = True
         self._advance_typed()
@@ -367,7 +398,7 @@ class ProcedureRunner(QWidget):
         self.resolved.emit(res)
 
     def apply(self) -> bool:
-        if self.result is None:
+        if self.result is None or self.locked:
             return False
         applied = self.result
         try:
@@ -381,7 +412,11 @@ class ProcedureRunner(QWidget):
             self._show_problem(f"Not applied: {message_of(exc)}")
             return False
         self._applied = True
+        self._done = self._asked_now()
+        self._done_step = self.session.undo_stack.index()
         self.apply_button.setEnabled(False)
+        self.roll_button.setEnabled(False)
+        self.typed_button.setEnabled(False)
         self.applied.emit(applied)
         return True
 

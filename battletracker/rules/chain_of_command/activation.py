@@ -195,8 +195,8 @@ def _refuse(field: str, text: str) -> SequenceRefusal:
 
 def check_turn(game: Game, unit: Unit) -> None:
     """Refuse any step of a unit outside its side's Phase, or before the side has rolled its Command Dice."""
-    if not unit.in_play:
-        raise _refuse("unit", f"{unit.name} is out of play: it takes no part in the game any more.")
+    if unit.off_table is not None:
+        raise _refuse("unit", f"{unit.name} is {unit.off_table}: it takes no part in the game any more.")
     own = side_name(game, unit.side)
     if unit.side != game.active_side:
         raise _refuse("unit", f"It is the {side_name(game, game.active_side)} Phase: {unit.name} acts only in a "

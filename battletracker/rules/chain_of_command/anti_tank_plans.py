@@ -162,8 +162,14 @@ def _unit(game: Game, choices: Choices, key: str, role: str) -> Unit:
         raise ShotRefusal(key, f"The {role} is no longer on the table.")
     unit = game.unit(unit_id)
     if not unit.in_play:
-        raise ShotRefusal(key, f"{unit.name} is out of play: it cannot be the {role}.")
+        raise off_table_refusal(unit, key)
     return unit
+
+
+def off_table_refusal(unit: Unit, key: str) -> ShotRefusal:
+    """Why a unit off the table (`Unit.off_table`) cannot be the firer or the target, as a sentence."""
+    what = {"firer": "it can no longer fire", "target": "it is no longer a target"}.get(key, "it plays no part now")
+    return ShotRefusal(key, f"{unit.name} is {unit.off_table}: {what}.")
 
 
 def _enemy_vehicle(game: Game, firer: Unit, choices: Choices, what: str) -> Unit:

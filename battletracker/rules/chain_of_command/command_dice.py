@@ -324,6 +324,8 @@ def _plan_spend(game: Game, choices: Choices) -> Plan:
     r.finish()
     if unit_id is not None and unit_id not in game.units:
         raise Refusal("unit", "That unit is no longer on the table.")
+    if unit_id is not None and (gone := game.unit(unit_id).off_table) is not None:
+        raise Refusal("unit", f"{game.unit(unit_id).name} is {gone}: it cannot be activated.")
     if unit_id is not None and activation_kept():
         # Naming a unit activates it: the face must be its own (activation.py), as `coc.activate` reads it.
         from battletracker.rules.actions import plan

@@ -30,12 +30,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from battletracker.core.geometry import bearing, distance, range_band
+from battletracker.core.geometry import EPSILON, angle_between, aspect, bearing, distance, range_band
 from battletracker.model.bombardment import Building
 from battletracker.model.game import Game, Unit, Weapon
 from battletracker.rules.base import InputValue, counted
-from battletracker.rules.chain_of_command import fire_table, flamethrowers, guns, machine_guns, snipers
-from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal, check_bombardment, passengers_of
+from battletracker.rules.chain_of_command import arc_of_fire, fire_table, flamethrowers, guns, machine_guns, snipers
+from battletracker.rules.chain_of_command.anti_tank_plans import (
+    ShotPlan,
+    ShotRefusal,
+    check_bombardment,
+    off_table_refusal,
+    passengers_of,
+)
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
@@ -351,7 +357,7 @@ def _unit(game: Game, choices: Choices, key: str, role: str) -> Unit:
     if unit is None:
         raise ShotRefusal(key, f"The {role} is no longer on the table.")
     if not unit.in_play:
-        raise ShotRefusal(key, f"{unit.name} is out of play: pick a unit still in the game.")
+        raise off_table_refusal(unit, key)
     return unit
 
 
@@ -420,6 +426,8 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
         longest = max(weapon.ranges if weapon is not None and weapon.ranges else firer.range_bands())
         raise ShotRefusal("target", f"{target.name} is {_inches(dist)} away, beyond the longest range band "
                                     f"({longest:g}\").")
+    if target.is_vehicle:
+        return _plan_at_vehicle(firer, fw, weapon, target, choices, facts, log)
     extra = choices.get("targets")
     teams = (target_teams(game, firer, target, extra if isinstance(extra, str) else None)
              if fw.procedure in SHARED_HITS else [target])
@@ -462,6 +470,83 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
     inputs["firepower_dice"] = dice
     facts.append(f"{dice} Firepower Dice")
     return ShotPlan(fw.procedure, inputs, tuple(facts), tuple(log))
+
+
+NO_AP_AT_AFV = "coc.armour_save_only"
+NO_AP_AT_APC = "coc.grenade_into_vehicle"
+PROCEDURE_TITLES.update({NO_AP_AT_AFV: "Fire at an AFV (no A.P.)", NO_AP_AT_APC: "Fire at an APC (6s penetrate)"})
+UNDER_SUPPRESSING_FIRE = "suppressed"
+"""The card condition of a unit under Suppressing Fire: its fire at an AFV adds 1 to each of the Armour Dice (001)."""
+
+
+def _plan_at_vehicle(firer: Unit, fw: FireWeapon, weapon: Weapon | None, target: Unit, choices: Choices,
+                     facts: list[str], log: list[str]) -> ShotPlan:
+    """Fire with no A.P. Strike Dice at an armoured vehicle: never kills and Shock as at infantry (001, Section 16).
+
+    At an APC "Any 6's rolled cause a Penetrating Hit on the APC. No Storm of
+    Steel Bonus applies. The APC rolls its Armour Dice to attempt to save
+    these. Any net hits cause one point of Shock on the APC" (the Armour Dice
+    of the face the fire strikes). At an AFV "The firing Team has no A.P.
+    Strike Dice and consequently automatically achieves zero penetrating hits.
+    The target vehicle now rolls its Armour Dice as though being hit on its
+    frontal armour, adding +1 to each dice if the weapon firing is under
+    Suppressing Fire. If the target vehicle makes no Armour Saves, roll a D6 on
+    the relevant Vehicle Damage table using the Equal Hits & Saves results."
+    H.E. at a vehicle the documents do not give: the anti-tank dialog fires A.P.
+    """
+    card = target.vehicle
+    assert card is not None
+    whose = firer.name if weapon is None or weapon.name == firer.name else f"{firer.name}'s {weapon.name}"
+    if fw.procedure not in ("coc.fire", "coc.tripod_mg"):
+        raise ShotRefusal("target", f"{target.name} is an armoured vehicle: fire A.P. at it with Anti-tank fire; "
+                                    "the documents give no H.E. fire at vehicles.")
+    if fw.procedure == "coc.tripod_mg":
+        off = angle_between(firer.facing, bearing((firer.x, firer.y), (target.x, target.y)))
+        if off > arc_of_fire.HALF_ARC + EPSILON:
+            raise ShotRefusal("target", f"{target.name} is {round(off)}° off the barrel of {whose}, outside its arc "
+                                        f"of fire ({arc_of_fire.HALF_ARC:g}° either side).")
+    shock = later_shock_doubled(card.category, card.damage)
+    if card.category == "apc":
+        dice = _vehicle_fire_dice(firer, fw, weapon, choices, facts)
+        face = aspect((firer.x, firer.y), (target.x, target.y), target.facing)
+        armour = card.armour.get(face, 0)
+        inputs: dict[str, InputValue] = {
+            "firepower_dice": dice, "vehicle": "apc_outside", "armour_dice": armour, "vehicle_id": target.id,
+            "vehicle_current_shock": target.shock, "vehicle_immobilised": shock}
+        facts.append(f"{target.name} is an APC: every 6 of the {counted(dice, 'Firepower Dice')} is a Penetrating "
+                     f"Hit (no Storm of Steel); {face} armour, {counted(armour, 'Armour Dice')} saving on 5 or 6; "
+                     "each net hit is one Shock on the APC")
+        return ShotPlan(NO_AP_AT_APC, inputs, tuple(facts), tuple(log))
+    armour = card.armour.get("front", 0)
+    suppressed = _flag(choices, "under_suppressing_fire") or firer.has(UNDER_SUPPRESSING_FIRE)
+    inputs = {"armour_dice": armour, "target": card.category, "target_shock": target.shock,
+              "target_immobilised": "immobilised" in card.damage, "target_id": target.id}
+    if suppressed:
+        inputs["firer_under_suppressing_fire"] = True
+    facts.append(f"{target.name} is an AFV and {whose} has no A.P. Strike Dice: no Penetrating Hits. It rolls "
+                 f"its frontal {counted(armour, 'Armour Dice')}" + (" at +1 each (the firer is under Suppressing "
+                                                                   "Fire)" if suppressed else "")
+                 + "; with no save at all, one D6 on the Equal Hits & Saves table")
+    return ShotPlan(NO_AP_AT_AFV, inputs, tuple(facts), tuple(log))
+
+
+def _vehicle_fire_dice(firer: Unit, fw: FireWeapon, weapon: Weapon | None, choices: Choices,
+                       facts: list[str]) -> int:
+    """The Firepower Dice rolled at an APC: a tripod MG's after a lone gunner, a vehicle's after its Shock."""
+    if fw.procedure == "coc.tripod_mg":
+        assert weapon is not None
+        dice, _lost = machine_guns.tripod_dice(_number(weapon, "firepower_dice") or machine_guns.TRIPOD_MG_DICE,
+                                               firer.figures)
+        return dice
+    given = choices.get("firepower_dice", fw.dice)
+    if not isinstance(given, int) or isinstance(given, bool) or not 0 <= given <= MAX_DICE:
+        raise ShotRefusal("firepower_dice", f"Firepower Dice are a whole number from 0 to {MAX_DICE}.")
+    dice = given
+    if firer.is_vehicle:
+        fired = fire_table.vehicle_fire(firer, dice, he=False)
+        facts.extend(fired.notes)
+        dice = fired.dice
+    return dice
 
 
 def _plan_tripod(inputs: dict[str, InputValue], facts: list[str], firer: Unit, weapon: Weapon, target: Unit,

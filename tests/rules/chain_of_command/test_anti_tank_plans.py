@@ -259,7 +259,7 @@ def test_a_unit_out_of_play_is_never_offered_nor_accepted(game: Game) -> None:
     game.unit(SHERMAN).conditions.append(OUT_OF_PLAY)
     assert enemy_vehicles(game, game.unit(PANZER)) == [] and vehicles_in_throw(game, team) == []
     assert not can_throw_into_vehicle(game, team)
-    with pytest.raises(ShotRefusal, match=r"^Sherman 'Lucky' is out of play: it cannot be the enemy vehicle"):
+    with pytest.raises(ShotRefusal, match=r"^Sherman 'Lucky' is out of play: it is no longer a target\.$"):
         plan_at_fire(game, {"firer": PANZER, "target": SHERMAN, "weapon": "7.5cm KwK 40"})
     game.unit(SHERMAN).conditions.clear()
     game.unit(PANZER).conditions.append(OUT_OF_PLAY)

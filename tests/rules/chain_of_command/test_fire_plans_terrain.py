@@ -110,6 +110,8 @@ def test_the_sight_circle_is_the_centre_and_two_rings() -> None:
 
 def test_gun_he_takes_the_smoke_on_the_tables_line_of_sight(game: Game) -> None:
     game.smoke["s1"] = SmokeArea("s1", 51.0, 25.0, 8.0, 4.0, source="", to_hit=-1)
-    shot = plan_fire(game, {"firer": "u6", "target": "u11", "weapon": game.unit("u6").weapons[0].name})
+    squad, sherman = game.unit("u7"), game.unit("u11")
+    squad.x, squad.y = sherman.x, sherman.y  # H.E. is fired at infantry, not at the Sherman it stands beside
+    shot = plan_fire(game, {"firer": "u6", "target": "u7", "weapon": game.unit("u6").weapons[0].name})
     assert shot.procedure == "coc.gun_he" and shot.inputs["to_hit_modifier"] == -1
     assert "Firing through smoke: -1 to hit" in shot.facts

@@ -416,13 +416,21 @@ class FireDialog(ProcedureDialog):
         for kind in kinds:
             self.target_kind.addItem(_words(kind), kind)
         self.target_kind.blockSignals(False)
+        self._use_runner(procedure)
+        self._target_changed()
+
+    def _use_runner(self, procedure: str) -> None:
+        """A runner for the procedure the plan picks: the weapon's, or fire with no A.P. at a vehicle's."""
         if self.runner is not None:
+            if self.runner.procedure == procedure:
+                return
             self.runner_box.removeWidget(self.runner)
+            self.runner.hide()
+            self.runner.setParent(None)  # gone from the dialog now, not only once the event loop deletes it
             self.runner.deleteLater()
         self.runner = ProcedureRunner(self.session, procedure, PROCEDURE_TITLES[procedure], self.runner_area)
         self.runner.applied.connect(self._on_applied)
         self.runner_box.addWidget(self.runner)
-        self._target_changed()
 
     def _target_changed(self) -> None:
         """A new target: set the choices its card implies, then recompute."""
@@ -484,6 +492,8 @@ class FireDialog(ProcedureDialog):
         self.facts.set_facts(plan.facts)
         self._draw_line(firer, target)
         self.refusal.clear()
+        self._use_runner(plan.procedure)
+        assert self.runner is not None
         self.runner.show()
         self.runner.title = f"{firer.name} fires at {target.name}"
         self.runner.set_action(shot_actions.SHOOT, self.choices())
