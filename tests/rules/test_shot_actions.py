@@ -86,6 +86,8 @@ def test_the_action_plans_performs_and_replays_on_the_demo(
 
 def test_the_plans_read_the_same_inputs_as_the_dialogs_readers() -> None:
     game = demo("chain_of_command")
+    halftrack(game)
+    ready(game, "u6", "u3", "u2", "u40")
     shot = {"firer": "u6", "target": "u11"}
     assert plan("coc.at_fire", game, shot).inputs == plan_at_fire(game, shot).inputs
     open_table(game)
@@ -94,7 +96,6 @@ def test_the_plans_read_the_same_inputs_as_the_dialogs_readers() -> None:
     squad_beside_the_sherman(game)
     grenade = {"firer": "u2", "target": "u11", "weapon": "Teller mine"}
     assert plan("coc.at_grenade", game, grenade).inputs == plan_at_grenade(game, grenade).inputs
-    halftrack(game)
     into = {"firer": "u40", "target": "u41", "firepower_dice": 3}
     assert plan("coc.grenade_into_vehicle", game, into).inputs == plan_grenade_into_vehicle(game, into).inputs
 

@@ -221,19 +221,32 @@ def test_the_panel_never_offers_what_the_rules_refuse(qtbot: QtBot, window: Main
     assert {k for k in panel.buttons if k.startswith("spend_")} == {"spend_2", "spend_4"}
     activate = panel.menus["spend_4"].findChild(QAction, "spend_4_u5")
     assert activate is not None and activate.text() == "Activate Leutnant Kraus"
+    assert panel.menus["spend_4"].findChild(QAction, "spend_4_u1") is None  # a 4 never activates a Section
+    assert panel.menus["spend_2"].findChild(QAction, "spend_2_u4") is None  # a Team needs a 1
+    assert panel.menus["spend_2"].findChild(QAction, "spend_2_u1") is not None
+    assert panel.menus["combine"].findChild(QAction, "combine_2+2_u5") is not None  # two 2s make a 4
     activate.trigger()
     assert game.sides[0].held_dice == [2, 2]
     assert "spend_4" not in panel.buttons
-    assert panel.menus["spend_2"].findChild(QAction, "spend_2_u4") is not None
+    assert text(panel, "this_phase_activated_u5") == "Leutnant Kraus: Activated (Command Dice 4); 2 Orders left"
+    assert panel.menus["orders_u5"].findChild(QAction, "order_u5_u4") is not None
     window.session.act("unit.figures", {"unit": "u4", "delta": -game.units["u4"].figures})
-    assert panel.menus["spend_2"].findChild(QAction, "spend_2_u4") is None  # out of play
-    assert text(panel, "this_phase_acted") == "Leutnant Kraus"
-    assert panel.menus["spend_2"].findChild(QAction, "spend_2_u5") is None  # it has acted this Phase
+    assert panel.menus["orders_u5"].findChild(QAction, "order_u5_u4") is None  # out of play
+    assert panel.menus["orders_u5"].findChild(QAction, "order_u5_u3") is None  # 15.8" away: out of range
+    order = panel.menus["orders_u5"].findChild(QAction, "order_u5_u2")
+    assert order is not None
+    order.trigger()
+    assert text(panel, "this_phase_activated_u2") == "2. Gruppe: Activated (Order from Leutnant Kraus)"
+    assert panel.menus["spend_2"].findChild(QAction, "spend_2_u2") is None  # activated already
     card = window.cards.card("u5")
-    assert card is not None and "Acted this Phase" in [chip.text for chip in card.chips.chips()]
+    assert card is not None
+    state = card.findChild(QLabel, "activation_state")
+    assert state is not None and state.text() == "Activated (Command Dice 4); 1 Order left"
     end_phase(qtbot, window)
     card = window.cards.card("u5")
-    assert card is not None and "Acted this Phase" not in [chip.text for chip in card.chips.chips()]
+    assert card is not None
+    state = card.findChild(QLabel, "activation_state")
+    assert state is not None and state.text().startswith("Not activated this Phase (a Command Dice 4")
     session = window.session
     session.act("unit.condition", {"unit": "u11", "condition": "halt_and_engage_this_phase"})
     labels = " ".join(label.text() for label in panel.findChildren(QLabel))

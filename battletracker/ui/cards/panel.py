@@ -246,9 +246,13 @@ class CardsPanel(QWidget):
         elif changes.sides:
             self._update_headers()
         units = set(changes.units)
+        game = self.session.game
         if changes.clock:
             # who has acted this Phase is read against the clock
-            units.update(u.id for u in self.session.game.units.values() if u.acted is not None)
+            units.update(u.id for u in game.units.values() if u.acted is not None or u.activation is not None)
+        if (changes.clock or changes.sides) and game.ruleset == "chain_of_command":
+            # what the held Command Dice may activate is on the active side's cards
+            units.update(u.id for u in game.units.values() if u.side == game.active_side)
         for unit_id in units:
             touched = self._cards.get(unit_id)
             if touched is None:

@@ -52,6 +52,12 @@ class ActivationSection(QWidget):
         self.orders.setObjectName("orders")
         self.orders.setAutoDefault(False)
         self.problem = RefusalBanner(self)
+        activate_menu = QMenu(self.activate)
+        activate_menu.aboutToShow.connect(lambda: self._fill_activate(activate_menu))
+        self.activate.setMenu(activate_menu)
+        orders_menu = QMenu(self.orders)
+        orders_menu.aboutToShow.connect(lambda: self._fill_orders(orders_menu))
+        self.orders.setMenu(orders_menu)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.state, 1)
@@ -71,28 +77,40 @@ class ActivationSection(QWidget):
         self.state.setText(words)
         options = ways(game, unit) if not self.session.replaying else []
         self.activate.setVisible(bool(options))
-        menu = QMenu(self.activate)
+        act = current(game, unit)
+        self.orders.setVisible(is_leader(unit) and act is not None and act.orders_left > 0
+                               and not self.session.replaying)
+
+    def _fill_activate(self, menu: QMenu) -> None:
+        """The ways to activate the unit as the rules read the game when the menu opens."""
+        menu.clear()
+        unit = self.session.game.units.get(self.unit_id)
+        options = ways(self.session.game, unit) if unit is not None else []
         for way in options:
             action = menu.addAction(f"With {way.words}")
             action.setObjectName(f"activate_{way.key}")
-            action.triggered.connect(self._slot("coc.activate", {"unit": unit.id, "activation": way.key}))
-        self.activate.setMenu(menu)
-        act = current(game, unit)
-        show_orders = (is_leader(unit) and act is not None and act.orders_left > 0
-                       and not self.session.replaying)
-        orders = QMenu(self.orders)
-        if show_orders:
-            for target in order_targets(game, unit, "activate"):
-                entry = orders.addAction(f"Activate {target.name}")
-                entry.setObjectName(f"order_{target.id}")
-                entry.triggered.connect(self._slot("coc.order", {"leader": unit.id, "unit": target.id}))
-            for target in order_targets(game, unit, "rally"):
-                entry = orders.addAction(f"Rally Shock on {target.name} ({target.shock})")
-                entry.setObjectName(f"rally_{target.id}")
-                entry.triggered.connect(self._slot("coc.order", {"leader": unit.id, "unit": target.id,
-                                                                 "order": "rally"}))
-        self.orders.setMenu(orders)
-        self.orders.setVisible(show_orders and not orders.isEmpty())
+            action.triggered.connect(self._slot("coc.activate", {"unit": self.unit_id, "activation": way.key}))
+        if not options:
+            menu.addAction("No way to activate it now").setEnabled(False)
+
+    def _fill_orders(self, menu: QMenu) -> None:
+        """The Leader's Orders it may give now: activate a unit of its command in range, or rally its Shock."""
+        menu.clear()
+        game = self.session.game
+        leader = game.units.get(self.unit_id)
+        if leader is None:
+            return
+        for target in order_targets(game, leader, "activate"):
+            entry = menu.addAction(f"Activate {target.name}")
+            entry.setObjectName(f"order_{target.id}")
+            entry.triggered.connect(self._slot("coc.order", {"leader": leader.id, "unit": target.id}))
+        for target in order_targets(game, leader, "rally"):
+            entry = menu.addAction(f"Rally Shock on {target.name} ({target.shock})")
+            entry.setObjectName(f"rally_{target.id}")
+            entry.triggered.connect(self._slot("coc.order", {"leader": leader.id, "unit": target.id,
+                                                             "order": "rally"}))
+        if menu.isEmpty():
+            menu.addAction("No unit of its command in range").setEnabled(False)
 
     def _slot(self, name: str, choices: dict[str, str]) -> Callable[[], None]:
         def act() -> None:
