@@ -43,7 +43,7 @@ from battletracker.model.game import (
 from battletracker.model.terrain import TerrainPiece
 
 FORMAT = "battletracker"
-VERSION = 2
+VERSION = 3
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest file read as a save file. A game of 500 units and 10,000 log
@@ -167,7 +167,36 @@ def migrate(doc: dict[str, Any]) -> dict[str, Any]:
     if version < 1:
         raise SaveFileError(f"save file version {version} is not one BattleTracker ever wrote")
     # Version 1 kept no history: such a game has no start and no actions, which is what no "history" means.
+    if version < 3:
+        _activations_as_version_2_charged(doc)
     return doc
+
+
+OBSERVER_STEPS = ("coc.ranging_shot", "coc.fire_for_effect", "coc.re_aim")
+"""The Forward Observer's activations that version 3 charges (a Command Dice 1 or a Chain of Command point)."""
+
+
+def _activations_as_version_2_charged(doc: dict[str, Any]) -> None:
+    """Recorded actions keep the charges version 2 made, so they replay to the saved state.
+
+    Version 2 charged nothing for a Forward Observer's ranging shot, fire for
+    effect or re-aiming (`activation` "unrecorded"), and a whole Chain of
+    Command die for a Phase of fire activated by a point (`activation`
+    "coc_die"); version 3 charges each a Command Dice 1 or one point.
+    """
+    history = doc.get("history")
+    actions = history.get("actions") if isinstance(history, dict) else None
+    if not isinstance(actions, list):
+        return
+    for action in actions:
+        choices = action.get("choices") if isinstance(action, dict) else None
+        if not isinstance(choices, dict):
+            continue
+        name = action.get("name")
+        if name in OBSERVER_STEPS and "activation" not in choices:
+            choices["activation"] = "unrecorded"
+        elif name == "coc.bombardment_phase" and choices.get("activation") == "coc_point":
+            choices["activation"] = "coc_die"
 
 
 def save(game: Game, path: str | os.PathLike[str]) -> None:
