@@ -132,7 +132,7 @@ def test_stored_records_are_copies_not_the_effects_own_objects() -> None:
     (AppendBombardmentEvent("b1", BombardmentEvent(1, 1, "dance", "x")), "kind: must be one of placed"),
     (PopBombardmentEvent("b1", EVENT), "newest history line of bombardment 'b1' is not the one to remove"),
     (SetBombardmentPin("b1", "ghost"), "no unit with id 'ghost'"),
-    (ChangeCocPoints(1, -2), "German has 1 Chain of Command point; cannot spend 2"),
+    (ChangeCocPoints(1, -2), "German has 1 Chain of Command die; cannot spend 2"),
     (ChangeCocPoints(5, 1), "no side number 6"),
     (AddBuilding(Building("bld1", "Again", 1.0, 1.0)), "a building with id 'bld1' is already in the game"),
     (AddBuilding(Building("bld9", "Hut", 1.0, 1.0, occupants=["ghost"])), "no unit with id 'ghost'"),
