@@ -17,7 +17,7 @@ from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseD
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map
 
 AIM = (24.0, 38.0)
@@ -221,6 +221,8 @@ def test_re_aim_and_refusals_show_in_the_panel(session: Session, panel: Bombardm
 def test_contact_lost_without_activation(session: Session, panel: BombardmentsPanel) -> None:
     bid = start(panel)
     game = session.game
+    session.act("coc.command_dice", {}, dice=[1, 2, 3, 4, 4])
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     type_dice(ranging.runner, "4 4")
     ranging.runner.apply()
@@ -276,6 +278,7 @@ def test_the_window_has_the_dock_and_the_layer(qtbot: QtBot, session: Session, t
     assert panel is not None and dock is not None and panel.layer is not None
     panel.place_bombardment(0, "high_explosive", 3, (30.0, 38.0), OBSERVER)
     (bid,) = session.game.bombardments
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     type_dice(ranging.runner, "5 4")
     ranging.runner.apply()
