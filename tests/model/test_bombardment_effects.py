@@ -178,5 +178,5 @@ def test_apply_all_rolls_back_bombardment_effects_on_a_refusal() -> None:
 
 def test_a_side_with_no_points_cannot_spend_one() -> None:
     game = Game(sides=[Side("A", "#000000", 10, 0)])
-    with pytest.raises(GameError, match="A has 0 Chain of Command point"):
+    with pytest.raises(GameError, match="A has 0 Chain of Command dice"):
         game.apply(ChangeCocPoints(0, -1))
