@@ -212,7 +212,7 @@ class SetBombardmentPin(Effect):
 
 @dataclass(frozen=True)
 class ChangeCocPoints(Effect):
-    """Spend (negative) or regain Chain of Command points; never below zero."""
+    """Spend (negative) or gain whole Chain of Command dice (`Side.coc_points`); never below zero."""
 
     side: int
     delta: int
@@ -221,8 +221,8 @@ class ChangeCocPoints(Effect):
         side = game.side(self.side)
         after = side.coc_points + self.delta
         if after < 0:
-            points = "point" if side.coc_points == 1 else "points"
-            raise GameError(f"{side.name} has {side.coc_points} Chain of Command {points}; cannot spend {-self.delta}")
+            dice = "die" if side.coc_points == 1 else "dice"
+            raise GameError(f"{side.name} has {side.coc_points} Chain of Command {dice}; cannot spend {-self.delta}")
         side.coc_points = after
         return ChangeCocPoints(self.side, -self.delta)
 

@@ -532,7 +532,7 @@ class ChangeSide(Effect):
     def apply(self, game: Game) -> Effect:
         old = game.side(self.index)
         if self.side.force_morale < 0 or self.side.coc_points < 0:
-            raise GameError(f"{self.side.name}: Force Morale and Chain of Command points cannot be negative")
+            raise GameError(f"{self.side.name}: Force Morale and Chain of Command dice cannot be negative")
         game.sides[self.index] = _as_saved(side_from_dict, self.side, "side")
         return ChangeSide(self.index, old)
 

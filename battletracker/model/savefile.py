@@ -179,7 +179,35 @@ def migrate(doc: dict[str, Any]) -> dict[str, Any]:
             for action in actions:
                 if isinstance(action, dict) and "rules" not in action:
                     action["rules"] = 1
+        _activations_as_version_2_charged(doc)
     return doc
+
+
+OBSERVER_STEPS = ("coc.ranging_shot", "coc.fire_for_effect", "coc.re_aim")
+"""The Forward Observer's activations that version 3 charges (a Command Dice 1 or a Chain of Command point)."""
+
+
+def _activations_as_version_2_charged(doc: dict[str, Any]) -> None:
+    """Recorded actions keep the charges version 2 made, so they replay to the saved state.
+
+    Version 2 charged nothing for a Forward Observer's ranging shot, fire for
+    effect or re-aiming (`activation` "unrecorded"), and a whole Chain of
+    Command die for a Phase of fire activated by a point (`activation`
+    "coc_die"); version 3 charges each a Command Dice 1 or one point.
+    """
+    history = doc.get("history")
+    actions = history.get("actions") if isinstance(history, dict) else None
+    if not isinstance(actions, list):
+        return
+    for action in actions:
+        choices = action.get("choices") if isinstance(action, dict) else None
+        if not isinstance(choices, dict):
+            continue
+        name = action.get("name")
+        if name in OBSERVER_STEPS and "activation" not in choices:
+            choices["activation"] = "unrecorded"
+        elif name == "coc.bombardment_phase" and choices.get("activation") == "coc_point":
+            choices["activation"] = "coc_die"
 
 
 def save(game: Game, path: str | os.PathLike[str]) -> None:

@@ -55,7 +55,7 @@ class ChangeCocTally(Effect):
         side = game.side(self.side)
         after = side.coc_tally + self.delta
         if after < 0:
-            pips = "pip" if side.coc_tally == 1 else "pips"
+            pips = "Chain of Command point" if side.coc_tally == 1 else "Chain of Command points"
             raise GameError(f"{side.name} has {side.coc_tally} {pips} towards a Chain of Command die; "
                             f"cannot take {-self.delta}")
         side.coc_tally = after

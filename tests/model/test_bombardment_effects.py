@@ -132,7 +132,7 @@ def test_stored_records_are_copies_not_the_effects_own_objects() -> None:
     (AppendBombardmentEvent("b1", BombardmentEvent(1, 1, "dance", "x")), "kind: must be one of placed"),
     (PopBombardmentEvent("b1", EVENT), "newest history line of bombardment 'b1' is not the one to remove"),
     (SetBombardmentPin("b1", "ghost"), "no unit with id 'ghost'"),
-    (ChangeCocPoints(1, -2), "German has 1 Chain of Command point; cannot spend 2"),
+    (ChangeCocPoints(1, -2), "German has 1 Chain of Command die; cannot spend 2"),
     (ChangeCocPoints(5, 1), "no side number 6"),
     (AddBuilding(Building("bld1", "Again", 1.0, 1.0)), "a building with id 'bld1' is already in the game"),
     (AddBuilding(Building("bld9", "Hut", 1.0, 1.0, occupants=["ghost"])), "no unit with id 'ghost'"),
@@ -178,5 +178,5 @@ def test_apply_all_rolls_back_bombardment_effects_on_a_refusal() -> None:
 
 def test_a_side_with_no_points_cannot_spend_one() -> None:
     game = Game(sides=[Side("A", "#000000", 10, 0)])
-    with pytest.raises(GameError, match="A has 0 Chain of Command point"):
+    with pytest.raises(GameError, match="A has 0 Chain of Command dice"):
         game.apply(ChangeCocPoints(0, -1))

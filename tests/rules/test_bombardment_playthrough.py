@@ -36,13 +36,16 @@ Step = tuple[str, Choices, "list[int] | None"]
 STEPS: list[Step] = [
     ("coc.new_bombardment", {"side": 0, "kind": "high_explosive", "phases": 3, "x": 24.0, "y": 38.0,
                              "observer_x": 30.0, "observer_y": 12.0}, None),
-    ("coc.ranging_shot", B, [1, 2]),                                   # unobserved
+    ("coc.command_dice", {}, [1, 2, 3, 4, 4]),                         # each activation of the Forward
+    ("coc.ranging_shot", B, [1, 2]),                                   # Observer spends a 1: unobserved
     ("clock.end_phase", {}, None),
     ("clock.end_phase", {}, None),
+    ("coc.command_dice", {}, [1, 2, 3, 4, 4]),
     ("coc.ranging_shot", {**B, "bearing": 90.0}, [3, 2, 2, 2, 2]),     # 5 + 1: deviates 6" to (30, 38)
     ("clock.end_phase", {}, None),
     ("clock.end_phase", {}, None),
-    ("coc.fire_for_effect", B, None),
+    ("coc.command_dice", {}, [2, 2, 3, 4, 4]),                         # no 1: a Chain of Command point,
+    ("coc.fire_for_effect", B, None),                                  # the side's one die broken
     ("coc.hidden_die", {**B, "face": 2}, None),                        # Static
     ("coc.bombardment_phase", {**B, "activation": "begun", "cover.u8": "light"}, None),
     ("clock.end_phase", {}, None),
@@ -75,9 +78,11 @@ def test_the_demo_bombardment_runs_from_its_first_ranging_shot_to_its_end() -> N
     b = game.bombardments["b1"]
     assert b.phases_fired == 2 and b.state == "cleared"
     assert [a.name for a in game.actions] == [name for name, _c, _d in STEPS]
-    first_phase = game.actions[9]
+    first_phase = game.actions[12]
     assert first_phase.name == "coc.bombardment_phase" and first_phase.dice, "units were under the first Phase"
-    assert game.sides[0].coc_points == 0, "the second Phase of fire spent the Chain of Command point"
+    assert (game.sides[0].coc_points, game.sides[0].coc_tally) == (0, 4), (
+        "fire for effect broke the Chain of Command die into six points and spent one; the second Phase of fire "
+        "spent another")
     assert any("rolls:" in entry.text for entry in game.log if entry.kind == "bombardment")
 
 

@@ -11,13 +11,13 @@ from PySide6.QtWidgets import QAbstractButton, QDockWidget, QGraphicsItem, QLabe
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.bombardment_effects import ChangeCocPoints
+from battletracker.model.sequence_effects import ChangeCocTally
 from battletracker.ui.features.bombardments import BombardmentLayer, BombardmentsPanel
 from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map
 
 AIM = (24.0, 38.0)
@@ -94,6 +94,12 @@ def test_the_panel_walks_a_bombardment_through_its_states(qtbot: QtBot, session:
     assert isinstance(dialog, RangingDialog)
     dialog.set_bearing.setChecked(True)
     dialog.bearing.setValue(90.0)
+    # each activation of the Forward Observer waits for the side's Command Dice, then spends a held 1
+    assert "Roll Germany's Command Dice for this Phase first" in dialog.problem.text()
+    assert not dialog.runner.isEnabled()
+    session.act("coc.command_dice", {}, dice=[1, 2, 3, 4, 4])
+    steps += 1
+    assert "Activated with a Command Dice 1" in dialog.facts.text()
     assert dialog.runner.odds_plot.isVisible() or dialog.runner.roll_button.isEnabled()
     type_dice(dialog.runner, "3 3", "2 2 2")
     assert dialog.runner.result is not None and dialog.runner.result.outcome == "deviates"
@@ -102,6 +108,7 @@ def test_the_panel_walks_a_bombardment_through_its_states(qtbot: QtBot, session:
     steps += 1
     b = game.bombardments[bid]
     assert b.state == "landed" and (b.landed_x, b.landed_y) == pytest.approx((30.0, 38.0))
+    assert game.sides[0].held_dice == [2, 3, 4, 4]
     assert any(key.startswith(f"shot_line:{bid}") for key in items(panel))
     assert any(getattr(item, "text", lambda: "")() == '6.0"' for item in items(panel).values())
 
@@ -111,10 +118,15 @@ def test_the_panel_walks_a_bombardment_through_its_states(qtbot: QtBot, session:
         session.end_phase()
         steps += 1
 
-    # fire for effect on the landing point
+    # fire for effect on the landing point: no 1 held, so the side's Chain of Command die is broken into points
+    session.act("coc.command_dice", {}, dice=[2, 2, 3, 4, 4])
+    steps += 1
     row = panel.rows[bid]
     assert {"fire_for_effect", "re_aim"} <= set(row.buttons)
+    assert row.buttons["fire_for_effect"].toolTip() == (
+        "Activated with a Chain of Command point (5 points left): a Chain of Command die is broken into its 6 points")
     row.buttons["fire_for_effect"].click()
+    assert (game.sides[0].coc_points, game.sides[0].coc_tally) == (0, 5)
     assert session.undo_stack.count() == steps + 1
     steps += 1
     assert b.state == "ready" and b.centre == pytest.approx((30.0, 38.0))
@@ -159,13 +171,12 @@ def test_the_panel_walks_a_bombardment_through_its_states(qtbot: QtBot, session:
     panel.rows[bid].buttons["fire"].click()
     phase = panel.dialog
     assert isinstance(phase, PhaseDialog)
-    held = session.game.sides[0].coc_points
-    if held:
-        session.apply("Spend the Chain of Command points", [ChangeCocPoints(0, -held)])
-        steps += 1
+    points = session.game.sides[0].coc_tally
+    session.apply("Spend the Chain of Command points", [ChangeCocTally(0, -points)])
+    steps += 1
     phase.set_activation("coc_point")
-    assert phase.problem.isVisible() or phase.runner.problem.isVisible()
-    assert "no Chain of Command point" in phase.runner.problem.text()
+    assert phase.problem.isVisible()
+    assert "Germany has no Chain of Command point (0 dice, 0 points of 6)" in phase.problem.text()
     phase.set_activation("command_die")
     type_all(phase.runner, 3)
     phase.runner.apply_button.click()
@@ -210,6 +221,8 @@ def test_re_aim_and_refusals_show_in_the_panel(session: Session, panel: Bombardm
 def test_contact_lost_without_activation(session: Session, panel: BombardmentsPanel) -> None:
     bid = start(panel)
     game = session.game
+    session.act("coc.command_dice", {}, dice=[1, 2, 3, 4, 4])
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     type_dice(ranging.runner, "4 4")
     ranging.runner.apply()
@@ -265,6 +278,7 @@ def test_the_window_has_the_dock_and_the_layer(qtbot: QtBot, session: Session, t
     assert panel is not None and dock is not None and panel.layer is not None
     panel.place_bombardment(0, "high_explosive", 3, (30.0, 38.0), OBSERVER)
     (bid,) = session.game.bombardments
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     type_dice(ranging.runner, "5 4")
     ranging.runner.apply()

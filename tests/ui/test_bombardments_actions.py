@@ -26,7 +26,7 @@ from battletracker.ui.features.bombardments.dialogs import (
 from battletracker.ui.map.view import MapView
 from battletracker.ui.odds_plot import grouped
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 from tests.ui.test_bombardments import AIM, OBSERVER, panel, type_all, view  # noqa: F401
 from tests.ui.test_bombardments_terrain import ready_to_fire
 from tests.ui.test_bombardments_wording import click_map
@@ -65,6 +65,10 @@ def test_a_bombardment_from_the_dock_is_a_list_of_actions_that_replays_and_undoe
     choices = game.actions[-1].choices
     assert (choices["side"], choices["kind"], choices["phases"]) == (0, "high_explosive", 3)
 
+    # The side rolls its Command Dice: the Forward Observer's activation spends a held 1
+    session.act("coc.command_dice", {}, dice=[1, 2, 3, 4, 4])
+    step("coc.command_dice")
+
     # A ranging shot with dice rolled at the table: 3+3 deviates 2+2+2 = 6" on a bearing of 90
     QTest.mouseClick(panel.rows[bid].buttons["range"], Qt.MouseButton.LeftButton)
     ranging = panel.dialog
@@ -82,6 +86,8 @@ def test_a_bombardment_from_the_dock_is_a_list_of_actions_that_replays_and_undoe
         session.end_phase()
         step("clock.end_phase")
 
+    session.act("coc.command_dice", {}, dice=[1, 2, 3, 4, 4])
+    step("coc.command_dice")
     QTest.mouseClick(panel.rows[bid].buttons["fire_for_effect"], Qt.MouseButton.LeftButton)
     step("coc.fire_for_effect")
 
@@ -175,6 +181,7 @@ def test_the_bombardment_dialogs_show_the_odds_of_the_action_apply_takes(
 
     assert panel.place_bombardment(0, "high_explosive", 3, AIM, OBSERVER)
     bid2 = list(session.game.bombardments)[-1]
+    command_dice_for(panel.session, bid2)
     ranging = panel.open_ranging(bid2)
     p = plan("coc.ranging_shot", session.game, {"bombardment": bid2})
     shot = get(p.procedure)

@@ -11,7 +11,7 @@ from battletracker.rules.chain_of_command.bombardment import AreaOptions
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 from tests.ui.test_bombardments import items, panel, shown_text, start, view
 
 __all__ = ["panel", "view"]
@@ -19,6 +19,7 @@ __all__ = ["panel", "view"]
 
 def with_hidden_die(panel: BombardmentsPanel) -> str:
     bid = start(panel)
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     type_dice(ranging.runner, "4 4")
     ranging.runner.apply()

@@ -19,7 +19,7 @@ from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseD
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 
 AIM = (24.0, 38.0)
 OBSERVER = (30.0, 20.0)
@@ -70,6 +70,7 @@ def begin(qtbot: QtBot, panel: BombardmentsPanel) -> str:
     """Germany's Forward Observer ranges on target (4 4) and places a Static hidden die."""
     assert panel.place_bombardment(0, "high_explosive", 3, AIM, OBSERVER)
     bid = next(iter(panel.session.game.bombardments))
+    command_dice_for(panel.session, bid)
     click(qtbot, panel.rows[bid].buttons["range"])
     ranging = panel.dialog
     assert isinstance(ranging, RangingDialog)
@@ -143,6 +144,7 @@ def test_an_unobserved_ranging_shot_is_repeated_with_the_plus_one_in_a_later_pha
     game = window.session.game
     assert panel.place_bombardment(0, "high_explosive", 3, AIM, OBSERVER)
     bid = next(iter(game.bombardments))
+    command_dice_for(panel.session, bid)
     click(qtbot, panel.rows[bid].buttons["range"])
     ranging = panel.dialog
     assert isinstance(ranging, RangingDialog)
@@ -156,6 +158,7 @@ def test_an_unobserved_ranging_shot_is_repeated_with_the_plus_one_in_a_later_pha
     assert "range" not in panel.rows[bid].buttons and "Waits for the Germany Phase" in waiting_text(panel, bid)
     click(qtbot, toolbar_button(window, "end_phase_action"))
     assert panel.rows[bid].buttons["range"].text() == "Range (+1)..."
+    command_dice_for(panel.session, bid)
     click(qtbot, panel.rows[bid].buttons["range"])
     ranging = panel.dialog
     assert isinstance(ranging, RangingDialog)

@@ -6,7 +6,7 @@ from battletracker.model import savefile
 from battletracker.model.effects import MoveUnit
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 from tests.ui.test_bombardments import OBSERVER, panel, view
 
 __all__ = ["panel", "view"]
@@ -15,6 +15,7 @@ __all__ = ["panel", "view"]
 def test_smoke_close_combat_reminder_follows_the_units(session: Session, panel: BombardmentsPanel) -> None:
     assert panel.place_bombardment(0, "smoke", 3, (22.0, 38.0), OBSERVER)
     (bid,) = session.game.bombardments
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     type_dice(ranging.runner, "4 4")
     ranging.runner.apply()
@@ -37,6 +38,7 @@ def test_smoke_close_combat_reminder_follows_the_units(session: Session, panel: 
 def test_no_reminder_for_high_explosive(session: Session, panel: BombardmentsPanel) -> None:
     assert panel.place_bombardment(0, "high_explosive", 3, (22.0, 38.0), OBSERVER)
     (bid,) = session.game.bombardments
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     type_dice(ranging.runner, "4 4")
     ranging.runner.apply()

@@ -6,7 +6,7 @@ from battletracker.model import savefile
 from battletracker.model.game import Unit, Vehicle
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 from tests.ui.test_bombardments import panel, start, type_all, view  # noqa: F401
 
 __all__ = ["panel", "view"]
@@ -14,6 +14,7 @@ __all__ = ["panel", "view"]
 
 def ready_to_fire(panel: BombardmentsPanel) -> str:  # noqa: F811
     bid = start(panel)
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     type_dice(ranging.runner, "4 4")
     ranging.runner.apply()

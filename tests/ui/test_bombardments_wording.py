@@ -19,7 +19,7 @@ from battletracker.ui.features.bombardments.dialogs import (
 )
 from battletracker.ui.map.view import MapView
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 from tests.ui.test_bombardments import AIM, OBSERVER, panel, start, type_all, view  # noqa: F401
 from tests.ui.test_bombardments_terrain import ready_to_fire
 
@@ -39,6 +39,7 @@ def click_map(view: MapView, at: tuple[float, float]) -> None:  # noqa: F811
 def test_a_deviated_ranging_shot_reads_as_where_it_landed_and_where_it_was_aimed(
         session: Session, panel: BombardmentsPanel) -> None:  # noqa: F811
     bid = start(panel)
+    command_dice_for(panel.session, bid)
     dialog = panel.open_ranging(bid)
     assert isinstance(dialog, RangingDialog)
     dialog.set_bearing.setChecked(True)
@@ -68,18 +69,20 @@ def test_the_phase_of_fire_says_how_many_dice_and_what_score_before_rolling(
     dialog = panel.open_phase(bid)
     assert dialog.runner.result is None
     said = f"Each unit in the area takes {b.firepower_dice} Firepower Dice, hitting on {b.to_hit}+"
-    assert said in dialog.facts.facts()[1] and said not in dialog.intro.text()
+    assert said in dialog.facts.facts()[2] and said not in dialog.intro.text()
     assert dialog.facts.facts() == plan("coc.bombardment_phase", session.game, dialog.choices()).facts
 
 
 def test_each_bombardment_dialog_says_what_it_read_from_the_table_once(
         qtbot: QtBot, session: Session, panel: BombardmentsPanel, view: MapView) -> None:  # noqa: F811
     bid = start(panel)
+    command_dice_for(session, bid)
     qtbot.mouseClick(panel.rows[bid].buttons["range"], Qt.MouseButton.LeftButton)
     ranging = panel.dialog
     assert isinstance(ranging, RangingDialog)
     planned = plan("coc.ranging_shot", session.game, {"bombardment": bid})
-    assert ranging.facts.facts() == planned.facts and planned.facts[0] == 'Aiming at (24", 38")'
+    assert ranging.facts.facts() == planned.facts and planned.facts[:2] == (
+        "Activated with a Command Dice 1", 'Aiming at (24", 38")')
     assert "Aiming" not in ranging.intro.text() and "(24" not in ranging.intro.text()
     ranging.close()
 
@@ -113,6 +116,7 @@ def test_smoke_offers_no_devastating_shot_and_draws_no_chart_for_a_certain_outco
         session: Session, panel: BombardmentsPanel) -> None:  # noqa: F811
     assert panel.place_bombardment(0, "smoke", 3, AIM, OBSERVER)
     (bid,) = session.game.bombardments
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     assert "devastating" not in dict(ranging.runner.odds_plot.rows)
     res = type_dice(ranging.runner, "6 6")
@@ -128,7 +132,7 @@ def test_smoke_offers_no_devastating_shot_and_draws_no_chart_for_a_certain_outco
     assert plot.summary.isVisibleTo(phase) and "Certain" in plot.summary.text()
     assert not plot.table.isVisibleTo(phase)
     assert plot._plot is None or not plot._plot.isVisibleTo(phase)
-    assert "rolls no dice" in phase.facts.facts()[1] and "rolls no dice" not in phase.intro.text()
+    assert "rolls no dice" in phase.facts.facts()[2] and "rolls no dice" not in phase.intro.text()
 
 
 def test_sos_fire_asks_the_side_and_says_nothing_is_over_before_rolling(

@@ -75,6 +75,7 @@ def test_the_phase_of_fire_dialog_draws_its_odds_once_as_it_opens(qtbot: QtBot, 
     session.act("coc.new_bombardment", {"side": 0, "kind": "high_explosive", "phases": 3, "x": 24.0, "y": 38.0,
                                         "observer_x": 30.0, "observer_y": 20.0})
     bid = next(iter(session.game.bombardments))
+    session.act("coc.command_dice", {}, [1, 2, 3, 4, 4])
     session.act("coc.ranging_shot", {"bombardment": bid}, [4, 4], typed=True)
     session.act("coc.hidden_die", {"bombardment": bid, "face": 2})
     dialog = PhaseDialog(session, bid)

@@ -33,7 +33,7 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 
 PANZER, MG, SQUAD = "u6", "u3", "u8"
 
@@ -89,12 +89,14 @@ def _bombardment(qtbot: QtBot, tmp_path: Path) -> tuple[BombardmentsPanel, str]:
 
 def open_ranging(qtbot: QtBot, tmp_path: Path) -> Opened:
     panel, bid = _bombardment(qtbot, tmp_path)
+    command_dice_for(panel.session, bid)
     dialog = panel.open_ranging(bid)
     return dialog, dialog.runner
 
 
 def open_bombardment_phase(qtbot: QtBot, tmp_path: Path) -> Opened:
     panel, bid = _bombardment(qtbot, tmp_path)
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     type_dice(ranging.runner, "5 4")
     assert ranging.runner.apply()

@@ -17,7 +17,7 @@ from battletracker.ui.features.bombardments.panel import BombardmentsPanel
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 
 NAME = "<img src=x width=30000 height=30000>"
 PANZER, SHERMAN = "u6", "u11"
@@ -128,6 +128,7 @@ def test_the_bombardment_dock_shows_the_names_as_text(qtbot: QtBot, tmp_path: Pa
     assert shown
     for label in shown:
         _shows_as_text(label)
+    command_dice_for(panel.session, bid)
     ranging = panel.open_ranging(bid)
     _shows_as_text(ranging.intro)
     type_dice(ranging.runner, "5 4")

@@ -22,7 +22,7 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.map.view import MapView
 from battletracker.ui.odds_plot import OddsPlot
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import type_dice
+from tests.ui.dice_entry import command_dice_for, type_dice
 from tests.ui.test_armour_battles_mission import _click, _table, _type_into
 from tests.ui.test_bombardments import panel, start, type_all, view  # noqa: F401 (fixtures)
 from tests.ui.test_necromunda import autogun, fighter, necro_game
@@ -90,6 +90,7 @@ def test_the_anti_tank_dialog_shows_words_only(qtbot: QtBot, session: Session) -
 def test_a_bombardments_ranging_shot_and_phase_of_fire_show_words_only(
         qtbot: QtBot, session: Session, panel: BombardmentsPanel, view: MapView) -> None:  # noqa: F811
     bid = start(panel)
+    command_dice_for(session, bid)
     panel.rows[bid].buttons["range"].click()
     ranging = panel.dialog
     assert isinstance(ranging, RangingDialog)
@@ -102,6 +103,7 @@ def test_a_bombardments_ranging_shot_and_phase_of_fire_show_words_only(
     ranging.runner.apply_button.click()
     for _ in range(2):
         session.end_phase()
+    command_dice_for(session, bid)
     panel.rows[bid].buttons["fire_for_effect"].click()
     panel.rows[bid].buttons["pattern"].click()
     pattern = panel.dialog

@@ -23,6 +23,7 @@ from pytestqt.qtbot import QtBot
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building, PhaseStamp
 from battletracker.model.game import Weapon
+from battletracker.model.sequence_effects import ChangeCocTally
 from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.force_morale import queue_test
 from battletracker.ui.features.bombardments import BombardmentsPanel
@@ -181,7 +182,9 @@ def test_a_bombardment_driven_from_this_phase_across_phases_with_command_dice_ty
     # Turn 2 Phase 2, Germany: no 1 and no Chain of Command point, so contact is lost and it ends.
     assert (game.turn, game.phase, game.active_side) == (2, 2, 0)
     session.act("side.change", {"side": 0, "value": "coc_points", "delta": -game.sides[0].coc_points})
-    roll_command_dice(qtbot, window, "2 3 4 4 5")
+    if game.sides[0].coc_tally:  # the loose Chain of Command points too: one would activate the bombardment
+        session.apply("Spend the Chain of Command points", [ChangeCocTally(0, -game.sides[0].coc_tally)])
+    roll_command_dice(qtbot, window, "2 3 4 4 2")
     assert "no Chain of Command point: contact is lost" in " ".join(
         label.text() for label in panel.findChildren(QLabel))
     dialog = fire(qtbot, window, bid)

@@ -37,6 +37,7 @@ from battletracker.model.bombardment_effects import (
 )
 from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondition
 from battletracker.model.game import Game, Marker, Unit
+from battletracker.model.references import EMBARKED_IN
 from battletracker.rules.base import InputValue, RulesInputError, counted, inches, table_point
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.log_lines import area_words, recorded_area_edit, recorded_point
@@ -442,7 +443,7 @@ def _check_not_waiting(game: Game, b: Bombardment) -> None:
 
 def carrier_of(game: Game, unit: Unit) -> Unit | None:
     """The vehicle a passenger is embarked in (`stats["embarked_in"]`), if it is in the game."""
-    carrier = unit.stats.get("embarked_in")
+    carrier = unit.stats.get(EMBARKED_IN)
     if isinstance(carrier, str) and carrier in game.units and carrier != unit.id:
         return game.units[carrier]
     return None
@@ -537,3 +538,17 @@ def disembark_refusal(game: Game, unit_id: str) -> str | None:
     if b is None:
         return None
     return f"{unit.name} is under {observer_name(game, b)}: passengers cannot disembark voluntarily"
+
+
+def edit_refusal(game: Game, old: Unit, new: Unit) -> str | None:
+    """Why a unit's edit may not take a passenger out of its vehicle now (rules/edit_checks.py), or None.
+
+    "No passengers can voluntarily disembark in any Phase of movement in the
+    Bombardment." A passenger leaves its vehicle when the edit changes or
+    clears its `embarked_in`; while the vehicle is in an active high-explosive
+    bombardment's area that is refused, naming the bombardment. SOS Fire and
+    smoke do not stop it.
+    """
+    if game.ruleset != RULESET or old.stats.get(EMBARKED_IN) == new.stats.get(EMBARKED_IN):
+        return None
+    return disembark_refusal(game, old.id)

@@ -1,9 +1,9 @@
 """Every bombardment action a player takes, as a named plan (rules/actions.py).
 
     coc.new_bombardment   side, kind (high_explosive/smoke), phases, x, y (aim), observer_x, observer_y
-    coc.ranging_shot      bombardment, bearing (optional)                     dice: 2D6, deviation
-    coc.fire_for_effect   bombardment
-    coc.re_aim            bombardment, x, y
+    coc.ranging_shot      bombardment, bearing (optional), activation         dice: 2D6, deviation
+    coc.fire_for_effect   bombardment, activation
+    coc.re_aim            bombardment, x, y, activation
     coc.hidden_die        bombardment, face, direction (a rolling die's edge)
     coc.bombardment_phase bombardment, activation, cover.<unit>, cover_reason.<unit>, linear.<unit>,
                           leave_out.<unit>   dice
@@ -14,6 +14,13 @@
     coc.add_building      name, x, y, width, depth, facing, material, storeys
     coc.enter_building    unit, building
     coc.leave_building    unit
+
+Each activation of the Forward Observer (a ranging shot, fire for effect,
+re-aiming, a later Phase of fire) spends a held Command Dice 1 or one Chain of
+Command point (`activation`: command_die or coc_point, by default what the
+side holds, a 1 first); the first three wait for the side's Command Dice roll
+this Phase (coc_points.py `observer_activation`), and the plan's effects spend
+it. Placing the hidden die and buying rounds are free.
 
 The plans read the table with the bombardment rules' own builders
 (`ranging_inputs`, `phase_inputs`, `sos_inputs`, `new_bombardment`, ...), so a
@@ -41,6 +48,7 @@ from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command import buildings as bld
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover, phase_inputs
+from battletracker.rules.chain_of_command.coc_points import Activation, coc_store, observer_activation
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs
 from battletracker.rules.sequence import SequenceRefusal
 from battletracker.rules.tables import setting
@@ -119,27 +127,58 @@ def _plan_new(game: Game, choices: Choices) -> Plan:
     return _step(choices, "New bombardment", effects)
 
 
+UNRECORDED = "unrecorded"
+"""The `activation` of a ranging shot, fire for effect or re-aiming saved before version 3, which charged none."""
+
+
+def activation_of(game: Game, b: Bombardment, choices: Choices, what: str) -> Activation:
+    """The Forward Observer's activation for this step (`activation` among the choices, else what the side holds).
+
+    A step saved before version 3 (`unrecorded`) charged nothing and replays so.
+    """
+    if choices.get("activation") == UNRECORDED:
+        return Activation(UNRECORDED, (), "")
+    return observer_activation(game, b.side, choices.get("activation"), what)
+
+
+STEP_WORDS = {"coc.ranging_shot": "take a ranging shot", "coc.fire_for_effect": "call for fire for effect",
+              "coc.re_aim": "re-aim"}
+"""What each activation of the Forward Observer does, as its refusals say it."""
+
+
 def _plan_ranging(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
     bearing = _number(choices, "bearing", "The bearing") if "bearing" in choices else None
     inputs = bm.ranging_inputs(game, b.id, bearing)
+    activation = activation_of(game, b, choices, STEP_WORDS["coc.ranging_shot"])
     plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
-    facts = (f"Aiming at {table_point(b.x, b.y)}",
+    said = (activation.fact,) if activation.text else ()
+    facts = (*said, f"Aiming at {table_point(b.x, b.y)}",
              *((f"+{plus} for {counted(b.unobserved_attempts, 'earlier unobserved shots')}",) if plus else ()))
     return Plan("coc.ranging_shot", inputs, facts, dict(choices), f"{_name(game, b)}: ranging shot",
-                log_kind="bombardment")
+                activation.effects, log_kind="bombardment", log=tuple(f"{_name(game, b)}: {fact}" for fact in said))
+
+
+def _activated(game: Game, b: Bombardment, activation: Activation, effects: Sequence[Effect]) -> list[Effect]:
+    """A step's effects after those that spend its activation, said first in its log."""
+    said = [AppendLog.now(game, f"{_name(game, b)}: {activation.fact}", "bombardment")] if activation.text else []
+    return [*activation.effects, *said, *effects]
 
 
 def _plan_fire_for_effect(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
-    return _step(choices, f"{_name(game, b)}: fire for effect", bm.fire_for_effect(game, b.id))
+    effects = bm.fire_for_effect(game, b.id)
+    activation = activation_of(game, b, choices, STEP_WORDS["coc.fire_for_effect"])
+    return _step(choices, f"{_name(game, b)}: fire for effect", _activated(game, b, activation, effects))
 
 
 def _plan_re_aim(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
     aim = (_number(choices, "x", "The new aiming point across the table"),
            _number(choices, "y", "The new aiming point up the table"))
-    return _step(choices, f"{_name(game, b)}: re-aimed", bm.re_aim(game, b.id, aim))
+    effects = bm.re_aim(game, b.id, aim)
+    activation = activation_of(game, b, choices, STEP_WORDS["coc.re_aim"])
+    return _step(choices, f"{_name(game, b)}: re-aimed", _activated(game, b, activation, effects))
 
 
 def _plan_hidden_die(game: Game, choices: Choices) -> Plan:
@@ -163,7 +202,7 @@ def _plan_phase(game: Game, choices: Choices) -> Plan:
     """`activation`: begun, command_die, coc_point or none; without it, what the side holds now."""
     b = _bombardment(game, choices)
     activation = choices.get("activation")
-    if activation is not None and activation not in ("begun", "command_die", "coc_point", "none"):
+    if activation is not None and activation not in ("begun", "command_die", "coc_point", "none", "coc_die"):
         raise Refusal("activation", "The Forward Observer is activated by a Command Dice 1, a Chain of Command "
                                     "point, or not at all.")
     covers = {u: str(v) for u, v in _per_unit(choices, "cover.").items()}
@@ -175,10 +214,24 @@ def _plan_phase(game: Game, choices: Choices) -> Plan:
     infantry = [str(inputs[f"target{i}_id"]) for i in range(1, int(inputs.get("targets", 0)) + 1)
                 if inputs.get(f"target{i}_kind") == "infantry"]
     covered, log = _cover_readings(game, infantry, covers, {u: str(v) for u, v in reasons.items()})
-    facts = (f"Phase of fire {b.phases_fired + 1}, {b.phases_left} left on the Forward Observer's die",
+    facts = (activation_fact(game, b, str(inputs["activation"])),
+             f"Phase of fire {b.phases_fired + 1}, {b.phases_left} left on the Forward Observer's die",
              phase_dice_fact(b, game.settings), *covered)
     return Plan("coc.bombardment_phase", inputs, facts, dict(choices), f"{_name(game, b)}: Phase of fire",
                 log_kind="bombardment", log=log)
+
+
+def activation_fact(game: Game, b: Bombardment, activation: str) -> str:
+    """What activates this Phase of fire, and what it spends, said before the roll."""
+    if activation == "begun":
+        return "The Forward Observer's activation that began the bombardment counts for this Phase of fire"
+    if activation == "command_die":
+        return "Activated with a Command Dice 1"
+    if activation == "coc_point":
+        return f"Activated with {coc_store(game, b.side).spent_words()}"
+    if activation == "coc_die":
+        return "Activated with a whole Chain of Command die, as games saved before version 3 spent a point"
+    return "No Command Dice 1 and no Chain of Command point: the bombardment ends, contact with the mortars lost"
 
 
 def _cover_readings(game: Game, unit_ids: Sequence[str], chosen: Mapping[str, str],

@@ -1,7 +1,10 @@
 """`coc.bombardment_phase`: one Phase of fire of a Medium Mortar bombardment (or smoke barrage).
 
 The bombardment must be activated each Phase by a Command Dice 1 or one Chain
-of Command point (`activation`); without either (`none`) it ends, contact lost,
+of Command point (`activation`; the point from the side's loose points, else a
+Chain of Command die broken into its points: coc_points.py, read from
+`coc_points` (whole dice) and `coc_tally` (points)); without either (`none`)
+it ends, contact lost,
 and its effects end with the current Phase. Once the side's Command Dice are
 rolled this Phase (`held`, the faces it holds), a Command Dice 1 must be one it
 holds, and the Phase of fire spends it. The Phase it begins in (on
@@ -89,6 +92,8 @@ from battletracker.rules.chain_of_command.bombardment import (
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.buildings import building_of
+from battletracker.rules.chain_of_command.coc_points import SETTINGS as COC_SETTINGS
+from battletracker.rules.chain_of_command.coc_points import CocStore, coc_store, read_store, store_inputs
 from battletracker.rules.chain_of_command.command_dice import held_input, read_held, rolled_this_phase, without
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
 from battletracker.rules.chain_of_command.fire import (
@@ -117,14 +122,15 @@ from battletracker.rules.sequence import (
 from battletracker.rules.tables import setting
 from battletracker.rules.terrain import CoverReading, TableIndex
 
-ACTIVATIONS = ("begun", "command_die", "coc_point", "none")
+ACTIVATIONS = ("begun", "command_die", "coc_point", "none", "coc_die")
+"""`coc_die` is how games saved before version 3 spent a Chain of Command point: a whole die (savefile.migrate)."""
 PHASE_KINDS = ("high_explosive", "smoke")
 PHASE_STATES = ("ready", "firing")
 TARGET_KINDS = ("infantry", "passengers", "vehicle", "building")
 BUILDING_MATERIALS = ("none", "wood", "brick_stone")
 PIN_EXEMPT = ("brick_stone", "any")
 MAX_TARGETS = 60
-SETTINGS = (*FIRE_SETTINGS, "bombardment_devastating_doubles_all", "bombardment_pin_exempt_material")
+SETTINGS = (*FIRE_SETTINGS, "bombardment_devastating_doubles_all", "bombardment_pin_exempt_material", *COC_SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -141,7 +147,7 @@ class PhaseInputs:
     state: str
     activation: str
     side: int
-    coc_points: int | None
+    store: CocStore | None
     held: tuple[int, ...] | None
     bombardment_id: str | None
     observer_id: str | None
@@ -196,6 +202,7 @@ def _parse(inputs: Inputs) -> PhaseInputs:
     active_side = r.optional_int("active_side", minimum=0)
     last_fire = read_last(r, "last_fire")
     coc_points = r.optional_int("coc_points", minimum=0)
+    store = read_store(r, coc_points) if coc_points is not None else None
     held = read_held(r) if r.bool("command_dice_rolled") else None
     bombardment_id = read_id(r, "bombardment_id")
     observer_id = read_id(r, "observer_id")
@@ -233,8 +240,10 @@ def _parse(inputs: Inputs) -> PhaseInputs:
     if activation == "begun" and state != "ready":
         raise RulesInputError("activation", "'begun' is only for the Phase a bombardment begins in; one already "
                                             "firing needs a Command Dice 1 or a Chain of Command point")
-    if activation == "coc_point" and coc_points == 0:
-        raise RulesInputError("activation", "the side has no Chain of Command point to spend")
+    if activation == "coc_die" and coc_points == 0:
+        raise RulesInputError("activation", "the side has no Chain of Command die to spend")
+    if activation == "coc_point" and store is not None and not store.can_spend_point:
+        raise RulesInputError("activation", f"the side has no Chain of Command point to spend ({store.words()})")
     if activation == "command_die" and held is not None and 1 not in held:
         raise SequenceRefusal("activation", "The side holds no Command Dice 1 this Phase: the bombardment needs a "
                                             "Chain of Command point, or it ends, contact lost.")
@@ -253,9 +262,9 @@ def _parse(inputs: Inputs) -> PhaseInputs:
             raise RulesInputError("direction", f"a Static bombardment ({pattern_die}) does not move")
     if kind == "smoke" and targets:
         raise RulesInputError("targets", f"a smoke barrage rolls no dice against the units in it, not {count}")
-    if bombardment_id is not None and activation == "coc_point" and coc_points is None:
+    if bombardment_id is not None and activation in ("coc_point", "coc_die") and coc_points is None:
         raise RulesInputError("coc_points", "is required to spend a Chain of Command point from the side")
-    return PhaseInputs(kind, state, activation, side, coc_points, held, bombardment_id, observer_id, turn, phase,
+    return PhaseInputs(kind, state, activation, side, store, held, bombardment_id, observer_id, turn, phase,
                        left_behind, centre, phases_left, phases_fired, devastating, pattern_die, direction,
                        moves_left, firepower_dice, to_hit, targets)
 
@@ -348,6 +357,12 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     effects: list[Effect] = []
     update: dict[str, object] = {"state": "firing"}
     if p.activation == "coc_point":
+        if p.store is None:
+            log.append("Activated with a Chain of Command point")
+        else:
+            log.append(f"Activated with {p.store.spent_words()}")
+            effects.extend(p.store.spend_point(p.side))
+    elif p.activation == "coc_die":
         log.append("Activated with a Chain of Command point")
         effects.append(ChangeCocPoints(p.side, -1))
     elif p.activation == "command_die":
@@ -561,10 +576,14 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str | None = None,
         raise SequenceRefusal("bombardment_id", wait.sentence)
     if activation is None:
         activation = activation_now(game, b, spend_coc_point)
+    elif activation == "coc_point":
+        store = coc_store(game, b.side)
+        if not store.can_spend_point:
+            raise SequenceRefusal("activation", f"{store.none_words(game.sides[b.side].name)} to spend.")
     inputs: dict[str, InputValue] = {
         "kind": b.kind, "state": b.state, "activation": activation, "side": b.side,
         "active_side": game.active_side, **last_inputs("last_fire", b.last_fired),
-        "coc_points": game.sides[b.side].coc_points, "bombardment_id": b.id, "turn": game.turn,
+        **store_inputs(game, b.side), "bombardment_id": b.id, "turn": game.turn,
         "phase": game.phase, "x": b.x, "y": b.y, "phases_left": b.phases_left, "phases_fired": b.phases_fired,
         "devastating": b.devastating, "moves_left": b.moves_left, "firepower_dice": b.firepower_dice,
         "to_hit": b.to_hit,
@@ -613,8 +632,9 @@ def activation_now(game: Game, b: Bombardment, spend_coc_point: bool) -> str:
     if rolled and 1 in side.held_dice:
         return "command_die"
     if spend_coc_point:
-        if side.coc_points == 0:
-            raise SequenceRefusal("activation", f"{side.name} has no Chain of Command point to spend.")
+        store = coc_store(game, b.side)
+        if not store.can_spend_point:
+            raise SequenceRefusal("activation", f"{store.none_words(side.name)} to spend.")
         return "coc_point"
     if not rolled:
         raise SequenceRefusal("activation", f"Roll {side.name}'s Command Dice for this Phase first: the "

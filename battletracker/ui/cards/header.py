@@ -1,6 +1,6 @@
-"""A side's header above its cards: colour, name, Force Morale, CoC points.
+"""A side's header above its cards: colour, name, Force Morale, Chain of Command dice.
 
-Force Morale and Chain of Command points go up and down on every table, so
+Force Morale and Chain of Command dice go up and down on every table, so
 the header carries steppers for them; like every card edit they go through
 the session as one undo step each. Clicking the name folds the side's cards
 away, which keeps a long roster manageable.
@@ -77,7 +77,7 @@ class SideHeader(QWidget):
         flow = FlowLayout(values, spacing=12)
         self.values: dict[str, QLabel] = {}
         for field, label, tip in (("force_morale", "Force Morale", "Force Morale"),
-                                  ("coc_points", "CoC points", "Chain of Command point")):
+                                  ("coc_points", "CoC dice", "Chain of Command die")):
             flow.addWidget(self._stepper(values, field, label, tip))
         root.addWidget(values)
         self.values_box = values
@@ -115,14 +115,21 @@ class SideHeader(QWidget):
     def _emitter(self, field: str, delta: int) -> Callable[[], None]:
         return lambda: self.step.emit(field, delta)
 
-    def set_side(self, side: Side, units: int, morale: bool = True) -> None:
-        """Show the side; `morale` False hides Force Morale and CoC points (other rulesets)."""
+    def set_side(self, side: Side, units: int, morale: bool = True, points_per_die: int = 6) -> None:
+        """Show the side; `morale` False hides Force Morale and Chain of Command dice (other rulesets).
+
+        The dice's tooltip says them with the loose points towards the next die, in the seed's words
+        ("Chain of Command: 1 die, 5 points of 6").
+        """
         self.name_label.setText(side.name)
         self.swatch.colour = QColor(side.colour)
         self.swatch.update()
         self.count_label.setText(f"{units} unit{'s' if units != 1 else ''}")
         self.values["force_morale"].setText(str(side.force_morale))
         self.values["coc_points"].setText(str(side.coc_points))
+        dice = f"{side.coc_points} {'die' if side.coc_points == 1 else 'dice'}"
+        points = f"{side.coc_tally} {'point' if side.coc_tally == 1 else 'points'}"
+        self.values["coc_points"].setToolTip(f"Chain of Command: {dice}, {points} of {points_per_die}")
         self.values_box.setVisible(morale)
         self.setToolTip(literal(f"{side.name}: click to fold or unfold its cards"))
 

@@ -335,8 +335,10 @@ class CardsPanel(QWidget):
         for unit in game.units.values():
             if 0 <= unit.side < len(counts):
                 counts[unit.side] += 1
+        per_die = game.settings.get("command_dice_pips_per_die", 6)
+        per_die = per_die if isinstance(per_die, int) and not isinstance(per_die, bool) else 6
         for header, side, count in zip(self._headers, game.sides, counts, strict=True):
-            header.set_side(side, count, self.session.game.ruleset == "chain_of_command")
+            header.set_side(side, count, self.session.game.ruleset == "chain_of_command", per_die)
 
     def _step_side(self, index: int, field: str, delta: int) -> None:
         self.act("side.change", {"side": index, "value": field, "delta": delta})

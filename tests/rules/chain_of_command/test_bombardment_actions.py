@@ -35,6 +35,10 @@ class Table:
         assert list(self.game.actions[-1].dice) == (dice or [])
         return res
 
+    def roll(self, faces: list[int] | None = None) -> None:
+        """The active side rolls its Command Dice: the Forward Observer's activations wait for it."""
+        self.act("coc.command_dice", {}, faces or [1, 2, 3, 4, 4])
+
     def undo_all(self) -> None:
         while self.undo:
             before, inverse = self.undo.pop()
@@ -57,15 +61,19 @@ def test_new_bombardment_ranging_fire_for_effect_hidden_die_and_phases_are_actio
     assert (b.state, b.phases_left, b.centre) == ("ranging", 6, (20.0, 20.0))
     assert g.log[-1].text.endswith("aiming point (20\", 20\")") and g.log[-1].kind == "bombardment"
 
+    t.roll()
     res = t.act("coc.ranging_shot", {"bombardment": "b1"}, [1, 2])
     assert res.outcome == "unobserved" and b.unobserved_attempts == 1
+    assert g.sides[0].held_dice == [2, 3, 4, 4]
     t.act("clock.end_phase", {})
     t.act("clock.end_phase", {})
+    t.roll()
     res = t.act("coc.ranging_shot", {"bombardment": "b1", "bearing": 90.0}, [3, 2, 2, 3, 4])
     assert res.outcome == "deviates" and (b.state, b.landed_x, b.landed_y) == ("landed", 29.0, 20.0)
     t.act("clock.end_phase", {})
     t.act("clock.end_phase", {})
 
+    t.roll()
     t.act("coc.fire_for_effect", {"bombardment": "b1"})
     assert (b.state, b.centre) == ("ready", (29.0, 20.0))
     t.act("coc.hidden_die", {"bombardment": "b1", "face": 5, "direction": "right"})
@@ -96,9 +104,11 @@ def test_re_aim_after_a_deviation_starts_ranging_again() -> None:
     t = Table()
     t.act("coc.new_bombardment", {"side": 0, "phases": 3, "x": 20.0, "y": 20.0, "observer_x": 5.0,
                                   "observer_y": 5.0, "kind": "smoke"})
+    t.roll()
     t.act("coc.ranging_shot", {"bombardment": "b1", "bearing": 90.0}, [3, 3, 2, 3, 4])
     t.act("clock.end_phase", {})
     t.act("clock.end_phase", {})
+    t.roll()
     t.act("coc.re_aim", {"bombardment": "b1", "x": 24.0, "y": 26.0})
     b = t.game.bombardments["b1"]
     assert (b.state, b.centre, b.unobserved_attempts) == ("ranging", (24.0, 26.0), 0)
@@ -153,6 +163,7 @@ def test_what_falls_due_at_end_phase_is_stamped_with_the_action_so_a_replay_writ
     t = Table()
     t.act("coc.new_bombardment", {"side": 0, "phases": 6, "x": 20.0, "y": 20.0, "observer_x": 5.0,
                                   "observer_y": 5.0})
+    t.roll()
     t.act("coc.ranging_shot", {"bombardment": "b1"}, [1, 2])
     t.act("clock.end_phase", {})
     count = len(t.game.log)

@@ -58,7 +58,7 @@ def test_without_a_one_a_chain_of_command_point_the_player_spends_activates_it()
     before = savefile.dumps(game)
     activation, _, inverses = fire_now(game, spend_coc_point=True)
     assert activation == "coc_point"
-    assert game.sides[BRITISH].coc_points == 0
+    assert (game.sides[BRITISH].coc_points, game.sides[BRITISH].coc_tally) == (0, 5)
     assert game.sides[BRITISH].held_dice == [2, 2, 3, 4, 4]
     for inverse in reversed(inverses):
         game.apply(inverse)
@@ -77,8 +77,9 @@ def test_refusals_say_why() -> None:
     game = firing(coc_points=0)
     with pytest.raises(SequenceRefusal, match="Roll British's Command Dice for this Phase first"):
         phase_inputs(game, "b1")
-    command_dice(game, [2, 3, 4, 5, 6])
-    with pytest.raises(SequenceRefusal, match="British has no Chain of Command point to spend."):
+    command_dice(game, [2, 3, 4, 4, 6])
+    with pytest.raises(SequenceRefusal, match=r"British has no Chain of Command point \(0 dice, 0 points of 6\) to "
+                                              r"spend\."):
         phase_inputs(game, "b1", spend_coc_point=True)
     with pytest.raises(SequenceRefusal, match="holds no Command Dice 1 this Phase"):
         resolve("coc.bombardment_phase", phase_inputs(game, "b1", "command_die"), ScriptedDice([1] * 6))
@@ -88,4 +89,4 @@ def test_before_a_roll_a_point_can_still_be_spent() -> None:
     game = firing(coc_points=2)
     activation, _, _ = fire_now(game, spend_coc_point=True)
     assert activation == "coc_point"
-    assert game.sides[BRITISH].coc_points == 1
+    assert (game.sides[BRITISH].coc_points, game.sides[BRITISH].coc_tally) == (1, 5)

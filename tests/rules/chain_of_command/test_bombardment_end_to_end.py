@@ -20,6 +20,7 @@ from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.effects import Effect, SetClock, add_shock
 from battletracker.model.game import Game, Side, Unit, Vehicle
+from battletracker.model.sequence_effects import ChangeCocTally
 from battletracker.rules import RulesInputError, resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command import bombardment as bm
@@ -173,13 +174,14 @@ def test_a_whole_bombardment_from_ranging_to_the_last_smoke() -> None:
     t.end_phase(2, 2, 0)
     assert not g.units["a"].has("pinned") and b.pinned == ["c"]
 
-    # Phase of fire 3: no 1, so a Chain of Command point; it moves to (47, 20). 3 Gruppe is Pinned: Light, not Open.
+    # Phase of fire 3: no 1, so a Chain of Command point (the side's one die is broken into its six points, one
+    # spent); it moves to (47, 20). 3 Gruppe is Pinned: Light, not Open.
     inputs = phase_inputs(g, "b1", "coc_point")
     assert (inputs["targets"], inputs["target1_id"], inputs["target1_cover"], inputs["target1_pinned"]) == (
         1, "c", "open", True)
     res = t.run("coc.bombardment_phase", inputs, [5, 5, 1, 1, 1, 1, face("light", "kill"), face("light", "none")])
     assert res.outcome == "kills=1"
-    assert g.sides[0].coc_points == 0 and g.units["c"].figures == 6
+    assert (g.sides[0].coc_points, g.sides[0].coc_tally) == (0, 5) and g.units["c"].figures == 6
     assert (b.centre, b.phases_left, b.moves_left) == ((47.0, 20.0), 2, 1)
     t.end_phase(2, 3, 1)
     t.end_phase(2, 4, 0)
@@ -195,8 +197,9 @@ def test_a_whole_bombardment_from_ranging_to_the_last_smoke() -> None:
     assert b.pinned == ["d"] and not g.units["c"].has("pinned"), "3 Gruppe, outside with no Shock, is released"
     t.end_phase(2, 6, 0)
 
-    # Next British Phase: no Command Dice 1 and no Chain of Command point left.
-    with pytest.raises(RulesInputError, match="the side has no Chain of Command point to spend"):
+    # Next British Phase: the five points left have gone elsewhere; no Command Dice 1 and no Chain of Command point.
+    t.apply([ChangeCocTally(0, -5)])
+    with pytest.raises(RulesInputError, match=r"British has no Chain of Command point \(0 dice, 0 points of 6\)"):
         resolve("coc.bombardment_phase", phase_inputs(g, "b1", "coc_point"), ScriptedDice([]))
     res = t.run("coc.bombardment_phase", phase_inputs(g, "b1", "none"), [])
     assert res.outcome == "contact_lost"

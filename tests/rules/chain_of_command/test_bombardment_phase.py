@@ -333,11 +333,11 @@ def test_vehicle_shock_odds_agree_with_simulation_with_chained_storm_of_steel() 
 def test_its_settings_are_declared() -> None:
     assert get("coc.bombardment_phase").settings == (
         "storm_of_steel_per_six", "storm_of_steel_chains", *TABLE_SETTINGS, "bombardment_devastating_doubles_all",
-        "bombardment_pin_exempt_material")
+        "bombardment_pin_exempt_material", "command_dice_pips_per_die", "coc_point_breaks_die")
 
 
 @pytest.mark.parametrize(("inputs", "field", "message"), [
-    ({"activation": None}, "activation", "is required \\(one of begun, command_die, coc_point, none\\)"),
+    ({"activation": None}, "activation", "is required \\(one of begun, command_die, coc_point, none, coc_die\\)"),
     ({"activation": "prayer"}, "activation", "must be one of begun"),
     ({"activation": "begun"}, "activation", "'begun' is only for the Phase a bombardment begins in"),
     ({"activation": "coc_point", "coc_points": 0}, "activation", "the side has no Chain of Command point to spend"),

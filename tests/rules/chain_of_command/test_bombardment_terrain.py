@@ -18,12 +18,15 @@ def firing(t: Table) -> None:
     """The bombardment of test_bombardment_actions, ready to fire on (29, 20)."""
     t.act("coc.new_bombardment", {"side": 0, "kind": "high_explosive", "phases": 6, "x": 20.0, "y": 20.0,
                                   "observer_x": 5.0, "observer_y": 5.0})
+    t.roll()
     t.act("coc.ranging_shot", {"bombardment": "b1"}, [1, 2])
     t.act("clock.end_phase", {})
     t.act("clock.end_phase", {})
+    t.roll()
     t.act("coc.ranging_shot", {"bombardment": "b1", "bearing": 90.0}, [3, 2, 2, 3, 4])
     t.act("clock.end_phase", {})
     t.act("clock.end_phase", {})
+    t.roll()
     t.act("coc.fire_for_effect", {"bombardment": "b1"})
     t.act("coc.hidden_die", {"bombardment": "b1", "face": 5, "direction": "right"})
 

@@ -57,6 +57,7 @@ from battletracker.rules.chain_of_command.bombardment_phase import (
     rolled_cover,
     target_chances,
 )
+from battletracker.rules.chain_of_command.coc_points import coc_store
 from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
@@ -219,15 +220,28 @@ class _RunnerDialog(ProcedureDialog):
         self.runner.setEnabled(not text)
 
     def follow_clock(self) -> None:
-        """Check the inputs again at End Phase / End Turn: the Forward Observer acts only in its side's Phase."""
+        """Check the inputs again at End Phase / End Turn and when the side's dice change (a Command Dice roll):
+        the Forward Observer acts only in its side's Phase, activated by a held 1 or a Chain of Command point."""
         self.session.changed.connect(self._on_changed)
 
     def _on_changed(self, changes: Changes) -> None:
-        if changes.clock or changes.everything:
+        if changes.clock or changes.sides or changes.everything:
             self.update_inputs()
 
     def update_inputs(self) -> None:
         """Build the procedure's inputs from the game and the dialog's choices (each dialog says how)."""
+
+
+def observer_activation_box(parent: QWidget) -> QComboBox:
+    """The Forward Observer's activation: what the side holds (a 1 first), or the player's pick."""
+    box = QComboBox(parent)
+    box.setObjectName("observer_activation")
+    box.addItem("What the side holds: a Command Dice 1, else a Chain of Command point", "")
+    box.addItem("A Command Dice 1", "command_die")
+    box.addItem("A Chain of Command point", "coc_point")
+    box.setToolTip("Each activation of the Forward Observer spends a held Command Dice 1 or one Chain of Command "
+                   "point, once the side has rolled its Command Dice this Phase")
+    return box
 
 
 class RangingDialog(_RunnerDialog):
@@ -247,6 +261,9 @@ class RangingDialog(_RunnerDialog):
         self.bearing.setSuffix(" degrees (0 = up the map, clockwise)")
         self.bearing.setEnabled(False)
         self.form.addRow(self.set_bearing, self.bearing)
+        self.activation = observer_activation_box(self)
+        self.form.addRow("Activation", self.activation)
+        self.activation.currentIndexChanged.connect(lambda _i: self.update_inputs())
         self.set_bearing.toggled.connect(self.bearing.setEnabled)
         self.set_bearing.toggled.connect(lambda _on: self.update_inputs())
         self.bearing.valueChanged.connect(lambda _v: self.update_inputs())
@@ -255,6 +272,8 @@ class RangingDialog(_RunnerDialog):
 
     def update_inputs(self) -> None:
         choices: dict[str, InputValue] = {"bombardment": self.bombardment_id}
+        if self.activation.currentData():
+            choices["activation"] = str(self.activation.currentData())
         if self.set_bearing.isChecked():
             choices["bearing"] = self.bearing.value()
         try:
@@ -290,9 +309,10 @@ class PhaseDialog(_RunnerDialog):
         if self.begun:
             column.addWidget(QLabel("The Forward Observer's activation that began the bombardment counts.", holder))
         else:
-            points = session.game.sides[b.side].coc_points
+            store = coc_store(session.game, b.side)
+            points = int(store.can_spend_point)
             for key, text in ACTIVATION_CHOICES:
-                label = f"{text} ({points} held)" if key == "coc_point" else text
+                label = f"{text} ({store.words()})" if key == "coc_point" else text
                 button = QRadioButton(label, holder)
                 self.activation_group.addButton(button)
                 self.activation_buttons[key] = button

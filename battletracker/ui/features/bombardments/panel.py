@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import Changes
-from battletracker.model.game import GameError
+from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
 from battletracker.rules.base import counted, message_of, table_point
@@ -51,6 +51,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     waiting,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.rules.chain_of_command.coc_points import observer_activation
 from battletracker.rules.chain_of_command.smoke_barrage import close_combat_terms, smoke_close_combats
 from battletracker.ui.features.bombardments.buildings import BuildingDialog, building_at, corners_to_footprint
 from battletracker.ui.features.bombardments.dialogs import (
@@ -87,6 +88,14 @@ STATE_TEXT = {
     "lingering": "Over: effects linger",
     "cleared": "Cleared",
 }
+
+
+def _spends(game: Game, b: Bombardment) -> str:
+    """What the Forward Observer's next activation spends ("Activated with a Command Dice 1"), or why it waits."""
+    try:
+        return observer_activation(game, b.side, None, "act").fact
+    except RulesInputError as exc:
+        return message_of(exc)
 
 
 class BombardmentRow(QFrame):
@@ -193,6 +202,9 @@ class BombardmentRow(QFrame):
         elif action.key == "fire_for_effect_or_re_aim":
             self._button("fire_for_effect", "Fire for effect", lambda: panel.fire_for_effect(b.id))
             self._button("re_aim", "Re-aim...", lambda: panel.start_re_aim(b.id))
+            spends = _spends(game, b)
+            for key in ("fire_for_effect", "re_aim"):
+                self.buttons[key].setToolTip(spends)
         elif action.key == "place_pattern_die":
             self._button("pattern", "Place the hidden die...", lambda: panel.open_pattern(b.id))
         elif action.key in ("fire", "activate"):
