@@ -42,6 +42,7 @@ from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure,
 from battletracker.rules.chain_of_command.activation import move_effects
 from battletracker.rules.chain_of_command.command_dice import next_phase
 from battletracker.rules.clock import due_effects
+from battletracker.rules.edit_checks import check_edit
 from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.sequence import side_name
 from battletracker.rules.step import STEP
@@ -311,6 +312,7 @@ def _plan_edit(game: Game, choices: Choices) -> Plan:
     unit = _parse_unit(choices.get("unit"))
     old = _unit(game, {"unit": unit.id})
     _side(game, unit)
+    check_edit(game, old, unit)
     changes = describe_changes(game, old, unit)
     if not changes:
         raise Refusal("unit", f"Nothing about {old.name} was changed.")

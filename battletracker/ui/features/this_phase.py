@@ -38,6 +38,7 @@ from battletracker.rules.base import Resolution, message_of
 from battletracker.rules.chain_of_command.activation import activated_words, current, order_targets, ways
 from battletracker.rules.chain_of_command.bombardment import next_action, observer_name, waiting
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
+from battletracker.rules.chain_of_command.coc_points import store_words
 from battletracker.rules.chain_of_command.command_dice import (
     RULESET,
     CommandDiceTable,
@@ -277,7 +278,7 @@ class ThisPhasePanel(QWidget):
                              "The odds of each Phase outcome first; then type the table's dice or roll here")
             else:
                 self._line(refusal)
-        self._line(f"Chain of Command dice: {side.coc_points}; tally {side.coc_tally} pips.")
+        self._line(store_words(game, who) + ".", "this_phase_coc")
         self._line("A unit acts once activated: by a held die of its face (1 a Team, 2 a Section, 3 a Junior "
                    "Leader, 4 a Senior Leader) or by an activated Leader's Order. Activate it here, on its card's "
                    "menu, or in the dialog of what it does.", "this_phase_how")
