@@ -72,9 +72,10 @@ class ActivationSection(QWidget):
         game = self.session.game
         words = activated_words(game, unit)
         if not words:
-            face = face_for(unit)
-            words = f"Not activated this Phase (a Command Dice {face}: {kind_words(unit)})"
+            words = f"Not activated: a {face_for(unit)} or an Order"
         self.state.setText(words)
+        self.state.setToolTip(f"{unit.name} acts once activated this Phase: a Command Dice {face_for(unit)} "
+                              f"({kind_words(unit)}), dice combined to it, or an activated Leader's Order")
         options = ways(game, unit) if not self.session.replaying else []
         self.activate.setVisible(bool(options))
         act = current(game, unit)

@@ -142,3 +142,22 @@ def test_the_played_phases_save_and_replay(tmp_path: Path) -> None:
     replayed, steps = replay_steps(loaded)
     assert len(steps) == 5
     assert savefile.game_to_dict(replayed) == savefile.game_to_dict(game)
+
+
+def test_a_unit_under_a_bombardment_neither_fires_nor_is_fired_at_nor_moves_whatever_the_line_of_sight() -> None:
+    game = demo()
+    act(game, "coc.new_bombardment", {"side": 0, "kind": "high_explosive", "phases": 3, "x": 22.0, "y": 38.0,
+                                      "observer_x": 10.0, "observer_y": 10.0})
+    game.bombardments["b1"].state = "firing"  # begun: its area has effects on the table
+    act(game, "coc.command_dice", {}, [2, 4, 3, 3, 5])
+    shot = {"firer": GRUPPE, "target": SQUAD, "sight": True, "sight_reason": "we see them", "activation": "dice:2"}
+    assert "1st Squad is under" in refused(game, "coc.shoot", shot)
+    assert "cannot be fired at, whatever the Line of Sight" in refused(game, "coc.shoot", shot)
+    assert game.sides[0].held_dice == [2, 3, 3, 4]
+    act(game, "clock.end_phase", {})
+    act(game, "coc.command_dice", {}, [2, 2, 3, 3, 5])
+    assert "units in a bombardment area cannot fire" in refused(
+        game, "coc.shoot", {"firer": SQUAD, "target": GRUPPE, "sight": True, "activation": "dice:2"})
+    assert "cannot move" in refused(game, "unit.move", {"unit": SQUAD, "x": 22.0, "y": 30.0, "activation": "dice:2"})
+    # 2nd Squad, outside the area, fires as usual.
+    act(game, "coc.shoot", {"firer": SQUAD_2, "target": GRUPPE_2, "sight": True, "activation": "dice:2"}, [1] * 5)
