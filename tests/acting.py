@@ -8,8 +8,12 @@ nothing), and each unit activated by a Command Dice, as the table would have it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from battletracker.core.dice import Face
 from battletracker.model.game import Activation, CommandRoll, Game
 from battletracker.model.sequence_effects import SetActivation, SetCommandRoll
+from battletracker.rules.base import InputValue
 
 
 def ready(game: Game, *unit_ids: str) -> Game:
@@ -32,3 +36,26 @@ def ready(game: Game, *unit_ids: str) -> Game:
 def ready_side(game: Game, side: int = 0) -> Game:
     """`ready` for every unit of `side` in play."""
     return ready(game, *(u.id for u in game.units.values() if u.side == side and u.in_play))
+
+
+def ready_by_actions(game: Game, unit_id: str, act: Callable[[str, dict[str, InputValue], list[Face]], object]) -> None:
+    """Bring the unit to act as the table would, through recorded actions: End Phase until a Phase of its side
+    in which it has not acted, that side's Command Dice rolled with the unit's face among them, and the unit
+    activated with it. `act(name, choices, dice)` takes each step (so a test's undo and replay see them)."""
+    from battletracker.rules.chain_of_command.activation import current, face_for
+    from battletracker.rules.chain_of_command.command_dice import rolled_this_phase
+
+    unit = game.unit(unit_id)
+    while game.active_side != unit.side or current(game, unit) is not None and "fire" in current(game, unit).done:
+        act("clock.end_phase", {}, [])
+    if current(game, unit) is not None:
+        return
+    face = face_for(unit)
+    assert face is not None
+    if not rolled_this_phase(game, unit.side) or face not in game.sides[unit.side].held_dice:
+        if rolled_this_phase(game, unit.side):
+            act("clock.end_phase", {}, [])
+            act("clock.end_phase", {}, [])
+        count = game.sides[unit.side].command_dice
+        act("coc.command_dice", {}, [face, 1, 2, 3, 5, 5, 5, 5, 5, 5, 5, 5][:count])
+    act("coc.activate", {"unit": unit_id, "activation": f"dice:{face}"}, [])

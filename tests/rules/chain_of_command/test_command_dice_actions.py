@@ -59,8 +59,8 @@ def test_spending_a_held_die_is_an_action_that_records_who_acted() -> None:
     before = savefile.dumps(game)
     inverses = act(game, "coc.spend_command_die", {"face": 1, "unit": "t1"})
     assert game.sides[0].held_dice == [2, 3]
-    unit = game.units["t1"]
-    assert unit.acted is not None and (unit.acted.turn, unit.acted.phase) == (2, 3)
+    activation = game.units["t1"].activation
+    assert activation is not None and (activation.turn, activation.phase, activation.dice) == (2, 3, [1])
     for inverse in reversed(inverses):
         game.apply(inverse)
     assert savefile.dumps(game) == before

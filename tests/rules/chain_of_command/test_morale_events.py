@@ -26,6 +26,7 @@ from battletracker.rules.chain_of_command.morale_events import morale_tests, sen
 from battletracker.rules.consequences import registered
 from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir
+from tests.acting import ready_by_actions
 
 TIME = "2026-12-01T20:00:00"
 GERMANY, USA = 0, 1
@@ -50,8 +51,20 @@ def game() -> Game:
 
 
 def act(game: Game, name: str, choices: dict[str, InputValue], dice: Sequence[Face] = ()) -> list[Effect]:
-    """One step as the app takes it: planned, resolved with the dice, applied in one go; its inverses."""
-    return game.apply_all(perform(game, name, choices, list(dice), time=TIME).effects)
+    """One step as the app takes it: planned, resolved with the dice, applied in one go; its inverses.
+
+    A shot is taken in its firer's Phase, once activated: the steps that bring it there are taken first.
+    """
+    undo: list[Effect] = []
+    if name in SHOTS:
+        def step(n: str, c: dict[str, InputValue], d: list[Face]) -> None:
+            undo.extend(game.apply_all(perform(game, n, c, d, time=TIME).effects))
+
+        ready_by_actions(game, str(choices["firer"]), step)
+    return undo + game.apply_all(perform(game, name, choices, list(dice), time=TIME).effects)
+
+
+SHOTS = ("coc.shoot", "coc.at_fire", "coc.at_grenade", "coc.grenade_into_vehicle")
 
 
 def due_tests(game: Game, side: int) -> list[AgendaItem]:
@@ -186,7 +199,7 @@ def test_undo_restores_the_game_exactly_and_a_saved_game_replays(game: Game, tmp
     savefile.save(game, path)
     loaded = savefile.load(path)
     replayed, steps = replay_steps(loaded)
-    assert len(steps) == len(PLAY)
+    assert len(steps) == len(game.actions)
     assert savefile.game_to_dict(replayed) == savefile.game_to_dict(game) == savefile.game_to_dict(loaded)
     for inverses in reversed(undo):
         for inverse in reversed(inverses):
