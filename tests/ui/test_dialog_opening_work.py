@@ -11,6 +11,7 @@ from battletracker.model import savefile
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.odds_plot import OddsPlot
 from battletracker.ui.session import Session
+from tests.acting import ready_side
 
 
 @pytest.fixture
@@ -28,7 +29,8 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[OddsPlot]]:
 
 
 def demo_session(name: str) -> Session:
-    return Session(savefile.load(resources_dir() / "demo" / f"{name}.json"))
+    game = savefile.load(resources_dir() / "demo" / f"{name}.json")
+    return Session(ready_side(game) if name == "chain_of_command" else game)
 
 
 def test_the_necromunda_shoot_dialog_draws_its_odds_once_as_it_opens(qtbot: QtBot, drawn: list[OddsPlot]) -> None:
@@ -71,7 +73,7 @@ def test_the_fire_dialog_draws_its_odds_once_as_it_opens(qtbot: QtBot, drawn: li
 def test_the_phase_of_fire_dialog_draws_its_odds_once_as_it_opens(qtbot: QtBot, drawn: list[OddsPlot]) -> None:
     from battletracker.ui.features.bombardments.dialogs import PhaseDialog
 
-    session = demo_session("chain_of_command")
+    session = Session(savefile.load(resources_dir() / "demo" / "chain_of_command.json"))
     session.act("coc.new_bombardment", {"side": 0, "kind": "high_explosive", "phases": 3, "x": 24.0, "y": 38.0,
                                         "observer_x": 30.0, "observer_y": 20.0})
     bid = next(iter(session.game.bombardments))

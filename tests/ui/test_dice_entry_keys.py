@@ -33,6 +33,7 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
+from tests.acting import ready, ready_side
 from tests.ui.dice_entry import command_dice_for, type_dice
 
 PANZER, MG, SQUAD = "u6", "u3", "u8"
@@ -108,14 +109,14 @@ def open_bombardment_phase(qtbot: QtBot, tmp_path: Path) -> Opened:
 
 
 def open_anti_tank(qtbot: QtBot, tmp_path: Path) -> Opened:
-    win = _window(qtbot, savefile.load(demo_path()), tmp_path)
+    win = _window(qtbot, ready_side(savefile.load(demo_path())), tmp_path)
     win.run_unit_action("coc.anti_tank_fire", PANZER)
     dialog = _only(win, AntiTankDialog)
     return dialog, dialog.runner
 
 
 def open_anti_tank_grenade(qtbot: QtBot, tmp_path: Path) -> Opened:
-    game = savefile.load(demo_path())
+    game = ready_side(savefile.load(demo_path()))
     game.unit("u2").x, game.unit("u2").y = 50.0, 30.0
     win = _window(qtbot, game, tmp_path)
     win.run_unit_action("coc.at_grenade", "u2")
@@ -124,7 +125,7 @@ def open_anti_tank_grenade(qtbot: QtBot, tmp_path: Path) -> Opened:
 
 
 def open_fire(qtbot: QtBot, tmp_path: Path) -> Opened:
-    win = _window(qtbot, savefile.load(demo_path()), tmp_path)
+    win = _window(qtbot, ready_side(savefile.load(demo_path())), tmp_path)
     win.run_unit_action("coc.support_fire", MG)
     dialog = _only(win, FireDialog)
     assert dialog.set_target(SQUAD)
@@ -133,12 +134,13 @@ def open_fire(qtbot: QtBot, tmp_path: Path) -> Opened:
 
 
 def open_grenade_into_vehicle(qtbot: QtBot, tmp_path: Path) -> Opened:
-    win = _window(qtbot, savefile.load(demo_path()), tmp_path)
+    win = _window(qtbot, ready_side(savefile.load(demo_path())), tmp_path)
     team = Unit("u40", "Rifle team", "team", 0, 30.0, 30.0, figures=4, figures_max=4,
                 weapons=[Weapon("Rifles", "small_arms", 24.0, [18.0, 48.0], stats={"firepower_dice": 3})])
     vehicle = Unit("u41", "M3 half-track", "vehicle", 1, 30.0, 33.0, facing=0.0, figures=1, figures_max=1,
                    vehicle=Vehicle("apc", {"front": 2, "side": 1, "rear": 1, "top": 0}, True))
     win.session.apply("Add the team and the half-track", [AddUnit(team), AddUnit(vehicle)])
+    ready(win.session.game, "u40")
     win.run_unit_action("coc.grenade_into_vehicle", "u40")
     dialog = _only(win, GrenadeIntoVehicleDialog)
     return dialog, dialog.runner

@@ -17,6 +17,7 @@ from battletracker.ui.features.bombardments.panel import BombardmentsPanel
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
+from tests.acting import ready_side
 from tests.ui.dice_entry import command_dice_for, type_dice
 
 NAME = "<img src=x width=30000 height=30000>"
@@ -29,7 +30,7 @@ def _window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     game.unit(SHERMAN).name = NAME
     game.unit(PANZER).weapons[0].name = NAME
     game.sides[0].name = NAME
-    session = Session(game)
+    session = Session(ready_side(game))
     win = MainWindow(session, Recovery(session, tmp_path))
     win.load_features()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
