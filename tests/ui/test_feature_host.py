@@ -139,7 +139,7 @@ def test_importing_the_features_package_loads_no_feature() -> None:
     tree = ast.parse((FEATURES_DIR / "__init__.py").read_text(encoding="utf-8"))
     top_level_imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     assert all(getattr(n, "module", "") in ("__future__", "battletracker.ui.extensions") for n in top_level_imports)
-    assert [f.name for f in all_features()] == ["coc.anti_tank", "armour_battles", "coc.bombardments",
+    assert [f.name for f in all_features()] == ["coc.activation", "coc.anti_tank", "armour_battles", "coc.bombardments",
                                                "necromunda", "coc.support_fire", "coc.this_phase", "table.picture",
                                                "terrain"]
 

@@ -70,10 +70,8 @@ def test_the_fire_dialog_fires_once_per_apply(qtbot: QtBot, session: Session) ->
     assert runner is not None
     roll_and_apply(qtbot, session, runner)
     stays_locked(qtbot, session, runner)
-    assert dialog.set_target(FIRST_SQUAD)  # another target: another action, a new roll
-    assert dialog.runner is runner and not runner.locked and buttons(runner) == (True, True, False)
-    click(qtbot, runner.roll_button)
-    assert runner.result is not None and runner.apply_button.isEnabled()
+    assert dialog.set_target(FIRST_SQUAD)  # another target: the sMG42 team has fired this Phase
+    assert "has already fired this Phase" in dialog.refusal.text() and not runner.isVisibleTo(dialog)
 
 
 def test_undo_unlocks_the_fire_dialog(qtbot: QtBot, session: Session) -> None:
@@ -100,13 +98,15 @@ def test_the_anti_tank_dialog_fires_one_round_per_apply(qtbot: QtBot, session: S
     click(qtbot, runner.apply_button)
     assert session.undo_stack.count() == depth + 1 and buttons(runner) == (False, False, False)
     stays_locked(qtbot, session, runner)
-    click(qtbot, dialog.checks["firer_moved"])  # another choice: another shot
-    assert not runner.locked and buttons(runner) == (True, True, False)
+    click(qtbot, dialog.checks["firer_moved"])  # another choice: the Panzer IV has fired this Phase
+    assert "has already fired this Phase" in dialog.refusal.text() and not runner.isEnabled()
 
 
 def test_the_fire_dialog_fires_the_mg_at_the_sherman_as_seed_001_says(qtbot: QtBot, session: Session) -> None:
     dialog = FireDialog(session, MG)
     qtbot.addWidget(dialog)
+    assert dialog.set_target(SQUAD) and dialog.runner is not None  # infantry: its own procedure
+    assert dialog.runner.procedure == "coc.tripod_mg"
     assert dialog.set_target(SHERMAN)
     runner = dialog.runner
     assert runner is not None and runner.procedure == "coc.armour_save_only"
@@ -121,5 +121,3 @@ def test_the_fire_dialog_fires_the_mg_at_the_sherman_as_seed_001_says(qtbot: QtB
     sherman = session.game.unit(SHERMAN)
     assert (sherman.shock, sherman.figures) == (1, 5)  # one Shock, no crew killed
     assert buttons(runner) == (False, False, False)
-    assert dialog.set_target(SQUAD) and runner is not dialog.runner  # infantry again: its own procedure
-    assert dialog.runner is not None and dialog.runner.procedure == "coc.tripod_mg"

@@ -22,7 +22,7 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready_side
+from tests.acting import ready, ready_side
 from tests.rules.chain_of_command.test_anti_tank_plans import beside_a_halftrack
 from tests.ui.dice_entry import type_dice
 from tests.ui.test_armour_battles import kursk as kursk_fixture
@@ -100,6 +100,7 @@ def test_tripod_mg_fire_is_recorded_as_the_fire_dialogs_action(qtbot: QtBot, ses
 
 def test_a_grenade_into_a_vehicle_is_recorded(qtbot: QtBot, demo_game: Game, tmp_path: Path) -> None:
     team, vehicle = beside_a_halftrack(demo_game)
+    ready(demo_game, team.id)
     session = Session(demo_game)
     dialog = GrenadeIntoVehicleDialog(session, team.id)
     qtbot.addWidget(dialog)
