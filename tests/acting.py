@@ -59,3 +59,9 @@ def ready_by_actions(game: Game, unit_id: str, act: Callable[[str, dict[str, Inp
         count = game.sides[unit.side].command_dice
         act("coc.command_dice", {}, [face, 1, 2, 3, 5, 5, 5, 5, 5, 5, 5, 5][:count])
     act("coc.activate", {"unit": unit_id, "activation": f"dice:{face}"}, [])
+
+
+def ready_unit(session: object, unit_id: str) -> str:
+    """`ready` the unit in the session's game, for a dialog opened on it; returns its id."""
+    ready(session.game, unit_id)  # type: ignore[attr-defined]
+    return unit_id

@@ -22,7 +22,7 @@ from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog, g
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.acting import ready_side
+from tests.acting import ready_side, ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
@@ -37,7 +37,7 @@ def _germany_ready(demo_game: Game) -> None:
 
 
 def dialog_for(qtbot: QtBot, session: Session, firer: str) -> AntiTankDialog:
-    dialog = AntiTankDialog(session, firer)
+    dialog = AntiTankDialog(session, ready_unit(session, firer))
     qtbot.addWidget(dialog)
     return dialog
 
@@ -204,7 +204,7 @@ def test_grenade_offered_only_within_reach_and_resolved(qtbot: QtBot, demo_game:
     assert action not in unit_actions(demo_game, demo_game.unit(PANZER))
     session = Session(demo_game)
     before = savefile.game_to_dict(session.game)
-    dialog = GrenadeDialog(session, "u2")
+    dialog = GrenadeDialog(session, ready_unit(session, "u2"))
     qtbot.addWidget(dialog)
     assert dialog.grenade_box.currentData() == "Teller mine"
     inputs = dialog.inputs()
@@ -254,7 +254,7 @@ def test_grenade_odds_shown_are_the_odds_of_what_apply_resolves(qtbot: QtBot, de
     squad = demo_game.unit("u2")
     squad.x, squad.y = 50.0, 24.0
     session = Session(demo_game)
-    dialog = GrenadeDialog(session, "u2")
+    dialog = GrenadeDialog(session, ready_unit(session, "u2"))
     qtbot.addWidget(dialog)
     dialog.distance_box.clear()
     qtbot.keyClicks(dialog.distance_box, "9.5")
@@ -277,7 +277,7 @@ def test_grenade_vehicle_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: Qt
                                   figures_max=1, vehicle=Vehicle("apc", {"front": 2, "side": 1, "rear": 1, "top": 0}))
     session = Session(demo_game)
     view = shown_map(qtbot, session)
-    dialog = GrenadeDialog(session, "u2", view, view)
+    dialog = GrenadeDialog(session, ready_unit(session, "u2"), view, view)
     dialog.show()
     qtbot.waitExposed(dialog)
     picker = dialog.target_picker

@@ -13,7 +13,7 @@ from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.features.anti_tank import AntiTankDialog
 from battletracker.ui.session import Session
-from tests.acting import ready_side
+from tests.acting import ready_side, ready_unit
 from tests.ui.dice_entry import type_dice
 
 # The Panzer IV ("u6") stands at (54, 8), the Sherman ("u11") at (50, 36).
@@ -27,7 +27,7 @@ def _germany_ready(demo_game: Game) -> None:
 
 
 def dialog_for(qtbot: QtBot, session: Session) -> AntiTankDialog:
-    dialog = AntiTankDialog(session, "u6")
+    dialog = AntiTankDialog(session, ready_unit(session, "u6"))
     qtbot.addWidget(dialog)
     assert dialog.set_target("u11")
     return dialog

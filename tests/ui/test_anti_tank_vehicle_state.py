@@ -11,7 +11,7 @@ from battletracker.model.game import Game
 from battletracker.ui.cards import CardsPanel, UnitCard
 from battletracker.ui.features.anti_tank import AntiTankDialog
 from battletracker.ui.session import Session
-from tests.acting import ready_side
+from tests.acting import ready_side, ready_unit
 
 PANZER, SHERMAN = "u6", "u11"
 HALT_AND_ENGAGE = ["3 4", "5 1 1 1 1 1 1 1 1", "5 1 1 1 1 1", "5"]
@@ -26,7 +26,7 @@ def _germany_ready(demo_game: Game) -> None:
 
 
 def fire(qtbot: QtBot, session: Session, dice: list[str]) -> AntiTankDialog:
-    dialog = AntiTankDialog(session, PANZER)
+    dialog = AntiTankDialog(session, ready_unit(session, PANZER))
     qtbot.addWidget(dialog)
     runner = dialog.runner
     runner.start_typed()

@@ -30,7 +30,7 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready_side
+from tests.acting import ready_side, ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
 
@@ -51,7 +51,7 @@ def demo_game(demo_game: Game) -> Game:
 
 
 def dialog_for(qtbot: QtBot, session: Session, firer: str, target: str) -> FireDialog:
-    dialog = FireDialog(session, firer)
+    dialog = FireDialog(session, ready_unit(session, firer))
     qtbot.addWidget(dialog)
     assert dialog.set_target(target)
     return dialog
@@ -164,6 +164,7 @@ def test_flamethrower_with_no_fuel_is_refused(qtbot: QtBot, session: Session) ->
 def test_flamethrower_fire_spends_one_phase_of_fuel_and_undoes(qtbot: QtBot, session: Session) -> None:
     add(session, flamethrower(1))
     session.apply("Move up", [MoveUnit("u20", 20.0, 18.0, 0.0)])
+    ready_unit(session, "u20")
     before = savefile.game_to_dict(session.snapshot())
     dialog = dialog_for(qtbot, session, "u20", GERMAN_SECTION)
     assert dialog.plan is not None
@@ -291,6 +292,7 @@ def test_flamethrower_at_a_transport_caps_the_passengers_kills_and_keys_the_vehi
                       vehicle=Vehicle("apc", {"front": 1, "side": 1, "rear": 1, "top": 0}, True)))
     add(session, Unit("u31", "3. Gruppe", "section", 0, 20.0, 13.0, figures=6, figures_max=10,
                       stats={"embarked_in": "u30"}))
+    ready_unit(session, "u20")
     before = savefile.game_to_dict(session.snapshot())
     dialog = dialog_for(qtbot, session, "u20", "u30")
     assert dialog.plan is not None and dialog.plan.inputs["target_kind"] == "transport"
@@ -359,6 +361,7 @@ def test_fire_at_a_spotted_sniper_shows_the_odds_of_exactly_what_apply_does(qtbo
         effect.apply(expected)
     type_dice(runner, "6 6 1", "3 5")                                      # a Shock, then a kill
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+    expected.unit(GERMAN_SECTION).activation = session.game.unit(GERMAN_SECTION).activation  # it has fired
     assert SNIPER not in session.game.units
     assert savefile.game_to_dict(session.game)["game"]["units"] == savefile.game_to_dict(expected)["game"]["units"]
 
@@ -396,7 +399,7 @@ def mnemonics(dialog: QWidget) -> dict[str, list[str]]:
 @pytest.mark.parametrize("firer", [GERMAN_SECTION, MG])
 def test_every_alt_letter_of_the_fire_dialog_reaches_one_thing(qtbot: QtBot, session: Session, firer: str) -> None:
     """An Alt+letter two parts claim only moves the focus between them: Alt+A must Apply, Alt+R roll."""
-    dialog = FireDialog(session, firer)
+    dialog = FireDialog(session, ready_unit(session, firer))
     qtbot.addWidget(dialog)
     shared = {key: texts for key, texts in mnemonics(dialog).items() if len(texts) > 1}
     assert shared == {}

@@ -20,7 +20,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog, outcome_label
 from battletracker.ui.session import Session
-from tests.acting import ready_side
+from tests.acting import ready_side, ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
@@ -48,7 +48,7 @@ def halftrack(session: Session, x: float, y: float, open_topped: bool = True, ca
 
 
 def open_dialog(qtbot: QtBot, session: Session, unit_id: str) -> GrenadeIntoVehicleDialog:
-    dialog = GrenadeIntoVehicleDialog(session, unit_id)
+    dialog = GrenadeIntoVehicleDialog(session, ready_unit(session, unit_id))
     qtbot.addWidget(dialog)
     return dialog
 
@@ -168,7 +168,7 @@ def test_the_vehicle_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot,
                vehicle=Vehicle("apc", {"front": 3, "side": 2, "rear": 1, "top": 0}, False))
     session.apply("Add the 251", [AddUnit(far)])
     view = shown_map(qtbot, session)
-    dialog = GrenadeIntoVehicleDialog(session, team.id, view, view)
+    dialog = GrenadeIntoVehicleDialog(session, ready_unit(session, team.id), view, view)
     dialog.show()
     qtbot.waitExposed(dialog)
     picker = dialog.target_picker

@@ -20,7 +20,7 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready_side
+from tests.acting import ready, ready_side, ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
 from tests.ui.test_bombardments import items, panel, view
@@ -48,7 +48,7 @@ def farmhouse(session: Session) -> None:
 
 
 def open_dialog(qtbot: QtBot, session: Session, firer: str, weapon: str = "") -> FireDialog:
-    dialog = FireDialog(session, firer)
+    dialog = FireDialog(session, ready_unit(session, firer))
     qtbot.addWidget(dialog)
     if weapon:
         dialog.weapon.setCurrentIndex(dialog.weapon.findText(weapon))
@@ -65,6 +65,7 @@ def test_four_sixes_of_gun_he_make_the_squads_stone_house_unstable_and_undo_is_e
         qtbot: QtBot, session: Session, panel: BombardmentsPanel, view: MapView) -> None:
     pak40(session)
     farmhouse(session)
+    ready(session.game, "u21")
     before = savefile.game_to_dict(session.game)
     dialog = open_dialog(qtbot, session, "u21")
     assert dialog.plan is not None and dialog.plan.inputs["building_id"] == "b1"

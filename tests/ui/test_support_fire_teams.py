@@ -16,7 +16,7 @@ from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready_side
+from tests.acting import ready_side, ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
 from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
@@ -39,7 +39,7 @@ def demo_game(demo_game: Game) -> Game:
 
 
 def dialog_for(qtbot: QtBot, session: Session, firer: str, target: str) -> FireDialog:
-    dialog = FireDialog(session, firer)
+    dialog = FireDialog(session, ready_unit(session, firer))
     qtbot.addWidget(dialog)
     assert dialog.set_target(target)
     return dialog
@@ -150,7 +150,7 @@ def test_a_team_sharing_the_hits_is_chosen_from_the_list_or_clicked_on_the_map(q
                                                                                session: Session) -> None:
     team = bar_team(session)
     view = shown_map(qtbot, session)
-    dialog = FireDialog(session, GERMAN_SECTION, view, view)
+    dialog = FireDialog(session, ready_unit(session, GERMAN_SECTION), view, view)
     dialog.show()
     qtbot.waitExposed(dialog)
     assert dialog.set_target(SECOND_SQUAD)

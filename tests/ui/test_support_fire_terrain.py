@@ -13,7 +13,7 @@ from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.session import Session
-from tests.acting import ready_side
+from tests.acting import ready_side, ready_unit
 from tests.ui.dice_entry import type_dice
 
 MG, SQUAD = "u3", "u8"   # the sMG42 at (45, 11) and 2nd Squad at (38, 39)
@@ -34,7 +34,7 @@ def demo_game(demo_game: Game) -> Game:
 
 
 def dialog_for(qtbot: QtBot, session: Session) -> FireDialog:
-    dialog = FireDialog(session, MG)
+    dialog = FireDialog(session, ready_unit(session, MG))
     qtbot.addWidget(dialog)
     dialog.show()
     assert dialog.set_target(SQUAD)
