@@ -186,7 +186,8 @@ class UnitCard(QFrame):
         counters = 2 + sum(1 for k, v in unit.counters.items() if v and k != "shock")
         badges = bool(unit.conditions or (unit.vehicle and unit.vehicle.damage))
         ammo = sum(1 for w in unit.weapons if w.ammo is not None)
-        rows_of_controls = 1 + (counters + 1) // 2 + ammo + (1 if badges else 0)
+        sections = len(card_sections(self.session.game, unit))
+        rows_of_controls = 1 + (counters + 1) // 2 + ammo + (1 if badges else 0) + sections
         rows = rows_of_text + rows_of_controls
         height = 2 * MARGIN + rows_of_text * line + rows_of_controls * control + 4 * (rows - 1)
         if self.minimumHeight() != height or self.maximumHeight() != height:
