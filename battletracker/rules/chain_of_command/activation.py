@@ -173,7 +173,7 @@ def ordering_leaders(game: Game, unit: Unit) -> Iterator[Unit]:
 
 def ways(game: Game, unit: Unit) -> list[Way]:
     """Every way the unit's side can activate it now (none once it is activated this Phase)."""
-    if current(game, unit) is not None or unit.side != game.active_side:
+    if current(game, unit) is not None or unit.side != game.active_side or not unit.in_play:
         return []
     out: list[Way] = []
     face = face_for(unit)

@@ -94,6 +94,15 @@ def test_a_german_phase_a_section_on_a_2_fires_once_and_a_senior_leader_on_a_4_o
     assert [w.key for w in ways(game, game.unit(MG))] == ["dice:1"]
 
 
+def test_a_destroyed_tank_is_never_offered_activation() -> None:
+    game = demo()
+    act(game, "coc.command_dice", {}, [3, 3, 1, 2, 5])
+    assert [w.key for w in ways(game, game.unit(PANZER))] == ["dice:3", "dice:1+2"]
+    game.unit(PANZER).vehicle.damage.append("destroyed")  # type: ignore[union-attr]
+    assert ways(game, game.unit(PANZER)) == []
+    assert "Panzer IV H is destroyed" in refused(game, "coc.activate", {"unit": PANZER, "activation": "dice:3"})
+
+
 def test_dice_combine_to_a_higher_face_never_a_lower_and_not_when_the_setting_is_off() -> None:
     game = demo()
     act(game, "coc.command_dice", {}, [1, 1, 2, 6, 6])
