@@ -23,7 +23,7 @@ class ActivationRow(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.label = QLabel("Activation:", self)
+        self.label = QLabel("Activation", self)
         self.ways = QComboBox(self)
         self.ways.setObjectName("activation_ways")
         self.ways.setToolTip("How the unit is activated for this: a held Command Dice of its face, dice combined, "
