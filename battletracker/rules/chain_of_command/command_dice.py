@@ -57,6 +57,8 @@ from battletracker.rules.tables import ruleset_file, setting
 RULESET = "chain_of_command"
 SETTINGS = ("command_dice_pips_per_die", "command_dice_sixes_next_phase", "command_dice_sixes_turn_end",
             "command_dice_sixes_bonus")
+OPPONENT_POINTS = "command_dice_opponent_points_on_sixes"
+"""Chain of Command points the other side gains when the active side rolls as many 6s as take the next Phase."""
 HELD_FACES = (1, 2, 3, 4)
 MAX_DICE = 12
 
@@ -115,6 +117,10 @@ class RollInputs:
     tally: int
     stamp: PhaseStamp
     table: CommandDiceTable
+    opponent: int | None = None
+    opponent_name: str = ""
+    opponent_tally: int = 0
+    opponent_points: int = 0
 
 
 def _parse_roll(inputs: Inputs) -> RollInputs:
@@ -127,11 +133,16 @@ def _parse_roll(inputs: Inputs) -> RollInputs:
     rolled = read_last(r, "rolled")
     active_side = r.optional_int("active_side", minimum=0)
     table = CommandDiceTable.read(r)
+    opponent = r.optional_int("opponent", minimum=0)
+    opponent_name = r.str("opponent_name", "the other side")
+    opponent_tally = r.int("opponent_tally", 0, minimum=0)
+    opponent_points = r.int(OPPONENT_POINTS, int(setting(RULESET, OPPONENT_POINTS)), minimum=0, maximum=6)
     r.finish()
     check_own_phase(side, active_side, f"{name} rolls its Command Dice")
     if rolled is not None and rolled == stamp:
         raise SequenceRefusal("rolled_phase", f"{name} has already rolled its Command Dice this Phase ({stamp}).")
-    return RollInputs(side, name, dice, tally, stamp, table)
+    return RollInputs(side, name, dice, tally, stamp, table, opponent, opponent_name, opponent_tally,
+                      opponent_points)
 
 
 def command_dice_resolve(inputs: Inputs, dice: Dice) -> Resolution:
@@ -157,11 +168,25 @@ def command_dice_resolve(inputs: Inputs, dice: Dice) -> Resolution:
                    "pips" + (f", {_count(gained, 'Chain of Command die', 'dice')} gained, "
                              f"{_count(left, 'pip')} carried" if gained else ""))
     log.append(f"{_count(sixes, 'six', 'sixes')}: {outcome}")
+    if p.opponent is not None and p.opponent_points and sixes >= p.table.sixes_next_phase:
+        effects.extend(_points_to(p.opponent, p.opponent_tally, p.opponent_points, p.table.pips_per_die))
+        log.append(f"{p.opponent_name} gains {_count(p.opponent_points, 'Chain of Command point')}")
     if bonus:
         log.append("Roll for a random event")
     values: dict[str, object] = {"faces": list(faces), "held": list(held), "fives": fives, "sixes": sixes,
                                  "coc_tally": left, "coc_dice_gained": gained + bonus}
     return Resolution("coc.command_dice", outcome, values, roller.rolls, effects, log)
+
+
+def _points_to(side: int, tally: int, points: int, per_die: int) -> list[Effect]:
+    """The Effects of `points` Chain of Command points added to a side's `tally`, six (`per_die`) making a die."""
+    gained, left = divmod(tally + points, per_die)
+    effects: list[Effect] = []
+    if left != tally:
+        effects.append(ChangeCocTally(side, left - tally))
+    if gained:
+        effects.append(ChangeCocPoints(side, gained))
+    return effects
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -183,12 +208,15 @@ def command_dice_inputs(game: Game, side: int | None = None) -> dict[str, InputV
                                      "coc_tally": s.coc_tally, "turn": game.turn, "phase": game.phase,
                                      "active_side": game.active_side,
                                      **last_inputs("rolled", rolled)}
+    if len(game.sides) == 2:
+        other = game.sides[1 - who]
+        inputs.update(opponent=1 - who, opponent_name=other.name, opponent_tally=other.coc_tally)
     inputs.update(_settings(game.settings))
     return inputs
 
 
 def _settings(values: Mapping[str, Scalar]) -> dict[str, InputValue]:
-    return {k: values[k] for k in SETTINGS if k in values}
+    return {k: values[k] for k in (*SETTINGS, OPPONENT_POINTS) if k in values}
 
 
 # the sequence ----------------------------------------------------------------------------------------------
@@ -341,5 +369,5 @@ register_plan("coc.command_dice", _plan_command_dice)
 register_plan("coc.spend_command_die", _plan_spend)
 
 register(Procedure("coc.command_dice", "Command Dice", command_dice_resolve, command_dice_odds, ruleset=RULESET,
-                   settings=SETTINGS, label=already_words))
+                   settings=(*SETTINGS, OPPONENT_POINTS), label=already_words))
 register(Procedure("coc.spend_command_die", "Spend a Command Die", spend_resolve, spend_odds, ruleset=RULESET))

@@ -170,3 +170,18 @@ def test_a_unit_under_a_bombardment_neither_fires_nor_is_fired_at_nor_moves_what
     assert "cannot move" in refused(game, "unit.move", {"unit": SQUAD, "x": 22.0, "y": 30.0, "activation": "dice:2"})
     # 2nd Squad, outside the area, fires as usual.
     act(game, "coc.shoot", {"firer": SQUAD_2, "target": GRUPPE_2, "sight": True, "activation": "dice:2"}, [1] * 5)
+
+
+def test_the_other_side_gains_the_points_its_setting_gives_when_the_active_side_rolls_two_sixes() -> None:
+    game = demo()
+    act(game, "coc.command_dice", {}, [6, 6, 1, 2, 3])
+    assert (game.sides[1].coc_points, game.sides[1].coc_tally) == (2, 0), "by default the other side gains nothing"
+    game = demo()
+    game.settings["command_dice_opponent_points_on_sixes"] = 2
+    act(game, "coc.command_dice", {}, [6, 6, 1, 2, 3])
+    assert (game.sides[1].coc_points, game.sides[1].coc_tally) == (2, 2)
+    assert game.log[-1].text == "United States gains 2 Chain of Command points"
+    game = demo()
+    game.settings["command_dice_opponent_points_on_sixes"] = 2
+    act(game, "coc.command_dice", {}, [6, 1, 1, 2, 3])
+    assert game.sides[1].coc_tally == 0, "one 6 is not enough"
