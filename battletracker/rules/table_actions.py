@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from battletracker.core.dice import Dice
 from battletracker.core.geometry import angle_between, distance
@@ -36,9 +36,19 @@ from battletracker.model.effects import (
 )
 from battletracker.model.fields import FieldError, unit_from_dict
 from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit
+from battletracker.model.sequence_effects import SetActivation
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, inches, table_point
+from battletracker.rules.base import (
+    ChoiceNeeded,
+    InputReader,
+    Inputs,
+    InputValue,
+    Procedure,
+    Resolution,
+    inches,
+    table_point,
+)
 from battletracker.rules.chain_of_command.activation import move_effects
 from battletracker.rules.chain_of_command.command_dice import next_phase
 from battletracker.rules.clock import due_effects
@@ -121,14 +131,16 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
 
 
 def _plan_turn(game: Game, choices: Choices) -> Plan:
+    """`unit` to face `facing`; in Chain of Command a turn is part of a move (activation, the bombardment's ban)."""
     unit = _unit(game, choices)
     facing = _inches(choices, "facing", "The new facing") % 360.0
     turned = angle_between(unit.facing, facing)
     if turned < 1e-9:
         raise Refusal("facing", f"{unit.name} already faces {facing:.0f}°.")
+    activated, facts = move_effects(game, unit, choices)
     line = f"{unit.name} turned {turned:.0f}° to face {facing:.0f}°"
     return Plan("unit.move", {"unit": unit.id, "x": unit.x, "y": unit.y, "facing": facing, "line": line},
-                (line,), _echo(choices), f"Turn {unit.name}")
+                (*facts, line), _echo(choices), f"Turn {unit.name}", tuple(activated), log=tuple(facts))
 
 
 def _build_move(r: InputReader) -> tuple[list[Effect], list[str]]:
@@ -316,9 +328,28 @@ def _plan_edit(game: Game, choices: Choices) -> Plan:
     changes = describe_changes(game, old, unit)
     if not changes:
         raise Refusal("unit", f"Nothing about {old.name} was changed.")
+    if (old.x, old.y, old.facing) != (unit.x, unit.y, unit.facing):
+        unit = _edit_as_move(game, old, unit)
     line = f"Edited {old.name}: {'; '.join(changes)}"
     return Plan("unit.edit", {"unit": unit_choice(unit), "line": line}, tuple(changes), _echo(choices),
                 f"Edit {old.name}")
+
+
+def _edit_as_move(game: Game, old: Unit, new: Unit) -> Unit:
+    """An edit that puts the unit elsewhere or turns it is a move: it reads what `unit.move` reads.
+
+    The edit does not activate the unit (the card's Activate does); an activated
+    unit's edit is marked as its move, in the edited unit itself.
+    """
+    try:
+        effects, _facts = move_effects(game, old, {})
+    except ChoiceNeeded:
+        raise Refusal("unit", f"{old.name} has not been activated this Phase: activate it (its card's Activate) "
+                              "before it moves or turns.") from None
+    for effect in effects:
+        if isinstance(effect, SetActivation) and effect.unit_id == old.id:
+            new = replace(new, activation=effect.activation)
+    return new
 
 
 def _build_edit(r: InputReader) -> tuple[list[Effect], list[str]]:
