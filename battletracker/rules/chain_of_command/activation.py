@@ -416,7 +416,11 @@ def _plan_order(game: Game, choices: Choices) -> Plan:
 def order_targets(game: Game, leader: Unit, kind: str = "activate") -> list[Unit]:
     """The units the Leader's next Order of `kind` may go to now, nearest first (none when it has none left)."""
     act = current(game, leader)
-    if act is None or act.orders_left <= 0 or leader.side != game.active_side:
+    if act is None or act.orders_left <= 0 or leader.side != game.active_side or not leader.in_play:
+        return []
+    if kind == "rally" and int(_setting(game, "order_rallies_shock")) <= 0:
+        return []
+    if kind != "rally" and not bool(_setting(game, "order_activates")):
         return []
     here = (leader.x, leader.y)
     out = []

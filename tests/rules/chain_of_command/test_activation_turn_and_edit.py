@@ -19,7 +19,7 @@ from battletracker.rules.table_actions import unit_choice
 from battletracker.rules.tables import resources_dir
 
 TIME = "2026-12-02T10:00:00"
-GRUPPE, MG, SQUAD = "u1", "u3", "u7"
+GRUPPE, GRUPPE_2, MG, KRAUS, SQUAD = "u1", "u2", "u3", "u5", "u7"
 
 
 def demo() -> Game:
@@ -96,3 +96,36 @@ def test_an_edit_does_not_take_a_unit_out_of_a_bombardment() -> None:
                                       "observer_x": 10.0, "observer_y": 10.0})
     game.bombardments["b1"].state = "firing"
     assert "cannot move" in refused(game, "unit.edit", {"unit": edited(game, SQUAD, x=22.0, y=20.0)})
+
+
+def test_the_orders_menus_offer_only_what_the_plan_allows() -> None:
+    """order_targets is what the card's and the This Phase dock's Orders menus list: each entry is accepted."""
+    from battletracker.model.effects import ChangeCounter, SetCondition
+    from battletracker.rules.chain_of_command.activation import order_targets
+
+    game = demo()
+    act(game, "coc.command_dice", {}, [2, 4, 1, 3, 5])
+    act(game, "coc.activate", {"unit": KRAUS, "activation": "dice:4"})
+    game.apply(ChangeCounter(GRUPPE_2, "shock", 2))
+
+    def offered() -> dict[str, list[str]]:
+        return {kind: [u.id for u in order_targets(game, game.unit(KRAUS), kind)] for kind in ("activate", "rally")}
+
+    def accepted(kind: str, unit_id: str) -> bool:
+        try:
+            plan("coc.order", game, {"leader": KRAUS, "unit": unit_id, "order": kind})
+        except RulesInputError:
+            return False
+        return True
+
+    assert offered()["activate"] and offered()["rally"] == [GRUPPE_2]
+    for settings in ({"order_activates": False}, {"order_rallies_shock": 0}):
+        game.settings.clear()
+        game.settings.update(settings)
+        for kind, units in offered().items():
+            assert all(accepted(kind, u) for u in units), (settings, kind, units)
+    # A Leader gone off the table after his activation gives no Order.
+    game.settings.clear()
+    game.apply(SetCondition(KRAUS, "out_of_play"))
+    assert "out of play" in refused(game, "coc.order", {"leader": KRAUS, "unit": GRUPPE_2})
+    assert offered() == {"activate": [], "rally": []}
