@@ -138,10 +138,13 @@ def drive(app: Any, table: str) -> None:
 
 
 def _prepare(w: Any, table: str) -> None:
-    """The bombardment table: a British H.E. bombardment ranged in, its hidden die placed, ready to fire."""
+    """Germany's Command Dice rolled (the dialogs open on units they may activate); the bombardment table: a
+    German H.E. bombardment ranged in with a held 1, its hidden die placed, ready to fire with the other 1."""
+    session = w.session
+    if session.game.ruleset == "chain_of_command":
+        session.act("coc.command_dice", {}, [1, 1, 2, 3, 4])
     if table != "bombardment":
         return
-    session = w.session
     session.act("coc.new_bombardment", {"side": 0, "kind": "high_explosive", "phases": 3, "x": 24.0, "y": 38.0,
                                         "observer_x": 30.0, "observer_y": 20.0})
     bid = next(iter(session.game.bombardments))
