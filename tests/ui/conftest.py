@@ -14,6 +14,7 @@ from battletracker.model.game import Game
 from battletracker.ui.extensions import add_features
 from battletracker.ui.features import all_features
 from battletracker.ui.session import Session
+from tests.acting import ready_side
 
 
 @pytest.fixture(autouse=True)
@@ -41,3 +42,10 @@ def demo_game() -> Game:
 @pytest.fixture
 def session(demo_game: Game) -> Session:
     return Session(demo_game)
+
+
+@pytest.fixture
+def germany_ready(demo_game: Game) -> None:
+    """Germany's Command Dice rolled and each of its units activated: for tests of what a unit does rather than
+    of who may act (`pytestmark = pytest.mark.usefixtures("germany_ready")`)."""
+    ready_side(demo_game, 0)

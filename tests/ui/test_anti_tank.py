@@ -22,7 +22,7 @@ from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog, g
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.acting import ready_side, ready_unit
+from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
@@ -30,10 +30,7 @@ PANZER, SCHRECK, SHERMAN, RIFLES = "u6", "u4", "u11", "u1"
 WORKED_EXAMPLE = ["6 1", "1 1 2 3 4 4 5 5 6 6", "1 2 3 4 5 6", "4"]
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def dialog_for(qtbot: QtBot, session: Session, firer: str) -> AntiTankDialog:

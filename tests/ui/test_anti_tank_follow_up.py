@@ -8,18 +8,12 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.game import Game
 from battletracker.ui.features.anti_tank import ReverseDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready_side
 from tests.ui.test_anti_tank import PANZER, SHERMAN, WORKED_EXAMPLE, dialog_for
 
-
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def type_and_apply(qtbot: QtBot, runner: ProcedureRunner, *entries: str) -> None:

@@ -8,22 +8,18 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model.bombardment import Building
 from battletracker.model.bombardment_effects import AddBuilding
-from battletracker.model.game import Game
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.features.anti_tank import AntiTankDialog
 from battletracker.ui.session import Session
-from tests.acting import ready_side, ready_unit
+from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
 
 # The Panzer IV ("u6") stands at (54, 8), the Sherman ("u11") at (50, 36).
 COPSE = TerrainPiece("test-copse", "Copse", "woods", "area", [(48.0, 34.0), (52.0, 34.0), (52.0, 38.0), (48.0, 38.0)])
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def dialog_for(qtbot: QtBot, session: Session) -> AntiTankDialog:

@@ -12,7 +12,6 @@ from PySide6.QtGui import QAction
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.game import Game
 from battletracker.rules import RulesInputError, resolve
 from battletracker.rules.chain_of_command.arsenal import arsenal, set_user_arsenal, user_arsenal_entries
 from battletracker.rules.tables import TableError
@@ -24,16 +23,12 @@ from battletracker.ui.features.anti_tank import (
 )
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
-from tests.acting import ready_side
 from tests.ui.refusals import assert_refusal
 
 SHOT = {"armour_dice": 6, "location": "front", "visibility": "open", "target": "afv", "range": 10.0}
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 @pytest.fixture(autouse=True)

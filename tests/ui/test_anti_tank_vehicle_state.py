@@ -7,11 +7,10 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.game import Game
 from battletracker.ui.cards import CardsPanel, UnitCard
 from battletracker.ui.features.anti_tank import AntiTankDialog
 from battletracker.ui.session import Session
-from tests.acting import ready_side, ready_unit
+from tests.acting import ready_unit
 
 PANZER, SHERMAN = "u6", "u11"
 HALT_AND_ENGAGE = ["3 4", "5 1 1 1 1 1 1 1 1", "5 1 1 1 1 1", "5"]
@@ -19,10 +18,7 @@ WORKED_EXAMPLE = ["6 1", "1 1 2 3 4 4 5 5 6 6", "1 2 3 4 5 6", "4"]
 PASSENGERS = "Passengers deploy now within 4\" of the centre of the APC"
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def fire(qtbot: QtBot, session: Session, dice: list[str]) -> AntiTankDialog:

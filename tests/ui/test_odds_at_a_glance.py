@@ -11,21 +11,16 @@ from PySide6.QtGui import QFontMetrics
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.odds import parse_quantities
-from battletracker.model.game import Game
 from battletracker.rules import odds
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
-from tests.acting import ready_side
 from tests.ui.labelled import labelled_odds
 
 MG, SQUAD = "u3", "u8"
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def exact_percent(p: Fraction) -> str:

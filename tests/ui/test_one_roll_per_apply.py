@@ -13,15 +13,11 @@ from battletracker.ui.features.anti_tank import AntiTankDialog
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready_side
 
 MG, SQUAD, FIRST_SQUAD, PANZER, SHERMAN, LEADER = "u3", "u8", "u7", "u6", "u11", "u5"
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 @pytest.fixture

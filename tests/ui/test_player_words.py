@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QListWidget, Q
 from pytestqt.qtbot import QtBot
 
 from battletracker.model.bombardment import Building
-from battletracker.model.game import Game
 from battletracker.ui.features.anti_tank import AntiTankDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.features.bombardments import BombardmentsPanel
@@ -24,7 +23,6 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.map.view import MapView
 from battletracker.ui.odds_plot import OddsPlot
 from battletracker.ui.session import Session
-from tests.acting import ready_side
 from tests.ui.dice_entry import command_dice_for, type_dice
 from tests.ui.test_armour_battles_mission import _click, _table, _type_into
 from tests.ui.test_bombardments import panel, start, type_all, view  # noqa: F401 (fixtures)
@@ -34,10 +32,7 @@ from tests.ui.test_necromunda import dialog_for as necro_dialog
 RAW = re.compile(r"\b\w+=\d|\bnet\d:|\b[a-z]+_[a-z_]+\b|\d\.\d{4,}")
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def shown_texts(widget: QWidget) -> list[str]:

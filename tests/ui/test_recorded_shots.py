@@ -22,7 +22,7 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready, ready_side
+from tests.acting import ready
 from tests.rules.chain_of_command.test_anti_tank_plans import beside_a_halftrack
 from tests.ui.dice_entry import type_dice
 from tests.ui.test_armour_battles import kursk as kursk_fixture
@@ -35,10 +35,7 @@ from tests.ui.test_necromunda import dialog_for as necro_dialog
 PANZER, SHERMAN, SQUAD = "u6", "u11", "u2"
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def apply_typed(qtbot: QtBot, runner: ProcedureRunner, *entries: str) -> None:

@@ -11,22 +11,17 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import SetSetting
-from battletracker.model.game import Game
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.session import Session
 from battletracker.ui.settings_dialog import FacesEditor, SettingsDialog
-from tests.acting import ready_side
 from tests.ui.labelled import labelled_odds
 from tests.ui.refusals import assert_refusal
 
 MG, SQUAD = "u3", "u8"
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def settings_dialog(qtbot: QtBot, session: Session) -> SettingsDialog:

@@ -30,17 +30,14 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready_side, ready_unit
+from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
 
 MG, SQUAD, SNIPER, GERMAN_SECTION = "u3", "u8", "u9", "u1"
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 @pytest.fixture

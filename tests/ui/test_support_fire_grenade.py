@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.effects import AddUnit
-from battletracker.model.game import Game, Unit, Vehicle, Weapon
+from battletracker.model.game import Unit, Vehicle, Weapon
 from battletracker.rules import odds, resolve
 from battletracker.rules.chain_of_command.anti_tank_plans import (
     THROW_REACH,
@@ -20,17 +20,14 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog, outcome_label
 from battletracker.ui.session import Session
-from tests.acting import ready_side, ready_unit
+from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
 
 SECTION, SHERMAN = "u1", "u11"
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def rifle_team(session: Session, x: float, y: float, dice: int = 3) -> Unit:

@@ -12,7 +12,7 @@ from battletracker.model import savefile
 from battletracker.model.bombardment import Building, SmokeArea
 from battletracker.model.bombardment_effects import AddBuilding, AddSmoke, SetBuildingState
 from battletracker.model.effects import AddUnit, SetDamage, add_shock
-from battletracker.model.game import Game, Unit, Weapon
+from battletracker.model.game import Unit, Weapon
 from battletracker.rules import odds
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.bombardments import BombardmentsPanel
@@ -20,7 +20,7 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready, ready_side, ready_unit
+from tests.acting import ready, ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
 from tests.ui.test_bombardments import items, panel, view
@@ -30,10 +30,7 @@ __all__ = ["panel", "view"]
 SQUAD, TANK = "u8", "u6"      # the 2nd Squad at (38, 39); the Panzer IV H at (54, 8)
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def pak40(session: Session) -> None:

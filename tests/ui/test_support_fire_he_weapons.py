@@ -9,23 +9,18 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import MoveUnit
-from battletracker.model.game import Game
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.settings_dialog import SettingsDialog
-from tests.acting import ready_side
 from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
 
 SCHRECK, TANK, SQUAD = "u4", "u6", "u8"
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 def fire_from_the_card(qtbot: QtBot, session: Session, firer: str) -> FireDialog:

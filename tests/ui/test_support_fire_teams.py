@@ -16,7 +16,7 @@ from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready_side, ready_unit
+from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
 from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
@@ -25,10 +25,7 @@ from tests.ui.refusals import assert_refusal
 MG, GERMAN_SECTION, FIRST_SQUAD, SECOND_SQUAD = "u3", "u1", "u7", "u8"
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 @pytest.fixture

@@ -13,17 +13,14 @@ from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.session import Session
-from tests.acting import ready_side, ready_unit
+from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
 
 MG, SQUAD = "u3", "u8"   # the sMG42 at (45, 11) and 2nd Squad at (38, 39)
 COPSE = TerrainPiece("test-copse", "Copse", "woods", "area", [(36.0, 37.0), (40.0, 37.0), (40.0, 41.0), (36.0, 41.0)])
 
 
-@pytest.fixture(autouse=True)
-def _germany_ready(demo_game: Game) -> None:
-    """Germany's Command Dice rolled and each of its units activated: these tests are of what a unit does."""
-    ready_side(demo_game, 0)
+pytestmark = pytest.mark.usefixtures("germany_ready")
 
 
 @pytest.fixture
