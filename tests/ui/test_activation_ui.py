@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QMenu, QPushButton
+from PySide6.QtWidgets import QLabel, QPushButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -16,8 +16,11 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
+from tests.ui.menus import entries, pick
 
 GRUPPE, GRUPPE_2, KRAUS, SQUAD = "u1", "u2", "u5", "u7"
+# The offscreen platform, popping up a menu.
+pytestmark = pytest.mark.qt_log_ignore("does not support raise", "does not support grabbing the keyboard")
 
 
 @pytest.fixture
@@ -40,36 +43,19 @@ def card_button(window: MainWindow, unit_id: str, name: str) -> QPushButton:
     return button
 
 
-def entries(button: QPushButton) -> dict[str, str]:
-    """The menu's entries as the player sees them when it opens: object name to text."""
-    menu = button.menu()
-    assert isinstance(menu, QMenu)
-    menu.aboutToShow.emit()
-    return {a.objectName(): a.text() for a in menu.actions() if a.objectName()}
-
-
-def trigger(button: QPushButton, name: str) -> None:
-    menu = button.menu()
-    assert isinstance(menu, QMenu)
-    menu.aboutToShow.emit()
-    found = [a for a in menu.actions() if a.objectName() == name]
-    assert found, f"{name} is not offered"
-    found[0].trigger()
-
-
 def test_a_german_phase_from_the_cards_and_the_fire_dialog(qtbot: QtBot, window: MainWindow) -> None:
     session = window.session
     game = session.game
     assert card_button(window, GRUPPE, "activate").isHidden()  # nothing held before the roll
     session.act("coc.command_dice", {}, [2, 4, 1, 3, 5])
     # Leutnant Kraus's card offers the 4, or a 1 and a 3 combined, and never another face alone.
-    assert entries(card_button(window, KRAUS, "activate")) == {
+    assert entries(qtbot, card_button(window, KRAUS, "activate")) == {
         "activate_dice:4": "With a held Command Dice 4", "activate_dice:1+3": "With held Command Dice 1 and 3 combined"}
-    trigger(card_button(window, KRAUS, "activate"), "activate_dice:4")
+    pick(qtbot, card_button(window, KRAUS, "activate"), "activate_dice:4")
     assert current(game, game.unit(KRAUS)) is not None and game.sides[0].held_dice == [1, 2, 3]
-    orders = entries(card_button(window, KRAUS, "orders"))
+    orders = entries(qtbot, card_button(window, KRAUS, "orders"))
     assert "order_u2" in orders and "order_u3" not in orders  # the sMG42 team is beyond 9"
-    trigger(card_button(window, KRAUS, "orders"), "order_u2")
+    pick(qtbot, card_button(window, KRAUS, "orders"), "order_u2")
     assert game.unit(GRUPPE_2).activation is not None and game.unit(GRUPPE_2).activation.leader == KRAUS
 
     # The Fire dialog asks how 1. Gruppe is activated, offering only the held 2.
@@ -81,7 +67,11 @@ def test_a_german_phase_from_the_cards_and_the_fire_dialog(qtbot: QtBot, window:
     assert ways.isVisibleTo(dialog) and [ways.itemData(i) for i in range(ways.count())] == ["dice:2"]
     runner = dialog.runner
     assert runner is not None and runner.isVisibleTo(dialog)
-    qtbot.mouseClick(runner.roll_button, Qt.MouseButton.LeftButton)
+    # The table's dice, typed and entered with the keyboard: seven 1s, no hit.
+    qtbot.mouseClick(runner.typed_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(runner.entry, "1 1 1 1 1 1 1")
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    assert dialog.isVisible(), "Enter in the dice field keeps the dialog"
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
     act = game.unit(GRUPPE).activation
     assert act is not None and act.dice == [2] and act.done == ["fire"]

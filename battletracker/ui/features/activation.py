@@ -44,7 +44,6 @@ class ActivationSection(QWidget):
         self.unit_id = unit_id
         self.state = QLabel(self)
         self.state.setObjectName("activation_state")
-        self.state.setWordWrap(True)
         self.activate = QPushButton("Activate", self)
         self.activate.setObjectName("activate")
         self.activate.setAutoDefault(False)
