@@ -27,7 +27,7 @@ from datetime import datetime
 from battletracker.core.dice import Dice, Die, Face, RandomDice, ScriptedDice
 from battletracker.model.actions import Action
 from battletracker.model.effects import AppendLog, Effect
-from battletracker.model.game import Game, LogEntry
+from battletracker.model.game import Game, LogEntry, Unit
 from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
 from battletracker.rules.base import ChoiceNeeded, InputValue, Refusal, Resolution, counted
@@ -93,6 +93,17 @@ def plan(name: str, game: Game, choices: Choices) -> Plan:
     if name in known:
         return Plan(name, dict(choices), choices=dict(choices), title=get(name).title, log_kind="roll")
     raise Refusal("action", f"BattleTracker has no action called {name!r}.")
+
+
+def chosen_unit(game: Game, choices: Choices, key: str = "unit") -> Unit:
+    """The unit a choice names (`key`, a unit id), refused in a player's words when there is none."""
+    unit_id = choices.get(key)
+    if not isinstance(unit_id, str) or not unit_id:
+        raise Refusal(key, "Pick a unit first.")
+    unit = game.units.get(unit_id)
+    if unit is None:
+        raise Refusal(key, "That unit is no longer on the table (was it removed?).")
+    return unit
 
 
 def _check_plain(choices: Choices) -> None:
@@ -192,5 +203,5 @@ def procedure_plan(game: Game, procedure: str, inputs: Mapping[str, InputValue],
     return Plan(procedure, merged, tuple(facts), dict(choices), title or proc.title, log_kind="roll")
 
 
-__all__ = ["ChoiceNeeded", "Choices", "Plan", "Refusal", "carry_out", "perform", "plan", "procedure_plan",
-           "register_plan"]
+__all__ = ["ChoiceNeeded", "Choices", "Plan", "Refusal", "carry_out", "chosen_unit", "perform", "plan",
+           "procedure_plan", "register_plan"]

@@ -38,7 +38,7 @@ from battletracker.model.fields import FieldError, unit_from_dict
 from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit
 from battletracker.model.sequence_effects import SetActivation
 from battletracker.rules import register
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
+from battletracker.rules.actions import Choices, Plan, Refusal, chosen_unit, register_plan
 from battletracker.rules.base import (
     ChoiceNeeded,
     InputReader,
@@ -83,16 +83,6 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def _unit(game: Game, choices: Choices, key: str = "unit") -> Unit:
-    unit_id = choices.get(key)
-    if not isinstance(unit_id, str) or not unit_id:
-        raise Refusal(key, "Pick a unit first.")
-    unit = game.units.get(unit_id)
-    if unit is None:
-        raise Refusal(key, "That unit is no longer on the table (was it removed?).")
-    return unit
-
-
 def _int(choices: Choices, key: str, what: str, default: int | None = None) -> int:
     value = choices.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -118,7 +108,7 @@ def _echo(choices: Choices) -> dict[str, InputValue]:
 
 def _plan_move(game: Game, choices: Choices) -> Plan:
     """`unit` to `x`, `y`; in Chain of Command it must be activated (the choice `activation` may do it now)."""
-    unit = _unit(game, choices)
+    unit = chosen_unit(game, choices)
     x = _inches(choices, "x", "Where to across the table")
     y = _inches(choices, "y", "Where to up the table")
     moved = distance((unit.x, unit.y), (x, y))
@@ -132,7 +122,7 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
 
 def _plan_turn(game: Game, choices: Choices) -> Plan:
     """`unit` to face `facing`; in Chain of Command a turn is part of a move (activation, the bombardment's ban)."""
-    unit = _unit(game, choices)
+    unit = chosen_unit(game, choices)
     facing = _inches(choices, "facing", "The new facing") % 360.0
     turned = angle_between(unit.facing, facing)
     if turned < 1e-9:
@@ -152,7 +142,7 @@ def _build_move(r: InputReader) -> tuple[list[Effect], list[str]]:
 
 
 def _counter_plan(game: Game, choices: Choices, counter: str) -> Plan:
-    unit = _unit(game, choices)
+    unit = chosen_unit(game, choices)
     delta = _int(choices, "delta", "How much to add or take off")
     if delta == 0:
         raise Refusal("delta", "Add or take off at least one.")
@@ -186,7 +176,7 @@ def _build_counter(r: InputReader) -> tuple[list[Effect], list[str]]:
 
 
 def _plan_figures(game: Game, choices: Choices) -> Plan:
-    unit = _unit(game, choices)
+    unit = chosen_unit(game, choices)
     delta = _int(choices, "delta", "How many figures to add or take off")
     if delta == 0:
         raise Refusal("delta", "Add or take off at least one figure.")
@@ -210,7 +200,7 @@ def _build_figures(r: InputReader) -> tuple[list[Effect], list[str]]:
 
 def _plan_ammo(game: Game, choices: Choices) -> Plan:
     """Spend `rounds` (default 1) from weapon number `weapon` (counted from 0), or `refill` it to its maximum."""
-    unit = _unit(game, choices)
+    unit = chosen_unit(game, choices)
     index = _int(choices, "weapon", "The weapon", 0)
     if not 0 <= index < len(unit.weapons):
         raise Refusal("weapon", f"{unit.name} has no weapon number {index + 1}.")
@@ -239,7 +229,7 @@ def _build_ammo(r: InputReader) -> tuple[list[Effect], list[str]]:
 
 
 def _plan_condition(game: Game, choices: Choices) -> Plan:
-    unit = _unit(game, choices)
+    unit = chosen_unit(game, choices)
     condition = choices.get("condition")
     if not isinstance(condition, str) or not condition.strip():
         raise Refusal("condition", "Say which condition (Pinned, Broken, ...).")
@@ -259,7 +249,7 @@ def _build_condition(r: InputReader) -> tuple[list[Effect], list[str]]:
 
 def _plan_damage(game: Game, choices: Choices) -> Plan:
     """Record vehicle damage `damage` (a key of the ruleset's damage table) or repair it (`present` false)."""
-    unit = _unit(game, choices)
+    unit = chosen_unit(game, choices)
     if unit.vehicle is None:
         raise Refusal("unit", f"{unit.name} is not a vehicle.")
     damage = choices.get("damage")
@@ -322,7 +312,7 @@ def _build_add(r: InputReader) -> tuple[list[Effect], list[str]]:
 def _plan_edit(game: Game, choices: Choices) -> Plan:
     """Replace a unit by the edited copy in `unit` (same id)."""
     unit = _parse_unit(choices.get("unit"))
-    old = _unit(game, {"unit": unit.id})
+    old = chosen_unit(game, {"unit": unit.id})
     _side(game, unit)
     check_edit(game, old, unit)
     changes = describe_changes(game, old, unit)
@@ -357,7 +347,7 @@ def _build_edit(r: InputReader) -> tuple[list[Effect], list[str]]:
 
 
 def _plan_remove(game: Game, choices: Choices) -> Plan:
-    unit = _unit(game, choices)
+    unit = chosen_unit(game, choices)
     kind = KIND_TITLES.get(unit.kind, title(unit.kind))
     line = f"Removed {unit.name} ({kind}, {side_name(game, unit.side)}) from the table"
     return Plan("unit.remove", {"unit": unit.id, "line": line}, (line,), _echo(choices), f"Remove {unit.name}")

@@ -22,7 +22,7 @@ Order (activate a unit, or rally Shock).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
@@ -31,7 +31,7 @@ from battletracker.core.geometry import distance
 from battletracker.model.effects import ChangeCounter, Effect
 from battletracker.model.game import Activation, Game, Scalar, Unit
 from battletracker.model.sequence_effects import SetActivation, SetHeldDice
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
+from battletracker.rules.actions import Choices, Plan, Refusal, chosen_unit, register_plan
 from battletracker.rules.base import ChoiceNeeded, counted, inches
 from battletracker.rules.chain_of_command.command_dice import face_words, rolled_this_phase
 from battletracker.rules.sequence import SequenceRefusal, activation_kept, now, side_name
@@ -160,19 +160,19 @@ def _dice_words(dice: tuple[int, ...]) -> str:
     return "held Command Dice " + " and ".join(str(f) for f in dice) + " combined"
 
 
-def ordering_leaders(game: Game, unit: Unit) -> Iterator[Unit]:
-    """The Leaders activated this Phase with an Order left whose command and range reach `unit`."""
+def giving_orders(game: Game) -> list[Unit]:
+    """The Leaders activated this Phase with an Order left, in play (none while Orders do not activate)."""
     if not bool(_setting(game, "order_activates")):
-        return
-    for leader in game.units.values():
-        act = current(game, leader)
-        if (is_leader(leader) and leader.in_play and act is not None and act.orders_left > 0
-                and commands(leader, unit) and in_range(game, leader, unit)):
-            yield leader
+        return []
+    return [u for u in game.units.values() if is_leader(u) and u.in_play
+            and (act := current(game, u)) is not None and act.orders_left > 0]
 
 
-def ways(game: Game, unit: Unit) -> list[Way]:
-    """Every way the unit's side can activate it now (none once it is activated this Phase)."""
+def ways(game: Game, unit: Unit, leaders: list[Unit] | None = None) -> list[Way]:
+    """Every way the unit's side can activate it now (none once it is activated this Phase).
+
+    `leaders` is `giving_orders(game)` when the caller asks for many units of one game.
+    """
     if current(game, unit) is not None or unit.side != game.active_side or not unit.in_play:
         return []
     out: list[Way] = []
@@ -181,7 +181,9 @@ def ways(game: Game, unit: Unit) -> list[Way]:
         held = tuple(game.side(unit.side).held_dice)
         for dice in _dice_ways(held, face, bool(_setting(game, "command_dice_combine"))):
             out.append(Way("dice:" + "+".join(str(f) for f in dice), _dice_words(dice), dice=dice))
-    for leader in ordering_leaders(game, unit):
+    for leader in giving_orders(game) if leaders is None else leaders:
+        if not (commands(leader, unit) and in_range(game, leader, unit)):
+            continue
         left = current(game, leader)
         assert left is not None
         out.append(Way(f"order:{leader.id}", f"an Order from {leader.name} "
@@ -296,15 +298,19 @@ def acting(game: Game, unit: Unit, doing: str, choices: Choices) -> tuple[list[E
         if doing in act.done:
             return [], []
         return [SetActivation(unit.id, replace(act, done=[*act.done, doing]))], []
+    way = _chosen_way(game, unit, choices)
+    return _activation_effects(game, unit, way, doing), [f"{unit.name} activated with {way.words}"]
+
+
+def _chosen_way(game: Game, unit: Unit, choices: Choices) -> Way:
+    """The way the choice `activation` names; without one, ask for it among the ways the side has now."""
     key = choices.get("activation")
     if key is None or key == "":
         options = ways(game, unit)
         if not options:
             raise _refuse("activation", why_not(game, unit))
-        raise ChoiceNeeded("activation", tuple((w.key, w.words) for w in options),
-                           f"How is {unit.name} activated?")
-    way = _way(game, unit, key)
-    return _activation_effects(game, unit, way, doing), [f"{unit.name} activated with {way.words}"]
+        raise ChoiceNeeded("activation", tuple((w.key, w.words) for w in options), f"How is {unit.name} activated?")
+    return _way(game, unit, key)
 
 
 def status(game: Game, unit: Unit, doing: str, choice: str | None) -> tuple[str | None, list[Way]]:
@@ -313,44 +319,31 @@ def status(game: Game, unit: Unit, doing: str, choice: str | None) -> tuple[str 
     The same reading as `acting`, for a dialog that offers the ways before the
     plan runs: ways are listed only while the unit still needs activating.
     """
+    options = ways(game, unit)
     try:
         acting(game, unit, doing, {"activation": choice} if choice else {})
     except ChoiceNeeded:
-        return None, ways(game, unit)
+        return None, options
     except Refusal as exc:
-        text = str(exc).removeprefix(f"{exc.field}: ")
-        return text, ways(game, unit) if current(game, unit) is None else []
-    return None, ways(game, unit) if current(game, unit) is None else []
+        return str(exc).removeprefix(f"{exc.field}: "), options
+    return None, options
 
 
 # -- the actions --------------------------------------------------------------------------------------------
-
-
-def _unit(game: Game, choices: Choices, key: str = "unit") -> Unit:
-    unit_id = choices.get(key)
-    if not isinstance(unit_id, str) or unit_id not in game.units:
-        raise Refusal(key, "That unit is no longer on the table.")
-    return game.units[unit_id]
 
 
 def _plan_activate(game: Game, choices: Choices) -> Plan:
     """`unit` is activated now (`activation`: one of `ways`), before it does anything."""
     if game.ruleset != RULESET:
         raise Refusal("unit", "Activation by Command Dice and Orders is Chain of Command's.")
-    unit = _unit(game, choices)
+    unit = chosen_unit(game, choices)
     unknown = sorted(set(choices) - {"unit", "activation"})
     if unknown:
         raise Refusal(unknown[0], f"Activating a unit takes no choice {unknown[0]!r}.")
     check_turn(game, unit)
     if current(game, unit) is not None:
         raise _refuse("unit", f"{unit.name} has already been activated this Phase ({now(game)}).")
-    key = choices.get("activation")
-    if key is None:
-        options = ways(game, unit)
-        if not options:
-            raise _refuse("activation", why_not(game, unit))
-        raise ChoiceNeeded("activation", tuple((w.key, w.words) for w in options), f"How is {unit.name} activated?")
-    way = _way(game, unit, key)
+    way = _chosen_way(game, unit, choices)
     line = f"{unit.name} activated with {way.words}"
     if is_leader(unit):
         line += f": {counted(orders_of(game, unit), 'Orders')} to give"
@@ -365,8 +358,8 @@ def _plan_order(game: Game, choices: Choices) -> Plan:
     """`leader` spends an Order on `unit`: `order` "activate" it or "rally" its Shock."""
     if game.ruleset != RULESET:
         raise Refusal("leader", "Leaders' Orders are Chain of Command's.")
-    leader = _unit(game, choices, "leader")
-    unit = _unit(game, choices)
+    leader = chosen_unit(game, choices, "leader")
+    unit = chosen_unit(game, choices)
     kind = choices.get("order", "activate")
     if kind not in ORDER_KINDS:
         raise Refusal("order", "An Order activates a unit or rallies its Shock.")

@@ -35,7 +35,14 @@ from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
 from battletracker.rules.base import Resolution, message_of
-from battletracker.rules.chain_of_command.activation import activated_words, current, order_targets, ways
+from battletracker.rules.chain_of_command.activation import (
+    Way,
+    activated_words,
+    current,
+    giving_orders,
+    order_targets,
+    ways,
+)
 from battletracker.rules.chain_of_command.bombardment import next_action, observer_name, waiting
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.coc_points import store_words
@@ -257,12 +264,14 @@ class ThisPhasePanel(QWidget):
             words = face_words()
             held = ", ".join(f"{f} ({words.get(f, '')})" for f in side.held_dice) or "none left"
             self._line(f"Held: {held}", "this_phase_held")
+            leaders = giving_orders(game)
+            options = {u.id: ways(game, u, leaders) for u in game.units.values() if u.side == who}
             for face in sorted(set(side.held_dice)):
                 if offered(game, "coc.spend_command_die", {"face": face}) is None:
                     button = self._button(f"spend_{face}", f"Spend a {face}...", lambda: None,
                                           f"Activates {words.get(face, '')}: choose the unit")
-                    self._spend_menu(game, button, face)
-            self._combine_menu(game)
+                    self._spend_menu(game, button, face, options)
+            self._combine_menu(game, options)
             roll = side.command_roll
             sixes = roll.faces.count(6) if roll is not None else 0
             try:
@@ -423,10 +432,10 @@ class ThisPhasePanel(QWidget):
     def _order_slot(self, leader_id: str, unit_id: str, kind: str) -> Callable[[], None]:
         return lambda: self._act("coc.order", {"leader": leader_id, "unit": unit_id, "order": kind})
 
-    def _combine_menu(self, game: Game) -> None:
+    def _combine_menu(self, game: Game, options: Mapping[str, list[Way]]) -> None:
         """Units the held dice activate only when combined (a 1 and a 2 for a Junior Leader), if any."""
-        found = [(unit, way) for unit in game.units.values() if unit.side == game.active_side
-                 for way in ways(game, unit) if "+" in way.key]
+        found = [(game.units[unit_id], way) for unit_id, found_ways in options.items()
+                 for way in found_ways if "+" in way.key]
         if not found:
             return
         button = self._button("combine", "Combine dice...", lambda: None,
@@ -468,13 +477,12 @@ class ThisPhasePanel(QWidget):
         dialog.open()
         return dialog
 
-    def _spend_menu(self, game: Game, button: QPushButton, face: int) -> None:
+    def _spend_menu(self, game: Game, button: QPushButton, face: int, options: Mapping[str, list[Way]]) -> None:
         """The units this die activates now (their face, their side, not yet activated), then none named."""
         menu = QMenu(button)
-        for unit in game.units.values():
-            if unit.side != game.active_side or not unit.in_play:
-                continue
-            if any(way.key == f"dice:{face}" for way in ways(game, unit)):
+        for unit_id, found in options.items():
+            unit = game.units[unit_id]
+            if any(way.key == f"dice:{face}" for way in found):
                 action = menu.addAction(f"Activate {unit.name}")
                 action.setObjectName(f"spend_{face}_{unit.id}")
                 action.triggered.connect(self._spend_slot(face, unit.id))
