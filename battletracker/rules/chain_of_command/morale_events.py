@@ -28,17 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from battletracker.model.effects import Effect
 from battletracker.model.game import AgendaItem, Game, Unit
 from battletracker.model.sequence_effects import FORCE_MORALE_TEST, AddAgendaItem, QueueForceMoraleTest, agenda_id
+from battletracker.rules.chain_of_command.activation import rank
 from battletracker.rules.chain_of_command.damage import damage_result, damage_tables
 from battletracker.rules.chain_of_command.force_morale import RULESET, event_named, events
 from battletracker.rules.chain_of_command.vehicle_shock import ABANDONED
 from battletracker.rules.consequences import compare, on_consequences
 from battletracker.rules.sequence import side_name
-from battletracker.rules.tables import ruleset_file
 
 WOUNDED = "wounded"
 LOST_EVENTS = {"team": "team_lost", "section": "section_wiped_out", "support_weapon": "support_killed",
@@ -71,20 +70,6 @@ class After:
     phase: int
 
 
-@lru_cache(maxsize=1)
-def senior_command_range() -> float:
-    return ruleset_file(RULESET, "force_morale").table("leaders").float("senior_command_range", minimum=0)
-
-
-def senior(unit: Unit) -> bool:
-    """A Senior Leader: `senior` in its stats, or else a command range of at least force_morale.toml's."""
-    said = unit.stats.get("senior")
-    if isinstance(said, bool):
-        return said
-    reach = unit.stats.get("command_range")
-    return isinstance(reach, int | float) and not isinstance(reach, bool) and reach >= senior_command_range()
-
-
 def _knocked_out(unit: Unit, seen: Seen) -> bool:
     if unit.vehicle is None:
         return False
@@ -108,12 +93,12 @@ def unit_events(unit: Unit, before: Seen, after: Seen) -> list[str]:
         return [e.key for e in found if e is not None]
     if not before.in_play or before.figures <= 0:
         return []
-    rank = "senior" if unit.kind == "leader" and senior(unit) else "junior"
+    grade = rank(unit) if unit.kind == "leader" else "junior"
     if after.figures <= 0:
-        event = f"{rank}_leader_killed" if unit.kind == "leader" else LOST_EVENTS.get(unit.kind, "team_lost")
+        event = f"{grade}_leader_killed" if unit.kind == "leader" else LOST_EVENTS.get(unit.kind, "team_lost")
         return [event]
     if unit.kind == "leader" and WOUNDED in after.conditions and WOUNDED not in before.conditions:
-        return ["senior_leader_wounded" if rank == "senior" else "leader_wounded"]
+        return ["senior_leader_wounded" if grade == "senior" else "leader_wounded"]
     return []
 
 

@@ -21,8 +21,9 @@ from battletracker.model.game import AgendaItem, Game, Unit
 from battletracker.model.sequence_effects import FORCE_MORALE_TEST, AddAgendaItem
 from battletracker.rules.actions import perform
 from battletracker.rules.base import InputValue
+from battletracker.rules.chain_of_command.activation import rank
 from battletracker.rules.chain_of_command.force_morale import events
-from battletracker.rules.chain_of_command.morale_events import morale_tests, senior
+from battletracker.rules.chain_of_command.morale_events import morale_tests
 from battletracker.rules.consequences import registered
 from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir
@@ -124,7 +125,7 @@ def test_figures_lost_but_not_the_last_call_for_no_test(game: Game) -> None:
 
 
 def test_a_leader_killed_by_fire_queues_the_senior_leaders_test(game: Game) -> None:
-    assert senior(game.unit(KRAUS))  # command range 9": a Senior Leader by force_morale.toml's default
+    assert rank(game.unit(KRAUS)) == "senior"  # a Leader whose card gives no rank is a Senior Leader
     act(game, "coc.shoot", {"firer": SQUAD, "target": KRAUS}, KILL_KRAUS)
     [item] = due_tests(game, GERMANY)
     assert item.event == "senior_leader_killed"
@@ -133,8 +134,8 @@ def test_a_leader_killed_by_fire_queues_the_senior_leaders_test(game: Game) -> N
 
 def test_a_junior_leader_killed_or_wounded(game: Game) -> None:
     AddUnit(Unit("u20", "Unteroffizier Lang", "leader", GERMANY, 20.0, 12.0,
-                 stats={"orders": 1, "command_range": 6})).apply(game)
-    AddUnit(Unit("u21", "Feldwebel Roth", "leader", GERMANY, 22.0, 12.0, stats={"senior": True})).apply(game)
+                 stats={"orders": 1, "command_range": 6, "rank": "junior"})).apply(game)
+    AddUnit(Unit("u21", "Feldwebel Roth", "leader", GERMANY, 22.0, 12.0, stats={"rank": "senior"})).apply(game)
     act(game, "unit.condition", {"unit": "u20", "condition": "wounded"})
     act(game, "unit.condition", {"unit": "u21", "condition": "wounded"})
     assert [i.event for i in due_tests(game, GERMANY)] == ["leader_wounded", "senior_leader_wounded"]
