@@ -24,7 +24,7 @@ bench: $(VENV)/.test-installed
 	$(BIN)/python -m tests.benchmarks
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check battletracker tests
+	$(BIN)/ruff check battletracker tests packaging setup.py
 	$(BIN)/mypy
 
 # The wheel installed into a fresh venv outside the checkout, started on the demo and a saved game.
@@ -65,23 +65,23 @@ $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { echo "Could not create a virtual environment: on Debian, apt-get install python3-venv"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-installed: pyproject.toml constraints.txt | $(BIN)/python
+$(VENV)/.run-installed: pyproject.toml setup.py constraints.txt | $(BIN)/python
 	$(PIP) -e .
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml constraints.txt | $(BIN)/python
+$(VENV)/.test-installed: pyproject.toml setup.py constraints.txt | $(BIN)/python
 	$(PIP) -e '.[test]'
 	touch $@ $(VENV)/.run-installed
 
-$(VENV)/.dev-installed: pyproject.toml constraints.txt | $(BIN)/python
+$(VENV)/.dev-installed: pyproject.toml setup.py constraints.txt | $(BIN)/python
 	$(PIP) -e '.[test,dev]'
 	touch $@ $(VENV)/.test-installed $(VENV)/.run-installed
 
-$(VENV)/.dist-installed: pyproject.toml constraints.txt | $(BIN)/python
+$(VENV)/.dist-installed: pyproject.toml setup.py constraints.txt | $(BIN)/python
 	$(PIP) -e '.[dist]'
 	touch $@ $(VENV)/.run-installed
 
-.venv-core/.installed: pyproject.toml constraints.txt
+.venv-core/.installed: pyproject.toml setup.py constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11 or newer is needed (found $$($(PYTHON) --version))"; exit 1; }
 	@$(PYTHON) -m venv .venv-core || { echo "Could not create a virtual environment: on Debian, apt-get install python3-venv"; exit 1; }
 	.venv-core/bin/python -m pip install --quiet --upgrade pip

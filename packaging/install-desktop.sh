@@ -47,7 +47,7 @@ esac
 install -Dm644 "$here/$id.desktop" "${installed[0]}"
 # The entry starts this very program, wherever it was installed.
 sed -i -e "s|^Exec=battletracker |Exec=\"$command\" |" -e "s|^TryExec=battletracker\$|TryExec=$command|" "${installed[0]}"
-install -Dm644 "$here/../battletracker/resources/icons/battletracker.svg" "${installed[1]}"
+install -Dm644 "$here/../resources/icons/battletracker.svg" "${installed[1]}"
 install -Dm644 "$here/$id.metainfo.xml" "${installed[2]}"
 install -Dm644 "$here/$id.mime.xml" "${installed[3]}"
 refresh

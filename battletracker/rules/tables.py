@@ -1,4 +1,4 @@
-"""Ruleset tables and settings, loaded from `battletracker/resources/rulesets/<ruleset>/*.toml`.
+"""Ruleset tables and settings, loaded from `resources/rulesets/<ruleset>/*.toml`.
 
 Tables from the rules documents are data, not code, so a player can check
 them against their rulebook. Rules the documents name but do not state are
@@ -27,22 +27,26 @@ class TableError(ValueError):
 
 
 def resources_dir() -> Path:
-    """The data shipped inside the package (rulesets, demos, icons), or $BATTLETRACKER_RESOURCES.
+    """The data the app ships (rulesets, demos, icons, help), or $BATTLETRACKER_RESOURCES.
 
-    Every installer (the source tree, a wheel, the frozen bundle) unpacks the package
-    onto disk, with the data beside the code; Qt and the save-file reader need real
-    file paths, hence a Path. importlib.resources, which costs the start a few
-    milliseconds to import, is asked only where the package is not on disk.
+    It is the package `battletracker.resources`: inside the package in a wheel and
+    the bundle, the checkout's top-level `resources/` in an editable install (setup.py
+    maps it), so the import system finds it in every form, where
+    `importlib.resources.files("battletracker.resources")` finds it (the packaging
+    tests check that they agree). Qt and the save-file reader need real file paths,
+    hence a Path; finding the package costs the start nothing, importlib.resources a
+    few milliseconds. A checkout put on the path without being installed
+    (`make test-core`) has no mapping: its top-level folder it is.
     """
     override = os.environ.get("BATTLETRACKER_RESOURCES")
     if override:
         return Path(override)
-    beside = Path(__file__).absolute().parent.parent / "resources"
-    if beside.is_dir():
-        return beside
-    from importlib.resources import files
+    from importlib.util import find_spec
 
-    return Path(str(files("battletracker") / "resources"))
+    spec = find_spec("battletracker.resources")
+    if spec is None or not spec.submodule_search_locations:
+        return Path(__file__).absolute().parents[2] / "resources"
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 @lru_cache(maxsize=16)
@@ -143,7 +147,7 @@ class Table:
 
 
 def ruleset_file(ruleset: str, name: str) -> Table:
-    """The whole of `battletracker/resources/rulesets/<ruleset>/<name>.toml` as a Table."""
+    """The whole of `resources/rulesets/<ruleset>/<name>.toml` as a Table."""
     files = _ruleset_files(ruleset)
     if name not in files:
         raise TableError(f"{ruleset}/{name}.toml: missing")

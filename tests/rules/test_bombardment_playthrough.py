@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-import battletracker
 from battletracker.core.dice import Die, Face
 from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules import actions as actions_module
 from battletracker.rules.actions import Choices, perform, plan
 from battletracker.rules.replay import replay_steps
+from battletracker.rules.tables import resources_dir
 
-DEMO = Path(battletracker.__file__).parent / "resources" / "demo" / "chain_of_command.json"
+DEMO = resources_dir() / "demo" / "chain_of_command.json"
 TIME = "2026-11-30T20:00:00"
 B = {"bombardment": "b1"}
 

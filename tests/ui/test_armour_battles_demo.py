@@ -4,17 +4,16 @@ can be fired from it and undone exactly."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
+from battletracker.rules.tables import resources_dir
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
 
-DEMO = Path(__file__).resolve().parents[2] / "battletracker" / "resources" / "demo" / "armour_battles.json"
+DEMO = resources_dir() / "demo" / "armour_battles.json"
 
 
 def test_the_demo_loads_and_offers_indirect_fire_for_the_stuh() -> None:

@@ -18,6 +18,7 @@ from battletracker.rules.necromunda.attack import result_label
 from battletracker.rules.necromunda.plans import attack_plan
 from battletracker.rules.presets import preset
 from battletracker.rules.replay import replay_steps
+from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.features.necromunda import SHOOT_SHORTCUT, can_shoot
 from battletracker.ui.features.necromunda.fighter_card import FighterSection
@@ -328,7 +329,7 @@ def test_fighter_card_section_is_on_the_card(window: MainWindow) -> None:
 
 
 def test_the_necromunda_demo_opens_with_fighters_that_can_shoot() -> None:
-    game = savefile.load(Path(__file__).resolve().parents[2] / "battletracker/resources/demo/necromunda.json")
+    game = savefile.load(resources_dir() / "demo" / "necromunda.json")
     assert game.ruleset == "necromunda"
     shooters = [u for u in game.units.values() if can_shoot(game, u)]
     assert len(shooters) == len(game.units) >= 10
@@ -337,7 +338,7 @@ def test_the_necromunda_demo_opens_with_fighters_that_can_shoot() -> None:
 
 @pytest.mark.parametrize("shooter", ["u4", "u11"])
 def test_the_demo_autogun_keeps_its_ammo_unless_a_symbol_fails_its_check(qtbot: QtBot, shooter: str) -> None:
-    game = savefile.load(Path(__file__).resolve().parents[2] / "battletracker/resources/demo/necromunda.json")
+    game = savefile.load(resources_dir() / "demo" / "necromunda.json")
     session = Session(game)
     dialog = dialog_for(qtbot, session, shooter)
     assert dialog.shooter.weapons[dialog.ref.weapon].name == "Autogun"

@@ -10,11 +10,9 @@ point comes from the loose points first, else a die is broken into its points.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-import battletracker
 from battletracker.core.dice import Die, Face
 from battletracker.model import savefile
 from battletracker.model.effects import Effect
@@ -22,9 +20,9 @@ from battletracker.rules.actions import Choices, Refusal, perform, plan
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.coc_points import CocStore, coc_store, store_words
 from battletracker.rules.replay import replay_steps
-from battletracker.rules.tables import find_setting
+from battletracker.rules.tables import find_setting, resources_dir
 
-DEMO = Path(battletracker.__file__).parent / "resources" / "demo" / "chain_of_command.json"
+DEMO = resources_dir() / "demo" / "chain_of_command.json"
 GERMANY = 0
 B = {"bombardment": "b1"}
 TIME = "2026-12-02T10:00:00"

@@ -7,17 +7,16 @@ the bombardment. SOS Fire does not stop it: "Units can fire into, through or out
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import pytest
 
-import battletracker
 from battletracker.model import savefile
 from battletracker.model.game import Game, Unit
 from battletracker.rules.actions import Choices, Refusal, perform
 from battletracker.rules.edit_checks import check_edit, edit_refusal
+from battletracker.rules.tables import resources_dir
 
-DEMO = Path(battletracker.__file__).parent / "resources" / "demo" / "chain_of_command.json"
+DEMO = resources_dir() / "demo" / "chain_of_command.json"
 B = {"bombardment": "b1"}
 
 
