@@ -68,6 +68,14 @@ def test_the_metainfo_names_this_version_and_licence_and_a_screenshot_url_in_the
     assert root.find("developer/name") is not None
 
 
+def test_the_changelog_has_each_release_of_the_metainfo_newest_first_with_its_date() -> None:
+    headings = re.findall(r"^## (\S+) — (\d{4}-\d{2}-\d{2})$", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"),
+                          re.MULTILINE)
+    releases = [(r.get("version"), r.get("date")) for r in metainfo().iter("release")]
+    assert headings == releases
+    assert headings[0][0] == pyproject()["version"]
+
+
 def test_licence_file_is_mit_and_shipped() -> None:
     assert pyproject()["license-files"] == ["LICENSE"]
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
