@@ -31,14 +31,14 @@ lint: $(VENV)/.dev-installed
 smoke-install:
 	.ci/smoke-install
 
-# dist/: the wheel, the one-folder standalone bundle and a .tar.gz of it; the bundle is
-# started offscreen on each demo before it is packed.
+# dist/: the wheel, the one-folder standalone bundle and a .tar.gz of it; the bundle is used
+# as a player would (demos, saved games replayed and exported) before it is packed.
 dist: $(VENV)/.dist-installed
 	rm -rf dist build/pyinstaller
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
 	$(BIN)/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller \
 		packaging/battletracker.spec
-	packaging/check-bundle.sh dist/battletracker/battletracker
+	packaging/check-bundle.sh dist/battletracker/battletracker dist/battletracker/_internal/battletracker/resources
 	tar -C dist -czf dist/battletracker-$$($(BIN)/python -c 'import battletracker; print(battletracker.version())')-linux-$$(uname -m).tar.gz battletracker
 	@du -sh dist/battletracker dist/*.tar.gz dist/*.whl
 
