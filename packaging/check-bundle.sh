@@ -29,7 +29,7 @@ run() {  # run ARGS...: the app's stdout in $out; it must exit 0 and print nothi
 expect_paint() {  # expect_paint ARGS...: the window paints, the features and the odds plot load
   run "$@" --quit-after-paint
   grep -qx "loaded the rules features and the odds plot" <<< "$out" || { echo "FAIL: $*: $out" >&2; exit 1; }
-  echo "ok: $(basename "${1:-}") -> $(head -1 <<< "$out")"
+  echo "ok: ${1##*/} -> $(head -1 <<< "$out")"
 }
 
 expect_kind() {  # expect_kind FILE WHAT PATTERN: FILE begins (in its first 512 bytes) with PATTERN

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from battletracker.core.dice import DiceError
@@ -271,15 +272,13 @@ def first_difference(replayed: Any, saved: Any, path: str = "game") -> str | Non
     return None
 
 
-def main(argv: Sequence[str]) -> int:
-    """`replay FILE`: 0 when the actions replay to the saved state, 1 when not, 2 when the file cannot be read."""
-    if len(argv) != 1:
-        print("usage: python -m battletracker replay FILE", file=sys.stderr)
-        return 2
+def replay(path: Path) -> int:
+    """`battletracker replay FILE`: 0 when the actions replay to the saved state, 1 when not, 2 when the file
+    cannot be read."""
     try:
-        game = load(argv[0])
+        game = load(path)
     except SaveFileError as exc:
-        print(f"Cannot replay {argv[0]}: {exc}", file=sys.stderr)
+        print(f"Cannot replay {path}: {exc}", file=sys.stderr)
         return 2
     report = check(game)
     print(report.message)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import platform
 
 import PySide6
@@ -9,6 +10,7 @@ from PySide6.QtCore import Qt, qVersion
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from battletracker import HOMEPAGE, version
+from battletracker.ui.app_log import log_path
 
 LICENCE = "MIT"
 
@@ -19,7 +21,9 @@ def about_text() -> str:
             "the long procedures with exact odds, and draws the table.</p>"
             f"<p>Released under the {LICENCE} licence.<br>"
             f"Qt {qVersion()} (PySide6 {PySide6.__version__}), Python {platform.python_version()}</p>"
-            f'<p><a href="{HOMEPAGE}#readme">Read the README</a> for how to play, install and build it.</p>')
+            f'<p><a href="{HOMEPAGE}#readme">Read the README</a> for how to play, install and build it.</p>'
+            f"<p>Warnings and unexpected errors are logged to {html.escape(str(log_path()))}: send that "
+            "file with a note of what you did when reporting a problem.</p>")
 
 
 def about_box(parent: QWidget) -> QMessageBox:

@@ -126,6 +126,7 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.features_loaded = False
+        self.features_error: Exception | None = None  # why the features did not load, if they did not
         self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self.load_features,
                               FEATURE_MODULES if features is not None else ())
         self.guide_window: QDialog | None = None
@@ -272,9 +273,10 @@ class MainWindow(QMainWindow):
         try:
             self._install_features()
         except Exception as exc:  # noqa: BLE001 - the window goes on with what it has, and says what is missing
-            import traceback
+            import logging
 
-            traceback.print_exc()
+            logging.getLogger("battletracker").exception("the rules features did not load")
+            self.features_error = exc
             self._features_failed(exc)
 
     def _install_features(self) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 from pytestqt.qtbot import QtBot
 
 import battletracker
+from battletracker.ui.app_log import log_path
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
@@ -50,6 +51,6 @@ def test_help_about_shows_version_licence_qt_python_and_a_readme_link(
     text = seen[0]
     for part in (f"BattleTracker {battletracker.version()}", "MIT licence", f"Qt {qVersion()}",
                  f"PySide6 {PySide6.__version__}", f"Python {platform.python_version()}",
-                 f'href="{battletracker.HOMEPAGE}#readme"'):
+                 f'href="{battletracker.HOMEPAGE}#readme"', f"logged to {log_path()}"):
         assert part in text
     assert links == [True]
