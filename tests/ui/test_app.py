@@ -146,6 +146,7 @@ import sys, warnings
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from battletracker.ui import main_window
+from battletracker.ui.gc_pause import top_level_widgets
 
 built = main_window.MainWindow.__init__
 
@@ -154,7 +155,7 @@ def fail() -> None:
     raise RuntimeError("a step that broke")
 
 def read_box() -> None:
-    box = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "unexpected_error")
+    box = next(w for w in top_level_widgets() if w.objectName() == "unexpected_error")
     print("box: " + box.text().replace(chr(10), " "), flush=True)
     QApplication.instance().exit(3)
 
