@@ -242,9 +242,7 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
     if args.file is not None:
         window.open_path(args.file)
     elif not args.demo and not args.quit_after_paint:
-        last = next((Path(p) for p in window.recent_files() if Path(p).exists()), None)
-        if last is not None:
-            window.open_path(last)
+        window.reopen_last()
     window.first_painted.connect(lambda: _resume_collecting(collecting))
     window.first_painted.connect(lambda: QTimer.singleShot(0, note_start))
     window.show()

@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass, field
 
 from battletracker.core import geometry
-from battletracker.model.game import GameError, Scalar
+from battletracker.model.game import GameError, Scalar, check_position
 
 BOMBARDMENT_KINDS = ("high_explosive", "smoke", "sos")
 BOMBARDMENT_STATES = ("ranging", "landed", "ready", "firing", "lingering", "cleared")
@@ -217,12 +217,18 @@ def _finite(what: str, *values: float) -> None:
             raise GameError(f"{what}: {v} is not a position on the table")
 
 
+def _placed(what: str, facing: float, *places: float) -> None:
+    """Positions and sizes within the table's reach, and a facing that is a number."""
+    check_position(what, *places)
+    _finite(what, facing)
+
+
 def check_event(event: BombardmentEvent) -> None:
     if event.kind not in EVENT_KINDS:
         raise GameError(f"{event.kind!r} is not a bombardment event ({', '.join(EVENT_KINDS)})")
     if event.turn < 1 or event.phase < 1:
         raise GameError("bombardment history: turns and phases count from 1")
-    _finite("bombardment history", event.x, event.y, event.from_x, event.from_y)
+    check_position("bombardment history", event.x, event.y, event.from_x, event.from_y)
 
 
 def check_bombardment(b: Bombardment) -> None:
@@ -236,11 +242,11 @@ def check_bombardment(b: Bombardment) -> None:
         raise GameError(f"{name}: {b.kind!r} is not a kind of bombardment ({', '.join(BOMBARDMENT_KINDS)})")
     if b.state not in BOMBARDMENT_STATES:
         raise GameError(f"{name}: {b.state!r} is not a bombardment state ({', '.join(BOMBARDMENT_STATES)})")
-    _finite(name, b.x, b.y, b.width, b.depth, b.radius, b.facing)
+    _placed(name, b.facing, b.x, b.y, b.width, b.depth, b.radius)
     if (b.landed_x is None) != (b.landed_y is None):
         raise GameError(f"{name}: a landing point needs both x and y")
     if b.landed_x is not None and b.landed_y is not None:
-        _finite(name, b.landed_x, b.landed_y)
+        check_position(name, b.landed_x, b.landed_y)
     if b.state == "landed" and b.landed_x is None:
         raise GameError(f"{name}: a ranging shot that landed needs its landing point")
     for label, n in (("unobserved attempts", b.unobserved_attempts), ("Phases left", b.phases_left),
@@ -278,7 +284,7 @@ def check_building(b: Building) -> None:
     name = f"building {b.id!r}"
     if not b.id:
         raise GameError("a building needs an id")
-    _finite(name, b.x, b.y, b.width, b.depth, b.facing)
+    _placed(name, b.facing, b.x, b.y, b.width, b.depth)
     if b.width <= 0 or b.depth <= 0:
         raise GameError(f"{name}: width and depth must be more than 0")
     if b.material not in BUILDING_MATERIALS:
@@ -295,6 +301,6 @@ def check_smoke(s: SmokeArea) -> None:
     name = f"smoke {s.id!r}"
     if not s.id:
         raise GameError("smoke needs an id")
-    _finite(name, s.x, s.y, s.width, s.depth, s.facing)
+    _placed(name, s.facing, s.x, s.y, s.width, s.depth)
     if s.width <= 0 or s.depth <= 0:
         raise GameError(f"{name}: width and depth must be more than 0")

@@ -34,6 +34,7 @@ from battletracker.model.game import (
     Scalar,
     Side,
     Unit,
+    check_position,
 )
 
 T = TypeVar("T")
@@ -278,7 +279,8 @@ class MoveUnit(Effect):
 
     def apply(self, game: Game) -> Effect:
         unit = game.unit(self.unit_id)
-        _finite(self.x, self.y, self.facing)
+        check_position(unit.name, self.x, self.y)
+        _finite(self.facing)
         old = MoveUnit(self.unit_id, unit.x, unit.y, unit.facing)
         unit.x, unit.y, unit.facing = self.x, self.y, normalise(self.facing)
         return old
@@ -374,7 +376,7 @@ class PlaceMarker(Effect):
     index: int | None = None
 
     def apply(self, game: Game) -> Effect:
-        _finite(self.marker.x, self.marker.y, self.marker.radius)
+        check_position(self.marker.label or "a marker", self.marker.x, self.marker.y, self.marker.radius)
         if self.marker.radius < 0:
             raise GameError(f"a marker radius cannot be negative ({self.marker.radius})")
         if self.marker.side is not None:

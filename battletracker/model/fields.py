@@ -38,6 +38,7 @@ from battletracker.model.game import (
     ACTIVATION_WAYS,
     ARMOUR_FACES,
     PROFILE_STATES,
+    REACH,
     RULESETS,
     UNIT_KINDS,
     VEHICLE_CATEGORIES,
@@ -305,6 +306,15 @@ def _num(path: _Path, v: Any) -> float:
     return number
 
 
+def _place(path: _Path, v: Any) -> float:
+    """A coordinate or a size on the table: a number within the table's reach."""
+    number = _num(path, v)
+    if not -REACH <= number <= REACH:
+        raise path.fail(f"{number:g}\" is too far from the table (everything on it lies within {REACH:g}\" "
+                        "of its corner)")
+    return number
+
+
 def _bool(path: _Path, v: Any) -> bool:
     if not isinstance(v, bool):
         raise path.fail("must be true or false")
@@ -411,8 +421,8 @@ def _unit_checked(path: _Path, v: Any) -> Unit:
         name=_field(path, o, "name", _str),
         kind=_field(path, o, "kind", _one_of(UNIT_KINDS)),
         side=_field(path, o, "side", _count),
-        x=_field(path, o, "x", _num),
-        y=_field(path, o, "y", _num),
+        x=_field(path, o, "x", _place),
+        y=_field(path, o, "y", _place),
         facing=normalise(_field(path, o, "facing", _num, 0.0)),
         figures=_field(path, o, "figures", _count, 1),
         figures_max=_field(path, o, "figures_max", _count, 1),
@@ -492,9 +502,9 @@ def _marker(path: _Path, v: Any) -> Marker:
     marker = Marker(
         id=_field(path, o, "id", _str),
         kind=_field(path, o, "kind", _str),
-        x=_field(path, o, "x", _num),
-        y=_field(path, o, "y", _num),
-        radius=_field(path, o, "radius", _num, 0.0),
+        x=_field(path, o, "x", _place),
+        y=_field(path, o, "y", _place),
+        radius=_field(path, o, "radius", _place, 0.0),
         label=_field(path, o, "label", _str, ""),
         side=_field(path, o, "side", _opt(_count), None),
         data=_field(path, o, "data", _scalars, {}),
@@ -571,6 +581,13 @@ def _q_num(v: Any) -> float:
         return v  # type: ignore[no-any-return]
     if kind is int and -1e300 < v < 1e300:
         return float(v)
+    raise _Unusual
+
+
+def _q_place(v: Any) -> float:
+    number = _q_num(v)
+    if -REACH <= number <= REACH:
+        return number
     raise _Unusual
 
 
@@ -688,8 +705,8 @@ def _q_unit(v: Any) -> Unit:
         name=_q_text(get("name")),
         kind=_q_one_of(get("kind"), UNIT_KINDS),
         side=_q_count(get("side")),
-        x=_q_num(get("x")),
-        y=_q_num(get("y")),
+        x=_q_place(get("x")),
+        y=_q_place(get("y")),
         facing=normalise(_q_num(get("facing", 0.0))),
         figures=figures,
         figures_max=figures_max,

@@ -7,6 +7,7 @@ takes an Effect (see effects.py) and returns the Effect that undoes it.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -38,6 +39,27 @@ RULESETS = ("chain_of_command", "armour_battles", "necromunda")
 
 class GameError(ValueError):
     """A change the game refuses; nothing was changed."""
+
+
+REACH = 2000.0
+"""How far from the table's top-left corner, in inches, anything may lie (across and up, either way).
+
+The largest table is 1000" a side (`check_table`), so this leaves room for
+anything off its edges, while keeping every distance the rules measure and
+every shape the map draws small enough to stay exact and quick: a wood at a
+hundred million inches took most of a minute to draw, and one at 1e308 made
+the drawing overflow.
+"""
+
+
+def check_position(what: str, *values: float) -> None:
+    """Refuse a coordinate or size that is not a number or lies beyond REACH, naming `what` and the bound."""
+    for v in values:
+        if not math.isfinite(v):
+            raise GameError(f"{what}: {v} is not a position on the table")
+        if not -REACH <= v <= REACH:
+            raise GameError(f"{what}: {v:g}\" is too far from the table (everything on it lies within "
+                            f"{REACH:g}\" of its corner)")
 
 
 @dataclass

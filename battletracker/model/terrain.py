@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 
 from battletracker.core.geometry import Point
-from battletracker.model.game import GameError
+from battletracker.model.game import GameError, check_position
 
 TERRAIN_SHAPES = ("area", "linear")
 """An area is a closed polygon a unit stands in; a linear obstacle a polyline a unit stands behind."""
@@ -23,6 +23,8 @@ TERRAIN_SHAPES = ("area", "linear")
 MIN_POINTS = {"area": 3, "linear": 2}
 MAX_POINTS = 500
 """More corners than any drawn piece needs: a bound so a damaged file cannot make sight slow."""
+MIN_AREA = 0.01
+"""Square inches an area encloses at least: less is a line drawn as an area, with no inside to stand in."""
 
 
 @dataclass
@@ -60,11 +62,17 @@ def check_terrain(piece: TerrainPiece) -> None:
     if len(piece.points) > MAX_POINTS:
         raise GameError(f"{name}: has {len(piece.points)} points, more than the {MAX_POINTS} a piece may have")
     for x, y in piece.points:
-        if not (math.isfinite(x) and math.isfinite(y)):
-            raise GameError(f"{name}: a point is not a position on the table")
+        check_position(name, x, y)
     if len({(round(x, 6), round(y, 6)) for x, y in piece.points}) < least:
         raise GameError(f"{name}: its points are on top of each other")
+    if piece.shape == "area" and abs(_twice_area(piece.points)) < MIN_AREA * 2:
+        raise GameError(f"{name}: its corners lie on one line, and an area needs room inside")
     if piece.cover is not None and not piece.cover:
         raise GameError(f"{name}: an empty cover level")
     if piece.sight_depth is not None and not (math.isfinite(piece.sight_depth) and piece.sight_depth >= 0):
         raise GameError(f"{name}: sight goes 0 inches or more into a piece, not {piece.sight_depth:g}")
+
+
+def _twice_area(points: list[Point]) -> float:
+    """Twice the signed area the outline encloses (the shoelace sum)."""
+    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, [*points[1:], points[0]], strict=True))

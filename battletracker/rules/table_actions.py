@@ -281,6 +281,8 @@ def _parse_unit(text: InputValue | None) -> Unit:
         raise Refusal("unit", "The unit to add is missing.")
     try:
         return unit_from_dict(json.loads(text), "unit")
+    except RecursionError:
+        raise Refusal("unit", "That unit cannot be put on the table: it is nested too deeply to read.") from None
     except (ValueError, FieldError) as exc:
         raise Refusal("unit", f"That unit cannot be put on the table: {exc}.") from None
 

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect
 from battletracker.model.fields import FieldError, terrain_from_dict
-from battletracker.model.game import Game
-from battletracker.model.terrain import TerrainPiece
+from battletracker.model.game import Game, GameError
+from battletracker.model.terrain import TerrainPiece, check_terrain
 from battletracker.model.terrain_effects import AddTerrain, RemoveTerrain, ReplaceTerrain, SetTerrainPoints
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
@@ -48,6 +48,9 @@ def _parse_piece(text: InputValue | None) -> TerrainPiece:
         raise Refusal("piece", "The terrain piece is missing.")
     try:
         return terrain_from_dict(json.loads(text), "terrain piece")
+    except RecursionError:
+        raise Refusal("piece", "That terrain piece cannot be put on the table: it is nested too deeply to "
+                               "read.") from None
     except (ValueError, FieldError) as exc:
         reason = str(exc).removeprefix("terrain piece: ")
         raise Refusal("piece", f"That terrain piece cannot be put on the table: {reason}.") from None
@@ -137,6 +140,9 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
     if "points" in choices:
         try:
             points = terrain_from_dict({**asdict(piece), "points": json.loads(str(choices["points"]))}).points
+        except RecursionError:
+            raise Refusal("points", f"{piece.name} cannot take that shape: it is nested too deeply to "
+                                    "read.") from None
         except (ValueError, FieldError) as exc:
             reason = str(exc).rsplit(": ", 1)[-1]
             raise Refusal("points", f"{piece.name} cannot take that shape: {reason}.") from None
@@ -146,6 +152,11 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
         if math.hypot(dx, dy) < 1e-9:
             raise Refusal("dx", f"{piece.name} is already there.")
         points = [(x + dx, y + dy) for x, y in piece.points]
+        try:
+            check_terrain(replace(piece, points=points))
+        except GameError as exc:
+            raise Refusal("dx", f"{piece.name} cannot move that far: {str(exc).removeprefix(piece.name + ': ')}.") \
+                from None
         line = f"Moved {piece.name} {math.hypot(dx, dy):.1f}\""
     if points == piece.points:
         raise Refusal("points", f"{piece.name} is already there.")

@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
 FILE_FILTER = "BattleTracker games (*.battle *.json);;All files (*)"
 MAX_RECENT = 8
+OPENING_AT_START = "start/opening"
+"""The setting naming the game a start is opening, until its first paint: there after a start that crashed."""
 
 
 def safe_file_name(title: str) -> str:
@@ -778,6 +780,28 @@ class MainWindow(QMainWindow):
         recent = [p for p in self.recent_files() if p != str(path)]
         recent.insert(0, str(path))
         self.settings.setValue("recent_files", recent[:MAX_RECENT])
+
+    def reopen_last(self) -> None:
+        """Open the last game played, unless the last start stopped while opening it.
+
+        A start that never reached its first paint may have been killed by that
+        very file; opening it again at every start would crash every start, so
+        the player is told and opens it from File > Open Recent if they wish.
+        """
+        from PySide6.QtCore import QTimer
+
+        last = next((Path(p) for p in self.recent_files() if Path(p).exists()), None)
+        if last is None:
+            return
+        if self.settings.value(OPENING_AT_START, "") == str(last):
+            self.settings.remove(OPENING_AT_START)
+            self.show_status(f"{last.name} was not opened again: the last start stopped while opening it. "
+                             "Open it from File > Open Recent if you wish.", 30000)
+            return
+        self.settings.setValue(OPENING_AT_START, str(last))
+        self.settings.sync()  # on disk before the paint that may not return
+        self.first_painted.connect(lambda: QTimer.singleShot(0, lambda: self.settings.remove(OPENING_AT_START)))
+        self.open_path(last)
 
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent_files", [])

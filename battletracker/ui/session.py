@@ -37,6 +37,7 @@ from battletracker.ui.files import fingerprint, is_shipped
 if TYPE_CHECKING:
     # Imported where they are used: the window paints before anyone acts or replays.
     from battletracker.rules.actions import Choices
+    from battletracker.rules.replay import Step
     from battletracker.rules.timeline import Timeline
 
 EVERYTHING = Changes(everything=True)
@@ -90,7 +91,7 @@ class Session(QObject):
 
     def __init__(self, game: Game, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._game = game
+        self._game, steps = self._with_history(game)
         self._timeline: Timeline | None = None
         self._path: Path | None = None
         self.disk_fingerprint: str | None = None
@@ -101,7 +102,7 @@ class Session(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.undo_stack.indexChanged.connect(self._on_index_changed)
-        self._restore_history(game)
+        self._push_steps(steps)
         self.undo_stack.setClean()
 
     def _on_clean_changed(self, clean: bool) -> None:
@@ -320,12 +321,18 @@ class Session(QObject):
 
     # -- files -------------------------------------------------------------------
     def replace_game(self, game: Game, path: Path | None) -> None:
-        """Start over on another game: a new file, an opened one, or a restored recovery."""
+        """Start over on another game: a new file, an opened one, or a restored recovery.
+
+        The new game and its undo history are made whole before anything of the
+        current game changes, so a game that fails on the way leaves the session
+        as it was.
+        """
+        opened, steps = self._with_history(game)
         replaying, self._timeline = self._timeline is not None, None
-        self._game = game
+        self._game = opened
         self._selected = None
         self.undo_stack.clear()
-        self._restore_history(game)
+        self._push_steps(steps)
         self.undo_stack.setClean()
         self._path = path
         self.disk_fingerprint = None
@@ -337,8 +344,14 @@ class Session(QObject):
         if replaying:
             self.replay_changed.emit()
 
-    def _restore_history(self, game: Game) -> None:
-        """Offer a loaded game's undo history again: replay its actions from its start, one step each.
+    def _push_steps(self, steps: Sequence[Step]) -> None:
+        """The replayed steps as undo steps, their effects already applied (StepCommand skips its first redo)."""
+        for step in steps:
+            self.undo_stack.push(StepCommand(self, step.title, step.effects, step.inverses))
+
+    @staticmethod
+    def _with_history(game: Game) -> tuple[Game, list[Step]]:
+        """A loaded game with its undo history: its actions replayed from its start, one step each.
 
         Only when every action replays to exactly the loaded state; otherwise
         the game opens as it was saved, without undo history. The actions are
@@ -346,18 +359,16 @@ class Session(QObject):
         keeps the inverses its replay gave, so nothing is applied twice.
         """
         if game.start is None or not game.actions:
-            return
+            return game, []
         from battletracker.rules.replay import ReplayError, replay_steps
 
         try:
             replayed, steps = replay_steps(game)
-        except (ReplayError, GameError, SaveFileError):
-            return
+        except (ReplayError, GameError, SaveFileError, RecursionError):
+            return game, []
         if replace(replayed, start=game.start) != game:  # its start is `game.start` replayed, however written
-            return
-        self._game = replayed
-        for step in steps:
-            self.undo_stack.push(StepCommand(self, step.title, step.effects, step.inverses))
+            return game, []
+        return replayed, steps
 
     def open(self, path: Path) -> None:
         """Load a save file; on any problem raise SaveFileError and keep the current game.
