@@ -9,7 +9,7 @@ first change to the game. model/effects.py gives both names too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from battletracker.model.game import Game
@@ -56,6 +56,11 @@ class Changes:
 
 class Effect:
     """Base class: `apply` validates, mutates and returns the inverse."""
+
+    at_the_end: ClassVar[bool] = False
+    """True when the effect changes the log and the list of actions only at their end (adds the newest
+    entry or takes it off): `Game.apply_all` then keeps only their last entries to put back on a refusal,
+    not a copy of a log of 50,000 lines for every step of a long game."""
 
     def apply(self, game: Game) -> Effect:
         raise NotImplementedError

@@ -441,7 +441,10 @@ class SetMarkerData(Effect):
 
 @dataclass(frozen=True)
 class AppendLog(Effect):
+    """Add `entry` as the newest line of the log."""
+
     entry: LogEntry
+    at_the_end = True
 
     @classmethod
     def now(cls, game: Game, text: str, kind: str = "note") -> AppendLog:
@@ -469,6 +472,8 @@ class PopLog(Effect):
     A star put on the entry since does not make it another entry: the inverse
     puts it back starred.
     """
+
+    at_the_end = True
 
     entry: LogEntry
 

@@ -409,7 +409,10 @@ class _Snapshot:
         names = _ALL_BUT_UNITS if everything else {
             name for w in writes for flag, region in _REGIONS.items() if getattr(w, flag) for name in region}
         touched = set(game.units) if everything else {u for w in writes for u in w.units}
-        self.fields = {name: _Kept(getattr(game, name), records=name not in _FROZEN_ITEMS) for name in names}
+        at_the_end = all(e.at_the_end for e, w in zip(effects, writes, strict=True) if w.log or w.history)
+        self.fields: dict[str, _Kept | _KeptEnd] = {
+            name: _KeptEnd(getattr(game, name), len(effects)) if name in _FROZEN_ITEMS and at_the_end
+            else _Kept(getattr(game, name), records=name not in _FROZEN_ITEMS) for name in names}
         self.roster = list(game.units.items())
         self.units = [_Kept(game.units[u]) for u in touched if u in game.units]
 
@@ -465,6 +468,20 @@ class _Kept:
             self.value.update(self.items)
         elif isinstance(self.value, list) and self.items is not None:
             self.value[:] = self.items
+        return self.value
+
+
+class _KeptEnd:
+    """A list of frozen entries as it was, for effects that change it only at its end (Effect.at_the_end):
+    its length and its last `count` entries, enough to undo `count` additions or removals there."""
+
+    def __init__(self, value: list[Any], count: int) -> None:
+        self.value = value
+        self.start = max(0, len(value) - count)
+        self.end = value[self.start:]
+
+    def restore(self) -> list[Any]:
+        self.value[self.start:] = self.end
         return self.value
 
 

@@ -20,6 +20,8 @@ from battletracker.model.game import Game, GameError
 class RecordAction(Effect):
     """Add `action` to the game's list; on the first one, keep the state before it as the start."""
 
+    at_the_end = True
+
     action: Action
 
     def apply(self, game: Game) -> Effect:
@@ -37,6 +39,8 @@ class RecordAction(Effect):
 @dataclass(frozen=True)
 class PopAction(Effect):
     """Take the newest action off the list (it must be `action`); `clear_start` forgets the start with it."""
+
+    at_the_end = True
 
     action: Action
     clear_start: bool = False

@@ -1,4 +1,5 @@
-"""Scrubbing the replay across 1,000 actions on a 100-unit game: each step under a 16 ms frame.
+"""Scrubbing the replay across 1,000 actions on a 100-unit game: each step under a 16 ms frame; opening a
+long game replays it in time linear in its actions.
 
 Run with `python -m tests.benchmarks.replay_bench`. Prints the median time
 of one step (wall-clock, and main-thread CPU with the slowest step), for the
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from battletracker.model.game import Game
 from battletracker.rules import perform
 from battletracker.rules.timeline import Timeline
-from tests.benchmarks.common import report
+from tests.benchmarks.common import median_ms, report, report_ratio
 from tests.benchmarks.savefile_bench import big_game
 
 FRAME_MS = 16.0
@@ -69,7 +70,21 @@ def show(name: str, times: tuple[list[float], list[float]]) -> None:
     report(f"{name}, CPU (slowest {max(cpu):.1f} ms)", statistics.median(cpu), FRAME_MS)
 
 
+LINEAR_GOAL = 4.4
+"""Replaying four times the actions takes at most this many times as long: linear, with a tenth to spare."""
+
+
+def replay_grows_linearly() -> None:
+    """Opening a long game replays its actions once: 20,000 of them take four times 5,000, not sixteen."""
+    from battletracker.rules.replay import replay_steps
+
+    short, long = played_game(20, 5_000), played_game(20, 20_000)
+    report_ratio("replay 20,000 actions (opening a long game)", median_ms(lambda: replay_steps(long), 3, 1),
+                 median_ms(lambda: replay_steps(short), 3, 1), LINEAR_GOAL, "5,000 actions")
+
+
 def main() -> None:
+    replay_grows_linearly()
     game = played_game()
     rng = random.Random(5)
     scrub = [max(0, min(ACTIONS, 500 + int(rng.gauss(0, 300)))) for _ in range(200)]

@@ -12,9 +12,20 @@ from __future__ import annotations
 import pytest
 
 from battletracker.model import savefile
+from battletracker.model.actions import Action
 from battletracker.model.bombardment_effects import ChangeCocPoints
-from battletracker.model.effects import AppendLog, ChangeFigures, Effect, RemoveUnit, SetClock, SpendAmmo
+from battletracker.model.effects import (
+    AppendLog,
+    ChangeFigures,
+    Effect,
+    PopLog,
+    RemoveUnit,
+    SetClock,
+    SpendAmmo,
+    StarLogEntry,
+)
 from battletracker.model.game import Game, GameError, LogEntry
+from battletracker.model.history import RecordAction
 from battletracker.rules.clock import due_effects
 from tests.model.test_bombardment_effects import game_with_units
 
@@ -98,3 +109,25 @@ def test_checking_or_refusing_keeps_every_record_the_same_object() -> None:
         game.apply_all([*effects, REFUSED])
     now = (game.bombardments["b1"], game.buildings["bld1"], game.smoke["smoke1"], game.sides[0], game.units["u1"])
     assert all(a is b for a, b in zip(held, now, strict=True))
+
+
+def _log_line(text: str) -> AppendLog:
+    return AppendLog(LogEntry("2026-12-02T12:00:00", 1, 1, text, "note"))
+
+
+def test_a_refused_batch_puts_back_lines_added_and_taken_off_the_end_of_the_log() -> None:
+    game = game_with_units()
+    for n in range(5):
+        game.apply(_log_line(f"line {n}"))
+    game.apply(StarLogEntry(1, True))
+    before_log, before_actions = list(game.log), list(game.actions)
+    newest = game.log[-1]
+    batch = [PopLog(newest), PopLog(game.log[-2]), _log_line("new"), RecordAction(Action("dice.pool", {}, (), "t")),
+             REFUSED]
+    with pytest.raises(GameError):
+        game.apply_all(batch)
+    assert game.log == before_log and game.actions == before_actions
+    # A star changes a line in the middle: the whole log is kept for that batch
+    with pytest.raises(GameError):
+        game.apply_all([StarLogEntry(1, False), _log_line("after"), REFUSED])
+    assert game.log == before_log and game.log[1].starred
