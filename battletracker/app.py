@@ -172,6 +172,7 @@ def export(path: Path, outputs: Sequence[Path], scheme: str | None) -> int:
     """`export FILE OUTPUT...`: 0 when every output is written; 1, having written nothing, when a suffix is
     unknown or FILE cannot be read; 1 naming the output when one cannot be written."""
     from battletracker.model import savefile
+    from battletracker.rules import saved_games
 
     unknown = [str(out) for out in outputs if out.suffix.lower() not in EXPORTS]
     if unknown:
@@ -179,7 +180,7 @@ def export(path: Path, outputs: Sequence[Path], scheme: str | None) -> int:
               f"{', '.join(EXPORTS)}", file=sys.stderr)
         return 1
     try:
-        game = savefile.load(path)
+        game = saved_games.load(path)
     except savefile.SaveFileError as exc:
         print(f"battletracker: cannot open {path}: {exc}", file=sys.stderr)
         return 1
@@ -213,6 +214,7 @@ def _resume_collecting(collecting: bool) -> None:
 
 def _start(args: argparse.Namespace, collecting: bool) -> int:
     from battletracker.model import savefile
+    from battletracker.rules import saved_games
 
     # The demo is the window's first game. A check that must not stop at a dialog
     # also reads the file first, to exit with the reason open_path would show.
@@ -220,7 +222,7 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
     games = []
     for path in checked:
         try:
-            games.append(savefile.load(path))
+            games.append(saved_games.load(path))
         except savefile.SaveFileError as exc:
             print(f"battletracker: cannot open {path}: {exc}", file=sys.stderr)
             return 1

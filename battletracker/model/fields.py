@@ -117,6 +117,11 @@ def record_fields(value: Any) -> dict[str, Any]:
     return items
 
 
+def plain_record(value: Any) -> Any:
+    """A record (or list or dict of them) as plain JSON data, as a save file holds it."""
+    return _plain(value)
+
+
 _KEYED_FIELDS = tuple(name for name, value in vars(Game()).items() if isinstance(value, dict) and name != "settings")
 """Game fields kept by id (every map of a game but its settings), written as lists: each item holds its id."""
 

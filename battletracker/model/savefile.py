@@ -8,10 +8,12 @@ so a broken or foreign file can never half-load or run anything.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from battletracker.model.fields import (
     field_names,
     game_from_state,
     history_from_dict,
+    plain_record,
     record_fields,
     state_dict,
     state_fields,
@@ -44,7 +47,9 @@ from battletracker.model.game import (
 from battletracker.model.terrain import TerrainPiece
 
 FORMAT = "battletracker"
-VERSION = 3
+VERSION = 4
+START_AS_WRITTEN_SINCE = 3
+"""The first version whose history's start holds every field the current version writes."""
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest file read as a save file. A game of 500 units and 10,000 log
@@ -57,6 +62,18 @@ SaveFileError = FieldError
 validators' `FieldError`: a file's contents are refused for the same reasons as
 any other plain data, and the file for its own (not JSON, too big, too new)."""
 
+NEAR_FULL_BYTES = 12 * 1024 * 1024
+"""A saved game larger than this is near MAX_FILE_BYTES: the player is told while there is room to act."""
+
+PICTURE = "picture:"
+"""Since version 4 a table picture is written once, in the file's "pictures" under its SHA-256, and
+where it is used (the table, the history's start, each Load picture action) as this and that hash:
+a photo loaded again and again, or kept from the start to now, costs the file its size once."""
+
+SAME_AS_GAME = "same_as_game"
+"""Since version 4 a terrain piece of the history's start that is exactly as the game holds it now is
+written as {"same_as_game": its id}: a terrain-heavy game does not write its terrain twice."""
+
 
 def game_to_dict(game: Game) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": state_dict(game)}
@@ -65,17 +82,90 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     return doc
 
 
-def dumps(game: Game) -> bytes:
+def dumps(game: Game, *, history: bool = True) -> bytes:
     """The save file's bytes; a value no save file may hold (NaN, infinity) raises ValueError.
 
     The same document as `game_to_dict`, written straight from the game's
-    records (json reads each record's fields) rather than from a plain copy.
+    records (json reads each record's fields) rather than from a plain copy,
+    with each picture written once (PICTURE) and the start's terrain that
+    the game still holds as it was written by reference (SAME_AS_GAME).
+    Without `history`, the game as it stands, with no undo history.
     """
-    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": state_fields(game)}
-    if game.start is not None:
-        doc["history"] = {"start": game.start, "actions": [a.to_plain() for a in game.actions]}
+    pictures: dict[str, str] = {}
+    state = state_fields(game)
+    if game.backdrop is not None:
+        state["backdrop"] = {**record_fields(game.backdrop), "image": _picture(game.backdrop.image, pictures)}
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": state}
+    if history and game.start is not None:
+        doc["history"] = {"start": _start_written(game, pictures),
+                          "actions": [_action_written(a, pictures) for a in game.actions]}
+    if pictures:
+        doc["pictures"] = pictures
     return json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":"),
                       default=record_fields).encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Saving:
+    """What Save writes (`data`), and whether the undo history had to be left out to keep it openable."""
+
+    data: bytes
+    without_history: bool = False
+
+    def note(self) -> str | None:
+        """What the player should hear about this file beside "Saved", or None."""
+        limit = MAX_FILE_BYTES // 1024 ** 2
+        if self.without_history:
+            return (f"saved without its undo history: with it the file would be larger than the {limit} MB a "
+                    "saved game may hold. It reopens as it stands now.")
+        if len(self.data) > NEAR_FULL_BYTES:
+            return (f"this game's file is {len(self.data) / 1024 ** 2:.1f} MB of the {limit} MB a saved game may "
+                    "hold; table pictures and long histories take the most room.")
+        return None
+
+
+def to_save(game: Game) -> Saving:
+    """The bytes to save, always a file Open accepts: with the undo history when that stays within
+    MAX_FILE_BYTES, else the game as it stands; SaveFileError when even that is too large."""
+    data = dumps(game)
+    if len(data) <= MAX_FILE_BYTES:
+        return Saving(data)
+    data = dumps(game, history=False)
+    if len(data) <= MAX_FILE_BYTES:
+        return Saving(data, without_history=True)
+    raise SaveFileError(f"this game would be a {len(data) / 1024 ** 2:.0f} MB file, larger than the "
+                        f"{MAX_FILE_BYTES // 1024 ** 2} MB a saved game may hold: nothing was written")
+
+
+def _picture(image: str, pictures: dict[str, str]) -> str:
+    key = hashlib.sha256(image.encode("utf-8")).hexdigest()
+    pictures[key] = image
+    return PICTURE + key
+
+
+def _start_written(game: Game, pictures: dict[str, str]) -> dict[str, Any]:
+    start = dict(game.start or {})
+    backdrop = start.get("backdrop")
+    if isinstance(backdrop, dict) and isinstance(backdrop.get("image"), str):
+        start["backdrop"] = {**backdrop, "image": _picture(backdrop["image"], pictures)}
+    terrain = start.get("terrain")
+    if isinstance(terrain, list) and game.terrain:
+        start["terrain"] = [{SAME_AS_GAME: item["id"]} if _as_in_game(item, game) else item for item in terrain]
+    return start
+
+
+def _as_in_game(item: Any, game: Game) -> bool:
+    key = item.get("id") if isinstance(item, dict) else None
+    piece = game.terrain.get(key) if isinstance(key, str) else None
+    return piece is not None and plain_record(piece) == item
+
+
+def _action_written(action: Action, pictures: dict[str, str]) -> dict[str, Any]:
+    plain = action.to_plain()
+    image = plain["choices"].get("image")
+    if action.name == "backdrop.set" and isinstance(image, str):
+        plain["choices"]["image"] = _picture(image, pictures)
+    return plain
 
 
 class _Dropped:
@@ -96,7 +186,7 @@ def _known_keys() -> frozenset[str]:
     classes = (Game, Side, Unit, Weapon, WeaponProfile, Vehicle, Marker, LogEntry,
                Bombardment, BombardmentEvent, Building, SmokeArea, TerrainPiece, CommandRoll, AgendaItem, Action,
                Activation)
-    return frozenset({"format", "version", "game", "history", *ARMOUR_FACES, *_LEGACY_KEYS,
+    return frozenset({"format", "version", "game", "history", "pictures", SAME_AS_GAME, *ARMOUR_FACES, *_LEGACY_KEYS,
                       *(name for cls in (*classes, Backdrop) for name in field_names(cls))})
 
 
@@ -155,14 +245,56 @@ def loads(raw: bytes) -> Game:
             f"the save file is version {version}, newer than this BattleTracker understands (up to {VERSION})"
         )
     doc = migrate(doc)
+    _resolve_shared(doc)
     game = game_from_state(doc.get("game"))
     if "history" in doc:
         units_read = {read["id"]: (read, game.units[read["id"]]) for read in doc["game"].get("units", ())}
         # An older version's start lacks what later versions write: it is written afresh from the game it makes.
-        game.start, game.actions = history_from_dict(doc["history"],
-                                                     start_as_read=not parser.dropped and version == VERSION,
-                                                     units_read=units_read)
+        as_read = not parser.dropped and version >= START_AS_WRITTEN_SINCE
+        game.start, game.actions = history_from_dict(doc["history"], start_as_read=as_read, units_read=units_read)
     return game
+
+
+def _resolve_shared(doc: dict[str, Any]) -> None:
+    """Put each picture and each start's terrain piece written by reference (PICTURE, SAME_AS_GAME) in place."""
+    pictures = doc.pop("pictures", {})
+    if not isinstance(pictures, dict) or not all(isinstance(v, str) for v in pictures.values()):
+        raise SaveFileError("pictures: must map each picture's hash to the picture")
+
+    def picture(holder: Any, key: str, where: str) -> None:
+        value = holder.get(key) if isinstance(holder, dict) else None
+        if isinstance(value, str) and value.startswith(PICTURE):
+            if value[len(PICTURE):] not in pictures:
+                raise SaveFileError(f"{where}: names a picture the file does not hold")
+            holder[key] = pictures[value[len(PICTURE):]]
+
+    game, history = doc.get("game"), doc.get("history")
+    if isinstance(game, dict):
+        picture(game.get("backdrop"), "image", "game.backdrop.image")
+    if not isinstance(history, dict):
+        return
+    start = history.get("start")
+    if isinstance(start, dict):
+        picture(start.get("backdrop"), "image", "history.start.backdrop.image")
+        terrain = start.get("terrain")
+        if isinstance(terrain, list):
+            pieces = game.get("terrain") if isinstance(game, dict) else None
+            held = {p.get("id"): p for p in pieces if isinstance(p, dict)} if isinstance(pieces, list) else {}
+            start["terrain"] = [_same_as_game(item, held, i) for i, item in enumerate(terrain)]
+    actions = history.get("actions")
+    for i, action in enumerate(actions if isinstance(actions, list) else ()):
+        if isinstance(action, dict) and action.get("name") == "backdrop.set":
+            picture(action.get("choices"), "image", f"history.actions[{i}].choices.image")
+
+
+def _same_as_game(item: Any, held: dict[Any, Any], index: int) -> Any:
+    """The game's own piece for a start's piece written as {"same_as_game": id}, else the item as it is."""
+    if not (isinstance(item, dict) and list(item) == [SAME_AS_GAME]):
+        return item
+    found = held.get(item[SAME_AS_GAME])
+    if found is None:
+        raise SaveFileError(f"history.start.terrain[{index}]: names a terrain piece the game does not hold")
+    return found
 
 
 def migrate(doc: dict[str, Any]) -> dict[str, Any]:
@@ -212,7 +344,7 @@ def _activations_as_version_2_charged(doc: dict[str, Any]) -> None:
 
 def save(game: Game, path: str | os.PathLike[str]) -> None:
     """Write atomically: a temp file beside the target, fsynced, then renamed over it."""
-    write_atomic(path, dumps(game))
+    write_atomic(path, to_save(game).data)
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:

@@ -22,8 +22,9 @@ from battletracker.model.actions import UNTRACKED, Action
 from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.fields import game_from_state, state_dict
 from battletracker.model.game import Game, GameError, LogEntry
-from battletracker.model.savefile import SaveFileError, load
+from battletracker.model.savefile import SaveFileError
 from battletracker.model.sequence_effects import SetActed
+from battletracker.rules import saved_games
 from battletracker.rules.actions import ChoiceNeeded, Plan, carry_out, plan
 from battletracker.rules.base import Resolution, RulesInputError
 from battletracker.rules.log_lines import added_since, dropped_since, reads_as
@@ -276,7 +277,7 @@ def replay(path: Path) -> int:
     """`battletracker replay FILE`: 0 when the actions replay to the saved state, 1 when not, 2 when the file
     cannot be read."""
     try:
-        game = load(path)
+        game = saved_games.load(path)
     except SaveFileError as exc:
         print(f"Cannot replay {path}: {exc}", file=sys.stderr)
         return 2

@@ -119,11 +119,19 @@ def fingerprint(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def save_game(game: Game, path: Path) -> str:
-    """Write the game; returns the fingerprint of what was written."""
-    data = savefile.dumps(game)
-    write_bytes(path, data)
-    return fingerprint(data)
+def game_file(game: Game, path: Path) -> savefile.Saving:
+    """What saving the game at `path` writes: always a file Open accepts (see savefile.to_save)."""
+    try:
+        return savefile.to_save(game)
+    except savefile.SaveFileError as exc:
+        raise SaveError(f"could not save {path}: {exc}", str(exc)) from None
+
+
+def save_game(game: Game, path: Path) -> tuple[str, str | None]:
+    """Write the game; returns the fingerprint of what was written and what to say about it beside "Saved"."""
+    saving = game_file(game, path)
+    write_bytes(path, saving.data)
+    return fingerprint(saving.data), saving.note()
 
 
 def is_shipped(path: Path) -> bool:

@@ -712,14 +712,17 @@ class MainWindow(QMainWindow):
             if box.clickedButton() is not overwrite:
                 return False
         try:
-            written = save_game(self.session.live_game, path)
+            written, note = save_game(self.session.live_game, path)
         except SaveError as exc:
             self.show_error("Cannot save game", message_of(exc))
             return False
         self.session.mark_saved(path, written)
         self.recovery.discard()
         self._remember(path)
-        self.statusBar().showMessage(f"Saved {path}", 5000)
+        if note is None:
+            self.statusBar().showMessage(f"Saved {path}", 5000)
+        else:
+            self.statusBar().showMessage(f"Saved {path}: {note}", 30000)
         return True
 
     def _changed_on_disk(self, path: Path) -> bool:

@@ -32,7 +32,8 @@ from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 
 from battletracker.model import savefile
 from battletracker.model.game import Game
-from battletracker.ui.files import SaveError, write_bytes
+from battletracker.rules import saved_games
+from battletracker.ui.files import SaveError, game_file, write_bytes
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ class Recovery(QObject):
         self._lock = QLockFile(str(self._file(self._suffix, ".lock")))
         self._lock.setStaleLockTime(0)
         self.last_error: str | None = None
+        self.near_full = False  # the game's file is near the largest a save may be: said once as it gets there
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -137,7 +139,8 @@ class Recovery(QObject):
         if not self._lock.isLocked():
             self._lock.tryLock(0)  # taken with the first recovery file, not at start: it costs about a millisecond
         try:
-            write_bytes(self.path, savefile.dumps(self._session.live_game))
+            saving = game_file(self._session.live_game, self.path)
+            write_bytes(self.path, saving.data)
             write_bytes(self.info_path, json.dumps(info).encode("utf-8"))
         except SaveError as exc:
             if self.last_error != exc.reason:
@@ -148,6 +151,10 @@ class Recovery(QObject):
         if self.last_error is not None:
             self.status.emit("Autosave works again: your changes are kept in case of a crash.", 8000)
         self.last_error = None
+        note = saving.note()
+        if note is not None and not self.near_full:
+            self.status.emit(f"Autosaved: {note}", 0)
+        self.near_full = note is not None
 
     def discard(self) -> None:
         """Forget this window's recovery file: the game was saved, put away, or is as saved."""
@@ -202,7 +209,7 @@ class Recovery(QObject):
     def _orphan(self, suffix: str, lock: QLockFile) -> Orphan | None:
         path = self._file(suffix, ".json")
         try:
-            game = savefile.load(path)
+            game = saved_games.load(path)
         except savefile.SaveFileError:
             aside = self._file(suffix, ".broken.json")
             path.replace(aside)
@@ -234,7 +241,7 @@ class Recovery(QObject):
         orphan = Orphan(suffix, game, saved, origin, origin_fingerprint, lock)
         if origin is not None and origin.exists():
             try:
-                on_disk = savefile.load(origin)
+                on_disk = saved_games.load(origin)
             except savefile.SaveFileError:
                 # Not a game file (any more): the restored game must never be saved over it.
                 orphan.origin, orphan.origin_fingerprint = None, None

@@ -31,7 +31,7 @@ from battletracker.model.actions import UNTRACKED, Action
 from battletracker.model.changes import Changes, Effect
 from battletracker.model.game import Game, GameError
 from battletracker.model.savefile import SaveFileError
-from battletracker.rules import Resolution
+from battletracker.rules import Resolution, saved_games
 from battletracker.ui.files import fingerprint, is_shipped
 
 if TYPE_CHECKING:
@@ -376,7 +376,7 @@ class Session(QObject):
         A file shipped with the app (a demo) opens as an untitled copy: Save asks where.
         """
         raw = savefile.read_file(path)
-        game = savefile.loads(raw)
+        game = saved_games.loads(raw)
         if is_shipped(path):
             self.replace_game(game, None)
             return

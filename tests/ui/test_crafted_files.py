@@ -46,15 +46,19 @@ def test_a_crafted_record_opens_whole_as_its_own_game_and_save_never_writes_it_o
     before = first.read_bytes()
     crafted = _crafted_record(tmp_path / "crafted.battle")
     win = open_window(qtbot, tmp_path / "recovery", first)
+    win.show()
+    with qtbot.waitActive(win):
+        win.activateWindow()
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *_a, **_k: (str(crafted), ""))
     win.open_action.trigger()  # File > Open
     assert win.session.path == crafted
     assert "crafted" in win.windowTitle()
     assert "t9" in win.session.game.terrain  # the saved state, shown as saved
     assert not win.session.undo_stack.canUndo()  # its record does not replay: no undo history from it
+    win.session.act("unit.shock", {"unit": "u1", "delta": 1})
     qtbot.keyClick(win, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert first.read_bytes() == before
-    assert "t9" in savefile.load(crafted).terrain
+    assert savefile.load(crafted) == win.session.game and "t9" in win.session.game.terrain
 
 
 def test_a_file_with_terrain_beyond_reach_is_refused_and_the_game_on_screen_stays(
@@ -134,3 +138,45 @@ def test_a_start_that_crashed_opening_the_last_game_does_not_open_it_again(tmp_p
         f"opened {game} |")
     assert OPENING_AT_START not in QSettings(str(tmp_path / "config" / "BattleTracker" / "BattleTracker.conf"),
                                              QSettings.Format.IniFormat).allKeys()
+
+
+def test_a_game_grown_past_the_limit_saves_and_autosaves_as_files_that_open_and_says_so(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    from battletracker.model.backdrop import picture_text
+    from tests.model.test_save_size import photo
+
+    game_file = _saved_game(tmp_path / "photos.battle")
+    win = open_window(qtbot, tmp_path / "recovery", game_file)
+    said: list[str] = []
+    win.recovery.status.connect(lambda text, _ms: said.append(text))
+    for seed in range(13):
+        win.session.act("backdrop.set", {"image": picture_text(photo(seed)), "name": f"photo{seed}.png"})
+    win.recovery.write_now()
+    assert savefile.load(win.recovery.path).backdrop == win.session.game.backdrop  # the autosave opens
+    assert len(said) == 1 and said[0].startswith("Autosaved: saved without its undo history")
+    win.recovery.write_now()
+    assert len(said) == 1, "said once, not at every autosave"
+    win.show()
+    qtbot.waitExposed(win)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    qtbot.keyClick(win, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert "without its undo history" in win.statusBar().currentMessage()
+    reopened = savefile.load(game_file)
+    assert reopened.backdrop == win.session.game.backdrop and reopened.actions == []
+
+
+def test_a_file_with_a_setting_its_ruleset_cannot_use_is_refused_by_file_open(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _saved_game(tmp_path / "first.battle")
+    doc = savefile.game_to_dict(savefile.load(demo_path()))
+    doc["game"]["settings"] = {"bombardment_area_shape": 7}
+    bad = tmp_path / "bad setting.battle"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    win = open_window(qtbot, tmp_path / "recovery", first)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *_a, **_k: (str(bad), ""))
+    said = answer_next_box("OK")
+    win.open_action.trigger()
+    assert said and "bad setting.battle was not opened" in said[0]
+    assert "Medium Mortar bombardment: shape of the area" in said[0] and "not 7" in said[0]
+    assert win.session.path == first
