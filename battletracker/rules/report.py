@@ -23,6 +23,7 @@ from html import escape
 
 from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY, Game, Unit
+from battletracker.rules.base import counted
 from battletracker.rules.luck import GameLuck, RolledLuck, game_luck, rate
 from battletracker.rules.sequence import side_name
 
@@ -66,6 +67,12 @@ class LogRow:
     dice: str
     text: str
     starred: bool
+
+
+MAX_PICTURES = 48
+"""Pictures of the table in one report, the table as it stands now besides: four dozen tables already make a
+long report. A game with more Turn ends and starred lines pictures the first ones and says how many it left
+out (a report of 3,000 starred lines took two minutes and 265 MB, all of it pictures)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +122,16 @@ def build_report(game: Game) -> BattleReport:
     starred = {i for i, e in enumerate(game.log) if e.starred}
     row_action: dict[int, tuple[str, str, str]] = {}
     moments: list[Moment] = []
+    left_out = 0
+
+    def picture(moment: Moment) -> None:
+        """Keep the moment with a copy of its table, up to MAX_PICTURES."""
+        nonlocal left_out
+        if len(moments) < MAX_PICTURES:
+            moments.append(replace(moment, game=pictured(moment.game)))
+        else:
+            left_out += 1
+
     rolls: list[RolledLuck] = []
     if start is None:
         note = ("This game has no replayable history (it was made before the app recorded actions), "
@@ -132,10 +149,9 @@ def build_report(game: Game) -> BattleReport:
                     row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
                 turn = replayed.turn
                 if current.turn > turn:
-                    moments.append(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, pictured(current)))
+                    picture(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, current))
                 for i in sorted(starred & set(range(before, len(current.log)))):
-                    moments.append(Moment(f"star-{i}", f"Starred: {game.log[i].text}", game.log[i].turn,
-                                          pictured(current)))
+                    picture(Moment(f"star-{i}", f"Starred: {game.log[i].text}", game.log[i].turn, current))
                     starred.discard(i)
         except ReplayError as exc:
             stopped = str(exc)
@@ -144,8 +160,15 @@ def build_report(game: Game) -> BattleReport:
                     f"there, and as it stands now.")
         luck = GameLuck(tuple(rolls), stopped)
     for i in sorted(starred):
-        moments.append(Moment(f"star-{i}", f"Starred: {game.log[i].text} (the table as it stands now)",
-                              game.log[i].turn, game))
+        if len(moments) < MAX_PICTURES:
+            moments.append(Moment(f"star-{i}", f"Starred: {game.log[i].text} (the table as it stands now)",
+                                  game.log[i].turn, game))
+        else:
+            left_out += 1
+    if left_out:
+        note = " ".join(filter(None, [note, f"{counted(left_out, 'more moments')} (Turn ends and starred lines) "
+                                             f"{'is' if left_out == 1 else 'are'} not pictured: a report pictures "
+                                             f"the first {MAX_PICTURES}; the log below marks every starred line."]))
     moments.append(Moment("now", f"The table now (Turn {game.turn}, Phase {game.phase})", game.turn, game))
     rows = tuple(LogRow(i, e.turn, e.phase, *row_action.get(i, ("", "", "")), e.text, e.starred)
                  for i, e in enumerate(game.log))

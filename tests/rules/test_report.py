@@ -87,3 +87,23 @@ def test_a_picture_of_a_moment_holds_the_table_and_the_log_but_no_history() -> N
     assert moment.key == f"star-{starred}" and "as it stands now" not in moment.caption
     assert moment.game.actions == [] and moment.game.start is None
     assert [e.text for e in moment.game.log] == [e.text for e in game.log[:starred + 1]] and moment.game.units
+
+
+def test_a_report_pictures_at_most_its_limit_of_moments_and_says_how_many_it_left_out() -> None:
+    from battletracker.app import demo_path
+    from battletracker.model import savefile
+    from battletracker.model.effects import StarLogEntry
+    from battletracker.rules import perform
+    from battletracker.rules.report import MAX_PICTURES, build_report
+
+    game = savefile.load(demo_path())
+    for n in range(MAX_PICTURES + 12):
+        game.apply_all(perform(game, "dice.pool", {"dice": 2, "target": 4}, [n % 6 + 1, 3]).effects)
+    for i in range(len(game.log)):
+        game.apply(StarLogEntry(i, True))
+    report = build_report(game)
+    assert len(report.moments) == MAX_PICTURES + 1  # and the table now
+    starred = sum(e.starred for e in game.log)
+    assert f"{starred - MAX_PICTURES} more moments (Turn ends and starred lines) are not pictured" in \
+        report.history_note
+    assert all(row.starred for row in report.rows)
