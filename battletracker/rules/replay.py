@@ -12,7 +12,7 @@ replays but the states differ, the first differing place is named.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,17 @@ class ReplayReport:
     index: int | None = None
 
 
+Progress = Callable[[int, int], bool]
+"""Told how far a long piece of work has come (steps done, of how many); False stops it (Cancelled)."""
+
+PROGRESS_EVERY = 50
+"""Steps between two calls of a Progress: often enough for the window to stay live, rarely enough to cost nothing."""
+
+
+class Cancelled(Exception):
+    """The player stopped a long piece of work: nothing it was for has changed."""
+
+
 class ReplayError(ValueError):
     """An action that does not replay as recorded; `index` is its place in the list."""
 
@@ -88,15 +99,21 @@ class Replayed:
     log_from: int
 
 
-def replay_steps(game: Game) -> tuple[Game, list[Step]]:
+def replay_steps(game: Game, progress: Progress | None = None) -> tuple[Game, list[Step]]:
     """The game's start and each of its actions replayed on it, step by step.
 
     Raises ReplayError naming the first action that cannot be replayed or
     whose log lines differ from the saved log. The start is returned as the
-    replay left it (after every step).
+    replay left it (after every step). `progress` is told how far it has
+    come; Cancelled when it says stop.
     """
     current = start_of(game)
-    steps = [replay_action(game, current, i) for i in range(len(game.actions))]
+    steps: list[Step] = []
+    total = len(game.actions)
+    for i in range(total):
+        if progress is not None and i % PROGRESS_EVERY == 0 and not progress(i, total):
+            raise Cancelled
+        steps.append(replay_action(game, current, i))
     return current, steps
 
 

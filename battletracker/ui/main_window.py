@@ -600,12 +600,26 @@ class MainWindow(QMainWindow):
             self.open_path(Path(name))
 
     def open_path(self, path: Path) -> bool:
-        """Open a save file; a broken one is refused with its reason and the game stays."""
+        """Open a save file; a broken one is refused with its reason and the game stays.
+
+        A long game's replay shows its progress, with Cancel, after a second.
+        """
+        from battletracker.rules.replay import Cancelled
+        from battletracker.ui.long_work import LongWork
+
+        progress = LongWork(self, "Opening a game", f"Opening {path.name}: replaying its actions to offer Undo "
+                                                    "again...")
         try:
-            self.session.open(path)
+            self.session.open(path, progress)
         except savefile.SaveFileError as exc:
             self.show_error("Cannot open game", f"{path.name} was not opened:\n\n{message_of(exc)}")
             return False
+        except Cancelled:
+            self.statusBar().showMessage(f"Opening {path.name} was cancelled: the game on screen is as it was",
+                                         8000)
+            return False
+        finally:
+            progress.close()
         self._remember(path)
         self.map.fit_table()
         if self.session.path is None:

@@ -37,7 +37,7 @@ from battletracker.ui.files import fingerprint, is_shipped
 if TYPE_CHECKING:
     # Imported where they are used: the window paints before anyone acts or replays.
     from battletracker.rules.actions import Choices
-    from battletracker.rules.replay import Step
+    from battletracker.rules.replay import Progress, Step
     from battletracker.rules.timeline import Timeline
 
 EVERYTHING = Changes(everything=True)
@@ -320,14 +320,15 @@ class Session(QObject):
         self.replay_changed.emit()
 
     # -- files -------------------------------------------------------------------
-    def replace_game(self, game: Game, path: Path | None) -> None:
+    def replace_game(self, game: Game, path: Path | None, progress: Progress | None = None) -> None:
         """Start over on another game: a new file, an opened one, or a restored recovery.
 
         The new game and its undo history are made whole before anything of the
-        current game changes, so a game that fails on the way leaves the session
+        current game changes, so a game that fails on the way, or whose replay
+        the player cancels through `progress` (Cancelled), leaves the session
         as it was.
         """
-        opened, steps = self._with_history(game)
+        opened, steps = self._with_history(game, progress)
         replaying, self._timeline = self._timeline is not None, None
         self._game = opened
         self._selected = None
@@ -350,7 +351,7 @@ class Session(QObject):
             self.undo_stack.push(StepCommand(self, step.title, step.effects, step.inverses))
 
     @staticmethod
-    def _with_history(game: Game) -> tuple[Game, list[Step]]:
+    def _with_history(game: Game, progress: Progress | None = None) -> tuple[Game, list[Step]]:
         """A loaded game with its undo history: its actions replayed from its start, one step each.
 
         Only when every action replays to exactly the loaded state; otherwise
@@ -363,24 +364,25 @@ class Session(QObject):
         from battletracker.rules.replay import ReplayError, replay_steps
 
         try:
-            replayed, steps = replay_steps(game)
+            replayed, steps = replay_steps(game, progress)
         except (ReplayError, GameError, SaveFileError, RecursionError):
             return game, []
         if replace(replayed, start=game.start) != game:  # its start is `game.start` replayed, however written
             return game, []
         return replayed, steps
 
-    def open(self, path: Path) -> None:
+    def open(self, path: Path, progress: Progress | None = None) -> None:
         """Load a save file; on any problem raise SaveFileError and keep the current game.
 
         A file shipped with the app (a demo) opens as an untitled copy: Save asks where.
+        `progress` follows the replay that gives back the Undo history (see replace_game).
         """
         raw = savefile.read_file(path)
         game = saved_games.loads(raw)
         if is_shipped(path):
-            self.replace_game(game, None)
+            self.replace_game(game, None, progress)
             return
-        self.replace_game(game, path)
+        self.replace_game(game, path, progress)
         self.disk_fingerprint = fingerprint(raw)
 
     def snapshot(self) -> Game:
