@@ -170,7 +170,8 @@ def _application(scheme: str | None) -> QApplication:
 
 def export(path: Path, outputs: Sequence[Path], scheme: str | None) -> int:
     """`export FILE OUTPUT...`: 0 when every output is written; 1, having written nothing, when a suffix is
-    unknown or FILE cannot be read; 1 naming the output when one cannot be written."""
+    unknown or FILE cannot be read; 1 naming the output and the cause when one cannot be written (the outputs
+    before it are written, and a file already at its name is kept whole)."""
     from battletracker.model import savefile
     from battletracker.rules import saved_games
 
@@ -186,11 +187,14 @@ def export(path: Path, outputs: Sequence[Path], scheme: str | None) -> int:
         return 1
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # an export draws off screen: no window, no display
     _application(scheme)
+    from battletracker.ui.files import SaveError
+
     for out in outputs:
         try:
             _write_export(game, out)
-        except OSError as exc:
-            print(f"battletracker: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        except SaveError as exc:
+            print(f"battletracker: cannot write {out}: {exc.reason}; any earlier file of that name is kept",
+                  file=sys.stderr)
             return 1
         print(f"wrote {out}: {EXPORTS[out.suffix.lower()]}", flush=True)
     return 0

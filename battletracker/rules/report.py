@@ -184,13 +184,39 @@ def pictured(game: Game) -> Game:
     return copied
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a CSV cell as a formula (OWASP's CSV injection advice)."""
+
+
+def as_text(cell: str) -> str:
+    """`cell` as a spreadsheet shows it: an apostrophe first when it would otherwise be read as a formula.
+
+    A side or unit named `=HYPERLINK(...)` or `@SUM(A1)` would otherwise run
+    when the log is opened in a spreadsheet. Only the first character counts,
+    so "Shock on 1 Section: 2 -> 3" is left as it is.
+    """
+    return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
 def log_csv(report: BattleReport) -> str:
-    """The battle log as CSV: turn, phase, side, action, dice, result (one row per log line)."""
+    """The battle log as CSV: turn, phase, side, action, dice, result (one row per log line).
+
+    Turn and phase are the game's counters (whole numbers from 1), written as
+    numbers so a spreadsheet sorts and sums them. Every other column is text
+    and goes through `as_text`: names the players typed, the app's words, and
+    the dice as faces separated by spaces (numbers from 1 or face names, as
+    recorded in the save file, so checked like any other text). A name such
+    as "-2" is a name, not a quantity, and keeps its apostrophe.
+
+    Lines end in CR LF, as RFC 4180 has it: the writer then quotes a field
+    holding a lone carriage return too, where a spreadsheet would otherwise
+    start a new row, with whatever follows it at the start of a cell.
+    """
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["turn", "phase", "side", "action", "dice", "result"])
     for r in report.rows:
-        writer.writerow([r.turn, r.phase, r.side, r.action, r.dice, r.text])
+        writer.writerow([r.turn, r.phase, *map(as_text, (r.side, r.action, r.dice, r.text))])
     return out.getvalue()
 
 

@@ -644,10 +644,12 @@ class MainWindow(QMainWindow):
         return (path if path.suffix else path.with_suffix(suffix)), chosen
 
     def _write_export(self, what: str, path: Path, write: Callable[[Game, Path], None]) -> bool:
+        """Write an export; on failure say why, and that whatever was at `path` before is still there."""
         try:
             write(self.session.game, path)
-        except OSError as exc:
-            self.show_error(f"Could not save the {what}", f"{path} could not be written: {exc.strerror or exc}.")
+        except SaveError as exc:
+            self.show_error(f"Could not save the {what}",
+                            f"{path} could not be written: {exc.reason}. Any earlier file of that name is kept.")
             return False
         self.statusBar().showMessage(f"Saved the {what} to {path}", 5000)
         return True

@@ -3,11 +3,17 @@
 Every picture is drawn from a MapScene built for the game as it was (no
 screen grab), at the table's true proportions. What the report says comes
 from rules/report.py.
+
+Each export is drawn whole in memory and checked, then written through
+QSaveFile (ui/files.py): a full disk, a folder that cannot be written or a
+process killed half way leaves any earlier file at that path as it was, and
+the caller gets a SaveError naming the file and the cause.
 """
 
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QUrl
@@ -17,6 +23,7 @@ from PySide6.QtWidgets import QApplication
 
 from battletracker.model.game import Game
 from battletracker.rules.report import BattleReport, build_report, log_csv, luck_plot_svg, pictured, report_html
+from battletracker.ui.files import SaveError, write_bytes
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MapScene
 from battletracker.ui.session import Session
@@ -55,13 +62,37 @@ def map_image(game: Game, width: int = PICTURE_WIDTH) -> QImage:
     return image
 
 
-def png_bytes(image: QImage) -> bytes:
-    data = QByteArray()
-    buffer = QBuffer(data)
+class NotDrawn(Exception):
+    """A picture or document Qt could not draw (a painter that did not start, no memory for the image)."""
+
+
+def _export(path: Path, draw: Callable[[], bytes]) -> None:
+    """Draw the whole export, then write it to `path` in one go; nothing is written if either step fails.
+
+    Raises SaveError naming `path` and the cause. Drawing first means a
+    failed drawing never even opens the file, and the write goes through
+    QSaveFile, so the earlier file stays until the new one is complete.
+    """
+    try:
+        data = draw()
+    except NotDrawn as exc:
+        raise SaveError(f"could not save {path}: {exc}", str(exc)) from exc
+    write_bytes(path, data)
+
+
+def _memory() -> QBuffer:
+    """An empty in-memory device open for writing, for the writers that draw to a device."""
+    buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stubs say bytes, PySide takes str
-    buffer.close()
-    return bytes(data.data())
+    return buffer
+
+
+def png_bytes(image: QImage) -> bytes:
+    """`image` encoded as PNG; NotDrawn if Qt could not encode it (a null image: no memory to draw it)."""
+    buffer = _memory()
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]  # the stubs say bytes, PySide takes str
+        raise NotDrawn("the picture could not be made")
+    return bytes(buffer.data().data())
 
 
 def data_uri(png: bytes) -> str:
@@ -69,25 +100,34 @@ def data_uri(png: bytes) -> str:
 
 
 def export_map_png(game: Game, path: Path, width: int = PICTURE_WIDTH * 2) -> None:
-    """The table as a PNG at its true proportions; OSError if it cannot be written."""
-    if not map_image(game, width).save(str(path)):
-        raise OSError(f"could not write {path}")
+    """The table as a PNG at its true proportions; SaveError if it cannot be drawn or written."""
+    _export(path, lambda: png_bytes(map_image(game, width)))
 
 
-def export_map_svg(game: Game, path: Path) -> None:
-    """The table as an SVG drawing, one unit to the inch times ten, at its true proportions."""
+def map_svg(game: Game) -> bytes:
+    """The table as an SVG drawing, ten units to the inch, at its true proportions.
+
+    NotDrawn if the painter did not finish: the generator's output would be
+    cut short.
+    """
     scene = _scene(game)
     size = map_size(game, round(game.table_width * 10))
+    buffer = _memory()
     generator = QSvgGenerator()
-    generator.setFileName(str(path))
+    generator.setOutputDevice(buffer)
     generator.setSize(size)
     generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
     generator.setTitle(game.title)
     painter = QPainter(generator)
     scene.render(painter, QRectF(0, 0, size.width(), size.height()), scene.table_rect())
-    painter.end()
-    if not path.exists():
-        raise OSError(f"could not write {path}")
+    if not painter.end():
+        raise NotDrawn("the map could not be drawn")
+    return bytes(buffer.data().data())
+
+
+def export_map_svg(game: Game, path: Path) -> None:
+    """The table as an SVG drawing (`map_svg`); SaveError if it cannot be drawn or written."""
+    _export(path, lambda: map_svg(game))
 
 
 def pictures(report: BattleReport) -> dict[str, bytes]:
@@ -102,11 +142,13 @@ def report_page(game: Game) -> str:
 
 
 def export_report_html(game: Game, path: Path) -> None:
-    path.write_text(report_page(game), "utf-8")
+    """The report as one web page (`report_page`), UTF-8; SaveError if it cannot be drawn or written."""
+    _export(path, lambda: report_page(game).encode("utf-8"))
 
 
 def export_log_csv(game: Game, path: Path) -> None:
-    path.write_text(log_csv(build_report(game)), "utf-8", newline="")
+    """The log as a CSV table, UTF-8; SaveError if it cannot be written."""
+    _export(path, lambda: log_csv(build_report(game)).encode("utf-8"))
 
 
 def _svg_image(svg: str, scale: float = 2.0) -> QImage:
@@ -137,11 +179,24 @@ def report_document(game: Game) -> QTextDocument:
     return document
 
 
-def export_report_pdf(game: Game, path: Path) -> None:
-    """The report as a PDF on A4 pages, through Qt's PDF writer."""
-    writer = QPdfWriter(str(path))
+def report_pdf(game: Game) -> bytes:
+    """The report as a PDF on A4 pages, through Qt's PDF writer.
+
+    NotDrawn unless the writer finished the file (it ends in %%EOF): printing
+    says nothing when its painter fails to start.
+    """
+    buffer = _memory()
+    writer = QPdfWriter(buffer)
     writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
     writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
     writer.setTitle(game.title)
-    document = report_document(game)
-    document.print_(writer)
+    report_document(game).print_(writer)
+    data = bytes(buffer.data().data())
+    if not data.rstrip().endswith(b"%%EOF"):
+        raise NotDrawn("the PDF writer did not finish the report")
+    return data
+
+
+def export_report_pdf(game: Game, path: Path) -> None:
+    """The report as a PDF (`report_pdf`); SaveError if it cannot be drawn or written."""
+    _export(path, lambda: report_pdf(game))

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from html.parser import HTMLParser
 
 import pytest
 
 from battletracker.model.effects import Effect, StarLogEntry
 from battletracker.model.game import Game
+from battletracker.rules import perform
 from battletracker.rules.report import build_report, log_csv, report_html
 from tests.model.sample import sample_game
-from tests.rules.test_replay import played
+from tests.rules.test_replay import PLAY, played
 
 
 class Text(HTMLParser):
@@ -53,6 +55,30 @@ def test_the_log_as_csv_names_side_action_and_dice_of_each_line() -> None:
     pool = [r for r in rows if r["action"] == "Dice pool"]
     assert pool and pool[0]["dice"] == "6 3 4 1" and pool[0]["side"] == "German"
     assert list(rows[0]) == ["turn", "phase", "side", "action", "dice", "result"]
+
+
+def test_names_a_spreadsheet_would_run_as_formulas_start_with_an_apostrophe_in_the_csv() -> None:
+    game = sample_game()
+    game.sides[0].name, game.sides[1].name = '=HYPERLINK("x")', "+1"
+    game.units["u2"].name = "-2"
+    game.units["u2"].weapons[0].name = "@SUM(A1)"
+    for name, choices, dice in PLAY:
+        game.apply_all(perform(game, name, choices, dice).effects)  # type: ignore[arg-type]
+    report = build_report(game)
+    extra = [replace(report.rows[-1], side="\tcmd", text="\rcmd"), replace(report.rows[-1], text="x\r=cmd")]
+    rows = list(csv.reader(io.StringIO(log_csv(replace(report, rows=(*report.rows, *extra))))))[1:]
+
+    sides = {r[2] for r in rows}
+    assert sides == {"", "'=HYPERLINK(\"x\")", "'+1", "'\tcmd"}
+    moved = next(r for r in rows if r[3] == "Move -2")
+    assert moved[5].startswith("'-2 moved ")
+    ammo = next(r for r in rows if "spend 2 rounds" in r[3])
+    assert ammo[3].startswith("'@SUM(A1) (-2)") and ammo[5].startswith("'@SUM(A1) (-2)")
+    assert [r[5] for r in rows[-2:]] == ["'\rcmd", "x\r=cmd"]  # one cell each, the return inside it
+    assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for row in rows for cell in row)
+    # A sign inside the text is left alone; turn and phase are numbers a spreadsheet can sum.
+    assert any(r[3] == "Shock +1 on 1 Section" for r in rows)
+    assert all(r[0].isdigit() and r[1].isdigit() for r in rows)
 
 
 def test_a_game_with_no_history_is_pictured_as_it_stands_and_says_so() -> None:
