@@ -20,12 +20,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from html import escape
+from typing import TYPE_CHECKING
 
 from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY, Game, Unit
 from battletracker.rules.base import counted
 from battletracker.rules.luck import GameLuck, RolledLuck, game_luck, rate
 from battletracker.rules.sequence import side_name
+
+if TYPE_CHECKING:
+    from battletracker.rules.replay import Progress
 
 
 @dataclass(frozen=True)
@@ -103,9 +107,12 @@ def unit_fate(unit: Unit, removed: bool = False) -> UnitFate:
                     OUT_OF_PLAY in unit.conditions, removed)
 
 
-def build_report(game: Game) -> BattleReport:
-    """Everything the report says about `game`, its history replayed once (the luck read from the same replay)."""
-    from battletracker.rules.replay import ReplayError, replayed_actions
+def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
+    """Everything the report says about `game`, its history replayed once (the luck read from the same replay).
+
+    `progress` follows the replay; Cancelled when it says stop.
+    """
+    from battletracker.rules.replay import PROGRESS_EVERY, Cancelled, ReplayError, replayed_actions
 
     sides = tuple(side_name(game, i) for i in range(len(game.sides)))
     start = game_from_state(game.start, "history.start") if game.start is not None else None
@@ -140,6 +147,9 @@ def build_report(game: Game) -> BattleReport:
     else:
         try:
             for replayed, current in replayed_actions(game):
+                if progress is not None and replayed.index % PROGRESS_EVERY == 0 and \
+                        not progress(replayed.index, len(game.actions)):
+                    raise Cancelled
                 action, before = replayed.action, replayed.log_from
                 rated = rate(replayed, current)
                 if rated is not None:

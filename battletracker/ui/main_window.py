@@ -655,13 +655,23 @@ class MainWindow(QMainWindow):
         return True
 
     def export_report(self) -> bool:
+        from battletracker.rules.replay import Cancelled
         from battletracker.ui import report_export
+        from battletracker.ui.long_work import LongWork
 
         path, _ = self._export_name("Export battle report", ".html", "Web page (*.html);;PDF (*.pdf)")
         if path is None:
             return False
         write = report_export.export_report_pdf if path.suffix.lower() == ".pdf" else report_export.export_report_html
-        return self._write_export("battle report", path, write)
+        progress = LongWork(self, "Exporting the battle report",
+                            f"Writing {path.name}: replaying the game and drawing the table at its moments...")
+        try:
+            return self._write_export("battle report", path, lambda game, to: write(game, to, progress))
+        except Cancelled:
+            self.statusBar().showMessage(f"Exporting {path.name} was cancelled: nothing was written", 8000)
+            return False
+        finally:
+            progress.close()
 
     def export_map(self) -> bool:
         from battletracker.ui import report_export
@@ -689,7 +699,19 @@ class MainWindow(QMainWindow):
         dialog = QPrintDialog(printer, self)
         if dialog.exec() != QPrintDialog.DialogCode.Accepted:
             return False
-        report_export.report_document(self.session.game).print_(printer)
+        from battletracker.rules.replay import Cancelled
+        from battletracker.ui.long_work import LongWork
+
+        progress = LongWork(self, "Printing the battle report", "Replaying the game and drawing the table at its "
+                                                                "moments...")
+        try:
+            document = report_export.report_document(self.session.game, progress)
+        except Cancelled:
+            self.statusBar().showMessage("Printing the battle report was cancelled", 8000)
+            return False
+        finally:
+            progress.close()
+        document.print_(printer)
         return True
 
     def save(self) -> bool:

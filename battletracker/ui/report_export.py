@@ -22,6 +22,7 @@ from PySide6.QtSvg import QSvgGenerator, QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
 from battletracker.model.game import Game
+from battletracker.rules.replay import Cancelled, Progress
 from battletracker.rules.report import BattleReport, build_report, log_csv, luck_plot_svg, pictured, report_html
 from battletracker.ui.files import SaveError, write_bytes
 from battletracker.ui.map.palette import MapPalette
@@ -130,20 +131,28 @@ def export_map_svg(game: Game, path: Path) -> None:
     _export(path, lambda: map_svg(game))
 
 
-def pictures(report: BattleReport) -> dict[str, bytes]:
-    """Each moment of the report drawn as a PNG."""
-    return {m.key: png_bytes(map_image(m.game)) for m in report.moments}
+def pictures(report: BattleReport, progress: Progress | None = None) -> dict[str, bytes]:
+    """Each moment of the report drawn as a PNG; `progress` is told each one (Cancelled when it says stop)."""
+    drawn: dict[str, bytes] = {}
+    for k, moment in enumerate(report.moments):
+        if progress is not None and not progress(k, len(report.moments)):
+            raise Cancelled
+        drawn[moment.key] = png_bytes(map_image(moment.game))
+    return drawn
 
 
-def report_page(game: Game) -> str:
+def report_page(game: Game, progress: Progress | None = None) -> str:
     """The whole report as one self-contained HTML page (pictures inlined)."""
-    report = build_report(game)
-    return report_html(report, {k: data_uri(v) for k, v in pictures(report).items()})
+    report = build_report(game, progress)
+    return report_html(report, {k: data_uri(v) for k, v in pictures(report, progress).items()})
 
 
-def export_report_html(game: Game, path: Path) -> None:
-    """The report as one web page (`report_page`), UTF-8; SaveError if it cannot be drawn or written."""
-    _export(path, lambda: report_page(game).encode("utf-8"))
+def export_report_html(game: Game, path: Path, progress: Progress | None = None) -> None:
+    """The report as one web page (`report_page`), UTF-8; SaveError if it cannot be drawn or written.
+
+    `progress` follows the replay and the pictures; Cancelled, with nothing written, when it says stop.
+    """
+    _export(path, lambda: report_page(game, progress).encode("utf-8"))
 
 
 def export_log_csv(game: Game, path: Path) -> None:
@@ -162,12 +171,12 @@ def _svg_image(svg: str, scale: float = 2.0) -> QImage:
     return image
 
 
-def report_document(game: Game) -> QTextDocument:
+def report_document(game: Game, progress: Progress | None = None) -> QTextDocument:
     """The report as Qt rich text, its pictures held as the document's resources: what prints and makes the PDF."""
-    report = build_report(game)
+    report = build_report(game, progress)
     document = QTextDocument()
     names: dict[str, str] = {}
-    for key, png in pictures(report).items():
+    for key, png in pictures(report, progress).items():
         name = f"report:{key}"
         image = QImage.fromData(png)
         document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name),
@@ -179,7 +188,7 @@ def report_document(game: Game) -> QTextDocument:
     return document
 
 
-def report_pdf(game: Game) -> bytes:
+def report_pdf(game: Game, progress: Progress | None = None) -> bytes:
     """The report as a PDF on A4 pages, through Qt's PDF writer.
 
     NotDrawn unless the writer finished the file (it ends in %%EOF): printing
@@ -190,13 +199,13 @@ def report_pdf(game: Game) -> bytes:
     writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
     writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
     writer.setTitle(game.title)
-    report_document(game).print_(writer)
+    report_document(game, progress).print_(writer)
     data = bytes(buffer.data().data())
     if not data.rstrip().endswith(b"%%EOF"):
         raise NotDrawn("the PDF writer did not finish the report")
     return data
 
 
-def export_report_pdf(game: Game, path: Path) -> None:
-    """The report as a PDF (`report_pdf`); SaveError if it cannot be drawn or written."""
-    _export(path, lambda: report_pdf(game))
+def export_report_pdf(game: Game, path: Path, progress: Progress | None = None) -> None:
+    """The report as a PDF (`report_pdf`); SaveError if it cannot be drawn or written, Cancelled as the HTML's."""
+    _export(path, lambda: report_pdf(game, progress))

@@ -1,4 +1,5 @@
-"""Opening a long game shows its replay's progress with Cancel, and Cancel leaves the game on screen as it was."""
+"""Opening a long game or exporting its report shows progress with Cancel: the window stays live, and Cancel
+leaves the game on screen and any earlier export as they were."""
 
 from __future__ import annotations
 
@@ -66,3 +67,38 @@ def test_file_open_of_a_long_game_shows_progress_and_cancel_keeps_the_game_on_sc
     else:
         assert win.session.path == long
         assert win.session.undo_stack.count() == ACTIONS
+
+
+@pytest.mark.parametrize("suffix", [".html", ".pdf"])
+@pytest.mark.parametrize("cancel", [True, False])
+def test_exporting_a_long_games_report_shows_progress_and_cancel_writes_nothing(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cancel: bool, suffix: str) -> None:
+    long = _long_game(tmp_path / "long.battle")
+    win = open_window(qtbot, tmp_path / "recovery", long)
+    win.show()
+    qtbot.waitExposed(win)
+    report = tmp_path / f"report{suffix}"
+    report.write_bytes(b"an earlier export")
+    monkeypatch.setattr(long_work, "SHOW_AFTER_MS", 0)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: (str(report), ""))
+    seen: list[str] = []
+
+    def watch() -> None:
+        visible = [d for d in _progress_dialogs() if d.isVisible()]
+        if not visible:
+            QTimer.singleShot(5, watch)
+            return
+        seen.append(visible[0].labelText())
+        if cancel:
+            button = next(b for b in visible[0].findChildren(QPushButton) if b.text() == "Cancel")
+            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, watch)
+    win.export_report_action.trigger()  # File > Export report...
+    assert seen == [f"Writing report{suffix}: replaying the game and drawing the table at its moments..."]
+    assert not [d for d in _progress_dialogs() if d.isVisible()]
+    if cancel:
+        assert report.read_bytes() == b"an earlier export"
+        assert f"Exporting report{suffix} was cancelled: nothing was written" in win.statusBar().currentMessage()
+    else:
+        assert report.read_bytes().startswith(b"%PDF" if suffix == ".pdf" else b"<!DOCTYPE html")
