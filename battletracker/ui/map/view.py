@@ -159,6 +159,7 @@ class MapView(QGraphicsView):
         self._label_timer.setInterval(LABEL_SETTLE_MS)
         self._label_timer.timeout.connect(lambda: self.map_scene.layout_labels(self.scale_factor))
         self.banner = QLabel(self)
+        self.banner.setTextFormat(Qt.TextFormat.PlainText)  # prompts name units and buildings
         self.banner.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.banner.hide()
         self._style_banner()
