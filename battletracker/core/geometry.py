@@ -302,6 +302,21 @@ def point_in_polygon(point: Point, polygon: Sequence[Point]) -> bool:
     return inside
 
 
+def in_one_line(points: Sequence[Point], tolerance: float) -> bool:
+    """Whether every point lies within `tolerance` inches of one straight line: an outline with no inside.
+
+    The line joins the two points farthest apart (near enough: the point
+    farthest from any point, and the point farthest from that one), so it
+    runs along the points however they were clicked.
+    """
+    if len(points) < 3:
+        return True
+    a = max(points, key=lambda p: distance(points[0], p))
+    b = max(points, key=lambda p: distance(a, p))
+    length = distance(a, b)
+    return length <= tolerance or all(abs(_cross(a, b, p)) <= tolerance * length for p in points)
+
+
 def _edges(points: Sequence[Point], closed: bool) -> list[tuple[Point, Point]]:
     n = len(points)
     pairs = [(points[i], points[i + 1]) for i in range(n - 1)]

@@ -56,17 +56,18 @@ def check_terrain(piece: TerrainPiece) -> None:
     if piece.shape not in TERRAIN_SHAPES:
         raise GameError(f"{name}: {piece.shape!r} is not a terrain shape ({', '.join(TERRAIN_SHAPES)})")
     least = MIN_POINTS[piece.shape]
+    needs = "an area needs at least 3 corners" if piece.shape == "area" else "a line needs at least 2 points"
     if len(piece.points) < least:
-        what = "an area needs at least 3 corners" if piece.shape == "area" else "a line needs at least 2 points"
-        raise GameError(f"{name}: {what}, not {len(piece.points)}")
+        raise GameError(f"{name}: {needs}, not {len(piece.points)}")
     if len(piece.points) > MAX_POINTS:
         raise GameError(f"{name}: has {len(piece.points)} points, more than the {MAX_POINTS} a piece may have")
     for x, y in piece.points:
         check_position(name, x, y)
-    if len({(round(x, 6), round(y, 6)) for x, y in piece.points}) < least:
-        raise GameError(f"{name}: its points are on top of each other")
+    apart = len({(round(x, 6), round(y, 6)) for x, y in piece.points})
+    if apart < least:
+        raise GameError(f"{name}: {needs} in different places, not {apart}")
     if piece.shape == "area" and abs(_twice_area(piece.points)) < MIN_AREA * 2:
-        raise GameError(f"{name}: its corners lie on one line, and an area needs room inside")
+        raise GameError(f"{name}: its corners are all in one line; an area needs room inside")
     if piece.cover is not None and not piece.cover:
         raise GameError(f"{name}: an empty cover level")
     if piece.sight_depth is not None and not (math.isfinite(piece.sight_depth) and piece.sight_depth >= 0):

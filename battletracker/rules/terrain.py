@@ -112,6 +112,22 @@ def clear_cache() -> None:
     _LAST_READY.clear()
 
 
+FLAT = 0.05
+"""Inches: an area whose corners all lie this close to one line has no inside for a unit to stand in."""
+
+
+def outline_problem(shape: str, points: Sequence[Point]) -> str | None:
+    """What makes `points` no outline for a piece of this shape, in words that say what to fix, or None.
+
+    A line may run straight; an area's corners must not all lie on one line.
+    Checked when a piece is drawn or reshaped, not when a game is opened (a
+    saved game keeps opening as it was).
+    """
+    if shape == "area" and geometry.in_one_line(points, FLAT):
+        return "its corners are all in one line; an area needs 3 corners that are not in a line"
+    return None
+
+
 def piece_problem(game: Game, piece: TerrainPiece) -> str | None:
     """What makes the piece wrong for this game's ruleset, in a player's words, or None."""
     rules = terrain_rules(game.ruleset)

@@ -28,7 +28,7 @@ from battletracker.model.terrain_effects import AddTerrain, RemoveTerrain, Repla
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution
-from battletracker.rules.terrain import piece_problem, terrain_rules
+from battletracker.rules.terrain import outline_problem, piece_problem, terrain_rules
 
 DONE = "done"
 
@@ -82,6 +82,9 @@ def _what(game: Game, piece: TerrainPiece) -> str:
 
 def _plan_add(game: Game, choices: Choices) -> Plan:
     piece = _checked(game, _parse_piece(choices.get("piece")))
+    problem = outline_problem(piece.shape, piece.points)
+    if problem is not None:
+        raise Refusal("piece", f"{piece.name}: {problem}.")
     if piece.id in game.terrain:
         raise Refusal("piece", f"{game.terrain[piece.id].name} already has the id {piece.id!r}.")
     line = f"Added {piece.name} ({_what(game, piece)}) to the table"
@@ -146,6 +149,9 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
         except (ValueError, FieldError) as exc:
             reason = str(exc).rsplit(": ", 1)[-1]
             raise Refusal("points", f"{piece.name} cannot take that shape: {reason}.") from None
+        problem = outline_problem(piece.shape, points)
+        if problem is not None:
+            raise Refusal("points", f"{piece.name} cannot take that shape: {problem}.")
         line = f"Reshaped {piece.name} ({len(points)} points)"
     else:
         dx, dy = _offset(choices, "dx"), _offset(choices, "dy")

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from battletracker.model.game import Game
 from battletracker.rules.chain_of_command.activation import RULESET, activated_words, status
+from battletracker.ui.text import plain
 
 
 class ActivationRow(QWidget):
@@ -29,7 +30,7 @@ class ActivationRow(QWidget):
         self.ways.setToolTip("How the unit is activated for this: a held Command Dice of its face, dice combined, "
                              "or an activated Leader's Order")
         self.label.setBuddy(self.ways)
-        self.state = QLabel(self)
+        self.state = plain(QLabel(self))  # names the Leader whose Order activated the unit
         self.state.setObjectName("activation_state")
         self.state.setWordWrap(True)
         row = QHBoxLayout(self)

@@ -43,7 +43,7 @@ from battletracker.ui.log_view import LogPanel
 from battletracker.ui.map.view import MapView
 from battletracker.ui.recovery import Orphan, Recovery
 from battletracker.ui.session import Session
-from battletracker.ui.text import literal
+from battletracker.ui.text import esc, literal
 from battletracker.ui.warmup import WarmUp
 
 if TYPE_CHECKING:
@@ -404,7 +404,9 @@ class MainWindow(QMainWindow):
     def _update_clock(self) -> None:
         g = self.session.game
         side = g.sides[g.active_side].name if g.sides else ""
-        self.clock_label.setText(f"Turn <b>{g.turn}</b> · Phase <b>{g.phase}</b> · {side}")
+        # Rich text for the bold numbers; the side's name is escaped, and rich text runs a line break in a
+        # name into a space, so the clock stays one line whatever the side is called.
+        self.clock_label.setText(f"Turn <b>{g.turn}</b> · Phase <b>{g.phase}</b> · {esc(side)}")
 
     def _update_title(self) -> None:
         path = self.session.path

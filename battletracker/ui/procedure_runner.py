@@ -362,7 +362,7 @@ class ProcedureRunner(QWidget):
         """Ask the player's choice where the procedure stopped, in the row the dice are typed in."""
         self._pending = None
         self._choice = need
-        self.prompt.setText(f"<b>{need.prompt}</b>")
+        self.prompt.setText(f"<b>{esc(need.prompt)}</b>")
         self.choice_box.clear()
         for value, words in need.options:
             self.choice_box.addItem(self._option_words(words) if self._option_words else words, value)

@@ -7,6 +7,7 @@ built from such strings escapes them; labels meant to hold plain text say so.
 
 from __future__ import annotations
 
+from PySide6 import QtGui
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
@@ -29,6 +30,16 @@ def literal(text: str) -> str:
     this is markup, so the guess is right and the player's characters show.
     """
     return f"<p style='white-space:pre-wrap'>{esc(text)}</p>" if text else ""
+
+
+def as_typed(text: str) -> str:
+    """`text` for a tooltip that quotes a name: `literal(text)` when Qt would take it for markup, else unchanged.
+
+    Qt shows a tooltip as rich text only when `Qt.mightBeRichText` guesses so; a
+    tooltip it would show as text anyway stays text, so it reads and wraps as
+    before and only a name that looks like markup is escaped.
+    """
+    return literal(text) if QtGui.Qt.mightBeRichText(text) else text
 
 
 def ruler_inches(d: float) -> str:

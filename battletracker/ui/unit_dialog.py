@@ -41,6 +41,7 @@ from battletracker.rules.table_actions import describe_changes, unit_choice
 from battletracker.rules.words import KIND_TITLES
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
+from battletracker.ui.text import plain
 
 CATEGORY_TITLES = {"afv": "AFV (armoured fighting vehicle)", "apc": "APC (armoured personnel carrier)"}
 BLANK = ""
@@ -435,9 +436,9 @@ class UnitDialog(QDialog):
             row.addWidget(ammo)
             row.addWidget(QLabel("of", self.ammo_group))
             row.addWidget(maximum)
-            row.addWidget(QLabel(weapon.ammo_label, self.ammo_group))
+            row.addWidget(plain(QLabel(weapon.ammo_label, self.ammo_group)))
             row.addStretch(1)
-            self.ammo_form.addRow(f"{weapon.name}:", row)
+            self.ammo_form.addRow(plain(QLabel(f"{weapon.name}:", self.ammo_group)), row)
             self._ammo_rows.append(AmmoRow(index, ammo, maximum))
         self.ammo_group.setVisible(bool(self._ammo_rows))
         vehicle = unit.vehicle or Vehicle()

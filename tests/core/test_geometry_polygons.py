@@ -291,3 +291,19 @@ def test_a_concave_outline_is_not_its_hull() -> None:
     assert not geometry.is_outline_of(U_SHAPE, geometry.convex_hull(U_SHAPE))
     assert geometry.is_outline_of(SQUARE[2:] + SQUARE[:2], geometry.convex_hull(SQUARE))
     assert geometry.is_outline_of(SQUARE[::-1], geometry.convex_hull(SQUARE))
+
+
+@pytest.mark.parametrize(("outline", "flat"), [
+    ([(0.0, 5.0), (9.0, 5.0), (4.0, 5.0)], True),                  # three clicks on one row of the screen
+    ([(0.0, 0.0), (1.0, 1.0), (3.0, 3.0), (2.0, 2.0)], True),      # back and forth along a diagonal
+    ([(0.0, 0.0), (0.0, 0.0), (0.0, 0.0)], True),
+    ([(1.0, 1.0), (1.01, 1.0), (1.0, 1.01)], True),                # a crumb smaller than the tolerance
+    ([(0.0, 5.0), (9.0, 5.0), (4.0, 5.04)], True),
+    ([(0.0, 5.0), (9.0, 5.0), (4.0, 5.2)], False),                 # a thin sliver is still an area
+    (SQUARE, False),
+    (U_SHAPE, False),
+])
+def test_corners_in_one_line_within_the_tolerance_make_no_area(outline: list[tuple[float, float]],
+                                                                 flat: bool) -> None:
+    assert geometry.in_one_line(outline, 0.05) is flat
+    assert geometry.in_one_line(outline[::-1], 0.05) is flat

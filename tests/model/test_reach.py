@@ -54,11 +54,11 @@ def test_a_file_with_a_unit_or_marker_beyond_reach_is_refused(where: str) -> Non
 def test_a_collinear_area_is_refused_in_a_file_and_in_an_action() -> None:
     doc = _document()
     doc["game"]["terrain"] = [{**_far_wood(10), "points": [[1, 1], [2, 2], [3, 3]]}]
-    with pytest.raises(savefile.SaveFileError, match="lie on one line"):
+    with pytest.raises(savefile.SaveFileError, match="all in one line"):
         savefile.loads(json.dumps(doc).encode())
     game = savefile.load(demo_path())
     flat = TerrainPiece("t9", "Flat copse", "woods", "area", [(1.0, 1.0), (2.0, 2.0), (3.0, 3.0)])
-    with pytest.raises(Refusal, match="lie on one line"):
+    with pytest.raises(Refusal, match="all in one line"):
         plan("terrain.add", game, {"piece": terrain_choice(flat)})
 
 

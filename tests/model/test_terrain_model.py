@@ -41,7 +41,7 @@ def test_a_file_written_before_terrain_loads_with_none() -> None:
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"points": [[0, 0], [1, 1]]}, "an area needs at least 3 corners, not 2"),
-    ({"points": [[0, 0], [0, 0], [0, 0]]}, "its points are on top of each other"),
+    ({"points": [[0, 0], [0, 0], [0, 0]]}, "an area needs at least 3 corners in different places, not 1"),
     ({"points": [[0, 0], [1, "x"], [2, 2]]}, "game.terrain[0].points[1][1]: must be a number"),
     ({"points": [[0, 0, 0], [1, 1], [2, 2]]}, "must be a point"),
     ({"shape": "hill"}, "must be one of area, linear"),

@@ -91,15 +91,77 @@ def test_escape_cancels_a_drawing_with_nothing_applied(view: MapView, session: S
     assert session.game.terrain == {}
 
 
-def test_too_few_corners_are_refused_in_words_and_the_drawing_goes_on(view: MapView, session: Session,
-                                                                      qtbot: QtBot) -> None:
+def finish_refused(view: MapView, qtbot: QtBot, words: str) -> None:
+    """Enter on a shape the rules refuse: their words on the map's banner, with how to go on, and nothing drawn."""
+    with qtbot.waitSignal(view.refused) as refused:
+        QTest.keyClick(view, Qt.Key.Key_Return)
+    assert refused.args == [words]
+    banner = view.banner.text()
+    assert view.banner.isVisible() and banner.startswith(words), banner
+    assert "Backspace takes back a point" in banner and "Esc cancels" in banner
+    assert view.banner.geometry().left() >= 0 and view.banner.geometry().right() <= view.viewport().width()
+    assert view.terrain_tools.drawing and view.terrain_tools.sketch.isVisible()
+
+
+def test_too_few_corners_are_refused_in_the_rules_words_and_the_corners_clicked_stay(view: MapView, session: Session,
+                                                                                     qtbot: QtBot) -> None:
+    steps = session.undo_stack.count()
     view.terrain_tools.start_drawing("woods")
     click(view, 30.0, 15.0)
     click(view, 44.0, 15.0)
+    finish_refused(view, qtbot, "That terrain piece cannot be put on the table: Woods 1: an area needs at least 3 "
+                                "corners, not 2.")
+    assert session.game.terrain == {} and session.undo_stack.count() == steps
+    assert close_to(view.terrain_tools.points, WOOD_CORNERS[:2])
+    click(view, 44.0, 22.0)            # the corner missing, and the banner says how to draw again
+    assert view.banner.text().startswith("Woods: click its corners")
+    QTest.keyClick(view, Qt.Key.Key_Return)
+    [piece] = session.game.terrain.values()
+    assert close_to(piece.points, WOOD_CORNERS[:3]) and session.undo_stack.count() == steps + 1
+    assert not view.terrain_tools.drawing and not view.banner.isVisible()
+
+
+def test_corners_in_one_line_are_refused_and_backspace_takes_the_last_one_back(view: MapView, session: Session,
+                                                                               qtbot: QtBot) -> None:
+    view.terrain_tools.start_drawing("woods")
+    for x in (30.0, 44.0, 37.0):       # along one row of the screen: no inside
+        click(view, x, 15.0)
+    finish_refused(view, qtbot, "Woods 1: its corners are all in one line; an area needs 3 corners that are not "
+                                "in a line.")
+    assert len(view.terrain_tools.points) == 3 and session.game.terrain == {}
+    QTest.keyClick(view, Qt.Key.Key_Backspace)
+    click(view, 37.0, 22.0)
+    QTest.keyClick(view, Qt.Key.Key_Return)
+    [piece] = session.game.terrain.values()
+    assert close_to(piece.points, [(30.0, 15.0), (44.0, 15.0), (37.0, 22.0)])
+
+
+def test_escape_after_a_refusal_cancels_with_nothing_applied(view: MapView, session: Session, qtbot: QtBot) -> None:
+    steps = session.undo_stack.count()
+    view.terrain_tools.start_drawing("woods")
+    click(view, 30.0, 15.0)
+    finish_refused(view, qtbot, "That terrain piece cannot be put on the table: Woods 1: an area needs at least 3 "
+                                "corners, not 1.")
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert not view.terrain_tools.drawing and not view.terrain_tools.sketch.isVisible()
+    assert not view.banner.isVisible()
+    assert session.game.terrain == {} and session.undo_stack.count() == steps
+
+
+def test_a_double_click_on_the_only_point_of_a_hedge_keeps_it_for_the_next(view: MapView, session: Session,
+                                                                           qtbot: QtBot) -> None:
+    view.terrain_tools.start_drawing("hedge")
+    click(view, 10.0, 30.0)
     with qtbot.waitSignal(view.refused) as refused:
-        QTest.keyClick(view, Qt.Key.Key_Return)
-    assert refused.args == ["Woods: an area needs at least 3 corners (clicked 2)."]
-    assert view.terrain_tools.drawing and session.game.terrain == {}
+        QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                          vp_point(view, 10.0, 30.0))
+    assert refused.args == ["That terrain piece cannot be put on the table: Hedge 1: a line needs at least 2 "
+                            "points, not 1."]
+    assert view.terrain_tools.drawing and close_to(view.terrain_tools.points, [(10.0, 30.0)])
+    QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                      vp_point(view, 20.0, 30.0))
+    [piece] = session.game.terrain.values()
+    assert close_to(piece.points, [(10.0, 30.0), (20.0, 30.0)])
 
 
 def test_dragging_a_piece_moves_it_in_one_undo_step(view: MapView, session: Session) -> None:

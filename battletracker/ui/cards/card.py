@@ -42,7 +42,7 @@ from battletracker.ui.cards.names import (
 )
 from battletracker.ui.extensions import SectionWidget, card_sections, unit_actions
 from battletracker.ui.session import Session
-from battletracker.ui.text import literal, plain
+from battletracker.ui.text import as_typed, literal, plain
 
 if TYPE_CHECKING:
     from battletracker.rules.actions import Choices
@@ -75,7 +75,7 @@ class CardHost(Protocol):
 def _button(text: str, tip: str, name: str) -> QToolButton:
     b = QToolButton()
     b.setText(text)
-    b.setToolTip(tip)
+    b.setToolTip(as_typed(tip))  # an ammunition row's buttons name the weapon
     b.setAccessibleName(tip)
     b.setObjectName(name)
     b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
@@ -375,7 +375,7 @@ class UnitCard(QFrame):
         row = QWidget(self.ammo_box)
         flow = FlowLayout(row, spacing=6)
         title_label = plain(QLabel(name, row))
-        value = QLabel(row)
+        value = plain(QLabel(row))
         value.setObjectName(f"ammo_{index}")
         spend = _button("Spend", f"Spend one from the {name}", f"spend_{index}")
         spend.clicked.connect(lambda: self._spend(index))

@@ -27,6 +27,7 @@ from battletracker.rules.chain_of_command.activation import (
 from battletracker.ui.extensions import CardSection, Feature
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
+from battletracker.ui.text import as_typed, plain
 
 RULESETS = (RULESET,)
 
@@ -42,7 +43,7 @@ class ActivationSection(QWidget):
         super().__init__(parent)
         self.session = session
         self.unit_id = unit_id
-        self.state = QLabel(self)
+        self.state = plain(QLabel(self))  # names the Leader whose Order activated the unit
         self.state.setObjectName("activation_state")
         self.activate = QPushButton("Activate", self)
         self.activate.setObjectName("activate")
@@ -73,8 +74,8 @@ class ActivationSection(QWidget):
         if not words:
             words = f"Not activated: a {face_for(unit)} or an Order"
         self.state.setText(words)
-        self.state.setToolTip(f"{unit.name} acts once activated this Phase: a Command Dice {face_for(unit)} "
-                              f"({kind_words(unit)}), dice combined to it, or an activated Leader's Order")
+        self.state.setToolTip(as_typed(f"{unit.name} acts once activated this Phase: a Command Dice {face_for(unit)} "
+                                      f"({kind_words(unit)}), dice combined to it, or an activated Leader's Order"))
         options = ways(game, unit) if not self.session.replaying else []
         self.activate.setVisible(bool(options))
         act = current(game, unit)

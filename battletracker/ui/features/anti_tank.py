@@ -311,7 +311,7 @@ class AntiTankDialog(ProcedureDialog):
         self.refusal.clear()
         self.runner.setEnabled(True)
         self.runner.odds_plot.show()
-        self.to_hit.setText(f"<b>{shot.reading}.</b>")
+        self.to_hit.setText(f"<b>{esc(shot.reading)}.</b>")
         self.runner.set_action(shot_actions.AT_FIRE, self.choices())
         self.runner.set_inputs(shot.inputs)
 

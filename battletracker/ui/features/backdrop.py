@@ -221,6 +221,7 @@ class BackdropDialog(QDialog):
         self.setObjectName("dialog-table-picture")
         layout = QVBoxLayout(self)
         self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)  # names the picture's file
         self.summary.setWordWrap(True)
         self.summary.setMinimumWidth(360)
         layout.addWidget(self.summary)

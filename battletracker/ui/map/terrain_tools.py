@@ -6,7 +6,9 @@ but through `Session.act`, one action per gesture, so each is one undo step:
 
 - Drawing (`start_drawing(kind)`): click the corners of an area or the points
   of a line; Enter or a double-click finishes (one `terrain.add`), Backspace
-  takes back the last point, Esc cancels with nothing applied.
+  takes back the last point, Esc cancels with nothing applied. A shape the
+  rules refuse keeps its points on the map, with the refusal in the banner,
+  for the player to click on, take a point back or cancel.
 - Editing: click a piece to select it, drag it (one `terrain.move` on
   release), drag one of its corners (one `terrain.move` with the new points),
   Delete removes it; right-click for rename, kind, cover and delete.
@@ -28,7 +30,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QMenu
 from battletracker.core.geometry import Point, distance
 from battletracker.model.changes import Changes
 from battletracker.model.game import GameError, Unit
-from battletracker.model.terrain import MIN_POINTS, TerrainPiece
+from battletracker.model.terrain import TerrainPiece
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.ui.map.terrain_items import HANDLE_PX, SightRuler, look_of
@@ -161,11 +163,21 @@ class TerrainTools(QObject):
         self._cursor = None
         self.view.viewport().setCursor(Qt.CursorShape.CrossCursor)
         self.view.setFocus(Qt.FocusReason.OtherFocusReason)
-        what = "corners" if kind.shape == "area" else "points"
-        self.view.show_banner(f"{kind.title}: click its {what}; Enter finishes, Backspace takes back a point, "
-                              "Esc cancels")
+        self._show_banner()
         self._redraw_sketch()
         self.drawing_changed.emit(True)
+
+    def _show_banner(self, refusal: str = "") -> None:
+        """How to draw the piece; after a refusal, the rules' words first and how to go on."""
+        kind = self.kind
+        if kind is None:
+            return
+        what = "corners" if kind.shape == "area" else "points"
+        how = "Enter finishes, Backspace takes back a point, Esc cancels"
+        if refusal:
+            self.view.show_banner(f"{refusal} Click more {what}; {how}")
+        else:
+            self.view.show_banner(f"{kind.title}: click its {what}; {how}")
 
     def cancel_drawing(self) -> None:
         if self.kind is None:
@@ -178,26 +190,28 @@ class TerrainTools(QObject):
         self.drawing_changed.emit(False)
 
     def finish_drawing(self) -> None:
-        """One `terrain.add` with the points clicked; too few points keep the drawing going, with why."""
+        """One `terrain.add` with the points clicked. A shape the rules refuse (too few points, an area in one
+        line) is not thrown away: its points stay as the drawing under way, and the banner says what to fix."""
         kind = self.kind
         if kind is None:
-            return
-        least = MIN_POINTS[kind.shape]
-        if len(self.points) < least:
-            what = "an area needs at least 3 corners" if kind.shape == "area" else "a line needs at least 2 points"
-            self.view.refused.emit(f"{kind.title}: {what} (clicked {len(self.points)}).")
             return
         game = self.session.game
         count = sum(1 for p in game.terrain.values() if p.kind == kind.key) + 1
         piece = TerrainPiece(game.new_id("ter", game.terrain), f"{kind.title} {count}", kind.key, kind.shape,
                              list(self.points))
+        try:
+            self.session.act("terrain.add", {"piece": _terrain_choice(piece)})
+        except (GameError, RulesInputError) as exc:
+            self._show_banner(message_of(exc))
+            self.view.refused.emit(message_of(exc))
+            return
         self.cancel_drawing()
-        self._act("terrain.add", {"piece": _terrain_choice(piece)})
 
     def _add_point(self, at: Point) -> None:
         if self.points and distance(self.points[-1], at) < 0.05:
             return
         self.points.append(at)
+        self._show_banner()
         self._redraw_sketch()
 
     def _redraw_sketch(self) -> None:
@@ -422,6 +436,7 @@ class TerrainTools(QObject):
             if key == Qt.Key.Key_Backspace:
                 if self.points:
                     self.points.pop()
+                    self._show_banner()
                     self._redraw_sketch()
                 return True
             if key == Qt.Key.Key_Escape:

@@ -159,6 +159,7 @@ class MapView(QGraphicsView):
         self._label_timer.setInterval(LABEL_SETTLE_MS)
         self._label_timer.timeout.connect(lambda: self.map_scene.layout_labels(self.scale_factor))
         self.banner = QLabel(self)
+        self.banner.setTextFormat(Qt.TextFormat.PlainText)  # prompts name units and buildings
         self.banner.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.banner.hide()
         self._style_banner()
@@ -358,9 +359,15 @@ class MapView(QGraphicsView):
             " border-radius: 11px; padding: 4px 14px; }")
 
     def _place_banner(self) -> None:
-        """The pick prompt, centred at the bottom of the map (a widget, so scrolling cannot smear it)."""
-        self.banner.adjustSize()
+        """The pick prompt, centred at the bottom of the map (a widget, so scrolling cannot smear it); one line
+        when it fits the map, else wrapped to its width (a drawing's refusal says what to fix at length)."""
         vp = self.viewport().geometry()
+        room = max(vp.width() - 24, 160)
+        self.banner.setWordWrap(False)
+        self.banner.adjustSize()
+        if self.banner.width() > room:
+            self.banner.setWordWrap(True)
+            self.banner.resize(room, self.banner.heightForWidth(room))
         self.banner.move(vp.x() + (vp.width() - self.banner.width()) // 2,
                          vp.y() + vp.height() - self.banner.height() - 12)
 

@@ -11,6 +11,7 @@ from battletracker.model.game import Game, Unit
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.terrain import TableIndex
+from battletracker.ui.text import as_typed
 
 MOVE_TITLES = {"single": "Single move", "double": "Double move", "triple": "Triple move"}
 
@@ -55,7 +56,7 @@ class MapSight:
             self.box.setChecked(reading.clear)
             self.box.blockSignals(False)
         self.map = reading.clear
-        self.box.setToolTip(f"From the map: {reading.reason}")
+        self.box.setToolTip(as_typed(f"From the map: {reading.reason}"))
         self._show()
 
     def _show(self) -> None:

@@ -12,7 +12,6 @@ target's suppression and Disruption on the table at once.
 from __future__ import annotations
 
 import contextlib
-from html import escape
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -44,6 +43,7 @@ from battletracker.ui.map.items import circle_item, line_item
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
+from battletracker.ui.text import esc, plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
@@ -303,7 +303,7 @@ class IndirectFireDialog(ProcedureDialog):
             box.valueChanged.connect(self._update)
             self.cover[uid] = box
             name = unit.name if names.count(unit.name) == 1 else f"{unit.name} at {table_point(unit.x, unit.y)}"
-            self.cover_form.addRow(name, box)
+            self.cover_form.addRow(plain(QLabel(name, self.cover_box)), box)
 
     def refusal_text(self) -> str:
         """Why the mission cannot be fired as it stands, or "" when it can."""
@@ -337,7 +337,7 @@ class IndirectFireDialog(ProcedureDialog):
 
     # -- the result ---------------------------------------------------------------------------------
     def _resolved(self, res: Resolution) -> None:
-        self.result_label.setText(f"<b>{escape(label(res.outcome), quote=False)}</b>")
+        self.result_label.setText(f"<b>{esc(label(res.outcome))}</b>")
         self._draw(res)
 
     def _applied(self, _res: Resolution) -> None:

@@ -66,7 +66,7 @@ from battletracker.ui.odds_plot import GroupFn
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker, UnitPicking
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, plain
+from battletracker.ui.text import as_typed, esc, plain
 
 ACTIVATION_CHOICES = (
     ("command_die", "Command Dice 1"),
@@ -145,7 +145,7 @@ class CoverRow:
         self.cover.blockSignals(True)
         self.cover.setCurrentIndex(max(0, self.cover.findData(reading.level)))
         self.cover.blockSignals(False)
-        self.cover.setToolTip(f"From the map: {reading.reason}")
+        self.cover.setToolTip(as_typed(f"From the map: {reading.reason}"))
         self.reason.clear()
         self._show_rolled()
 

@@ -67,7 +67,7 @@ from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc
+from battletracker.ui.text import as_typed, esc
 
 PointCallback = Callable[[tuple[float, float] | None], None]
 
@@ -193,9 +193,9 @@ class BombardmentRow(QFrame):
         action = next_action(b)
         wait = waiting(game, b)
         if wait is not None:
-            note = QLabel(f"<i>{wait.short}</i>", self)
+            note = QLabel(f"<i>{esc(wait.short)}</i>", self)
             note.setObjectName("bombardment_waiting")
-            note.setToolTip(wait.sentence)
+            note.setToolTip(as_typed(wait.sentence))
             self.action_row.addWidget(note)
         elif action.key == "range":
             self._button("range", action.text + "...", lambda: panel.open_ranging(b.id))
@@ -204,7 +204,7 @@ class BombardmentRow(QFrame):
             self._button("re_aim", "Re-aim...", lambda: panel.start_re_aim(b.id))
             spends = _spends(game, b)
             for key in ("fire_for_effect", "re_aim"):
-                self.buttons[key].setToolTip(spends)
+                self.buttons[key].setToolTip(as_typed(spends))
         elif action.key == "place_pattern_die":
             self._button("pattern", "Place the hidden die...", lambda: panel.open_pattern(b.id))
         elif action.key in ("fire", "activate"):

@@ -62,7 +62,7 @@ from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import plain
+from battletracker.ui.text import as_typed, plain
 
 LINE_OVERLAY = "support_fire.line"
 FRONTAGE_OVERLAY = "support_fire.frontage"
@@ -361,7 +361,8 @@ class FireDialog(ProcedureDialog):
                 combo = QComboBox(self.team_covers)
                 for level in cover_levels():
                     combo.addItem(_words(level), level)
-                combo.setToolTip(f"{unit.name}'s cover against this firer: the map's reading unless you change it")
+                combo.setToolTip(as_typed(f"{unit.name}'s cover against this firer: the map's reading unless you "
+                                         "change it"))
                 level, why = kept.get(unit.id, ("", ""))
                 combo.setCurrentIndex(max(0, combo.findData(level)))
                 reason = QLineEdit(why, self.team_covers)
