@@ -67,7 +67,7 @@ def check_terrain(piece: TerrainPiece) -> None:
     if apart < least:
         raise GameError(f"{name}: {needs} in different places, not {apart}")
     if piece.shape == "area" and abs(_twice_area(piece.points)) < MIN_AREA * 2:
-        raise GameError(f"{name}: its corners are all in one line; an area needs room inside")
+        raise GameError(f"{name}: its corners are all in one line; an area needs 3 corners that are not in a line")
     if piece.cover is not None and not piece.cover:
         raise GameError(f"{name}: an empty cover level")
     if piece.sight_depth is not None and not (math.isfinite(piece.sight_depth) and piece.sight_depth >= 0):

@@ -126,8 +126,8 @@ def test_corners_in_one_line_are_refused_and_backspace_takes_the_last_one_back(v
     view.terrain_tools.start_drawing("woods")
     for x in (30.0, 44.0, 37.0):       # along one row of the screen: no inside
         click(view, x, 15.0)
-    finish_refused(view, qtbot, "Woods 1: its corners are all in one line; an area needs 3 corners that are not "
-                                "in a line.")
+    finish_refused(view, qtbot, "That terrain piece cannot be put on the table: Woods 1: its corners are all in "
+                                "one line; an area needs 3 corners that are not in a line.")
     assert len(view.terrain_tools.points) == 3 and session.game.terrain == {}
     QTest.keyClick(view, Qt.Key.Key_Backspace)
     click(view, 37.0, 22.0)
