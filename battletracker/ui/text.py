@@ -42,6 +42,11 @@ def as_typed(text: str) -> str:
     return literal(text) if QtGui.Qt.mightBeRichText(text) else text
 
 
+def menu_name(name: str) -> str:
+    """A name for a menu entry or a button: an `&` in it shown, not taken as the entry's shortcut letter."""
+    return name.replace("&", "&&")
+
+
 def ruler_inches(d: float) -> str:
     """A ruler's reading, always to a tenth of an inch so the label does not jump in width as it is dragged."""
     return f'{d:.1f}"'

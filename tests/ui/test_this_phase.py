@@ -415,3 +415,13 @@ def test_while_replaying_the_panel_shows_what_was_due_with_its_buttons_off(qtbot
     assert not [w for w in top_level_widgets() if isinstance(w, CommandDiceDialog) and w.isVisible()]
     window.session.stop_replay()
     assert panel.buttons["roll"].isEnabled()
+
+
+@pytest.mark.qt_log_ignore("does not support raise", "does not support grabbing the keyboard")  # a popped-up menu
+def test_a_name_with_an_ampersand_shows_it_in_the_menu_not_as_a_shortcut(qtbot: QtBot, window: MainWindow) -> None:
+    game = window.session.game
+    game.units["u5"].name = "Kraus & Sohn"
+    panel = this_phase(window)
+    roll_command_dice(qtbot, window, "2 2 4 5 5")
+    activate = panel.menus["spend_4"].findChild(QAction, "spend_4_u5")
+    assert activate is not None and activate.text() == "Activate Kraus && Sohn"  # Qt shows "Activate Kraus & Sohn"

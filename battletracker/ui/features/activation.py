@@ -27,7 +27,7 @@ from battletracker.rules.chain_of_command.activation import (
 from battletracker.ui.extensions import CardSection, Feature
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import as_typed, plain
+from battletracker.ui.text import as_typed, menu_name, plain
 
 RULESETS = (RULESET,)
 
@@ -88,7 +88,7 @@ class ActivationSection(QWidget):
         unit = self.session.game.units.get(self.unit_id)
         options = ways(self.session.game, unit) if unit is not None else []
         for way in options:
-            action = menu.addAction(f"With {way.words}")
+            action = menu.addAction(f"With {menu_name(way.words)}")
             action.setObjectName(f"activate_{way.key}")
             action.triggered.connect(self._slot("coc.activate", {"unit": self.unit_id, "activation": way.key}))
         if not options:
@@ -102,11 +102,11 @@ class ActivationSection(QWidget):
         if leader is None:
             return
         for target in order_targets(game, leader, "activate"):
-            entry = menu.addAction(f"Activate {target.name}")
+            entry = menu.addAction(f"Activate {menu_name(target.name)}")
             entry.setObjectName(f"order_{target.id}")
             entry.triggered.connect(self._slot("coc.order", {"leader": leader.id, "unit": target.id}))
         for target in order_targets(game, leader, "rally"):
-            entry = menu.addAction(f"Rally Shock on {target.name} ({target.shock})")
+            entry = menu.addAction(f"Rally Shock on {menu_name(target.name)} ({target.shock})")
             entry.setObjectName(f"rally_{target.id}")
             entry.triggered.connect(self._slot("coc.order", {"leader": leader.id, "unit": target.id,
                                                              "order": "rally"}))

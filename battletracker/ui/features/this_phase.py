@@ -63,7 +63,7 @@ from battletracker.ui.extensions import Feature, FeatureHost
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc
+from battletracker.ui.text import esc, menu_name
 
 if TYPE_CHECKING:
     from battletracker.ui.features.bombardments.panel import BombardmentsPanel
@@ -417,13 +417,13 @@ class ThisPhasePanel(QWidget):
                               "An Order activates a unit of its command in Command Range, or rallies its Shock")
         menu = QMenu(button)
         for unit in activate:
-            action = menu.addAction(f"Activate {unit.name}")
+            action = menu.addAction(f"Activate {menu_name(unit.name)}")
             action.setObjectName(f"order_{leader_id}_{unit.id}")
             action.triggered.connect(self._order_slot(leader_id, unit.id, "activate"))
         if activate and rally:
             menu.addSeparator()
         for unit in rally:
-            action = menu.addAction(f"Rally Shock on {unit.name} ({unit.shock})")
+            action = menu.addAction(f"Rally Shock on {menu_name(unit.name)} ({unit.shock})")
             action.setObjectName(f"rally_{leader_id}_{unit.id}")
             action.triggered.connect(self._order_slot(leader_id, unit.id, "rally"))
         button.setMenu(menu)
@@ -442,7 +442,7 @@ class ThisPhasePanel(QWidget):
                               "Two or more held dice make a higher face (never a 5 or a 6)")
         menu = QMenu(button)
         for unit, way in found:
-            action = menu.addAction(f"Activate {unit.name} with {way.words.removeprefix('held ')}")
+            action = menu.addAction(f"Activate {menu_name(unit.name)} with {way.words.removeprefix('held ')}")
             action.setObjectName(f"combine_{way.key.removeprefix('dice:')}_{unit.id}")
             action.triggered.connect(self._activate_slot(unit.id, way.key))
         button.setMenu(menu)
@@ -483,7 +483,7 @@ class ThisPhasePanel(QWidget):
         for unit_id, found in options.items():
             unit = game.units[unit_id]
             if any(way.key == f"dice:{face}" for way in found):
-                action = menu.addAction(f"Activate {unit.name}")
+                action = menu.addAction(f"Activate {menu_name(unit.name)}")
                 action.setObjectName(f"spend_{face}_{unit.id}")
                 action.triggered.connect(self._spend_slot(face, unit.id))
         menu.addSeparator()

@@ -34,7 +34,7 @@ from battletracker.model.terrain import TerrainPiece
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.ui.map.terrain_items import HANDLE_PX, SightRuler, look_of
-from battletracker.ui.text import ruler_inches
+from battletracker.ui.text import menu_name, ruler_inches
 
 if TYPE_CHECKING:
     from battletracker.rules.actions import Choices
@@ -518,7 +518,7 @@ class TerrainTools(QObject):
             action.setCheckable(True)
             action.setChecked(piece.cover == level)
         menu.addSeparator()
-        menu.addAction(f"Remove {piece.name}", lambda: self.remove(piece_id))
+        menu.addAction(f"Remove {menu_name(piece.name)}", lambda: self.remove(piece_id))
         return menu
 
     def context_menu(self, pos: QPoint) -> bool:
