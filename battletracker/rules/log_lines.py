@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from battletracker.rules.base import inches, table_point
-from battletracker.rules.words import CONDITION_TERMS, title
+from battletracker.rules.words import CONDITION_TERMS, possessive, title
 
 ROLLS = " - rolls: "
 
@@ -210,9 +210,39 @@ class OldForm:
     reads: Callable[[str, str, Mapping[str, str]], bool]
 
 
+_OLD_CALL = re.compile(r"(?P<side>[^:]+?) (?:bombardment|smoke barrage|SOS Fire) (?:b|sos)\d+(?=[: ]|$)")
+
+
+def _calls_named(saved: str, written: str, names: Mapping[str, str]) -> bool:
+    """Whether `written` is a line that named a bombardment or SOS Fire by its side, kind and id ("Germany
+    bombardment b1: ...", "United States SOS Fire sos1: ...") with the name a player knows it by, its side's
+    possessive ahead ("Germany's mortars, first barrage: ...", "United States' SOS Fire: ...").
+
+    The old line does not say which of the side's calls b1 was, so it is read
+    against the line written now: each old name matches any name of a call by
+    the same side (no colon in it), and the rest of the line is the saved line
+    in the current words of every other change.
+    """
+    for old in OLD_WORDINGS:
+        saved = old.current(saved, names)
+    if _OLD_CALL.search(saved) is None:
+        return False
+    parts: list[str] = []
+    last = 0
+    for found in _OLD_CALL.finditer(saved):
+        parts.append(re.escape(saved[last:found.start()]))
+        parts.append(re.escape(possessive(found["side"])) + r" [^:]+?")
+        last = found.end()
+    parts.append(re.escape(saved[last:]))
+    return re.fullmatch("".join(parts), written) is not None
+
+
 OLD_FORMS: tuple[OldForm, ...] = (
     OldForm("A Fire whose hits several units share names them, not their numbers (\"Team 1: effect dice 5 -> 1 "
             "kill\" became \"2nd Squad: effect dice 5 -> 1 kill\")", _teams_named),
+    OldForm("A bombardment or SOS Fire is named as a player calls it, not by its id (\"Germany bombardment b1\" "
+            "became \"Germany's mortars, first barrage\", \"United States SOS Fire sos1\" \"United States' SOS "
+            "Fire\")", _calls_named),
 )
 
 

@@ -43,6 +43,7 @@ from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.log_lines import area_words, recorded_area_edit, recorded_point
 from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
 from battletracker.rules.tables import setting
+from battletracker.rules.words import ordinal, possessive
 
 OBSERVER_MARKER = "forward_observer"
 PINNED = "pinned"
@@ -73,10 +74,22 @@ def event(game: Game, kind: str, text: str, at: geometry.Point = (0.0, 0.0),
 
 
 def observer_name(game: Game, b: Bombardment) -> str:
-    """How logs and the panel name a bombardment: its side's Forward Observer (or SOS Fire)."""
+    """How every screen, map label, log line and report names a bombardment, as a player would: its side's
+    possessive, the support's kind in the ruleset's words and which of the side's calls of that kind it is
+    ("Germany's mortars, first barrage", "United States' SOS Fire").
+
+    The count runs over the game's bombardments in the order they were called
+    (a cleared one stays in the game), so a name never changes during a game; one
+    not yet in the game is named as the next.
+    """
     side = game.sides[b.side].name if 0 <= b.side < len(game.sides) else f"Side {b.side + 1}"
-    what = {"high_explosive": "bombardment", "smoke": "smoke barrage", "sos": "SOS Fire"}[b.kind]
-    return f"{side} {what} {b.id}"
+    count = 1
+    for other in game.bombardments.values():
+        if other.id == b.id:
+            break
+        if other.side == b.side and other.kind == b.kind:
+            count += 1
+    return f"{possessive(side)} {data().name_of(b.kind, ordinal(count), count > 1)}"
 
 
 def _log(game: Game, text: str) -> AppendLog:

@@ -86,6 +86,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     is_rolling,
     is_transport,
     next_centre,
+    observer_name,
     unit_teams,
     units_in_area,
     waiting,
@@ -569,8 +570,8 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str | None = None,
     """
     b = get_bombardment(game, bombardment_id)
     if b.state not in PHASE_STATES:
-        raise RulesInputError("bombardment_id", f"bombardment {b.id} is {b.state}; only a bombardment that has "
-                                                "begun has Phases of fire")
+        raise RulesInputError("bombardment_id", f"{observer_name(game, b)} is {b.state}; only a bombardment "
+                                                "that has begun has Phases of fire")
     wait = waiting(game, b)
     if wait is not None:
         raise SequenceRefusal("bombardment_id", wait.sentence)
