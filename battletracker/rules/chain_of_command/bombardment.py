@@ -38,9 +38,10 @@ from battletracker.model.bombardment_effects import (
 from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondition
 from battletracker.model.game import Game, Marker, Unit
 from battletracker.model.references import EMBARKED_IN
-from battletracker.rules.base import InputValue, RulesInputError, counted, inches, table_point
+from battletracker.rules.base import InputValue, RulesInputError, counted, inches
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.log_lines import area_words, recorded_area_edit, recorded_point
+from battletracker.rules.places import place_words
 from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
 from battletracker.rules.tables import setting
 from battletracker.rules.words import ordinal, possessive
@@ -149,7 +150,7 @@ def new_bombardment(game: Game, side: int, observer: geometry.Point, aim: geomet
     name = observer_name(game, b)
     return [AddBombardment(b), PlaceMarker(marker),
             _log(game, f"{name}: Forward Observer placed with {die} Phases of fire; aiming point "
-                       f"{table_point(*aim)}")]
+                       f"{place_words(game, aim)}")]
 
 
 @dataclass(frozen=True)
@@ -260,7 +261,8 @@ def fire_for_effect(game: Game, bombardment_id: str) -> list[Effect]:
                                      ("landed_y", None), ("devastating", False))),
             AppendBombardmentEvent(b.id, event(game, "fire_for_effect", text.format(recorded_point(at)), at,
                                                b.centre)),
-            _log(game, f"{observer_name(game, b)}: {text.format(table_point(*at))}")]
+            _log(game, f"{observer_name(game, b)}: Fire for effect on the landing point, {place_words(game, at)}: "
+                       "the bombardment begins")]
 
 
 def re_aim(game: Game, bombardment_id: str, aim: geometry.Point) -> list[Effect]:
@@ -271,7 +273,7 @@ def re_aim(game: Game, bombardment_id: str, aim: geometry.Point) -> list[Effect]
     return [UpdateBombardment(b.id, (("state", "ranging"), ("x", aim[0]), ("y", aim[1]), ("landed_x", None),
                                      ("landed_y", None), ("unobserved_attempts", 0))),
             AppendBombardmentEvent(b.id, event(game, "re_aim", text.format(recorded_point(aim)), aim, b.centre)),
-            _log(game, f"{observer_name(game, b)}: {text.format(table_point(*aim))}")]
+            _log(game, f"{observer_name(game, b)}: Re-aimed {place_words(game, aim)}: ranging begins again")]
 
 
 # the hidden Static or Rolling die -------------------------------------------------------------------------

@@ -59,7 +59,7 @@ def test_new_bombardment_ranging_fire_for_effect_hidden_die_and_phases_are_actio
                                   "observer_x": 5.0, "observer_y": 5.0})
     b = g.bombardments["b1"]
     assert (b.state, b.phases_left, b.centre) == ("ranging", 6, (20.0, 20.0))
-    assert g.log[-1].text.endswith("aiming point (20\", 20\")") and g.log[-1].kind == "bombardment"
+    assert g.log[-1].text.endswith("aiming point 5\" west of 1 Gruppe") and g.log[-1].kind == "bombardment"
 
     t.roll()
     res = t.act("coc.ranging_shot", {"bombardment": "b1"}, [1, 2])

@@ -37,7 +37,7 @@ def test_each_side_counts_its_own_calls_of_each_kind() -> None:
     assert first.startswith("Germany's mortars, first barrage: Forward Observer placed")
     assert second.startswith("Germany's mortars, second barrage: ")
     assert smoke.startswith("Germany's mortars, first smoke barrage: ")
-    assert sos.startswith("United States' SOS Fire: SOS Fire on ")
+    assert sos.startswith("United States' SOS Fire: SOS Fire centred at 1st Squad")
     assert sos_again.startswith("United States' second SOS Fire: ")
     assert [observer_name(game, b) for b in game.bombardments.values()] == [
         "Germany's mortars, first barrage", "United States' mortars, first barrage",
@@ -68,7 +68,7 @@ def test_a_saved_line_naming_a_bombardment_by_its_id_reads_as_its_name_and_nothi
     assert reads_as("Next Phase: Germany bombardment b2 ranges again with +1",
                     "Next Phase: Germany's mortars, second barrage ranges again with +1")
     assert reads_as("United States SOS Fire sos1: SOS Fire on (22.0, 38.0), 6\" radius",
-                    "United States' SOS Fire: SOS Fire on (22\", 38\"), 6\" radius")
+                    "United States' SOS Fire: SOS Fire centred at 1st Squad, 6\" radius")
     assert not reads_as("Germany bombardment b1: Static or Rolling die placed, hidden from the opponent",
                         "United States' mortars, first barrage: Static or Rolling die placed, hidden from the opponent")
     assert not reads_as("Next Phase: Germany bombardment b2 ranges again with +1",
