@@ -24,7 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from battletracker.rules.base import inches, table_point
-from battletracker.rules.words import CONDITION_TERMS, title
+from battletracker.rules.places import compass
+from battletracker.rules.words import CONDITION_TERMS, possessive, title
 
 ROLLS = " - rolls: "
 
@@ -210,9 +211,69 @@ class OldForm:
     reads: Callable[[str, str, Mapping[str, str]], bool]
 
 
+_OLD_CALL = re.compile(r"(?P<side>[^:]+?) (?:bombardment|smoke barrage|SOS Fire) (?:b|sos)\d+(?=[: ]|$)")
+_NUMBER = r'-?\d+(?:\.\d+)?(?:e[+-]\d+)?"?'
+_OLD_PLACE = re.compile(rf"(?:at |on )?\({_NUMBER}, {_NUMBER}\)")
+
+
+def _said_in_words(saved: str, written: str, names: Mapping[str, str]) -> bool:
+    """Whether `written` is a line that named a bombardment or SOS Fire by its side, kind and id ("Germany
+    bombardment b1: ...", "United States SOS Fire sos1: ...") with the name a player knows it by ("Germany's
+    mortars, first barrage: ...", "United States' SOS Fire: ..."), or said a place as a pair of coordinates
+    ('aiming point (24.2", 38")', "Re-aimed at (26.0, 36.5)") as words ('aiming point 2" north of 1st Squad').
+
+    The old line does not say which of the side's calls b1 was, nor what was
+    near the place, so it is read against the line written now: each old name
+    matches any name of a call by the same side (no colon in it), each place any
+    words, and the rest of the line is the saved line in the current words of
+    every other change.
+    """
+    for old in OLD_WORDINGS:
+        saved = old.current(saved, names)
+    if _OLD_CALL.search(saved) is None and _OLD_PLACE.search(saved) is None:
+        return False
+    said: list[tuple[int, int, str]] = [(m.start(), m.end(), re.escape(possessive(m["side"])) + r" [^:]+?")
+                                        for m in _OLD_CALL.finditer(saved)]
+    said += [(m.start(), m.end(), r"(?!(?:at |on )?\().+?") for m in _OLD_PLACE.finditer(saved)
+             if not any(start <= m.start() < end for start, end, _ in said)]
+    parts: list[str] = []
+    last = 0
+    for start, end, pattern in sorted(said):
+        parts += [re.escape(saved[last:start]), pattern]
+        last = end
+    parts.append(re.escape(saved[last:]))
+    return re.fullmatch("".join(parts), written) is not None
+
+
+def _deviation_from_aim(line: str, names: Mapping[str, str]) -> str:
+    """A ranging shot's deviation that gave where it landed as coordinates ('Deviates 6" on a bearing of 90
+    degrees: lands at (30.2", 38")') as the way it went from the aiming point ('Deviates 6" east of the aiming
+    point (a bearing of 90 degrees)')."""
+    found = _OLD_DEVIATION.match(line)
+    if found is None:
+        return line
+    return (f'Deviates {found["inches"]}" {compass(float(found["bearing"]))} of the aiming point (a bearing of '
+            f'{found["bearing"]} degrees)')
+
+
+_OLD_DEVIATION = re.compile(r'^Deviates (?P<inches>[\d.]+)" on a bearing of (?P<bearing>\d+) degrees: lands at \(.*\)$')
+_OLD_ROLLING = re.compile(r'^(?P<move>Rolling: moves [\d.]+" \w+) to \(.*\)$')
+
+
+def _rolling_without_place(line: str, names: Mapping[str, str]) -> str:
+    """A rolling bombardment's move that ended with the new centre as coordinates ('Rolling: moves 6" right to
+    (34.8", 33.7")') as the move alone ('Rolling: moves 6" right'); the map and the dock show where it is."""
+    found = _OLD_ROLLING.match(line)
+    return line if found is None else found["move"]
+
+
 OLD_FORMS: tuple[OldForm, ...] = (
     OldForm("A Fire whose hits several units share names them, not their numbers (\"Team 1: effect dice 5 -> 1 "
             "kill\" became \"2nd Squad: effect dice 5 -> 1 kill\")", _teams_named),
+    OldForm("A bombardment or SOS Fire is named as a player calls it, not by its id (\"Germany bombardment b1\" "
+            "became \"Germany's mortars, first barrage\", \"United States SOS Fire sos1\" \"United States' SOS "
+            "Fire\"), and its places are said in words, not coordinates ('aiming point (24.2\", 38\")' became "
+            "'aiming point 2\" north of 1st Squad')", _said_in_words),
 )
 
 
@@ -251,6 +312,11 @@ OLD_WORDINGS: tuple[OldWording, ...] = (
                "\"SOS Fire on (22\", 38\")\")", _places_in_inches),
     OldWording("A bombardment's area edit says each part in words (\"Area edited: shape circle, radius 5.0, "
                "firepower_dice 4\" became 'Area edited: a circle, radius 5\", 4 Firepower Dice')", _area_in_words),
+    OldWording("A ranging shot's deviation says the way it went from the aiming point, not where it landed "
+               "('Deviates 6\" on a bearing of 90 degrees: lands at (30.2\", 38\")' became 'Deviates 6\" east of "
+               "the aiming point (a bearing of 90 degrees)')", _deviation_from_aim),
+    OldWording("A rolling bombardment's move no longer ends with where it lands ('Rolling: moves 6\" right to "
+               "(34.8\", 33.7\")' became 'Rolling: moves 6\" right')", _rolling_without_place),
     OldWording("A condition the rules name as a term keeps its capital when put on or off (\"1st Squad is now "
                "Pinned\", once all in lower case)", _terms_capitalised),
 )

@@ -51,6 +51,28 @@ def condition_words(key: str) -> str:
     return title(key) if key in CONDITION_TERMS else title(key).lower()
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def ordinal(n: int) -> str:
+    """Which one in a count, as said at the table: "first", "second", ... "tenth", then "11th", "22nd"."""
+    if 1 <= n <= len(_ORDINALS):
+        return _ORDINALS[n - 1]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+_ADJECTIVE_ENDINGS = ("ish", "ch", "ese")
+"""A side named by its adjective (British, French, Japanese) owns things without an apostrophe: "British mortars"."""
+
+
+def possessive(name: str) -> str:
+    """A side's or a unit's name owning something: "Germany's", "United States'" (ending in s), "British"."""
+    if name.lower().endswith(_ADJECTIVE_ENDINGS):
+        return name
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
 @dataclass(frozen=True)
 class DamageResult:
     key: str

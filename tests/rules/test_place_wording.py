@@ -83,13 +83,15 @@ def test_moves_bombardments_sos_fire_and_a_reverse_write_places_in_inches() -> N
     log = [e.text for e in played("chain_of_command", COC_STEPS).log]
     for line in ('1. Gruppe moved 5" to (20", 15")',
                  '2. Gruppe moved 4" to (36.4", 12.3")',
-                 'Germany bombardment b1: Forward Observer placed with 3 Phases of fire; aiming point (24.2", 38")',
-                 'Deviates 6" on a bearing of 90 degrees: lands at (30.2", 38")',
-                 'Germany bombardment b1: Re-aimed at (26", 36.5"): ranging begins again',
-                 'Deviates 4" on a bearing of 45 degrees: lands at (28.8", 33.7")',
-                 'Germany bombardment b1: Fire for effect on (28.8", 33.7"): the bombardment begins',
-                 'Rolling: moves 6" right to (34.8", 33.7")',
-                 'United States SOS Fire sos1: SOS Fire on (22", 38"), 6" radius',
+                 "Germany's mortars, first barrage: Forward Observer placed with 3 Phases of fire; aiming point "
+                 '2.2" east of 1st Squad',
+                 'Deviates 6" east of the aiming point (a bearing of 90 degrees)',
+                 "Germany's mortars, first barrage: Re-aimed " '4.3" east of 1st Squad: ranging begins again',
+                 'Deviates 4" north-east of the aiming point (a bearing of 45 degrees)',
+                 "Germany's mortars, first barrage: Fire for effect on the landing point, "
+                 '8.1" north-east of 1st Squad: the bombardment begins',
+                 'Rolling: moves 6" right',
+                 "United States' SOS Fire: SOS Fire centred at 1st Squad, " '6" radius',
                  'From (50", 36") to (49.4", 40"), bearing 188 degrees; steer round obstacles and move '
                  'intervening infantry 4".'):
         assert line in log
@@ -169,7 +171,7 @@ def test_an_area_edit_is_logged_in_words_and_recorded_as_before() -> None:
                                  "observer_x": 10.0, "observer_y": 10.0}, None),
         ("coc.edit_area", {**B, "shape": "rectangle", "width": 13.5, "depth": 7.25, "facing": 30.0, "to_hit": 5,
                            "firepower_dice": 1}, None)])
-    assert game.log[-1].text == ('Germany bombardment b1: Area edited: width 13.5", depth 7.2", '
+    assert game.log[-1].text == ("Germany's mortars, first barrage: Area edited: " 'width 13.5", depth 7.2", '
                                  "facing 30°, 1 Firepower Die, hitting on 5+")
     assert game.bombardments["b1"].history[-1].text == ("Area edited: width 13.5, depth 7.25, "
                                                         "facing 30.0, firepower_dice 1, to_hit 5")

@@ -338,7 +338,8 @@ def test_two_units_of_one_name_are_told_apart_by_where_they_stand(qtbot: QtBot, 
     dlg.los.setChecked(True)
     dlg.set_aim(30.0, 20.0)
     rows = {uid: dlg.cover_form.labelForField(box).text() for uid, box in dlg.cover.items()}
-    assert rows["rifles"] == 'Rifle platoon at (29", 20")' and rows["smgs"] == 'Rifle platoon at (31.5", 21")'
+    assert rows["rifles"] == 'Rifle platoon, 2.2" south-west of T34/43'
+    assert rows["smgs"] == 'Rifle platoon, 1.1" south-west of Far rifles'
     assert rows["t34"] == "T34/43"
     dlg.reject()
 

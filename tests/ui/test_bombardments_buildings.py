@@ -82,7 +82,7 @@ def test_units_go_in_and_out_each_one_undo_step(session: Session, panel: Bombard
 
     panel.start_enter_building("u7")
     click(view, (50.0, 10.0))
-    assert "No building at" in panel.problem.text() and session.undo_stack.count() == 1
+    assert "No building " in panel.problem.text() and session.undo_stack.count() == 1
     panel.start_enter_building("u7")
     click(view, (23.0, 39.0))
     assert session.game.buildings[bid].occupants == ["u7"]

@@ -99,7 +99,8 @@ def test_edit_area_one_undo_step_and_refusal_inline(session: Session, panel: Bom
     dialog.submit()
     b = session.game.bombardments[bid]
     assert (b.shape, b.radius, b.firepower_dice) == ("circle", 5.0, 4)
-    assert session.game.log[-1].text == 'Germany bombardment b1: Area edited: a circle, radius 5", 4 Firepower Dice'
+    assert session.game.log[-1].text == ("Germany's mortars, first barrage: Area edited: "
+                                         'a circle, radius 5", 4 Firepower Dice')
     assert session.undo_stack.count() == steps + 1
     assert items(panel)[f"area:{bid}"].rect().width() == 10.0  # type: ignore[attr-defined]
     session.undo_stack.undo()

@@ -131,7 +131,7 @@ def test_a_phase_dialog_left_open_refuses_once_the_phase_ends(qtbot: QtBot, wind
     assert isinstance(dialog, PhaseDialog) and dialog.runner.roll_button.isEnabled()
     click(qtbot, toolbar_button(window, "end_phase_action"))
     assert dialog.problem.isVisible()
-    assert dialog.problem.text() == ("It is the United States Phase: Germany bombardment b1 acts only in a "
+    assert dialog.problem.text() == ("It is the United States Phase: Germany's mortars, first barrage acts only in a "
                                      "Germany Phase.")
     assert not dialog.runner.isEnabled()
     click(qtbot, toolbar_button(window, "undo_button_action"))

@@ -47,8 +47,8 @@ def test_a_deviated_ranging_shot_reads_as_where_it_landed_and_where_it_was_aimed
     type_dice(dialog.runner, "3 3", "2 2 2")                 # deviates 6" east of the aim (24, 38)
     dialog.runner.apply()
     text = panel.rows[bid].state.text()
-    assert 'Ranging shot landed at (30", 38")' in text and 'Aimed at (24", 38")' in text
-    assert "landed at (24" not in text and ".0" not in text
+    assert 'Ranging shot landed 5" north of Lt. Hayes' in text and 'Aimed 2" east of 1st Squad' in text
+    assert "(" not in text
 
 
 def test_the_pick_banner_says_esc_cancels_once(qtbot: QtBot, session: Session, panel: BombardmentsPanel,
@@ -82,7 +82,7 @@ def test_each_bombardment_dialog_says_what_it_read_from_the_table_once(
     assert isinstance(ranging, RangingDialog)
     planned = plan("coc.ranging_shot", session.game, {"bombardment": bid})
     assert ranging.facts.facts() == planned.facts and planned.facts[:2] == (
-        "Activated with a Command Dice 1", 'Aiming at (24", 38")')
+        "Activated with a Command Dice 1", 'Aiming 2" east of 1st Squad')
     assert "Aiming" not in ranging.intro.text() and "(24" not in ranging.intro.text()
     ranging.close()
 
@@ -94,7 +94,7 @@ def test_each_bombardment_dialog_says_what_it_read_from_the_table_once(
     assert isinstance(sos, SosDialog)
     shown = sos.facts.facts()
     assert shown == plan("coc.sos_fire", session.game, sos.choices()).facts
-    assert shown[0].startswith('SOS Fire on (22", 38"), 6" radius') and "Firepower Dice, hitting on" in shown[1]
+    assert shown[0].startswith('SOS Fire centred at 1st Squad, 6" radius') and "Firepower Dice, hitting on" in shown[1]
     assert "radius" not in sos.intro.text() and "Firepower Dice" not in sos.intro.text()
 
 
@@ -149,7 +149,7 @@ def test_sos_fire_asks_the_side_and_says_nothing_is_over_before_rolling(
     (sos,) = session.game.bombardments.values()
     assert sos.side == 1
     row_text = panel.rows[sos.id].state.text()
-    assert "Over" not in row_text and 'SOS Fire on (22", 38")' in row_text
+    assert "Over" not in row_text and 'SOS Fire centred at 1st Squad' in row_text
     dialog = panel.dialog
     assert isinstance(dialog, SosDialog)
     type_all(dialog.runner, 3)

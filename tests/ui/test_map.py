@@ -468,8 +468,7 @@ def test_tooltip_gives_range_and_arc_from_the_selected_unit(view: MapView, sessi
     session.select("mg")
     text = view._tooltip_at(vp_point(view, 38.0, 26.0))
     assert "1st Squad" in text and "Shock 2" in text
-    unit = session.game.units["s1"]
-    assert f'at ({unit.x:g}", {unit.y:g}"), facing' in text and ".0," not in text
+    assert '22" from the south edge, 34" from the east edge, facing north (0°)' in text and "(38" not in text
     assert f'{distance((36.0, 10.0), (38.0, 26.0)):.1f}" from sMG42 team: band 1 (to 24"), in arc' in text
     assert "beyond range, in arc" in view._tooltip_at(vp_point(view, 36.0, 40.0))
 

@@ -38,11 +38,13 @@ from battletracker.model.bombardment_effects import (
 from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondition
 from battletracker.model.game import Game, Marker, Unit
 from battletracker.model.references import EMBARKED_IN
-from battletracker.rules.base import InputValue, RulesInputError, counted, inches, table_point
+from battletracker.rules.base import InputValue, RulesInputError, counted, inches
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.log_lines import area_words, recorded_area_edit, recorded_point
+from battletracker.rules.places import place_words
 from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
 from battletracker.rules.tables import setting
+from battletracker.rules.words import ordinal, possessive
 
 OBSERVER_MARKER = "forward_observer"
 PINNED = "pinned"
@@ -73,10 +75,22 @@ def event(game: Game, kind: str, text: str, at: geometry.Point = (0.0, 0.0),
 
 
 def observer_name(game: Game, b: Bombardment) -> str:
-    """How logs and the panel name a bombardment: its side's Forward Observer (or SOS Fire)."""
+    """How every screen, map label, log line and report names a bombardment, as a player would: its side's
+    possessive, the support's kind in the ruleset's words and which of the side's calls of that kind it is
+    ("Germany's mortars, first barrage", "United States' SOS Fire").
+
+    The count runs over the game's bombardments in the order they were called
+    (a cleared one stays in the game), so a name never changes during a game; one
+    not yet in the game is named as the next.
+    """
     side = game.sides[b.side].name if 0 <= b.side < len(game.sides) else f"Side {b.side + 1}"
-    what = {"high_explosive": "bombardment", "smoke": "smoke barrage", "sos": "SOS Fire"}[b.kind]
-    return f"{side} {what} {b.id}"
+    count = 1
+    for other in game.bombardments.values():
+        if other.id == b.id:
+            break
+        if other.side == b.side and other.kind == b.kind:
+            count += 1
+    return f"{possessive(side)} {data().name_of(b.kind, ordinal(count), count > 1)}"
 
 
 def _log(game: Game, text: str) -> AppendLog:
@@ -136,7 +150,7 @@ def new_bombardment(game: Game, side: int, observer: geometry.Point, aim: geomet
     name = observer_name(game, b)
     return [AddBombardment(b), PlaceMarker(marker),
             _log(game, f"{name}: Forward Observer placed with {die} Phases of fire; aiming point "
-                       f"{table_point(*aim)}")]
+                       f"{place_words(game, aim)}")]
 
 
 @dataclass(frozen=True)
@@ -247,7 +261,8 @@ def fire_for_effect(game: Game, bombardment_id: str) -> list[Effect]:
                                      ("landed_y", None), ("devastating", False))),
             AppendBombardmentEvent(b.id, event(game, "fire_for_effect", text.format(recorded_point(at)), at,
                                                b.centre)),
-            _log(game, f"{observer_name(game, b)}: {text.format(table_point(*at))}")]
+            _log(game, f"{observer_name(game, b)}: Fire for effect on the landing point, {place_words(game, at)}: "
+                       "the bombardment begins")]
 
 
 def re_aim(game: Game, bombardment_id: str, aim: geometry.Point) -> list[Effect]:
@@ -258,7 +273,7 @@ def re_aim(game: Game, bombardment_id: str, aim: geometry.Point) -> list[Effect]
     return [UpdateBombardment(b.id, (("state", "ranging"), ("x", aim[0]), ("y", aim[1]), ("landed_x", None),
                                      ("landed_y", None), ("unobserved_attempts", 0))),
             AppendBombardmentEvent(b.id, event(game, "re_aim", text.format(recorded_point(aim)), aim, b.centre)),
-            _log(game, f"{observer_name(game, b)}: {text.format(table_point(*aim))}")]
+            _log(game, f"{observer_name(game, b)}: Re-aimed {place_words(game, aim)}: ranging begins again")]
 
 
 # the hidden Static or Rolling die -------------------------------------------------------------------------

@@ -43,13 +43,14 @@ from battletracker.model.effects import AppendLog, Effect
 from battletracker.model.game import Game, Scalar
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, RulesInputError, counted, table_point
+from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, RulesInputError, counted
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command import buildings as bld
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover, phase_inputs
 from battletracker.rules.chain_of_command.coc_points import Activation, coc_store, observer_activation
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs
+from battletracker.rules.places import place_words
 from battletracker.rules.sequence import SequenceRefusal
 from battletracker.rules.tables import setting
 from battletracker.rules.terrain import TableIndex, cover_override
@@ -153,7 +154,7 @@ def _plan_ranging(game: Game, choices: Choices) -> Plan:
     activation = activation_of(game, b, choices, STEP_WORDS["coc.ranging_shot"])
     plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
     said = (activation.fact,) if activation.text else ()
-    facts = (*said, f"Aiming at {table_point(b.x, b.y)}",
+    facts = (*said, f"Aiming {place_words(game, b.centre)}",
              *((f"+{plus} for {counted(b.unobserved_attempts, 'earlier unobserved shots')}",) if plus else ()))
     return Plan("coc.ranging_shot", inputs, facts, dict(choices), f"{_name(game, b)}: ranging shot",
                 activation.effects, log_kind="bombardment", log=tuple(f"{_name(game, b)}: {fact}" for fact in said))
@@ -293,7 +294,7 @@ def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
         reason = choices.get("cover_reason")
         covered, log = _cover_readings(game, [target], {target: str(inputs["cover"])},
                                        {target: reason if isinstance(reason, str) else ""})
-    facts = (f"SOS Fire on {table_point(b.x, b.y)}, {b.radius:g}\" radius", against, *covered)
+    facts = (f"SOS Fire centred {place_words(game, b.centre)}, {b.radius:g}\" radius", against, *covered)
     return Plan("coc.sos_fire", inputs, facts, dict(choices), f"{_name(game, b)}: SOS Fire at {unit.name}",
                 log_kind="bombardment", log=log)
 

@@ -1,4 +1,5 @@
-"""The Medium Mortar, SOS Fire and building numbers from bombardment.toml, read and checked once.
+"""The Medium Mortar, SOS Fire and building numbers, and what players call each, from bombardment.toml,
+read and checked once.
 
 Every problem in the file is reported with the file, table and key (see
 rules/tables.py), so a player who edits a value to match their rulebook is
@@ -84,6 +85,14 @@ class BombardmentData:
     smoke_close_combat_range: float
     smoke_enemy_movement_dice: int
     smoke_losing_levels_worse: int
+    names: tuple[tuple[str, str], ...]
+    """How a player names each kind of call ("mortars, {ordinal} barrage"), and its later calls ("sos_later")."""
+
+    def name_of(self, kind: str, ordinal: str, later: bool) -> str:
+        """The words after the side's possessive for a side's call of `kind`, the `ordinal` of that kind."""
+        words = dict(self.names)
+        template = words.get(f"{kind}_later", words[kind]) if later else words[kind]
+        return template.replace("{ordinal}", ordinal)
 
 
 def _table(name: str) -> Table:
@@ -132,6 +141,20 @@ def _pattern() -> Pattern:
                    t.int("revealed_on_phase_of_fire", minimum=1))
 
 
+def _names() -> tuple[tuple[str, str], ...]:
+    t = _table("names")
+    kinds = ("high_explosive", "smoke", "sos")
+    names = [(kind, t.str(kind)) for kind in kinds]
+    names += [(f"{kind}_later", t.str(f"{kind}_later")) for kind in kinds if f"{kind}_later" in t.data]
+    for key in t.data:
+        if key not in dict(names):
+            raise TableError(f"{t.where}: key {key!r}: not a kind of call ({', '.join(kinds)}, or one with _later)")
+    for key, words in names:
+        if not words.strip() or "{" in words.replace("{ordinal}", "") or "}" in words.replace("{ordinal}", ""):
+            raise TableError(f"{t.where}: key {key!r}: words, with at most {{ordinal}} in braces")
+    return tuple(names)
+
+
 @lru_cache(maxsize=1)
 def data() -> BombardmentData:
     """bombardment.toml as checked values (read once; `tables.clear_cache` does not reach here)."""
@@ -166,4 +189,5 @@ def data() -> BombardmentData:
         smoke_close_combat_range=smoke.float("close_combat_range", minimum=0.0),
         smoke_enemy_movement_dice=smoke.int("enemy_movement_dice", minimum=0),
         smoke_losing_levels_worse=smoke.int("losing_result_levels_worse", minimum=0),
+        names=_names(),
     )

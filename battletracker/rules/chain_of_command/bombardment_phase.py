@@ -70,7 +70,6 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     counted,
-    table_point,
 )
 from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
@@ -86,6 +85,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     is_rolling,
     is_transport,
     next_centre,
+    observer_name,
     unit_teams,
     units_in_area,
     waiting,
@@ -370,10 +370,10 @@ def phase_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         if p.held is not None:
             effects.append(SetHeldDice(p.side, without(p.held, 1)))
     if p.moves_now:
-        moves = f"Rolling: moves {geometry.distance(p.centre, centre):g}\" {p.direction} to "
-        log.append(moves + table_point(*centre))
+        moves = f"Rolling: moves {geometry.distance(p.centre, centre):g}\" {p.direction}"
+        log.append(moves)
         update.update(x=centre[0], y=centre[1], moves_left=p.moves_left - 1)
-        effects.extend(_event(p, "move", moves + recorded_point(centre), centre, p.centre))
+        effects.extend(_event(p, "move", f"{moves} to {recorded_point(centre)}", centre, p.centre))
     if p.reveals_now:
         log.append(f"The hidden die is revealed: {describe_pattern(p.pattern_die, p.direction)}")
         update["revealed"] = True
@@ -569,8 +569,8 @@ def phase_inputs(game: Game, bombardment_id: str, activation: str | None = None,
     """
     b = get_bombardment(game, bombardment_id)
     if b.state not in PHASE_STATES:
-        raise RulesInputError("bombardment_id", f"bombardment {b.id} is {b.state}; only a bombardment that has "
-                                                "begun has Phases of fire")
+        raise RulesInputError("bombardment_id", f"{observer_name(game, b)} is {b.state}; only a bombardment "
+                                                "that has begun has Phases of fire")
     wait = waiting(game, b)
     if wait is not None:
         raise SequenceRefusal("bombardment_id", wait.sentence)

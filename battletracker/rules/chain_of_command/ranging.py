@@ -37,12 +37,12 @@ from battletracker.rules.base import (
     RulesInputError,
     degrees,
     listed_order,
-    table_point,
     worded,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.fire import read_id
 from battletracker.rules.log_lines import recorded_point
+from battletracker.rules.places import compass
 from battletracker.rules.sequence import check_once_a_phase, check_own_phase, read_last
 from battletracker.rules.tables import setting
 
@@ -155,7 +155,8 @@ def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:
             bearing = bearing_from_face(face, p.bearing_die_sides)
         landed = geometry.offset(p.aim, bearing, distance)
         deviates = f"Deviates {distance:g}\" on a bearing of {degrees(bearing)} degrees: lands at "
-        log.append(deviates + table_point(*landed))
+        log.append(f"Deviates {distance:g}\" {compass(round(bearing))} of the aiming point (a bearing of "
+                   f"{degrees(bearing)} degrees)")
         if p.table is not None and not geometry.on_table(landed, *p.table):
             log.append("The shot lands off the table")
         log.append("At the Forward Observer's next activation: fire for effect there, or re-aim")

@@ -42,7 +42,6 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     counted,
-    table_point,
 )
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.area_fire import (
@@ -86,6 +85,7 @@ from battletracker.rules.chain_of_command.fire import (
 )
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
 from battletracker.rules.log_lines import recorded_point
+from battletracker.rules.places import place_words
 from battletracker.rules.terrain import TableIndex
 
 VEHICLES = ("none", "closed", "open_topped")
@@ -270,7 +270,7 @@ def new_sos(game: Game, side: int, centre: geometry.Point, sos_id: str | None = 
                     firepower_dice=d.sos_firepower_dice, to_hit=d.sos_to_hit)
     b.history.append(event(game, "placed", f"SOS Fire on {recorded_point(centre)}, {d.sos_radius:g}\" radius",
                            centre))
-    text = f"SOS Fire on {table_point(*centre)}, {d.sos_radius:g}\" radius"
+    text = f"SOS Fire centred {place_words(game, centre)}, {d.sos_radius:g}\" radius"
     return [AddBombardment(b), AppendLog.now(game, f"{observer_name(game, b)}: {text}", "bombardment")]
 
 

@@ -50,7 +50,8 @@ from battletracker.core.geometry import (
 from battletracker.model.changes import Changes
 from battletracker.model.game import GameError, Unit
 from battletracker.rules import ChoiceNeeded, RulesInputError
-from battletracker.rules.base import message_of, table_point
+from battletracker.rules.base import message_of
+from battletracker.rules.places import compass, place_words
 from battletracker.ui.fit import StepAside
 from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
 from battletracker.ui.map.palette import MapPalette
@@ -849,7 +850,8 @@ class MapView(QGraphicsView):
         game = self.session.game
         side = game.sides[unit.side].name if 0 <= unit.side < len(game.sides) else f"side {unit.side + 1}"
         lines = [f"<b>{esc(unit.name)}</b> - {esc(unit.kind.replace('_', ' '))}, {esc(side)}",
-                 f"at {table_point(unit.x, unit.y)}, facing {unit.facing:.0f}°"]
+                 f"{esc(place_words(game, (unit.x, unit.y), besides=unit.id))}, facing {compass(unit.facing)} "
+                 f"({unit.facing:.0f}°)"]
         if unit.figures_max > 1:
             lines.append(f"{unit.figures}/{unit.figures_max} figures")
         if unit.shock:

@@ -59,7 +59,7 @@ def test_new_bombardment_ranging_fire_for_effect_hidden_die_and_phases_are_actio
                                   "observer_x": 5.0, "observer_y": 5.0})
     b = g.bombardments["b1"]
     assert (b.state, b.phases_left, b.centre) == ("ranging", 6, (20.0, 20.0))
-    assert g.log[-1].text.endswith("aiming point (20\", 20\")") and g.log[-1].kind == "bombardment"
+    assert g.log[-1].text.endswith("aiming point 5\" west of 1 Gruppe") and g.log[-1].kind == "bombardment"
 
     t.roll()
     res = t.act("coc.ranging_shot", {"bombardment": "b1"}, [1, 2])
@@ -147,7 +147,7 @@ def test_sos_fire_buildings_in_and_out() -> None:
     ("coc.new_bombardment", {"side": 0, "phases": 9, "x": 9.0, "y": 1.0, "observer_x": 1.0, "observer_y": 1.0},
      "^The Forward Observer's die: the Forward Observer's die shows 1-6 Phases of fire, not 9.$"),
     ("coc.extra_rounds", {"bombardment": "b1", "rounds": 1},
-     "^British bombardment b1 is ranging; rounds are added to a bombardment that is firing.$"),
+     "^British mortars, first barrage is ranging; rounds are added to a bombardment that is firing.$"),
 ])
 def test_refusals_are_sentences_and_change_nothing(name: str, choices: Choices, words: str) -> None:
     t = Table()

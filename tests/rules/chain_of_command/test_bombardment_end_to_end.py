@@ -95,7 +95,7 @@ def test_a_whole_bombardment_from_ranging_to_the_last_smoke() -> None:
     t.end_phase(1, 2, 1)
     count = len(g.log)
     t.end_phase(1, 3, 0)
-    assert "Next Phase: British bombardment b1 ranges again with +1" in t.log_since(count)
+    assert "Next Phase: British mortars, first barrage ranges again with +1" in t.log_since(count)
 
     # Second: 2 + 1 + 1 = 4, unobserved again.
     res = t.run("coc.ranging_shot", bm.ranging_inputs(g, "b1"), [2, 1])
@@ -140,7 +140,8 @@ def test_a_whole_bombardment_from_ranging_to_the_last_smoke() -> None:
     t.end_phase(1, 8, 1)
     count = len(g.log)
     t.end_phase(1, 9, 0)
-    assert any(line.startswith("Next Phase: British bombardment b1 must be activated") for line in t.log_since(count))
+    assert any(line.startswith("Next Phase: British mortars, first barrage must be activated")
+               for line in t.log_since(count))
 
     # Phase of fire 2, a Command Dice 1: the die is revealed, the area moves 9" right to (38, 20).
     inputs = phase_inputs(g, "b1", "command_die", covers={"b": "hard"})

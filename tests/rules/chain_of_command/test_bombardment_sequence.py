@@ -65,8 +65,8 @@ def test_a_second_phase_of_fire_in_the_same_phase_is_refused_and_nothing_moves_o
     before = savefile.dumps(game)
     with pytest.raises(SequenceRefusal) as err:
         phase_inputs(game, "b1", "command_die")
-    assert str(err.value) == ("British bombardment b1 has already fired this Phase (Turn 1, Phase 1): a bombardment "
-                              "fires once a Phase, next in a later British Phase.")
+    assert str(err.value) == ("British mortars, first barrage has already fired this Phase (Turn 1, Phase 1): a "
+                              "bombardment fires once a Phase, next in a later British Phase.")
     # the procedure itself refuses the same inputs built a moment earlier
     clock(game, 1, 3, BRITISH)
     stale = {**phase_inputs(game, "b1", "command_die"), "turn": 1, "phase": 1}
@@ -97,7 +97,7 @@ def test_a_bombardment_fires_only_in_its_own_sides_phase() -> None:
     clock(game, 1, 2, GERMAN)
     with pytest.raises(SequenceRefusal) as err:
         phase_inputs(game, "b1", "command_die")
-    assert str(err.value) == "It is the German Phase: British bombardment b1 acts only in a British Phase."
+    assert str(err.value) == "It is the German Phase: British mortars, first barrage acts only in a British Phase."
     clock(game, 1, 3, BRITISH)
     inputs = phase_inputs(game, "b1", "command_die")
     assert (inputs["active_side"], inputs["last_fire_turn"], inputs["last_fire_phase"]) == (BRITISH, 1, 1)
@@ -147,8 +147,8 @@ def test_a_second_ranging_shot_in_one_phase_is_refused_and_the_plus_one_waits_fo
     assert wait is not None and wait.short == "Ranged this Phase: again in a later Phase with +1"
     with pytest.raises(SequenceRefusal) as err:
         bm.ranging_inputs(game, "b1")
-    assert str(err.value) == ("British bombardment b1 has already taken a ranging shot this Phase (Turn 1, Phase 1): "
-                              "an unobserved shot is repeated on a later British Phase.")
+    assert str(err.value) == ("British mortars, first barrage has already taken a ranging shot this Phase (Turn 1, "
+                              "Phase 1): an unobserved shot is repeated on a later British Phase.")
     # the same shot again in this Phase, +1 and all, is refused by the procedure too
     again = {**first, "unobserved_attempts": 1, "last_ranging_turn": 1, "last_ranging_phase": 1}
     with pytest.raises(RulesInputError) as err:
@@ -158,7 +158,7 @@ def test_a_second_ranging_shot_in_one_phase_is_refused_and_the_plus_one_waits_fo
                               "a later Phase.")
 
     clock(game, 1, 2, GERMAN)
-    with pytest.raises(SequenceRefusal, match="It is the German Phase: British bombardment b1 acts only in a "
+    with pytest.raises(SequenceRefusal, match="It is the German Phase: British mortars, first barrage acts only in a "
                                               "British Phase."):
         bm.ranging_inputs(game, "b1")
     with pytest.raises(RulesInputError, match="A Forward Observer ranges only in its own side's Phase"):
@@ -209,8 +209,8 @@ def test_what_the_panel_is_told_while_it_waits() -> None:
     assert bm.waiting(game, b) is None
     fire(game, "begun")
     assert bm.waiting(game, b) == bm.Waiting(
-        "Fired this Phase", "British bombardment b1 has already fired this Phase (Turn 1, Phase 1): a bombardment "
-                            "fires once a Phase, next in a later British Phase.")
+        "Fired this Phase", "British mortars, first barrage has already fired this Phase (Turn 1, Phase 1): a "
+                            "bombardment fires once a Phase, next in a later British Phase.")
     clock(game, 1, 2, GERMAN)
     wait = bm.waiting(game, b)
     assert wait is not None and wait.short == "Waits for the British Phase"

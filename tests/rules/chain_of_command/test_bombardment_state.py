@@ -265,9 +265,9 @@ def test_restrictions_under_a_bombardment() -> None:
     b = game.bombardments["b1"]
     b.state = "firing"
     assert bm.fire_refusal(game, "brit", "a") == (
-        "1 Gruppe is under British bombardment b1: units in a bombardment area cannot be fired at")
+        "1 Gruppe is under British mortars, first barrage: units in a bombardment area cannot be fired at")
     assert bm.fire_refusal(game, "a", "brit") == (
-        "1 Gruppe is under British bombardment b1: units in a bombardment area cannot fire")
+        "1 Gruppe is under British mortars, first barrage: units in a bombardment area cannot fire")
     assert bm.fire_refusal(game, "b", "brit") is None
     assert "cannot move, but may Reposition" in (bm.move_refusal(game, "a") or "")
     assert bm.move_refusal(game, "b") is None
@@ -400,7 +400,7 @@ def test_reminders_for_the_coming_phase() -> None:
     apply(game, end_phase_effects(game, next_side=0))
     lines = [e.text for e in game.log[count:]]
     assert any("must be activated with a Command Dice 1 or a Chain of Command point" in line for line in lines)
-    assert "Next Phase: British bombardment b2 fires for effect on the landing point, or re-aims" in lines
+    assert "Next Phase: British mortars, second barrage fires for effect on the landing point, or re-aims" in lines
     assert not any("b3" in line for line in lines)
     assert any("was not activated this Phase" in line for line in lines)
 

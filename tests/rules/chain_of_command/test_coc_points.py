@@ -156,7 +156,7 @@ def test_a_ranging_shot_spends_a_held_one_and_undo_gives_it_back() -> None:
     assert p.facts[0] == "Activated with a Command Dice 1"
     t.act("coc.ranging_shot", B, [1, 2])
     assert t.held() == [1, 2, 3, 4] and t.store() == (1, 0)
-    assert any(e.text == "Germany bombardment b1: Activated with a Command Dice 1" for e in t.game.log)
+    assert any(e.text == "Germany's mortars, first barrage: Activated with a Command Dice 1" for e in t.game.log)
     t.undo_last()
     assert t.held() == [1, 1, 2, 3, 4]
 
@@ -208,8 +208,8 @@ def test_fire_for_effect_and_re_aiming_are_activations_too() -> None:
         plan("coc.re_aim", t.game, {**B, "x": 20.0, "y": 30.0})
     t.act("coc.command_dice", {}, [2, 2, 3, 4, 4])
     assert plan("coc.fire_for_effect", t.game, B).facts[0] == (
-        "Germany bombardment b1: Activated with a Chain of Command point (5 points left): a Chain of Command die is "
-        "broken into its 6 points")
+        "Germany's mortars, first barrage: Activated with a Chain of Command point (5 points left): a Chain of Command "
+        "die is broken into its 6 points")
     t.act("coc.re_aim", {**B, "x": 20.0, "y": 30.0})
     assert t.store() == (0, 5) and t.game.bombardments["b1"].state == "ranging"
     t.undo_last()

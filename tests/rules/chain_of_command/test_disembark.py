@@ -53,8 +53,8 @@ def test_a_passenger_cannot_disembark_from_a_vehicle_under_the_bombardment() -> 
     game = _table()
     _bombarded(game)
     old, new = _disembarked(game)
-    with pytest.raises(Refusal, match="1st Squad is under Germany bombardment b1: passengers cannot disembark "
-                                      "voluntarily"):
+    with pytest.raises(Refusal, match="1st Squad is under Germany's mortars, first barrage: passengers cannot "
+                                      "disembark voluntarily"):
         check_edit(game, old, new)
     moved_to_other = copy.deepcopy(old)
     moved_to_other.stats["embarked_in"] = "u11"

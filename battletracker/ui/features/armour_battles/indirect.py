@@ -36,7 +36,8 @@ from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.mission import NAME, label
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, profile_of
-from battletracker.rules.base import message_of, table_point
+from battletracker.rules.base import message_of
+from battletracker.rules.places import place_words
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight, burst_radius, indirect_multiplier
 from battletracker.ui.map.items import circle_item, line_item
@@ -302,7 +303,8 @@ class IndirectFireDialog(ProcedureDialog):
             box.setValue(kept.get(uid, 0))
             box.valueChanged.connect(self._update)
             self.cover[uid] = box
-            name = unit.name if names.count(unit.name) == 1 else f"{unit.name} at {table_point(unit.x, unit.y)}"
+            name = unit.name if names.count(unit.name) == 1 else \
+                f"{unit.name}, {place_words(self.session.game, (unit.x, unit.y), besides=unit.id)}"
             self.cover_form.addRow(plain(QLabel(name, self.cover_box)), box)
 
     def refusal_text(self) -> str:

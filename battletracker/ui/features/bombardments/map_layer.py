@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment, Building
 from battletracker.model.effects import Changes
-from battletracker.rules.chain_of_command.bombardment import future_centres, units_in_area
+from battletracker.rules.chain_of_command.bombardment import future_centres, observer_name, units_in_area
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.ui.map.items import circle_item, line_item, polygon_item, text_item
 from battletracker.ui.map.view import MapView
@@ -108,7 +108,8 @@ class BombardmentLayer(QObject):
         colour = {"high_explosive": HE_COLOUR, "smoke": SMOKE_COLOUR, "sos": SOS_COLOUR}[b.kind]
         if b.state in ("ranging", "landed"):
             self.items[f"aim:{b.id}"] = circle_item(b.centre, 0.5, AIM_COLOUR, 120)
-            self._label(f"aim_label:{b.id}", (b.centre[0], b.centre[1] - 1.2), f"Aim {b.id}")
+            self._label(f"aim_label:{b.id}", (b.centre[0], b.centre[1] - 1.2),
+                        f"{observer_name(game, b)}: aiming point")
         if b.state in ("ranging", "landed", "ready"):
             self._shots(b)
         if b.active:
@@ -117,7 +118,7 @@ class BombardmentLayer(QObject):
             self._area(f"area:{b.id}", b, b.centre, colour, fill, style)
             for i, centre in enumerate(future_centres(b) if b.revealed else [], start=1):
                 self._area(f"ghost:{b.id}:{i}", b, centre, colour, 0, Qt.PenStyle.DotLine)
-                self._label(f"ghost_label:{b.id}:{i}", centre, f"{b.id} +{i}")
+                self._label(f"ghost_label:{b.id}:{i}", centre, f"{i} {'move' if i == 1 else 'moves'} on")
             for unit_id in units_in_area(game, b):
                 unit = game.units[unit_id]
                 self.items[f"inside:{b.id}:{unit_id}"] = circle_item((unit.x, unit.y), INSIDE_RING, INSIDE_COLOUR,

@@ -41,7 +41,7 @@ from battletracker.model.effects import Changes
 from battletracker.model.game import Game, GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
-from battletracker.rules.base import counted, message_of, table_point
+from battletracker.rules.base import counted, message_of
 from battletracker.rules.chain_of_command.bombardment import (
     AreaOptions,
     describe_pattern,
@@ -53,6 +53,7 @@ from battletracker.rules.chain_of_command.bombardment import (
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.rules.chain_of_command.coc_points import observer_activation
 from battletracker.rules.chain_of_command.smoke_barrage import close_combat_terms, smoke_close_combats
+from battletracker.rules.places import place_words
 from battletracker.ui.features.bombardments.buildings import BuildingDialog, building_at, corners_to_footprint
 from battletracker.ui.features.bombardments.dialogs import (
     NewBombardmentDialog,
@@ -151,12 +152,13 @@ class BombardmentRow(QFrame):
         game = panel.session.game
         inside = units_in_area(game, b) if b.active else []
         if b.kind == "sos":
-            lines = [f"SOS Fire on {table_point(b.x, b.y)}, {b.radius:g}\" radius"]
+            lines = [f"SOS Fire centred {esc(place_words(game, b.centre))}, {b.radius:g}\" radius"]
         elif b.state == "landed" and b.landed_x is not None and b.landed_y is not None:
-            lines = [f"Ranging shot landed at {table_point(b.landed_x, b.landed_y)}",
-                     f"Aimed at {table_point(b.x, b.y)}"]
+            lines = [f"Ranging shot landed {esc(place_words(game, (b.landed_x, b.landed_y)))}",
+                     f"Aimed {esc(place_words(game, b.centre))}"]
         else:
-            lines = [f"{STATE_TEXT.get(b.state, b.state)} at {table_point(b.x, b.y)}"]
+            centred = "Aimed" if b.state in ("ranging", "ready") else "Centred"
+            lines = [STATE_TEXT.get(b.state, b.state), f"{centred} {esc(place_words(game, b.centre))}"]
         if b.kind != "sos":
             if b.devastating:
                 lines.append("Devastating: the first Phase of fire rolls double dice")
@@ -468,7 +470,7 @@ class BombardmentsPanel(QWidget):
                 return
             building_id = building_at(self.session.game, at)
             if building_id is None:
-                self.show_problem(f"No building at {table_point(*at)}: click inside its outline.")
+                self.show_problem(f"No building {place_words(self.session.game, at)}: click inside its outline.")
                 return
             self.enter_building(unit_id, building_id)
         self.picker.pick_point(picked, f"Click the building {name} goes into")

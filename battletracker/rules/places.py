@@ -1,0 +1,66 @@
+"""A spot on the table as players say it across the table: by what is there, or by distance and direction from a
+unit, a piece of terrain or a table edge ("in the Wheat field", '6" north-east of 1st Squad', '12" from the
+north edge, 20" from the west edge'), never as a pair of coordinates.
+
+North is the table's top edge, as the map draws it (bearings are clockwise
+from it, core/geometry.py). The phrase carries its own preposition, so a
+sentence puts it straight after its verb: "lands in the Copse", "Aimed 4"
+south of the Hedge".
+"""
+
+from __future__ import annotations
+
+from battletracker.core import geometry
+from battletracker.model.game import Game
+from battletracker.rules.base import inches
+
+NEAR = 12.0
+"""How far from a unit or a piece of terrain a spot is still said from it, in inches: beyond, from the edges."""
+AT = 0.5
+"""Closer than this to a unit, a spot is at the unit (its base covers it)."""
+
+COMPASS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
+
+
+def compass(bearing: float) -> str:
+    """A bearing (degrees clockwise from the top edge) as the nearest of the eight compass points."""
+    return COMPASS[round((bearing % 360.0) / 45.0) % len(COMPASS)]
+
+
+def _the(name: str) -> str:
+    """A terrain piece's name as a sentence says it: "the Wheat field" (a name already with its article kept)."""
+    return name if name.lower().startswith("the ") else f"the {name}"
+
+
+def place_words(game: Game, at: geometry.Point, *, besides: str | None = None) -> str:
+    """Where `at` is, in words a player measures from: inside a named area or building, else from the nearest
+    unit within `NEAR` (a model is what a player puts the tape against), else from the nearest piece of terrain
+    within it, else from the two nearest table edges.
+
+    `besides` is a unit not to say it from (the unit whose own place is said).
+    """
+    for building in game.buildings.values():
+        if building.name and building.contains(at):
+            return f"in {_the(building.name)}"
+    for piece in game.terrain.values():
+        if piece.name and piece.shape == "area" and geometry.point_in_polygon(at, piece.points):
+            return f"in {_the(piece.name)}"
+    units = [(geometry.distance((u.x, u.y), at), u.name, (u.x, u.y)) for u in game.units.values()
+             if u.id != besides and u.in_play]
+    if units:
+        gap, name, centre = min(units, key=lambda m: m[0])
+        if gap < AT:
+            return f"at {name}"
+        if gap <= NEAR:
+            return f'{inches(gap)}" {compass(geometry.bearing(centre, at))} of {name}'
+    pieces = [(geometry.distance_to_polyline(at, [*p.points, p.points[0]] if p.shape == "area" else p.points),
+               _the(p.name)) for p in game.terrain.values() if p.name and p.points]
+    if pieces:
+        gap, name = min(pieces)
+        if gap <= NEAR:
+            return f'{inches(gap)}" from {name}'
+    x, y = at
+    across = min((x, "west"), (game.table_width - x, "east"))
+    down = min((y, "north"), (game.table_height - y, "south"))
+    first, second = sorted((across, down))
+    return f'{inches(first[0])}" from the {first[1]} edge, {inches(second[0])}" from the {second[1]} edge'
