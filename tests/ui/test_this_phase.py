@@ -225,7 +225,7 @@ def test_the_panel_never_offers_what_the_rules_refuse(qtbot: QtBot, window: Main
     assert "roll" not in panel.buttons  # once a Phase
     assert {k for k in panel.buttons if k.startswith("spend_")} == {"spend_2", "spend_4"}
     activate = panel.menus["spend_4"].findChild(QAction, "spend_4_u5")
-    assert activate is not None and activate.text() == "Activate Leutnant Kraus"
+    assert activate is not None and activate.text() == "Activate Leutnant Kraus (a Senior Leader: needs a 4)"
     assert panel.menus["spend_4"].findChild(QAction, "spend_4_u1") is None  # a 4 never activates a Section
     assert panel.menus["spend_2"].findChild(QAction, "spend_2_u4") is None  # a Team needs a 1
     assert panel.menus["spend_2"].findChild(QAction, "spend_2_u1") is not None
