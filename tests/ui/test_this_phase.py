@@ -115,7 +115,7 @@ def test_a_bombardment_driven_from_this_phase_across_phases_with_command_dice_ty
     session = window.session
     game = session.game
     panel = this_phase(window)
-    assert panel.buttons.keys() == {"roll"}
+    assert panel.buttons.keys() == {"roll", "new_bombardment"}
     assert "Next: the United States Phase." in text(panel, "this_phase_next")
 
     # Turn 1 Phase 1, Germany: the dice, then the Forward Observer ranges and places the hidden die.

@@ -14,10 +14,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
+from battletracker.ui.features.bombardments.dialogs import NewBombardmentDialog
 from battletracker.ui.features.support_fire.dialog import FireDialog
 from battletracker.ui.main_window import MainWindow
 from tests.ui.menus import entries, pick
-from tests.ui.test_this_phase import roll_command_dice, text, this_phase, window
+from tests.ui.test_fits_laptop_screen import clipped_labels
+from tests.ui.test_this_phase import bombardments, click, roll_command_dice, text, this_phase, window
 
 __all__ = ["window"]  # the fixture, shared with test_this_phase
 
@@ -65,3 +67,32 @@ def test_after_activating_a_team_the_dock_says_what_it_may_do_next_and_its_key(q
     dialog = window.findChild(FireDialog)
     assert dialog is not None and dialog.isVisible() and dialog.windowTitle() == "Fire - sMG42 team"
     dialog.close()
+
+
+def test_the_dock_says_how_a_bombardment_begins_and_its_button_opens_new_bombardment(
+        qtbot: QtBot, window: MainWindow) -> None:
+    panel = this_phase(window)
+    roll_command_dice(qtbot, window, "1 2 3 5 5")
+    begin = text(panel, "this_phase_bombardment_begin")
+    assert begin.startswith("Medium Mortars come only with the missions that give them. To call them, "
+                            "New bombardment... places the Forward Observer")
+    assert "held 1 or a Chain of Command point" in begin
+    click(qtbot, panel.buttons["new_bombardment"])
+    dialog = bombardments(window).dialog
+    assert isinstance(dialog, NewBombardmentDialog) and dialog.isVisible()
+    note = dialog.findChild(QLabel, "bombardment_phases_note")
+    assert note is not None and note.isVisible() and note.wordWrap()
+    assert dialog.phases.value() == 4
+    assert note.text().startswith("The document has the Forward Observer count its Phases of fire on a D6 but does "
+                                  "not say how many: 4 is a default to check against your scenario or rulebook "
+                                  "(Game > Ruleset settings, \"Medium Mortar bombardment: Phases of fire on the "
+                                  "Forward Observer's die\")")
+    assert clipped_labels(dialog) == []
+    dialog.reject()
+    window.session.act("game.settings", {"bombardment_phases": 5})  # what Ruleset settings' OK does
+    click(qtbot, panel.buttons["new_bombardment"])
+    dialog = bombardments(window).dialog
+    assert isinstance(dialog, NewBombardmentDialog) and dialog.phases.value() == 5
+    note = dialog.findChild(QLabel, "bombardment_phases_note")
+    assert note is not None and "this game's Ruleset settings make it 5" in note.text()
+    dialog.reject()

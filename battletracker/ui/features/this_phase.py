@@ -47,7 +47,7 @@ from battletracker.rules.chain_of_command.activation import (
     order_targets,
     ways,
 )
-from battletracker.rules.chain_of_command.bombardment import next_action, observer_name, waiting
+from battletracker.rules.chain_of_command.bombardment import BEGIN_WORDS, next_action, observer_name, waiting
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.coc_points import store_words
 from battletracker.rules.chain_of_command.command_dice import (
@@ -304,11 +304,12 @@ class ThisPhasePanel(QWidget):
     def _bombardments(self, game: Game) -> None:
         mine = [b for b in game.bombardments.values()
                 if b.side == game.active_side and b.kind != "sos" and b.state != "cleared"]
-        if not mine:
-            return
         self._section("Bombardments")
         for b in mine:
             self._bombardment(game, b)
+        self._line(BEGIN_WORDS, "this_phase_bombardment_begin")
+        self._button("new_bombardment", "New bombardment...", lambda: self._bombardments_panel().open_new(),
+                     "The side, the rounds and the Forward Observer's die, then the aiming point on the map")
 
     def _bombardment(self, game: Game, b: Bombardment) -> None:
         action = next_action(b)

@@ -48,6 +48,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     describe_pattern,
     next_centre,
     observer_name,
+    phases_words,
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
@@ -649,6 +650,10 @@ class NewBombardmentDialog(QDialog):
         form.addRow("Side", self.side)
         form.addRow("Rounds", self.kind)
         form.addRow("Forward Observer's die", self.phases)
+        self.phases_note = QLabel(phases_words(game), self)
+        self.phases_note.setObjectName("bombardment_phases_note")
+        self.phases_note.setWordWrap(True)
+        form.addRow(self.phases_note)
         note = QLabel("Next: click the aiming point on the map, then where the Forward Observer stands "
                       "(Esc cancels).", self)
         note.setWordWrap(True)
