@@ -142,6 +142,11 @@ def short_labels(labels: list[str]) -> tuple[list[str], str]:
         suffix.insert(0, split[0][-1 - len(suffix)])
     short = [" ".join(words[len(prefix):len(words) - len(suffix)]) for words in split]
     caption = " ".join([*prefix, "...", *suffix]) if prefix or suffix else ""
+    heads = [label.split(": ", 1)[0] for label in short]
+    if (sum(len(label) for label in short) > 60 and len(set(heads)) == len(heads) and heads != short
+            and sum(len(head) for head in heads) <= 60):
+        # "+1: one Penetrating Hit more than the Armour Saves": the bar keeps its head, the table the meaning.
+        return heads, "; ".join(part for part in (caption, "what each means: the table below") if part)
     if sum(len(label) for label in short) > 60:
         short, legend = _abbreviate(short)
         caption = "; ".join(part for part in (caption, legend) if part)

@@ -67,10 +67,10 @@ def test_panzer_iv_at_the_sherman_reads_the_table(qtbot: QtBot, session: Session
 def test_odds_grouped_and_summing_to_one(qtbot: QtBot, session: Session) -> None:
     dialog = dialog_for(qtbot, session, PANZER)
     rows = dialog.runner.odds_plot.rows
-    assert [label for label, _p in rows] == ["miss", "no effect", "equal", "+1", "+2", "+3"]
+    assert [label.split(":")[0] for label, _p in rows] == ["miss", "no effect", "equal", "+1", "+2", "+3"]
     assert sum((p for _l, p in rows), Fraction(0)) == 1
     assert dict(rows)["miss"] == Fraction(6, 36)
-    assert group_label("net2:immobilised") == "+2"
+    assert group_label("net2:immobilised") == "+2: two Penetrating Hits more than the Armour Saves"
 
 
 def test_side_shot_and_the_checked_adjustments(qtbot: QtBot, session: Session) -> None:
@@ -207,7 +207,7 @@ def test_grenade_offered_only_within_reach_and_resolved(qtbot: QtBot, demo_game:
     inputs = dialog.inputs()
     assert inputs is not None and (inputs["armour_dice"], inputs["distance"], inputs["target_id"]) == (2, 6.0, SHERMAN)
     rows = dialog.runner.odds_plot.rows
-    assert [label for label, _p in rows] == ["failed to reach", "no effect", "equal", "+1", "+2", "+3"]
+    assert [label.split(":")[0] for label, _p in rows] == ["failed to reach", "no effect", "equal", "+1", "+2", "+3"]
     assert sum((p for _l, p in rows), Fraction(0)) == 1
     runner = dialog.runner
     runner.start_typed()

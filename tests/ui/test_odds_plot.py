@@ -106,3 +106,9 @@ def test_the_last_bar_of_a_narrow_cut_chart_shows_its_or_more_label_whole(qtbot:
     assert drawn[-1][1] == f"{top}+" and drawn[-1][0].right() <= chart.width()
     for (left, _a), (right, _b) in zip(drawn, drawn[1:], strict=False):
         assert left.right() < right.left(), (_a, _b)
+
+
+def test_labels_that_say_what_they_mean_keep_their_heads_under_the_bars() -> None:
+    labels = ["miss", "no effect: more Armour Saves than Penetrating Hits",
+              "equal: as many Armour Saves as Penetrating Hits", "+1: one Penetrating Hit more than the Armour Saves"]
+    assert short_labels(labels) == (["miss", "no effect", "equal", "+1"], "what each means: the table below")

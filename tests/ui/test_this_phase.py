@@ -115,7 +115,7 @@ def test_a_bombardment_driven_from_this_phase_across_phases_with_command_dice_ty
     session = window.session
     game = session.game
     panel = this_phase(window)
-    assert panel.buttons.keys() == {"roll"}
+    assert panel.buttons.keys() == {"roll", "new_bombardment"}
     assert "Next: the United States Phase." in text(panel, "this_phase_next")
 
     # Turn 1 Phase 1, Germany: the dice, then the Forward Observer ranges and places the hidden die.
@@ -225,7 +225,7 @@ def test_the_panel_never_offers_what_the_rules_refuse(qtbot: QtBot, window: Main
     assert "roll" not in panel.buttons  # once a Phase
     assert {k for k in panel.buttons if k.startswith("spend_")} == {"spend_2", "spend_4"}
     activate = panel.menus["spend_4"].findChild(QAction, "spend_4_u5")
-    assert activate is not None and activate.text() == "Activate Leutnant Kraus"
+    assert activate is not None and activate.text() == "Activate Leutnant Kraus (a Senior Leader: needs a 4)"
     assert panel.menus["spend_4"].findChild(QAction, "spend_4_u1") is None  # a 4 never activates a Section
     assert panel.menus["spend_2"].findChild(QAction, "spend_2_u4") is None  # a Team needs a 1
     assert panel.menus["spend_2"].findChild(QAction, "spend_2_u1") is not None
@@ -424,4 +424,4 @@ def test_a_name_with_an_ampersand_shows_it_in_the_menu_not_as_a_shortcut(qtbot: 
     panel = this_phase(window)
     roll_command_dice(qtbot, window, "2 2 4 5 5")
     activate = panel.menus["spend_4"].findChild(QAction, "spend_4_u5")
-    assert activate is not None and activate.text() == "Activate Kraus && Sohn"  # Qt shows "Activate Kraus & Sohn"
+    assert activate is not None and activate.text().startswith("Activate Kraus && Sohn (")  # shown "Kraus & Sohn"

@@ -18,6 +18,7 @@ suppression sets "artillery_suppressed" as well; dispersal sets "dispersed".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -26,11 +27,13 @@ from math import comb
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution, success_chance
 from battletracker.model.effects import ChangeCounter, Effect, SetCondition
+from battletracker.model.game import Scalar
 from battletracker.rules import register
 from battletracker.rules.armour_battles import sliding
 from battletracker.rules.armour_battles.data import RULESET, read_bool_setting, read_int_setting
 from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
 from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
+from battletracker.rules.tables import ruleset_file, setting
 
 NAME = "ab.reaction"
 SUPPRESSIONS = ("normal", "artillery")
@@ -56,6 +59,22 @@ def suppresses(suppression: str, firer_sixes: int, target_sixes: int) -> bool:
     if suppression == "artillery":
         return target_sixes <= firer_sixes
     return target_sixes < firer_sixes
+
+
+def cover_dice_words(settings: Mapping[str, Scalar]) -> str:
+    """What a unit's Cover Dice are, where a fire dialog asks for them: the seed names them without a number.
+
+    The numbers per level of cover are terrain.toml's defaults to check; a game
+    whose Ruleset settings leave Cover Dice out against indirect fire says so.
+    """
+    dice = ruleset_file(RULESET, "terrain").table("cover").table("dice")
+    words = (f"Cover Dice are extra dice a unit in cover adds to its Reaction Check, rolled with its Reaction Dice. "
+             f"The rules we have give no numbers: by default {dice.int('light')} in light cover, "
+             f"{dice.int('heavy')} in heavy (to check). Set each unit's from its cover at the table; "
+             f"0 D means no Cover Dice: the unit is in the open.")
+    if not bool(setting(RULESET, "cover_against_indirect", settings)):
+        words += " This game's Ruleset settings count no Cover Dice against indirect fire."
+    return words
 
 
 @dataclass(frozen=True)

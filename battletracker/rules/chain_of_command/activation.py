@@ -88,6 +88,58 @@ def kind_words(unit: Unit) -> str:
     return face_words().get(face, "a unit") if face is not None else "a unit"
 
 
+KIND_NAMES = {"team": "a Team", "support_weapon": "a Support Team", "sniper": "a Sniper Team", "gun": "a gun Team",
+              "section": "a Section"}
+"""A unit's kind as a player names it beside the die it needs (Leaders and vehicles say their rank)."""
+
+
+def needs_words(unit: Unit) -> str:
+    """The die the unit's kind needs, for a menu entry: a menu of a held die lists units by what they are.
+
+    "a tank under a Junior Leader: needs a 3" says why a vehicle is not under
+    the 1 or the 2 alone (only combined, where the settings allow).
+    """
+    face = face_for(unit)
+    if face is None:
+        return "not activated by Command Dice"
+    if unit.kind == "vehicle":
+        what = f"a vehicle under a {rank(unit).capitalize()} Leader"
+    elif unit.kind == "leader":
+        what = f"a {rank(unit).capitalize()} Leader"
+    else:
+        what = KIND_NAMES.get(unit.kind, "a Team")
+    return f"{what}: needs a {face}"
+
+
+def faces_line() -> str:
+    """Which held die activates each kind of unit, vehicles included, from activation.toml and command_dice.toml."""
+    faces = _faces()
+    people = ", ".join(f"{face} {words}" for face, words in sorted(face_words().items()))
+    return (f"{people}; a vehicle by its commander's rank, {faces['junior_vehicle']} under a Junior Leader, "
+            f"{faces['senior_vehicle']} under a Senior Leader")
+
+
+@dataclass(frozen=True)
+class NextSteps:
+    """What an activated unit may still do this Phase: `words` to read, and whether it may move or fire."""
+
+    words: str
+    may_move: bool
+    may_fire: bool
+
+
+def next_steps(game: Game, unit: Unit) -> NextSteps | None:
+    """What an activated unit may still do this Phase (None if not activated): it fires once, moves only before."""
+    act = current(game, unit)
+    if act is None:
+        return None
+    if FIRE in act.done:
+        return NextSteps("it has fired: nothing more this Phase", False, False)
+    if MOVE in act.done:
+        return NextSteps("it has moved: it may still fire", True, True)
+    return NextSteps("it may move, then fire (not move after firing)", True, True)
+
+
 def orders_of(game: Game, leader: Unit) -> int:
     """How many Orders the Leader gives when activated: its card's `orders`, else the setting for its rank."""
     own = leader.stats.get("orders")

@@ -32,7 +32,13 @@ from battletracker.rules.chain_of_command.anti_tank import (
     parse_at_grenade,
 )
 from battletracker.rules.chain_of_command.arsenal import arsenal
-from battletracker.rules.chain_of_command.damage import GROUP_LABELS, GROUP_ORDER, later_shock_doubled, outcome_group
+from battletracker.rules.chain_of_command.damage import (
+    GROUP_LABELS,
+    GROUP_MEANINGS,
+    GROUP_ORDER,
+    later_shock_doubled,
+    outcome_group,
+)
 from battletracker.rules.chain_of_command.fire import QUALITIES
 from battletracker.rules.tables import TableError, ruleset_file, ruleset_settings, setting
 from battletracker.rules.terrain import TableIndex, sight_override
@@ -132,9 +138,9 @@ def can_throw_grenade(game: Game, unit: Unit) -> bool:
 # -- how the odds read -----------------------------------------------------------------------------------------------
 
 def group_label(outcome: str) -> str:
-    """What the odds show an outcome under: miss, no effect, equal, +1, +2, +3."""
+    """What the odds show an outcome under, with what it means: miss, no effect, equal, +1, +2, +3."""
     group = outcome_group(outcome)
-    return GROUP_LABELS.get(group, group)
+    return GROUP_MEANINGS.get(group) or GROUP_LABELS.get(group, group)
 
 
 def group_rank(outcome: str) -> int:

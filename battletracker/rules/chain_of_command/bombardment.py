@@ -43,7 +43,7 @@ from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.log_lines import area_words, recorded_area_edit, recorded_point
 from battletracker.rules.places import place_words
 from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
-from battletracker.rules.tables import setting
+from battletracker.rules.tables import find_setting, setting
 from battletracker.rules.words import ordinal, possessive
 
 OBSERVER_MARKER = "forward_observer"
@@ -121,6 +121,27 @@ class AreaOptions:
     facing: float | None = None
     firepower_dice: int | None = None
     to_hit: int | None = None
+
+
+BEGIN_WORDS = ("Medium Mortars come only with the missions that give them. To call them, New bombardment... places "
+               "the Forward Observer with its die of Phases of fire and marks the aiming point, anywhere on the "
+               "table; it then ranges in when activated by a held 1 or a Chain of Command point.")
+"""How a side begins a bombardment, in the seed's terms (000: "only available for specific missions")."""
+
+
+def phases_words(game: Game) -> str:
+    """Where the Forward Observer's die of Phases of fire comes from: a setting, the document gives no number.
+
+    The document has the Forward Observer track the Phases on a D6 but does not
+    say how many a bombardment has, so the number is the Ruleset setting's:
+    a default to check, unless this game's settings change it.
+    """
+    s = find_setting(RULESET, "bombardment_phases")
+    value = setting(RULESET, "bombardment_phases", game.settings)
+    source = (f"this game's Ruleset settings make it {value}" if value != s.default
+              else f"{s.default} is a default to check against your scenario or rulebook")
+    return (f"The document has the Forward Observer count its Phases of fire on a D6 but does not say how many: "
+            f"{source} (Game > Ruleset settings, \"{s.title}\"). Ranging shots use none.")
 
 
 def new_bombardment(game: Game, side: int, observer: geometry.Point, aim: geometry.Point, *,

@@ -202,6 +202,14 @@ GROUP_LABELS = {"failed_to_reach": "failed to reach", "miss": "miss",
                 "no_effect": "no effect", "equal": "equal", "net1": "+1", "net2": "+2",
                 "net3": "+3"}
 GROUP_ORDER = tuple(GROUP_LABELS)
+GROUP_MEANINGS = {"no_effect": "no effect: more Armour Saves than Penetrating Hits",
+                  "equal": "equal: as many Armour Saves as Penetrating Hits",
+                  "net1": "+1: one Penetrating Hit more than the Armour Saves",
+                  "net2": "+2: two Penetrating Hits more than the Armour Saves",
+                  "net3": "+3: three or more Penetrating Hits more than the Armour Saves"}
+"""Each group of the odds as the seed (001) reads it: the saves cancel hits one for one, the rest are net hits."""
+BANDS_NOTE = ("Equal, +1, +2 and +3 then roll one D6 on the target's damage table, on that row "
+              "(the result and what it does show after the roll).")
 RESULT_WORDS = {"none": "no effect", "hull_mg_destroyed": "hull MG destroyed"}
 
 

@@ -27,6 +27,7 @@ from battletracker.core.odds import Distribution
 from battletracker.model.bombardment import BombardmentEvent, PhaseStamp
 from battletracker.model.bombardment_effects import AppendBombardmentEvent, UpdateBombardment
 from battletracker.model.effects import Effect
+from battletracker.model.game import Scalar
 from battletracker.rules import register
 from battletracker.rules.base import (
     InputReader,
@@ -129,6 +130,24 @@ def _parse(inputs: Inputs) -> RangingInputs:
 def bearing_from_face(face: int, sides: int) -> float:
     """A bearing die read as a clock face: the top face (the die's highest) points up the table."""
     return (face % sides) * 360.0 / sides
+
+
+def bearing_die_words(settings: Mapping[str, Scalar]) -> str:
+    """How the die for a deviating shot's direction maps to the table: the document is silent, so a default.
+
+    Said where the dialog asks for the roll, with `bearing_from_face`'s own
+    reading: a D12 is a clock face laid on the table, its 12 towards the top edge.
+    """
+    sides = int(setting(RULESET, "ranging_bearing_die_sides", settings))
+    step = 360.0 / sides
+    if sides == 12:
+        reading = ("read like a clock face laid on the table: 12 points to the top edge, 3 to the right edge, "
+                   "6 to the bottom edge, 9 to the left, each face 30 degrees on from the last")
+    else:
+        reading = (f"read as {sides} directions: {sides} points to the top edge and each face below it turns "
+                   f"{step:g} degrees clockwise from there (face 1 is {step:g} degrees right of the top)")
+    return (f"A deviating shot's direction: one D{sides}, {reading}. The document does not say how the direction is "
+            f"found; this is a default to check (Game > Ruleset settings), or set the bearing yourself.")
 
 
 def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:

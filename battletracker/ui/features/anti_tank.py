@@ -70,7 +70,7 @@ from battletracker.rules.chain_of_command.arsenal import (
     set_user_arsenal,
     user_arsenal_entries,
 )
-from battletracker.rules.chain_of_command.damage import damage_result
+from battletracker.rules.chain_of_command.damage import BANDS_NOTE, damage_result
 from battletracker.rules.tables import TableError
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
@@ -85,6 +85,14 @@ if TYPE_CHECKING:
 PROCEDURE = "coc.at_fire"
 OVERLAY = "anti_tank"
 
+
+
+def bands_note(parent: QWidget) -> QLabel:
+    """Under the odds: what the equal, +1, +2 and +3 groups lead to, so a player reads them without the rulebook."""
+    note = QLabel(BANDS_NOTE, parent)
+    note.setObjectName("at_bands_note")
+    note.setWordWrap(True)
+    return note
 
 class AntiTankDialog(ProcedureDialog):
     """One A.P. round from the firer's weapon at an enemy vehicle, odds first."""
@@ -191,6 +199,7 @@ class AntiTankDialog(ProcedureDialog):
         left.addStretch(1)
         right = QVBoxLayout()
         right.addWidget(self.runner, 1)
+        right.addWidget(bands_note(self))
         right.addWidget(self.follow_up)
         columns = QHBoxLayout()
         columns.addLayout(left, 1)
@@ -490,6 +499,7 @@ class GrenadeDialog(ProcedureDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.runner, 1)
+        layout.addWidget(bands_note(self))
         layout.addWidget(close)
         self.grenade_box.currentIndexChanged.connect(self._update)
         self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())

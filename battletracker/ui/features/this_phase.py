@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
 from battletracker.core.dice import Face
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import AppendLog
-from battletracker.model.game import Game, GameError
+from battletracker.model.game import Game, GameError, Unit
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
 from battletracker.rules.base import Resolution, message_of
@@ -39,11 +40,14 @@ from battletracker.rules.chain_of_command.activation import (
     Way,
     activated_words,
     current,
+    faces_line,
     giving_orders,
+    needs_words,
+    next_steps,
     order_targets,
     ways,
 )
-from battletracker.rules.chain_of_command.bombardment import next_action, observer_name, waiting
+from battletracker.rules.chain_of_command.bombardment import BEGIN_WORDS, next_action, observer_name, waiting
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.coc_points import store_words
 from battletracker.rules.chain_of_command.command_dice import (
@@ -59,7 +63,7 @@ from battletracker.rules.chain_of_command.vehicle_phase import NEXT_PHASE_RESULT
 from battletracker.rules.sequence import side_name
 from battletracker.rules.tables import TableError
 from battletracker.rules.words import title
-from battletracker.ui.extensions import Feature, FeatureHost
+from battletracker.ui.extensions import Feature, FeatureHost, unit_actions
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
@@ -78,6 +82,11 @@ def offered(game: Game, name: str, choices: Choices) -> str | None:
     except REFUSED as exc:
         return message_of(exc)
     return None
+
+
+def key_words(shortcut: str) -> str:
+    """A shortcut as the platform prints it ("Ctrl+F")."""
+    return QKeySequence(shortcut).toString(QKeySequence.SequenceFormat.NativeText)
 
 
 def _faces(res: Resolution) -> list[Face]:
@@ -288,18 +297,19 @@ class ThisPhasePanel(QWidget):
             else:
                 self._line(refusal)
         self._line(store_words(game, who) + ".", "this_phase_coc")
-        self._line("A unit acts once activated: by a held die of its face (1 a Team, 2 a Section, 3 a Junior "
-                   "Leader, 4 a Senior Leader) or by an activated Leader's Order. Activate it here, on its card's "
-                   "menu, or in the dialog of what it does.", "this_phase_how")
+        self._line(f"A unit acts once activated: by a held die of its face ({faces_line()}) or by an activated "
+                   "Leader's Order. Activate it here, on its card's menu, or in the dialog of what it does.",
+                   "this_phase_how")
 
     def _bombardments(self, game: Game) -> None:
         mine = [b for b in game.bombardments.values()
                 if b.side == game.active_side and b.kind != "sos" and b.state != "cleared"]
-        if not mine:
-            return
         self._section("Bombardments")
         for b in mine:
             self._bombardment(game, b)
+        self._line(BEGIN_WORDS, "this_phase_bombardment_begin")
+        self._button("new_bombardment", "New bombardment...", lambda: self._bombardments_panel().open_new(),
+                     "The side, the rounds and the Forward Observer's die, then the aiming point on the map")
 
     def _bombardment(self, game: Game, b: Bombardment) -> None:
         action = next_action(b)
@@ -401,10 +411,29 @@ class ThisPhasePanel(QWidget):
         self._section("Activated this Phase")
         for unit in mine:
             self._line(f"{unit.name}: {activated_words(game, unit)}", f"this_phase_activated_{unit.id}")
+            then = self._next_line(game, unit)
+            if then:
+                self._line(then, f"this_phase_then_{unit.id}")
             act = current(game, unit)
             assert act is not None
             if unit.kind == "leader" and act.orders_left > 0:
                 self._orders_menu(game, unit.id, act.orders_left)
+
+    def _next_line(self, game: Game, unit: Unit) -> str:
+        """What the activated unit may do next, with its actions' keys: the player need not hunt the menus for them."""
+        steps = next_steps(game, unit)
+        if steps is None:
+            return ""
+        parts = [f"Next: {steps.words}."]
+        if steps.may_move:
+            parts.append("Move: drag its token on the map.")
+        if steps.may_fire:
+            found = unit_actions(game, unit)
+            if found:
+                keys = "; ".join(f"{a.title.rstrip('.')}: {key_words(a.shortcut)}" if a.shortcut
+                                 else f"{a.title.rstrip('.')}: Actions menu" for a in found)
+                parts.append(f"{keys} (keys act on the selected unit; click its token or card).")
+        return " ".join(parts)
 
     def _orders_menu(self, game: Game, leader_id: str, left: int) -> None:
         leader = game.units[leader_id]
@@ -442,7 +471,8 @@ class ThisPhasePanel(QWidget):
                               "Two or more held dice make a higher face (never a 5 or a 6)")
         menu = QMenu(button)
         for unit, way in found:
-            action = menu.addAction(f"Activate {menu_name(unit.name)} with {way.words.removeprefix('held ')}")
+            action = menu.addAction(f"Activate {menu_name(unit.name)} with {way.words.removeprefix('held ')} "
+                                    f"({needs_words(unit)})")
             action.setObjectName(f"combine_{way.key.removeprefix('dice:')}_{unit.id}")
             action.triggered.connect(self._activate_slot(unit.id, way.key))
         button.setMenu(menu)
@@ -456,6 +486,10 @@ class ThisPhasePanel(QWidget):
             self.session.act(name, choices)
         except REFUSED as exc:
             self.refusal.show_refusal(f"Not applied: {message_of(exc)}")
+            return
+        unit_id = choices.get("unit")
+        if isinstance(unit_id, str) and choices.get("order", "activate") == "activate":
+            self.session.select(unit_id)  # the unit just activated: its keys (Fire: Ctrl+F) act on it at once
 
     # -- the buttons ----------------------------------------------------------------
     def _bombardments_panel(self) -> BombardmentsPanel:
@@ -483,7 +517,7 @@ class ThisPhasePanel(QWidget):
         for unit_id, found in options.items():
             unit = game.units[unit_id]
             if any(way.key == f"dice:{face}" for way in found):
-                action = menu.addAction(f"Activate {menu_name(unit.name)}")
+                action = menu.addAction(f"Activate {menu_name(unit.name)} ({needs_words(unit)})")
                 action.setObjectName(f"spend_{face}_{unit.id}")
                 action.triggered.connect(self._spend_slot(face, unit.id))
         menu.addSeparator()

@@ -36,6 +36,7 @@ from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.mission import NAME, label
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, profile_of
+from battletracker.rules.armour_battles.reaction import cover_dice_words
 from battletracker.rules.base import message_of
 from battletracker.rules.places import place_words
 from battletracker.rules.tables import TableError
@@ -107,9 +108,13 @@ class IndirectFireDialog(ProcedureDialog):
         self.no_cover = QLabel("No unit is within reach of this aiming point, so none rolls Cover Dice.",
                                self.cover_box)
         self.no_cover.setWordWrap(True)
+        self.cover_note = QLabel(cover_dice_words(session.game.settings), self.cover_box)
+        self.cover_note.setObjectName("ab_cover_note")
+        self.cover_note.setWordWrap(True)
         self.cover_form = QFormLayout()
         cover_layout = QVBoxLayout(self.cover_box)
         cover_layout.addWidget(self.no_cover)
+        cover_layout.addWidget(self.cover_note)
         cover_layout.addLayout(self.cover_form)
         self.facts_label = FactsPanel(self)
         self.refusal = RefusalBanner(self)
@@ -288,6 +293,7 @@ class IndirectFireDialog(ProcedureDialog):
         reach = [str(plan.inputs[f"unit{n}_id"]) for n in range(1, int(plan.inputs["units"]) + 1)]
         self.cover_box.show()
         self.no_cover.setVisible(not reach)
+        self.cover_note.setVisible(bool(reach))
         if reach == list(self.cover):
             return
         kept = {uid: box.value() for uid, box in self.cover.items()}

@@ -48,6 +48,7 @@ from battletracker.rules.chain_of_command.bombardment import (
     describe_pattern,
     next_centre,
     observer_name,
+    phases_words,
     units_in_area,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
@@ -59,6 +60,7 @@ from battletracker.rules.chain_of_command.bombardment_phase import (
 )
 from battletracker.rules.chain_of_command.coc_points import coc_store
 from battletracker.rules.chain_of_command.fire import cover_levels
+from battletracker.rules.chain_of_command.ranging import bearing_die_words
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.rules.terrain import CoverReading, TableIndex
@@ -261,6 +263,10 @@ class RangingDialog(_RunnerDialog):
         self.bearing.setSuffix(" degrees (0 = up the map, clockwise)")
         self.bearing.setEnabled(False)
         self.form.addRow(self.set_bearing, self.bearing)
+        self.bearing_note = QLabel(bearing_die_words(session.game.settings), self)
+        self.bearing_note.setObjectName("ranging_bearing_note")
+        self.bearing_note.setWordWrap(True)
+        self.form.addRow(self.bearing_note)
         self.activation = observer_activation_box(self)
         self.form.addRow("Activation", self.activation)
         self.activation.currentIndexChanged.connect(lambda _i: self.update_inputs())
@@ -649,6 +655,10 @@ class NewBombardmentDialog(QDialog):
         form.addRow("Side", self.side)
         form.addRow("Rounds", self.kind)
         form.addRow("Forward Observer's die", self.phases)
+        self.phases_note = QLabel(phases_words(game), self)
+        self.phases_note.setObjectName("bombardment_phases_note")
+        self.phases_note.setWordWrap(True)
+        form.addRow(self.phases_note)
         note = QLabel("Next: click the aiming point on the map, then where the Forward Observer stands "
                       "(Esc cancels).", self)
         note.setWordWrap(True)
