@@ -64,3 +64,18 @@ def place_words(game: Game, at: geometry.Point, *, besides: str | None = None) -
     down = min((y, "north"), (game.table_height - y, "south"))
     first, second = sorted((across, down))
     return f'{inches(first[0])}" from the {first[1]} edge, {inches(second[0])}" from the {second[1]} edge'
+
+
+def destination(game: Game, at: geometry.Point, mover: str) -> str:
+    """Where `mover` went, to follow "moved 5\" to": the area it is in ("the Wheat field"), the unit it is at,
+    or its place in words from a unit, a piece or the table's edges."""
+    words = place_words(game, at, besides=mover)
+    return words.removeprefix("in ").removeprefix("at ")
+
+
+def beyond_edges(game: Game, at: geometry.Point) -> str:
+    """How far beyond the table's edges a point off the table lies: '8" beyond the east edge'."""
+    x, y = at
+    out = [f'{inches(d)}" beyond the {edge} edge' for d, edge in (
+        (-x, "west"), (x - game.table_width, "east"), (-y, "north"), (y - game.table_height, "south")) if d > 0]
+    return " and ".join(out) or "on the table's edge"

@@ -47,12 +47,12 @@ from battletracker.rules.base import (
     Procedure,
     Resolution,
     inches,
-    table_point,
 )
 from battletracker.rules.chain_of_command.activation import move_effects
 from battletracker.rules.chain_of_command.command_dice import next_phase
 from battletracker.rules.clock import due_effects
 from battletracker.rules.edit_checks import check_edit
+from battletracker.rules.places import destination, place_words
 from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.sequence import side_name
 from battletracker.rules.step import STEP
@@ -115,7 +115,7 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
     if moved < 1e-9:
         raise Refusal("x", f"{unit.name} is already there.")
     activated, facts = move_effects(game, unit, choices)
-    line = f"{unit.name} moved {inches(moved)}\" to {table_point(x, y)}"
+    line = f"{unit.name} moved {inches(moved)}\" to {destination(game, (x, y), unit.id)}"
     return Plan("unit.move", {"unit": unit.id, "x": x, "y": y, "facing": unit.facing, "line": line},
                 (*facts, line), _echo(choices), f"Move {unit.name}", tuple(activated), log=tuple(facts))
 
@@ -301,8 +301,8 @@ def _plan_add(game: Game, choices: Choices) -> Plan:
     side = _side(game, unit)
     what = choices.get("what")
     what = what if isinstance(what, str) and what else KIND_TITLES.get(unit.kind, title(unit.kind))
-    where = f"{table_point(unit.x, unit.y)} facing {unit.facing:g}\u00b0"
-    line = f"Added {unit.name} ({what}) for {side} at {where}"
+    where = f"{place_words(game, (unit.x, unit.y), besides=unit.id)} facing {unit.facing:g}\u00b0"
+    line = f"Added {unit.name} ({what}) for {side} {where}"
     return Plan("unit.add", {"unit": unit_choice(unit), "line": line}, (line,), _echo(choices),
                 f"Add {unit.name}", log_kind="effect")
 
@@ -369,7 +369,8 @@ def describe_changes(game: Game, old: Unit, new: Unit) -> list[str]:
     if new.kind != old.kind:
         out.append(f"kind {KIND_TITLES.get(old.kind, old.kind)} -> {KIND_TITLES.get(new.kind, new.kind)}")
     if (new.x, new.y) != (old.x, old.y):
-        out.append(f"position {table_point(old.x, old.y)} -> {table_point(new.x, new.y)}")
+        out.append(f"position {place_words(game, (old.x, old.y), besides=old.id)} -> "
+                   f"{place_words(game, (new.x, new.y), besides=old.id)}")
     if new.facing != old.facing:
         out.append(f"facing {old.facing:g}\u00b0 -> {new.facing:g}\u00b0")
     if (new.figures, new.figures_max) != (old.figures, old.figures_max):

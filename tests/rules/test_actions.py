@@ -95,7 +95,7 @@ def test_move_turn_shock_figures_ammo_condition_apply_and_log_in_a_players_words
     assert (u2.facing, u2.counters["suppression"], u2.weapons[0].ammo) == (90.0, 3, 10)
     assert game.units["u3"].weapons[0].ammo == 2
     assert [e.text for e in game.log[-9:]] == [
-        '1 Section moved 5" to (15", 44")',
+        '1 Section moved 5" to 4" from the south edge, 15" from the west edge',
         "MG 42 tripod turned 90° to face 90°",
         "Shock on 1 Section: 2 -> 1",
         "Suppression on MG 42 tripod: 1 -> 3",
@@ -131,7 +131,7 @@ def test_add_edit_remove_a_unit_round_trip_through_plain_choices() -> None:
     apply(game, "unit.remove", {"unit": "u1"})
     assert game.units["u9"] == edited and "u1" not in game.units
     assert [e.text for e in game.log[-3:]] == [
-        "Added 2 Flamethrower (Flamethrower team) for British at (22\", 30\") facing 45°",
+        "Added 2 Flamethrower (Flamethrower team) for British 2\" east of Flamethrower facing 45°",
         "Edited 2 Flamethrower: name 2 Flamethrower -> Flammen 2; figures 2/2 -> 1/2",
         "Removed 1 Section (Section, British) from the table",
     ]

@@ -79,10 +79,10 @@ def played(demo: str, steps: list[tuple[str, Choices, list[int] | None]]) -> Gam
     return game
 
 
-def test_moves_bombardments_sos_fire_and_a_reverse_write_places_in_inches() -> None:
+def test_moves_bombardments_sos_fire_and_a_reverse_say_places_in_words_or_inches() -> None:
     log = [e.text for e in played("chain_of_command", COC_STEPS).log]
-    for line in ('1. Gruppe moved 5" to (20", 15")',
-                 '2. Gruppe moved 4" to (36.4", 12.3")',
+    for line in ('1. Gruppe moved 5" to 8.1" west of Panzerschreck',
+                 '2. Gruppe moved 4" to 8.5" east of Panzerschreck',
                  "Germany's mortars, first barrage: Forward Observer placed with 3 Phases of fire; aiming point "
                  '2.2" east of 1st Squad',
                  'Deviates 6" east of the aiming point (a bearing of 90 degrees)',
@@ -92,19 +92,19 @@ def test_moves_bombardments_sos_fire_and_a_reverse_write_places_in_inches() -> N
                  '8.1" north-east of 1st Squad: the bombardment begins',
                  'Rolling: moves 6" right',
                  "United States' SOS Fire: SOS Fire centred at 1st Squad, " '6" radius',
-                 'From (50", 36") to (49.4", 40"), bearing 188 degrees; steer round obstacles and move '
+                 'From where it stands to 4" south of it, bearing 188 degrees; steer round obstacles and move '
                  'intervening infantry 4".'):
         assert line in log
     assert not any(".0)" in line or ".0," in line for line in log)
 
 
-def test_an_impact_marker_is_placed_in_inches() -> None:
+def test_an_impact_marker_is_placed_from_the_aiming_point() -> None:
     game = played("armour_battles", [("ab.indirect_mission", {"firer": "stuh", "x": 36.0, "y": 18.0, "los": True},
                                       None)])
-    assert 'Impact Marker at (36", 18") with a 2" burst radius.' in [e.text for e in game.log]
+    assert 'Impact Marker on the aiming point with a 2" burst radius.' in [e.text for e in game.log]
 
 
-def test_a_unit_added_or_moved_by_an_edit_and_a_table_picture_are_placed_in_inches() -> None:
+def test_a_unit_added_or_moved_by_an_edit_is_placed_in_words_and_a_table_picture_in_inches() -> None:
     game = sample_game()
     new = copy.deepcopy(game.units["u3"])
     new.id, new.name, new.x, new.y = "u9", "2 Flamethrower", 22.345678, 30.04
@@ -121,8 +121,8 @@ def test_a_unit_added_or_moved_by_an_edit_and_a_table_picture_are_placed_in_inch
     ]:
         game.apply_all(perform(game, name, choices).effects)
     assert [e.text.partition(";")[0] for e in game.log[-5:]] == [
-        'Added 2 Flamethrower (Flamethrower team) for British at (22.3", 30") facing 45\u00b0',
-        'Edited 2 Flamethrower: position (22.3", 30") -> (23.2", 31")',
+        'Added 2 Flamethrower (Flamethrower team) for British 2.3" east of Flamethrower facing 45\u00b0',
+        'Edited 2 Flamethrower: position 2.3" east of Flamethrower -> 3.4" east of Flamethrower',
         "Table picture loaded: table.png (150 x 100 pixels), fitted to the table",
         'Table picture placed by two points: (72", 48") and (0", 0.2")',
         'Table picture placed by two points 24" apart, the first at (6.1", 10")',

@@ -36,9 +36,9 @@ from battletracker.rules.base import (
     RulesInputError,
     degrees,
     listed_order,
-    table_point,
     worded,
 )
+from battletracker.rules.places import compass
 
 NAME = "ab.indirect_placement"
 SETTINGS = ("deviation_hit_faces",)
@@ -144,7 +144,9 @@ def placement_resolve(inputs: Inputs, dice: Dice) -> Resolution:
     effects: list[Effect] = []
     if p.marker_id:
         effects.append(PlaceMarker(impact_marker(p.marker_id, x, y, aim)))
-        log.append(f'Impact Marker at {table_point(x, y)} with a {rules.burst_radius:g}" burst radius.')
+        where = (f'{distance}" {compass(bearing)} of the aiming point' if bearing is not None and distance
+                 else "on the aiming point")
+        log.append(f'Impact Marker {where} with a {rules.burst_radius:g}" burst radius.')
     values = {
         "distance": distance,
         "bearing": bearing,

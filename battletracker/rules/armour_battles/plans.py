@@ -37,7 +37,8 @@ from battletracker.rules.armour_battles.units import (
     is_suppressed,
     reaction_dice,
 )
-from battletracker.rules.base import InputValue, Refusal, RulesInputError, table_point
+from battletracker.rules.base import InputValue, Refusal, RulesInputError
+from battletracker.rules.places import beyond_edges
 from battletracker.rules.sequence import acted, mark_acted, side_name
 from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.rules.terrain import TableIndex, sight_change
@@ -239,7 +240,7 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
     activation = _activation(game, firer, opportunity)
     aim = (_number(choices, "x", "aiming point's x"), _number(choices, "y", "aiming point's y"))
     if not (0.0 <= aim[0] <= game.table_width and 0.0 <= aim[1] <= game.table_height):
-        raise Refusal("x", f"The aiming point {table_point(*aim)} is off the "
+        raise Refusal("x", f"The aiming point is {beyond_edges(game, aim)}, off the "
                            f"{game.table_width:g}\" by {game.table_height:g}\" table.")
     rules = indirect_fire_rules()
     dist = distance((firer.x, firer.y), aim)

@@ -54,7 +54,7 @@ def get_bombardment(game: Game, bombardment_id: str) -> Bombardment:
     try:
         return game.bombardments[bombardment_id]
     except KeyError:
-        raise RulesInputError("bombardment_id", f"no bombardment with id {bombardment_id!r}") from None
+        raise RulesInputError("bombardment_id", "that bombardment is not in the game") from None
 
 
 def _setting(game: Game, key: str) -> int | str | bool | float:

@@ -96,7 +96,7 @@ def _whole(choices: Choices, key: str, what: str, default: int | None = None) ->
 def _bombardment(game: Game, choices: Choices) -> Bombardment:
     bid = _str(choices, "bombardment", "which bombardment")
     if bid not in game.bombardments:
-        raise Refusal("bombardment", f"Bombardment {bid} is no longer on the table (was it undone?).")
+        raise Refusal("bombardment", "That bombardment is no longer on the table (was it undone?).")
     return game.bombardments[bid]
 
 

@@ -25,6 +25,7 @@ from battletracker.rules.base import (
     RulesInputError,
     table_point,
 )
+from battletracker.rules.places import compass
 
 POSITION_INPUTS = ("target_x", "target_y", "firer_x", "firer_y")
 
@@ -87,7 +88,7 @@ def reverse_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         heading = reverse_bearing(p.vehicle, p.firer)
         x, y = reverse_point(p.vehicle, p.firer, inches)
         values |= {"x": x, "y": y, "bearing": heading}
-        log.append(f"From {table_point(*p.vehicle)} to {table_point(x, y)}, bearing {heading:.0f} "
+        log.append(f"From where it stands to {inches}\" {compass(heading)} of it, bearing {heading:.0f} "
                    "degrees; steer round obstacles and move intervening infantry 4\".")
         if p.target_id is not None and p.facing is not None:
             effects.append(MoveUnit(p.target_id, x, y, p.facing))

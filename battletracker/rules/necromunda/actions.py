@@ -12,14 +12,11 @@ from dataclasses import replace
 from battletracker.model.effects import AppendLog
 from battletracker.model.game import Game, LogEntry
 from battletracker.rules.actions import Choices, Plan, procedure_plan, register_plan
-from battletracker.rules.necromunda.id_lists import names_text
 from battletracker.rules.necromunda.plans import attack_plan
 from battletracker.rules.necromunda.table import falling_text
 
 ATTACK = "necro.attack"
 ANSWERS = ("walking_fire",)
-NAMED = ("target_id", "walking_candidates", "at_risk", "combat", "template_hits")
-"""The inputs that list models the attack's dice prompts and log lines may name."""
 
 
 def plan_attack(game: Game, choices: Choices) -> Plan:
@@ -34,9 +31,7 @@ def plan_attack(game: Game, choices: Choices) -> Plan:
     Template hits Mira, Brute").
     """
     necro = attack_plan(game, {k: v for k, v in choices.items() if k not in ANSWERS})
-    listed = [k for key in NAMED for k in str(necro.inputs.get(key, "")).split(",") if k in game.units]
-    inputs = {**necro.inputs, "falling_notes": "\n".join(f"{u.id}={falling_text(u)}" for u in game.units.values()),
-              "names": names_text({k: game.units[k].name for k in listed})}
+    inputs = {**necro.inputs, "falling_notes": "\n".join(f"{u.id}={falling_text(u)}" for u in game.units.values())}
     p = replace(procedure_plan(game, necro.procedure, inputs, necro.facts, choices, necro.title, ANSWERS),
                 log=necro.log)
     if not inputs.get("template") or inputs.get("cool"):

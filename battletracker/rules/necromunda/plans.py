@@ -36,7 +36,7 @@ from battletracker.rules.base import InputReader, InputValue, RulesInputError
 from battletracker.rules.necromunda.areas import blast_hits, marker_sizes
 from battletracker.rules.necromunda.attack import NAME, SETTINGS
 from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
-from battletracker.rules.necromunda.id_lists import parse_ids
+from battletracker.rules.necromunda.id_lists import names_text, parse_ids
 from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
 from battletracker.rules.necromunda.profiles import profile_name, shoot_inputs, weapon_jammed
 from battletracker.rules.necromunda.refusals import Refusal, in_words
@@ -185,6 +185,10 @@ def walking_candidates(game: Game, firer: Unit, target: Unit, ref: ProfileRef, h
     return [] if original is None else walking_fire_candidates(original, firer.side, fighters)
 
 
+NAMED = ("target_id", "walking_candidates", "at_risk", "combat", "template_hits")
+"""The inputs that list models the attack's dice prompts and log lines may name: their names go with them."""
+
+
 def stray_candidates(game: Game, firer: Unit, target: Unit) -> list[str]:
     """Models within 1" of the line of fire, closest to the shooter first."""
     models = [(u.id, (u.x, u.y)) for u in game.units.values() if in_the_fight(u)]
@@ -224,11 +228,17 @@ def _state_words(unit: Unit) -> str:
 
 
 def attack_plan(game: Game, choices: Choices) -> NecroPlan:
-    """`necro.attack`'s inputs and the facts read from the table, or a refusal in a player's words."""
+    """`necro.attack`'s inputs and the facts read from the table, or a refusal in a player's words.
+
+    The names of the models the inputs list go with them, for the dice prompts and log lines to say.
+    """
     try:
-        return _attack_plan(game, choices)
+        plan = _attack_plan(game, choices)
     except RulesInputError as exc:
         raise in_words(exc) from None
+    listed = [k for key in NAMED for k in str(plan.inputs.get(key, "")).split(",") if k in game.units]
+    plan.inputs["names"] = names_text({k: game.units[k].name for k in listed})
+    return plan
 
 
 def _attack_plan(game: Game, choices: Choices) -> NecroPlan:

@@ -90,7 +90,8 @@ def test_sight_observer_and_opportunity_fire_are_refused_in_a_players_words() ->
         "Rifle platoon's Cover Dice must be a whole number from 0 to 6.")
     assert refusal({**base, "x": "here", "los": True}) == (
         "The aiming point's x must be a number of inches, not 'here'.")
-    assert refusal({**base, "x": 80.0, "los": True}) == 'The aiming point (80", 20") is off the 72" by 48" table.'
+    assert refusal({**base, "x": 80.0, "los": True}) == ('The aiming point is 8" beyond the east edge, off the 72" by '
+                                                       '48" table.')
 
 
 def test_the_firer_must_be_an_unsuppressed_close_support_unit() -> None:

@@ -136,7 +136,7 @@ def test_sos_fire_buildings_in_and_out() -> None:
 
 
 @pytest.mark.parametrize(("name", "choices", "words"), [
-    ("coc.fire_for_effect", {"bombardment": "b9"}, "Bombardment b9 is no longer on the table"),
+    ("coc.fire_for_effect", {"bombardment": "b9"}, "That bombardment is no longer on the table"),
     ("coc.fire_for_effect", {"bombardment": "b1"}, "follows a ranging shot that deviated"),
     ("coc.hidden_die", {"bombardment": "b1", "face": 5}, "needs a direction along a table edge"),
     ("coc.leave_building", {"unit": "a"}, "1 Gruppe is not in a building."),

@@ -76,7 +76,7 @@ def test_a_new_bombardment_takes_its_area_and_weapon_from_the_settings() -> None
      "must be 2 to 6, not 7"),
     (lambda g: bm.new_bombardment(g, 0, (5, 5), (20, 20), area=bm.AreaOptions(firepower_dice=0)), "firepower_dice",
      "must be 1 to 60, not 0"),
-    (lambda g: bm.ranging_inputs(g, "b9"), "bombardment_id", "no bombardment with id 'b9'"),
+    (lambda g: bm.ranging_inputs(g, "b9"), "bombardment_id", "that bombardment is not in the game"),
 ])
 def test_refusals_when_placing(call: object, field: str, message: str) -> None:
     game = table()

@@ -223,7 +223,7 @@ def test_the_circle_decides_who_is_inside_and_builds_each_teams_inputs() -> None
     (lambda g: sos_inputs(g, "sos1", "out"), "unit_id", "Outside is not a Team or AFV/APC inside"),
     (lambda g: sos_inputs(g, "sos1", "rider"), "unit_id", "Riding is not a Team or AFV/APC inside"),
     (lambda g: sos_inputs(g, "sos1", "ghost"), "unit_id", "no unit with id 'ghost'"),
-    (lambda g: sos_targets(g, "nope"), "bombardment_id", "no bombardment with id 'nope'"),
+    (lambda g: sos_targets(g, "nope"), "bombardment_id", "that bombardment is not in the game"),
     (lambda g: new_sos(g, 0, (80.0, 20.0)), "x", "80 is off the table"),
     (lambda g: new_sos(g, 5, (10.0, 20.0)), "side", "there is no side number 6"),
     (lambda g: new_sos(g, 0, (10.0, 20.0), "sos1"), "sos_id", "'sos1' is already a bombardment"),
