@@ -14,7 +14,8 @@ in order ("kills=2 shock=3" -> (2, 3); "3 successes" -> (3,)), "yes" counting
 then more Shock on the target; more successes). An outcome naming no
 quantity ranks by whether it did anything: a miss, "no effect", a deviation
 or a failure ranks below any other outcome, which all rank alike. The side
-that rolled is the firing unit's side (`acting_side`), else the side whose
+that rolled is the firing unit's side (`acting_side`), else the side the
+action is for (a Force Morale Test's, a bombardment's), else the side whose
 Phase it was when the action was applied.
 
 Only the game's recorded actions that rolled dice are rated; a replay stops
@@ -52,11 +53,19 @@ def rank(outcome: str) -> tuple[int, ...]:
 
 def acting_side(game: Game, choices: Mapping[str, object], inputs: Mapping[str, object]) -> int:
     """The side that took an action: the firer's (an interrupt fires in the enemy's Phase), else the
-    unit's the action is about, else the side whose Phase it is."""
+    unit's the action is about, else the side the action is for, else the side whose Phase it is.
+
+    The side an action is for is its `side` input: the side whose Force Morale a Force Morale Test
+    changes (a tank lost in the enemy's Phase is tested for in that Phase, by the tank's side), whose
+    Command Dice are rolled, whose bombardment fires.
+    """
     for key in ("firer_id", "firer", "unit"):
         unit_id = inputs.get(key, choices.get(key))
         if isinstance(unit_id, str) and unit_id in game.units:
             return game.units[unit_id].side
+    side = inputs.get("side")
+    if isinstance(side, int) and not isinstance(side, bool) and 0 <= side < len(game.sides):
+        return side
     return game.active_side
 
 

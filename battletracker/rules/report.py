@@ -1,10 +1,12 @@
-"""The battle report: what became of each unit, the log Turn by Turn, the table at its moments, the dice luck.
+"""The battle report: what became of each unit, the battle told Turn by Turn, the table at its moments, the dice luck.
 
 `build_report(game)` reads everything from the game and a replay of its
-recorded actions (rules/replay.py); `report_html` writes it as one
-self-contained HTML page given the map pictures (data: URIs the UI drew for
-each `Moment`), and `log_csv` writes the log as a table. No Qt here: the UI
-draws the pictures and prints the page.
+recorded actions (rules/replay.py): the account, one line an action in a
+player's words (rules/account.py), and the log's lines with the action that
+wrote each. `report_html` writes the report as one self-contained HTML page
+given the map pictures (data: URIs the UI drew for each `Moment`), and
+`log_csv` writes the log as a table, every line. No Qt here: the UI draws the
+pictures and prints the page.
 
 The table is pictured at the end of each Turn (right after the action that
 ended it) and after the action that wrote each starred log line. A game with
@@ -24,9 +26,10 @@ from typing import TYPE_CHECKING
 
 from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY, Game, Unit
+from battletracker.rules.account import CLOCK_ACTIONS, AccountLine, action_line, clock_lines, note_line, table_state
 from battletracker.rules.base import counted
 from battletracker.rules.luck import GameLuck, RolledLuck, game_luck, rate
-from battletracker.rules.sequence import side_name
+from battletracker.rules.sequence import ROUND_RULESETS, side_name
 
 if TYPE_CHECKING:
     from battletracker.rules.replay import Progress
@@ -61,7 +64,7 @@ class UnitFate:
 
 @dataclass(frozen=True)
 class LogRow:
-    """One battle log line with the action that wrote it (if replayed): who, what, which dice."""
+    """One battle log line with the action that wrote it (if replayed): who, what, which dice; a row of the CSV."""
 
     index: int
     turn: int
@@ -91,6 +94,9 @@ class Moment:
 
 @dataclass(frozen=True)
 class BattleReport:
+    """What the report says: `rows` are the log's lines (the CSV), `account` the story Turn by Turn (the page);
+    `whose_phase` names the side whose Phase each (Turn, Phase) was, where the game takes turns by Phases."""
+
     title: str
     sides: tuple[str, ...]
     colours: tuple[str, ...]
@@ -99,6 +105,8 @@ class BattleReport:
     moments: tuple[Moment, ...]
     luck: GameLuck
     history_note: str
+    account: tuple[AccountLine, ...] = ()
+    whose_phase: tuple[tuple[int, int, str], ...] = ()
 
 
 def unit_fate(unit: Unit, removed: bool = False) -> UnitFate:
@@ -140,11 +148,14 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
             left_out += 1
 
     rolls: list[RolledLuck] = []
+    told: list[tuple[int, list[AccountLine]]] = []  # (first log line, the account's lines), in the log's order
+    whose: dict[tuple[int, int], str] = {}
     if start is None:
         note = ("This game has no replayable history (it was made before the app recorded actions), "
                 "so the table is pictured only as it stands now.")
         luck = game_luck(game)
     else:
+        state = table_state(start)
         try:
             for replayed, current in replayed_actions(game):
                 if progress is not None and replayed.index % PROGRESS_EVERY == 0 and \
@@ -157,6 +168,13 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
                 who = side_name(current, replayed.side) if 0 <= replayed.side < len(current.sides) else ""
                 for i in range(before, len(current.log)):
                     row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
+                if 0 <= state.active_side < len(current.sides):
+                    whose.setdefault((replayed.turn, replayed.phase), side_name(current, state.active_side))
+                after = table_state(current)
+                written = game.log[before:len(current.log)]
+                told.append((before, clock_lines(replayed, written) if action.name in CLOCK_ACTIONS else
+                             [action_line(replayed, state, after, current, who, any(e.starred for e in written))]))
+                state = after
                 turn = replayed.turn
                 if current.turn > turn:
                     picture(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, current))
@@ -182,9 +200,12 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
     moments.append(Moment("now", f"The table now (Turn {game.turn}, Phase {game.phase})", game.turn, game))
     rows = tuple(LogRow(i, e.turn, e.phase, *row_action.get(i, ("", "", "")), e.text, e.starred)
                  for i, e in enumerate(game.log))
+    told.extend((i, [note_line(e)]) for i, e in enumerate(game.log) if i not in row_action)
+    account = tuple(line for _i, lines in sorted(told, key=lambda t: t[0]) for line in lines)
+    phases = () if game.ruleset in ROUND_RULESETS else tuple((t, p, s) for (t, p), s in whose.items())
     colours = tuple(s.colour for s in game.sides)
     return BattleReport(game.title, sides, colours, tuple(tuple(f) for f in fates), rows, tuple(moments),
-                        luck, note)
+                        luck, note, account, phases)
 
 
 def pictured(game: Game) -> Game:
@@ -235,6 +256,16 @@ def percent(p: Fraction) -> str:
     return f"{round(float(p) * 100)}%"
 
 
+def compared(p: Fraction) -> str:
+    """A roll's percentile as a player says it: "better than 71% of rolls like it"."""
+    return f"better than {percent(p)} of rolls like it"
+
+
+def on_average(p: Fraction) -> str:
+    """A mean percentile as a player says it: "on average better than 56% of rolls like them"."""
+    return f"on average better than {percent(p)} of rolls like them"
+
+
 def procedure_title(procedure: str) -> str:
     """A procedure's name as a player reads it ("Dice pool")."""
     from battletracker.rules import get
@@ -280,6 +311,10 @@ h1 { margin-bottom: 0.2em; } table { border-collapse: collapse; margin: 0.5em 0 
 th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top; }
 th { background: #eee; } .star { color: #c80; } img { max-width: 100%; border: 1px solid #888; }
 .picture { margin: 1em 0; } .caption { margin-top: 0.2em; font-style: italic; } .note { font-style: italic; }
+table.account { border-collapse: collapse; margin: 0 0 0.5em; } table.account td { border: none; padding: 1px 6px; }
+table.account td.side { padding-top: 4px; }
+.dice { color: #888; font-size: small; } .aside { color: #555; font-style: italic; }
+h4 { margin: 0.6em 0 0.2em; }
 """
 
 
@@ -301,57 +336,67 @@ def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | N
         h.extend(f'<tr class="unit"><td>{escape(f.name)}</td><td>{escape(f.summary())}</td></tr>' for f in fates)
         h.append("</table>")
     h.append('<h2 id="turns">Turn by Turn</h2>')
-    by_turn: dict[int, list[LogRow]] = {}
-    for row in report.rows:
-        by_turn.setdefault(row.turn, []).append(row)
+    by_turn: dict[int, list[AccountLine]] = {}
+    for line in report.account:
+        by_turn.setdefault(line.turn, []).append(line)
     pictured: dict[int, list[Moment]] = {}
     for m in report.moments:
         pictured.setdefault(m.turn, []).append(m)
+    whose = {(t, p): s for t, p, s in report.whose_phase}
+    colour = dict(zip(report.sides, report.colours, strict=True))
     for turn in sorted(set(by_turn) | set(pictured)):
         h.append(f'<h3 class="turn" id="turn-{turn}">Turn {turn}</h3>')
-        phase = None
-        for row in by_turn.get(turn, []):
-            if row.phase != phase:
+        phase: int | None = None
+        under: str | None = None  # the side the lines are under
+        for line in by_turn.get(turn, []):
+            if line.phase != phase:
                 if phase is not None:
-                    h.append("</ul>")
-                phase = row.phase
-                h.append(f"<h4>Phase {phase}</h4><ul>")
-            star = '<span class="star">\u2605</span> ' if row.starred else ""
-            who = f"<b>{escape(row.side)}</b>: " if row.side else ""
-            h.append(f"<li>{star}{who}{escape(row.text)}</li>")
+                    h.append("</table>")
+                phase, under = line.phase, None
+                of = whose.get((turn, phase))
+                h.append(f"<h4>Phase {phase}{': ' + escape(of) if of else ''}</h4>"
+                         '<table class="account" width="100%">')
+            star = '<span class="star">\u2605</span> ' if line.starred else ""
+            if line.side and line.side != under:
+                h.append(f'<tr><td colspan="2" class="side"><b style="color: {escape(colour.get(line.side, "#222"))}">'
+                         f"{escape(line.side)}</b></td></tr>")
+            under = line.side
+            said = escape(line.text) if line.side else f'<span class="aside">{escape(line.text)}</span>'
+            h.append(f'<tr><td width="75%">{star}{said}</td><td class="dice">{escape(line.dice)}</td></tr>')
         if phase is not None:
-            h.append("</ul>")
+            h.append("</table>")
         for m in pictured.get(turn, []):
             uri = pictures.get(m.key)
             if uri:
                 h.append(f'<div class="picture"><img src="{escape(uri)}" alt="{escape(m.caption)}">'
                          f'<p class="caption">{escape(m.caption)}</p></div>')
     h.append('<h2 id="luck">The dice luck</h2>')
-    h.append("<p>For every roll whose odds the app knew: where the result fell among everything the dice could "
-             "have done, for the side that rolled (the firer's side). 50% is an average roll, 100% the "
-             "best possible. A result's percentile is the chance of a worse result plus half the chance of an "
-             "equally good one; better means more of what the result counts (kills, then Shock; successes), and "
-             "any hit above a miss or no effect.</p>")
+    h.append("<p>Every roll whose odds the app knew, set against everything the same dice could have done, for "
+             "the side that rolled (the firer's side). Better means doing more of what the roll counts (more "
+             "kills, then more Shock; more successes), and any hit beats a miss or no effect; a draw counts as "
+             "half. An average roll is better than 50% of rolls like it, the best possible better than nearly "
+             "all of them.</p>")
     if not report.luck.rolls:
         h.append('<p class="note">No roll with known odds was replayed in this game.</p>')
     else:
         h.append('<table class="luck"><tr><th>Side</th><th>Procedure</th><th>Rolls</th><th>Mean percentile</th></tr>')
         for (rolled_by, procedure), (n, mean) in report.luck.by_side_and_procedure().items():
             h.append(f"<tr><td>{escape(report.sides[rolled_by])}</td><td>{escape(procedure_title(procedure))}</td>"
-                     f"<td>{n}</td><td>{percent(mean)}</td></tr>")
+                     f"<td>{n}</td><td>{on_average(mean)}</td></tr>")
         for rolled_by, (n, mean) in sorted(report.luck.by_side().items()):
-            h.append(f"<tr><th>{escape(report.sides[rolled_by])}</th><th>all</th><th>{n}</th><th>{percent(mean)}</th></tr>")
+            h.append(f"<tr><th>{escape(report.sides[rolled_by])}</th><th>all</th><th>{n}</th>"
+                     f"<th>{on_average(mean)}</th></tr>")
         h.append("</table>")
         h.append('<table class="rolls"><tr><th>Turn</th><th>Side</th><th>Roll</th><th>Result</th>'
-                 "<th>Percentile</th></tr>")
+                 "<th>How it compares</th></tr>")
         for r in report.luck.rolls:
             h.append(f'<tr><td>{r.turn}</td><td>{escape(report.sides[r.side])}</td><td>{escape(r.title)}</td>'
                      f'<td>{escape(r.words)}</td><td data-percentile="{r.percentile}">'
-                     f"{percent(r.percentile)}</td></tr>")
+                     f"{compared(r.percentile)}</td></tr>")
         h.append("</table>")
         chart = f'<img src="{escape(plot)}" alt="The luck plot">' if plot else luck_plot_svg(report)
-        h.append(f'<div class="picture">{chart}<p class="caption">Each side\'s mean percentile over its rolls'
-                 "</p></div>")
+        h.append(f'<div class="picture">{chart}<p class="caption">How each side\'s rolls compared, on average, '
+                 "as the battle went on</p></div>")
     if report.luck.stopped:
         h.append(f'<p class="note">Rolls after this were not rated: {escape(report.luck.stopped)}.</p>')
     h.append("</body></html>")

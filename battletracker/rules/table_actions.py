@@ -438,7 +438,7 @@ def _clock_plan(game: Game, choices: Choices, turn_end: bool, side: int | None =
         text = f"End of Turn {game.turn} Phase {game.phase}"
     heading = f"Turn {turn}, Phase {phase}: {game.sides[side].name if game.sides else ''}"
     due = tuple(due_effects(game, turn_end, side))
-    return Plan("clock.set", {"turn": turn, "phase": phase, "side": side, "text": text, "heading": heading},
+    return Plan("clock.set", {"turn": turn, "phase": phase, "next_side": side, "text": text, "heading": heading},
                 (text, heading), {}, text, due, log_kind="clock")
 
 
@@ -454,7 +454,7 @@ def _plan_end_turn(game: Game, choices: Choices) -> Plan:
 
 
 def _build_clock(r: InputReader) -> tuple[list[Effect], list[str]]:
-    effect = SetClock(r.int("turn", minimum=1), r.int("phase", minimum=1), r.int("side", minimum=0))
+    effect = SetClock(r.int("turn", minimum=1), r.int("phase", minimum=1), r.int("next_side", minimum=0))
     return [effect], [r.str("text"), r.str("heading")]
 
 

@@ -72,7 +72,7 @@ _TABLE: dict[str, dict[str, InputValue]] = {
     "unit.remove": {"unit": "u5", "line": "Removed Leutnant Kraus (Leader, Germany) from the table"},
     "side.change": {"side": 0, "name": "Germany", "colour": "#3b6fb6", "force_morale": 8, "coc_points": 1,
                     "line": "Force Morale of Germany: 9 -> 8"},
-    "clock.set": {"turn": 1, "phase": 2, "side": 1, "text": "End of Turn 1 Phase 1",
+    "clock.set": {"turn": 1, "phase": 2, "next_side": 1, "text": "End of Turn 1 Phase 1",
                   "heading": "Turn 1, Phase 2: United States"},
     "terrain.add": {"piece": terrain_choice(_ORCHARD), "line": "Added Orchard (Woods) to the table"},
     "terrain.edit": {"piece": terrain_choice(_BARLEY), "line": "Edited Wheat field: name Wheat field -> Barley field"},

@@ -9,10 +9,14 @@ from html.parser import HTMLParser
 
 import pytest
 
+from battletracker.core.dice import Face
+from battletracker.model import savefile
 from battletracker.model.effects import Effect, StarLogEntry
 from battletracker.model.game import Game
 from battletracker.rules import perform
+from battletracker.rules.actions import Choices
 from battletracker.rules.report import build_report, log_csv, report_html
+from battletracker.rules.tables import resources_dir
 from tests.model.sample import sample_game
 from tests.rules.test_replay import PLAY, played
 
@@ -55,6 +59,31 @@ def test_the_log_as_csv_names_side_action_and_dice_of_each_line() -> None:
     pool = [r for r in rows if r["action"] == "Dice pool"]
     assert pool and pool[0]["dice"] == "6 3 4 1" and pool[0]["side"] == "German"
     assert list(rows[0]) == ["turn", "phase", "side", "action", "dice", "result"]
+
+
+TIME = "2026-11-30T21:00:00"
+# The Panzer IV's A.P. round: 6 6 to hit, 11 Strike Dice, 6 Armour Dice, and a 6 on the damage table.
+AT_DICE: list[Face] = [6, 6] + [6] * 9 + [1] * 6 + [6] * 3
+
+
+def tank_lost() -> Game:
+    """The demo: the Panzer IV blows up the Sherman in Germany's Phase; the United States test their Force Morale."""
+    game = savefile.load(resources_dir() / "demo" / "chain_of_command.json")
+
+    def act(name: str, choices: Choices, dice: list[Face] | None = None) -> None:
+        game.apply_all(perform(game, name, choices, dice, time=TIME).effects)
+
+    act("coc.command_dice", {}, [1, 3, 2, 2, 5])
+    act("coc.at_fire", {"firer": "u6", "target": "u11", "activation": "dice:3"}, AT_DICE)
+    act("coc.force_morale_test", {"agenda_id": game.sides[1].agenda[0].id, "rulebook_loss": 1}, [4])
+    act("clock.end_phase", {})
+    return game
+
+
+def test_a_force_morale_test_taken_in_the_enemys_phase_is_logged_under_the_side_that_tested() -> None:
+    rows = list(csv.DictReader(io.StringIO(log_csv(build_report(tank_lost())))))
+    assert {r["side"] for r in rows if r["action"] == "United States: Force Morale Test"} == {"United States"}
+    assert {r["side"] for r in rows if r["action"].startswith("Anti-tank fire")} == {"Germany"}
 
 
 def test_names_a_spreadsheet_would_run_as_formulas_start_with_an_apostrophe_in_the_csv() -> None:
