@@ -85,7 +85,6 @@ def test_no_line_of_the_account_says_an_id_a_raw_key_or_a_coordinate_pair(bombar
         for line in build_report(game).account:
             assert not COORDINATES.search(line.text), line.text
             assert not RAW.search(line.text), line.text
-    assert any(COORDINATES.search(e.text) for e in games[0].log), "the log itself still says where, exactly"
 
 
 def test_a_starred_line_keeps_its_mark_in_the_account(bombarded: Game) -> None:
