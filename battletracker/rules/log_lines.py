@@ -301,7 +301,19 @@ class OldWording:
     current: Callable[[str, Mapping[str, str]], str]
 
 
+_OLD_TEST_OWNER = re.compile(r"^(?P<name>.+?)'s Force Morale Test")
+
+
+def _test_owned(line: str, names: Mapping[str, str]) -> str:
+    """A Force Morale Test that put "'s" after any side's name ("United States's") with the possessive a reader
+    expects ("United States'", "British")."""
+    found = _OLD_TEST_OWNER.match(line)
+    return line if found is None else f"{possessive(found['name'])} Force Morale Test" + line[found.end():]
+
+
 OLD_WORDINGS: tuple[OldWording, ...] = (
+    OldWording("A side's Force Morale Test is owned as a reader says it (\"United States's Force Morale Test\" "
+               "became \"United States' Force Morale Test\")", _test_owned),
     OldWording("A roll the step's title already names is no longer named again in the rolls line "
                "(\"Command Dice - rolls: Command Dice: 6 5 3\" became \"Command Dice - rolls: 6 5 3\")",
                _named_twice),

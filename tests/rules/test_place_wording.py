@@ -177,3 +177,11 @@ def test_an_area_edit_is_logged_in_words_and_recorded_as_before() -> None:
                                                         "facing 30.0, firepower_dice 1, to_hit 5")
     assert reads_as("Germany bombardment b1: Area edited: width 13.5, depth 7.25, facing 30.0, "
                     "firepower_dice 1, to_hit 5", game.log[-1].text)
+
+
+def test_a_force_morale_test_saved_with_s_after_any_side_reads_as_the_possessive_now_written() -> None:
+    assert reads_as("United States's Force Morale Test for a Team wiped out: 4, no change",
+                    "United States' Force Morale Test for a Team wiped out: 4, no change")
+    assert reads_as("British's Force Morale Test for a Team wiped out: 4", "British Force Morale Test for a Team "
+                    "wiped out: 4")
+    assert not reads_as("Germany's Force Morale Test: 4", "Germany' Force Morale Test: 4")

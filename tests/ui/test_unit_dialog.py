@@ -68,7 +68,7 @@ def test_adding_from_a_preset_is_one_undo_step_and_undo_removes_it(qtbot: QtBot,
     assert (added.weapons[0].ammo, added.weapons[0].ammo_max) == (3, 3)
     assert session.undo_stack.count() == 1
     assert session.selected == added.id
-    assert session.game.log[-1].text.startswith("Added Bazooka team (Bazooka team) for United States at (")
+    assert session.game.log[-1].text.startswith("Added Bazooka team (Bazooka team) for United States ")
     session.undo_stack.undo()
     assert state(session) == before
 

@@ -37,6 +37,7 @@ from battletracker.rules.chain_of_command.command_dice import face_words, rolled
 from battletracker.rules.sequence import SequenceRefusal, activation_kept, now, side_name
 from battletracker.rules.step import STEP
 from battletracker.rules.tables import ruleset_file, setting
+from battletracker.rules.words import possessive
 
 RULESET = "chain_of_command"
 SETTINGS = ("command_dice_combine", "junior_leader_orders", "senior_leader_orders", "junior_leader_command_range",
@@ -256,8 +257,8 @@ def check_turn(game: Game, unit: Unit) -> None:
         raise _refuse("unit", f"It is the {side_name(game, game.active_side)} Phase: {unit.name} acts only in a "
                               f"{own} Phase.")
     if not rolled_this_phase(game, unit.side):
-        raise _refuse("unit", f"Roll {own}'s Command Dice for this Phase first: {unit.name} acts once activated by "
-                              "a Command Dice or a Leader's Order.")
+        raise _refuse("unit", f"Roll {possessive(own)} Command Dice for this Phase first: {unit.name} acts once "
+                              "activated by a Command Dice or a Leader's Order.")
 
 
 def why_not(game: Game, unit: Unit) -> str:

@@ -121,6 +121,7 @@ from battletracker.rules.sequence import (
 )
 from battletracker.rules.tables import setting
 from battletracker.rules.terrain import CoverReading, TableIndex
+from battletracker.rules.words import possessive
 
 ACTIVATIONS = ("begun", "command_die", "coc_point", "none", "coc_die")
 """`coc_die` is how games saved before version 3 spent a Chain of Command point: a whole die (savefile.migrate)."""
@@ -637,7 +638,7 @@ def activation_now(game: Game, b: Bombardment, spend_coc_point: bool) -> str:
             raise SequenceRefusal("activation", f"{store.none_words(side.name)} to spend.")
         return "coc_point"
     if not rolled:
-        raise SequenceRefusal("activation", f"Roll {side.name}'s Command Dice for this Phase first: the "
+        raise SequenceRefusal("activation", f"Roll {possessive(side.name)} Command Dice for this Phase first: the "
                                             "bombardment is activated with a held 1 or a Chain of Command point.")
     return "none"
 

@@ -26,6 +26,7 @@ from battletracker.rules.base import InputReader, InputValue
 from battletracker.rules.chain_of_command.command_dice import rolled_this_phase, without
 from battletracker.rules.sequence import SequenceRefusal, side_name
 from battletracker.rules.tables import setting
+from battletracker.rules.words import possessive
 
 RULESET = "chain_of_command"
 PER_DIE = "command_dice_pips_per_die"
@@ -161,7 +162,7 @@ def observer_activation(game: Game, side: int, chosen: InputValue | None, what: 
         raise SequenceRefusal("activation", "The Forward Observer is activated by a Command Dice 1 or a Chain of "
                                             "Command point.")
     if not rolled_this_phase(game, side):
-        raise SequenceRefusal("activation", f"Roll {name}'s Command Dice for this Phase first: the Forward "
+        raise SequenceRefusal("activation", f"Roll {possessive(name)} Command Dice for this Phase first: the Forward "
                                             f"Observer is activated with a held 1 or a Chain of Command point to "
                                             f"{what}.")
     held = tuple(game.side(side).held_dice)

@@ -44,6 +44,7 @@ from battletracker.rules.base import (
 from battletracker.rules.chain_of_command.snipers import sniper_fired_on
 from battletracker.rules.sequence import SequenceRefusal, side_name
 from battletracker.rules.tables import find_setting, ruleset_file, setting
+from battletracker.rules.words import possessive
 
 RULESET = "chain_of_command"
 KIND = FORCE_MORALE_TEST
@@ -173,7 +174,7 @@ def morale_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         effects.append(RemoveAgendaItem(p.agenda_id))
     bonus = f" +{p.event.modifier}" if p.event.modifier else ""
     source = " (from the rulebook)" if change is None else ""
-    log = [f"{p.name}'s Force Morale Test for {p.event.title} ({rows()[p.row].lower()}): {roll}{bonus}, "
+    log = [f"{possessive(p.name)} Force Morale Test for {p.event.title} ({rows()[p.row].lower()}): {roll}{bonus}, "
            f"{_outcome(loss)}{source} (Force Morale {p.force_morale - loss})"]
     values.update(loss=loss, force_morale=p.force_morale - loss)
     return Resolution("coc.force_morale_test", outcome, values, roller.rolls, effects, log)

@@ -75,7 +75,7 @@ def test_with_no_one_and_no_point_spent_the_bombardment_ends_contact_lost() -> N
 
 def test_refusals_say_why() -> None:
     game = firing(coc_points=0)
-    with pytest.raises(SequenceRefusal, match="Roll British's Command Dice for this Phase first"):
+    with pytest.raises(SequenceRefusal, match="Roll British Command Dice for this Phase first"):
         phase_inputs(game, "b1")
     command_dice(game, [2, 3, 4, 4, 6])
     with pytest.raises(SequenceRefusal, match=r"British has no Chain of Command point \(0 dice, 0 points of 6\) to "
