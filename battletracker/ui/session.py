@@ -101,6 +101,8 @@ class Session(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.undo_stack.indexChanged.connect(self._on_index_changed)
+        self.history_lost: str | None = None
+        """Why the game last put here opened without its Undo history (its record does not replay), in words."""
         self._restore_history(game)
         self.undo_stack.setClean()
 
@@ -341,19 +343,23 @@ class Session(QObject):
         """Offer a loaded game's undo history again: replay its actions from its start, one step each.
 
         Only when every action replays to exactly the loaded state; otherwise
-        the game opens as it was saved, without undo history. The actions are
-        replayed once: the replayed game becomes the game, and each undo step
-        keeps the inverses its replay gave, so nothing is applied twice.
+        the game opens as it was saved, without undo history, and
+        `history_lost` says why in the replay's words (the window says it once).
+        The actions are replayed once: the replayed game becomes the game, and
+        each undo step keeps the inverses its replay gave, so nothing is applied twice.
         """
+        self.history_lost = None
         if game.start is None or not game.actions:
             return
         from battletracker.rules.replay import ReplayError, replay_steps
 
         try:
             replayed, steps = replay_steps(game)
-        except (ReplayError, GameError, SaveFileError):
+        except (ReplayError, GameError, SaveFileError) as exc:
+            self.history_lost = str(exc) if isinstance(exc, ReplayError) else f"its recorded start does not load: {exc}"
             return
         if replace(replayed, start=game.start) != game:  # its start is `game.start` replayed, however written
+            self.history_lost = _differs(replace(replayed, start=game.start), game, len(steps))
             return
         self._game = replayed
         for step in steps:
@@ -381,6 +387,15 @@ class Session(QObject):
         self.disk_fingerprint = disk_fingerprint
         self.undo_stack.setClean()
         self.path_changed.emit(path)
+
+
+def _differs(replayed: Game, saved: Game, actions: int) -> str:
+    """Where a game replayed from its record first differs from the game as saved, as the replay check says it."""
+    from battletracker.model.fields import state_dict
+    from battletracker.rules.replay import first_difference
+
+    where = first_difference(state_dict(replayed), state_dict(saved)) or "a part the game does not show"
+    return f"all {actions} actions replay, but the state differs at {where}"
 
 
 __all__ = ["EVERYTHING", "GameError", "ReadOnlyError", "Session"]
