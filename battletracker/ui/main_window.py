@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         session.modified_changed.connect(self.setWindowModified)
         session.path_changed.connect(lambda _p: self._update_title())
         session.game_replaced.connect(self._update_title)
+        session.game_replaced.connect(self._say_history_lost)
         session.selection_changed.connect(self._on_selection)
         session.replay_changed.connect(self._on_replay_changed)
         self.cards.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -127,6 +128,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_clock()
         self._on_selection(session.selected)
+        self._say_history_lost()
         self.features_loaded = False
         self.features_error: Exception | None = None  # why the features did not load, if they did not
         self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self.load_features,
@@ -624,6 +626,8 @@ class MainWindow(QMainWindow):
             progress.close()
         self._remember(path)
         self.map.fit_table()
+        if self.session.history_lost is not None:
+            return True  # the status bar says it opened without its Undo history, and why: that matters more
         if self.session.path is None:
             self.statusBar().showMessage(f"Opened a copy of {path.name}, which comes with BattleTracker: "
                                          "Save asks where to keep your game", 10000)
@@ -804,9 +808,24 @@ class MainWindow(QMainWindow):
             if dialog.chosen is not None:
                 self.restore(dialog.chosen)
             if later:
-                self.statusBar().showMessage(
-                    f"{len(later)} more unsaved game{'s' if len(later) > 1 else ''} will be offered at the next "
-                    "start.", 0)
+                more = (f"{len(later)} more unsaved game{'s' if len(later) > 1 else ''} will be offered at the next "
+                        "start.")
+                lost = self._history_lost_words() if dialog.chosen is not None else None
+                self.statusBar().showMessage(f"{more} {lost}" if lost else more, 0)
+
+    def _history_lost_words(self) -> str | None:
+        """That the game just opened has no Undo history and why, or None when it has it (or never had any)."""
+        lost = self.session.history_lost
+        return f"{self.session.game.title} opened without its Undo history: {lost}" if lost is not None else None
+
+    def _say_history_lost(self) -> None:
+        """Say it once, as the game opens: a game whose record does not replay opens as saved, without Undo history."""
+        words = self._history_lost_words()
+        if words is not None:
+            import logging
+
+            logging.getLogger("battletracker").info(words)
+            self.statusBar().showMessage(words, 0)
 
     def restore(self, orphan: Orphan) -> None:
         """Put a recovered game in this window, unsaved, with the file it came from."""

@@ -8,7 +8,8 @@ back to its saved state, a game put away by New or Open and a clean exit
 leave no recovery file. So a
 recovery file whose lock nobody holds was left by a run that ended without
 closing: an orphan, offered back at the next start unless it only repeats
-the file on disk. `recovery.json` with `recovery-info.json` is the single
+the file on disk. A lock naming a process that is not the BattleTracker
+that took it (its PID since reused) is nobody's. `recovery.json` with `recovery-info.json` is the single
 recovery file of older versions, found the same way.
 
 Paths of recovery files are only ever built from the folder's own entries
@@ -24,6 +25,8 @@ import contextlib
 import json
 import os
 import re
+import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,7 +36,7 @@ from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules import saved_games
-from battletracker.ui.files import SaveError, game_file, write_bytes
+from battletracker.ui.files import SaveError, describe_errno, game_file, write_bytes
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
@@ -44,6 +47,10 @@ MAX_WAIT_MS = 1500
 """However steadily the player keeps changing the game, a change is on disk within 2 s."""
 
 RECOVERY_NAME = re.compile(r"recovery(-[0-9a-f]{32})?\.(json|lock)")
+NOTE_BYTES = 64 * 1024
+"""A note is about 200 bytes: a larger file is no note, and is set aside unread."""
+PYTHON_OPTIONS_WITH_VALUES = ("-X", "-W", "--check-hash-based-pycs")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def data_dir() -> Path:
@@ -57,15 +64,39 @@ class Orphan:
 
     suffix: str  # "-<key>", or "" for an older version's recovery.json
     game: Game
-    saved: datetime
+    saved: datetime  # with its offset from UTC, so any two compare
     origin: Path | None
     origin_fingerprint: str | None
     lock: QLockFile
+    origin_problem: str | None = None  # why the file the note names cannot be the game's file, in words
 
-    def label(self) -> str:
-        where = self.origin.name if self.origin is not None else "never saved"
+    def label(self, seconds: bool = False) -> str:
+        """Title, file, Turn, Phase and when it was saved; `seconds` tells apart two saved in the same minute."""
+        if self.origin is not None:
+            where = self.origin.name
+        elif self.origin_problem is not None:
+            where = f"its file cannot be used: {self.origin_problem}"
+        else:
+            where = "never saved"
         return (f"{self.game.title} ({where}): Turn {self.game.turn}, Phase {self.game.phase}, "
-                f"autosaved {self.saved.strftime('%Y-%m-%d %H:%M')}")
+                f"autosaved {when_saved(self.saved, seconds=seconds)}")
+
+
+def when_saved(saved: datetime, now: datetime | None = None, seconds: bool = False) -> str:
+    """A time as a player reads it, in local time: "today 14:05", "yesterday 21:30" or "30 Nov 2026 10:00".
+
+    Month names are English whatever the system's language, as every other word of the app is.
+    """
+    from datetime import datetime, timedelta
+
+    local = saved.astimezone()
+    today = (now if now is not None else datetime.now()).astimezone().date()
+    clock = local.strftime("%H:%M:%S" if seconds else "%H:%M")
+    if local.date() == today:
+        return f"today {clock}"
+    if local.date() == today - timedelta(days=1):
+        return f"yesterday {clock}"
+    return f"{local.day} {MONTHS[local.month - 1]} {local.year} {clock}"
 
 
 class Recovery(QObject):
@@ -132,7 +163,7 @@ class Recovery(QObject):
 
         path = self._session.path
         info = {
-            "saved": datetime.now().isoformat(timespec="seconds"),
+            "saved": datetime.now().astimezone().isoformat(timespec="seconds"),  # with its offset from UTC
             "path": str(path.absolute()) if path is not None else None,
             "fingerprint": self._session.disk_fingerprint,
         }
@@ -189,7 +220,7 @@ class Recovery(QObject):
                 continue  # this window's own, or seen with its recovery file
             lock = QLockFile(str(self._file(suffix, ".lock")))
             lock.setStaleLockTime(0)  # stale only when its process is gone, however long a window stays open
-            if not lock.tryLock(0):
+            if not lock.tryLock(0) and not _taken_from_another_program(lock, self._file(suffix, ".lock")):
                 continue  # a live window's game
             if kind == "lock":  # left by a run that ended with nothing unsaved: now cleared
                 lock.unlock()
@@ -217,38 +248,42 @@ class Recovery(QObject):
             return None
         from datetime import datetime
 
-        saved = datetime.fromtimestamp(path.stat().st_mtime)
+        saved = datetime.fromtimestamp(path.stat().st_mtime).astimezone()
         origin: Path | None = None
         origin_fingerprint: str | None = None
         info_path = self._file(suffix, "-info.json")
         if info_path.exists():
             try:
-                info = json.loads(info_path.read_text(encoding="utf-8"))
-                if not isinstance(info, dict):
-                    raise ValueError("not an object")
-                saved = datetime.fromisoformat(_text(info, "saved") or saved.isoformat())
-                origin_text = _text(info, "path")
-                origin = Path(origin_text) if origin_text else None
-                if origin is not None and not origin.is_absolute():
-                    raise ValueError("not an absolute path")
-                origin_fingerprint = _text(info, "fingerprint")
-            except (OSError, ValueError):
+                noted, origin, origin_fingerprint = _read_note(info_path)
+            except (OSError, ValueError, OverflowError, RecursionError):  # RecursionError: nested too deeply
                 origin, origin_fingerprint = None, None
                 aside = self._file(suffix, "-info.broken.json")
                 info_path.replace(aside)
                 self.status.emit(f"A damaged recovery note was set aside as {aside}; its game is still offered, "
                                  "without the file it came from.", 0)
-        orphan = Orphan(suffix, game, saved, origin, origin_fingerprint, lock)
-        if origin is not None and origin.exists():
-            try:
-                on_disk = saved_games.load(origin)
-            except savefile.SaveFileError:
-                # Not a game file (any more): the restored game must never be saved over it.
-                orphan.origin, orphan.origin_fingerprint = None, None
             else:
-                if on_disk == game:
-                    self._remove(orphan)
-                    return None
+                saved = noted if noted is not None else saved
+        orphan = Orphan(suffix, game, saved, origin, origin_fingerprint, lock)
+        if origin is None:
+            return orphan
+        try:
+            os.stat(origin)
+        except (FileNotFoundError, NotADirectoryError):
+            return orphan  # gone since: saving the restored game makes it again
+        except (OSError, ValueError) as exc:  # a name too long for the system, or one no file can have
+            # Kept as the game's file, it would fail at every save: the game is offered as never saved.
+            orphan.origin, orphan.origin_fingerprint = None, None
+            orphan.origin_problem = _refusal(exc)
+            return orphan
+        try:
+            on_disk = saved_games.load(origin)
+        except savefile.SaveFileError:
+            # Not a game file (any more): the restored game must never be saved over it.
+            orphan.origin, orphan.origin_fingerprint = None, None
+        else:
+            if on_disk == game:
+                self._remove(orphan)
+                return None
         return orphan
 
     def _remove(self, orphan: Orphan) -> None:
@@ -275,6 +310,128 @@ def _unlink(*paths: Path) -> None:
     for path in paths:
         with contextlib.suppress(OSError):
             path.unlink(missing_ok=True)
+
+
+def _refusal(exc: OSError | ValueError) -> str:
+    """Why the system refuses a file's name, in words."""
+    if isinstance(exc, OSError):
+        return describe_errno(exc.errno) or exc.strerror or "the system cannot reach it"
+    return "its name holds characters no file name can"
+
+
+def _read_note(path: Path) -> tuple[datetime | None, Path | None, str | None]:
+    """A recovery note's time, the game's own file and what that file held; ValueError when it is no such note.
+
+    Only a plain file of a note's size is read, so a note can neither stall the start nor fill the memory.
+    """
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode) or info.st_size > NOTE_BYTES:
+        raise ValueError("not a note")
+    note = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(note, dict):
+        raise ValueError("not an object")
+    saved = _text(note, "saved")
+    origin_text = _text(note, "path")
+    origin = Path(origin_text) if origin_text else None
+    if origin is not None and not origin.is_absolute():
+        raise ValueError("not an absolute path")
+    return (_local_time(saved) if saved else None), origin, _text(note, "fingerprint")
+
+
+def _local_time(text: str) -> datetime:
+    """A note's time in local time, with its offset from UTC, so that the times of any two notes compare.
+
+    A time without an offset is read as local time: earlier versions wrote the
+    local clock's time without its offset, and the computer that reads a note
+    is nearly always the one that wrote it, so reading it as UTC would move
+    every older note by the local offset. Notes now carry their offset.
+    """
+    from datetime import datetime
+
+    return datetime.fromisoformat(text).astimezone()  # a naive time is taken as local time by astimezone
+
+
+# -- locks left by a process that has ended, its PID now another program's ---------------------------
+
+
+def _taken_from_another_program(lock: QLockFile, path: Path) -> bool:
+    """Take a lock that Qt counts as held but that names a process that is not the BattleTracker that took it.
+
+    Qt holds a lock while a process with its PID runs whose executable has the
+    name the lock gives (python3.11 for every Python program), so a PID reused
+    by another program would hide the orphan until that program ends. Qt
+    removes a lock only when nobody holds its native lock (every live
+    QLockFile keeps one), so a BattleTracker mistaken for another program
+    keeps its lock and its game.
+    """
+    if not _held_by_another_program(lock, path):
+        return False
+    return lock.removeStaleLockFile() and lock.tryLock(0)
+
+
+def _held_by_another_program(lock: QLockFile, path: Path) -> bool:
+    """Whether the process a lock names on this computer is not BattleTracker, or started after the lock was taken.
+
+    Read from /proc on Linux; elsewhere Qt's own check stands (the lock is left as held).
+    """
+    from PySide6.QtCore import QSysInfo
+
+    pid, host, _program = lock.getLockInfo()
+    if pid <= 0 or pid == os.getpid() or (host and host != QSysInfo.machineHostName()):
+        return False  # no lock to read, this very process, or another computer's: Qt's word stands
+    process = _process(pid)
+    if process is None:
+        return False
+    argv, started = process
+    try:
+        taken = path.stat().st_mtime
+    except OSError:
+        return False
+    return not runs_battletracker(argv) or (started is not None and started > taken + 2)  # /proc counts whole seconds
+
+
+def _process(pid: int) -> tuple[list[str], float | None] | None:
+    """A process's command line and when it started (seconds since the epoch); None where /proc cannot tell.
+
+    A process gone since Qt looked has an empty command line.
+    """
+    proc = Path("/proc")
+    if not (proc / "self" / "cmdline").exists():
+        return None
+    try:
+        argv = [os.fsdecode(a) for a in (proc / str(pid) / "cmdline").read_bytes().split(b"\0") if a]
+        ticks = int((proc / str(pid) / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[19])
+        boot = next((int(line.split()[1]) for line in (proc / "stat").read_text(encoding="utf-8").splitlines()
+                     if line.startswith("btime ")), None)
+    except FileNotFoundError:
+        return [], None
+    except (OSError, ValueError, IndexError):
+        return None
+    return argv, (boot + ticks / os.sysconf("SC_CLK_TCK") if boot is not None else None)
+
+
+def runs_battletracker(argv: Sequence[str]) -> bool:
+    """Whether a command line starts BattleTracker: its bundle, its `battletracker` script or `python -m battletracker`.
+
+    Read strictly: a BattleTracker started some other way is taken for another
+    program, and then only loses a lock that nobody holds any more (Qt keeps a
+    held lock, see `_taken_from_another_program`).
+    """
+    if not argv:
+        return False
+    if Path(argv[0]).stem.casefold() == "battletracker":
+        return True
+    args = iter(argv[1:])
+    for arg in args:
+        if arg == "-m":
+            return next(args, "").split(".")[0] == "battletracker"
+        if arg == "-c":
+            return False
+        if arg in PYTHON_OPTIONS_WITH_VALUES:
+            next(args, None)
+        elif not arg.startswith("-"):
+            return Path(arg).stem.casefold() == "battletracker"  # the script the interpreter runs
+    return False
 
 
 def _text(info: dict[str, object], key: str) -> str | None:

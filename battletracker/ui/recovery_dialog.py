@@ -8,6 +8,18 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QL
 from battletracker.ui.recovery import Orphan
 
 
+def rows(orphans: list[Orphan]) -> list[tuple[Orphan, str]]:
+    """Each orphan with its row's words, the latest saved first; seconds added where two rows would read the same.
+
+    Two crashes of the same game differ by when they were saved, so that is
+    what tells them apart; to the minute, unless that leaves them alike.
+    """
+    ordered = sorted(orphans, key=lambda o: o.saved, reverse=True)
+    labels = [o.label() for o in ordered]
+    return [(o, o.label(seconds=True) if labels.count(label) > 1 else label)
+            for o, label in zip(ordered, labels, strict=True)]
+
+
 class RecoveryDialog(QDialog):
     """Pick one game to restore, discard the ones not wanted; the rest are offered again at the next start."""
 
@@ -25,8 +37,8 @@ class RecoveryDialog(QDialog):
         text.setTextFormat(Qt.TextFormat.PlainText)
         layout.addWidget(text)
         self.list = QListWidget(self)
-        for orphan in sorted(self.orphans, key=lambda o: o.saved, reverse=True):
-            item = QListWidgetItem(orphan.label(), self.list)
+        for orphan, label in rows(self.orphans):
+            item = QListWidgetItem(label, self.list)
             item.setData(Qt.ItemDataRole.UserRole, self.orphans.index(orphan))
         self.list.setCurrentRow(0)
         self.list.itemDoubleClicked.connect(lambda _item: self._restore())

@@ -91,7 +91,7 @@ class Session(QObject):
 
     def __init__(self, game: Game, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._game, steps = self._with_history(game)
+        self._game, steps, lost = self._with_history(game)
         self._timeline: Timeline | None = None
         self._path: Path | None = None
         self.disk_fingerprint: str | None = None
@@ -102,6 +102,8 @@ class Session(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.undo_stack.indexChanged.connect(self._on_index_changed)
+        self.history_lost: str | None = lost
+        """Why the game last put here opened without its Undo history (its record does not replay), in words."""
         self._push_steps(steps)
         self.undo_stack.setClean()
 
@@ -328,9 +330,10 @@ class Session(QObject):
         the player cancels through `progress` (Cancelled), leaves the session
         as it was.
         """
-        opened, steps = self._with_history(game, progress)
+        opened, steps, lost = self._with_history(game, progress)
         replaying, self._timeline = self._timeline is not None, None
         self._game = opened
+        self.history_lost = lost
         self._selected = None
         self.undo_stack.clear()
         self._push_steps(steps)
@@ -351,25 +354,27 @@ class Session(QObject):
             self.undo_stack.push(StepCommand(self, step.title, step.effects, step.inverses))
 
     @staticmethod
-    def _with_history(game: Game, progress: Progress | None = None) -> tuple[Game, list[Step]]:
+    def _with_history(game: Game, progress: Progress | None = None) -> tuple[Game, list[Step], str | None]:
         """A loaded game with its undo history: its actions replayed from its start, one step each.
 
         Only when every action replays to exactly the loaded state; otherwise
-        the game opens as it was saved, without undo history. The actions are
-        replayed once: the replayed game becomes the game, and each undo step
-        keeps the inverses its replay gave, so nothing is applied twice.
+        the game opens as it was saved, without undo history, and
+        the third value says why in the replay's words (`history_lost`; the window says it once).
+        The actions are replayed once: the replayed game becomes the game, and
+        each undo step keeps the inverses its replay gave, so nothing is applied twice.
         """
         if game.start is None or not game.actions:
-            return game, []
+            return game, [], None
         from battletracker.rules.replay import ReplayError, replay_steps
 
         try:
             replayed, steps = replay_steps(game, progress)
-        except (ReplayError, GameError, SaveFileError, RecursionError):
-            return game, []
+        except (ReplayError, GameError, SaveFileError, RecursionError) as exc:
+            return game, [], (str(exc) if isinstance(exc, ReplayError) else
+                              f"its recorded start does not load: {exc}")
         if replace(replayed, start=game.start) != game:  # its start is `game.start` replayed, however written
-            return game, []
-        return replayed, steps
+            return game, [], _differs(replace(replayed, start=game.start), game, len(steps))
+        return replayed, steps, None
 
     def open(self, path: Path, progress: Progress | None = None) -> None:
         """Load a save file; on any problem raise SaveFileError and keep the current game.
@@ -394,6 +399,15 @@ class Session(QObject):
         self.disk_fingerprint = disk_fingerprint
         self.undo_stack.setClean()
         self.path_changed.emit(path)
+
+
+def _differs(replayed: Game, saved: Game, actions: int) -> str:
+    """Where a game replayed from its record first differs from the game as saved, as the replay check says it."""
+    from battletracker.model.fields import state_dict
+    from battletracker.rules.replay import first_difference
+
+    where = first_difference(state_dict(replayed), state_dict(saved)) or "a part the game does not show"
+    return f"all {actions} actions replay, but the state differs at {where}"
 
 
 __all__ = ["EVERYTHING", "GameError", "ReadOnlyError", "Session"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,6 +41,8 @@ def _own_arsenal_cleared() -> Iterator[None]:
     set_user_arsenal({})
     yield
     path.unlink(missing_ok=True)
+    for aside in path.parent.glob(f"{path.name}.damaged-*"):
+        aside.unlink()
     set_user_arsenal({})
 
 
@@ -205,5 +208,75 @@ def test_a_file_with_impossible_band_edges_is_refused(tmp_path: Path, bands: lis
     weapon = {"nation": "X", "kind": "infantry_at", "bands": bands, "ap": [7, 5]}
     path.write_text(json.dumps({"weapons": {"X": weapon}}), encoding="utf-8")
     problem = load_user_arsenal(path)
-    assert problem is not None and "key 'bands'" in problem and len(problem) < 300
+    assert problem is not None and "key 'bands'" in problem and len(problem.replace(str(tmp_path), "")) < 300
     assert arsenal().weapon("X") is None
+
+
+# -- a damaged arsenal.json --------------------------------------------------------------------------------------------
+
+
+def _window_with_features(qtbot: QtBot, session: Session) -> MainWindow:
+    window = MainWindow(session)
+    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
+    window.load_features()  # normally just after the first paint
+    return window
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    ("[" * 100_000, "(it is nested too deeply to read)"),
+    ("{not json", "(it is not valid JSON: Expecting property name enclosed in double quotes at line 1, column 2)"),
+    ('["RPG-43"]', "(it must hold a table of weapons, vehicles and grenades)"),
+    ('{"weapons": {"X": {"kind": "tank_gun"}}}', "key 'ap': missing"),
+    ('{"weapons": {}, "notes": "' + "x" * 1_000_000 + '"}', "(it is larger than 1 MB, far more than any arsenal)"),
+], ids=["nested", "not JSON", "not a table", "an entry refused", "too large"])
+def test_a_damaged_arsenal_is_moved_aside_said_once_and_the_features_load(qtbot: QtBot, session: Session,
+                                                                           content: str, why: str) -> None:
+    path = user_arsenal_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content, encoding="utf-8")
+    window = _window_with_features(qtbot, session)
+    assert window.features_error is None
+    assert "coc.anti_tank_fire" in window.unit_action_entries
+    assert [a for a in window.findChildren(QAction) if a.objectName() == "action-arsenal"]
+    assert arsenal().weapon("7.5cm KwK 40") is not None  # the built-in arsenal
+    [aside] = path.parent.glob("arsenal.json.damaged-*")
+    assert aside.read_text(encoding="utf-8") == content and not path.exists()
+    said = window.statusBar().currentMessage()
+    assert said.startswith(f"Your arsenal {path} was not loaded ") and why in said
+    assert f"it was moved aside as {aside.name}. The built-in arsenal is loaded." in said
+
+    # The next start says nothing more, and an entry saved now keeps the damaged file as it was.
+    later = _window_with_features(qtbot, Session(session.game))
+    assert "arsenal" not in later.statusBar().currentMessage()
+    later.findChild(QAction, "action-arsenal").trigger()
+    dialog = later.findChild(ArsenalDialog)
+    assert dialog is not None
+    fill_weapon(dialog, "RPG-43 launcher", "7, 5", "6, 12")
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert dialog.error.isHidden(), dialog.error.text()
+    assert list(user_arsenal_entries()["weapons"]) == ["RPG-43 launcher"]
+    assert aside.read_text(encoding="utf-8") == content
+    dialog.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX pipes")
+def test_an_arsenal_that_is_no_plain_file_is_moved_aside_unread(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe" / "arsenal.json"
+    pipe.parent.mkdir()
+    os.mkfifo(pipe)  # reading it would wait for ever
+    folder = tmp_path / "folder" / "arsenal.json"
+    folder.mkdir(parents=True)
+    for path in (pipe, folder):
+        problem = load_user_arsenal(path)
+        assert problem is not None and "(it is not a plain file)" in problem
+        [aside] = path.parent.glob("arsenal.json.damaged-*")
+        assert not path.exists() and aside.name in problem
+
+
+def test_a_file_set_aside_never_replaces_one_set_aside_before(tmp_path: Path) -> None:
+    path = tmp_path / "arsenal.json"
+    for text in ("{first", "{second", "{third"):
+        path.write_text(text, encoding="utf-8")
+        assert load_user_arsenal(path) is not None
+    assert sorted(p.read_text(encoding="utf-8") for p in tmp_path.glob("arsenal.json.damaged-*")) == [
+        "{first", "{second", "{third"]

@@ -362,7 +362,7 @@ def test_a_legacy_recovery_with_a_good_note_is_offered_with_its_file(qtbot: QtBo
     win = open_window(qtbot, tmp_path)
     said = answer_next_box("Yes")
     win.offer_recovery()
-    assert "Changed since (battle.battle): Turn 1, Phase 1, autosaved 2026-11-30 10:00" in said[0]
+    assert "Changed since (battle.battle): Turn 1, Phase 1, autosaved 30 Nov 2026 10:00" in said[0]
     assert win.session.game.title == "Changed since" and win.session.path == origin
     assert not (tmp_path / "recovery.json").exists()
 

@@ -14,7 +14,9 @@ can instead send a figure at it with a grenade or charge (coc.at_grenade).
 from __future__ import annotations
 
 import json
+import logging
 import re
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -594,6 +596,8 @@ AT_GRENADE = UnitAction(
 # (and the dialogs' weapon lookups) accept the player's entries by name.
 
 ARSENAL_FILE = "arsenal.json"
+ARSENAL_BYTES = 1_000_000
+"""Far more than any player's own entries (one is about 300 bytes): a larger file is not read."""
 SECTION_TITLES = {"weapons": "Weapons", "vehicles": "Vehicles", "grenades": "Grenades"}
 WEAPON_KIND_TITLES = {"tank_gun": "Tank gun", "at_gun": "Anti-tank gun", "infantry_at": "Portable infantry weapon"}
 
@@ -605,19 +609,71 @@ def user_arsenal_path() -> Path:
 
 
 def load_user_arsenal(path: Path | None = None) -> str | None:
-    """Read the player's entries into the rules; the reason as text when the file cannot be used."""
+    """Read the player's entries into the rules; None when they loaded (or there are none), else what to tell them.
+
+    A file that cannot be used (unreadable, not JSON, nested too deeply, too
+    large, not weapons, vehicles and grenades, an entry the arsenal refuses)
+    would fail again at every start, and the next entry saved would replace
+    it: it is moved aside as `arsenal.json.damaged-<time>`, unchanged for the
+    player to mend, and the built-in arsenal loads without it.
+    """
     path = path or user_arsenal_path()
-    if not path.exists():
-        set_user_arsenal({})
-        return None
+    set_user_arsenal({})
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise TableError(f"{path}: must hold a table of weapons, vehicles and grenades")
-        set_user_arsenal(data)
-    except (OSError, ValueError, TableError) as exc:
-        return f"Your arsenal in {path} was not loaded: {message_of(exc)}"
+        set_user_arsenal(_read_arsenal(path))
+    except FileNotFoundError:
+        return None  # no entries of the player's own yet
+    except (OSError, ValueError, TableError, RecursionError) as exc:
+        why = _arsenal_problem(exc)
+        try:
+            aside = _set_aside(path)
+        except OSError as failure:
+            return (f"Your arsenal {path} was not loaded ({why}) and could not be moved aside "
+                    f"({failure.strerror or failure}): mend or move it before saving entries of your own, "
+                    "which would replace it. The built-in arsenal is loaded.")
+        return (f"Your arsenal {path} was not loaded ({why}); it was moved aside as {aside.name}. "
+                "The built-in arsenal is loaded.")
     return None
+
+
+def _read_arsenal(path: Path) -> UserEntries:
+    """The entries in the file, not yet checked; only a plain file of an arsenal's size is read."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("it is not a plain file")
+    if info.st_size > ARSENAL_BYTES:
+        raise ValueError(f"it is larger than {ARSENAL_BYTES // 1_000_000} MB, far more than any arsenal")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError("it must hold a table of weapons, vehicles and grenades")
+    return data
+
+
+def _arsenal_problem(exc: BaseException) -> str:
+    """Why the arsenal file cannot be used, in words."""
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply to read"
+    if isinstance(exc, UnicodeDecodeError):
+        return "it is not UTF-8 text"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"it is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+    if isinstance(exc, OSError):
+        return f"it cannot be read: {exc.strerror or exc}"
+    return message_of(exc)
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename a damaged file to `<name>.damaged-<time>` beside it, never over one set aside before."""
+    from datetime import datetime
+
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    count = 1
+    while aside.exists() or aside.is_symlink():
+        count += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{count}")
+    path.rename(aside)
+    return aside
 
 
 def save_user_arsenal(entries: UserEntries, path: Path | None = None) -> None:
@@ -940,6 +996,7 @@ def install_arsenal(host: FeatureHost) -> None:
     """Load the player's arsenal and add "Arsenal..." to the Game menu."""
     problem = load_user_arsenal()
     if problem:
+        logging.getLogger("battletracker").warning(problem)
         host.show_status(problem, 0)
     menu = host.menu("game")
     menu.addSeparator()
