@@ -78,13 +78,12 @@ class MainWindow(QMainWindow):
         self.painted = False
         self.setWindowIcon(QIcon(str(resources_dir() / "icons" / "battletracker.svg")))
         self.setMinimumSize(800, 560)
+        self.map = MapView(session, self)
+        self.setCentralWidget(self.map)
         # Installed with the features, after the first paint: an application-wide Python event filter
         # sees every event of every object, and the first one for an object Qt made itself has
         # PySide6 load every Qt class (a few hundred enums) before the window could paint.
-        self.dialog_fitter = DialogFitter(self)
-
-        self.map = MapView(session, self)
-        self.setCentralWidget(self.map)
+        self.dialog_fitter = DialogFitter(self, beside=self.map)
         self.cards = CardsPanel(session, self)
         self.log = LogPanel(session, self)
         self.cards_dock = self._dock("Units", "units", self.cards, Qt.DockWidgetArea.LeftDockWidgetArea)

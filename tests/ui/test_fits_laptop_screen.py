@@ -37,7 +37,7 @@ DEMOS = ("chain_of_command", "armour_battles", "necromunda")
 @pytest.fixture(autouse=True)
 def laptop_screen(monkeypatch: pytest.MonkeyPatch) -> None:
     """The free part of a 1366x768 screen, whatever screen the tests run on."""
-    monkeypatch.setattr(fit, "available_size", lambda _widget=None: QSize(ROOM))
+    monkeypatch.setattr(fit, "available_geometry", lambda _widget=None: QRect(QPoint(0, 0), ROOM))
 
 
 def open_window(qtbot: QtBot, demo: str) -> MainWindow:
@@ -294,7 +294,8 @@ def shown_whole(widget: QWidget, dialog: QWidget) -> bool:
     return True
 
 
-def test_the_shoot_dialog_shows_its_whole_chart_and_roll_buttons_without_scrolling(qtbot: QtBot) -> None:
+def test_the_shoot_dialogs_apply_stays_in_reach_after_the_roll(qtbot: QtBot) -> None:
+    """Beside the map the columns go one above the other and scroll; Apply and Close stay below them."""
     from battletracker.ui.features.necromunda.shoot_dialog import ShootDialog
 
     window = open_window(qtbot, "necromunda")
@@ -303,13 +304,15 @@ def test_the_shoot_dialog_shows_its_whole_chart_and_roll_buttons_without_scrolli
     dialogs = new_dialogs(lambda: window.run_unit_action("necromunda.shoot", shooter))
     (dialog,) = [d for d in dialogs if isinstance(d, ShootDialog)]
     fits(dialog)
-    runner = dialog.runner
-    assert runner.odds_plot.isVisibleTo(dialog) and runner.roll_button.isVisibleTo(dialog)
-    for part in (runner.odds_plot, runner.roll_button, runner.typed_button, runner.result_view):
-        assert shown_whole(part, dialog), f"{type(part).__name__} is cut by the scroll area"
+    qtbot.mouseClick(dialog.runner.roll_button, Qt.MouseButton.LeftButton)
+    assert dialog.apply_button.isEnabled()
+    room = QRect(QPoint(0, 0), ROOM)
+    assert room.contains(QRect(dialog.apply_button.mapToGlobal(QPoint(0, 0)), dialog.apply_button.size()))
+    assert shown_whole(dialog.apply_button, dialog), "Apply scrolls with the result"
     for area in dialog.findChildren(QScrollArea):
         inner = area.widget()
         assert inner is None or inner.width() <= area.viewport().width(), "a column is cut at its side"
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
     close_all(dialogs)
 
 

@@ -76,6 +76,7 @@ from battletracker.rules.chain_of_command.damage import BANDS_NOTE, damage_resul
 from battletracker.rules.tables import TableError
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
+from battletracker.ui.fit import Columns
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
@@ -203,7 +204,7 @@ class AntiTankDialog(ProcedureDialog):
         right.addWidget(self.runner, 1)
         right.addWidget(bands_note(self))
         right.addWidget(self.follow_up)
-        columns = QHBoxLayout()
+        columns = Columns()
         columns.addLayout(left, 1)
         columns.addLayout(right, 1)
         layout = QVBoxLayout(self)

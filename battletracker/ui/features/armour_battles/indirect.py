@@ -41,6 +41,7 @@ from battletracker.rules.base import message_of
 from battletracker.rules.places import place_words
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight, burst_radius, indirect_multiplier
+from battletracker.ui.fit import Columns
 from battletracker.ui.map.items import circle_item, line_item
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
@@ -162,7 +163,7 @@ class IndirectFireDialog(ProcedureDialog):
         left.addWidget(aim_box)
         left.addWidget(self.cover_box)
         left.addWidget(facts_box, 1)
-        columns = QHBoxLayout()
+        columns = Columns()
         columns.addLayout(left, 4)
         columns.addWidget(roll_box, 5)
         layout = QVBoxLayout(self)

@@ -74,6 +74,7 @@ from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.rules.tables import TableError, setting
 from battletracker.rules.terrain import TableIndex
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
+from battletracker.ui.fit import Columns
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
@@ -124,10 +125,13 @@ class _Columns(QWidget):
     The left column scrolls on its own and the right one shrinks its chart to the room it has, so
     their height never depends on their width: a scroll area around the dialog (a small screen's)
     then fits them to its height instead of making them as tall as their wrapped text would like.
+    Stacked, one above the other beside the map, their height does depend on their width.
     """
 
     def hasHeightForWidth(self) -> bool:
-        return False
+        layout = self.layout()
+        stacked = isinstance(layout, Columns) and layout.direction() == Columns.Direction.TopToBottom
+        return stacked and super().hasHeightForWidth()
 
 
 class _ChoicesScroll(QScrollArea):
@@ -328,7 +332,7 @@ class ShootDialog(ProcedureDialog):
         self.template_room.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         self.template_room.hide()
         roll.addWidget(self.template_room, 1)
-        columns = QHBoxLayout(body)
+        columns = Columns(body)
         columns.setContentsMargins(0, 0, 0, 0)
         columns.addWidget(scroll, 1)
         columns.addLayout(roll, 1)
