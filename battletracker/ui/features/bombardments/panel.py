@@ -379,12 +379,16 @@ class BombardmentsPanel(QWidget):
         self._open(dialog)
 
     def start_new(self, side: int, kind: str, phases: int) -> None:
-        """Ask the map for the aiming point, then for the Forward Observer's place."""
+        """Ask the map for the aiming point, drawn at once, then for the Forward Observer's place."""
         def aimed(aim: tuple[float, float] | None) -> None:
             if aim is None:
                 return
+            if self.layer is not None:
+                self.layer.show_new_aim(side, kind, aim)
 
             def placed(at: tuple[float, float] | None) -> None:
+                if self.layer is not None:
+                    self.layer.forget_new_aim()
                 if at is not None:
                     self.place_bombardment(side, kind, phases, aim, at)
             self.picker.pick_point(placed, "Click where the Forward Observer stands")
