@@ -149,11 +149,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.enable()
 
 
-def _application(scheme: str | None) -> QApplication:
-    """The one QApplication, named so its settings, data folder and taskbar entry are BattleTracker's."""
+def _application(scheme: str | None, remembered: bool = False) -> QApplication:
+    """The one QApplication, named so its settings, data folder and taskbar entry are BattleTracker's.
+
+    With `remembered`, a start given no palette takes the one last chosen in View > Colours (an export keeps
+    to its command line).
+    """
     from PySide6.QtWidgets import QApplication
 
-    from battletracker.ui.theme import apply_scheme
+    from battletracker.ui.theme import apply_scheme, chosen_scheme
 
     existing = QApplication.instance()
     # Fusion chosen on the command line costs nothing; chosen with setStyle, Python wraps the style
@@ -164,7 +168,7 @@ def _application(scheme: str | None) -> QApplication:
     app.setApplicationName("BattleTracker")
     app.setApplicationDisplayName("BattleTracker")
     app.setDesktopFileName("io.github.battletracker.BattleTracker")  # the taskbar finds the entry's icon
-    apply_scheme(app, scheme, set_style=existing is not None)
+    apply_scheme(app, scheme or (chosen_scheme() if remembered else None), set_style=existing is not None)
     return app
 
 
@@ -239,7 +243,7 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
     from battletracker.ui.recovery import Recovery
     from battletracker.ui.session import Session
 
-    app = _application(args.scheme)
+    app = _application(args.scheme, remembered=True)
     start_logging()
 
     session = Session(games[0])

@@ -267,6 +267,25 @@ def _rolling_without_place(line: str, names: Mapping[str, str]) -> str:
     return line if found is None else found["move"]
 
 
+_RANGES_AGAIN = " ranges again"
+FIRST_RANGING = " takes its first ranging shot"
+"""The end of the reminder to a Forward Observer that has not ranged yet (older versions said `_RANGES_AGAIN`)."""
+
+
+def _first_ranging(saved: str, written: str, names: Mapping[str, str]) -> bool:
+    """Whether `written` is the reminder of a first ranging shot ("Next Phase: Germany's mortars, first barrage
+    takes its first ranging shot") that older versions worded as a repeat ("... ranges again").
+
+    The saved line alone cannot say which it was (a re-aimed bombardment still
+    ranges again), so it is read against the line written now, with any older
+    naming of the bombardment read as `_said_in_words` reads it.
+    """
+    if not (saved.startswith("Next Phase: ") and saved.endswith(_RANGES_AGAIN) and written.endswith(FIRST_RANGING)):
+        return False
+    saved = saved[:-len(_RANGES_AGAIN)] + FIRST_RANGING
+    return saved == written or _said_in_words(saved, written, names)
+
+
 OLD_FORMS: tuple[OldForm, ...] = (
     OldForm("A Fire whose hits several units share names them, not their numbers (\"Team 1: effect dice 5 -> 1 "
             "kill\" became \"2nd Squad: effect dice 5 -> 1 kill\")", _teams_named),
@@ -274,6 +293,9 @@ OLD_FORMS: tuple[OldForm, ...] = (
             "became \"Germany's mortars, first barrage\", \"United States SOS Fire sos1\" \"United States' SOS "
             "Fire\"), and its places are said in words, not coordinates ('aiming point (24.2\", 38\")' became "
             "'aiming point 2\" north of 1st Squad')", _said_in_words),
+    OldForm("A Forward Observer that has not ranged yet is reminded of its first ranging shot, not told it "
+            "\"ranges again\" (\"Next Phase: Germany's mortars, first barrage ranges again\" became \"... takes "
+            "its first ranging shot\")", _first_ranging),
 )
 
 

@@ -337,6 +337,9 @@ class MainWindow(QMainWindow):
         file_menu.addActions([self.new_action, self.open_action])
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.demo_menu = file_menu.addMenu("Open &Demo")
+        self.demo_menu.setObjectName("demo_menu")
+        self.demo_menu.aboutToShow.connect(self._fill_demos)
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
@@ -360,6 +363,10 @@ class MainWindow(QMainWindow):
         game.addAction(self.replay_action)
         view = bar.addMenu("&View")
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.fit_action, self.measure_action])
+        view.addSeparator()
+        self.colours_menu = view.addMenu("&Colours")
+        self.colours_menu.setObjectName("colours_menu")
+        self.colours_menu.aboutToShow.connect(self._fill_colours)
         view.addSeparator()
         for dock in (self.cards_dock, self.log_dock, self.history_dock, self.replay_dock):
             view.addAction(dock.toggleViewAction())
@@ -882,6 +889,46 @@ class MainWindow(QMainWindow):
     def _open_recent(self, path: Path) -> None:
         if self.maybe_save():
             self.open_path(path)
+
+    def _fill_demos(self) -> None:
+        """The demo battles shipped with the app, one a ruleset; each opens as an untitled copy (`open_path`)."""
+        from battletracker.ui.new_game_dialog import RULESETS
+
+        self.demo_menu.clear()
+        shipped = {path.stem: path for path in (resources_dir() / "demo").glob("*.json")}
+        for stem in sorted(shipped, key=lambda s: (list(RULESETS).index(s) if s in RULESETS else len(RULESETS), s)):
+            title = RULESETS[stem][0] if stem in RULESETS else stem.replace("_", " ").capitalize()
+            entry = self.demo_menu.addAction(title)
+            entry.setObjectName(f"demo_{stem}")
+            entry.triggered.connect(lambda _checked=False, p=shipped[stem]: self._open_recent(p))
+
+    def _fill_colours(self) -> None:
+        """Light, Dark or the system's palette, the one in use ticked; made when the menu first opens."""
+        from PySide6.QtGui import QActionGroup
+
+        from battletracker.ui.theme import CHOICES, chosen_scheme
+
+        if not self.colours_menu.actions():
+            group = QActionGroup(self.colours_menu)
+            for key, text in CHOICES.items():
+                entry = self.colours_menu.addAction(text)
+                entry.setObjectName(f"colours_{key}")
+                entry.setCheckable(True)
+                group.addAction(entry)
+                entry.triggered.connect(lambda _checked=False, k=key: self.choose_colours(k))
+        current = chosen_scheme() or "system"
+        for entry in self.colours_menu.actions():
+            entry.setChecked(entry.objectName() == f"colours_{current}")
+
+    def choose_colours(self, choice: str) -> None:
+        """Use the palette now and at every later start (a --light or --dark start still wins)."""
+        from PySide6.QtWidgets import QApplication
+
+        from battletracker.ui.theme import choose_scheme
+
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        choose_scheme(app, choice)
 
     # -- game actions ------------------------------------------------------------------
     def add_unit(self) -> None:

@@ -7,11 +7,15 @@ every widget, card and plot reads from the same colours.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 SCHEMES = {"light": Qt.ColorScheme.Light, "dark": Qt.ColorScheme.Dark}
+
+CHOICES = {"light": "&Light", "dark": "&Dark", "system": "&System"}
+"""View > Colours: the player's choice, remembered under `CHOSEN` and used again at the next start."""
+CHOSEN = "view/palette"
 
 REFUSAL_TEXT = "white"
 REFUSAL_BACKGROUND = "#b3261e"
@@ -42,6 +46,9 @@ def apply_scheme(app: QApplication, scheme: str | None, set_style: bool = True) 
     `set_style` False: the application started with Fusion already, which is
     kept as it is in light (no style drawn through Python before the first paint).
     """
+    if scheme is None and set_style:
+        # Back from a forced scheme (View > Colours > System): the platform's own scheme again.
+        app.styleHints().unsetColorScheme()
     dark = scheme == "dark" or (scheme is None and app.styleHints().colorScheme() == Qt.ColorScheme.Dark)
     if dark:
         # Only a dark palette needs the proxy style; its module (and QStyle's few hundred enums) loads then.
@@ -51,9 +58,23 @@ def apply_scheme(app: QApplication, scheme: str | None, set_style: bool = True) 
     elif set_style:
         app.setStyle("Fusion")
     if scheme is None:
+        if set_style:
+            app.setPalette(QPalette())  # no colour of a forced scheme kept: each comes from the platform again
         return
     app.styleHints().setColorScheme(SCHEMES[scheme])
     if scheme == "dark" and app.palette().color(QPalette.ColorRole.Window).lightness() > 128:
         app.setPalette(dark_palette())
     elif scheme == "light" and app.palette().color(QPalette.ColorRole.Window).lightness() < 128:
         app.setPalette(app.style().standardPalette())
+
+
+def chosen_scheme() -> str | None:
+    """The palette chosen in View > Colours ("light" or "dark"), or None to follow the system."""
+    value = QSettings().value(CHOSEN, "system")
+    return value if value in SCHEMES else None
+
+
+def choose_scheme(app: QApplication, choice: str) -> None:
+    """Use and remember a View > Colours choice (a key of `CHOICES`)."""
+    apply_scheme(app, choice if choice in SCHEMES else None)
+    QSettings().setValue(CHOSEN, choice)

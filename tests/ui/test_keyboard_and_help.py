@@ -110,6 +110,45 @@ def test_f1_opens_the_user_guide_beside_the_game(qtbot: QtBot, tmp_path: Path) -
     assert menu_entries(win, "Help")["User Guide"] == QKeySequence("F1").toString()
 
 
+def test_enter_in_the_guides_find_box_finds_the_next_match_and_a_new_search_replaces_the_old(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    win = window(qtbot, tmp_path)
+    qtbot.keyClick(win, Qt.Key.Key_F1, NO)
+    guide = win.findChild(HelpWindow)
+    assert guide is not None
+    qtbot.waitExposed(guide)
+    guide.activateWindow()
+    qtbot.waitUntil(guide.isActiveWindow)                  # its Ctrl+F works in its own window
+    qtbot.keyClick(guide, Qt.Key.Key_F, CTRL)
+    assert guide.find_box.hasFocus()
+    qtbot.keyClicks(guide.find_box, "Force Morale")
+    found = []
+    for _ in range(3):
+        qtbot.keyClick(guide.find_box, Qt.Key.Key_Return)
+        assert guide.isVisible(), "Enter finds, it does not close the guide"
+        cursor = guide.browser.textCursor()
+        assert cursor.selectedText() == "Force Morale"
+        found.append(cursor.position())
+    assert found == sorted(set(found)), "each Enter goes on to the next match"
+
+    qtbot.keyClick(guide.find_box, Qt.Key.Key_Enter)         # the keypad's Enter too
+    assert guide.isVisible()
+    guide.browser.setFocus()
+    qtbot.keyClick(guide.browser, Qt.Key.Key_F, CTRL)
+    qtbot.keyClicks(guide.find_box, "smoke")
+    assert guide.find_box.text() == "smoke"
+    qtbot.keyClick(guide.find_box, Qt.Key.Key_Return)
+    assert guide.browser.textCursor().selectedText().lower() == "smoke"
+
+    qtbot.mouseClick(guide.browser.viewport(), Qt.MouseButton.LeftButton)      # read on, then click back in
+    qtbot.mouseClick(guide.find_box, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: guide.find_box.selectedText() == "smoke")
+    qtbot.keyClicks(guide.find_box, "Pinned")
+    assert guide.find_box.text() == "Pinned"
+    qtbot.keyClick(guide.find_box, Qt.Key.Key_Escape)         # Esc still closes it
+    assert not guide.isVisible()
+
+
 def test_the_shipped_guide_is_the_readme_section() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     shipped = (resources_dir() / "help" / "guide.md").read_text(encoding="utf-8")

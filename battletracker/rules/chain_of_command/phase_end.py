@@ -34,6 +34,7 @@ from battletracker.rules.chain_of_command.bombardment import (
 from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.buildings import collapse_at_turn_end
 from battletracker.rules.chain_of_command.smoke_barrage import smoke_close_combats
+from battletracker.rules.log_lines import FIRST_RANGING
 
 
 @dataclass
@@ -169,6 +170,8 @@ def _reminders(game: Game, plans: list[_Plan], side: int) -> list[Effect]:
             out.append(_log(game, f"Next Phase: {name} must be activated with a Command Dice 1 or a Chain of "
                                   f"Command point, or contact is lost "
                                   f"({counted(plan.phases_left, 'Phases of fire')} left)"))
+        elif plan.state == "ranging" and b.last_ranged is None:
+            out.append(_log(game, f"Next Phase: {name}{FIRST_RANGING}"))
         elif plan.state == "ranging":
             plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
             out.append(_log(game, f"Next Phase: {name} ranges again" + (f" with +{plus}" if plus else "")))

@@ -9,6 +9,10 @@ light outline with their storeys and occupants, unstable, collapsed and
 burning ones dashed in their state's colour); and a ring round each unit inside an active area. The map
 already badges Pinned units from their conditions.
 
+A new bombardment's aiming point is drawn as soon as it is clicked
+(`show_new_aim`), while the player clicks where the Forward Observer stands:
+it is not in the game until both are placed, in one undo step.
+
 `items` keys every drawn item ("area:b1", "ghost:b1:1", "shot:b1:2", ...) so
 the window's other parts and the tests can find them.
 """
@@ -49,8 +53,20 @@ class BombardmentLayer(QObject):
         self.session = session
         self.view = view
         self.items: dict[str, QGraphicsItem] = {}
+        self.new_aim: Bombardment | None = None  # the aiming point clicked for a bombardment not yet placed
         session.changed.connect(self._on_changed)
         self.refresh()
+
+    def show_new_aim(self, side: int, kind: str, at: geometry.Point) -> None:
+        """Draw a new bombardment's aiming point, named as the side's next call of that kind, until `forget_new_aim`."""
+        self.new_aim = Bombardment(id="", side=side, kind=kind, x=at[0], y=at[1])
+        self.refresh()
+
+    def forget_new_aim(self) -> None:
+        """The Forward Observer was placed (the game draws the aim now) or the placing cancelled."""
+        if self.new_aim is not None:
+            self.new_aim = None
+            self.refresh()
 
     def _on_changed(self, changes: Changes) -> None:
         if changes.everything or changes.bombardments or changes.buildings or changes.markers:
@@ -69,6 +85,8 @@ class BombardmentLayer(QObject):
                 self.items[f"smoke:{smoke.id}"] = polygon_item(smoke.outline(), SMOKE_COLOUR, 110)
             for building in game.buildings.values():
                 self._building(building)
+            if self.new_aim is not None:
+                self._aim("new", self.new_aim)
         if self.items:
             self.view.set_overlay(OVERLAY_KEY, list(self.items.values()))
         else:
@@ -107,9 +125,7 @@ class BombardmentLayer(QObject):
         game = self.session.game
         colour = {"high_explosive": HE_COLOUR, "smoke": SMOKE_COLOUR, "sos": SOS_COLOUR}[b.kind]
         if b.state in ("ranging", "landed"):
-            self.items[f"aim:{b.id}"] = circle_item(b.centre, 0.5, AIM_COLOUR, 120)
-            self._label(f"aim_label:{b.id}", (b.centre[0], b.centre[1] - 1.2),
-                        f"{observer_name(game, b)}: aiming point")
+            self._aim(b.id, b)
         if b.state in ("ranging", "landed", "ready"):
             self._shots(b)
         if b.active:
@@ -123,6 +139,11 @@ class BombardmentLayer(QObject):
                 unit = game.units[unit_id]
                 self.items[f"inside:{b.id}:{unit_id}"] = circle_item((unit.x, unit.y), INSIDE_RING, INSIDE_COLOUR,
                                                                      0, Qt.PenStyle.DashLine)
+
+    def _aim(self, key: str, b: Bombardment) -> None:
+        self.items[f"aim:{key}"] = circle_item(b.centre, 0.5, AIM_COLOUR, 120)
+        self._label(f"aim_label:{key}", (b.centre[0], b.centre[1] - 1.2),
+                    f"{observer_name(self.session.game, b)}: aiming point")
 
     def _shots(self, b: Bombardment) -> None:
         """The ranging shots since the bombardment was last aimed: arrow and distance for each deviation."""

@@ -10,7 +10,11 @@ Static/Rolling die (covered until the second Phase of fire reveals it) and
 the one thing the rules want next (`next_action`), or why it waits
 (`waiting`: another side's Phase, or already done this Phase). Rows are
 rebuilt from the game on every change, End Phase included, so undo and redo
-show through at once.
+show through at once. A finished bombardment or SOS Fire keeps its row, cut to
+its name and one line saying it is over (nothing left to roll or place).
+
+The rows wrap their words to the dock's width: at its default width on a
+laptop nothing hides behind a sideways scroll bar.
 """
 
 from __future__ import annotations
@@ -87,7 +91,7 @@ STATE_TEXT = {
     "ready": "On target: begins this activation",
     "firing": "Firing",
     "lingering": "Over: effects linger",
-    "cleared": "Cleared",
+    "cleared": "Over: its effects have cleared",
 }
 
 
@@ -108,6 +112,7 @@ class BombardmentRow(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         game = panel.session.game
         self.title = QLabel(f"<b>{esc(observer_name(game, b))}</b>", self)
+        self.title.setWordWrap(True)
         self.menu_button = QToolButton(self)
         self.menu_button.setText("More")
         self.menu_button.setObjectName("bombardment_menu")
@@ -115,7 +120,7 @@ class BombardmentRow(QFrame):
         self.menu = QMenu(self.menu_button)
         self.menu_button.setMenu(self.menu)
         self.menu_actions: dict[str, QAction] = {}
-        if b.pattern_die is not None and not b.revealed:
+        if b.pattern_die is not None and not b.revealed and b.state != "cleared":
             self.menu_actions["peek"] = self.menu.addAction("Show my die...", lambda: panel.open_peek(b.id))
         if b.kind != "sos" and b.state in ("ready", "firing"):
             self.menu_actions["rounds"] = self.menu.addAction("Buy extra rounds...",
@@ -129,11 +134,14 @@ class BombardmentRow(QFrame):
         self.pattern = DieFace("Hidden die", self)
         self.buttons: dict[str, QPushButton] = {}
 
-        dice = QHBoxLayout()
-        dice.addWidget(QLabel("Phases left", self))
+        # SOS Fire has neither die, and a cleared bombardment's are spent: the row is hidden whole for them.
+        self.dice_row = QWidget(self)
+        dice = QHBoxLayout(self.dice_row)
+        dice.setContentsMargins(0, 0, 0, 0)
+        dice.addWidget(QLabel("Phases left", self.dice_row))
         dice.addWidget(self.phases)
         dice.addSpacing(12)
-        dice.addWidget(QLabel("Static/Rolling", self))
+        dice.addWidget(QLabel("Static/Rolling", self.dice_row))
         dice.addWidget(self.pattern)
         dice.addStretch(1)
         self.action_row = QHBoxLayout()
@@ -143,7 +151,7 @@ class BombardmentRow(QFrame):
         layout = QVBoxLayout(self)
         layout.addLayout(heading)
         layout.addWidget(self.state)
-        layout.addLayout(dice)
+        layout.addWidget(self.dice_row)
         layout.addLayout(self.action_row)
 
         self._show(panel, b)
@@ -151,6 +159,10 @@ class BombardmentRow(QFrame):
     def _show(self, panel: BombardmentsPanel, b: Bombardment) -> None:
         game = panel.session.game
         inside = units_in_area(game, b) if b.active else []
+        if b.state == "cleared":
+            self.state.setText(STATE_TEXT["cleared"])
+            self.dice_row.hide()
+            return
         if b.kind == "sos":
             lines = [f"SOS Fire centred {esc(place_words(game, b.centre))}, {b.radius:g}\" radius"]
         elif b.state == "landed" and b.landed_x is not None and b.landed_y is not None:
@@ -173,9 +185,7 @@ class BombardmentRow(QFrame):
         self.state.setText("<br>".join(lines))
 
         if b.kind == "sos":
-            self.phases.clear()
-            self.phases.hide()
-            self.pattern.hide()
+            self.dice_row.hide()
         elif b.observer_on_table:
             self.phases.show_face(b.phases_left)
         else:
@@ -196,10 +206,12 @@ class BombardmentRow(QFrame):
         wait = waiting(game, b)
         if wait is not None:
             note = QLabel(f"<i>{esc(wait.short)}</i>", self)
+            note.setWordWrap(True)
             note.setObjectName("bombardment_waiting")
             note.setToolTip(as_typed(wait.sentence))
-            self.action_row.addWidget(note)
-        elif action.key == "range":
+            self.action_row.addWidget(note, 1)
+            return
+        if action.key == "range":
             self._button("range", action.text + "...", lambda: panel.open_ranging(b.id))
         elif action.key == "fire_for_effect_or_re_aim":
             self._button("fire_for_effect", "Fire for effect", lambda: panel.fire_for_effect(b.id))
@@ -214,8 +226,10 @@ class BombardmentRow(QFrame):
             self.buttons["fire"].setToolTip(action.text)
         else:
             note = QLabel(f"<i>{action.text}</i>", self)
-            self.action_row.addWidget(note)
-        self.action_row.addStretch(1)
+            note.setWordWrap(True)
+            self.action_row.addWidget(note, 1)
+            return
+        self.action_row.addStretch(1)  # the buttons keep their own width, on the left
 
     def _button(self, key: str, text: str, slot: Callable[[], object]) -> None:
         button = QPushButton(text, self)
@@ -264,6 +278,8 @@ class BombardmentsPanel(QWidget):
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
+        # Rows wrap to the dock's width instead: a sideways scroll bar hid "More" and the row's last words.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self.list_widget)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -363,12 +379,16 @@ class BombardmentsPanel(QWidget):
         self._open(dialog)
 
     def start_new(self, side: int, kind: str, phases: int) -> None:
-        """Ask the map for the aiming point, then for the Forward Observer's place."""
+        """Ask the map for the aiming point, drawn at once, then for the Forward Observer's place."""
         def aimed(aim: tuple[float, float] | None) -> None:
             if aim is None:
                 return
+            if self.layer is not None:
+                self.layer.show_new_aim(side, kind, aim)
 
             def placed(at: tuple[float, float] | None) -> None:
+                if self.layer is not None:
+                    self.layer.forget_new_aim()
                 if at is not None:
                     self.place_bombardment(side, kind, phases, aim, at)
             self.picker.pick_point(placed, "Click where the Forward Observer stands")
