@@ -69,6 +69,9 @@ class FeatureHost(Protocol):
     def show_status(self, text: str, timeout_ms: int = 8000) -> None:
         """A short message in the status bar (0 keeps it until the next one)."""
 
+    def status_text(self) -> str:
+        """The status bar's message now ("" for none): a feature takes back only its own reminder."""
+
 
 @dataclass(frozen=True)
 class UnitAction:

@@ -325,6 +325,9 @@ class MainWindow(QMainWindow):
     def show_status(self, text: str, timeout_ms: int = 8000) -> None:
         self.statusBar().showMessage(text, timeout_ms)
 
+    def status_text(self) -> str:
+        return self.statusBar().currentMessage()
+
     def _undo_text_changed(self, text: str) -> None:
         self.undo_button_action.setToolTip(literal(f"Undo {text}".strip()))
 

@@ -35,7 +35,7 @@ def test_the_aiming_point_is_drawn_as_soon_as_it_is_clicked(qtbot: QtBot, sessio
     aim = layer.items.get("aim:new")
     assert aim is not None and aim.scene() is window.map.map_scene
     assert aim.sceneBoundingRect().center().toTuple() == pytest.approx(AIM, abs=0.2)
-    assert aim_labels(layer.items) == ["Germany's mortars, first barrage: aiming point"]
+    assert aim_labels(layer.items) == ["Aiming point"]
 
     qtbot.keyClick(window.map, Qt.Key.Key_Escape)        # the placing is cancelled: nothing stays drawn
     assert not window.map.picking and "aim:new" not in layer.items and aim.scene() is None
@@ -46,7 +46,7 @@ def test_the_aiming_point_is_drawn_as_soon_as_it_is_clicked(qtbot: QtBot, sessio
     click_table(window, OBSERVER)
     (bid,) = session.game.bombardments
     assert "aim:new" not in layer.items and f"aim:{bid}" in layer.items
-    assert aim_labels(layer.items) == ["Germany's mortars, first barrage: aiming point"]
+    assert aim_labels(layer.items) == ["Aiming point"]
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window.map, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -90,3 +90,15 @@ def test_a_game_saved_with_the_old_first_reminder_reads_it_as_the_new_one() -> N
                         "Next Phase: Germany's mortars, first smoke barrage takes its first ranging shot")
     assert not reads_as("Next Phase: United States' mortars, first smoke barrage ranges again",
                         "Next Phase: Germany's mortars, first smoke barrage takes its first ranging shot")
+
+
+def test_two_aiming_points_on_the_table_are_told_apart_by_their_bombardments_names(
+        qtbot: QtBot, session: Session) -> None:
+    _window, panel = laptop_window(qtbot, session)
+    layer = panel.layer
+    assert layer is not None
+    for side, x in ((0, 24.0), (0, 44.0)):
+        session.act("coc.new_bombardment", {"side": side, "kind": "high_explosive", "phases": 3, "x": x, "y": 38.0,
+                                            "observer_x": 30.0, "observer_y": 22.0})
+    assert sorted(aim_labels(layer.items)) == ["Aiming point: Germany's mortars, first barrage",
+                                              "Aiming point: Germany's mortars, second barrage"]

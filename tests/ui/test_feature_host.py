@@ -55,6 +55,9 @@ class FakeHost:
     def show_status(self, text: str, timeout_ms: int = 8000) -> None:
         self.messages.append((text, timeout_ms))
 
+    def status_text(self) -> str:
+        return self.messages[-1][0] if self.messages else ""
+
 
 def test_every_feature_installs_into_a_fake_host(qtbot: QtBot, session: Session) -> None:
     fake = FakeHost(session)

@@ -425,3 +425,12 @@ def test_a_name_with_an_ampersand_shows_it_in_the_menu_not_as_a_shortcut(qtbot: 
     roll_command_dice(qtbot, window, "2 2 4 5 5")
     activate = panel.menus["spend_4"].findChild(QAction, "spend_4_u5")
     assert activate is not None and activate.text().startswith("Activate Kraus && Sohn (")  # shown "Kraus & Sohn"
+
+
+def test_the_reminder_to_roll_goes_once_the_command_dice_are_rolled(qtbot: QtBot, window: MainWindow) -> None:
+    window.session.end_phase()
+    assert window.statusBar().currentMessage().endswith(": roll the Command Dice for this Phase (This Phase dock).")
+    side = window.session.game.active_side
+    roll_command_dice(qtbot, window, "1 2 3 4 4")
+    assert window.session.game.sides[side].held_dice
+    assert "roll the Command Dice" not in window.statusBar().currentMessage()

@@ -561,10 +561,13 @@ def install(host: FeatureHost) -> None:
         if game.ruleset == RULESET and game.sides and offered(game, "coc.command_dice", {}) is None:
             host.show_status(f"{side_name(game, game.active_side)}: roll the Command Dice for this Phase "
                              "(This Phase dock).", 0)
+        elif host.status_text().endswith(": roll the Command Dice for this Phase (This Phase dock)."):
+            host.show_status("", 1)  # rolled: the reminder goes at once
 
     host.session.game_replaced.connect(follow_ruleset)
     host.session.game_replaced.connect(prompt_roll)
-    host.session.changed.connect(lambda changes: prompt_roll() if changes.clock or changes.everything else None)
+    host.session.changed.connect(lambda changes: prompt_roll() if changes.clock or changes.everything or changes.sides
+                                 else None)
     follow_ruleset()
     prompt_roll()
 

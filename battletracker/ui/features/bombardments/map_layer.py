@@ -141,9 +141,13 @@ class BombardmentLayer(QObject):
                                                                      0, Qt.PenStyle.DashLine)
 
     def _aim(self, key: str, b: Bombardment) -> None:
+        """The aiming point, labelled short so it hides little of the table: with the bombardment's name only
+        when another one is aiming too."""
+        game = self.session.game
         self.items[f"aim:{key}"] = circle_item(b.centre, 0.5, AIM_COLOUR, 120)
-        self._label(f"aim_label:{key}", (b.centre[0], b.centre[1] - 1.2),
-                    f"{observer_name(self.session.game, b)}: aiming point")
+        aiming = sum(o.state in ("ranging", "landed") for o in game.bombardments.values()) + (self.new_aim is not None)
+        text = f"Aiming point: {observer_name(game, b)}" if aiming > 1 else "Aiming point"
+        self._label(f"aim_label:{key}", (b.centre[0], b.centre[1] - 1.2), text)
 
     def _shots(self, b: Bombardment) -> None:
         """The ranging shots since the bombardment was last aimed: arrow and distance for each deviation."""
