@@ -362,3 +362,15 @@ def test_every_alt_letter_of_the_direct_fire_dialog_reaches_one_thing(qtbot: QtB
         if found and button.isVisibleTo(dlg):  # a hidden button's letter does nothing
             keys.setdefault(found.group(1).lower(), []).append(button.text())
     assert {key: texts for key, texts in keys.items() if len(texts) > 1} == {}
+
+
+def test_a_cover_dice_box_at_none_says_the_unit_is_in_the_open(qtbot: QtBot, kursk: Session) -> None:
+    dlg = IndirectFireDialog(kursk, "stuh")
+    qtbot.addWidget(dlg)
+    dlg.los.setChecked(True)
+    dlg.set_aim(30.0, 20.0)
+    box = next(iter(dlg.cover.values()))
+    assert box.text() == "0 D: in the open"
+    qtbot.keyClick(box, Qt.Key.Key_Up)
+    assert box.value() == 1 and box.text() == "1 D"
+    dlg.reject()

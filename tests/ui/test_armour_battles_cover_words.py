@@ -20,7 +20,7 @@ def test_the_cover_dice_box_says_what_cover_dice_are_and_that_0_d_is_in_the_open
     _type_into(qtbot, dlg.aim_x, "30")
     _type_into(qtbot, dlg.aim_y, "20")
     assert dlg.cover and note.isVisible()
-    assert all(box.text() == "0 D" for box in dlg.cover.values())
+    assert all(box.text() == "0 D: in the open" for box in dlg.cover.values())
     assert note.text() == ("Cover Dice are extra dice a unit in cover adds to its Reaction Check, rolled with its "
                            "Reaction Dice. The rules we have give no numbers: by default 1 in light cover, 2 in heavy "
                            "(to check). Set each unit's from its cover at the table; 0 D means no Cover Dice: the unit "

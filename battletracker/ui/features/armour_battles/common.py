@@ -13,6 +13,9 @@ from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.terrain import TableIndex
 from battletracker.ui.text import as_typed
 
+IN_THE_OPEN = "0 D: in the open"
+"""What a Cover Dice box shows at none: a unit in the open adds no Cover Dice to its Reaction Check."""
+
 MOVE_TITLES = {"single": "Single move", "double": "Double move", "triple": "Triple move"}
 
 

@@ -40,7 +40,13 @@ from battletracker.rules.armour_battles.reaction import cover_dice_words
 from battletracker.rules.base import message_of
 from battletracker.rules.places import place_words
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight, burst_radius, indirect_multiplier
+from battletracker.ui.features.armour_battles.common import (
+    IN_THE_OPEN,
+    MOVE_TITLES,
+    MapSight,
+    burst_radius,
+    indirect_multiplier,
+)
 from battletracker.ui.fit import Columns
 from battletracker.ui.map.items import circle_item, line_item
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
@@ -307,6 +313,7 @@ class IndirectFireDialog(ProcedureDialog):
             box = QSpinBox(self.cover_box)
             box.setRange(0, MAX_COVER_DICE)
             box.setSuffix(" D")
+            box.setSpecialValueText(IN_THE_OPEN)
             box.setValue(kept.get(uid, 0))
             box.valueChanged.connect(self._update)
             self.cover[uid] = box

@@ -17,6 +17,7 @@ from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, direct_fire, reaction
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
+from battletracker.ui.features.armour_battles.common import IN_THE_OPEN
 from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
@@ -55,6 +56,7 @@ class TargetFire(QWidget):
         self.cover = QSpinBox(self)
         self.cover.setRange(0, MAX_COVER_DICE)
         self.cover.setSuffix(" D")
+        self.cover.setSpecialValueText(IN_THE_OPEN)
         self.cover.setToolTip("Cover Dice the target adds to its Reaction Check")
         self.key_label = QLabel("Bars: Disruption taken (D), and + S when the unit ends suppressed", self)
         self.key_label.setWordWrap(True)
