@@ -33,18 +33,8 @@ def _progress_dialogs() -> list[QProgressDialog]:
     return [w for w in top_level_widgets() if isinstance(w, QProgressDialog) and w.objectName() == "long_work"]
 
 
-@pytest.mark.parametrize("cancel", [True, False])
-def test_file_open_of_a_long_game_shows_progress_and_cancel_keeps_the_game_on_screen(
-        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cancel: bool) -> None:
-    first = tmp_path / "first.battle"
-    savefile.save(savefile.load(demo_path()), first)
-    long = _long_game(tmp_path / "long.battle")
-    win = open_window(qtbot, tmp_path / "recovery", first)
-    win.show()
-    qtbot.waitExposed(win)
-    shown = win.session.game
-    monkeypatch.setattr(long_work, "SHOW_AFTER_MS", 0)
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *_a, **_k: (str(long), ""))
+def _watch_progress(qtbot: QtBot, cancel: bool) -> list[str]:
+    """Once the progress dialog shows, note what it says and, with `cancel`, click its Cancel as a player would."""
     seen: list[str] = []
 
     def watch() -> None:
@@ -58,6 +48,22 @@ def test_file_open_of_a_long_game_shows_progress_and_cancel_keeps_the_game_on_sc
             qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
     QTimer.singleShot(0, watch)
+    return seen
+
+
+@pytest.mark.parametrize("cancel", [True, False])
+def test_file_open_of_a_long_game_shows_progress_and_cancel_keeps_the_game_on_screen(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cancel: bool) -> None:
+    first = tmp_path / "first.battle"
+    savefile.save(savefile.load(demo_path()), first)
+    long = _long_game(tmp_path / "long.battle")
+    win = open_window(qtbot, tmp_path / "recovery", first)
+    win.show()
+    qtbot.waitExposed(win)
+    shown = win.session.game
+    monkeypatch.setattr(long_work, "SHOW_AFTER_MS", 0)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *_a, **_k: (str(long), ""))
+    seen = _watch_progress(qtbot, cancel)
     win.open_action.trigger()  # File > Open
     assert seen == ["Opening long.battle: replaying its actions to offer Undo again..."]
     assert not [d for d in _progress_dialogs() if d.isVisible()]
@@ -81,19 +87,7 @@ def test_exporting_a_long_games_report_shows_progress_and_cancel_writes_nothing(
     report.write_bytes(b"an earlier export")
     monkeypatch.setattr(long_work, "SHOW_AFTER_MS", 0)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: (str(report), ""))
-    seen: list[str] = []
-
-    def watch() -> None:
-        visible = [d for d in _progress_dialogs() if d.isVisible()]
-        if not visible:
-            QTimer.singleShot(5, watch)
-            return
-        seen.append(visible[0].labelText())
-        if cancel:
-            button = next(b for b in visible[0].findChildren(QPushButton) if b.text() == "Cancel")
-            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-
-    QTimer.singleShot(0, watch)
+    seen = _watch_progress(qtbot, cancel)
     win.export_report_action.trigger()  # File > Export report...
     assert seen == [f"Writing report{suffix}: replaying the game and drawing the table at its moments..."]
     assert not [d for d in _progress_dialogs() if d.isVisible()]

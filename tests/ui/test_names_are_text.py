@@ -271,6 +271,17 @@ def _misread(windows: Iterable[QWidget]) -> list[str]:
     return found
 
 
+def shown_window(qtbot: QtBot, tmp_path: Path, game: Game) -> MainWindow:
+    """`game` in the main window, its features loaded and the window shown, recovering into `tmp_path`."""
+    session = Session(game)
+    win = MainWindow(session, Recovery(session, tmp_path))
+    win.load_features()
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
 def _demo_window(qtbot: QtBot, tmp_path: Path, path: Path) -> MainWindow:
     """The renamed demo in the window, its cards filled in, a log line and an undo step naming a unit."""
     game = _renamed(path)
@@ -278,12 +289,8 @@ def _demo_window(qtbot: QtBot, tmp_path: Path, path: Path) -> MainWindow:
         ready_side(game)
         # Leutnant Kraus's Order activated the 1. Gruppe: its card names him.
         game.apply(SetActivation("u1", Activation(game.turn, game.phase, "order", leader="u5")))
-    session = Session(game)
-    win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
-    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
-    win.show()
-    qtbot.waitExposed(win)
+    win = shown_window(qtbot, tmp_path, game)
+    session = win.session
     first = next(iter(game.units.values()))
     session.apply(f"Shock on {first.name}", [add_shock(first.id, 1)])
     if game.ruleset == "chain_of_command":  # a bombardment named after its side, on the sniper in the copse

@@ -25,10 +25,8 @@ from battletracker.model.game import Game
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.main_window import MainWindow
-from battletracker.ui.recovery import Recovery
-from battletracker.ui.session import Session
 from tests.rules.test_place_wording import COC_STEPS
-from tests.ui.test_names_are_text import _inside, _item_tips, _opened, _play_with
+from tests.ui.test_names_are_text import _inside, _item_tips, _opened, _play_with, shown_window
 
 DEMOS = sorted((resources_dir() / "demo").glob("*.json"))
 PAIR = re.compile(r'\(\s*-?\d+(?:\.\d+)?"?\s*,\s*-?\d+(?:\.\d+)?"?\s*\)')
@@ -79,12 +77,8 @@ def _shown(found: list[str], ids: re.Pattern[str], texts: Iterable[tuple[str, st
 
 def _played(qtbot: QtBot, tmp_path: Path, demo: Path) -> MainWindow:
     game = savefile.load(demo)
-    session = Session(game)
-    win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
-    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
-    win.show()
-    qtbot.waitExposed(win)
+    win = shown_window(qtbot, tmp_path, game)
+    session = win.session
     if game.ruleset == "chain_of_command":
         for name, choices, dice in COC_STEPS:
             session.act(name, choices, dice, typed=dice is not None)
