@@ -9,8 +9,14 @@ given the map pictures (data: URIs the UI drew for each `Moment`), and
 pictures and prints the page.
 
 The table is pictured at the end of each Turn (right after the action that
-ended it) and after the action that wrote each starred log line. A game with
-no replayable history is pictured only as it stands now, and the report says so.
+ended it), after the action that wrote each starred log line, and after the
+luckiest and the unluckiest roll of the game (`StandOut`), which always get
+their pictures. A game with no replayable history is pictured only as it
+stands now, and the report says so.
+
+The dice luck says each side's in one line, how its rolls compare with every
+game like this one (rules/luck_games.py), then the two rolls that stood out
+with the odds they beat, then the table per side and kind of roll.
 """
 
 from __future__ import annotations
@@ -18,21 +24,25 @@ from __future__ import annotations
 import copy
 import csv
 import io
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING
 
+from battletracker.core.odds import Distribution
 from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY, Game, Unit
 from battletracker.rules.account import CLOCK_ACTIONS, AccountLine, action_line, clock_lines, note_line, table_state
 from battletracker.rules.base import counted
 from battletracker.rules.luck import GameLuck, RolledLuck, game_luck, rate
+from battletracker.rules.luck_games import GamesLike, as_bad, as_good, games_like, spread, varied
 from battletracker.rules.sequence import ROUND_RULESETS, side_name
+from battletracker.rules.words import possessive
 
 if TYPE_CHECKING:
-    from battletracker.rules.replay import Progress
+    from battletracker.rules.replay import Progress, Replayed
 
 
 @dataclass(frozen=True)
@@ -79,7 +89,8 @@ class LogRow:
 MAX_PICTURES = 48
 """Pictures of the table in one report, the table as it stands now besides: four dozen tables already make a
 long report. A game with more Turn ends and starred lines pictures the first ones and says how many it left
-out (a report of 3,000 starred lines took two minutes and 265 MB, all of it pictures)."""
+out (a report of 3,000 starred lines took two minutes and 265 MB, all of it pictures); the luckiest and the
+unluckiest roll are always pictured, within the limit."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,27 @@ class Moment:
     caption: str
     turn: int
     game: Game
+
+
+@dataclass(frozen=True)
+class StandOut:
+    """The luckiest or the unluckiest roll of the game, pictured by the Moment `key` (the table just after it).
+
+    `title` names it ("The luckiest roll"), `lucky` says which way it stood
+    out, `beaten` is the chance of a roll as good or better (lucky) or as bad or
+    worse (not), and `extreme` that none better (worse) could have been rolled.
+    """
+
+    key: str
+    title: str
+    roll: RolledLuck
+    lucky: bool
+    beaten: Fraction
+    extreme: bool
+
+    def odds(self) -> str:
+        """The odds the roll beat in words: "a 1 in 12 roll: only 8% of rolls do as well"."""
+        return beaten_words(self.beaten, self.lucky, self.extreme)
 
 
 @dataclass(frozen=True)
@@ -107,6 +139,14 @@ class BattleReport:
     history_note: str
     account: tuple[AccountLine, ...] = ()
     whose_phase: tuple[tuple[int, int, str], ...] = ()
+    dice: tuple[GamesLike | None, ...] = ()
+    """Each side's rolls against every game like this one; None for a side with no rated roll."""
+    stand_outs: tuple[StandOut, ...] = ()
+    """The luckiest roll and the unluckiest (one, when a single roll could have gone otherwise)."""
+
+    def dice_line(self, side: int) -> str:
+        """A side's luck over the game in one line: "Germany's dice: better than 71% of games like this"."""
+        return dice_line(self.sides[side], self.dice[side] if side < len(self.dice) else None)
 
 
 def unit_fate(unit: Unit, removed: bool = False) -> UnitFate:
@@ -148,6 +188,7 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
             left_out += 1
 
     rolls: list[RolledLuck] = []
+    standing = _Standing()
     told: list[tuple[int, list[AccountLine]]] = []  # (first log line, the account's lines), in the log's order
     whose: dict[tuple[int, int], str] = {}
     if start is None:
@@ -165,6 +206,7 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
                 rated = rate(replayed, current)
                 if rated is not None:
                     rolls.append(rated)
+                    standing.rated(replayed, rated, current)
                 who = side_name(current, replayed.side) if 0 <= replayed.side < len(current.sides) else ""
                 for i in range(before, len(current.log)):
                     row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
@@ -193,10 +235,17 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
                                   game.log[i].turn, game))
         else:
             left_out += 1
+    stand_outs = standing.stand_outs(sides)
+    overflow = len(moments) + len(stand_outs) - MAX_PICTURES
+    if overflow > 0:  # the two rolls always get their pictures: the last Turn ends and starred lines make room
+        del moments[-overflow:]
+        left_out += overflow
+    moments.extend(moment for _s, moment in stand_outs)
     if left_out:
         note = " ".join(filter(None, [note, f"{counted(left_out, 'more moments')} (Turn ends and starred lines) "
                                              f"{'is' if left_out == 1 else 'are'} not pictured: a report pictures "
-                                             f"the first {MAX_PICTURES}; the log below marks every starred line."]))
+                                             f"the first {MAX_PICTURES - len(stand_outs)}; the log below marks "
+                                             "every starred line."]))
     moments.append(Moment("now", f"The table now (Turn {game.turn}, Phase {game.phase})", game.turn, game))
     rows = tuple(LogRow(i, e.turn, e.phase, *row_action.get(i, ("", "", "")), e.text, e.starred)
                  for i, e in enumerate(game.log))
@@ -205,7 +254,62 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
     phases = () if game.ruleset in ROUND_RULESETS else tuple((t, p, s) for (t, p), s in whose.items())
     colours = tuple(s.colour for s in game.sides)
     return BattleReport(game.title, sides, colours, tuple(tuple(f) for f in fates), rows, tuple(moments),
-                        luck, note, account, phases)
+                        luck, note, account, phases, standing.dice(len(sides)), tuple(s for s, _m in stand_outs))
+
+
+class _Standing:
+    """What the replay keeps for the dice luck: each rated roll's spread, and the luckiest and unluckiest roll
+    so far with a copy of the table just after it (taken only when a roll takes the lead)."""
+
+    def __init__(self) -> None:
+        self.spreads: list[tuple[int, Distribution[Fraction], Fraction]] = []  # (side, spread, percentile)
+        self.best: tuple[tuple[Fraction, Fraction], RolledLuck, Distribution[Fraction], Game] | None = None
+        self.worst: tuple[tuple[Fraction, Fraction], RolledLuck, Distribution[Fraction], Game] | None = None
+        self.varied = 0
+
+    def rated(self, replayed: Replayed, roll: RolledLuck, after: Game) -> None:
+        from battletracker.rules import odds
+
+        dist = odds(replayed.plan.procedure, replayed.plan.inputs)
+        spread_ = spread(dist)
+        self.spreads.append((roll.side, spread_, roll.percentile))
+        if not varied(spread_):
+            return
+        self.varied += 1
+        rarer = -dist.p(roll.outcome)
+        table: Game | None = None
+        # The highest percentile, the rarer outcome on a tie, else the first; the lowest, rarer, else the last.
+        if self.best is None or (roll.percentile, rarer) > self.best[0]:
+            table = pictured(after)
+            self.best = ((roll.percentile, rarer), roll, spread_, table)
+        if self.worst is None or (-roll.percentile, rarer) >= self.worst[0]:
+            self.worst = ((-roll.percentile, rarer), roll, spread_, table or pictured(after))
+
+    def dice(self, sides: int) -> tuple[GamesLike | None, ...]:
+        out: list[GamesLike | None] = []
+        for side in range(sides):
+            mine = [(s, p) for rolled_by, s, p in self.spreads if rolled_by == side]
+            out.append(games_like([s for s, _p in mine], [p for _s, p in mine]) if mine else None)
+        return tuple(out)
+
+    def stand_outs(self, sides: tuple[str, ...]) -> list[tuple[StandOut, Moment]]:
+        if self.best is None or self.worst is None:
+            return []
+        picked = [("luckiest", "The luckiest roll", True, self.best),
+                  ("unluckiest", "The unluckiest roll", False, self.worst)]
+        if self.varied == 1:
+            only = self.best[1].percentile >= Fraction(1, 2)
+            picked = [("luckiest" if only else "unluckiest", "The only roll that could have gone better or worse",
+                       only, self.best if only else self.worst)]
+        out: list[tuple[StandOut, Moment]] = []
+        for key, title, lucky, (_k, roll, spread_, table) in picked:
+            beaten = as_good(spread_, roll.percentile) if lucky else as_bad(spread_, roll.percentile)
+            extreme = beaten == spread_.p(roll.percentile)
+            who = sides[roll.side] if 0 <= roll.side < len(sides) else ""
+            caption = (f"{title}: {roll.title} \u2014 {roll.words} ({who}, Turn {roll.turn}), "
+                       "the table just after it")
+            out.append((StandOut(key, title, roll, lucky, beaten, extreme), Moment(key, caption, roll.turn, table)))
+        return out
 
 
 def pictured(game: Game) -> Game:
@@ -254,6 +358,40 @@ def log_csv(report: BattleReport) -> str:
 def percent(p: Fraction) -> str:
     """A percentile as a player reads it: a whole percent."""
     return f"{round(float(p) * 100)}%"
+
+
+def share(p: Fraction) -> str:
+    """A chance as a share of rolls or games, never rounded to none or all of them: "71%", "0.077%", "99.9%"."""
+    pct = p * 100
+    if pct in (0, 100) or 1 <= pct <= 99:
+        return f"{round(pct)}%"
+    if pct < 1:
+        return f"{float(pct):.2g}%"
+    return f"{math.floor(pct * 10) / 10:g}%"  # "better than" stays true: 99.96% is said 99.9%
+
+
+def beaten_words(beaten: Fraction, lucky: bool, extreme: bool) -> str:
+    """The odds a roll beat: "a 1 in 12 roll: only 8% of rolls do as well" (`beaten` the chance of a roll as
+    good or better), or as badly for an unlucky roll; "the best (worst) these dice could do" when nothing
+    better (worse) could be rolled."""
+    did = "do as well" if lucky else "do as badly"
+    if beaten > Fraction(1, 2):
+        said = f"a common roll: {share(beaten)} of rolls {did}"
+    else:
+        said = f"a 1 in {round(1 / beaten):,} roll: only {share(beaten)} of rolls {did}"
+    if extreme:
+        said += f", the {'best' if lucky else 'worst'} these dice could do"
+    return said
+
+
+def dice_line(side: str, dice: GamesLike | None) -> str:
+    """A side's luck in one line: "Germany's dice: better than 71% of games like this"."""
+    whose = f"{possessive(side)} dice"
+    if dice is None:
+        return f"{whose}: no roll whose odds the app knew"
+    if not dice.varied:
+        return f"{whose}: no roll that could have gone better or worse"
+    return f"{whose}: better than {share(dice.chance)} of games like this"
 
 
 def compared(p: Fraction) -> str:
@@ -340,8 +478,10 @@ def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | N
     for line in report.account:
         by_turn.setdefault(line.turn, []).append(line)
     pictured: dict[int, list[Moment]] = {}
+    stood_out = {s.key for s in report.stand_outs}  # pictured with the dice luck
     for m in report.moments:
-        pictured.setdefault(m.turn, []).append(m)
+        if m.key not in stood_out:
+            pictured.setdefault(m.turn, []).append(m)
     whose = {(t, p): s for t, p, s in report.whose_phase}
     colour = dict(zip(report.sides, report.colours, strict=True))
     for turn in sorted(set(by_turn) | set(pictured)):
@@ -371,14 +511,38 @@ def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | N
                 h.append(f'<div class="picture"><img src="{escape(uri)}" alt="{escape(m.caption)}">'
                          f'<p class="caption">{escape(m.caption)}</p></div>')
     h.append('<h2 id="luck">The dice luck</h2>')
-    h.append("<p>Every roll whose odds the app knew, set against everything the same dice could have done, for "
-             "the side that rolled (the firer's side). Better means doing more of what the roll counts (more "
-             "kills, then more Shock; more successes), and any hit beats a miss or no effect; a draw counts as "
-             "half. An average roll is better than 50% of rolls like it, the best possible better than nearly "
-             "all of them.</p>")
+    rolls_said = ("<p>Every roll whose odds the app knew is set against everything the same dice could have done, "
+                  "for the side that rolled (the firer's side). Better means doing more of what the roll counts "
+                  "(more kills, then more Shock; more successes), and any hit beats a miss or no effect; a draw "
+                  "counts as half. An average roll is better than 50% of rolls like it, the best possible better "
+                  "than nearly all of them.</p>")
     if not report.luck.rolls:
+        h.append(rolls_said)
         h.append('<p class="note">No roll with known odds was replayed in this game.</p>')
     else:
+        h.extend(f'<p class="dice-line"><b>{escape(report.dice_line(side))}</b></p>'
+                 for side in range(len(report.sides)))
+        simulated = [report.sides[i] for i, d in enumerate(report.dice) if d is not None and not d.exact]
+        games = next((d.games for d in report.dice if d is not None and not d.exact), 0)
+        h.append("<p>A game like this is one with the same rolls, every die rolled again. The line says how a "
+                 "side's rolls, taken together, compare with all those games: a draw counts as half, so 50% is "
+                 "as average as a game gets, and better than 50% means luckier than most." +
+                 (f" So many different rolls make too many games to count one by one, so the app rolled {games:,} "
+                  f"of them for {escape(' and '.join(simulated))}; the share may be a point out." if simulated
+                  else " Every game like this was counted, so the share is exact.") + "</p>")
+        h.append(rolls_said)
+        for stand_out in report.stand_outs:
+            r = stand_out.roll
+            who = report.sides[r.side] if 0 <= r.side < len(report.sides) else ""
+            said = stand_out.odds()
+            h.append(f'<h3 class="stand-out">{escape(stand_out.title)}</h3>'
+                     f"<p>{escape(who)}, Turn {r.turn}: {escape(r.title)} \u2014 {escape(r.words)}. "
+                     f"{escape(said[:1].upper() + said[1:])}.</p>")
+            uri = pictures.get(stand_out.key)
+            if uri:
+                h.append(f'<div class="picture"><img src="{escape(uri)}" alt="{escape(stand_out.title)}">'
+                         '<p class="caption">The table just after it</p></div>')
+        h.append("<h3>Each kind of roll</h3>")
         h.append('<table class="luck"><tr><th>Side</th><th>Procedure</th><th>Rolls</th><th>Mean percentile</th></tr>')
         for (rolled_by, procedure), (n, mean) in report.luck.by_side_and_procedure().items():
             h.append(f"<tr><td>{escape(report.sides[rolled_by])}</td><td>{escape(procedure_title(procedure))}</td>"

@@ -41,7 +41,7 @@ def test_the_report_says_each_units_fate_each_turn_and_pictures_the_starred_mome
     game.apply(StarLogEntry(starred, True))
     report = build_report(game)
     assert report.history_note == ""
-    assert [m.key for m in report.moments] == [f"star-{starred}", "now"]
+    assert [m.key for m in report.moments] == [f"star-{starred}", "luckiest", "now"]  # the one roll: 2 of 4
     page = Text()
     page.feed(report_html(report, {m.key: f"data:image/png;base64,{m.key}" for m in report.moments}))
     text = "\n".join(page.text)
@@ -158,7 +158,8 @@ def test_a_report_pictures_at_most_its_limit_of_moments_and_says_how_many_it_lef
         game.apply(StarLogEntry(i, True))
     report = build_report(game)
     assert len(report.moments) == MAX_PICTURES + 1  # and the table now
+    assert [m.key for m in report.moments[-3:]] == ["luckiest", "unluckiest", "now"]  # always pictured
     starred = sum(e.starred for e in game.log)
-    assert f"{starred - MAX_PICTURES} more moments (Turn ends and starred lines) are not pictured" in \
-        report.history_note
+    assert f"{starred - MAX_PICTURES + 2} more moments (Turn ends and starred lines) are not pictured: a report " \
+        f"pictures the first {MAX_PICTURES - 2};" in report.history_note
     assert all(row.starred for row in report.rows)
