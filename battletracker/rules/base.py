@@ -318,6 +318,8 @@ OddsFn = Callable[[Inputs], "Distribution[str]"]
 LabelFn = Callable[[str], str]
 NamedLabelFn = Callable[[str, Mapping[str, str]], str]
 OrderFn = Callable[[str], Any]
+RankFn = Callable[[str], tuple[builtins.float, ...]]
+"""How good an outcome is for the side that rolled it: a higher key is better, equal keys are equally good."""
 
 COUNT_NOUNS: dict[str, tuple[str, str]] = {
     # name in an outcome key -> (one, many)
@@ -404,6 +406,55 @@ def already_words(outcome: str) -> str:
     return outcome
 
 
+def _count(value: str) -> builtins.float:
+    if value in ("yes", "true"):
+        return 1
+    if value in ("no", "false"):
+        return 0
+    return builtins.float(int(value.removesuffix("+"))) if re.fullmatch(r"-?\d+\+?", value) else 0
+
+
+def counts(*names: str) -> RankFn:
+    """A `better` rank reading the named counts of a `name=count` key, the first named deciding first.
+
+    "kills=1 shock=0" ranks above "kills=0 shock=6" under counts("kills", "shock"); a count a key lacks
+    is 0, "yes" 1, "no" 0, "4+" 4; a named flag (a word with no count, "building_on_fire") is 1 when present.
+    """
+    def rank(outcome: str) -> tuple[builtins.float, ...]:
+        found: dict[str, builtins.float] = {}
+        for word in outcome.split():
+            name, sep, value = word.partition("=")
+            found[name] = _count(value) if sep else 1
+        return tuple(found.get(name, 0) for name in names)
+    return rank
+
+
+def listed_rank(*keys: str | tuple[str, ...]) -> RankFn:
+    """A `better` rank for a fixed set of keys, worst first; keys grouped in a tuple rank alike."""
+    place = {key: n for n, group in enumerate(keys) for key in ((group,) if isinstance(group, str) else group)}
+
+    def rank(outcome: str) -> tuple[builtins.float, ...]:
+        return (builtins.float(place[outcome]),) if outcome in place else (-1.0,)
+    return rank
+
+
+FIRER = ("firer_id", "firer")
+"""`rolled_by` of an attack: the firing unit's side rolled its dice."""
+
+
+def all_alike(outcome: str) -> tuple[builtins.float, ...]:
+    """A `better` rank for a roll none of whose outcomes is better or worse for the side that rolled it:
+    such a roll says nothing about luck and the dice luck leaves it out."""
+    return ()
+
+
+def worse_for_roller(rank: RankFn) -> RankFn:
+    """The rank turned round: for dice rolled by the side an outcome happens to (an armour save)."""
+    def turned(outcome: str) -> tuple[builtins.float, ...]:
+        return tuple(-v for v in rank(outcome))
+    return turned
+
+
 def outcome_order(outcome: str) -> list[Any]:
     """Reading order of outcome keys: numbers in a key compare as numbers ("kills=10" after "kills=9")."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", outcome)]
@@ -419,6 +470,14 @@ class Procedure:
     that puts outcomes in reading order: the keys stay the rules' own. A key
     that holds unit ids ("miss stray:u3") is read by `named_label`, given the
     units' names by id, so the player reads the names.
+
+    The dice luck reads two more. `better` ranks how good each outcome is for
+    the side that rolled the dice (`counts`, `listed_rank`, `all_alike` or the
+    procedure's own); None leaves it to the generic count rule
+    (`luck.rank`), which only fits a plain dice pool whose keys are counts.
+    `rolled_by` names the inputs (or, when the plan did not carry them, the
+    player's choices) that say who rolled, the first present deciding: a unit
+    id (that unit's side rolled) or a side index.
     """
 
     name: str
@@ -430,6 +489,8 @@ class Procedure:
     label: LabelFn = outcome_words
     order: OrderFn = outcome_order
     named_label: NamedLabelFn | None = None
+    better: RankFn | None = None
+    rolled_by: tuple[str, ...] = ()
 
     def words(self, outcome: str, names: Mapping[builtins.str, builtins.str]) -> builtins.str:
         """The outcome in a player's words, any unit its key holds said by its name in `names`."""

@@ -7,16 +7,20 @@ The luck of one roll is its percentile in the procedure's exact odds:
 so 0.5 is an average roll, near 1 the best the dice could do, near 0 the
 worst; over many rolls of a fair die the mean is 0.5 whatever the odds were.
 
-"Better" is for the side that rolled, by one documented rule for every
-procedure (`rank`): an outcome's quantities are the whole numbers it names,
-in order ("kills=2 shock=3" -> (2, 3); "3 successes" -> (3,)), "yes" counting
-1 and "no" 0, compared left to right, more being better (more kills first,
-then more Shock on the target; more successes). An outcome naming no
-quantity ranks by whether it did anything: a miss, "no effect", a deviation
-or a failure ranks below any other outcome, which all rank alike. The side
-that rolled is the firing unit's side (`acting_side`), else the side the
-action is for (a Force Morale Test's, a bombardment's), else the side whose
-Phase it was when the action was applied.
+"Better" is for the side that rolled the dice, and each procedure says what
+it means next to its labels (`Procedure.better`): more kills before more
+Shock; a vehicle destroyed above any damage above Shock above no effect above
+a miss; a smaller loss for the side taking a test; and so on. Outcomes the
+roller cannot tell apart rank alike. Only a plain dice pool, whose outcomes
+are counts, is left to the generic rule (`rank`): the whole numbers an
+outcome names, compared left to right, more being better. A roll whose
+possible outcomes all rank alike (a certain result, or dice whose result is
+neither good nor bad for the roller, such as which models a stray shot
+finds) says nothing about luck and is not rated.
+
+The side that rolled is the one the procedure names (`Procedure.rolled_by`,
+`acting_side`): the firer for an attack, the testing side for a test, the
+side whose Command Dice they are; never whoever's Phase it happens to be.
 
 Only the game's recorded actions that rolled dice are rated; a replay stops
 at the first action that cannot be replayed (made by a dialog that records no
@@ -39,42 +43,63 @@ if TYPE_CHECKING:
 
 _NUMBER = re.compile(r"(?<![A-Za-z])-?\d+|\b(?:yes|no)\b")
 K = TypeVar("K", bound=Hashable)
-_NOTHING = ("miss", "no_effect", "no effect", "deviated", "fail", "none", "nothing")
 
 
-def rank(outcome: str) -> tuple[int, ...]:
-    """The outcome's place in the better/worse order for the side that rolled (see the module text)."""
-    found = _NUMBER.findall(outcome)
-    if found:
-        return tuple(1 if v == "yes" else 0 if v == "no" else int(v) for v in found)
-    lowered = outcome.lower()
-    return (0,) if any(word in lowered for word in _NOTHING) else (1,)
+def rank(outcome: str) -> tuple[float, ...]:
+    """The generic order of a plain dice pool's outcomes: the whole numbers each names, more being better
+    ("3 successes" above "2 successes"); "yes" counts 1 and "no" 0. An outcome naming no number ranks below
+    any that does. Every other procedure declares its own order (`Procedure.better`)."""
+    return tuple(1 if v == "yes" else 0 if v == "no" else int(v) for v in _NUMBER.findall(outcome))
 
 
-def acting_side(game: Game, choices: Mapping[str, object], inputs: Mapping[str, object]) -> int:
-    """The side that took an action: the firer's (an interrupt fires in the enemy's Phase), else the
-    unit's the action is about, else the side the action is for, else the side whose Phase it is.
+def better_of(procedure: str) -> Callable[[str], tuple[float, ...]]:
+    """How `procedure` ranks its outcomes for the side that rolled: its own order, else the generic `rank`."""
+    from battletracker.rules import get
 
-    The side an action is for is its `side` input: the side whose Force Morale a Force Morale Test
-    changes (a tank lost in the enemy's Phase is tested for in that Phase, by the tank's side), whose
-    Command Dice are rolled, whose bombardment fires.
+    return get(procedure).better or rank
+
+
+def acting_side(game: Game, choices: Mapping[str, object], inputs: Mapping[str, object],
+                procedure: str | None = None) -> int:
+    """The side that took an action: for a procedure that rolls dice, the side that rolled them.
+
+    The procedure names the inputs that say who rolled (`Procedure.rolled_by`, read from the inputs, else
+    the player's choices): a unit id is that unit's side (a firer's, even in the enemy's Phase when it
+    interrupts), a whole number is the side itself (the side whose Force Morale is tested, even when a tank
+    lost in the enemy's Phase is tested for in that Phase; whose Command Dice are rolled; whose bombardment
+    fires). An action that names none (a move, an edit) is the unit's it is about, else the side the
+    action is for, else the side whose Phase it is.
     """
-    for key in ("firer_id", "firer", "unit"):
-        unit_id = inputs.get(key, choices.get(key))
-        if isinstance(unit_id, str) and unit_id in game.units:
-            return game.units[unit_id].side
-    side = inputs.get("side")
-    if isinstance(side, int) and not isinstance(side, bool) and 0 <= side < len(game.sides):
-        return side
+    from battletracker.rules import get
+
+    named = get(procedure).rolled_by if procedure else ()
+    for key in (*named, "firer_id", "firer", "unit", "side"):
+        found = _side(game, inputs.get(key, choices.get(key)))
+        if found is not None:
+            return found
     return game.active_side
 
 
-def percentile(odds: Distribution[str], outcome: str) -> Fraction:
-    """P(worse) + P(equally good)/2 of `outcome` under `odds`, by `rank`."""
-    mine = rank(outcome)
-    worse = odds.probability(lambda o: rank(o) < mine)
-    equal = odds.probability(lambda o: rank(o) == mine)
+def _side(game: Game, value: object) -> int | None:
+    if isinstance(value, str) and value in game.units:
+        return game.units[value].side
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(game.sides):
+        return value
+    return None
+
+
+def percentile(odds: Distribution[str], outcome: str,
+               better: Callable[[str], tuple[float, ...]] = rank) -> Fraction:
+    """P(worse) + P(equally good)/2 of `outcome` under `odds`, by the procedure's order `better`."""
+    mine = better(outcome)
+    worse = odds.probability(lambda o: better(o) < mine)
+    equal = odds.probability(lambda o: better(o) == mine)
     return worse + equal / 2
+
+
+def can_be_lucky(odds: Distribution[str], better: Callable[[str], tuple[float, ...]]) -> bool:
+    """Whether the roll could have gone better or worse for the roller: two of its outcomes rank apart."""
+    return len({better(o) for o, p in odds.items() if p > 0}) > 1
 
 
 @dataclass(frozen=True)
@@ -156,8 +181,9 @@ def rate(replayed: Replayed, after: Game) -> RolledLuck | None:
         dist = odds(p.procedure, p.inputs)
     except (ValueError, NotImplementedError, OddsTooLarge):
         return None
-    if dist.p(outcome) <= 0:
+    better = better_of(p.procedure)
+    if dist.p(outcome) <= 0 or not can_be_lucky(dist, better):
         return None
     return RolledLuck(replayed.index, replayed.turn, replayed.phase, replayed.side, p.procedure,
-                      p.title or replayed.action.name, outcome, percentile(dist, outcome),
+                      p.title or replayed.action.name, outcome, percentile(dist, outcome, better),
                       get(p.procedure).words(outcome, {k: u.name for k, u in after.units.items()}))

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from operator import add
 
 from battletracker.core.odds import Distribution
-from battletracker.rules.luck import percentile
+from battletracker.rules.luck import percentile, rank
 
 EXACT_LIMIT = 100_000
 """Distinct partial sums kept while convolving exactly; past it, the games are simulated."""
@@ -46,10 +46,10 @@ SEED = 31
 
 
 @lru_cache(maxsize=512)
-def spread(odds: Distribution[str]) -> Distribution[Fraction]:
+def spread(odds: Distribution[str], better: Callable[[str], tuple[float, ...]] = rank) -> Distribution[Fraction]:
     """The distribution of a roll's percentile when the same dice are rolled again: each outcome's percentile
-    under `odds`, with that outcome's probability."""
-    return odds.map(lambda outcome: percentile(odds, outcome))
+    under `odds` by the procedure's order `better`, with that outcome's probability."""
+    return odds.map(lambda outcome: percentile(odds, outcome, better))
 
 
 def as_good(spread_: Distribution[Fraction], rolled: Fraction) -> Fraction:

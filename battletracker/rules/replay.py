@@ -156,7 +156,7 @@ def _replay(game: Game, current: Game, i: int) -> Replayed:
     try:
         with played_under(action.rules):
             p = plan(action.name, current, action.choices)
-            side = acting_side(current, action.choices, p.inputs)
+            side = acting_side(current, action.choices, p.inputs, p.procedure)
             result = in_saved_words(carry_out(current, p, action.name, action.choices, action.dice,
                                               time=action.time, typed=action.typed), game.log, before, current)
         result = without_unrecorded_activations(result, game)

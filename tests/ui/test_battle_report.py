@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.rules import odds
 from battletracker.rules.actions import plan
-from battletracker.rules.luck import rank
+from battletracker.rules.luck import better_of
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
@@ -59,10 +59,12 @@ def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
 
 
 def expected_percentile(procedure: str, inputs: dict[str, object], outcome: str) -> Fraction:
+    """P(worse) + P(as good)/2 by the procedure's own order of its outcomes, counted here from its odds."""
     d = odds(procedure, inputs)  # type: ignore[arg-type]
-    mine = rank(outcome)
-    return sum((p for o, p in d.items() if rank(o) < mine), Fraction(0)) + \
-        sum((p for o, p in d.items() if rank(o) == mine), Fraction(0)) / 2
+    better = better_of(procedure)
+    mine = better(outcome)
+    return sum((p for o, p in d.items() if better(o) < mine), Fraction(0)) + \
+        sum((p for o, p in d.items() if better(o) == mine), Fraction(0)) / 2
 
 
 def play_demo(window: MainWindow) -> list[Fraction]:

@@ -22,7 +22,17 @@ from battletracker.rules.armour_battles import sliding
 from battletracker.rules.armour_battles.data import RULESET, close_support_assault_tn, read_int_setting
 from battletracker.rules.armour_battles.fire import DICE_TYPES, MAX_DICE, successes_key, successes_odds
 from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
+from battletracker.rules.base import (
+    FIRER,
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    counted,
+    counts,
+)
 
 NAME = "ab.close_support_assault"
 SETTINGS = ("close_assault_tn", "close_assault_tn_suppressed", "close_assault_first_round_tn",
@@ -124,4 +134,4 @@ def assault_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure(NAME, "Close assault (close-support unit)", assault_resolve, assault_odds,
-                   ruleset=RULESET, settings=SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS, better=counts("successes", "sixes"), rolled_by=FIRER))

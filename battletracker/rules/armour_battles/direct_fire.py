@@ -17,7 +17,7 @@ from battletracker.core.odds import Distribution
 from battletracker.rules import register
 from battletracker.rules.armour_battles import fire, reaction
 from battletracker.rules.armour_battles.data import RULESET
-from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution
+from battletracker.rules.base import FIRER, Inputs, InputValue, Procedure, Resolution, counts
 
 NAME = "ab.direct_fire_reaction"
 PREFIX = "reaction:"
@@ -51,4 +51,5 @@ def direct_odds(inputs: Inputs) -> Distribution[str]:
     return reaction.odds_against_fire(check, plan.dice_rolled, plan.tn)
 
 
-register(Procedure(NAME, "Direct fire and Reaction Check", direct_resolve, direct_odds, ruleset=RULESET))
+register(Procedure(NAME, "Direct fire and Reaction Check", direct_resolve, direct_odds, ruleset=RULESET,
+                   better=counts("disruption", "suppressed"), rolled_by=FIRER))

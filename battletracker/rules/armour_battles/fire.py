@@ -23,7 +23,17 @@ from battletracker.rules.armour_battles import sliding
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules, read_int_setting
 from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
 from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
+from battletracker.rules.base import (
+    FIRER,
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    counted,
+    counts,
+)
 
 NAME = "ab.close_support_fire"
 MODES = ("direct", "indirect")
@@ -226,4 +236,5 @@ def fire_odds(inputs: Inputs) -> Distribution[str]:
     return successes_odds(plan.dice_rolled, plan.tn)
 
 
-register(Procedure(NAME, "Close-support fire", fire_resolve, fire_odds, ruleset=RULESET, settings=SETTINGS))
+register(Procedure(NAME, "Close-support fire", fire_resolve, fire_odds, ruleset=RULESET, settings=SETTINGS,
+                   better=counts("successes", "sixes"), rolled_by=FIRER))

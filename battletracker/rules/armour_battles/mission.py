@@ -33,7 +33,7 @@ from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.fire import FirePlan, plan_fire
 from battletracker.rules.armour_battles.placement import CLOCK_DIE, burst_targets, clock_bearing
 from battletracker.rules.armour_battles.reaction import ReactionPlan, plan_reaction, suppresses
-from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution, RulesInputError
+from battletracker.rules.base import FIRER, InputReader, Inputs, InputValue, Procedure, Resolution, RulesInputError
 
 NAME = "ab.indirect_mission"
 SETTINGS = tuple(dict.fromkeys(placement.SETTINGS + fire.SETTINGS + reaction.SETTINGS))
@@ -67,6 +67,14 @@ def sort_key(outcome: str) -> tuple[int, int, int]:
     lands, *parts = outcome.split()
     counts = dict(part.split("=", 1) for part in parts)
     return (LANDINGS.index(lands), int(counts["suppressed"]), int(counts["disrupted"]))
+
+
+def firer_rank(outcome: str) -> tuple[float, ...]:
+    """How good a mission's outcome is for the firer (`Procedure.better`): more units taking Disruption,
+    then more suppressed, then (for the same) landing on target rather than deviating."""
+    lands, *parts = outcome.split()
+    counts = dict(part.split("=", 1) for part in parts)
+    return (float(counts["disrupted"]), float(counts["suppressed"]), 1.0 if lands == "on_target" else 0.0)
 
 
 @dataclass(frozen=True)
@@ -338,7 +346,7 @@ def mission_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure(NAME, "Indirect fire mission", mission_resolve, mission_odds, ruleset=RULESET, settings=SETTINGS,
-                   label=label, order=sort_key))
+                   label=label, order=sort_key, better=firer_rank, rolled_by=FIRER))
 
 
 def clear_caches() -> None:

@@ -28,6 +28,7 @@ from battletracker.rules import register
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules, read_int_setting
 from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
 from battletracker.rules.base import (
+    FIRER,
     InputReader,
     Inputs,
     Procedure,
@@ -36,6 +37,7 @@ from battletracker.rules.base import (
     RulesInputError,
     degrees,
     listed_order,
+    listed_rank,
     worded,
 )
 from battletracker.rules.places import compass
@@ -179,4 +181,5 @@ LANDING_WORDS = {"on_target": "On target", "deviated": "Deviates"}
 
 register(Procedure(NAME, "Indirect fire: placement", placement_resolve, placement_odds,
                    ruleset=RULESET, settings=SETTINGS, label=worded(LANDING_WORDS),
-                   order=listed_order(*LANDING_WORDS)))
+                   order=listed_order(*LANDING_WORDS),
+                   better=listed_rank("deviated", "on_target"), rolled_by=FIRER))

@@ -32,7 +32,17 @@ from battletracker.rules import register
 from battletracker.rules.armour_battles import sliding
 from battletracker.rules.armour_battles.data import RULESET, read_bool_setting, read_int_setting
 from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    counted,
+    counts,
+    worse_for_roller,
+)
 from battletracker.rules.tables import ruleset_file, setting
 
 NAME = "ab.reaction"
@@ -323,4 +333,5 @@ def _against_fire(fire_dice: int, fire_tn: int, dice: int, tn: int, suppression:
     return Distribution.from_weights(weights, 6 ** (fire_dice + dice))
 
 
-register(Procedure(NAME, "Reaction Check", reaction_resolve, reaction_odds, ruleset=RULESET, settings=SETTINGS))
+register(Procedure(NAME, "Reaction Check", reaction_resolve, reaction_odds, ruleset=RULESET, settings=SETTINGS,
+                   better=worse_for_roller(counts("disruption", "suppressed")), rolled_by=("target_id", "target")))

@@ -32,7 +32,17 @@ from battletracker.core.odds import Distribution, successes
 from battletracker.model.effects import Effect, SpendAmmo
 from battletracker.model.game import ARMOUR_FACES, VEHICLE_CATEGORIES
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
+from battletracker.rules.base import (
+    FIRER,
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    counted,
+    worse_for_roller,
+)
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.arsenal import MAX_STRIKE_DICE, ATWeapon, Grenade, arsenal
 from battletracker.rules.chain_of_command.damage import (
@@ -42,6 +52,7 @@ from battletracker.rules.chain_of_command.damage import (
     apply_damage,
     band_for,
     band_odds,
+    firer_rank,
     outcome_label,
     outcome_rank,
 )
@@ -646,9 +657,11 @@ def armour_save_only_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure("coc.at_fire", "Anti-tank fire", at_fire_resolve, at_fire_odds, ruleset=RULESET,
-                   label=outcome_label, order=outcome_rank))
+                   label=outcome_label, order=outcome_rank, better=firer_rank, rolled_by=FIRER))
 register(Procedure("coc.at_grenade", "Anti-tank grenade or charge", at_grenade_resolve, at_grenade_odds,
                    ruleset=RULESET, settings=(*storm_of_steel.SETTINGS, GRENADE_MOVEMENT_SETTING),
-                   label=outcome_label, order=outcome_rank))
+                   label=outcome_label, order=outcome_rank, better=firer_rank, rolled_by=FIRER))
+# Only the target's Armour Dice are rolled: its luck, and what is worst for a firer is best for it.
 register(Procedure("coc.armour_save_only", "Armour save against fire with no A.P.", armour_save_only_resolve,
-                   armour_save_only_odds, ruleset=RULESET, label=outcome_label, order=outcome_rank))
+                   armour_save_only_odds, ruleset=RULESET, label=outcome_label, order=outcome_rank,
+                   better=worse_for_roller(firer_rank), rolled_by=("target_id", "target")))

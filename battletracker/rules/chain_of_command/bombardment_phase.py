@@ -70,6 +70,7 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     counted,
+    counts,
 )
 from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
@@ -546,7 +547,7 @@ def target_chances(inputs: Inputs) -> list[tuple[str, tuple[tuple[str, Fraction]
 
 
 register(Procedure("coc.bombardment_phase", "Bombardment: Phase of fire", phase_resolve, phase_odds,
-                   ruleset=RULESET, settings=SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS, better=counts("kills"), rolled_by=("side",)))
 
 
 # the inputs from the table -------------------------------------------------------------------------------------

@@ -368,6 +368,23 @@ def _plan_spend(game: Game, choices: Choices) -> Plan:
 register_plan("coc.command_dice", _plan_command_dice)
 register_plan("coc.spend_command_die", _plan_spend)
 
+def roller_rank(outcome: str) -> tuple[float, ...]:
+    """How good a Command Dice roll's outcome is for the side that rolled it (`Procedure.better`).
+
+    Another Phase (two 6s or more) is better than the Phase passing to the other side; four 6s or more
+    add a Chain of Command die to it, better still. The Turn ending (three 6s or more) counts for
+    nothing either way: it clears smoke, ends bombardments and resets what both sides have done, the
+    same for the enemy as for the roller, and whether that helps depends on the table, not on the
+    dice. So three 6s rank alike with two (another Phase), and four with more (another Phase and a
+    Chain of Command die); the random event is no side's gain either.
+    """
+    return (_ROLLER_RANKS[outcome],)
+
+
+_ROLLER_RANKS = {OTHER_SIDE: 0.0, SAME_SIDE: 1.0, TURN_ENDS: 1.0, TURN_ENDS_BONUS: 2.0}
+
+
 register(Procedure("coc.command_dice", "Command Dice", command_dice_resolve, command_dice_odds, ruleset=RULESET,
-                   settings=(*SETTINGS, OPPONENT_POINTS), label=already_words))
+                   settings=(*SETTINGS, OPPONENT_POINTS), label=already_words, better=roller_rank,
+                   rolled_by=("side",)))
 register(Procedure("coc.spend_command_die", "Spend a Command Die", spend_resolve, spend_odds, ruleset=RULESET))

@@ -229,6 +229,38 @@ def outcome_rank(outcome: str) -> tuple[int, str]:
     return (GROUP_ORDER.index(group) if group in GROUP_ORDER else len(GROUP_ORDER), outcome)
 
 
+NO_HARM = ("failed_to_reach", "miss")
+NO_EFFECT = ("no_effect", "none")
+SHOCK_ONLY = ("shock", "reverse", "halt_and_engage", "pedal_to_metal")
+DESTROYED = "destroyed"
+EXPLODES = "explodes"
+
+
+def firer_rank(outcome: str) -> tuple[float, ...]:
+    """How good an anti-tank outcome is for the firer (`Procedure.better`).
+
+    A miss (or a grenade that failed to reach) is worst; then no effect (more saves, or an equal result
+    of none); then Shock, or a forced move or halt with no lasting harm; then any lasting damage
+    (engine, optics, MG, commander, immobilised); then the vehicle destroyed, and best, exploding, which
+    destroys it and kills its Leader besides. Within one of these, a higher band of net hits is better
+    (its Shock and damage are heavier: +2's Shock is 2, +1's is 1); the same result in the same band is
+    equally good whatever it is called.
+    """
+    group, _sep, result = outcome.partition(":")
+    if outcome in NO_HARM:
+        return (0, 0)
+    if outcome in NO_EFFECT or result in NO_EFFECT:
+        return (1, 0)
+    band = float(GROUP_ORDER.index(group)) if group in GROUP_ORDER else 0.0
+    if result in SHOCK_ONLY:
+        return (2, band)
+    if result == DESTROYED:
+        return (4, 0)
+    if result == EXPLODES:
+        return (5, 0)
+    return (3, band)
+
+
 @lru_cache(maxsize=64)
 def band_odds(vehicle: str, band: str) -> Distribution[str]:
     """Exact odds of each outcome key for one D6 on the band's table."""

@@ -70,6 +70,7 @@ from battletracker.model.game import OUT_OF_PLAY, Scalar
 from battletracker.model.sequence_effects import QueueForceMoraleTest
 from battletracker.rules import register
 from battletracker.rules.base import (
+    FIRER,
     InputReader,
     Inputs,
     OddsTooLarge,
@@ -78,6 +79,7 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     counted,
+    counts,
 )
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, StormRoll
@@ -1040,4 +1042,5 @@ def fire_odds(inputs: Inputs) -> Distribution[str]:
     return kills_shock_odds(_parse(inputs).volley)
 
 
-register(Procedure("coc.fire", "Fire", fire_resolve, fire_odds, ruleset=RULESET, settings=SETTINGS))
+register(Procedure("coc.fire", "Fire", fire_resolve, fire_odds, ruleset=RULESET, settings=SETTINGS,
+                   better=counts("kills", "shock"), rolled_by=FIRER))

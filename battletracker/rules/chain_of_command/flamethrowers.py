@@ -48,6 +48,7 @@ from battletracker.model.bombardment_effects import SetBuildingState
 from battletracker.model.effects import Effect, SpendAmmo
 from battletracker.rules import register
 from battletracker.rules.base import (
+    FIRER,
     InputReader,
     Inputs,
     Procedure,
@@ -55,6 +56,7 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     counted,
+    counts,
     inches,
 )
 from battletracker.rules.chain_of_command import storm_of_steel
@@ -214,4 +216,5 @@ def flamethrower_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure("coc.flamethrower", "Flamethrower", flamethrower_resolve, flamethrower_odds,
-                   ruleset=RULESET, settings=SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS, better=counts("kills", "shock", "building_on_fire"),
+                   rolled_by=FIRER))

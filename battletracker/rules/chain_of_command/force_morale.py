@@ -263,5 +263,16 @@ def _plan_test(game: Game, choices: Choices) -> Plan:
 
 register_plan("coc.force_morale_test", _plan_test)
 
+def tester_rank(outcome: str) -> tuple[float, ...]:
+    """How good a Force Morale Test's outcome is for the side that took it (`Procedure.better`): the
+    smaller the loss the better, no loss best (a gain better still). A loss from the player's rulebook
+    is not known before the roll: it counts as the middle of the losses a rulebook gives (0 to 3)."""
+    if outcome == FROM_RULEBOOK:
+        return (-(min(RULEBOOK_LOSSES) + max(RULEBOOK_LOSSES)) / 2,)
+    if outcome == _outcome(0):
+        return (0.0,)
+    return (-float(outcome.rsplit(" ", 1)[-1]),)  # "Force Morale falls by 2"
+
+
 register(Procedure("coc.force_morale_test", "Force Morale Test", morale_resolve, morale_odds, ruleset=RULESET,
-                   settings=SETTINGS, label=already_words))
+                   settings=SETTINGS, label=already_words, better=tester_rank, rolled_by=("side",)))

@@ -43,7 +43,17 @@ from functools import lru_cache
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution, successes
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, RulesInputError, counted
+from battletracker.rules.base import (
+    FIRER,
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    RulesInputError,
+    counted,
+    counts,
+)
 from battletracker.rules.chain_of_command.fire import (
     MAX_DICE,
     MAX_TEAMS,
@@ -264,4 +274,5 @@ def grenade_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure("coc.grenade_into_vehicle", "Grenade into a vehicle", grenade_resolve, grenade_odds,
-                   ruleset=RULESET, settings=SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS, better=counts("kills", "shock", "vehicle_shock"),
+                   rolled_by=FIRER))

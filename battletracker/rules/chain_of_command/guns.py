@@ -65,6 +65,7 @@ from battletracker.model.effects import Effect, SpendAmmo
 from battletracker.model.game import Scalar
 from battletracker.rules import register
 from battletracker.rules.base import (
+    FIRER,
     InputReader,
     Inputs,
     Procedure,
@@ -72,6 +73,7 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     counted,
+    counts,
     degrees,
 )
 from battletracker.rules.chain_of_command.arc_of_fire import Aim, read_aim, turn_effects
@@ -323,4 +325,5 @@ def gun_he_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure("coc.gun_he", "H.E. at infantry", gun_he_resolve, gun_he_odds,
-                   ruleset=RULESET, settings=(*SETTINGS, *HE_SETTINGS)))
+                   ruleset=RULESET, settings=(*SETTINGS, *HE_SETTINGS),
+                   better=counts("kills", "shock"), rolled_by=FIRER))

@@ -29,12 +29,14 @@ from battletracker.core.geometry import EPSILON
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
 from battletracker.rules.base import (
+    FIRER,
     InputReader,
     Inputs,
     Procedure,
     Resolution,
     Roller,
     RulesInputError,
+    counts,
     degrees,
     inches,
 )
@@ -156,4 +158,4 @@ def tripod_mg_odds(inputs: Inputs) -> Distribution[str]:
 
 
 register(Procedure("coc.tripod_mg", "Tripod MG fire", tripod_mg_resolve, tripod_mg_odds,
-                   ruleset=RULESET, settings=SETTINGS))
+                   ruleset=RULESET, settings=SETTINGS, better=counts("kills", "shock"), rolled_by=FIRER))

@@ -38,6 +38,7 @@ from battletracker.rules.base import (
     RulesInputError,
     degrees,
     listed_order,
+    listed_rank,
     worded,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
@@ -230,4 +231,5 @@ LANDINGS = {"unobserved": "Unobserved: no effect", "deviates": "Deviates", "on_t
             "devastating": "Devastating"}
 
 register(Procedure("coc.ranging_shot", "Ranging shot", ranging_resolve, ranging_odds,
-                   ruleset=RULESET, settings=SETTINGS, label=worded(LANDINGS), order=listed_order(*LANDINGS)))
+                   ruleset=RULESET, settings=SETTINGS, label=worded(LANDINGS), order=listed_order(*LANDINGS),
+                   better=listed_rank("unobserved", "deviates", "on_target", "devastating"), rolled_by=("side",)))

@@ -44,6 +44,7 @@ from battletracker.model.effects import ChangeCounter, ChangeFigures, Effect, Re
 from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import register
 from battletracker.rules.base import (
+    FIRER,
     InputReader,
     Inputs,
     Procedure,
@@ -51,6 +52,7 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     listed_order,
+    listed_rank,
     worded,
 )
 from battletracker.rules.chain_of_command.fire import (
@@ -242,4 +244,5 @@ SHOT_WORDS = {"miss": "Miss", "no_effect": "No effect", "shock=2": "2 Shock", "k
               "kill+leader_hit": "Kill, and the leader is hit"}
 
 register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET,
-                   settings=TABLE_SETTINGS, label=worded(SHOT_WORDS), order=listed_order(*SHOT_WORDS)))
+                   settings=TABLE_SETTINGS, label=worded(SHOT_WORDS), order=listed_order(*SHOT_WORDS),
+                   better=listed_rank("miss", "no_effect", "shock=2", "kill", "kill+leader_hit"), rolled_by=FIRER))

@@ -42,6 +42,7 @@ from battletracker.rules.base import (
     Roller,
     RulesInputError,
     counted,
+    counts,
 )
 from battletracker.rules.chain_of_command import storm_of_steel
 from battletracker.rules.chain_of_command.area_fire import (
@@ -247,8 +248,10 @@ def sos_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(p.target.for_odds())
 
 
+# The bombardment's side rolls; a building turning unstable counts after the kills and Shock.
 register(Procedure("coc.sos_fire", "SOS Fire", sos_resolve, sos_odds, ruleset=RULESET,
-                   settings=SETTINGS))
+                   settings=SETTINGS, better=counts("kills", "shock", "vehicle_shock", "unstable"),
+                   rolled_by=("side",)))
 
 
 # the SOS Fire on the table ------------------------------------------------------------------------------------

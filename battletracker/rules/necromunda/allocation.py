@@ -23,7 +23,7 @@ from typing import Any
 from battletracker.core.dice import Dice, numeric_die
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, counted
+from battletracker.rules.base import FIRER, InputReader, Inputs, Procedure, Resolution, Roller, all_alike, counted
 from battletracker.rules.necromunda.id_lists import counts_key, read_ids, read_names
 from battletracker.rules.necromunda.refusals import speaking
 
@@ -109,5 +109,7 @@ def allocation_label(outcome: str, names: Mapping[str, str] | None = None) -> st
     return ", ".join(f"{counted(int(n), 'hits')} on {(names or {}).get(model, model)}" for model, _, n in drawn)
 
 
+# Which models in the combat the Hits find is good or bad by whose they are, which the outcome does not
+# say: the dice luck leaves the roll out.
 register(Procedure(NAME, "Allocate Hits in a combat", allocation_resolve, allocation_odds, ruleset="necromunda",
-                   label=allocation_label, named_label=allocation_label))
+                   label=allocation_label, named_label=allocation_label, better=all_alike, rolled_by=FIRER))

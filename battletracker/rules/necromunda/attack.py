@@ -51,7 +51,7 @@ from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import Effect, SetCondition
 from battletracker.model.sequence_effects import SetActed
 from battletracker.rules import register
-from battletracker.rules.base import ChoiceNeeded, InputReader, Inputs, Procedure, Resolution
+from battletracker.rules.base import FIRER, ChoiceNeeded, InputReader, Inputs, Procedure, Resolution
 from battletracker.rules.necromunda import allocation, cool, shooting, stray_shots
 from battletracker.rules.necromunda.conditions import CHECK_FALLING, hit_effects
 from battletracker.rules.necromunda.firepower import FACES_SETTING, READING_SETTING, holes_and_ammo_state
@@ -378,6 +378,16 @@ def display_order(outcome: str) -> tuple[int, int, str]:
     return (len(RESULT_ORDER), int(head.removeprefix("hits=")) if head.startswith("hits=") else 0, outcome)
 
 
+def firer_rank(outcome: str) -> tuple[float, ...]:
+    """How good an attack's outcome is for the attacker (`Procedure.better`): more Hits, then the weapon
+    still loaded (out of ammo or jammed is worse). A failed Cool check, a target out of range and a miss
+    with the ammo kept all leave the attacker as it was: they rank alike."""
+    head, *rest = outcome.split()
+    hits = float(head.removeprefix("hits=")) if head.startswith("hits=") else 0.0
+    ammo = dict(part.partition("=")[::2] for part in rest).get("ammo", "ok")
+    return (hits, 1.0 if ammo == "ok" else 0.0)
+
+
 def label(outcome: str, names: Mapping[str, str] | None = None) -> str:
     """An outcome in a player's words; `names` turns unit ids into the fighters' names."""
     def name(unit_id: str) -> str:
@@ -408,4 +418,4 @@ def label(outcome: str, names: Mapping[str, str] | None = None) -> str:
 SETTINGS = (FACES_SETTING, READING_SETTING, STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE)
 
 register(Procedure(NAME, "Attack", attack_resolve, attack_odds, ruleset="necromunda", settings=SETTINGS,
-                   label=label, order=display_order, named_label=label))
+                   label=label, order=display_order, named_label=label, better=firer_rank, rolled_by=FIRER))

@@ -15,7 +15,16 @@ from functools import lru_cache
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, listed_order, worded
+from battletracker.rules.base import (
+    InputReader,
+    Inputs,
+    Procedure,
+    Resolution,
+    Roller,
+    listed_order,
+    listed_rank,
+    worded,
+)
 from battletracker.rules.necromunda.refusals import speaking
 
 NAME = "necro.cool_check"
@@ -67,4 +76,5 @@ def _odds(cool: int, modifier: int) -> Distribution[str]:
 
 register(Procedure(NAME, "Cool check", cool_resolve, cool_odds, ruleset="necromunda",
                    label=worded({"passed": "Cool check passed", "failed": "Cool check failed"}),
-                   order=listed_order("failed", "passed")))
+                   order=listed_order("failed", "passed"),
+                   better=listed_rank("failed", "passed"), rolled_by=("firer_id", "firer", "unit")))

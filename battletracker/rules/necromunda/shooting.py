@@ -48,7 +48,7 @@ from battletracker.core.odds import Distribution, success_chance
 from battletracker.model.effects import Effect, SetProfileState
 from battletracker.model.game import PROFILE_STATES
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, counted
+from battletracker.rules.base import FIRER, InputReader, Inputs, Procedure, Resolution, Roller, counted
 from battletracker.rules.necromunda.conditions import becomes_suppressed, hit_effects
 from battletracker.rules.necromunda.firepower import (
     AMMO_JAMMED,
@@ -359,5 +359,10 @@ def shoot_order(outcome: str) -> tuple[int, int, str]:
     return attack.display_order(outcome)
 
 
+def shoot_rank(outcome: str) -> tuple[float, ...]:
+    from battletracker.rules.necromunda import attack
+    return attack.firer_rank(outcome)
+
+
 register(Procedure(NAME, "Shoot", shoot_resolve, shoot_odds, ruleset="necromunda", settings=SETTINGS,
-                   label=shoot_label, order=shoot_order))
+                   label=shoot_label, order=shoot_order, better=shoot_rank, rolled_by=FIRER))

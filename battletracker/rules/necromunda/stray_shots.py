@@ -31,7 +31,7 @@ from battletracker.core.geometry import Point, corridor
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller
+from battletracker.rules.base import FIRER, InputReader, Inputs, Procedure, Resolution, Roller, all_alike
 from battletracker.rules.necromunda.conditions import hit_effects
 from battletracker.rules.necromunda.id_lists import read_ids, read_names
 from battletracker.rules.necromunda.options import STRAY_SHOTS, read_toolkit
@@ -212,5 +212,7 @@ def stray_label(outcome: str, names: Mapping[str, str] | None = None) -> str:
     return "Stray shots hit " + (", ".join((names or {}).get(k, k) for k in hit) if hit else "no one")
 
 
+# Which models the stray shots find is good or bad by whose they are, which the outcome does not say:
+# the dice luck leaves the roll out.
 register(Procedure(NAME, "Stray shots", stray_resolve, stray_odds, ruleset="necromunda", settings=(STRAY_SHOTS,),
-                   label=stray_label, named_label=stray_label))
+                   label=stray_label, named_label=stray_label, better=all_alike, rolled_by=FIRER))
