@@ -477,7 +477,10 @@ class Procedure:
     (`luck.rank`), which only fits a plain dice pool whose keys are counts.
     `rolled_by` names the inputs (or, when the plan did not carry them, the
     player's choices) that say who rolled, the first present deciding: a unit
-    id (that unit's side rolled) or a side index.
+    id (that unit's side rolled) or a side index. `luck` gives finer odds for
+    the dice luck when the outcome key leaves out what the roller cared about
+    (how far a ranging shot deviated): the odds of those finer keys, and the
+    finer key of a resolution; `better` then ranks the finer keys.
     """
 
     name: str
@@ -491,6 +494,7 @@ class Procedure:
     named_label: NamedLabelFn | None = None
     better: RankFn | None = None
     rolled_by: tuple[str, ...] = ()
+    luck: tuple[OddsFn, Callable[[Resolution], builtins.str]] | None = None
 
     def words(self, outcome: str, names: Mapping[builtins.str, builtins.str]) -> builtins.str:
         """The outcome in a player's words, any unit its key holds said by its name in `names`."""

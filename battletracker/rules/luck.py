@@ -39,6 +39,7 @@ from battletracker.core.odds import Distribution
 from battletracker.model.game import Game
 
 if TYPE_CHECKING:
+    from battletracker.rules.base import Inputs, Resolution
     from battletracker.rules.replay import Replayed
 
 _NUMBER = re.compile(r"(?<![A-Za-z])-?\d+|\b(?:yes|no)\b")
@@ -86,6 +87,18 @@ def _side(game: Game, value: object) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(game.sides):
         return value
     return None
+
+
+def luck_odds(procedure: str, inputs: Inputs, result: Resolution) -> tuple[Distribution[str], str]:
+    """The odds the dice luck reads for a roll and the roll's outcome among them: the procedure's own, or its
+    finer `luck` odds where its outcome key leaves out what the roller cared about."""
+    from battletracker.rules import get, odds
+
+    finer = get(procedure).luck
+    if finer is None:
+        return odds(procedure, inputs), result.outcome
+    luck, outcome_of = finer
+    return luck(inputs), outcome_of(result)
 
 
 def percentile(odds: Distribution[str], outcome: str,
@@ -172,13 +185,13 @@ def rate(replayed: Replayed, after: Game) -> RolledLuck | None:
 
     `after` is the game just after the action, whose units' names say the outcome.
     """
-    from battletracker.rules import OddsTooLarge, get, odds
+    from battletracker.rules import OddsTooLarge, get
 
     if not replayed.action.dice:
         return None
-    p, outcome = replayed.plan, replayed.result.outcome
+    p = replayed.plan
     try:
-        dist = odds(p.procedure, p.inputs)
+        dist, outcome = luck_odds(p.procedure, p.inputs, replayed.result)
     except (ValueError, NotImplementedError, OddsTooLarge):
         return None
     better = better_of(p.procedure)

@@ -36,7 +36,7 @@ from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY, Game, Unit
 from battletracker.rules.account import CLOCK_ACTIONS, AccountLine, action_line, clock_lines, note_line, table_state
 from battletracker.rules.base import counted
-from battletracker.rules.luck import GameLuck, RolledLuck, better_of, game_luck, rate
+from battletracker.rules.luck import GameLuck, RolledLuck, better_of, game_luck, luck_odds, rate
 from battletracker.rules.luck_games import GamesLike, as_bad, as_good, games_like, spread, varied
 from battletracker.rules.sequence import ROUND_RULESETS, side_name
 from battletracker.rules.words import possessive
@@ -268,9 +268,7 @@ class _Standing:
         self.varied = 0
 
     def rated(self, replayed: Replayed, roll: RolledLuck, after: Game) -> None:
-        from battletracker.rules import odds
-
-        dist = odds(replayed.plan.procedure, replayed.plan.inputs)
+        dist, _outcome = luck_odds(replayed.plan.procedure, replayed.plan.inputs, replayed.result)
         spread_ = spread(dist, better_of(replayed.plan.procedure))
         self.spreads.append((roll.side, spread_, roll.percentile))
         if not varied(spread_):

@@ -164,3 +164,36 @@ def test_loaded_dice_push_the_luck_of_the_side_that_rolled_to_the_top_and_the_bo
         assert luck.stopped == "" and luck.rolls
         for side, (_n, mean) in luck.by_side().items():
             assert (mean > 0.65) if high else (mean < 0.35), (ruleset, high, side, float(mean))
+
+
+RANGING = {"aim_x": 36.0, "aim_y": 24.0, "unobserved_attempts": 1}
+
+
+def test_a_shorter_deviation_is_luckier_than_a_longer_one_for_the_forward_observers_side() -> None:
+    from battletracker.rules.chain_of_command.ranging import ranging_luck
+    from battletracker.rules.luck import luck_odds
+
+    luck = ranging_luck(RANGING)
+    assert sum(p for _k, p in luck.items()) == 1
+    deviations = sorted((k for k in luck.outcomes if k.startswith("deviates=")), key=lambda k: int(k[9:]))
+    assert len(deviations) > 2
+    better = better_of("coc.ranging_shot")
+    scores = [percentile(luck, k, better) for k in ("unobserved", *reversed(deviations), "on_target", "devastating")]
+    assert scores == sorted(scores) and len(set(scores)) == len(scores)
+    rolled = get("coc.ranging_shot").resolve(RANGING, RandomDice(3))
+    odds, outcome = luck_odds("coc.ranging_shot", RANGING, rolled)
+    assert odds == luck and outcome in luck.outcomes
+
+
+def test_the_ranging_shots_luck_odds_agree_with_a_seeded_simulation() -> None:
+    from battletracker.rules.chain_of_command.ranging import ranging_luck, ranging_luck_outcome
+
+    luck = ranging_luck(RANGING)
+    dice, runs = RandomDice(2026), 20_000
+    counts: dict[str, int] = {}
+    for _ in range(runs):
+        key = ranging_luck_outcome(get("coc.ranging_shot").resolve({**RANGING, "bearing": 90.0}, dice))
+        counts[key] = counts.get(key, 0) + 1
+    for key, p in luck.items():
+        error = math.sqrt(float(p) * (1 - float(p)) / runs)
+        assert abs(counts.get(key, 0) / runs - float(p)) <= 4 * error + 1e-9, key

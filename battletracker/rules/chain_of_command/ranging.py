@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from battletracker.core import geometry
@@ -38,7 +39,6 @@ from battletracker.rules.base import (
     RulesInputError,
     degrees,
     listed_order,
-    listed_rank,
     worded,
 )
 from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
@@ -227,9 +227,48 @@ def ranging_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(p.unobserved_attempts, p.above_table, p.smoke)
 
 
+def ranging_luck(inputs: Inputs) -> Distribution[str]:
+    """The ranging shot's odds with each deviation's inches ("deviates=7"): how far it strays is what the
+    Forward Observer's side cares about, so the dice luck ranks a shorter deviation above a longer one."""
+    p = _parse(inputs)
+    return _luck(p.unobserved_attempts, p.above_table, p.smoke)
+
+
+@lru_cache(maxsize=256)
+def _luck(attempts: int, above_table: str, smoke: bool) -> Distribution[str]:
+    table = data().ranging
+    modifier = attempts * table.per_unobserved_attempt
+    weights: dict[str, Fraction] = {}
+    for n, chance in Distribution.dice_sum(table.dice).items():
+        row = table.row(n + modifier, above_table)
+        result = "on_target" if smoke and row.result == "devastating" else row.result
+        if result != "deviates":
+            weights[result] = weights.get(result, Fraction(0)) + chance
+            continue
+        for inches, also in Distribution.dice_sum(row.deviation_dice).items():
+            key = f"deviates={inches}"
+            weights[key] = weights.get(key, Fraction(0)) + chance * also
+    return Distribution(weights)
+
+
+def ranging_luck_outcome(result: Resolution) -> str:
+    """A resolved ranging shot as `ranging_luck` keys it."""
+    if result.outcome != "deviates":
+        return result.outcome
+    return f"deviates={round(float(result.values['distance']))}"
+
+
+def ranging_better(outcome: str) -> tuple[float, ...]:
+    """Devastating > on target > a shorter deviation > a longer one > unobserved (no landing at all)."""
+    if outcome.startswith("deviates"):
+        _, _, inches = outcome.partition("=")
+        return (1.0, -float(inches or 0))
+    return (float(("unobserved", "deviates", "on_target", "devastating").index(outcome)), 0.0)
+
+
 LANDINGS = {"unobserved": "Unobserved: no effect", "deviates": "Deviates", "on_target": "On target",
             "devastating": "Devastating"}
 
 register(Procedure("coc.ranging_shot", "Ranging shot", ranging_resolve, ranging_odds,
                    ruleset=RULESET, settings=SETTINGS, label=worded(LANDINGS), order=listed_order(*LANDINGS),
-                   better=listed_rank("unobserved", "deviates", "on_target", "devastating"), rolled_by=("side",)))
+                   better=ranging_better, rolled_by=("side",), luck=(ranging_luck, ranging_luck_outcome)))
