@@ -510,10 +510,11 @@ def report_html(report: BattleReport, pictures: Mapping[str, str], plot: str | N
                          f'<p class="caption">{escape(m.caption)}</p></div>')
     h.append('<h2 id="luck">The dice luck</h2>')
     rolls_said = ("<p>Every roll whose odds the app knew is set against everything the same dice could have done, "
-                  "for the side that rolled (the firer's side). Better means doing more of what the roll counts "
-                  "(more kills, then more Shock; more successes), and any hit beats a miss or no effect; a draw "
-                  "counts as half. An average roll is better than 50% of rolls like it, the best possible better "
-                  "than nearly all of them.</p>")
+                  "for the side that rolled them: the firer for an attack, the side taking a test, the side whose "
+                  "Command Dice they are. Better means what the rules make better for that side: more kills "
+                  "before more Shock, a vehicle destroyed before any damage, a smaller Force Morale loss, another "
+                  "Phase, a shorter deviation; a draw counts as half. An average roll is better than 50% of rolls "
+                  "like it, the best possible better than nearly all of them.</p>")
     if not report.luck.rolls:
         h.append(rolls_said)
         h.append('<p class="note">No roll with known odds was replayed in this game.</p>')
