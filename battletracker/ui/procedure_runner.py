@@ -104,6 +104,9 @@ class ProcedureRunner(QWidget):
 
     resolved = Signal(object)  # Resolution
     applied = Signal(object)  # Resolution
+    die_asked = Signal(str)
+    """The label of the roll the table's dice are asked for now, "" once none is: a dialog can show what the
+    die's faces mean (the ranging shot's direction die on the map) while the player rolls it."""
 
     def __init__(self, session: Session, procedure: str, title: str, parent: QWidget | None = None,
                  group: GroupFn | None = None, label: Callable[[str], str] | None = None,
@@ -124,6 +127,7 @@ class ProcedureRunner(QWidget):
         self._typed: list[Face] = []
         self._typed_run = False
         self._pending: DiceExhausted | None = None
+        self._asked = ""
         self._applied = False
         self._action: tuple[str, dict[str, InputValue]] | None = None
         self._done: object | None = None
@@ -251,6 +255,10 @@ class ProcedureRunner(QWidget):
         """Whose dice the result came from, for the log."""
         return "dice rolled at the table" if self._typed_run else "the app's dice"
 
+    def inputs(self) -> Inputs:
+        """The inputs the procedure is resolved with: the dialog's, the game's settings, the answers given."""
+        return self._as_inputs()
+
     def _as_inputs(self) -> Inputs:
         inputs = {k: v for k, v in self._inputs.items() if isinstance(v, str | int | float | bool)}
         inputs.update(self._answers)
@@ -268,6 +276,7 @@ class ProcedureRunner(QWidget):
         self._choice = None
         self._answers = {}
         self._typed = []
+        self._say_asked("")
         self.choice_box.hide()
         self.entry.show()
         self.entry_row.hide()
@@ -326,6 +335,7 @@ class ProcedureRunner(QWidget):
             res = resolve(self.procedure, self._as_inputs(), ScriptedDice(self._typed))
         except DiceExhausted as need:
             self._pending = need
+            self._say_asked(need.label)
             faces = need.die.describe_faces()
             many = f"{need.count} {need.die.name}" if need.count > 1 else f"one {need.die.name}"
             self.prompt.setText(f"<b>{esc(need.label)}</b>: roll {esc(many)} ({esc(faces)}) and type the result")
@@ -334,14 +344,22 @@ class ProcedureRunner(QWidget):
             self.entry.setFocus(Qt.FocusReason.OtherFocusReason)
             return
         except ChoiceNeeded as need:
+            self._say_asked("")
             self._ask(need)
             return
         except (RulesInputError, TableError) as exc:
+            self._say_asked("")
             self._show_problem(message_of(exc))
             return
         self._pending = None
+        self._say_asked("")
         self.entry_row.hide()
         self._show_result(res)
+
+    def _say_asked(self, label: str) -> None:
+        if label != self._asked:
+            self._asked = label
+            self.die_asked.emit(label)
 
     def _run(self) -> None:
         dice = _Replay(self._typed, self._rng)
