@@ -7,7 +7,8 @@ nothing applied until the whole procedure has its dice); the result reads as
 the log will, and Apply pushes its effects as one undo step. One action, one
 roll: once applied, Roll, Enter table dice and Apply stay disabled until the
 dialog asks for something else (another action or other choices; with no
-action named, other inputs).
+action named, other inputs). The result box grows to hold every line of the
+result, and a dialog that scrolls brings it and Apply into view after the roll.
 
 Dialogs that hold runners derive from `ProcedureDialog`: Enter in the dice
 field submits the dice and never reaches the dialog, the Close button is not a
@@ -17,9 +18,10 @@ default button, and closing with typed dice not yet applied asks first.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from math import ceil
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QSizeF, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,6 +32,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -48,6 +51,7 @@ from battletracker.model.game import GameError
 from battletracker.rules import ChoiceNeeded, Inputs, OddsTooLarge, Resolution, RulesInputError, get, odds, resolve
 from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.tables import TableError
+from battletracker.ui.fit import screen_room
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
@@ -84,6 +88,8 @@ class _Replay:
 
 
 _ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+RESULT_LEAST = 90  # pixels: the empty result box still reads as the place the result will come
+RESULT_SCREEN_SHARE = 0.5  # the result box grows with its text up to this share of the screen's height, then scrolls
 
 
 class DiceEntry(QLineEdit):
@@ -104,6 +110,9 @@ class ProcedureRunner(QWidget):
 
     resolved = Signal(object)  # Resolution
     applied = Signal(object)  # Resolution
+    die_asked = Signal(str)
+    """The label of the roll the table's dice are asked for now, "" once none is: a dialog can show what the
+    die's faces mean (the ranging shot's direction die on the map) while the player rolls it."""
 
     def __init__(self, session: Session, procedure: str, title: str, parent: QWidget | None = None,
                  group: GroupFn | None = None, label: Callable[[str], str] | None = None,
@@ -124,6 +133,7 @@ class ProcedureRunner(QWidget):
         self._typed: list[Face] = []
         self._typed_run = False
         self._pending: DiceExhausted | None = None
+        self._asked = ""
         self._applied = False
         self._action: tuple[str, dict[str, InputValue]] | None = None
         self._done: object | None = None
@@ -165,8 +175,9 @@ class ProcedureRunner(QWidget):
         self.entry_error = RefusalBanner(self)
 
         self.result_view = QTextBrowser(self)
-        self.result_view.setMinimumHeight(90)
+        self.result_view.setMinimumHeight(RESULT_LEAST)
         self.result_view.setPlaceholderText("The result appears here after the roll.")
+        self.result_view.document().documentLayout().documentSizeChanged.connect(self._fit_result)
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.roll_button)
@@ -251,6 +262,10 @@ class ProcedureRunner(QWidget):
         """Whose dice the result came from, for the log."""
         return "dice rolled at the table" if self._typed_run else "the app's dice"
 
+    def inputs(self) -> Inputs:
+        """The inputs the procedure is resolved with: the dialog's, the game's settings, the answers given."""
+        return self._as_inputs()
+
     def _as_inputs(self) -> Inputs:
         inputs = {k: v for k, v in self._inputs.items() if isinstance(v, str | int | float | bool)}
         inputs.update(self._answers)
@@ -268,6 +283,7 @@ class ProcedureRunner(QWidget):
         self._choice = None
         self._answers = {}
         self._typed = []
+        self._say_asked("")
         self.choice_box.hide()
         self.entry.show()
         self.entry_row.hide()
@@ -326,6 +342,7 @@ class ProcedureRunner(QWidget):
             res = resolve(self.procedure, self._as_inputs(), ScriptedDice(self._typed))
         except DiceExhausted as need:
             self._pending = need
+            self._say_asked(need.label)
             faces = need.die.describe_faces()
             many = f"{need.count} {need.die.name}" if need.count > 1 else f"one {need.die.name}"
             self.prompt.setText(f"<b>{esc(need.label)}</b>: roll {esc(many)} ({esc(faces)}) and type the result")
@@ -334,14 +351,22 @@ class ProcedureRunner(QWidget):
             self.entry.setFocus(Qt.FocusReason.OtherFocusReason)
             return
         except ChoiceNeeded as need:
+            self._say_asked("")
             self._ask(need)
             return
         except (RulesInputError, TableError) as exc:
+            self._say_asked("")
             self._show_problem(message_of(exc))
             return
         self._pending = None
+        self._say_asked("")
         self.entry_row.hide()
         self._show_result(res)
+
+    def _say_asked(self, label: str) -> None:
+        if label != self._asked:
+            self._asked = label
+            self.die_asked.emit(label)
 
     def _run(self) -> None:
         dice = _Replay(self._typed, self._rng)
@@ -395,7 +420,49 @@ class ProcedureRunner(QWidget):
         self.result_view.setHtml(f"<h3>{esc(title)}</h3><ul>{rolls}</ul>{lines}")
         self.odds_plot.mark(res.outcome)
         self.apply_button.setEnabled(True)
+        self._bring_result_into_view()
         self.resolved.emit(res)
+
+    def _fit_result(self, size: QSizeF) -> None:
+        """The result box as tall as its text: a result read a line at a time, scrolling, hides what it did."""
+        view = self.result_view
+        margins = view.contentsMargins()
+        wanted = ceil(size.height()) + margins.top() + margins.bottom()
+        most = int(screen_room(self).height() * RESULT_SCREEN_SHARE)
+        view.setMinimumHeight(max(RESULT_LEAST, min(wanted, most)))
+
+    def _scroll_areas(self) -> list[QScrollArea]:
+        """The scroll areas the runner sits in, innermost first (a dialog too tall for the screen scrolls)."""
+        areas = []
+        parent = self.parentWidget()
+        while parent is not None:
+            if isinstance(parent, QScrollArea):
+                areas.append(parent)
+            parent = parent.parentWidget()
+        return areas
+
+    def _bring_result_into_view(self) -> None:
+        """In a dialog that scrolls, show the result and Apply without the player scrolling to find them.
+
+        The result box has just grown: each level of widgets around it takes its new size in its own layout
+        pass, one event each, so the passes are taken now, one per level, before the scrolled part is moved.
+        """
+        areas = self._scroll_areas()
+        if not areas:
+            return
+        self._fit_result(self.result_view.document().size())
+        for _grown in range(2):  # grown, the box loses its scroll bar: its lines widen, and it fits them again
+            level: QWidget | None = self
+            while level is not None:
+                QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+                level = level.parentWidget()
+        for area in areas:
+            for widget in (self.result_view, self.apply_button):  # Apply last: in view should the result be taller
+                inner = area.widget()
+                assert inner is not None
+                box = QRect(widget.mapTo(inner, QPoint(0, 0)), widget.size())
+                # Not ensureWidgetVisible: for a text box that shows only where its cursor is, the first line.
+                area.ensureVisible(box.center().x(), box.center().y(), (box.width() + 1) // 2, (box.height() + 1) // 2)
 
     def apply(self) -> bool:
         if self.result is None or self.locked:

@@ -133,6 +133,25 @@ def bearing_from_face(face: int, sides: int) -> float:
     return (face % sides) * 360.0 / sides
 
 
+def bearing_roll_label(sides: int) -> str:
+    """The roll that gives a deviating shot's direction, named as the dice prompt names it."""
+    return f"Deviation direction (D{sides})"
+
+
+def bearing_die_faces(inputs: Inputs, asked: str) -> tuple[geometry.Point, tuple[tuple[int, float], ...]] | None:
+    """While `asked` is the direction die: the aiming point and each face with its bearing, face 1 first.
+
+    The map draws the faces round the aiming point before the die is rolled,
+    so the reading the player checks is `bearing_from_face`'s own; None while
+    any other roll is asked for.
+    """
+    p = _parse(inputs)
+    if asked != bearing_roll_label(p.bearing_die_sides):
+        return None
+    sides = p.bearing_die_sides
+    return p.aim, tuple((face, bearing_from_face(face, sides)) for face in range(1, sides + 1))
+
+
 def bearing_die_words(settings: Mapping[str, Scalar]) -> str:
     """How the die for a deviating shot's direction maps to the table: the document is silent, so a default.
 
@@ -171,7 +190,7 @@ def ranging_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         distance = float(sum(roller.roll_ints(f"Deviation ({row.deviation_dice}D6 inches)", D6,
                                               row.deviation_dice)))
         if bearing is None:
-            face = int(roller.one(f"Deviation direction (D{p.bearing_die_sides})", numeric_die(p.bearing_die_sides)))
+            face = int(roller.one(bearing_roll_label(p.bearing_die_sides), numeric_die(p.bearing_die_sides)))
             bearing = bearing_from_face(face, p.bearing_die_sides)
         landed = geometry.offset(p.aim, bearing, distance)
         deviates = f"Deviates {distance:g}\" on a bearing of {degrees(bearing)} degrees: lands at "

@@ -12,6 +12,7 @@ from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.bombardment_effects import AppendBombardmentEvent, UpdateBombardment
 from battletracker.rules import RulesInputError, get, odds, resolve
 from battletracker.rules.base import Resolution
+from battletracker.rules.chain_of_command.ranging import bearing_die_faces
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 AIM: dict[str, object] = {"aim_x": 30.0, "aim_y": 20.0}
@@ -83,6 +84,22 @@ def test_without_a_bearing_a_d12_clock_face_gives_the_direction() -> None:
     assert left.values["bearing"] == 270.0 and math.isclose(left.values["x"], 27.0)
     d8 = shot([3, 4, 1, 2, 2], ranging_bearing_die_sides=8)
     assert d8.values["bearing"] == 90.0 and d8.rolls[-1][0] == "Deviation direction (D8)"
+
+
+def test_the_faces_the_map_draws_are_the_bearings_the_shot_takes() -> None:
+    """The map shows each face of the direction die while it is asked for: the same reading the roll uses."""
+    with pytest.raises(DiceExhausted) as asked:
+        shot([3, 4, 1, 2])
+    shown = bearing_die_faces(AIM, asked.value.label)  # type: ignore[arg-type]
+    assert shown is not None
+    aim, faces = shown
+    assert aim == (30.0, 20.0)
+    assert faces[:3] == ((1, 30.0), (2, 60.0), (3, 90.0)) and faces[-1] == (12, 0.0) and len(faces) == 12
+    for face, bearing in faces:
+        assert shot([3, 4, 1, 2, face]).values["bearing"] == bearing
+    assert bearing_die_faces(AIM, "Ranging shot (2D6)") is None  # type: ignore[arg-type]
+    eight = bearing_die_faces({**AIM, "ranging_bearing_die_sides": 8}, "Deviation direction (D8)")  # type: ignore[arg-type]
+    assert eight is not None and [b for _f, b in eight[1]] == [45.0 * f % 360 for f in range(1, 9)]
 
 
 def test_the_plus_ones_show_in_the_roll_and_values() -> None:

@@ -60,10 +60,11 @@ from battletracker.rules.chain_of_command.bombardment_phase import (
 )
 from battletracker.rules.chain_of_command.coc_points import coc_store
 from battletracker.rules.chain_of_command.fire import cover_levels
-from battletracker.rules.chain_of_command.ranging import bearing_die_words
+from battletracker.rules.chain_of_command.ranging import bearing_die_faces, bearing_die_words
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.rules.terrain import CoverReading, TableIndex
+from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.odds_plot import GroupFn
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker, UnitPicking
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
@@ -247,13 +248,20 @@ def observer_activation_box(parent: QWidget) -> QComboBox:
 
 
 class RangingDialog(_RunnerDialog):
-    """`coc.ranging_shot` for one bombardment: 2D6 with its +1s, deviation and bearing."""
+    """`coc.ranging_shot` for one bombardment: 2D6 with its +1s, deviation and bearing.
 
-    def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
+    While the typed dice wait for the direction die, `layer` draws that die's
+    faces round the aiming point on the map, gone once it is entered or the
+    dialog closes.
+    """
+
+    def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None,
+                 layer: BombardmentLayer | None = None) -> None:
         b = session.game.bombardments[bombardment_id]
         name = observer_name(session.game, b)
         super().__init__(session, "coc.ranging_shot", f"{name}: ranging shot", parent)
         self.bombardment_id = bombardment_id
+        self.layer = layer
         self.intro.setText(f"<b>{esc(name)}</b> ranges in: ranging shots use no Phases of fire.")
         self.set_bearing = QCheckBox("Set the deviation bearing", self)
         self.set_bearing.setToolTip("Otherwise a die gives the direction of a deviating shot")
@@ -273,8 +281,24 @@ class RangingDialog(_RunnerDialog):
         self.set_bearing.toggled.connect(self.bearing.setEnabled)
         self.set_bearing.toggled.connect(lambda _on: self.update_inputs())
         self.bearing.valueChanged.connect(lambda _v: self.update_inputs())
+        self.runner.die_asked.connect(self._show_die_faces)
         self.follow_clock()
         self.update_inputs()
+
+    def _show_die_faces(self, asked: str) -> None:
+        if self.layer is None:
+            return
+        faces = bearing_die_faces(self.runner.inputs(), asked) if asked else None
+        if faces is None:
+            self.layer.forget_bearing_die()
+        else:
+            self.layer.show_bearing_die(*faces)
+
+    def done(self, result: int) -> None:
+        """Close; the direction die's faces leave the map with the dialog."""
+        if self.layer is not None:
+            self.layer.forget_bearing_die()
+        super().done(result)
 
     def update_inputs(self) -> None:
         choices: dict[str, InputValue] = {"bombardment": self.bombardment_id}

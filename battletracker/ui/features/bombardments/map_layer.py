@@ -9,6 +9,11 @@ light outline with their storeys and occupants, unstable, collapsed and
 burning ones dashed in their state's colour); and a ring round each unit inside an active area. The map
 already badges Pinned units from their conditions.
 
+While a ranging shot's dialog asks for the die that turns a deviation
+(`show_bearing_die`), each face of that die is a short numbered ray round the
+aiming point, at the bearing the rules read it as: the player sees which way
+a 3 sends the shot before rolling.
+
 A new bombardment's aiming point is drawn as soon as it is clicked
 (`show_new_aim`), while the player clicks where the Forward Observer stands:
 it is not in the game until both are placed, in one undo step.
@@ -43,6 +48,8 @@ BUILDING_COLOURS = {"unstable": QColor("#ff9800"), "collapsed": QColor("#6d4c41"
 ARROW_HEAD = 0.8  # inches
 ARROW_SPREAD = 25.0  # degrees either side of the shaft
 INSIDE_RING = 1.6  # inches round a unit's centre
+FACE_RAY = (0.8, 4.5)  # inches from the aiming point: each face's ray starts clear of the aim's disc
+FACE_LABEL = 5.7  # inches from the aiming point to a face's number: twelve pills clear of each other
 
 
 class BombardmentLayer(QObject):
@@ -54,6 +61,8 @@ class BombardmentLayer(QObject):
         self.view = view
         self.items: dict[str, QGraphicsItem] = {}
         self.new_aim: Bombardment | None = None  # the aiming point clicked for a bombardment not yet placed
+        self.bearing_die: tuple[geometry.Point, tuple[tuple[int, float], ...]] | None = None
+        """The aiming point and (face, bearing) of the direction die a ranging shot asks for now."""
         session.changed.connect(self._on_changed)
         self.refresh()
 
@@ -66,6 +75,17 @@ class BombardmentLayer(QObject):
         """The Forward Observer was placed (the game draws the aim now) or the placing cancelled."""
         if self.new_aim is not None:
             self.new_aim = None
+            self.refresh()
+
+    def show_bearing_die(self, aim: geometry.Point, faces: tuple[tuple[int, float], ...]) -> None:
+        """Draw each face of the direction die as a numbered ray from `aim` at its bearing (`forget_bearing_die`)."""
+        self.bearing_die = (aim, faces)
+        self.refresh()
+
+    def forget_bearing_die(self) -> None:
+        """The die was entered, or the ranging dialog closed."""
+        if self.bearing_die is not None:
+            self.bearing_die = None
             self.refresh()
 
     def _on_changed(self, changes: Changes) -> None:
@@ -87,6 +107,8 @@ class BombardmentLayer(QObject):
                 self._building(building)
             if self.new_aim is not None:
                 self._aim("new", self.new_aim)
+            if self.bearing_die is not None:
+                self._bearing_die(*self.bearing_die)
         if self.items:
             self.view.set_overlay(OVERLAY_KEY, list(self.items.values()))
         else:
@@ -148,6 +170,16 @@ class BombardmentLayer(QObject):
         aiming = sum(o.state in ("ranging", "landed") for o in game.bombardments.values()) + (self.new_aim is not None)
         text = f"Aiming point: {observer_name(game, b)}" if aiming > 1 else "Aiming point"
         self._label(f"aim_label:{key}", (b.centre[0], b.centre[1] - 1.2), text)
+
+    def _bearing_die(self, aim: geometry.Point, faces: tuple[tuple[int, float], ...]) -> None:
+        """One ray and number per face, in the map's measuring colours (readable on the felt, light or dark)."""
+        palette = self.view.map_scene.palette_
+        for face, bearing in faces:
+            self.items[f"face_ray:{face}"] = line_item(geometry.offset(aim, bearing, FACE_RAY[0]),
+                                                      geometry.offset(aim, bearing, FACE_RAY[1]), palette.measure)
+            self.items[f"face_label:{face}"] = text_item(geometry.offset(aim, bearing, FACE_LABEL), str(face),
+                                                         self.view.map_scene.label_font, palette.measure_text,
+                                                         palette.measure_back)
 
     def _shots(self, b: Bombardment) -> None:
         """The ranging shots since the bombardment was last aimed: arrow and distance for each deviation."""

@@ -402,7 +402,7 @@ class BombardmentsPanel(QWidget):
 
     # -- the next steps -----------------------------------------------------------------------
     def open_ranging(self, bombardment_id: str) -> RangingDialog:
-        return self._open(RangingDialog(self.session, bombardment_id, self))  # type: ignore[return-value]
+        return self._open(RangingDialog(self.session, bombardment_id, self, self.layer))  # type: ignore[return-value]
 
     def fire_for_effect(self, bombardment_id: str) -> bool:
         return self._apply("coc.fire_for_effect", {"bombardment": bombardment_id})
