@@ -552,10 +552,11 @@ class MapView(QGraphicsView):
 
     def _commit_drag(self, pos: QPoint) -> None:
         token = self._token
-        self.readout.hide()
         if token is None:
+            self.readout.hide()
             return
         self._drag_to(pos)
+        self.readout.hide()  # after the drag's last step, which draws it: the move line ends with the drag
         unit = self._unit(token)
         if unit is None:
             return
