@@ -434,3 +434,12 @@ def test_the_reminder_to_roll_goes_once_the_command_dice_are_rolled(qtbot: QtBot
     roll_command_dice(qtbot, window, "1 2 3 4 4")
     assert window.session.game.sides[side].held_dice
     assert "roll the Command Dice" not in window.statusBar().currentMessage()
+
+
+def test_rows_the_dock_takes_out_never_show_as_windows_of_their_own(qtbot: QtBot, window: MainWindow) -> None:
+    roll_command_dice(qtbot, window, "1 2 3 4 4")
+    window.session.end_phase()
+    window.session.undo_stack.undo()
+    qtbot.wait(0)
+    stray = [w for w in top_level_widgets() if w.isVisible() and w is not window and type(w).__name__ != "QMenu"]
+    assert not stray, [(type(w).__name__, w.objectName()) for w in stray]

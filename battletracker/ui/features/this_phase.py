@@ -182,6 +182,8 @@ class ThisPhasePanel(QWidget):
         self.buttons: dict[str, QPushButton] = {}
         self.menus: dict[str, QMenu] = {}
         self.body = QWidget(self)
+        self._discarded = QWidget()  # never shown: rows taken out wait here to be deleted, out of the panel's
+        # children (looked up by name) and unable to show as windows of their own
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -209,7 +211,7 @@ class ThisPhasePanel(QWidget):
             item = old.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
-                widget.setParent(None)
+                widget.setParent(self._discarded)
                 widget.deleteLater()
         game = self.session.game
         if game.ruleset != RULESET or not game.sides:
