@@ -185,6 +185,12 @@ def rate(replayed: Replayed, after: Game) -> RolledLuck | None:
 
     `after` is the game just after the action, whose units' names say the outcome.
     """
+    rated = rate_with_odds(replayed, after)
+    return None if rated is None else rated[0]
+
+
+def rate_with_odds(replayed: Replayed, after: Game) -> tuple[RolledLuck, Distribution[str]] | None:
+    """`rate`, with the odds it read the roll against (the report's comparisons read them too)."""
     from battletracker.rules import OddsTooLarge, get
 
     if not replayed.action.dice:
@@ -199,4 +205,4 @@ def rate(replayed: Replayed, after: Game) -> RolledLuck | None:
         return None
     return RolledLuck(replayed.index, replayed.turn, replayed.phase, replayed.side, p.procedure,
                       p.title or replayed.action.name, outcome, percentile(dist, outcome, better),
-                      get(p.procedure).words(outcome, {k: u.name for k, u in after.units.items()}))
+                      get(p.procedure).words(outcome, {k: u.name for k, u in after.units.items()})), dist

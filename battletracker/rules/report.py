@@ -36,13 +36,13 @@ from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY, Game, Unit
 from battletracker.rules.account import CLOCK_ACTIONS, AccountLine, action_line, clock_lines, note_line, table_state
 from battletracker.rules.base import counted
-from battletracker.rules.luck import GameLuck, RolledLuck, better_of, game_luck, luck_odds, rate
-from battletracker.rules.luck_games import GamesLike, as_bad, as_good, games_like, spread, varied
+from battletracker.rules.luck import GameLuck, RolledLuck, better_of, game_luck, rate_with_odds
+from battletracker.rules.luck_games import GamesLike, as_bad, as_good, games_like, spread
 from battletracker.rules.sequence import ROUND_RULESETS, side_name
 from battletracker.rules.words import possessive
 
 if TYPE_CHECKING:
-    from battletracker.rules.replay import Progress, Replayed
+    from battletracker.rules.replay import Progress
 
 
 @dataclass(frozen=True)
@@ -203,10 +203,10 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
                         not progress(replayed.index, len(game.actions)):
                     raise Cancelled
                 action, before = replayed.action, replayed.log_from
-                rated = rate(replayed, current)
+                rated = rate_with_odds(replayed, current)
                 if rated is not None:
-                    rolls.append(rated)
-                    standing.rated(replayed, rated, current)
+                    rolls.append(rated[0])
+                    standing.rated(*rated, current)
                 who = side_name(current, replayed.side) if 0 <= replayed.side < len(current.sides) else ""
                 for i in range(before, len(current.log)):
                     row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
@@ -265,22 +265,19 @@ class _Standing:
         self.spreads: list[tuple[int, Distribution[Fraction], Fraction]] = []  # (side, spread, percentile)
         self.best: tuple[tuple[Fraction, Fraction], RolledLuck, Distribution[Fraction], Game] | None = None
         self.worst: tuple[tuple[Fraction, Fraction], RolledLuck, Distribution[Fraction], Game] | None = None
-        self.varied = 0
 
-    def rated(self, replayed: Replayed, roll: RolledLuck, after: Game) -> None:
-        dist, _outcome = luck_odds(replayed.plan.procedure, replayed.plan.inputs, replayed.result)
-        spread_ = spread(dist, better_of(replayed.plan.procedure))
+    def rated(self, roll: RolledLuck, dist: Distribution[str], after: Game) -> None:
+        """A rated roll (one that could have gone better or worse: `luck.rate`) under its odds `dist`."""
+        spread_ = spread(dist, better_of(roll.procedure))
         self.spreads.append((roll.side, spread_, roll.percentile))
-        if not varied(spread_):
-            return
-        self.varied += 1
         rarer = -dist.p(roll.outcome)
         table: Game | None = None
-        # The highest percentile, the rarer outcome on a tie, else the first; the lowest, rarer, else the last.
+        # The highest percentile, the rarer outcome on a tie, else the first; the lowest likewise. The first of
+        # equals keeps its place, so a long game of like rolls copies its table once, not at every roll.
         if self.best is None or (roll.percentile, rarer) > self.best[0]:
             table = pictured(after)
             self.best = ((roll.percentile, rarer), roll, spread_, table)
-        if self.worst is None or (-roll.percentile, rarer) >= self.worst[0]:
+        if self.worst is None or (-roll.percentile, rarer) > self.worst[0]:
             self.worst = ((-roll.percentile, rarer), roll, spread_, table or pictured(after))
 
     def dice(self, sides: int) -> tuple[GamesLike | None, ...]:
@@ -295,7 +292,7 @@ class _Standing:
             return []
         picked = [("luckiest", "The luckiest roll", True, self.best),
                   ("unluckiest", "The unluckiest roll", False, self.worst)]
-        if self.varied == 1:
+        if len(self.spreads) == 1:
             only = self.best[1].percentile >= Fraction(1, 2)
             picked = [("luckiest" if only else "unluckiest", "The only roll that could have gone better or worse",
                        only, self.best if only else self.worst)]
@@ -387,8 +384,6 @@ def dice_line(side: str, dice: GamesLike | None) -> str:
     whose = f"{possessive(side)} dice"
     if dice is None:
         return f"{whose}: no roll whose odds the app knew"
-    if not dice.varied:
-        return f"{whose}: no roll that could have gone better or worse"
     return f"{whose}: better than {share(dice.chance)} of games like this"
 
 
