@@ -12,12 +12,12 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem
 from pytestqt.qtbot import QtBot
 
-from battletracker.core.geometry import distance, in_arc
+from battletracker.core.geometry import distance
 from battletracker.model.effects import AddUnit, ChangeSide, MoveUnit, PlaceMarker, RemoveUnit, SetCondition, add_shock
 from battletracker.model.game import Game, Marker, Side, Unit, Vehicle, Weapon
+from battletracker.rules.targets import targets_of
 from battletracker.ui.map import MapView
 from battletracker.ui.map.items import UnitToken, circle_item, polygon_item
-from battletracker.ui.map.scene import targets_of
 from battletracker.ui.session import Session
 
 
@@ -296,16 +296,12 @@ def test_selecting_shows_arc_and_rings_and_highlights_units_in_arc_and_range(
     assert not tok(view, "g1").target  # own side
 
 
-def test_targets_are_the_rules_geometry(session: Session) -> None:
+def test_the_marked_targets_are_the_rules_targets(view: MapView, session: Session) -> None:
     game = session.game
-    mg = game.units["mg"]
-    for other in game.units.values():
-        expected = (other.side != mg.side and distance((mg.x, mg.y), (other.x, other.y)) <= 24.0
-                    and in_arc((mg.x, mg.y), mg.facing, 45.0, (other.x, other.y)))
-        assert (other.id in targets_of(game, mg)) == expected
-    # exactly on the arc's edge counts as inside, as in the rules
-    game.units["s2"].x, game.units["s2"].y = 36.0 + 10.0, 10.0 + 10.0
-    assert "s2" in targets_of(game, mg)
+    for unit_id in ("mg", "s1", "pz"):
+        session.select(unit_id)
+        assert view.map_scene.targets == set(targets_of(game, game.units[unit_id]))
+        assert {u for u in game.units if tok(view, u).target} == view.map_scene.targets
 
 
 def test_moving_a_unit_into_the_arc_highlights_it(view: MapView, session: Session) -> None:

@@ -19,9 +19,9 @@ from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
-from battletracker.core.geometry import EPSILON, distance, in_arc
 from battletracker.model.changes import Changes
 from battletracker.model.game import Game, Unit
+from battletracker.rules.targets import targets_of
 from battletracker.ui.map.backdrop import BackdropLayer
 from battletracker.ui.map.items import (
     BAND_ROWS,
@@ -50,30 +50,6 @@ def side_colour(game: Game, side: int) -> QColor:
         if c.isValid():
             return c
     return QColor("#808080")
-
-
-def targets_of(game: Game, unit: Unit) -> set[str]:
-    """Ids of the enemy units inside `unit`'s arc and within its longest range band.
-
-    The same test the rules make: `in_arc` on the narrowest weapon arc and the
-    distance between centres against the range bands. Units of its own side are
-    left out (they are not targets); a unit with neither an arc nor range bands
-    has nothing to show.
-    """
-    arc = unit.main_arc()
-    bands = unit.range_bands()
-    if arc is None and not bands:
-        return set()
-    reach = max(bands) if bands else math.inf
-    origin = (unit.x, unit.y)
-    found = set()
-    for other in game.units.values():
-        if other.side == unit.side:
-            continue
-        target = (other.x, other.y)
-        if distance(origin, target) <= reach + EPSILON and in_arc(origin, unit.facing, arc, target):
-            found.add(other.id)
-    return found
 
 
 def drawn_as_vehicle(game: Game, unit: Unit) -> bool:
@@ -272,7 +248,7 @@ class MapScene(QGraphicsScene):
         else:
             if moved is None or unit.id in moved:
                 self._draw_selection_overlay(unit)
-            self.targets = targets_of(self.game, unit)
+            self.targets = set(targets_of(self.game, unit))
         for unit_id, token in self.tokens.items():
             token.set_flags(unit_id == selected, unit_id in self.targets)
         self._mark_targets(unit)
@@ -320,7 +296,7 @@ class MapScene(QGraphicsScene):
             return
         moved = replace(unit, x=x, y=y, facing=facing)
         self._draw_selection_overlay(moved)
-        self.targets = targets_of(self.game, moved)
+        self.targets = set(targets_of(self.game, moved))
         for unit_id, token in self.tokens.items():
             token.set_flags(unit_id == selected, unit_id in self.targets)
         self._mark_targets(moved)

@@ -43,15 +43,14 @@ from battletracker.core.geometry import (
     bearing,
     direction,
     distance,
-    in_arc,
     offset,
-    range_band,
 )
 from battletracker.model.changes import Changes
 from battletracker.model.game import GameError, Unit
 from battletracker.rules import ChoiceNeeded, RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.rules.places import compass, place_words
+from battletracker.rules.targets import sighting
 from battletracker.ui.fit import StepAside
 from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
 from battletracker.ui.map.palette import MapPalette
@@ -862,14 +861,11 @@ class MapView(QGraphicsView):
             lines.append(esc(", ".join(c.replace("_", " ") for c in conditions)))
         selected = game.units.get(self.session.selected or "")
         if selected is not None and selected.id != unit.id:
-            d = distance((selected.x, selected.y), (unit.x, unit.y))
-            bands = sorted(selected.range_bands())
-            band = range_band(d, bands) if bands else None
-            where = f"band {band + 1} (to {bands[band]:g}\")" if band is not None else \
-                ("beyond range" if bands else "")
-            arc = in_arc((selected.x, selected.y), selected.facing, selected.main_arc(), (unit.x, unit.y))
-            detail = ", ".join(x for x in (where, "in arc" if arc else "outside arc") if x)
-            lines.append(esc(f"{ruler_inches(d)} from {selected.name}: {detail}"))
+            seen = sighting(selected, unit)
+            where = f"band {seen.band + 1} (to {seen.reach:g}\")" if seen.band is not None else \
+                ("beyond range" if seen.bands else "")
+            detail = ", ".join(x for x in (where, "in arc" if seen.in_arc else "outside arc") if x)
+            lines.append(esc(f"{ruler_inches(seen.distance)} from {selected.name}: {detail}"))
             reading = self.map_scene.target_marks.reading(unit.id)
             if reading is not None:
                 lines.append(esc(reading.sentence()))
