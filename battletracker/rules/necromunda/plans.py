@@ -61,7 +61,7 @@ from battletracker.rules.necromunda.targeting import (
 from battletracker.rules.necromunda.template import COMBAT_REACH, TemplatePlacement, place_template
 from battletracker.rules.sequence import acted
 from battletracker.rules.tables import ruleset_file
-from battletracker.rules.terrain import TableIndex, cover_override, sight_override, terrain_rules
+from battletracker.rules.terrain import CoverReading, TableIndex, cover_override, sight_override, terrain_rules
 
 Choices = Mapping[str, InputValue]
 MAX_COMBAT = 6
@@ -93,6 +93,18 @@ def map_hidden(game: Game, firer: Unit) -> frozenset[str]:
     index = TableIndex(game)
     return frozenset(u.id for u in game.units.values()
                      if u.side != firer.side and in_the_fight(u) and not index.sight(firer, u).clear)
+
+
+def measured_range(firer: Unit, target: Unit) -> float:
+    """The range the map measures, centre to centre, to a tenth of an inch: the shot's range unless the table's
+    tape says otherwise (`range`)."""
+    return round(distance((firer.x, firer.y), (target.x, target.y)), 1)
+
+
+def map_cover(game: Game, firer: Unit, target: Unit) -> CoverReading:
+    """The cover the terrain on the map gives `target` against `firer`, and why: the shot's unless the player says
+    another level (`cover`)."""
+    return TableIndex(game).cover_against(firer, target)
 
 
 def firer_of(game: Game, choices: Choices) -> Unit:
@@ -272,7 +284,7 @@ def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
     except ValueError as exc:
         raise Refusal("weapon", str(exc)) from None
     r = InputReader(choices)
-    measured = round(distance((firer.x, firer.y), (target.x, target.y)), 1)
+    measured = measured_range(firer, target)
     at = r.float("range", measured, minimum=0.0)
     engaged = r.bool("target_engaged", target.has(ENGAGED))
     inputs.update(bs=firer.stats.get("bs", 0), range=at, target_engaged=engaged,
@@ -347,7 +359,7 @@ def _judge_sight(game: Game, firer: Unit, target: Unit, choices: Choices, facts:
 def _judge_cover(game: Game, firer: Unit, target: Unit, choices: Choices, facts: list[str], log: list[str]) -> int:
     """The Hit roll modifier of the target's cover: the map's reading, or the player's `cover` (logged)."""
     to_hit = cover_to_hit()
-    reading = TableIndex(game).cover_against(firer, target)
+    reading = map_cover(game, firer, target)
     chosen = choices.get("cover")
     level = chosen if isinstance(chosen, str) and chosen in to_hit else reading.level
     if chosen not in (None, "") and level != chosen:

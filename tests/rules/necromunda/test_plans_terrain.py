@@ -8,7 +8,7 @@ from battletracker.model.game import Game
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules import RulesInputError, odds
 from battletracker.rules.actions import plan
-from battletracker.rules.necromunda.plans import attack_plan, cover_to_hit
+from battletracker.rules.necromunda.plans import attack_plan, cover_to_hit, map_cover, measured_range
 from tests.rules.necromunda.test_plans import autogun, fighter, game_of
 
 # Kal shoots from (10, 10) at Mira at (10, 20).
@@ -32,6 +32,20 @@ def test_cover_is_read_from_the_map_and_changes_the_hit_roll() -> None:
     assert behind.inputs["other_modifier"] == 0 and "Partial cover: behind Barricade: -1 to hit" in behind.facts
     assert odds(in_ruins.procedure, in_ruins.inputs) != odds(in_ruins.procedure,
                                                               {**in_ruins.inputs, "other_modifier": 0})
+
+
+def test_the_range_and_cover_the_dialog_starts_at_are_the_plans_reading() -> None:
+    game = shooters(RUINS)
+    kal, mira = game.units["a"], game.units["b"]
+    mira.x = 10.34
+    assert measured_range(kal, mira) == 10.0
+    cover = map_cover(game, kal, mira)
+    assert (cover.level, cover.reason) == ("partial", "Partial cover: in Ruins")
+    assert map_cover(shooters(), kal, mira).level == "none"
+    planned = attack_plan(game, {"firer": "a", "target": "b", "range": measured_range(kal, mira),
+                                 "cover": cover.level})
+    assert planned.log == ()
+    assert 'Range 10.0" \u2014 long range.' in planned.facts and "Partial cover: in Ruins: -1 to hit" in planned.facts
 
 
 def test_the_players_cover_overrides_the_map_and_is_logged() -> None:

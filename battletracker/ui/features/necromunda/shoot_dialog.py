@@ -41,7 +41,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.core.geometry import distance
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Unit
 from battletracker.rules import RulesInputError, odds
@@ -55,7 +54,9 @@ from battletracker.rules.necromunda.plans import (
     NecroPlan,
     attack_plan,
     cover_to_hit,
+    map_cover,
     map_hidden,
+    measured_range,
     priority_for,
     sight_candidates,
     template_for,
@@ -72,7 +73,6 @@ from battletracker.rules.necromunda.table import (
 from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
 from battletracker.rules.necromunda.template import TemplatePlacement
 from battletracker.rules.tables import TableError, setting
-from battletracker.rules.terrain import TableIndex
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
 from battletracker.ui.fit import Columns
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
@@ -447,12 +447,12 @@ class ShootDialog(ProcedureDialog):
         self._updating = True
         if target is not None:
             shooter = self.shooter
-            self.range_box.setValue(round(distance((shooter.x, shooter.y), (target.x, target.y)), 1))
+            self.range_box.setValue(measured_range(shooter, target))
             self.range_note.setText("measured from the map, centre to centre; change it to the table's tape")
             self.engaged_box.setChecked(target.has(ENGAGED))
             self.ledge_box.setChecked(near_ledge(target))
             self.injured_box.setChecked(target.has(SERIOUSLY_INJURED))
-            self._cover_map = TableIndex(self.session.game).cover_against(shooter, target).level
+            self._cover_map = map_cover(self.session.game, shooter, target).level
             self.cover_box.setCurrentIndex(max(0, self.cover_box.findData(self._cover_map)))
             self.cover_reason.clear()
             self.sight_box.setChecked(False)
