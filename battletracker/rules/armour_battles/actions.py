@@ -29,12 +29,14 @@ DISRUPTION_POINTS = "ab.disruption"
 
 SUPPRESSION_TITLES = ("None", "Suppressed", "Suppressed (artillery)")
 """A unit's suppression by level: 0 none, 1 suppressed, 2 artillery-suppressed (the harder one to shake off)."""
+MOST_SUPPRESSED = len(SUPPRESSION_TITLES) - 1
+"""Artillery suppression: no step of suppression goes beyond it."""
 
 
 def suppression_level(unit: Unit) -> int:
-    """0 unsuppressed, 1 suppressed, 2 artillery-suppressed."""
+    """0 unsuppressed, 1 suppressed, `MOST_SUPPRESSED` artillery-suppressed."""
     if ARTILLERY_SUPPRESSED in unit.conditions:
-        return 2
+        return MOST_SUPPRESSED
     return 1 if SUPPRESSED in unit.conditions else 0
 
 
@@ -79,10 +81,11 @@ def plan_suppression(game: Game, choices: Choices) -> Plan:
     after = level + delta
     if after < 0:
         raise Refusal("delta", f"{unit.name} is not suppressed.")
-    if after > 2:
+    if after > MOST_SUPPRESSED:
         raise Refusal("delta", f"{unit.name} is already suppressed by artillery, the most there is.")
     line = f"Suppression on {unit.name}: {SUPPRESSION_TITLES[level]} -> {SUPPRESSION_TITLES[after]}"
-    effects = (SetCondition(unit.id, SUPPRESSED, after >= 1), SetCondition(unit.id, ARTILLERY_SUPPRESSED, after == 2))
+    effects = (SetCondition(unit.id, SUPPRESSED, after >= 1),
+               SetCondition(unit.id, ARTILLERY_SUPPRESSED, after == MOST_SUPPRESSED))
     return Plan(STEP, {}, (line,), dict(choices), f"Suppression on {unit.name}: {SUPPRESSION_TITLES[after]}",
                 effects, log=(line,))
 

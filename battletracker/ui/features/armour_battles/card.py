@@ -10,6 +10,7 @@ from battletracker.model.game import Game, GameError, Unit
 from battletracker.rules.actions import Refusal
 from battletracker.rules.armour_battles.actions import (
     DISRUPTION_POINTS,
+    MOST_SUPPRESSED,
     SUPPRESSION,
     SUPPRESSION_TITLES,
     suppression_level,
@@ -84,7 +85,7 @@ class ArmourBattlesSection(QWidget):
         level = suppression_level(unit)
         self.suppression.setText(SUPPRESSION_TITLES[level])
         self.sup_minus.setEnabled(level > 0)
-        self.sup_plus.setEnabled(level < 2)
+        self.sup_plus.setEnabled(level < MOST_SUPPRESSED)
         now = unit.counters.get(DISRUPTION, 0)
         cohesion = int_setting(self.session.game, "cohesion")
         text = f"{now} of {cohesion}"
