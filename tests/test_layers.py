@@ -1,5 +1,6 @@
 """Imports only point down: core <- model <- rules <- ui, nothing below ui/ reaches Qt, no ruleset
-imports another, and the Effects do not depend on the save file."""
+imports another, no feature under ui/features imports another, the Effects do not depend on the save
+file, and ui/ asks the rules rather than reading the table against rule numbers itself."""
 
 from __future__ import annotations
 
@@ -209,4 +210,285 @@ def test_the_effects_do_not_import_the_save_file() -> None:
         for line, name in _imported_names((ROOT / Path(*module.split("."))).with_suffix(".py"))
         if name == "battletracker.model.savefile" or name.startswith("battletracker.model.savefile.")
     ]
+    assert not offences, "\n".join(offences)
+
+
+# -- ui/: features apart, and no rules read in the window ---------------------------------------------------------
+
+FEATURES = ("battletracker", "ui", "features")
+KNOWN_CROSS_FEATURE = {
+    ("battletracker/ui/features/this_phase.py", "bombardments"):
+        "its bombardment buttons open the Bombardments dock's dialogs; to move to a shared ui/ interface",
+}
+"""Feature modules that still import another feature, and why."""
+
+
+def _feature(name: str) -> str | None:
+    """The feature (package or module directly under ui/features/) that the module `name` belongs to."""
+    parts = name.split(".")
+    return parts[3] if len(parts) > 3 and tuple(parts[:3]) == FEATURES else None
+
+
+def feature_offences(path: Path) -> list[str]:
+    """Imports of another feature from the module at `path` (the features' list, ui/features/__init__, is none)."""
+    own = _feature(_module_name(path))
+    where = path.relative_to(ROOT).as_posix()
+    return [f"{where}:{line} imports {name}: one feature may not import another (shared parts go in ui/)"
+            for line, name in _imported_names(path)
+            if own is not None and (other := _feature(name)) is not None and other != own
+            and (where, other) not in KNOWN_CROSS_FEATURE]
+
+
+def test_the_feature_scan_catches_one_feature_importing_another(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    package = tmp_path / Path(*FEATURES) / "necromunda"
+    package.mkdir(parents=True)
+    sample = package / "sample.py"
+    sample.write_text(
+        "from battletracker.ui.features.support_fire.dialog import FireDialog\n"
+        "from ..bombardments import panel\n"
+        "from battletracker.ui.features.necromunda.overlays import shoot_items\n"
+        "from .fighter_card import FighterSection\n"
+        "from battletracker.ui.procedure_parts import FactsPanel\n",
+        encoding="utf-8",
+    )
+    listing = tmp_path / Path(*FEATURES) / "__init__.py"
+    listing.write_text("from battletracker.ui.features import necromunda, support_fire\n", encoding="utf-8")
+    named = {o.split(" imports ")[1].split(":")[0] for o in feature_offences(sample)}
+    assert named == {"battletracker.ui.features.support_fire.dialog",
+                     "battletracker.ui.features.support_fire.dialog.FireDialog",
+                     "battletracker.ui.features.bombardments", "battletracker.ui.features.bombardments.panel"}
+    assert feature_offences(listing) == []
+
+
+def test_no_feature_imports_another() -> None:
+    files = sorted((ROOT / Path(*FEATURES)).rglob("*.py"))
+    assert {"battletracker.ui.features.this_phase", "battletracker.ui.features.necromunda.shoot_dialog"} <= {
+        _module_name(p) for p in files}
+    offences = [o for path in files for o in feature_offences(path)]
+    assert not offences, "\n".join(offences)
+
+
+GEOMETRY = "battletracker.core.geometry"
+RULES_GEOMETRY = frozenset({
+    "in_arc", "aspect", "range_band", "in_radius", "within_burst", "corridor", "along_line", "step_parallel",
+    "in_rectangle", "length_inside_polygon", "share_inside", "share_inside_sides", "edges_seen_from",
+    "sides_seen_from", "segment_crosses_rectangle", "segment_crosses_frame", "segment_crosses_polyline",
+    "segment_crosses_polygon"})
+"""core.geometry's tests of arc, range band, burst, line of fire and sight: questions only the rules ask."""
+MEASURES = frozenset({"distance", "bearing", "angle_between", "distance_to_segment", "distance_to_polyline"})
+"""core.geometry's measures: the window may draw with them, but whether a measure is in reach is the rules' call."""
+DISTANCES = MEASURES - {"bearing"}
+"""The measures a feature takes from its plan (a range, an offset from an arc); a bearing it may draw with."""
+TABLE_READINGS = frozenset({"sight", "cover_against"})
+"""`TableIndex`'s readings of Line of Sight and cover: a feature shows what its plan read, the map draws them."""
+COUNTING = (0, 1)
+"""The numbers a rules value may be compared with in ui/: none, one (a count, not a rule's number)."""
+
+DRAWING_MEASURES = {
+    ("battletracker/ui/map/items.py", "set_wedge"): "how far the arc moved, to repaint only what it crossed",
+    ("battletracker/ui/map/terrain_items.py", "label_point"): "the middle of a line, where its name goes",
+    ("battletracker/ui/map/terrain_items.py", "piece_at"): "the terrain under the cursor, within a click's reach",
+}
+"""Functions in ui/ that compare a measure to draw or to pick, and why."""
+KNOWN_FEATURE_MEASURES = {
+    "battletracker/ui/features/backdrop.py": "which table corner a calibration click is nearest, a gesture",
+    "battletracker/ui/features/bombardments/map_layer.py": "an arrow's length, to draw its head",
+    "battletracker/ui/features/anti_tank.py": "the distance in a target list's label; the plan should give it",
+    "battletracker/ui/features/support_fire/dialog.py": "the distances in the target lists' labels and the frontage "
+                                                        "typed from two picked points; the plan should give them",
+    "battletracker/ui/features/support_fire/grenade_vehicle.py": "the distance in a target list's label; the plan "
+                                                                 "should give it",
+}
+"""Feature modules that still measure the table themselves, and why."""
+KNOWN_FEATURE_READINGS = {
+    "battletracker/ui/features/armour_battles/common.py": "the map's Line of Sight for the fire dialogs; moving "
+                                                          "into the Armour Battles plans",
+}
+"""Feature modules that still read sight or cover themselves, and why."""
+
+
+class _RulesInUi:
+    """What one ui/ module does that belongs to the rules: see `rule_offences`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.where = path.relative_to(ROOT).as_posix()
+        self.tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        self.geometry_names: dict[str, str] = {}
+        self.geometry_modules: set[str] = set()
+        self.rules_names: set[str] = set()
+        self.offences: list[str] = []
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    self._imported(node.module, alias.name, alias.asname or alias.name, node.lineno)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name == GEOMETRY:
+                        self.geometry_modules.add(alias.asname or alias.name)
+                    elif alias.name.startswith("battletracker.rules") and alias.asname:
+                        self.rules_names.add(alias.asname)
+
+    def _imported(self, module: str, name: str, local: str, line: int) -> None:
+        if module == GEOMETRY:
+            self.geometry_names[local] = name
+            if name in RULES_GEOMETRY:
+                self._offence(line, f"imports {name} from core.geometry: ask the rules (rules/targets.py, a plan)")
+        elif module == "battletracker.core" and name == "geometry":
+            self.geometry_modules.add(local)
+        elif module == "battletracker.rules" or module.startswith("battletracker.rules."):
+            self.rules_names.add(local)
+
+    def _offence(self, line: int, text: str) -> None:
+        self.offences.append(f"{self.where}:{line} {text}")
+
+    def _geometry_of(self, func: ast.expr) -> str | None:
+        """The core.geometry function `func` names, if it names one."""
+        if isinstance(func, ast.Name):
+            return self.geometry_names.get(func.id)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id in self.geometry_modules:
+            return func.attr
+        return None
+
+    def _rooted_in_rules(self, func: ast.expr) -> bool:
+        while isinstance(func, (ast.Attribute, ast.Subscript, ast.Call)):
+            func = func.func if isinstance(func, ast.Call) else func.value
+        return isinstance(func, ast.Name) and func.id in self.rules_names
+
+    def scan(self) -> list[str]:
+        in_feature = _feature(_module_name(self.path)) is not None
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id in self.geometry_modules and node.attr in RULES_GEOMETRY:
+                self._offence(node.lineno, f"uses geometry.{node.attr}: ask the rules (rules/targets.py, a plan)")
+            elif in_feature and isinstance(node, ast.Call):
+                if self._geometry_of(node.func) in DISTANCES and self.where not in KNOWN_FEATURE_MEASURES:
+                    self._offence(node.lineno, f"measures the table ({ast.unparse(node)}): show the plan's measure")
+                if isinstance(node.func, ast.Attribute) and node.func.attr in TABLE_READINGS \
+                        and self.where not in KNOWN_FEATURE_READINGS:
+                    self._offence(node.lineno, f"reads {node.func.attr} from the table: show the plan's reading")
+        top = ast.Module(body=[s for s in self.tree.body if not isinstance(s, (ast.FunctionDef, ast.ClassDef))],
+                         type_ignores=[])
+        for scope in [top, *(n for n in ast.walk(self.tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))]:
+            self._comparisons(scope)
+        return self.offences
+
+    def _comparisons(self, scope: ast.AST) -> None:
+        """Measures compared with more than a tolerance, and rules values compared with a number, in `scope`."""
+        measured: set[str] = set()
+        ruled: set[str] = set()
+        nodes = list(ast.walk(scope))
+
+        def is_measured(e: ast.expr) -> bool:
+            return any((isinstance(n, ast.Call) and self._geometry_of(n.func) in MEASURES)
+                       or (isinstance(n, ast.Name) and n.id in measured) for n in ast.walk(e))
+
+        def is_ruled(e: ast.expr) -> bool:
+            return any((isinstance(n, ast.Call) and self._rooted_in_rules(n.func))
+                       or (isinstance(n, ast.Name) and n.id in ruled) for n in ast.walk(e))
+
+        for _ in range(2):  # a name bound from a name bound from a measure
+            for n in nodes:
+                if isinstance(n, ast.Assign | ast.AnnAssign | ast.NamedExpr) and n.value is not None:
+                    names = {t.id for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                             if isinstance(t, ast.Name)}
+                    if is_measured(n.value):
+                        measured |= names
+                    if is_ruled(n.value):
+                        ruled |= names
+        name = getattr(scope, "name", "")
+        for n in nodes:
+            if not isinstance(n, ast.Compare):
+                continue
+            sides = [n.left, *n.comparators]
+            for op, a, b in zip(n.ops, sides, sides[1:], strict=False):
+                if not isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE):
+                    continue
+                for x, y in ((a, b), (b, a)):
+                    if is_measured(x) and not _tolerance(y) and (self.where, name) not in DRAWING_MEASURES:
+                        self._offence(n.lineno, f"compares a measure ({ast.unparse(n)}): whether it is in reach "
+                                                "is the rules' answer")
+                    if is_ruled(x) and (number := _number(y)) is not None and number not in COUNTING:
+                        self._offence(n.lineno, f"compares a rules value with {number:g} ({ast.unparse(n)}): "
+                                                "the number belongs in the rules")
+
+
+def _tolerance(e: ast.expr) -> bool:
+    """EPSILON or a number under a tenth of an inch: a test that two points are one, not a rule's distance."""
+    number = _number(e)
+    if number is not None:
+        return abs(number) < 0.1
+    return (isinstance(e, ast.Name) and e.id == "EPSILON") or (isinstance(e, ast.Attribute) and e.attr == "EPSILON")
+
+
+def _number(e: ast.expr) -> float | None:
+    negative = isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub)
+    value = e.operand if isinstance(e, ast.UnaryOp) and negative else e
+    if isinstance(value, ast.Constant) and isinstance(value.value, int | float) and not isinstance(value.value, bool):
+        return -value.value if negative else value.value
+    return None
+
+
+def rule_offences(path: Path) -> list[str]:
+    """What the ui/ module at `path` decides that the rules should: an arc, band or line-of-fire test from
+    core.geometry, a measure compared with more than a tolerance, a rules value compared with a number other
+    than none or one, and (in a feature) a distance measured or sight and cover read from the table."""
+    return _RulesInUi(path).scan()
+
+
+def test_the_rules_scan_catches_table_reading_in_the_window(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    package = tmp_path / Path(*FEATURES) / "armour_battles"
+    package.mkdir(parents=True)
+    sample = package / "sample.py"
+    sample.write_text(
+        "from battletracker.core.geometry import EPSILON, distance, in_arc, offset\n"
+        "from battletracker.core import geometry as g\n"
+        "from battletracker.rules.armour_battles.actions import suppression_level\n"
+        "from battletracker.rules.terrain import TableIndex\n"
+        "\n"
+        "def targets(game, unit, reach):\n"
+        "    found = set()\n"
+        "    for other in game.units.values():\n"
+        "        if distance((unit.x, unit.y), (other.x, other.y)) <= reach + EPSILON:\n"
+        "            found.add(other.id)\n"
+        "    return found\n"
+        "\n"
+        "def refresh(self, unit, target):\n"
+        "    level = suppression_level(unit)\n"
+        "    self.plus.setEnabled(level < 2)\n"
+        "    self.minus.setEnabled(level > 0)\n"
+        "    self.range.setValue(round(g.distance((unit.x, unit.y), (target.x, target.y)), 1))\n"
+        "    self.cover = TableIndex(self.game).cover_against(unit, target).level\n"
+        "    far = g.distance((unit.x, unit.y), (target.x, target.y))\n"
+        "    if far > 12:\n"
+        "        self.note.setText('long')\n"
+        "    if far < 1e-9:\n"
+        "        return offset((unit.x, unit.y), 0.0, 1.0)\n"
+        "    return g.range_band(far, (6.0, 12.0))\n",
+        encoding="utf-8",
+    )
+    found = [o.split(":", 1)[1] for o in rule_offences(sample)]
+    lines = sorted(int(o.split(" ", 1)[0]) for o in found)
+    assert lines == [1, 9, 9, 15, 17, 18, 19, 20, 24], "\n".join(found)
+    assert any("imports in_arc" in o for o in found) and any("geometry.range_band" in o for o in found)
+    assert any("compares a rules value with 2 (level < 2)" in o for o in found)
+    assert not any("level > 0" in o or "far < 1e-09" in o for o in found)
+    drawn = tmp_path / "battletracker" / "ui" / "map" / "drawn.py"
+    drawn.parent.mkdir(parents=True)
+    drawn.write_text("from battletracker.core.geometry import bearing, distance\n"
+                     "def arrow(a, b):\n"
+                     "    if distance(a, b) < 1e-9:\n"
+                     "        return None\n"
+                     "    return bearing(b, a), distance(a, b)\n", encoding="utf-8")
+    assert rule_offences(drawn) == []
+
+
+def test_no_rules_are_read_in_the_window() -> None:
+    files = sorted((ROOT / "battletracker" / "ui").rglob("*.py"))
+    offences = [o for path in files for o in rule_offences(path)]
     assert not offences, "\n".join(offences)
