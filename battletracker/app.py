@@ -109,10 +109,10 @@ def installation_failure(window: MainWindow) -> str | None:
     import importlib
     from importlib.resources import files
 
-    from battletracker.rules import RULESET_PACKAGES
+    from battletracker.rules import ruleset_packages
     from battletracker.rules.tables import resources_dir
 
-    for package in RULESET_PACKAGES:
+    for package in ruleset_packages():
         try:
             importlib.import_module(package)
         except Exception as exc:  # noqa: BLE001 - any failure to import is the answer

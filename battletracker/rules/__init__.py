@@ -6,13 +6,17 @@
     resolve(name, inputs, dice)        -> Resolution
     odds(name, inputs)                 -> exact Distribution over outcome keys
 
-Ruleset packages register their procedures when imported; the registry imports
-them all on first use, so callers never need to.
+Every module of a ruleset package registers what it holds (procedures, plans)
+when imported, and the package imports all its modules by walking itself
+(`import_modules`), so a new module joins by existing. The registry imports the
+shared actions and every ruleset package (each subpackage of this one) on first
+use, so callers never need to.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from battletracker.core.dice import Dice
@@ -55,9 +59,11 @@ __all__ = [
     "Roller",
     "RulesInputError",
     "get",
+    "import_modules",
     "odds",
     "procedures",
     "register",
+    "ruleset_packages",
     "resolve",
     "Action",
     "Plan",
@@ -67,11 +73,9 @@ __all__ = [
     "register_plan",
 ]
 
-RULESET_PACKAGES = (
+# The actions every ruleset shares, beside the ruleset packages (found as this package's subpackages).
+SHARED_MODULES = (
     "battletracker.rules.generic",
-    "battletracker.rules.chain_of_command",
-    "battletracker.rules.armour_battles",
-    "battletracker.rules.necromunda",
     "battletracker.rules.backdrop_actions",
     "battletracker.rules.table_actions",
     "battletracker.rules.terrain_actions",
@@ -89,12 +93,36 @@ def register(procedure: Procedure) -> Procedure:
     return procedure
 
 
+def import_modules(package: str, path: Iterable[str]) -> None:
+    """Import every module of `package` (its `__name__` and `__path__`) in name order.
+
+    A ruleset package calls it from its `__init__`, so a module added to it
+    registers itself without a list to edit. The walk follows `__path__`, as
+    the import system does, so it finds the modules from a checkout, a wheel
+    (zipped too) and the bundle alike; the name order makes every start import
+    them in the same order.
+    """
+    import pkgutil
+
+    for found in sorted(pkgutil.iter_modules(path), key=lambda module: module.name):
+        importlib.import_module(f"{package}.{found.name}")
+
+
+def ruleset_packages() -> tuple[str, ...]:
+    """What registers the procedures: the shared actions, then every ruleset package (each subpackage of
+    `battletracker.rules`, in name order), found when asked so that importing the rules walks nothing."""
+    import pkgutil
+
+    found = sorted(f"{__name__}.{module.name}" for module in pkgutil.iter_modules(__path__) if module.ispkg)
+    return (*SHARED_MODULES, *found)
+
+
 def _load() -> None:
     """Import every ruleset once; a failed import is raised again on the next call."""
     global _loaded
     if not _loaded:
-        for package in RULESET_PACKAGES:
-            importlib.import_module(package)
+        for name in ruleset_packages():
+            importlib.import_module(name)
         _loaded = True
 
 

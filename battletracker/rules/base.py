@@ -313,6 +313,14 @@ class InputReader:
             raise RulesInputError(unknown[0], "is not an input of this procedure")
 
 
+
+def numbered(prefix: str, count_key: str, rows: Sequence[Mapping[str, InputValue]]) -> dict[str, InputValue]:
+    """A list of units or targets as numbered inputs (`<prefix>1_id`, ...) with their count, as a plan passes it."""
+    out: dict[str, InputValue] = {count_key: len(rows)}
+    for n, row in enumerate(rows, 1):
+        out.update({f"{prefix}{n}_{key}": value for key, value in row.items()})
+    return out
+
 ResolveFn = Callable[[Inputs, Dice], Resolution]
 OddsFn = Callable[[Inputs], "Distribution[str]"]
 LabelFn = Callable[[str], str]
@@ -481,6 +489,13 @@ class Procedure:
     the dice luck when the outcome key leaves out what the roller cared about
     (how far a ranging shot deviated): the odds of those finer keys, and the
     finer key of a resolution; `better` then ranks the finer keys.
+
+    `typical` and `largest` are the inputs its exact odds are measured and
+    checked with (tests/benchmarks/odds_bench.py, tests/rules/test_odds_inputs.py):
+    as a dialog passes them from a worked example or a demo, and the most the
+    rules allow where its work grows with its inputs. They sit with the
+    procedure so that a new one is benchmarked by being registered; `largest`
+    None says no input is larger than the typical one.
     """
 
     name: str
@@ -495,6 +510,8 @@ class Procedure:
     better: RankFn | None = None
     rolled_by: tuple[str, ...] = ()
     luck: tuple[OddsFn, Callable[[Resolution], builtins.str]] | None = None
+    typical: Inputs | None = None
+    largest: Inputs | None = None
 
     def words(self, outcome: str, names: Mapping[builtins.str, builtins.str]) -> builtins.str:
         """The outcome in a player's words, any unit its key holds said by its name in `names`."""

@@ -58,4 +58,5 @@ def pool_label(outcome: str) -> str:
     return counted(int(n), "successes") if n.isdigit() else outcome
 
 
-register(Procedure("dice.pool", "Dice pool", pool_resolve, pool_odds, label=pool_label))
+register(Procedure("dice.pool", "Dice pool", pool_resolve, pool_odds, label=pool_label,
+                   typical={"dice": 10, "target": 4}, largest={"dice": 60, "target": 4}))

@@ -25,4 +25,5 @@ def _odds(inputs: Inputs) -> Distribution[str]:
     return Distribution.certain(DONE)
 
 
-register(Procedure(STEP, "A change on the table", _resolve, _odds, ruleset="table"))
+register(Procedure(STEP, "A change on the table", _resolve, _odds, ruleset="table",
+                   typical={}))

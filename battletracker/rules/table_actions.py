@@ -35,7 +35,7 @@ from battletracker.model.effects import (
     SpendAmmo,
 )
 from battletracker.model.fields import FieldError, unit_from_dict
-from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit
+from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit, Weapon
 from battletracker.model.sequence_effects import SetActivation
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, chosen_unit, register_plan
@@ -64,8 +64,9 @@ DONE = "done"
 Build = Callable[[InputReader], tuple[list[Effect], list[str]]]
 
 
-def _procedure(name: str, procedure_title: str, build: Build) -> None:
-    """Register a procedure that always succeeds: `build` reads the inputs into its effects and log lines."""
+def _procedure(name: str, procedure_title: str, build: Build, typical: Inputs) -> None:
+    """Register a procedure that always succeeds: `build` reads the inputs into its effects and log lines;
+    `typical` are inputs the demo's table passes it (rules.plan on the demo game)."""
 
     def resolve(inputs: Inputs, dice: Dice) -> Resolution:
         r = InputReader(inputs)
@@ -76,7 +77,7 @@ def _procedure(name: str, procedure_title: str, build: Build) -> None:
     def odds(inputs: Inputs) -> Distribution[str]:
         return Distribution.certain(DONE)
 
-    register(Procedure(name, procedure_title, resolve, odds, ruleset="table"))
+    register(Procedure(name, procedure_title, resolve, odds, ruleset="table", typical=typical))
 
 
 def _signed(n: int) -> str:
@@ -490,17 +491,35 @@ def _plan_settings(game: Game, choices: Choices) -> Plan:
     return Plan(STEP, {}, (line,), _echo(choices), "Change ruleset settings", tuple(effects), log=(line,))
 
 
-_procedure("unit.move", "Move or turn a unit", _build_move)
-_procedure("unit.counter", "Change a counter", _build_counter)
-_procedure("unit.figures", "Change the figures", _build_figures)
-_procedure("unit.ammo", "Spend or refill ammunition", _build_ammo)
-_procedure("unit.condition", "Put a condition on or off", _build_condition)
-_procedure("unit.damage", "Record or repair vehicle damage", _build_damage)
-_procedure("unit.add", "Add a unit", _build_add)
-_procedure("unit.edit", "Edit a unit", _build_edit)
-_procedure("unit.remove", "Remove a unit", _build_remove)
-_procedure("clock.set", "Move the clock on", _build_clock)
-_procedure("side.change", "Change a side's Force Morale or points", _build_side)
+# The demo's units (1. Gruppe u1, Panzerschreck u4, Leutnant Kraus u5, Panzer IV u6) and a third Gruppe added.
+_GRUPPE = Unit("u12", "3. Gruppe", "section", 0, 12.0, 6.0, 180.0, 10, 10,
+               weapons=[Weapon("Rifles"), Weapon("MG42")])
+_procedure("unit.move", "Move or turn a unit", _build_move,
+           {"unit": "u1", "x": 14.0, "y": 20.0, "facing": 180.0, "line": '1. Gruppe moved 11.7" to (14", 20")'})
+_procedure("unit.counter", "Change a counter", _build_counter,
+           {"unit": "u1", "counter": "shock", "delta": 1, "line": "Shock on 1. Gruppe: 0 -> 1"})
+_procedure("unit.figures", "Change the figures", _build_figures,
+           {"unit": "u1", "delta": -2, "line": "Figures of 1. Gruppe: 10 -> 8 of 10"})
+_procedure("unit.ammo", "Spend or refill ammunition", _build_ammo,
+           {"unit": "u4", "weapon": 0, "rounds": 1, "line": "Panzerschreck (Panzerschreck): 3 -> 2 rounds"})
+_procedure("unit.condition", "Put a condition on or off", _build_condition,
+           {"unit": "u1", "condition": "pinned", "present": True, "line": "1. Gruppe is now Pinned"})
+_procedure("unit.damage", "Record or repair vehicle damage", _build_damage,
+           {"unit": "u6", "damage": "immobilised", "present": True,
+            "line": "Panzer IV H: Vehicle Immobilised recorded"})
+_procedure("unit.add", "Add a unit", _build_add,
+           {"unit": unit_choice(_GRUPPE),
+            "line": 'Added 3. Gruppe (Section) for Germany at (12", 6") facing 180\u00b0'})
+_procedure("unit.edit", "Edit a unit", _build_edit,
+           {"unit": unit_choice(_GRUPPE), "line": "Edited 3. Gruppe: figures 8/10 -> 10/10"})
+_procedure("unit.remove", "Remove a unit", _build_remove,
+           {"unit": "u5", "line": "Removed Leutnant Kraus (Leader, Germany) from the table"})
+_procedure("clock.set", "Move the clock on", _build_clock,
+           {"turn": 1, "phase": 2, "next_side": 1, "text": "End of Turn 1 Phase 1",
+            "heading": "Turn 1, Phase 2: United States"})
+_procedure("side.change", "Change a side's Force Morale or points", _build_side,
+           {"side": 0, "name": "Germany", "colour": "#3b6fb6", "force_morale": 8, "coc_points": 1,
+            "line": "Force Morale of Germany: 9 -> 8"})
 
 register_plan("unit.move", _plan_move)
 register_plan("unit.turn", _plan_turn)

@@ -181,8 +181,9 @@ def _build(name: str, r: InputReader) -> list[Effect]:
     return [SetTerrainPoints(r.str("piece"), tuple((float(x), float(y)) for x, y in points))]
 
 
-def _procedure(name: str, procedure_title: str) -> None:
-    """Register a procedure that always succeeds: one effect and the plan's log line."""
+def _procedure(name: str, procedure_title: str, typical: Inputs) -> None:
+    """Register a procedure that always succeeds: one effect and the plan's log line; `typical` are inputs
+    the demo's table passes it (rules.plan on the demo game)."""
 
     def resolve(inputs: Inputs, dice: Dice) -> Resolution:
         r = InputReader(inputs)
@@ -194,13 +195,18 @@ def _procedure(name: str, procedure_title: str) -> None:
     def odds(inputs: Inputs) -> Distribution[str]:
         return Distribution.certain(DONE)
 
-    register(Procedure(name, procedure_title, resolve, odds, ruleset="table"))
+    register(Procedure(name, procedure_title, resolve, odds, ruleset="table", typical=typical))
 
 
-_procedure("terrain.add", "Add a terrain piece")
-_procedure("terrain.edit", "Edit a terrain piece")
-_procedure("terrain.remove", "Remove a terrain piece")
-_procedure("terrain.move", "Move or reshape a terrain piece")
+_ORCHARD = TerrainPiece("t6", "Orchard", "woods", "area", [(40.0, 20.0), (46.0, 20.0), (46.0, 26.0), (40.0, 26.0)])
+_BARLEY = TerrainPiece("t1", "Barley field", "crops", "area", [(15.0, 6.5), (25.5, 6.0), (26.0, 13.5), (15.5, 14.0)])
+_procedure("terrain.add", "Add a terrain piece", {"piece": terrain_choice(_ORCHARD),
+                                                  "line": "Added Orchard (Woods) to the table"})
+_procedure("terrain.edit", "Edit a terrain piece", {"piece": terrain_choice(_BARLEY),
+                                                    "line": "Edited Wheat field: name Wheat field -> Barley field"})
+_procedure("terrain.remove", "Remove a terrain piece", {"piece": "t4", "line": "Removed Hedge (Hedge) from the table"})
+_procedure("terrain.move", "Move or reshape a terrain piece",
+           {"piece": "t5", "points": "[[34.0,38.3],[45.0,38.3]]", "line": 'Moved Stone wall 1.0"'})
 
 register_plan("terrain.add", _plan_add)
 register_plan("terrain.edit", _plan_edit)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFormLayout, QSpinBox, QVBoxLayout, QWidget
 
 from battletracker.rules.generic import MAX_POOL
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
 
 class DiceDialog(ProcedureDialog):
+    first_opening = FirstOpening("chain_of_command", 1, "Dice", "dice")
+
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Roll dice")

@@ -13,8 +13,9 @@ A feature (anti-tank fire, bombardments, Necromunda shooting, ...) is a
   the status bar), to add docks, menu entries or map overlays that follow
   the session.
 
-The app's features are the explicit list `battletracker.ui.features.all_features`,
-which app.py hands to the main window; the window adds them (`add_features`)
+The app's features are found by `battletracker.ui.features.all_features` (each
+module of that package with a module-level `FEATURE`), which app.py hands to the
+main window; the window adds them (`add_features`)
 just after its first paint, so they do not slow the start.
 """
 
@@ -122,12 +123,18 @@ WindowExtension = Callable[[FeatureHost], None]
 
 @dataclass(frozen=True)
 class Feature:
-    """One rules feature: what it adds to units, cards and the window."""
+    """One rules feature: what it adds to units, cards and the window.
+
+    `menu_order` places it among the features (a lower one first; equal ones in
+    their modules' name order): the order their actions appear in the menus and
+    their window extensions are added.
+    """
 
     name: str
     unit_actions: tuple[UnitAction, ...] = ()
     card_sections: tuple[CardSection, ...] = ()
     window_extensions: tuple[WindowExtension, ...] = ()
+    menu_order: int = 0
 
 
 _features: dict[str, Feature] = {}

@@ -18,8 +18,9 @@ default button, and closing with typed dice not yet applied asks first.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from math import ceil
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QSizeF, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent
@@ -488,6 +489,30 @@ class ProcedureRunner(QWidget):
         return True
 
 
+@dataclass(frozen=True)
+class FirstOpening:
+    """How the first-dialog benchmark (tests/benchmarks/first_dialog.py) opens a dialog, as a player does.
+
+    `table` names the benchmark's table (a demo it starts, prepared as the
+    benchmark says), where the dialog is opened `place`-th; `how` is "dice",
+    "command_dice", "phase", "ranging" or a unit action's key, run on `unit_id`.
+    """
+
+    table: str
+    place: int
+    title: str
+    how: str
+    unit_id: str = ""
+
+
+@dataclass(frozen=True)
+class NotOpened:
+    """Why the first-dialog benchmark does not open a dialog: it opens from inside another procedure dialog
+    (whose parts and modules are then loaded), or needs a table state the demos do not reach quickly."""
+
+    why: str
+
+
 class ProcedureDialog(QDialog):
     """A dialog around ProcedureRunners that never drops the table's dice on a stray key.
 
@@ -495,7 +520,13 @@ class ProcedureDialog(QDialog):
     clicks) and never presses a default button: a procedure dialog has nothing Enter
     should close it with. Escape, Close and the window's close button ask before
     discarding typed dice that are not applied yet; closing from code does not ask.
+
+    Each dialog a player opens says in `first_opening` how its first opening is
+    benchmarked, or why it is not: the benchmark finds them there, so a new
+    dialog joins it without a list to edit (tests/ui/test_first_dialog_list.py).
     """
+
+    first_opening: ClassVar[FirstOpening | NotOpened | None] = None
 
     def close_buttons(self) -> QDialogButtonBox:
         """The dialog's Close button box: never a default button, and asking before dice are lost."""

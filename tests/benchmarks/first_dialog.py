@@ -13,17 +13,23 @@ the GUI thread): warming must never freeze a window a player may already be usin
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import pkgutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 from tests.benchmarks.common import report, report_ratio
+
+if TYPE_CHECKING:
+    # Not in the child process before the app starts: it would load the dialogs' base ahead of the start.
+    from battletracker.ui.procedure_runner import FirstOpening, NotOpened
 
 GOAL_MS = 100.0
 PAUSE_GOAL_MS = 50.0
@@ -39,52 +45,66 @@ class Opening:
     unit_id: str = ""
 
 
-# The tables, each a fresh process: its file (a shipped demo) and its dialogs in the order they are opened.
-TABLES: dict[str, tuple[str, tuple[Opening, ...]]] = {
-    "chain_of_command": ("chain_of_command", (
-        Opening("Dice", "DiceDialog", "dice"),
-        Opening("Fire", "FireDialog", "coc.support_fire", "u1"),
-        Opening("Anti-tank fire", "AntiTankDialog", "coc.anti_tank_fire", "u4"),
-        Opening("Command Dice", "CommandDiceDialog", "command_dice"),
-    )),
-    "bombardment": ("chain_of_command", (
-        Opening("Phase of fire", "PhaseDialog", "phase"),
-        Opening("Ranging shot", "RangingDialog", "ranging"),
-    )),
-    "necromunda": ("necromunda", (
-        Opening("Necromunda Shoot", "ShootDialog", "necromunda.shoot", "u1"),
-    )),
-    "armour_battles": ("armour_battles", (
-        Opening("Armour Battles indirect fire", "IndirectFireDialog", "ab.indirect_fire", "stuh"),
-        Opening("Armour Battles direct fire", "DirectFireDialog", "ab.direct_fire", "stuh"),
-        Opening("Armour Battles close assault", "CloseAssaultDialog", "ab.close_assault", "stuh"),
-    )),
-}
+# The tables, each a fresh process, in the order they are started: each one's demo file. Each dialog names its
+# table and its place in that table's order in its `first_opening` (ui/procedure_runner.py).
+TABLES: dict[str, str] = {"chain_of_command": "chain_of_command", "bombardment": "chain_of_command",
+                          "necromunda": "necromunda", "armour_battles": "armour_battles"}
 
-# Procedure dialogs not opened above, each with why: they open from inside another procedure dialog
-# (its parts and modules already loaded) or need a table state the demos do not reach quickly.
-NOT_OPENED: dict[str, str] = {
-    "ReverseDialog": "opened from the Anti-tank fire dialog's follow-up",
-    "GrenadeDialog": "no demo unit carries anti-tank grenades; the Anti-tank fire dialog's parts",
-    "GrenadeIntoVehicleDialog": "needs a team beside an enemy vehicle; the Fire dialog's runner",
-    "ForceMoraleDialog": "opened from a Force Morale agenda line; the Command Dice dialog's class",
-    "SosDialog": "needs SOS Fire called; the Phase of fire dialog's runner",
-}
+
+def procedure_dialogs() -> dict[str, FirstOpening | NotOpened | None]:
+    """Every procedure dialog a player opens, by class name, with what its class itself says in `first_opening`.
+
+    The dialogs are the ProcedureDialog classes nothing else derives from (not the shared bases); every
+    module of battletracker.ui is imported first, so none is missed for not having been imported yet.
+    """
+    import battletracker.ui
+    from battletracker.ui.procedure_runner import ProcedureDialog
+
+    for found in pkgutil.walk_packages(battletracker.ui.__path__, "battletracker.ui."):
+        importlib.import_module(found.name)
+    dialogs: dict[str, FirstOpening | NotOpened | None] = {}
+    pending: list[type[ProcedureDialog]] = [ProcedureDialog]
+    while pending:
+        cls = pending.pop()
+        children = cls.__subclasses__()
+        if not children and cls is not ProcedureDialog:
+            dialogs[cls.__name__] = vars(cls).get("first_opening")
+        pending.extend(children)
+    return dialogs
+
+
+def openings() -> dict[str, tuple[Opening, ...]]:
+    """Each table's dialogs, in the order they are opened there."""
+    from battletracker.ui.procedure_runner import FirstOpening
+
+    declared = sorted((first.table, first.place, Opening(first.title, name, first.how, first.unit_id))
+                      for name, first in procedure_dialogs().items() if isinstance(first, FirstOpening))
+    return {table: tuple(opening for on, _place, opening in declared if on == table) for table in TABLES}
+
+
+def openings_json(tables: dict[str, tuple[Opening, ...]]) -> str:
+    """The openings as a child process is given them: it opens the dialogs without importing any beforehand."""
+    return json.dumps({table: [asdict(opening) for opening in found] for table, found in tables.items()})
+
+
+def read_openings(text: str) -> dict[str, tuple[Opening, ...]]:
+    return {table: tuple(Opening(**row) for row in rows) for table, rows in json.loads(text).items()}
+
 
 CHILD = r"""
 import sys
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 app = QApplication([sys.argv[0]])
-from tests.benchmarks.first_dialog import drive
-QTimer.singleShot(0, lambda: drive(app, sys.argv[1]))
+from tests.benchmarks.first_dialog import drive, read_openings
+QTimer.singleShot(0, lambda: drive(app, sys.argv[1], read_openings(sys.argv[2])[sys.argv[1]]))
 from battletracker.app import main
-raise SystemExit(main(sys.argv[2:]))
+raise SystemExit(main(sys.argv[3:]))
 """
 
 
-def drive(app: Any, table: str) -> None:
-    """In the child: wait for the painted, warmed window, then open each dialog twice and print the times."""
+def drive(app: Any, table: str, dialogs: tuple[Opening, ...]) -> None:
+    """In the child: wait for the painted, warmed window, then open each of `dialogs` twice and print the times."""
     from PySide6.QtCore import QTimer
 
     ticks: list[float] = []
@@ -120,7 +140,7 @@ def drive(app: Any, table: str) -> None:
 
     def measure(w: Any) -> None:
         try:
-            for opening in TABLES[table][1]:
+            for opening in dialogs:
                 first, kind = _open_and_close(app, w, opening)
                 second, _ = _open_and_close(app, w, opening)
                 print(json.dumps({"title": opening.title, "dialog": kind, "first_ms": first, "second_ms": second}),
@@ -193,12 +213,13 @@ def _open_and_close(app: Any, w: Any, opening: Opening) -> tuple[float, str]:
     return elapsed, kind
 
 
-def run_table(table: str, env: dict[str, str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Start the app on `table` in a fresh process; its warm-up pause and each opening's times."""
+def run_table(table: str, dialogs: str, env: dict[str, str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Start the app on `table` in a fresh process, to open `dialogs` (`openings_json`); its warm-up pause and
+    each opening's times."""
     from battletracker.rules.tables import resources_dir
 
-    demo = resources_dir() / "demo" / f"{TABLES[table][0]}.json"
-    cmd = [sys.executable, "-c", CHILD, table, str(demo)]
+    demo = resources_dir() / "demo" / f"{TABLES[table]}.json"
+    cmd = [sys.executable, "-c", CHILD, table, dialogs, str(demo)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
@@ -209,6 +230,7 @@ def run_table(table: str, env: dict[str, str]) -> tuple[dict[str, Any], list[dic
 def main() -> None:
     worst_pause: tuple[float, str, float] = (0.0, "", 0.0)
     features_ms = 0.0
+    dialogs = openings_json(openings())
     for table in TABLES:
         # A home of its own for each start: no recent files, no autosave offered back.
         with tempfile.TemporaryDirectory() as home:
@@ -217,11 +239,11 @@ def main() -> None:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             if not env.get("DISPLAY"):
                 env["QT_QPA_PLATFORM"] = "offscreen"
-            warm, openings = run_table(table, env)
+            warm, opened = run_table(table, dialogs, env)
             if warm["pause_ms"] >= worst_pause[0]:
                 worst_pause = (warm["pause_ms"], warm["slice"], warm["slice_ms"])
             features_ms = max(features_ms, warm["features_ms"])
-            for row in openings:
+            for row in opened:
                 name = f"first {row['title']} dialog"
                 report(f"{name}: absolute", row["first_ms"], GOAL_MS)
                 report_ratio(f"{name}: to its second opening", row["first_ms"], row["second_ms"], 1.5,

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.benchmarks.common import report
+from tests.benchmarks.first_dialog import openings, openings_json
 
 GOAL_MB = 200.0
 
@@ -28,9 +29,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 app = QApplication([sys.argv[0]])
 from tests.benchmarks.memory import drive
-QTimer.singleShot(0, lambda: drive(app))
+QTimer.singleShot(0, lambda: drive(app, sys.argv[1]))
 from battletracker.app import main
-raise SystemExit(main(sys.argv[1:]))
+raise SystemExit(main(sys.argv[2:]))
 """
 
 
@@ -58,11 +59,14 @@ def _close_modal_soon(app: Any) -> None:
     QTimer.singleShot(10, close)
 
 
-def drive(app: Any) -> None:
-    """In the child: once the window is warm, measure, open every dialog once, measure again, and exit."""
+def drive(app: Any, dialogs: str) -> None:
+    """In the child: once the window is warm, measure, open every dialog of `dialogs` (the first-dialog
+    benchmark's openings, as JSON) on the demo once, measure again, and exit."""
     from PySide6.QtCore import QTimer
 
-    from tests.benchmarks.first_dialog import TABLES, _open_and_close, _prepare
+    from tests.benchmarks.first_dialog import _open_and_close, _prepare, read_openings
+
+    tables = read_openings(dialogs)
 
     def window() -> Any:
         from battletracker.ui.gc_pause import top_level_widgets
@@ -80,7 +84,7 @@ def drive(app: Any) -> None:
         try:
             for table in ("chain_of_command", "bombardment"):
                 _prepare(w, table)
-                for opening in TABLES[table][1]:
+                for opening in tables[table]:
                     _open_and_close(app, w, opening)
             w.session.select("u1")
             others: list[Callable[[], object]] = [w.edit_unit, w.open_settings, w.about]
@@ -109,8 +113,8 @@ def main() -> None:
                    PYTHONPATH=os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")])))
         if not env.get("DISPLAY"):
             env["QT_QPA_PLATFORM"] = "offscreen"
-        done = subprocess.run([sys.executable, "-c", CHILD, "--demo"], env=env, capture_output=True, text=True,
-                              timeout=90)
+        done = subprocess.run([sys.executable, "-c", CHILD, openings_json(openings()), "--demo"], env=env,
+                              capture_output=True, text=True, timeout=90)
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     if not lines:
         raise RuntimeError(f"the app failed: {done.stderr[-2000:]}")

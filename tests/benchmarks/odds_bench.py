@@ -20,12 +20,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from battletracker.core.dice import RandomDice
-from battletracker.model.game import Unit, Weapon
-from battletracker.model.terrain import TerrainPiece
 from battletracker.rules import Inputs, Procedure, get, procedures
 from battletracker.rules.base import InputValue
-from battletracker.rules.table_actions import unit_choice
-from battletracker.rules.terrain_actions import terrain_choice
 
 TYPICAL_GOAL_MS = 1.0
 LARGEST_GOAL_MS = 5.0
@@ -34,156 +30,18 @@ SIMULATION_BUDGET_S = 0.25
 MIN_SIMULATION_RUNS = 2_000
 
 
-def _indexed(prefix: str, count_key: str, rows: list[dict[str, InputValue]]) -> dict[str, InputValue]:
-    """Numbered inputs for a list of units or targets: `<prefix>1_id`, ... and their count."""
-    out: dict[str, InputValue] = {count_key: len(rows)}
-    for n, row in enumerate(rows, 1):
-        out.update({f"{prefix}{n}_{key}": value for key, value in row.items()})
-    return out
+def _declared(which: str) -> dict[str, Inputs]:
+    """Each registered procedure's `typical` or `largest` inputs, where it declares them (rules/base.py)."""
+    found = {name: getattr(get(name), which) for name in procedures()}
+    return {name: inputs for name, inputs in found.items() if inputs is not None}
 
 
-def _ab_unit(uid: str, x: float, y: float, armoured: bool, reaction: int) -> dict[str, InputValue]:
-    return {"id": uid, "x": x, "y": y, "armoured": armoured, "reaction_dice": reaction}
-
-
-def _ab_mission(units: list[dict[str, InputValue]], fp: int, at: int) -> dict[str, InputValue]:
-    return {"firer_id": "stuh", "aim_x": 30.0, "aim_y": 20.0, "range": 24.0, "ranges": "9/18/36", "los": False,
-            "observer": True, "fp_dice": fp, "at_dice": at, "marker_id": "impact1", **_indexed("unit", "units", units)}
-
-
-_GRUPPE = Unit("u12", "3. Gruppe", "section", 0, 12.0, 6.0, 180.0, 10, 10,
-               weapons=[Weapon("Rifles"), Weapon("MG42")])
-_ORCHARD = TerrainPiece("t6", "Orchard", "woods", "area", [(40.0, 20.0), (46.0, 20.0), (46.0, 26.0), (40.0, 26.0)])
-_BARLEY = TerrainPiece("t1", "Barley field", "crops", "area", [(15.0, 6.5), (25.5, 6.0), (26.0, 13.5), (15.5, 14.0)])
-
-# The demo's units (1. Gruppe u1, sMG42 team u3, Panzerschreck u4, Leutnant Kraus u5, Panzer IV u6) and
-# terrain (Wheat field t1, Hedge t4, Stone wall t5), as the table's actions pass them (rules.plan on the demo game).
-_TABLE: dict[str, dict[str, InputValue]] = {
-    "unit.move": {"unit": "u1", "x": 14.0, "y": 20.0, "facing": 180.0, "line": '1. Gruppe moved 11.7" to (14", 20")'},
-    "unit.counter": {"unit": "u1", "counter": "shock", "delta": 1, "line": "Shock on 1. Gruppe: 0 -> 1"},
-    "unit.figures": {"unit": "u1", "delta": -2, "line": "Figures of 1. Gruppe: 10 -> 8 of 10"},
-    "unit.ammo": {"unit": "u4", "weapon": 0, "rounds": 1, "line": "Panzerschreck (Panzerschreck): 3 -> 2 rounds"},
-    "unit.condition": {"unit": "u1", "condition": "pinned", "present": True, "line": "1. Gruppe is now Pinned"},
-    "unit.damage": {"unit": "u6", "damage": "immobilised", "present": True,
-                    "line": "Panzer IV H: Vehicle Immobilised recorded"},
-    "unit.add": {"unit": unit_choice(_GRUPPE),
-                 "line": 'Added 3. Gruppe (Section) for Germany at (12", 6") facing 180\u00b0'},
-    "unit.edit": {"unit": unit_choice(_GRUPPE), "line": "Edited 3. Gruppe: figures 8/10 -> 10/10"},
-    "unit.remove": {"unit": "u5", "line": "Removed Leutnant Kraus (Leader, Germany) from the table"},
-    "side.change": {"side": 0, "name": "Germany", "colour": "#3b6fb6", "force_morale": 8, "coc_points": 1,
-                    "line": "Force Morale of Germany: 9 -> 8"},
-    "clock.set": {"turn": 1, "phase": 2, "next_side": 1, "text": "End of Turn 1 Phase 1",
-                  "heading": "Turn 1, Phase 2: United States"},
-    "terrain.add": {"piece": terrain_choice(_ORCHARD), "line": "Added Orchard (Woods) to the table"},
-    "terrain.edit": {"piece": terrain_choice(_BARLEY), "line": "Edited Wheat field: name Wheat field -> Barley field"},
-    "terrain.remove": {"piece": "t4", "line": "Removed Hedge (Hedge) from the table"},
-    "terrain.move": {"piece": "t5", "points": "[[34.0,38.3],[45.0,38.3]]", "line": 'Moved Stone wall 1.0"'},
-}
-
-_BOMBARDMENT: dict[str, InputValue] = {"activation": "command_die", "x": 20.0, "y": 20.0, "phases_left": 3,
-                                       "phases_fired": 1, "pattern_die": 2, "firepower_dice": 6, "to_hit": 4}
-_SECTION: dict[str, InputValue] = {"kind": "infantry", "id": "u1", "name": "1 Section", "figures": 8, "cover": "open"}
-# Ten targets under a devastating bombardment's first Phase (its Firepower Dice doubled): Sections in every
-# cover, passengers in a lorry, tanks (one open-topped), units in a brick building, an empty building.
-_TEN_TARGETS: list[dict[str, InputValue]] = [
-    {**_SECTION, "id": "s1", "name": "1 Section", "figures": 10},
-    {**_SECTION, "id": "s2", "name": "2 Section", "figures": 10, "cover": "light"},
-    {**_SECTION, "id": "s3", "name": "3 Section", "figures": 9, "cover": "hard"},
-    {**_SECTION, "id": "mg", "name": "MG team", "figures": 5},
-    {"kind": "passengers", "id": "p1", "name": "Passengers", "figures": 10, "vehicle_id": "lorry"},
-    {"kind": "vehicle", "id": "t1", "name": "Panzer IV"},
-    {"kind": "vehicle", "id": "t2", "name": "Sd.Kfz. 251", "open_topped": True},
-    {**_SECTION, "id": "s4", "name": "HQ", "figures": 4, "cover": "hard", "building": "brick_stone",
-     "storeys": 2},
-    {"kind": "building", "id": "bld", "name": "Church", "building": "brick_stone"},
-    {**_SECTION, "id": "s5", "name": "Sniper", "figures": 2, "cover": "light"},
-]
-
-# Typical inputs per procedure, as the dialogs would pass them (from the seeds' worked examples and the demo).
-TYPICAL: dict[str, dict[str, InputValue]] = {
-    "dice.pool": {"dice": 10, "target": 4},
-    "coc.fire": {"firepower_dice": 12, "to_hit": 4, "cover": "light", "storm_of_steel": True, "teams": 2},
-    "coc.tripod_mg": {"figures": 5, "range_band": "effective", "target_quality": "regular", "cover": "light"},
-    "coc.sniper": {"target_kind": "infantry", "leader_attached": True},
-    "coc.flamethrower": {"range": 8, "fuel": 3, "target_kind": "wooden_building", "to_hit": 4},
-    "coc.gun_he": {"he_dice": 4, "cover": "hard", "crew": 4, "teams": 2},
-    "coc.grenade_into_vehicle": {"firepower_dice": 3, "vehicle": "open_topped", "passenger_teams": 2, "to_hit": 4},
-    "coc.at_fire": {"strike_dice": 9, "armour_dice": 6, "location": "front", "visibility": "open", "target": "afv"},
-    "coc.armour_save_only": {"armour_dice": 6, "target": "afv"},
-    "coc.at_grenade": {"weapon": "Teller mine", "armour_dice": 2, "target": "afv", "distance": 4},
-    "coc.reverse": {},
-    "coc.ranging_shot": {"aim_x": 36, "aim_y": 24, "unobserved_attempts": 1},
-    "coc.sos_fire": {"cover": "light"},
-    "coc.bombardment_step": {},
-    "coc.bombardment_phase": {**_BOMBARDMENT, **_indexed("target", "targets", [
-        _SECTION, {**_SECTION, "id": "u2", "name": "2 Section", "cover": "hard"}])},
-    "coc.command_dice": {"side": 0, "side_name": "Germany", "dice": 5, "coc_tally": 0, "turn": 1, "phase": 1,
-                         "active_side": 0},
-    "coc.spend_command_die": {"side": 0, "side_name": "Germany", "face": 2, "held": "1 2 4", "unit_id": "u1",
-                              "unit_name": "1. Gruppe", "turn": 1, "phase": 1},
-    "coc.force_morale_test": {"side": 0, "side_name": "Germany", "force_morale": 9, "event": "team_lost",
-                              "agenda_id": "fm1"},
-    "table.step": {},
-    "ab.indirect_placement": {"aim_x": 30, "aim_y": 20, "range": 24, "ranges": "9/18/36", "los": False,
-                              "observer": True},
-    "ab.indirect_mission": _ab_mission([_ab_unit("rifles", 29.0, 20.0, False, 4),
-                                        _ab_unit("smgs", 31.5, 21.0, False, 4),
-                                        _ab_unit("t34", 30.0, 18.0, True, 5),
-                                        _ab_unit("far", 32.01, 20.0, False, 4)], 7, 4),
-    "ab.close_support_fire": {"mode": "indirect", "dice_type": "fp", "fp_dice": 7, "at_dice": 4, "move": "single",
-                              "range": 24, "ranges": "9/18/36"},
-    "ab.reaction": {"reaction_dice": 4, "incoming": 3, "incoming_sixes": 1, "suppression": "artillery"},
-    "ab.direct_fire_reaction": {"mode": "direct", "dice_type": "fp", "fp_dice": 7, "at_dice": 4, "move": "single",
-                                "range": 12, "ranges": "9/18/36", "reaction:reaction_dice": 4,
-                                "reaction:suppression": "artillery"},
-    "ab.close_support_assault": {"dice_type": "fp", "fp_dice": 7, "at_dice": 4},
-    "necro.shoot": {"bs": 4, "range": 10, "short_range": 8, "long_range": 24, "acc_short": 1, "rapid_fire": 2,
-                    "ammo": 4},
-    "necro.attack": {"bs": 4, "range": 10.0, "short_range": 8.0, "long_range": 24.0, "acc_short": 1, "acc_long": 0,
-                     "rapid_fire": 2, "ammo": 4, "firer_id": "a", "weapon": 0, "target_id": "b",
-                     "weapon_name": "Autogun", "cool": 7, "toolkit_target_priority": True},
-    "necro.cool_check": {"cool": 7},
-    "necro.engaged_allocation": {"combat": "u1,u2,u3", "hits": 3},
-    "necro.reload": {"profile_state": "out_of_ammo"},
-    "necro.stray_shots": {"at_risk": "u1,u2,u3", "hits": 2, "toolkit_stray_shots": True},
-    **_TABLE,
-}
-
-# The largest inputs the rules allow, where a procedure's work grows with its inputs (the rest are in
-# NO_LARGER). Where the seeds print a number (12 Firepower Dice for a flamethrower, six for SOS Fire) it is
-# used; where they leave it to a unit's profile, the largest the procedure accepts.
-LARGEST: dict[str, dict[str, InputValue]] = {
-    "dice.pool": {"dice": 60, "target": 4},
-    "coc.fire": {"firepower_dice": 12, "to_hit": 3, "cover": "open", "storm_of_steel": True, "teams": 2,
-                 "target_figures": "5,5", "shock_multiplier": 2},
-    "coc.tripod_mg": {"figures": 5, "range_band": "close", "target_quality": "green", "cover": "open"},
-    "coc.flamethrower": {"range": 4, "fuel": 3, "target_kind": "transport", "range_band": "close",
-                         "target_quality": "green", "firer_id": "flammen", "vehicle_id": "lorry",
-                         "vehicle_current_shock": 1},
-    "coc.gun_he": {"he_dice": 5, "cover": "open", "crew": 4, "teams": 2},
-    "coc.grenade_into_vehicle": {"firepower_dice": 3, "vehicle": "open_topped", "passenger_teams": 3,
-                                 "to_hit": 4},
-    "coc.at_fire": {"strike_dice": 11, "armour_dice": 6, "location": "front", "visibility": "open", "target": "afv"},
-    "coc.armour_save_only": {"armour_dice": 6, "target": "afv"},
-    "coc.at_grenade": {"weapon": "Teller mine", "armour_dice": 6, "target": "afv", "distance": 4},
-    "coc.ranging_shot": {"aim_x": 36, "aim_y": 24, "unobserved_attempts": 20},
-    "coc.sos_fire": {"cover": "open", "teams": 2},
-    "coc.bombardment_phase": {**_BOMBARDMENT, "phases_fired": 0, "state": "ready", "activation": "begun",
-                              "devastating": True, **_indexed("target", "targets", _TEN_TARGETS)},
-    "coc.command_dice": {**TYPICAL["coc.command_dice"], "dice": 12},
-    "ab.indirect_mission": _ab_mission(
-        [_ab_unit(f"u{n}", 28.0 + (n % 5), 18.0 + n // 5, n % 3 == 0, 6) for n in range(10)], 20, 20),
-    "ab.close_support_fire": {**TYPICAL["ab.close_support_fire"], "fp_dice": 20, "at_dice": 20},
-    "ab.reaction": {"reaction_dice": 20, "incoming": 40, "incoming_sixes": 10, "suppression": "artillery"},
-    "ab.direct_fire_reaction": {**TYPICAL["ab.direct_fire_reaction"], "fp_dice": 20, "at_dice": 20,
-                                "reaction:reaction_dice": 20},
-    "ab.close_support_assault": {"dice_type": "fp", "fp_dice": 20, "at_dice": 20},
-    "necro.shoot": {**TYPICAL["necro.shoot"], "rapid_fire": 6},
-    "necro.attack": {**TYPICAL["necro.attack"], "rapid_fire": 6, "at_risk": "c,d,e,f,g,h,i,j",
-                     "toolkit_stray_shots": True},
-    "necro.engaged_allocation": {"combat": "u1,u2,u3,u4,u5,u6", "hits": 12},
-    "necro.stray_shots": {"at_risk": "u1,u2,u3,u4,u5,u6,u7,u8", "hits": 18, "toolkit_stray_shots": True},
-}
+# As the dialogs would pass them (from the seeds' worked examples and the demo).
+TYPICAL: dict[str, Inputs] = _declared("typical")
+# The largest inputs the rules allow, where a procedure's work grows with its inputs. Where the seeds print a
+# number (12 Firepower Dice for a flamethrower, six for SOS Fire) it is used; where they leave it to a unit's
+# profile, the largest the procedure accepts.
+LARGEST: dict[str, Inputs] = _declared("largest")
 
 # The Storm of Steel settings at the most the ruleset allows (settings.toml: 3 extra dice per 6, extras earning
 # more for 3 rounds): 12 Firepower Dice can then bring 480 dice.
@@ -210,12 +68,6 @@ LARGEST_STORM: list[tuple[str, str, dict[str, InputValue]]] = [
     ("coc.sos_fire", "storm", {**LARGEST["coc.sos_fire"], "target_id": "s1", "target_figures": "10",
                                **STORM_OF_STEEL_MOST}),
 ]
-
-# Procedures whose inputs have no size to grow: their typical inputs are their largest.
-NO_LARGER: frozenset[str] = frozenset({
-    "coc.sniper", "coc.reverse", "coc.bombardment_step", "coc.spend_command_die", "coc.force_morale_test",
-    "table.step", "ab.indirect_placement", "necro.cool_check", "necro.reload", *_TABLE})
-
 
 def _caches() -> list[functools._lru_cache_wrapper[object]]:
     """The rules' and odds' memo caches (not the data tables, which load once at start)."""

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import shutil
+import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -251,3 +255,35 @@ def test_every_getter_reads_or_refuses_naming_the_field(raw: Any) -> None:
             assert isinstance(value, float) and abs(value) <= 1e6
         if getter.endswith("str") and value is not None:
             assert isinstance(value, str)
+
+
+_PACKAGE_INIT = "from battletracker.rules import import_modules\nimported = []\nimport_modules(__name__, __path__)\n"
+
+
+def _write_package(root: Path, name: str) -> None:
+    """A package that walks itself as a ruleset package does, and two modules that note their import."""
+    (root / name).mkdir()
+    (root / name / "__init__.py").write_text(_PACKAGE_INIT, encoding="utf-8")
+    for module in ("zulu", "alpha"):
+        (root / name / f"{module}.py").write_text(f"from {name} import imported\nimported.append({module!r})\n",
+                                                   encoding="utf-8")
+
+
+@pytest.mark.parametrize("zipped", [False, True], ids=["folder", "zip"])
+def test_a_module_added_to_a_ruleset_package_is_imported_by_existing(tmp_path: Path, zipped: bool,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """No list names the modules: the package's walk finds them, in name order, from a folder and from a zip
+    (a zipped wheel or the bundle's archive)."""
+    name = f"walked_{'zip' if zipped else 'folder'}"
+    _write_package(tmp_path, name)
+    where = tmp_path
+    if zipped:
+        where = tmp_path / "walked.zip"
+        with zipfile.ZipFile(where, "w") as archive:
+            for path in sorted((tmp_path / name).rglob("*.py")):
+                archive.write(path, path.relative_to(tmp_path).as_posix())
+        shutil.rmtree(tmp_path / name)
+    monkeypatch.syspath_prepend(str(where))
+    package = importlib.import_module(name)
+    assert package.imported == ["alpha", "zulu"]
+

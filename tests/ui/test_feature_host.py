@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.extensions import DockId, Feature, FeatureHost, MenuId
-from battletracker.ui.features import all_features
+from battletracker.ui.features import FEATURE_MODULES, all_features
 from battletracker.ui.features.anti_tank import ArsenalDialog
 from battletracker.ui.features.backdrop import BackdropDialog
 from battletracker.ui.features.bombardments import BombardmentsPanel
@@ -138,14 +138,26 @@ def test_no_feature_reaches_for_the_window_or_finds_menus_by_label() -> None:
 
 
 def test_importing_the_features_package_loads_no_feature() -> None:
-    """The list is explicit and read when the window asks: importing the package registers nothing."""
+    """The features are found, not listed, and imported when the window asks: importing the package imports
+    none of its modules."""
     tree = ast.parse((FEATURES_DIR / "__init__.py").read_text(encoding="utf-8"))
     top_level_imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
-    assert all(getattr(n, "module", "") in ("__future__", "battletracker.ui.extensions") for n in top_level_imports)
+    assert all(getattr(n, "module", "") in ("__future__", "battletracker.ui.extensions") for n in top_level_imports
+               if isinstance(n, ast.ImportFrom))
+    assert all(alias.name in ("importlib", "pkgutil") for n in top_level_imports if isinstance(n, ast.Import)
+               for alias in n.names)
     assert [f.name for f in all_features()] == ["coc.activation", "coc.anti_tank", "armour_battles", "coc.bombardments",
                                                "necromunda", "coc.support_fire", "coc.this_phase", "table.picture",
                                                "terrain"]
 
+
+
+def test_every_module_of_the_features_package_is_found_and_is_a_feature() -> None:
+    """Found on disk, not listed: each module and subpackage in the folder, each holding its FEATURE."""
+    on_disk = sorted(path.stem if path.is_file() else path.name for path in FEATURES_DIR.iterdir()
+                     if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").is_file())
+    assert [name.rsplit(".", 1)[1] for name in FEATURE_MODULES] == on_disk
+    assert len(all_features()) == len(FEATURE_MODULES)
 
 def test_the_window_adds_the_features_it_is_given_just_after_the_first_paint(qtbot: QtBot, session: Session) -> None:
     asked: list[int] = []

@@ -1,16 +1,7 @@
 """Armour Battles (Wargames Design): close-support units' direct and indirect
-fire, the Reaction Check and close assault. Importing the package registers
-its procedures."""
+fire, the Reaction Check and close assault. Importing the package imports every
+module of it, which registers its procedures."""
 
-from battletracker.rules.armour_battles import (
-    actions,
-    close_assault,
-    direct_fire,
-    fire,
-    mission,
-    placement,
-    reaction,
-    units,
-)
+from battletracker.rules import import_modules
 
-__all__ = ["actions", "close_assault", "direct_fire", "fire", "mission", "placement", "reaction", "units"]
+import_modules(__name__, __path__)

@@ -51,5 +51,11 @@ def direct_odds(inputs: Inputs) -> Distribution[str]:
     return reaction.odds_against_fire(check, plan.dice_rolled, plan.tn)
 
 
+_TYPICAL_DIRECT_FIRE_REACTION: Inputs = {"mode": "direct", "dice_type": "fp", "fp_dice": 7, "at_dice": 4,
+                                         "move": "single", "range": 12, "ranges": "9/18/36",
+                                         "reaction:reaction_dice": 4, "reaction:suppression": "artillery"}
 register(Procedure(NAME, "Direct fire and Reaction Check", direct_resolve, direct_odds, ruleset=RULESET,
-                   better=counts("disruption", "suppressed"), rolled_by=FIRER))
+                   better=counts("disruption", "suppressed"), rolled_by=FIRER,
+                   typical=_TYPICAL_DIRECT_FIRE_REACTION,
+                   largest={**_TYPICAL_DIRECT_FIRE_REACTION, "fp_dice": 20, "at_dice": 20,
+                            "reaction:reaction_dice": 20}))

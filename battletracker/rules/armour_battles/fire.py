@@ -236,5 +236,9 @@ def fire_odds(inputs: Inputs) -> Distribution[str]:
     return successes_odds(plan.dice_rolled, plan.tn)
 
 
+_TYPICAL_CLOSE_SUPPORT_FIRE: Inputs = {"mode": "indirect", "dice_type": "fp", "fp_dice": 7, "at_dice": 4,
+                                       "move": "single", "range": 24, "ranges": "9/18/36"}
 register(Procedure(NAME, "Close-support fire", fire_resolve, fire_odds, ruleset=RULESET, settings=SETTINGS,
-                   better=counts("successes", "sixes"), rolled_by=FIRER))
+                   better=counts("successes", "sixes"), rolled_by=FIRER,
+                   typical=_TYPICAL_CLOSE_SUPPORT_FIRE,
+                   largest={**_TYPICAL_CLOSE_SUPPORT_FIRE, "fp_dice": 20, "at_dice": 20}))

@@ -33,7 +33,16 @@ from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.fire import FirePlan, plan_fire
 from battletracker.rules.armour_battles.placement import CLOCK_DIE, burst_targets, clock_bearing
 from battletracker.rules.armour_battles.reaction import ReactionPlan, plan_reaction, suppresses
-from battletracker.rules.base import FIRER, InputReader, Inputs, InputValue, Procedure, Resolution, RulesInputError
+from battletracker.rules.base import (
+    FIRER,
+    InputReader,
+    Inputs,
+    InputValue,
+    Procedure,
+    Resolution,
+    RulesInputError,
+    numbered,
+)
 
 NAME = "ab.indirect_mission"
 SETTINGS = tuple(dict.fromkeys(placement.SETTINGS + fire.SETTINGS + reaction.SETTINGS))
@@ -345,8 +354,24 @@ def mission_odds(inputs: Inputs) -> Distribution[str]:
     return _odds(parse(inputs))
 
 
+def _benchmark_unit(uid: str, x: float, y: float, armoured: bool, reaction: int) -> dict[str, InputValue]:
+    return {"id": uid, "x": x, "y": y, "armoured": armoured, "reaction_dice": reaction}
+
+
+def _benchmark_mission(units: list[dict[str, InputValue]], fp: int, at: int) -> dict[str, InputValue]:
+    """A Stuh's mission at (30", 20") called by an observer out of its sight, over `units`."""
+    return {"firer_id": "stuh", "aim_x": 30.0, "aim_y": 20.0, "range": 24.0, "ranges": "9/18/36", "los": False,
+            "observer": True, "fp_dice": fp, "at_dice": at, "marker_id": "impact1", **numbered("unit", "units", units)}
+
+
 register(Procedure(NAME, "Indirect fire mission", mission_resolve, mission_odds, ruleset=RULESET, settings=SETTINGS,
-                   label=label, order=sort_key, better=firer_rank, rolled_by=FIRER))
+                   label=label, order=sort_key, better=firer_rank, rolled_by=FIRER,
+                   typical=_benchmark_mission([_benchmark_unit("rifles", 29.0, 20.0, False, 4),
+                                               _benchmark_unit("smgs", 31.5, 21.0, False, 4),
+                                               _benchmark_unit("t34", 30.0, 18.0, True, 5),
+                                               _benchmark_unit("far", 32.01, 20.0, False, 4)], 7, 4),
+                   largest=_benchmark_mission([_benchmark_unit(f"u{n}", 28.0 + (n % 5), 18.0 + n // 5, n % 3 == 0, 6)
+                                               for n in range(10)], 20, 20)))
 
 
 def clear_caches() -> None:

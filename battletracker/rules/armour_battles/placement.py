@@ -182,4 +182,6 @@ LANDING_WORDS = {"on_target": "On target", "deviated": "Deviates"}
 register(Procedure(NAME, "Indirect fire: placement", placement_resolve, placement_odds,
                    ruleset=RULESET, settings=SETTINGS, label=worded(LANDING_WORDS),
                    order=listed_order(*LANDING_WORDS),
-                   better=listed_rank("deviated", "on_target"), rolled_by=FIRER))
+                   better=listed_rank("deviated", "on_target"), rolled_by=FIRER,
+                   typical={"aim_x": 30, "aim_y": 20, "range": 24, "ranges": "9/18/36", "los": False,
+                            "observer": True}))

@@ -67,7 +67,8 @@ def _step_odds(inputs: Inputs) -> Distribution[str]:
     return Distribution.certain("done")
 
 
-register(Procedure(STEP, "Bombardment step", _step_resolve, _step_odds, ruleset="chain_of_command"))
+register(Procedure(STEP, "Bombardment step", _step_resolve, _step_odds, ruleset="chain_of_command",
+                   typical={}))
 
 
 def _str(choices: Choices, key: str, what: str) -> str:

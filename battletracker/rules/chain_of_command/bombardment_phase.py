@@ -71,6 +71,7 @@ from battletracker.rules.base import (
     RulesInputError,
     counted,
     counts,
+    numbered,
 )
 from battletracker.rules.chain_of_command.area_fire import (
     AreaTarget,
@@ -546,8 +547,30 @@ def target_chances(inputs: Inputs) -> list[tuple[str, tuple[tuple[str, Fraction]
     return [(t.area.name, unit_chances(t.area.for_odds(), data().unstable_sixes)) for t in p.targets]
 
 
+_BOMBARDMENT: dict[str, InputValue] = {"activation": "command_die", "x": 20.0, "y": 20.0, "phases_left": 3,
+                                       "phases_fired": 1, "pattern_die": 2, "firepower_dice": 6, "to_hit": 4}
+_SECTION: dict[str, InputValue] = {"kind": "infantry", "id": "u1", "name": "1 Section", "figures": 8, "cover": "open"}
+# The largest: ten targets under a devastating bombardment's first Phase (its Firepower Dice doubled): Sections in
+# every cover, passengers in a lorry, tanks (one open-topped), units in a brick building, an empty building.
+_TEN_TARGETS: list[dict[str, InputValue]] = [
+    {**_SECTION, "id": "s1", "name": "1 Section", "figures": 10},
+    {**_SECTION, "id": "s2", "name": "2 Section", "figures": 10, "cover": "light"},
+    {**_SECTION, "id": "s3", "name": "3 Section", "figures": 9, "cover": "hard"},
+    {**_SECTION, "id": "mg", "name": "MG team", "figures": 5},
+    {"kind": "passengers", "id": "p1", "name": "Passengers", "figures": 10, "vehicle_id": "lorry"},
+    {"kind": "vehicle", "id": "t1", "name": "Panzer IV"},
+    {"kind": "vehicle", "id": "t2", "name": "Sd.Kfz. 251", "open_topped": True},
+    {**_SECTION, "id": "s4", "name": "HQ", "figures": 4, "cover": "hard", "building": "brick_stone",
+     "storeys": 2},
+    {"kind": "building", "id": "bld", "name": "Church", "building": "brick_stone"},
+    {**_SECTION, "id": "s5", "name": "Sniper", "figures": 2, "cover": "light"},
+]
 register(Procedure("coc.bombardment_phase", "Bombardment: Phase of fire", phase_resolve, phase_odds,
-                   ruleset=RULESET, settings=SETTINGS, better=counts("kills"), rolled_by=("side",)))
+                   ruleset=RULESET, settings=SETTINGS, better=counts("kills"), rolled_by=("side",),
+                   typical={**_BOMBARDMENT, **numbered("target", "targets", [
+                       _SECTION, {**_SECTION, "id": "u2", "name": "2 Section", "cover": "hard"}])},
+                   largest={**_BOMBARDMENT, "phases_fired": 0, "state": "ready", "activation": "begun",
+                            "devastating": True, **numbered("target", "targets", _TEN_TARGETS)}))
 
 
 # the inputs from the table -------------------------------------------------------------------------------------

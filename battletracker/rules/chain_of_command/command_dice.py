@@ -384,7 +384,12 @@ def roller_rank(outcome: str) -> tuple[float, ...]:
 _ROLLER_RANKS = {OTHER_SIDE: 0.0, SAME_SIDE: 1.0, TURN_ENDS: 1.0, TURN_ENDS_BONUS: 2.0}
 
 
+_TYPICAL_COMMAND_DICE: Inputs = {"side": 0, "side_name": "Germany", "dice": 5, "coc_tally": 0, "turn": 1, "phase": 1,
+                                 "active_side": 0}
 register(Procedure("coc.command_dice", "Command Dice", command_dice_resolve, command_dice_odds, ruleset=RULESET,
                    settings=(*SETTINGS, OPPONENT_POINTS), label=already_words, better=roller_rank,
-                   rolled_by=("side",)))
-register(Procedure("coc.spend_command_die", "Spend a Command Die", spend_resolve, spend_odds, ruleset=RULESET))
+                   rolled_by=("side",),
+                   typical=_TYPICAL_COMMAND_DICE, largest={**_TYPICAL_COMMAND_DICE, "dice": 12}))
+register(Procedure("coc.spend_command_die", "Spend a Command Die", spend_resolve, spend_odds, ruleset=RULESET,
+                   typical={"side": 0, "side_name": "Germany", "face": 2, "held": "1 2 4", "unit_id": "u1",
+                            "unit_name": "1. Gruppe", "turn": 1, "phase": 1}))

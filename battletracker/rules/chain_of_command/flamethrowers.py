@@ -217,4 +217,8 @@ def flamethrower_odds(inputs: Inputs) -> Distribution[str]:
 
 register(Procedure("coc.flamethrower", "Flamethrower", flamethrower_resolve, flamethrower_odds,
                    ruleset=RULESET, settings=SETTINGS, better=counts("kills", "shock", "building_on_fire"),
-                   rolled_by=FIRER))
+                   rolled_by=FIRER,
+                   typical={"range": 8, "fuel": 3, "target_kind": "wooden_building", "to_hit": 4},
+                   largest={"range": 4, "fuel": 3, "target_kind": "transport", "range_band": "close",
+                            "target_quality": "green", "firer_id": "flammen", "vehicle_id": "lorry",
+                            "vehicle_current_shock": 1}))

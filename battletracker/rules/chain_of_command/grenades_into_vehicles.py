@@ -275,4 +275,6 @@ def grenade_odds(inputs: Inputs) -> Distribution[str]:
 
 register(Procedure("coc.grenade_into_vehicle", "Grenade into a vehicle", grenade_resolve, grenade_odds,
                    ruleset=RULESET, settings=SETTINGS, better=counts("kills", "shock", "vehicle_shock"),
-                   rolled_by=FIRER))
+                   rolled_by=FIRER,
+                   typical={"firepower_dice": 3, "vehicle": "open_topped", "passenger_teams": 2, "to_hit": 4},
+                   largest={"firepower_dice": 3, "vehicle": "open_topped", "passenger_teams": 3, "to_hit": 4}))

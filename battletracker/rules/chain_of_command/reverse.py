@@ -109,4 +109,5 @@ def reverse_label(outcome: str) -> str:
 # How far the vehicle reverses is neither good nor bad for its side in itself (away from the firer, but
 # maybe out of cover or into the open): the dice luck leaves the roll out.
 register(Procedure("coc.reverse", "Reverse 1D6", reverse_resolve, reverse_odds, ruleset="chain_of_command",
-                   label=reverse_label, better=all_alike, rolled_by=("target_id",)))
+                   label=reverse_label, better=all_alike, rolled_by=("target_id",),
+                   typical={}))

@@ -251,7 +251,8 @@ def sos_odds(inputs: Inputs) -> Distribution[str]:
 # The bombardment's side rolls; a building turning unstable counts after the kills and Shock.
 register(Procedure("coc.sos_fire", "SOS Fire", sos_resolve, sos_odds, ruleset=RULESET,
                    settings=SETTINGS, better=counts("kills", "shock", "vehicle_shock", "unstable"),
-                   rolled_by=("side",)))
+                   rolled_by=("side",),
+                   typical={"cover": "light"}, largest={"cover": "open", "teams": 2}))
 
 
 # the SOS Fire on the table ------------------------------------------------------------------------------------

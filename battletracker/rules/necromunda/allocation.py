@@ -112,4 +112,5 @@ def allocation_label(outcome: str, names: Mapping[str, str] | None = None) -> st
 # Which models in the combat the Hits find is good or bad by whose they are, which the outcome does not
 # say: the dice luck leaves the roll out.
 register(Procedure(NAME, "Allocate Hits in a combat", allocation_resolve, allocation_odds, ruleset="necromunda",
-                   label=allocation_label, named_label=allocation_label, better=all_alike, rolled_by=FIRER))
+                   label=allocation_label, named_label=allocation_label, better=all_alike, rolled_by=FIRER,
+                   typical={"combat": "u1,u2,u3", "hits": 3}, largest={"combat": "u1,u2,u3,u4,u5,u6", "hits": 12}))

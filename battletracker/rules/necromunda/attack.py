@@ -417,5 +417,11 @@ def label(outcome: str, names: Mapping[str, str] | None = None) -> str:
 
 SETTINGS = (FACES_SETTING, READING_SETTING, STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE)
 
+_TYPICAL_ATTACK: Inputs = {"bs": 4, "range": 10.0, "short_range": 8.0, "long_range": 24.0, "acc_short": 1,
+                           "acc_long": 0, "rapid_fire": 2, "ammo": 4, "firer_id": "a", "weapon": 0, "target_id": "b",
+                           "weapon_name": "Autogun", "cool": 7, "toolkit_target_priority": True}
 register(Procedure(NAME, "Attack", attack_resolve, attack_odds, ruleset="necromunda", settings=SETTINGS,
-                   label=label, order=display_order, named_label=label, better=firer_rank, rolled_by=FIRER))
+                   label=label, order=display_order, named_label=label, better=firer_rank, rolled_by=FIRER,
+                   typical=_TYPICAL_ATTACK,
+                   largest={**_TYPICAL_ATTACK, "rapid_fire": 6, "at_risk": "c,d,e,f,g,h,i,j",
+                            "toolkit_stray_shots": True}))

@@ -77,4 +77,5 @@ def _odds(cool: int, modifier: int) -> Distribution[str]:
 register(Procedure(NAME, "Cool check", cool_resolve, cool_odds, ruleset="necromunda",
                    label=worded({"passed": "Cool check passed", "failed": "Cool check failed"}),
                    order=listed_order("failed", "passed"),
-                   better=listed_rank("failed", "passed"), rolled_by=("firer_id", "firer", "unit")))
+                   better=listed_rank("failed", "passed"), rolled_by=("firer_id", "firer", "unit"),
+                   typical={"cool": 7}))

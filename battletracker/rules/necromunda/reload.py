@@ -71,4 +71,5 @@ def reload_odds(inputs: Inputs) -> Distribution[str]:
     return Distribution.certain("reloaded")
 
 
-register(Procedure(NAME, "Reload", reload_resolve, reload_odds, ruleset="necromunda"))
+register(Procedure(NAME, "Reload", reload_resolve, reload_odds, ruleset="necromunda",
+                   typical={"profile_state": "out_of_ammo"}))

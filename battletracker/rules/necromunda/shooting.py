@@ -364,5 +364,8 @@ def shoot_rank(outcome: str) -> tuple[float, ...]:
     return attack.firer_rank(outcome)
 
 
+_TYPICAL_SHOOT: Inputs = {"bs": 4, "range": 10, "short_range": 8, "long_range": 24, "acc_short": 1, "rapid_fire": 2,
+                          "ammo": 4}
 register(Procedure(NAME, "Shoot", shoot_resolve, shoot_odds, ruleset="necromunda", settings=SETTINGS,
-                   label=shoot_label, order=shoot_order, better=shoot_rank, rolled_by=FIRER))
+                   label=shoot_label, order=shoot_order, better=shoot_rank, rolled_by=FIRER,
+                   typical=_TYPICAL_SHOOT, largest={**_TYPICAL_SHOOT, "rapid_fire": 6}))

@@ -215,4 +215,6 @@ def stray_label(outcome: str, names: Mapping[str, str] | None = None) -> str:
 # Which models the stray shots find is good or bad by whose they are, which the outcome does not say:
 # the dice luck leaves the roll out.
 register(Procedure(NAME, "Stray shots", stray_resolve, stray_odds, ruleset="necromunda", settings=(STRAY_SHOTS,),
-                   label=stray_label, named_label=stray_label, better=all_alike, rolled_by=FIRER))
+                   label=stray_label, named_label=stray_label, better=all_alike, rolled_by=FIRER,
+                   typical={"at_risk": "u1,u2,u3", "hits": 2, "toolkit_stray_shots": True},
+                   largest={"at_risk": "u1,u2,u3,u4,u5,u6,u7,u8", "hits": 18, "toolkit_stray_shots": True}))

@@ -78,7 +78,7 @@ from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
 from battletracker.ui.fit import Columns
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import FirstOpening, NotOpened, ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, literal, plain
 
@@ -99,6 +99,7 @@ def bands_note(parent: QWidget) -> QLabel:
 
 class AntiTankDialog(ProcedureDialog):
     """One A.P. round from the firer's weapon at an enemy vehicle, odds first."""
+    first_opening = FirstOpening("chain_of_command", 3, "Anti-tank fire", "coc.anti_tank_fire", "u4")
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
@@ -409,6 +410,7 @@ class AntiTankDialog(ProcedureDialog):
 
 class ReverseDialog(ProcedureDialog):
     """A vehicle's Reverse 1D6 away from the firer, one roll and Apply, apart from the shot that caused it."""
+    first_opening = NotOpened("opened from the Anti-tank fire dialog's follow-up")
 
     def __init__(self, session: Session, target: str, firer: str, inputs: dict[str, object],
                  parent: QWidget | None = None) -> None:
@@ -459,6 +461,7 @@ GRENADE_PROCEDURE = "coc.at_grenade"
 
 class GrenadeDialog(ProcedureDialog):
     """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour."""
+    first_opening = NotOpened("no demo unit carries anti-tank grenades; the Anti-tank fire dialog's parts")
 
     def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:

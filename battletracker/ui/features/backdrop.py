@@ -498,6 +498,6 @@ def install(host: FeatureHost) -> None:
     host.session.changed.connect(warn_damaged)
 
 
-FEATURE = Feature("table.picture", window_extensions=(install,))
+FEATURE = Feature("table.picture", window_extensions=(install,), menu_order=1)
 
 __all__ = ["FEATURE", "BackdropDialog", "PictureError", "TablePointDialog", "read_picture"]

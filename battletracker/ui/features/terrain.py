@@ -41,4 +41,4 @@ def install(host: FeatureHost) -> None:
     host.menu("view").addAction(host.map.terrain_tools.sight_action)
 
 
-FEATURE = Feature("terrain", window_extensions=(install,))
+FEATURE = Feature("terrain", window_extensions=(install,), menu_order=1)

@@ -65,7 +65,7 @@ from battletracker.rules.tables import TableError
 from battletracker.rules.words import title
 from battletracker.ui.extensions import Feature, FeatureHost, unit_actions
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import FirstOpening, NotOpened, ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, menu_name
 
@@ -144,6 +144,7 @@ class ActionDialog(ProcedureDialog):
 
 class CommandDiceDialog(ActionDialog):
     """The active side rolls its Command Dice: what follows the Phase, with exact odds, before the roll."""
+    first_opening = FirstOpening("chain_of_command", 4, "Command Dice", "command_dice")
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         game = session.game
@@ -154,6 +155,7 @@ class CommandDiceDialog(ActionDialog):
 
 class ForceMoraleDialog(ActionDialog):
     """A Force Morale Test from the agenda: the setback table's row (the event's by default), odds, the D6."""
+    first_opening = NotOpened("opened from a Force Morale agenda line; the Command Dice dialog's class")
 
     def __init__(self, session: Session, agenda_id: str, text: str, parent: QWidget | None = None) -> None:
         super().__init__(session, "coc.force_morale_test", {"agenda_id": agenda_id}, text, parent)

@@ -28,7 +28,7 @@ from battletracker.rules.armour_battles.units import is_suppressed
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 
 class CloseAssaultDialog(ProcedureDialog):
+    first_opening = FirstOpening("armour_battles", 3, "Armour Battles close assault", "ab.close_assault", "stuh")
+
     def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)

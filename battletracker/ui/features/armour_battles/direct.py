@@ -27,7 +27,7 @@ from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
 from battletracker.ui.procedure_parts import FactsPanel, TargetPicker
-from battletracker.ui.procedure_runner import ProcedureDialog
+from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 
 class DirectFireDialog(ProcedureDialog):
+    first_opening = FirstOpening("armour_battles", 2, "Armour Battles direct fire", "ab.direct_fire", "stuh")
+
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)

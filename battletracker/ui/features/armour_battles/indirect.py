@@ -50,7 +50,7 @@ from battletracker.ui.features.armour_battles.common import (
 from battletracker.ui.fit import Columns
 from battletracker.ui.map.items import circle_item, line_item
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
 
@@ -63,6 +63,8 @@ ARROW_COLOUR = QColor("#fb8c00")
 
 
 class IndirectFireDialog(ProcedureDialog):
+    first_opening = FirstOpening("armour_battles", 1, "Armour Battles indirect fire", "ab.indirect_fire", "stuh")
+
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)

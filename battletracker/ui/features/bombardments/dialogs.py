@@ -67,7 +67,7 @@ from battletracker.rules.terrain import CoverReading, TableIndex
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.odds_plot import GroupFn
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker, UnitPicking
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
+from battletracker.ui.procedure_runner import FirstOpening, NotOpened, ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 from battletracker.ui.text import as_typed, esc, plain
 
@@ -254,6 +254,7 @@ class RangingDialog(_RunnerDialog):
     faces round the aiming point on the map, gone once it is entered or the
     dialog closes.
     """
+    first_opening = FirstOpening("bombardment", 2, "Ranging shot", "ranging")
 
     def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None,
                  layer: BombardmentLayer | None = None) -> None:
@@ -318,6 +319,7 @@ class RangingDialog(_RunnerDialog):
 
 class PhaseDialog(_RunnerDialog):
     """`coc.bombardment_phase`: activation, every unit in the area with its own odds, then the dice."""
+    first_opening = FirstOpening("bombardment", 1, "Phase of fire", "phase")
 
     def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
         b = session.game.bombardments[bombardment_id]
@@ -451,6 +453,7 @@ class PhaseDialog(_RunnerDialog):
 
 class SosDialog(_RunnerDialog):
     """`coc.sos_fire` against each unit in the SOS circle, one after another (each Apply one undo step)."""
+    first_opening = NotOpened("needs SOS Fire called; the Phase of fire dialog's runner")
 
     def __init__(self, session: Session, sos_id: str, map_view: UnitPicking | None = None,
                  parent: QWidget | None = None) -> None:

@@ -76,7 +76,7 @@ from battletracker.rules.tables import TableError, setting
 from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
 from battletracker.ui.fit import Columns
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
 
@@ -153,6 +153,7 @@ class _ChoicesScroll(QScrollArea):
 
 class ShootDialog(ProcedureDialog):
     """Gather one ranged attack's choices, show what the rules read and the odds, roll and apply."""
+    first_opening = FirstOpening("necromunda", 1, "Necromunda Shoot", "necromunda.shoot", "u1")
 
     def __init__(self, session: Session, shooter_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:

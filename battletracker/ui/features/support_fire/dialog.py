@@ -60,7 +60,7 @@ from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import as_typed, plain
 
@@ -74,6 +74,7 @@ def _words(key: str) -> str:
 
 class FireDialog(ProcedureDialog):
     """Fire from one unit: weapon, target, the player's choices, then the odds-first runner."""
+    first_opening = FirstOpening("chain_of_command", 2, "Fire", "coc.support_fire", "u1")
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:

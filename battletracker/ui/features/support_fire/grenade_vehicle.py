@@ -44,7 +44,7 @@ from battletracker.rules.chain_of_command.fire import MAX_DICE
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import NotOpened, ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
@@ -72,6 +72,7 @@ def outcome_label(outcome: str) -> str:
 
 class GrenadeIntoVehicleDialog(ProcedureDialog):
     """Throw a grenade into a vehicle beside the Team: odds first, then one undo step."""
+    first_opening = NotOpened("needs a team beside an enemy vehicle; the Fire dialog's runner")
 
     def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
