@@ -144,7 +144,7 @@ def test_importing_the_features_package_loads_no_feature() -> None:
     assert all(getattr(n, "module", "") in ("__future__", "battletracker.ui.extensions") for n in top_level_imports)
     assert [f.name for f in all_features()] == ["coc.activation", "coc.anti_tank", "armour_battles", "coc.bombardments",
                                                "necromunda", "coc.support_fire", "coc.this_phase", "table.picture",
-                                               "terrain"]
+                                               "terrain", "table_display"]
 
 
 def test_the_window_adds_the_features_it_is_given_just_after_the_first_paint(qtbot: QtBot, session: Session) -> None:

@@ -24,6 +24,7 @@ MODULES = (
     "battletracker.ui.features.support_fire",
     "battletracker.ui.features.this_phase",
     "battletracker.ui.features.terrain",
+    "battletracker.ui.features.table_display",
 )
 
 
@@ -37,9 +38,10 @@ def all_features() -> tuple[Feature, ...]:
         bombardments,
         necromunda,
         support_fire,
+        table_display,
         terrain,
         this_phase,
     )
 
     return (activation.FEATURE, anti_tank.FEATURE, armour_battles.FEATURE, bombardments.FEATURE, necromunda.FEATURE,
-            support_fire.FEATURE, this_phase.FEATURE, backdrop.FEATURE, terrain.FEATURE)
+            support_fire.FEATURE, this_phase.FEATURE, backdrop.FEATURE, terrain.FEATURE, table_display.FEATURE)
