@@ -10,7 +10,7 @@ event-loop turn as the laptop's map:
   and a strip with the Turn, the Phase, whose Phase it is and the last log line;
 - *projector*: black, and the overlays as `shapes.Shape`s mapped onto the
   cloth by the calibration's homography (`core/homography.py`), each stroked
-  and mapped once when it changes, so a repaint only fills paths.
+  and mapped once when it changes and drawn into a picture a repaint copies.
 
 The window never takes the keyboard or the mouse: it shows without being
 activated, refuses focus, and lets every click through to nothing.
@@ -21,8 +21,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPainterPathStroker, QPaintEvent, QPen, QTransform
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QTransform,
+)
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -85,6 +95,7 @@ class ProjectorCanvas(QWidget):
         self.crosshairs: list[Point] = []
         self.active_crosshair = 0
         self._baked: list[tuple[QPainterPath, QColor]] = []
+        self._picture: QPixmap | None = None
 
     def set_mapping(self, h: Homography) -> None:
         self.transform = qt_transform(h)
@@ -119,14 +130,32 @@ class ProjectorCanvas(QWidget):
                     stroker.setDashPattern([3.0, 2.5])
                 baked.append((self.transform.map(stroker.createStroke(shape.path)), QColor(shape.colour)))
         self._baked = baked
+        self._picture = None
         self.update()
 
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.fillRect(event.rect(), Qt.GlobalColor.black)
+    def _draw_picture(self) -> QPixmap:
+        """The shapes on black, drawn once per change: a repaint copies it, as the laptop's map copies its felt."""
+        dpr = self.devicePixelRatioF()
+        picture = QPixmap(round(self.width() * dpr), round(self.height() * dpr))
+        picture.setDevicePixelRatio(dpr)
+        picture.fill(Qt.GlobalColor.black)
+        painter = QPainter(picture)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         for path, colour in self._baked:
             painter.fillPath(path, colour)
+        painter.end()
+        return picture
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        picture = self._picture
+        if picture is None or picture.deviceIndependentSize().toSize() != self.size():
+            picture = self._picture = self._draw_picture()
+        painter = QPainter(self)
+        exposed = event.rect()
+        dpr = picture.devicePixelRatio()
+        painter.drawPixmap(QRectF(exposed), picture, QRectF(exposed.x() * dpr, exposed.y() * dpr,
+                                                            exposed.width() * dpr, exposed.height() * dpr))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         for i, (x, y) in enumerate(self.crosshairs):
             colour = QColor("#ffff00") if i == self.active_crosshair else QColor("#ffffff")
             painter.setPen(QPen(colour, 3.0))
