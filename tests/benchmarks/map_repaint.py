@@ -12,7 +12,12 @@ against the goal (1.3x), as it stands, with a zoom step before every
 repaint (back and forth between two zooms, as a wheel notch in and one out)
 and zooming in a step at a time (every repaint at a zoom not shown before);
 wall-clock medians follow. Then a token is dragged with the mouse and
-the share of the viewport repainted per move is printed.
+the share of the viewport repainted per move is printed. Last, the table
+display in projector mode (keystoned, every overlay it draws: arc, rings, the
+ring under the selection, bombardments, smoke, a burst, the Line-of-Sight
+line) is repainted side by side with the laptop's map, against the same goal:
+its shapes are stroked and mapped through the homography once when they
+change, so a repaint is a black fill and a few path fills.
 Not a test: timings are printed, not asserted.
 
 Where the time goes: a token, a marker's area, a terrain piece and the
@@ -289,6 +294,39 @@ def measure(app: QApplication, n: int) -> None:
     app.processEvents()
 
 
+def measure_projector(app: QApplication, n: int) -> None:
+    """The table display in projector mode, keystoned, with every overlay it draws, beside the laptop's map."""
+    from battletracker.ui.features.table_display.display import DisplayWindow, fitted_corners
+    from battletracker.ui.map.items import circle_item
+
+    view, layer = open_map(app, n)
+    view.set_overlay("burst", [circle_item((30.0, 20.0), 2.0, QColor("#e53935"), 50)])
+    view.terrain_tools.sight_line = ((10.0, 10.0), (40.0, 30.0), 20.0)
+    view.terrain_tools.sight_changed.emit()
+    display = DisplayWindow(view.session, view)
+    display.resize(*SIZE)
+    display.show()
+    display.set_mode("projector")
+    corners = fitted_corners(view.session.game.table_width, view.session.game.table_height, SIZE)
+    display.set_mapping([(corners[0][0] + 60.0, corners[0][1] + 30.0), (corners[1][0] - 60.0, corners[1][1] + 30.0),
+                         corners[2], corners[3]])
+    app.processEvents()
+    drawn = display.projector_shapes()
+    assert len(drawn) >= 10, "arc, rings, the ring under the MG, bombardments, smoke, the burst and the sight line"
+    ours, theirs = display.projector, view.viewport()
+    for _ in range(5):
+        ours.repaint()
+        theirs.repaint()
+    wall, cpu, map_wall, map_cpu = _timed_pair(ours.repaint, theirs.repaint)
+    report_ratio(f"projector repaint, {n} units, every overlay, keystoned (CPU)", cpu, map_cpu, GOAL, "laptop map")
+    print(f"    wall-clock {wall:.2f} ms, laptop map {map_wall:.2f} ms ({len(drawn)} shapes)", flush=True)
+    display.close()
+    view.close()
+    layer.deleteLater()
+    view.deleteLater()
+    app.processEvents()
+
+
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
@@ -297,6 +335,8 @@ def main() -> int:
           " the CPU time of every thread", flush=True)
     for n in UNITS:
         measure(app, n)
+    for n in UNITS:
+        measure_projector(app, n)
     return 0
 
 

@@ -148,7 +148,7 @@ def test_importing_the_features_package_loads_no_feature() -> None:
                for alias in n.names)
     assert [f.name for f in all_features()] == ["coc.activation", "coc.anti_tank", "armour_battles", "coc.bombardments",
                                                "necromunda", "coc.support_fire", "coc.this_phase", "table.picture",
-                                               "terrain"]
+                                               "terrain", "table_display"]
 
 
 

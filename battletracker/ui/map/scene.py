@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
@@ -113,6 +113,9 @@ def _edge_texts(last: int, first: int, step: int, font_key: str, colour: int,
 
 class MapScene(QGraphicsScene):
     """Tokens, markers and overlays for the session's game."""
+
+    overlay_changed = Signal(str)
+    """A procedure's overlay (by key) was drawn again or taken off: a second screen follows it."""
 
     def __init__(self, session: Session, palette: MapPalette, font: QFont, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -324,17 +327,25 @@ class MapScene(QGraphicsScene):
 
     # -- overlays for procedures -------------------------------------------------------
     def set_overlay(self, key: str, items: list[QGraphicsItem]) -> None:
-        self.clear_overlay(key)
+        self._take_off(key)
         for item in items:
             if item.zValue() == 0.0:
                 item.setZValue(Z_OVERLAYS)
             self.addItem(item)
         self.overlays[key] = list(items)
+        self.overlay_changed.emit(key)
 
     def clear_overlay(self, key: str) -> None:
-        for item in self.overlays.pop(key, []):
+        if self._take_off(key):
+            self.overlay_changed.emit(key)
+
+    def _take_off(self, key: str) -> bool:
+        """Remove the overlay `key`'s items; whether there was such an overlay."""
+        drawn = self.overlays.pop(key, None)
+        for item in drawn or []:
             if item.scene() is self:
                 self.removeItem(item)
+        return drawn is not None
 
     # -- palette ---------------------------------------------------------------------------
     def set_palette(self, palette: MapPalette, font: QFont) -> None:

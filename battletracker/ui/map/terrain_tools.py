@@ -73,6 +73,8 @@ class TerrainTools(QObject):
 
     drawing_changed = Signal(bool)
     sight_mode_changed = Signal(bool)
+    sight_changed = Signal()
+    """The Line-of-Sight ruler was drawn again or taken off (`sight_line`): a second screen follows it."""
 
     def __init__(self, view: MapView) -> None:
         super().__init__(view)
@@ -91,6 +93,8 @@ class TerrainTools(QObject):
         self.sight_mode = False
         self.sight_from: Point | Unit | None = None
         self.sight_text = ""
+        self.sight_line: tuple[Point, Point, float | None] | None = None
+        """The ruler on show: from, to, and inches from `from` to where sight is blocked (None: clear)."""
         self._ruler_end: Point = (0.0, 0.0)
         self.rename_dialog: RenameTerrainDialog | None = None
         self.sketch = QGraphicsPathItem()
@@ -258,6 +262,9 @@ class TerrainTools(QObject):
         self.ruler.hide()
         self.sight_from = None
         self.sight_text = ""
+        if self.sight_line is not None:
+            self.sight_line = None
+            self.sight_changed.emit()
 
     def _begin_sight(self, pos: QPoint) -> None:
         token = self.view.token_at(pos)
@@ -300,6 +307,8 @@ class TerrainTools(QObject):
         x = self.view.mapFromScene(QPointF(*end)).x()
         self.ruler.set_line(origin, end, blocked_at, self.sight_text, (x, self.view.viewport().width() - x))
         self.ruler.show()
+        self.sight_line = (origin, end, blocked_at)
+        self.sight_changed.emit()
 
     # -- events from the view ------------------------------------------------------------------------------
     def press(self, pos: QPoint, button: Qt.MouseButton) -> bool:
