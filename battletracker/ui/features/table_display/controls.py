@@ -280,7 +280,9 @@ class DisplayControls(QDialog):
         else:
             display.setWindowFlag(Qt.WindowType.FramelessWindowHint, True)
             display.setGeometry(screen.geometry())
-            display.showFullScreen()
+            # Not showFullScreen(): it activates the window, which would take the laptop's keyboard.
+            display.setWindowState(Qt.WindowState.WindowFullScreen)
+            display.show()
         self._load_mapping()
         self.laptop.activateWindow()
 
