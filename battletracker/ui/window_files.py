@@ -10,6 +10,7 @@ from PySide6.QtCore import QStandardPaths, Qt
 from battletracker.model import savefile
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import resources_dir
+from battletracker.ui.ask import ask
 from battletracker.ui.files import SaveError, fingerprint, save_game
 from battletracker.ui.recovery import Orphan
 from battletracker.ui.text import literal
@@ -131,18 +132,15 @@ class WindowFiles:
 
         window, session = self._window, self._window.session
         if self._changed_on_disk(path):
-            box = QMessageBox(QMessageBox.Icon.Warning, "File changed on disk",
-                              f"{path.name} has changed on disk since you opened or last saved it, perhaps "
-                              "in another BattleTracker window. Saving here would overwrite those changes.",
-                              QMessageBox.StandardButton.Cancel, window)
-            box.setTextFormat(Qt.TextFormat.PlainText)
-            save_as = box.addButton("Save &As...", QMessageBox.ButtonRole.AcceptRole)
-            overwrite = box.addButton("&Overwrite", QMessageBox.ButtonRole.DestructiveRole)
-            box.setDefaultButton(save_as)
-            box.exec()
-            if box.clickedButton() is save_as:
+            save_as, overwrite = 0, 1
+            answer = ask(window, QMessageBox.Icon.Warning, "File changed on disk",
+                         f"{path.name} has changed on disk since you opened or last saved it, perhaps "
+                         "in another BattleTracker window. Saving here would overwrite those changes.",
+                         [("Save &As...", QMessageBox.ButtonRole.AcceptRole),
+                          ("&Overwrite", QMessageBox.ButtonRole.DestructiveRole)])
+            if answer == save_as:
                 return self.save_as()
-            if box.clickedButton() is not overwrite:
+            if answer != overwrite:
                 return False
         try:
             written, note = save_game(session.live_game, path)

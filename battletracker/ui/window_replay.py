@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
 from battletracker.model.game import GameError
+from battletracker.ui.ask import ask
 
 if TYPE_CHECKING:
     from battletracker.ui.main_window import MainWindow
@@ -101,15 +101,11 @@ class WindowReplay:
             session.stop_replay()
             window.show_status("This is the last action: back to the game, nothing dropped", 5000)
             return
-        box = QMessageBox(QMessageBox.Icon.Question, "Continue from here?",
-                          f"Play on from step {timeline.step}: the {later} later action{'s' if later != 1 else ''} "
-                          "will be dropped from the game. Undo gives them back.",
-                          QMessageBox.StandardButton.Cancel, window)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        go = box.addButton("&Continue from here", QMessageBox.ButtonRole.AcceptRole)
-        box.setDefaultButton(go)
-        box.exec()
-        if box.clickedButton() is not go:
+        answer = ask(window, QMessageBox.Icon.Question, "Continue from here?",
+                     f"Play on from step {timeline.step}: the {later} later action{'s' if later != 1 else ''} "
+                     "will be dropped from the game. Undo gives them back.",
+                     [("&Continue from here", QMessageBox.ButtonRole.AcceptRole)])
+        if answer is None:
             return
         try:
             session.continue_from_here()
