@@ -17,8 +17,8 @@ from battletracker.model import savefile
 from battletracker.model.game import REACH
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
-from battletracker.ui.main_window import OPENING_AT_START
 from battletracker.ui.session import Session
+from battletracker.ui.window_files import OPENING_AT_START
 from tests.ui.test_app import app_env
 from tests.ui.test_files_and_recovery import answer_next_box, open_window
 
