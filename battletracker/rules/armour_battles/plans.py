@@ -38,13 +38,13 @@ from battletracker.rules.armour_battles.units import (
     reaction_dice,
 )
 from battletracker.rules.base import InputValue, Refusal, RulesInputError
+from battletracker.rules.choices import Picked as Choices
 from battletracker.rules.choices import chosen_flag, chosen_number, chosen_unit, chosen_whole
 from battletracker.rules.places import beyond_edges
 from battletracker.rules.sequence import acted, mark_acted, side_name
 from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.rules.terrain import TableIndex, sight_change
 
-Choices = Mapping[str, object]
 MAX_COVER_DICE = 6
 DICE_TARGETS = {"fp": "infantry and soft targets", "at": "armoured targets"}
 

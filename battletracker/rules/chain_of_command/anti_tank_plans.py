@@ -42,6 +42,7 @@ from battletracker.rules.chain_of_command.damage import (
 )
 from battletracker.rules.chain_of_command.fire import QUALITIES
 from battletracker.rules.choices import (
+    Choices,
     Reach,
     check_within,
     chosen_flag,
@@ -72,7 +73,6 @@ CHECKED_ADJUSTMENTS = (
     "hit_last_round_stationary",
 )
 
-Choices = Mapping[str, InputValue]
 
 
 class ShotRefusal(Refusal):

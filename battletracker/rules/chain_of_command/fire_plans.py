@@ -27,7 +27,6 @@ raises `ShotRefusal`, whose text is a sentence for the player.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from battletracker.core.geometry import EPSILON, angle_between, aspect, bearing, distance, range_band
@@ -51,7 +50,7 @@ from battletracker.rules.chain_of_command.fire import (
     FireTables,
     cover_levels,
 )
-from battletracker.rules.choices import chosen_flag, chosen_text, chosen_unit, chosen_whole, chosen_word
+from battletracker.rules.choices import Choices, chosen_flag, chosen_text, chosen_unit, chosen_whole, chosen_word
 from battletracker.rules.terrain import (
     CoverReading,
     SightReading,
@@ -60,8 +59,6 @@ from battletracker.rules.terrain import (
     sight_override,
     sight_within,
 )
-
-Choices = Mapping[str, InputValue]
 
 TRIPOD_KINDS = ("mmg", "hmg")
 SNIPER_KINDS = ("sniper", "sniper_rifle")

@@ -27,13 +27,12 @@ overriding it, logged with `cover_reason`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from battletracker.core.geometry import distance, range_band
 from battletracker.model.game import Game, Unit
 from battletracker.rules.base import InputReader, InputValue, RulesInputError
-from battletracker.rules.choices import chosen_text
+from battletracker.rules.choices import Choices, chosen_text
 from battletracker.rules.necromunda.areas import blast_hits, marker_sizes
 from battletracker.rules.necromunda.attack import NAME, SETTINGS
 from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
@@ -64,7 +63,6 @@ from battletracker.rules.sequence import acted
 from battletracker.rules.tables import ruleset_file
 from battletracker.rules.terrain import TableIndex, cover_override, sight_override, terrain_rules
 
-Choices = Mapping[str, InputValue]
 MAX_COMBAT = 6
 
 
