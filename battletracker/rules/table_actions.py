@@ -49,7 +49,7 @@ from battletracker.rules.base import (
 )
 from battletracker.rules.chain_of_command.activation import move_effects
 from battletracker.rules.chain_of_command.command_dice import next_phase
-from battletracker.rules.choices import chosen_number, chosen_unit, chosen_whole
+from battletracker.rules.choices import chosen_flag, chosen_number, chosen_unit, chosen_whole
 from battletracker.rules.clock import due_effects
 from battletracker.rules.edit_checks import check_edit
 from battletracker.rules.places import destination, place_words
@@ -190,7 +190,7 @@ def _plan_ammo(game: Game, choices: Choices) -> Plan:
         raise Refusal("weapon", f"{unit.name} has no weapon number {index + 1}.")
     weapon = unit.weapons[index]
     now = weapon.ammo if weapon.ammo is not None else 0
-    if choices.get("refill") is True:
+    if chosen_flag(choices, "refill", what="Refill"):
         refusal = resupply_refusal(weapon)
         if refusal is not None:
             raise Refusal("refill", refusal[0].upper() + refusal[1:] + ".")

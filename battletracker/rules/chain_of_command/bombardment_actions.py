@@ -50,7 +50,7 @@ from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover, phase_inputs
 from battletracker.rules.chain_of_command.coc_points import Activation, coc_store, observer_activation
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs
-from battletracker.rules.choices import chosen_number, chosen_whole
+from battletracker.rules.choices import chosen_flag, chosen_number, chosen_whole
 from battletracker.rules.places import place_words
 from battletracker.rules.sequence import SequenceRefusal
 from battletracker.rules.tables import setting
@@ -266,8 +266,8 @@ def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
     target = _str(choices, "target", "which unit SOS Fire falls on")
     cover = choices.get("cover")
     inputs = sos_inputs(game, b.id, target, cover=cover if isinstance(cover, str) else None,
-                        linear_obstacle=choices.get("linear_obstacle") is True,
-                        in_fortification=choices.get("in_fortification") is True)
+                        linear_obstacle=chosen_flag(choices, "linear_obstacle", what="Behind a linear obstacle"),
+                        in_fortification=chosen_flag(choices, "in_fortification", what="In a fortification"))
     unit = game.units[target]
     covered: tuple[str, ...] = ()
     log: tuple[str, ...] = ()

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from battletracker.core.geometry import distance, range_band
 from battletracker.model.game import Game, Unit
 from battletracker.rules.base import InputReader, InputValue, RulesInputError
-from battletracker.rules.choices import Choices, chosen_text
+from battletracker.rules.choices import Choices, chosen_flag, chosen_text
 from battletracker.rules.necromunda.areas import blast_hits, marker_sizes
 from battletracker.rules.necromunda.attack import NAME, SETTINGS
 from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
@@ -330,7 +330,7 @@ def _judge_sight(game: Game, firer: Unit, target: Unit, choices: Choices, facts:
     reading = TableIndex(game).sight(firer, target)
     if reading.clear:
         return
-    if choices.get("sight") is not True:
+    if not chosen_flag(choices, "sight", what="Line of Sight", refusal=Refusal):
         raise Refusal("sight", f"{reading.reason}: {firer.name} cannot see {target.name} on the map; tick Line of "
                                "Sight if it can on the table")
     changed = sight_override(reading, chosen_text(choices, "sight_reason"))
