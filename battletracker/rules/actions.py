@@ -23,19 +23,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import TypeVar
 
 from battletracker.core.dice import Dice, Die, Face, RandomDice, ScriptedDice
 from battletracker.model.actions import Action
 from battletracker.model.effects import AppendLog, Effect
-from battletracker.model.game import Game, LogEntry, Unit
+from battletracker.model.game import Game, LogEntry
 from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
 from battletracker.rules.base import ChoiceNeeded, InputValue, Refusal, Resolution, counted
+from battletracker.rules.choices import Choices
 from battletracker.rules.consequences import consequences
 from battletracker.rules.log_lines import rolls_line
 from battletracker.rules.sequence import activation_kept, rules_now
 
-Choices = Mapping[str, InputValue]
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -93,17 +95,6 @@ def plan(name: str, game: Game, choices: Choices) -> Plan:
     if name in known:
         return Plan(name, dict(choices), choices=dict(choices), title=get(name).title, log_kind="roll")
     raise Refusal("action", f"BattleTracker has no action called {name!r}.")
-
-
-def chosen_unit(game: Game, choices: Choices, key: str = "unit") -> Unit:
-    """The unit a choice names (`key`, a unit id), refused in a player's words when there is none."""
-    unit_id = choices.get(key)
-    if not isinstance(unit_id, str) or not unit_id:
-        raise Refusal(key, "Pick a unit first.")
-    unit = game.units.get(unit_id)
-    if unit is None:
-        raise Refusal(key, "That unit is no longer on the table (was it removed?).")
-    return unit
 
 
 def _check_plain(choices: Choices) -> None:
@@ -181,6 +172,21 @@ def carry_out(game: Game, p: Plan, name: str, choices: Choices, dice: Sequence[F
                       [RecordAction(action), *effects, *log], [*result.log, *p.log])
 
 
+def with_game_settings(game: Game, procedure: str, inputs: Mapping[str, V]) -> dict[str, V | InputValue]:
+    """The inputs plus the game's overrides of the settings `procedure` reads, the inputs' own values first.
+
+    A dialog's odds, its Apply and a replay all resolve a procedure with
+    these, so a game played with a house rule rolls by it everywhere.
+    """
+    from battletracker.rules import get
+
+    merged: dict[str, V | InputValue] = dict(inputs)
+    for key in get(procedure).settings:
+        if key in game.settings and key not in merged:
+            merged[key] = game.settings[key]
+    return merged
+
+
 def procedure_plan(game: Game, procedure: str, inputs: Mapping[str, InputValue], facts: Sequence[str],
                    choices: Choices, title: str = "", answers: Sequence[str] = ()) -> Plan:
     """The Plan of a ruleset's own plan (its procedure, inputs and facts), as every dialog resolves it.
@@ -193,15 +199,12 @@ def procedure_plan(game: Game, procedure: str, inputs: Mapping[str, InputValue],
     from battletracker.rules import get
 
     proc = get(procedure)
-    merged = dict(inputs)
-    for key in proc.settings:
-        if key in game.settings and key not in merged:
-            merged[key] = game.settings[key]
+    merged = with_game_settings(game, procedure, inputs)
     for key in answers:
         if key in choices:
             merged[key] = choices[key]
     return Plan(procedure, merged, tuple(facts), dict(choices), title or proc.title, log_kind="roll")
 
 
-__all__ = ["ChoiceNeeded", "Choices", "Plan", "Refusal", "carry_out", "chosen_unit", "perform", "plan",
-           "procedure_plan", "register_plan"]
+__all__ = ["ChoiceNeeded", "Choices", "Plan", "Refusal", "carry_out", "perform", "plan", "procedure_plan",
+           "register_plan", "with_game_settings"]

@@ -15,7 +15,6 @@ the new record in its effects (procedure `table.step`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -32,6 +31,7 @@ from battletracker.model.backdrop_effects import SetBackdrop
 from battletracker.model.game import Game, GameError
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import table_point
+from battletracker.rules.choices import chosen_number
 from battletracker.rules.step import STEP
 
 PICTURE_CHOICES = ("px1", "py1", "px2", "py2")
@@ -44,13 +44,6 @@ def _backdrop(game: Game) -> Backdrop:
     if game.backdrop is None:
         raise Refusal("backdrop", "There is no table picture: load one first.")
     return game.backdrop
-
-
-def _number(choices: Choices, key: str, what: str) -> float:
-    value = choices.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise Refusal(key, f"{what} must be a number.")
-    return float(value)
 
 
 def _step(line: str, title: str, backdrop: Backdrop | None, choices: Choices) -> Plan:
@@ -81,7 +74,7 @@ def _plan_set(game: Game, choices: Choices) -> Plan:
 
 
 def _picture_points(backdrop: Backdrop, choices: Choices) -> tuple[Point, Point]:
-    px1, py1, px2, py2 = (_number(choices, k, "A point on the picture") for k in PICTURE_CHOICES)
+    px1, py1, px2, py2 = (chosen_number(choices, k, "A point on the picture") for k in PICTURE_CHOICES)
     for k, v in zip(PICTURE_CHOICES, (px1, py1, px2, py2), strict=True):
         size = backdrop.width if k.startswith("px") else backdrop.height
         if not -1.0 <= v <= size + 1.0:
@@ -90,7 +83,7 @@ def _picture_points(backdrop: Backdrop, choices: Choices) -> tuple[Point, Point]
 
 
 def _table_numbers(choices: Choices, keys: tuple[str, ...]) -> list[float]:
-    values = [_number(choices, k, "A point's place on the table") for k in keys]
+    values = [chosen_number(choices, k, "A point's place on the table") for k in keys]
     for k, v in zip(keys, values, strict=True):
         if abs(v) > TABLE_REACH:
             raise Refusal(k, f"A place on the table is within {TABLE_REACH:.0f}\" of its corner.")
@@ -124,7 +117,7 @@ def _plan_place(game: Game, choices: Choices) -> Plan:
 def _plan_measure(game: Game, choices: Choices) -> Plan:
     backdrop = _backdrop(game)
     picture = _picture_points(backdrop, choices)
-    measured = _number(choices, "inches", "The distance between the two points")
+    measured = chosen_number(choices, "inches", "The distance between the two points")
     x1, y1 = _table_numbers(choices, ("x1", "y1"))
     moved, covers = _placed(backdrop, lambda: place_by_distance(picture, measured, (x1, y1), backdrop.rotation),
                             "x1")
@@ -135,7 +128,7 @@ def _plan_measure(game: Game, choices: Choices) -> Plan:
 
 def _plan_opacity(game: Game, choices: Choices) -> Plan:
     backdrop = _backdrop(game)
-    opacity = _number(choices, "opacity", "The picture's opacity")
+    opacity = chosen_number(choices, "opacity", "The picture's opacity")
     if not 0.0 <= opacity <= 1.0:
         raise Refusal("opacity", "The picture's opacity goes from 0% (unseen) to 100% (solid).")
     if round(opacity * 100) == round(backdrop.opacity * 100):

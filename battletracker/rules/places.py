@@ -10,8 +10,10 @@ south of the Hedge".
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from battletracker.core import geometry
-from battletracker.model.game import Game
+from battletracker.model.game import Game, Unit
 from battletracker.rules.base import inches
 
 NEAR = 12.0
@@ -79,3 +81,13 @@ def beyond_edges(game: Game, at: geometry.Point) -> str:
     out = [f'{inches(d)}" beyond the {edge} edge' for d, edge in (
         (-x, "west"), (x - game.table_width, "east"), (-y, "north"), (y - game.table_height, "south")) if d > 0]
     return " and ".join(out) or "on the table's edge"
+
+
+def enemies_within(game: Game, unit: Unit, reach: float,
+                   kind: Callable[[Unit], bool] = lambda _unit: True) -> list[Unit]:
+    """The enemies of `unit` in play whose centres are within `reach` inches of its centre, of the `kind` asked
+    (a vehicle, a Team on foot), nearest first, then by name: who a grenade can be thrown at, or run to."""
+    here = (unit.x, unit.y)
+    near = [u for u in game.units.values()
+            if u.side != unit.side and u.in_play and kind(u) and geometry.in_radius(here, reach, (u.x, u.y))]
+    return sorted(near, key=lambda u: (geometry.distance(here, (u.x, u.y)), u.name))

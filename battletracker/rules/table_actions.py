@@ -12,7 +12,6 @@ when the step is applied.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 from dataclasses import asdict, replace
 
@@ -38,7 +37,7 @@ from battletracker.model.fields import FieldError, unit_from_dict
 from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit, Weapon
 from battletracker.model.sequence_effects import SetActivation
 from battletracker.rules import register
-from battletracker.rules.actions import Choices, Plan, Refusal, chosen_unit, register_plan
+from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import (
     ChoiceNeeded,
     InputReader,
@@ -50,6 +49,7 @@ from battletracker.rules.base import (
 )
 from battletracker.rules.chain_of_command.activation import move_effects
 from battletracker.rules.chain_of_command.command_dice import next_phase
+from battletracker.rules.choices import chosen_flag, chosen_number, chosen_unit, chosen_whole
 from battletracker.rules.clock import due_effects
 from battletracker.rules.edit_checks import check_edit
 from battletracker.rules.places import destination, place_words
@@ -84,22 +84,6 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def _int(choices: Choices, key: str, what: str, default: int | None = None) -> int:
-    value = choices.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        raise Refusal(key, f"{what} must be a whole number.")
-    return value
-
-
-def _inches(choices: Choices, key: str, what: str) -> float:
-    value = choices.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise Refusal(key, f"{what} must be a number.")
-    return float(value)
-
-
 def _echo(choices: Choices) -> dict[str, InputValue]:
     return dict(choices)
 
@@ -110,8 +94,8 @@ def _echo(choices: Choices) -> dict[str, InputValue]:
 def _plan_move(game: Game, choices: Choices) -> Plan:
     """`unit` to `x`, `y`; in Chain of Command it must be activated (the choice `activation` may do it now)."""
     unit = chosen_unit(game, choices)
-    x = _inches(choices, "x", "Where to across the table")
-    y = _inches(choices, "y", "Where to up the table")
+    x = chosen_number(choices, "x", "Where to across the table")
+    y = chosen_number(choices, "y", "Where to up the table")
     moved = distance((unit.x, unit.y), (x, y))
     if moved < 1e-9:
         raise Refusal("x", f"{unit.name} is already there.")
@@ -124,7 +108,7 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
 def _plan_turn(game: Game, choices: Choices) -> Plan:
     """`unit` to face `facing`; in Chain of Command a turn is part of a move (activation, the bombardment's ban)."""
     unit = chosen_unit(game, choices)
-    facing = _inches(choices, "facing", "The new facing") % 360.0
+    facing = chosen_number(choices, "facing", "The new facing") % 360.0
     turned = angle_between(unit.facing, facing)
     if turned < 1e-9:
         raise Refusal("facing", f"{unit.name} already faces {facing:.0f}°.")
@@ -144,7 +128,7 @@ def _build_move(r: InputReader) -> tuple[list[Effect], list[str]]:
 
 def _counter_plan(game: Game, choices: Choices, counter: str) -> Plan:
     unit = chosen_unit(game, choices)
-    delta = _int(choices, "delta", "How much to add or take off")
+    delta = chosen_whole(choices, "delta", "How much to add or take off")
     if delta == 0:
         raise Refusal("delta", "Add or take off at least one.")
     now = unit.counters.get(counter, 0)
@@ -178,7 +162,7 @@ def _build_counter(r: InputReader) -> tuple[list[Effect], list[str]]:
 
 def _plan_figures(game: Game, choices: Choices) -> Plan:
     unit = chosen_unit(game, choices)
-    delta = _int(choices, "delta", "How many figures to add or take off")
+    delta = chosen_whole(choices, "delta", "How many figures to add or take off")
     if delta == 0:
         raise Refusal("delta", "Add or take off at least one figure.")
     after = unit.figures + delta
@@ -202,12 +186,12 @@ def _build_figures(r: InputReader) -> tuple[list[Effect], list[str]]:
 def _plan_ammo(game: Game, choices: Choices) -> Plan:
     """Spend `rounds` (default 1) from weapon number `weapon` (counted from 0), or `refill` it to its maximum."""
     unit = chosen_unit(game, choices)
-    index = _int(choices, "weapon", "The weapon", 0)
+    index = chosen_whole(choices, "weapon", "The weapon", 0)
     if not 0 <= index < len(unit.weapons):
         raise Refusal("weapon", f"{unit.name} has no weapon number {index + 1}.")
     weapon = unit.weapons[index]
     now = weapon.ammo if weapon.ammo is not None else 0
-    if choices.get("refill") is True:
+    if chosen_flag(choices, "refill", what="Refill"):
         refusal = resupply_refusal(weapon)
         if refusal is not None:
             raise Refusal("refill", refusal[0].upper() + refusal[1:] + ".")
@@ -216,7 +200,7 @@ def _plan_ammo(game: Game, choices: Choices) -> Plan:
         step = f"{weapon.name} ({unit.name}): refill"
         line = f"{weapon.name} ({unit.name}) refilled: {now} -> {full} {weapon.ammo_label}"
     else:
-        rounds = _int(choices, "rounds", "How many rounds", 1)
+        rounds = chosen_whole(choices, "rounds", "How many rounds", 1)
         if rounds < 1:
             raise Refusal("rounds", "Spend at least one.")
         step = f"{weapon.name} ({unit.name}): spend {rounds} {weapon.ammo_label}"
@@ -399,13 +383,13 @@ SIDE_VALUES = {"force_morale": "Force Morale", "coc_points": "Chain of Command p
 
 def _plan_side(game: Game, choices: Choices) -> Plan:
     """Force Morale or Chain of Command points of side number `side` (from 0) up or down by `delta`."""
-    index = _int(choices, "side", "The side")
+    index = chosen_whole(choices, "side", "The side")
     if not 0 <= index < len(game.sides):
         raise Refusal("side", f"There is no side number {index + 1}.")
     value = choices.get("value")
     if not isinstance(value, str) or value not in SIDE_VALUES:
         raise Refusal("value", "Say whether Force Morale or Chain of Command points change.")
-    delta = _int(choices, "delta", "How much to add or take off")
+    delta = chosen_whole(choices, "delta", "How much to add or take off")
     if delta == 0:
         raise Refusal("delta", "Add or take off at least one.")
     side = game.sides[index]

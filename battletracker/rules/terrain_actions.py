@@ -28,6 +28,7 @@ from battletracker.model.terrain_effects import AddTerrain, RemoveTerrain, Repla
 from battletracker.rules import register
 from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution
+from battletracker.rules.choices import chosen_number
 from battletracker.rules.terrain import outline_problem, piece_problem, terrain_rules
 
 DONE = "done"
@@ -130,13 +131,6 @@ def _plan_remove(game: Game, choices: Choices) -> Plan:
     return Plan("terrain.remove", {"piece": piece.id, "line": line}, (line,), dict(choices), f"Remove {piece.name}")
 
 
-def _offset(choices: Choices, key: str) -> float:
-    value = choices.get(key, 0.0)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise Refusal(key, "How far to move the piece must be a number of inches.")
-    return float(value)
-
-
 def _plan_move(game: Game, choices: Choices) -> Plan:
     """Move a piece by `dx`, `dy` inches, or give it new `points` (reshape it)."""
     piece = _existing(game, choices)
@@ -154,7 +148,8 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
             raise Refusal("points", f"{piece.name} cannot take that shape: {problem}.")
         line = f"Reshaped {piece.name} ({len(points)} points)"
     else:
-        dx, dy = _offset(choices, "dx"), _offset(choices, "dy")
+        dx, dy = (chosen_number(choices, key, "How far to move the piece", 0.0, measure="inches")
+                  for key in ("dx", "dy"))
         if math.hypot(dx, dy) < 1e-9:
             raise Refusal("dx", f"{piece.name} is already there.")
         points = [(x + dx, y + dy) for x, y in piece.points]

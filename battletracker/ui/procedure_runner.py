@@ -50,6 +50,7 @@ from battletracker.core.dice import (
 )
 from battletracker.model.game import GameError
 from battletracker.rules import ChoiceNeeded, Inputs, OddsTooLarge, Resolution, RulesInputError, get, odds, resolve
+from battletracker.rules.actions import with_game_settings
 from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.fit import screen_room
@@ -61,11 +62,7 @@ from battletracker.ui.text import esc
 
 def with_settings(session: Session, procedure: str, inputs: Mapping[str, object]) -> dict[str, object]:
     """The inputs plus the game's overrides of the settings this procedure reads."""
-    merged = dict(inputs)
-    for key in get(procedure).settings:
-        if key in session.game.settings and key not in merged:
-            merged[key] = session.game.settings[key]
-    return merged
+    return with_game_settings(session.game, procedure, inputs)
 
 
 class _Replay:

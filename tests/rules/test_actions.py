@@ -62,7 +62,7 @@ def test_a_plan_reads_the_table_and_echoes_the_choices() -> None:
 
 @pytest.mark.parametrize(("name", "choices", "sentence"), [
     ("unit.shock", {"unit": "u99", "delta": 1}, "That unit is no longer on the table (was it removed?)."),
-    ("unit.move", {"delta": 1}, "Pick a unit first."),
+    ("unit.move", {"delta": 1}, "Choose the unit."),
     ("unit.move", {"unit": "u1", "x": "far", "y": 3.0}, "Where to across the table must be a number."),
     ("unit.move", {"unit": "u1", "x": 12.0, "y": 40.0}, "1 Section is already there."),
     ("unit.figures", {"unit": "u1", "delta": 0}, "Add or take off at least one figure."),

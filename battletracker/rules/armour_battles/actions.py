@@ -18,6 +18,7 @@ from battletracker.rules.actions import Choices, Plan, Refusal, procedure_plan, 
 from battletracker.rules.armour_battles import direct_fire as fire_and_reaction
 from battletracker.rules.armour_battles.plans import AbPlan, close_assault, direct_fire, indirect_mission, reaction
 from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISRUPTION, SUPPRESSED
+from battletracker.rules.choices import chosen_unit
 from battletracker.rules.step import STEP
 
 INDIRECT_MISSION = "ab.indirect_mission"
@@ -65,13 +66,11 @@ def plan_direct_fire(game: Game, choices: Choices) -> Plan:
 
 
 def _unit_and_step(game: Game, choices: Choices) -> tuple[Unit, int]:
-    unit_id = choices.get("unit")
-    if not isinstance(unit_id, str) or unit_id not in game.units:
-        raise Refusal("unit", "Pick a unit on the table first.")
+    unit = chosen_unit(game, choices)
     delta = choices.get("delta")
     if isinstance(delta, bool) or delta not in (-1, 1):
         raise Refusal("delta", "Step up or down by one.")
-    return game.units[unit_id], int(delta)
+    return unit, int(delta)
 
 
 def plan_suppression(game: Game, choices: Choices) -> Plan:

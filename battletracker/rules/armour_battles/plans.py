@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from battletracker.core.geometry import Point, aspect, distance, in_radius
 from battletracker.model.effects import Effect
-from battletracker.model.game import Game, GameError, Unit
+from battletracker.model.game import Game, Unit
 from battletracker.rules.armour_battles import close_assault as assault
 from battletracker.rules.armour_battles import mission
 from battletracker.rules.armour_battles import reaction as reaction_check
@@ -38,12 +38,13 @@ from battletracker.rules.armour_battles.units import (
     reaction_dice,
 )
 from battletracker.rules.base import InputValue, Refusal, RulesInputError
+from battletracker.rules.choices import Picked as Choices
+from battletracker.rules.choices import chosen_flag, chosen_number, chosen_unit, chosen_whole
 from battletracker.rules.places import beyond_edges
 from battletracker.rules.sequence import acted, mark_acted, side_name
 from battletracker.rules.tables import TableError, ruleset_settings
 from battletracker.rules.terrain import TableIndex, sight_change
 
-Choices = Mapping[str, object]
 MAX_COVER_DICE = 6
 DICE_TARGETS = {"fp": "infantry and soft targets", "at": "armoured targets"}
 
@@ -109,36 +110,6 @@ def describe_fire(plan: FirePlan) -> str:
 
 # -- reading the choices ---------------------------------------------------------------------------
 
-def _unit(game: Game, choices: Choices, key: str, role: str) -> Unit:
-    uid = choices.get(key)
-    if not isinstance(uid, str) or not uid:
-        raise Refusal(key, f"Pick the {role}.")
-    try:
-        return game.unit(uid)
-    except GameError:
-        raise Refusal(key, f"The {role} is no longer on the table.") from None
-
-
-def _number(choices: Choices, key: str, what: str) -> float:
-    value = choices.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise Refusal(key, f"Give the {what} in inches.")
-    try:
-        number = float(value)
-    except ValueError:
-        raise Refusal(key, f"The {what} must be a number of inches, not {value!r}.") from None
-    if number != number or number in (float("inf"), float("-inf")):
-        raise Refusal(key, f"The {what} must be a number of inches.")
-    return number
-
-
-def _flag(choices: Choices, key: str) -> bool:
-    value = choices.get(key, False)
-    if isinstance(value, str):
-        return value.strip().lower() in ("true", "yes", "1", "on")
-    return bool(value)
-
-
 def _move(choices: Choices) -> str:
     move = str(choices.get("move") or "single")
     if move not in MOVES:
@@ -164,7 +135,7 @@ def _cover(choices: Choices, game: Game) -> dict[str, int]:
 
 
 def _close_support_firer(game: Game, choices: Choices) -> tuple[Unit, CombatProfile]:
-    firer = _unit(game, choices, "firer", "firing unit")
+    firer = chosen_unit(game, choices, "firer", "firing unit")
     profile = profile_of(firer)
     if profile is None:
         raise Refusal("firer", f"{firer.name} has no FP or AT Dice to fire with.")
@@ -236,9 +207,10 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
     """`ab.indirect_mission` from the firer, the aiming point (`x`, `y`), `los` or an `observer`,
     the firer's `move`, `opportunity`, an arrow `bearing` read off the table, and `cover` per unit."""
     firer, profile = _close_support_firer(game, choices)
-    opportunity = _flag(choices, "opportunity")
+    opportunity = chosen_flag(choices, "opportunity")
     activation = _activation(game, firer, opportunity)
-    aim = (_number(choices, "x", "aiming point's x"), _number(choices, "y", "aiming point's y"))
+    aim = (chosen_number(choices, "x", "The aiming point's x", measure="inches"),
+           chosen_number(choices, "y", "The aiming point's y", measure="inches"))
     if not (0.0 <= aim[0] <= game.table_width and 0.0 <= aim[1] <= game.table_height):
         raise Refusal("x", f"The aiming point is {beyond_edges(game, aim)}, off the "
                            f"{game.table_width:g}\" by {game.table_height:g}\" table.")
@@ -259,7 +231,7 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
                                      "direct line of sight to the target.")
     observer: Unit | None = None
     if choices.get("observer"):
-        observer = _unit(game, choices, "observer", "Forward Observer")
+        observer = chosen_unit(game, choices, "observer", "Forward Observer")
         if observer.id == firer.id:
             raise Refusal("observer", f"{firer.name} cannot observe its own fire: pick another unit.")
         if observer.side != firer.side:
@@ -277,7 +249,7 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
     move = _move(choices)
     bearing = choices.get("bearing")
     if bearing is not None and bearing != "":
-        bearing = _number(choices, "bearing", "arrow's direction") % 360.0
+        bearing = chosen_number(choices, "bearing", "The arrow's direction", measure="degrees") % 360.0
     cover = _cover(choices, game)
 
     hit_faces = int_setting(game, "deviation_hit_faces")
@@ -334,7 +306,7 @@ def indirect_mission(game: Game, choices: Choices) -> AbPlan:
 
 def _target(game: Game, choices: Choices, unit: Unit, key: str = "target", role: str = "target") -> Unit:
     """The other unit of a shot or an assault: a fighting unit still on the table."""
-    other = _unit(game, choices, key, role)
+    other = chosen_unit(game, choices, key, role)
     if other.id == unit.id:
         raise Refusal(key, f"{unit.name} cannot pick itself as the {role}.")
     if profile_of(other) is None:
@@ -352,7 +324,7 @@ def direct_fire(game: Game, choices: Choices) -> AbPlan:
     """`ab.close_support_fire` at a `target` the firer sees: the range band, the flank or rear read from
     the target's facing (the choice `flank_or_rear` overrides it), the firer's `move`, `los`, `opportunity`."""
     firer, profile = _close_support_firer(game, choices)
-    opportunity = _flag(choices, "opportunity")
+    opportunity = chosen_flag(choices, "opportunity")
     activation = _activation(game, firer, opportunity)
     target = _target(game, choices, firer)
     dist = distance((firer.x, firer.y), (target.x, target.y))
@@ -369,7 +341,7 @@ def direct_fire(game: Game, choices: Choices) -> AbPlan:
         raise Refusal("los", f"{why}Direct fire needs a line of sight to the target; without one a "
                              "close-support unit fires indirectly with a Forward Observer.")
     face = aspect((firer.x, firer.y), (target.x, target.y), target.facing)
-    flank = _flag(choices, "flank_or_rear") if "flank_or_rear" in choices else face != "front"
+    flank = chosen_flag(choices, "flank_or_rear", face != "front")
     inputs: dict[str, InputValue] = {
         **fire_inputs(firer, target, "direct", round(dist, 2)), "move": _move(choices), "los": los,
         "flank_or_rear": flank, "opportunity": opportunity, **setting_overrides(game, FIRE_SETTINGS),
@@ -386,19 +358,14 @@ def direct_fire(game: Game, choices: Choices) -> AbPlan:
 def reaction(game: Game, choices: Choices) -> AbPlan:
     """`ab.reaction` of the `target` against the `firer`'s fire (`mode` direct or indirect) that scored
     `incoming` successes with `incoming_sixes` sixes, with its `cover` Dice."""
-    firer = _unit(game, choices, "firer", "firing unit")
+    firer = chosen_unit(game, choices, "firer", "firing unit")
     _check_in_play(game, firer, "firer", "cannot fire")
     target = _target(game, choices, firer)
     mode = str(choices.get("mode") or "direct")
     if mode not in ("direct", "indirect"):
         raise Refusal("mode", "The fire is direct or indirect.")
-    counts = []
-    for key in ("incoming", "incoming_sixes", "cover"):
-        raw = choices.get(key, 0)
-        if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
-            raise Refusal(key, f"The {key.replace('_', ' ')} must be a whole number from 0.")
-        counts.append(raw)
-    incoming, sixes, cover = counts
+    incoming, sixes, cover = (chosen_whole(choices, key, what, 0, minimum=0) for key, what in (
+        ("incoming", "The successes scored"), ("incoming_sixes", "The sixes scored"), ("cover", "The Cover Dice")))
     inputs: dict[str, InputValue] = {
         "reaction_dice": reaction_dice(target, mode), "incoming": incoming, "incoming_sixes": sixes,
         "suppression": "artillery" if mode == "indirect" else "normal", "suppressed": is_suppressed(target),
@@ -420,19 +387,19 @@ def reaction(game: Game, choices: Choices) -> AbPlan:
 def close_assault(game: Game, choices: Choices) -> AbPlan:
     """`ab.close_support_assault` for the close-support `firer` against the `target`: FP or AT Dice by the
     target's armour, `attacker`, `first_round`, `suppressed` (read off the unit unless given), `overrun`."""
-    unit = _unit(game, choices, "firer", "close-support unit")
+    unit = chosen_unit(game, choices, "firer", "close-support unit")
     profile = profile_of(unit)
     if profile is None or not profile.close_support:
         raise Refusal("firer", f"{unit.name} is not a close-support unit.")
     _check_in_play(game, unit, "firer", "cannot fight a Close Assault")
     target = _target(game, choices, unit, role="unit it fights")
-    if _flag(choices, "overrun"):
+    if chosen_flag(choices, "overrun"):
         raise Refusal("overrun", "Close-support units can never make an overrun attack.")
-    suppressed = _flag(choices, "suppressed") if "suppressed" in choices else is_suppressed(unit)
+    suppressed = chosen_flag(choices, "suppressed", is_suppressed(unit))
     inputs: dict[str, InputValue] = {
         "dice_type": dice_type_for(target), "fp_dice": profile.fp_dice, "at_dice": profile.at_dice,
-        "attacker": _flag(choices, "attacker"),
-        "first_round": _flag(choices, "first_round") if "first_round" in choices else True,
+        "attacker": chosen_flag(choices, "attacker"),
+        "first_round": chosen_flag(choices, "first_round", True),
         "suppressed": suppressed, **setting_overrides(game, assault.SETTINGS),
     }
     plan = assault.plan_assault(inputs)

@@ -31,9 +31,10 @@ from battletracker.core.geometry import distance
 from battletracker.model.effects import ChangeCounter, Effect
 from battletracker.model.game import Activation, Game, Scalar, Unit
 from battletracker.model.sequence_effects import SetActivation, SetHeldDice
-from battletracker.rules.actions import Choices, Plan, Refusal, chosen_unit, register_plan
+from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
 from battletracker.rules.base import ChoiceNeeded, counted, inches
 from battletracker.rules.chain_of_command.command_dice import face_words, rolled_this_phase
+from battletracker.rules.choices import chosen_unit
 from battletracker.rules.sequence import SequenceRefusal, activation_kept, now, side_name
 from battletracker.rules.step import STEP
 from battletracker.rules.tables import ruleset_file, setting

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from battletracker.core.geometry import angle_between, aspect, bearing, distance, in_arc, range_band
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Game, Unit, Weapon
+from battletracker.rules.actions import with_game_settings
 from battletracker.rules.base import InputValue, Refusal, RulesInputError
 from battletracker.rules.chain_of_command.anti_tank import (
     GRENADE_MOVEMENT_SETTING,
@@ -40,6 +41,17 @@ from battletracker.rules.chain_of_command.damage import (
     outcome_group,
 )
 from battletracker.rules.chain_of_command.fire import QUALITIES
+from battletracker.rules.choices import (
+    Choices,
+    Reach,
+    check_within,
+    chosen_flag,
+    chosen_number,
+    chosen_text,
+    chosen_unit,
+    chosen_whole,
+)
+from battletracker.rules.places import enemies_within
 from battletracker.rules.tables import TableError, ruleset_file, ruleset_settings, setting
 from battletracker.rules.terrain import TableIndex, sight_override
 
@@ -61,7 +73,6 @@ CHECKED_ADJUSTMENTS = (
     "hit_last_round_stationary",
 )
 
-Choices = Mapping[str, InputValue]
 
 
 class ShotRefusal(Refusal):
@@ -103,6 +114,10 @@ def has_at_weapon(_game: Game, unit: Unit) -> bool:
     return bool(at_weapons(unit))
 
 
+def _is_vehicle(unit: Unit) -> bool:
+    return unit.is_vehicle
+
+
 def enemy_vehicles(game: Game, firer: Unit) -> list[Unit]:
     """Enemy AFVs and APCs, nearest first."""
     found = [u for u in game.units.values() if u.side != firer.side and u.vehicle is not None and u.in_play]
@@ -126,8 +141,7 @@ def grenade_reach(game: Game) -> float:
 
 def vehicles_in_reach(game: Game, unit: Unit) -> list[Unit]:
     """Enemy vehicles a figure of the unit could run to, nearest first."""
-    reach = grenade_reach(game)
-    return [v for v in enemy_vehicles(game, unit) if distance((unit.x, unit.y), (v.x, v.y)) <= reach + 1e-9]
+    return enemies_within(game, unit, grenade_reach(game), _is_vehicle)
 
 
 def can_throw_grenade(game: Game, unit: Unit) -> bool:
@@ -160,26 +174,8 @@ def _damaged(unit: Unit, result: str) -> bool:
     return unit.vehicle is not None and result in unit.vehicle.damage
 
 
-def _unit(game: Game, choices: Choices, key: str, role: str) -> Unit:
-    unit_id = choices.get(key)
-    if not isinstance(unit_id, str) or not unit_id:
-        raise ShotRefusal(key, f"Choose the {role}.")
-    if unit_id not in game.units:
-        raise ShotRefusal(key, f"The {role} is no longer on the table.")
-    unit = game.unit(unit_id)
-    if not unit.in_play:
-        raise off_table_refusal(unit, key)
-    return unit
-
-
-def off_table_refusal(unit: Unit, key: str) -> ShotRefusal:
-    """Why a unit off the table (`Unit.off_table`) cannot be the firer or the target, as a sentence."""
-    what = {"firer": "it can no longer fire", "target": "it is no longer a target"}.get(key, "it plays no part now")
-    return ShotRefusal(key, f"{unit.name} is {unit.off_table}: {what}.")
-
-
 def _enemy_vehicle(game: Game, firer: Unit, choices: Choices, what: str) -> Unit:
-    target = _unit(game, choices, "target", "enemy vehicle to " + what)
+    target = chosen_unit(game, choices, "target", "enemy vehicle to " + what, in_play=True, refusal=ShotRefusal)
     if target.vehicle is None or target.side == firer.side:
         raise ShotRefusal("target", f"{target.name} is not an enemy AFV or APC: {what} needs a vehicle target.")
     check_bombardment(game, firer, target)
@@ -203,21 +199,6 @@ def check_bombardment(game: Game, firer: Unit, target: Unit) -> None:
         if b is not None:
             raise ShotRefusal(field, f"{unit.name} is under {observer_name(game, b)}: units in a bombardment area "
                                      f"cannot {verb}, whatever the Line of Sight.")
-
-
-def _flag(choices: Choices, key: str) -> bool:
-    return choices.get(key) is True
-
-
-def _with_settings(game: Game, procedure: str, inputs: dict[str, InputValue]) -> dict[str, InputValue]:
-    """The inputs plus the game's overrides of the settings the procedure reads, as Apply resolves them."""
-    from battletracker.rules import get
-
-    for key in get(procedure).settings:
-        value = game.settings.get(key)
-        if isinstance(value, str | int | float | bool) and key not in inputs:
-            inputs[key] = value
-    return inputs
 
 
 def _sentence(exc: RulesInputError | TableError) -> str:
@@ -259,7 +240,7 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
     `visibility_reason`. Raises ShotRefusal with the reason when the shot
     cannot be taken.
     """
-    firer = _unit(game, choices, "firer", "firing unit")
+    firer = chosen_unit(game, choices, "firer", "firing unit", in_play=True, refusal=ShotRefusal)
     target = _enemy_vehicle(game, firer, choices, "anti-tank fire")
     vehicle = target.vehicle
     assert vehicle is not None
@@ -278,10 +259,10 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
     seen = TableIndex(game).sight(firer, target)
     seen_fact = ""
     if not seen.clear:
-        if not _flag(choices, "sight"):
+        if not chosen_flag(choices, "sight", what="Line of Sight", refusal=ShotRefusal):
             raise ShotRefusal("sight", f"{seen.reason}. If {firer.name} can see {target.name} on the real table, "
                                        "tick Line of Sight to fire anyway.")
-        seen_fact = sight_override(seen, _text(choices, "sight_reason"))
+        seen_fact = sight_override(seen, chosen_text(choices, "sight_reason"))
         log.append(seen_fact)
     mapped, why = map_visibility(game, firer, target)
     visibility = choices.get("visibility") or mapped
@@ -290,11 +271,11 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
     if visibility == mapped:
         seen_fact = seen_fact or (why if mapped != "open" else "")
     else:
-        reason = _text(choices, "visibility_reason")
+        reason = chosen_text(choices, "visibility_reason")
         said = f"player: '{reason}'" if reason else "player"
         text = VISIBILITY_TEXT[str(visibility)]
         log.append(f"{text[0].upper()}{text[1:]} ({said}; the map: {why})")
-    turret_rotated = _flag(choices, "turret_rotated")
+    turret_rotated = chosen_flag(choices, "turret_rotated", refusal=ShotRefusal)
     inputs: dict[str, InputValue] = {
         "location": face,
         "armour_dice": vehicle.armour.get(face, 0),
@@ -310,7 +291,7 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
         "visibility": str(visibility),
     }
     for key in CHECKED_ADJUSTMENTS:
-        if _flag(choices, key):
+        if chosen_flag(choices, key, refusal=ShotRefusal):
             inputs[key] = True
     facts = [_range_fact(firer, weapon, target, rng, inputs)]
     facts.append(_arc_fact(firer, weapon, target, turret_rotated))
@@ -325,7 +306,7 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
                  + (", engine damage" if inputs["firer_engine_damage"] else ""))
     if weapon.ammo is not None:
         facts.append(f"Rounds left: {weapon.ammo} on the card")
-    inputs = _with_settings(game, AT_FIRE, inputs)
+    inputs = with_game_settings(game, AT_FIRE, inputs)
     try:
         parsed = parse_at_fire(inputs)
     except (RulesInputError, TableError) as exc:
@@ -335,11 +316,6 @@ def plan_at_fire(game: Game, choices: Choices) -> ShotPlan:
                  f"{parsed.strike_dice} A.P. Strike Dice penetrating on {parsed.penetration_target}+ against "
                  f"{parsed.armour_dice} Armour Dice saving on {parsed.save_target}+")
     return ShotPlan(AT_FIRE, inputs, tuple(dict.fromkeys(facts)), tuple(log))
-
-
-def _text(choices: Choices, key: str) -> str:
-    value = choices.get(key)
-    return value.strip() if isinstance(value, str) else ""
 
 
 def map_visibility(game: Game, firer: Unit, target: Unit) -> tuple[str, str]:
@@ -421,7 +397,7 @@ def plan_at_grenade(game: Game, choices: Choices) -> ShotPlan:
     (001). What stands between the Team and the vehicle changes nothing but
     the run the player measures.
     """
-    unit = _unit(game, choices, "firer", "Team throwing the grenade")
+    unit = chosen_unit(game, choices, "firer", "Team throwing the grenade", in_play=True, refusal=ShotRefusal)
     if unit.vehicle is not None or unit.figures <= 0:
         raise ShotRefusal("firer", f"{unit.name} has no figure on foot to run at a vehicle.")
     target = _enemy_vehicle(game, unit, choices, "an anti-tank grenade")
@@ -429,17 +405,12 @@ def plan_at_grenade(game: Game, choices: Choices) -> ShotPlan:
     assert vehicle is not None
     centre = distance((unit.x, unit.y), (target.x, target.y))
     reach = grenade_reach(game)
-    if centre > reach + 1e-9:
-        raise ShotRefusal("target", f"{target.name} is {_inches(centre)} away: a figure runs at most "
-                                    f"{reach:g}\".")
+    check_within(target, Reach(unit, reach, f'a figure runs at most {reach:g}"'), "target", ShotRefusal)
     grenade = choices.get("weapon")
     if not isinstance(grenade, str) or arsenal().grenade(grenade) is None:
         raise ShotRefusal("weapon", "Choose the grenade or charge from the arsenal.")
-    run = choices.get("distance")
-    if run is None:
-        run = round(centre, 1)
-    if not isinstance(run, int | float) or isinstance(run, bool) or run < 0:
-        raise ShotRefusal("distance", "The distance to run is a number of inches, 0 or more.")
+    run = chosen_number(choices, "distance", "The distance to run", round(centre, 1), minimum=0, measure="inches",
+                        refusal=ShotRefusal)
     inputs: dict[str, InputValue] = {
         "weapon": grenade,
         "armour_dice": vehicle.armour.get("top", 0),
@@ -449,7 +420,7 @@ def plan_at_grenade(game: Game, choices: Choices) -> ShotPlan:
         "target_immobilised": _damaged(target, "immobilised"),
         "target_id": target.id,
     }
-    inputs = _with_settings(game, AT_GRENADE, inputs)
+    inputs = with_game_settings(game, AT_GRENADE, inputs)
     try:
         parsed = parse_at_grenade(inputs)
     except (RulesInputError, TableError) as exc:
@@ -485,11 +456,7 @@ IMMOBILISED = "immobilised"
 
 def vehicles_in_throw(game: Game, unit: Unit) -> list[Unit]:
     """Enemy vehicles within THROW_REACH of the Team, nearest first."""
-    here = (unit.x, unit.y)
-    near = [v for v in game.units.values()
-            if v.vehicle is not None and v.side != unit.side and v.in_play
-            and distance(here, (v.x, v.y)) <= THROW_REACH + 1e-9]
-    return sorted(near, key=lambda v: (distance(here, (v.x, v.y)), v.name))
+    return enemies_within(game, unit, THROW_REACH, _is_vehicle)
 
 
 def can_throw_into_vehicle(game: Game, unit: Unit) -> bool:
@@ -534,13 +501,6 @@ def _quality(unit: Unit) -> str:
     return quality if isinstance(quality, str) and quality in QUALITIES else "regular"
 
 
-def _whole(choices: Choices, key: str, default: int | None, what: str) -> int:
-    value = choices.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ShotRefusal(key, f"{what} is a whole number, 0 or more.")
-    return value
-
-
 def plan_grenade_into_vehicle(game: Game, choices: Choices) -> ShotPlan:
     """Read the table for a grenade tossed into (or at) an enemy vehicle beside the Team.
 
@@ -549,15 +509,14 @@ def plan_grenade_into_vehicle(game: Game, choices: Choices) -> ShotPlan:
     missed), `to_hit` (default the ruleset setting), and for an APC from
     outside `armour_dice` (default the face the Team sees).
     """
-    team = _unit(game, choices, "firer", "Team throwing the grenade")
+    team = chosen_unit(game, choices, "firer", "Team throwing the grenade", in_play=True, refusal=ShotRefusal)
     if team.vehicle is not None or team.figures <= 0:
         raise ShotRefusal("firer", f"{team.name} has no figure on foot to throw a grenade.")
     vehicle = _enemy_vehicle(game, team, choices, "a grenade into a vehicle")
     card = vehicle.vehicle
     assert card is not None
-    if vehicle.id not in {v.id for v in vehicles_in_throw(game, team)}:
-        raise ShotRefusal("target", f'{vehicle.name} is {_inches(distance((team.x, team.y), (vehicle.x, vehicle.y)))}'
-                                    f' away: a grenade is thrown at a vehicle within {THROW_REACH:g}".')
+    check_within(vehicle, Reach(team, THROW_REACH, f'a grenade is thrown at a vehicle within {THROW_REACH:g}"'),
+                 "target", ShotRefusal)
     modes = grenade_modes(vehicle)
     if not modes:
         raise ShotRefusal("target", f"{vehicle.name} is a closed {card.category.upper()}, neither open-topped nor "
@@ -566,7 +525,7 @@ def plan_grenade_into_vehicle(game: Game, choices: Choices) -> ShotPlan:
     if mode not in modes:
         raise ShotRefusal("mode", f"{vehicle.name}'s card does not allow that: "
                                   + ("it is not open-topped." if mode == "open_topped" else "it is not an APC."))
-    dice = _whole(choices, "firepower_dice", None, "The Team's Firepower Dice")
+    dice = chosen_whole(choices, "firepower_dice", "The Team's Firepower Dice", minimum=0, refusal=ShotRefusal)
     doubled = later_shock_doubled(card.category, card.damage)
     inputs: dict[str, InputValue] = {
         "firepower_dice": dice, "vehicle": str(mode), "vehicle_id": vehicle.id,
@@ -577,14 +536,16 @@ def plan_grenade_into_vehicle(game: Game, choices: Choices) -> ShotPlan:
              + (" (Shock doubled)" if doubled else "")]
     if mode == "apc_outside":
         face, armour = face_seen(team, vehicle)
-        inputs["armour_dice"] = _whole(choices, "armour_dice", armour, "The Armour Dice")
+        inputs["armour_dice"] = chosen_whole(choices, "armour_dice", "The Armour Dice", armour, minimum=0,
+                                             refusal=ShotRefusal)
         facts.append(f"{FACE_NAMES[face]} armour faces the Team: {armour} Armour Dice")
         facts.append("Every 6 penetrates (no Storm of Steel); each net hit after the Armour Dice is one Shock")
     else:
         throw = choices.get("throw", "roll")
         if throw not in THROWS:
             raise ShotRefusal("throw", "Say whether to roll the throw, or where it landed.")
-        inputs[THROW_SETTING] = _whole(choices, "to_hit", throw_to_hit(game), "The score the throw needs")
+        inputs[THROW_SETTING] = chosen_whole(choices, "to_hit", "The score the throw needs", throw_to_hit(game),
+                                             minimum=0, refusal=ShotRefusal)
         if throw != "roll":
             inputs["throw_hit"] = throw != "missed"
             if throw == "bullseye":

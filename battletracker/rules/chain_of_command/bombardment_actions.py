@@ -50,6 +50,7 @@ from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
 from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover, phase_inputs
 from battletracker.rules.chain_of_command.coc_points import Activation, coc_store, observer_activation
 from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs
+from battletracker.rules.choices import chosen_flag, chosen_number, chosen_whole
 from battletracker.rules.places import place_words
 from battletracker.rules.sequence import SequenceRefusal
 from battletracker.rules.tables import setting
@@ -78,22 +79,6 @@ def _str(choices: Choices, key: str, what: str) -> str:
     return value
 
 
-def _number(choices: Choices, key: str, what: str, default: float | None = None) -> float:
-    value = choices.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise Refusal(key, f"{what} must be a number.")
-    return float(value)
-
-
-def _whole(choices: Choices, key: str, what: str, default: int | None = None) -> int:
-    value = choices.get(key, default)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Refusal(key, f"{what} must be a whole number.")
-    return value
-
-
 def _bombardment(game: Game, choices: Choices) -> Bombardment:
     bid = _str(choices, "bombardment", "which bombardment")
     if bid not in game.bombardments:
@@ -116,15 +101,15 @@ def _name(game: Game, b: Bombardment) -> str:
 
 
 def _plan_new(game: Game, choices: Choices) -> Plan:
-    side = _whole(choices, "side", "The side")
+    side = chosen_whole(choices, "side", "The side")
     kind = choices.get("kind", "high_explosive")
     if kind not in ("high_explosive", "smoke"):
         raise Refusal("kind", "A bombardment fires high explosive or smoke.")
-    phases = _whole(choices, "phases", "The Forward Observer's die of Phases")
-    aim = (_number(choices, "x", "The aiming point across the table"),
-           _number(choices, "y", "The aiming point up the table"))
-    observer = (_number(choices, "observer_x", "The Forward Observer's place across the table"),
-                _number(choices, "observer_y", "The Forward Observer's place up the table"))
+    phases = chosen_whole(choices, "phases", "The Forward Observer's die of Phases")
+    aim = (chosen_number(choices, "x", "The aiming point across the table"),
+           chosen_number(choices, "y", "The aiming point up the table"))
+    observer = (chosen_number(choices, "observer_x", "The Forward Observer's place across the table"),
+                chosen_number(choices, "observer_y", "The Forward Observer's place up the table"))
     effects = bm.new_bombardment(game, side, observer, aim, kind=str(kind), phases=phases)
     return _step(choices, "New bombardment", effects)
 
@@ -150,7 +135,7 @@ STEP_WORDS = {"coc.ranging_shot": "take a ranging shot", "coc.fire_for_effect": 
 
 def _plan_ranging(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
-    bearing = _number(choices, "bearing", "The bearing") if "bearing" in choices else None
+    bearing = chosen_number(choices, "bearing", "The bearing") if "bearing" in choices else None
     inputs = bm.ranging_inputs(game, b.id, bearing)
     activation = activation_of(game, b, choices, STEP_WORDS["coc.ranging_shot"])
     plus = b.unobserved_attempts * data().ranging.per_unobserved_attempt
@@ -176,8 +161,8 @@ def _plan_fire_for_effect(game: Game, choices: Choices) -> Plan:
 
 def _plan_re_aim(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
-    aim = (_number(choices, "x", "The new aiming point across the table"),
-           _number(choices, "y", "The new aiming point up the table"))
+    aim = (chosen_number(choices, "x", "The new aiming point across the table"),
+           chosen_number(choices, "y", "The new aiming point up the table"))
     effects = bm.re_aim(game, b.id, aim)
     activation = activation_of(game, b, choices, STEP_WORDS["coc.re_aim"])
     return _step(choices, f"{_name(game, b)}: re-aimed", _activated(game, b, activation, effects))
@@ -185,7 +170,7 @@ def _plan_re_aim(game: Game, choices: Choices) -> Plan:
 
 def _plan_hidden_die(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
-    face = _whole(choices, "face", "The hidden die")
+    face = chosen_whole(choices, "face", "The hidden die")
     direction = choices.get("direction")
     if direction is not None and not isinstance(direction, str):
         raise Refusal("direction", "The rolling edge is up, down, left or right.")
@@ -271,8 +256,9 @@ def phase_dice_fact(b: Bombardment, settings: Mapping[str, Scalar]) -> str:
 
 
 def _plan_new_sos(game: Game, choices: Choices) -> Plan:
-    side = _whole(choices, "side", "The side")
-    centre = (_number(choices, "x", "The centre across the table"), _number(choices, "y", "The centre up the table"))
+    side = chosen_whole(choices, "side", "The side")
+    centre = (chosen_number(choices, "x", "The centre across the table"),
+              chosen_number(choices, "y", "The centre up the table"))
     return _step(choices, "SOS Fire", new_sos(game, side, centre))
 
 
@@ -281,8 +267,8 @@ def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
     target = _str(choices, "target", "which unit SOS Fire falls on")
     cover = choices.get("cover")
     inputs = sos_inputs(game, b.id, target, cover=cover if isinstance(cover, str) else None,
-                        linear_obstacle=choices.get("linear_obstacle") is True,
-                        in_fortification=choices.get("in_fortification") is True)
+                        linear_obstacle=chosen_flag(choices, "linear_obstacle", what="Behind a linear obstacle"),
+                        in_fortification=chosen_flag(choices, "in_fortification", what="In a fortification"))
     unit = game.units[target]
     covered: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
@@ -305,7 +291,7 @@ def _plan_sos_fire(game: Game, choices: Choices) -> Plan:
 
 def _plan_rounds(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
-    rounds = _whole(choices, "rounds", "The extra rounds")
+    rounds = chosen_whole(choices, "rounds", "The extra rounds")
     return _step(choices, f"{_name(game, b)}: {counted(rounds, 'extra rounds')}", bm.add_rounds(game, b.id, rounds))
 
 
@@ -313,10 +299,10 @@ def _plan_edit_area(game: Game, choices: Choices) -> Plan:
     b = _bombardment(game, choices)
 
     def opt_number(key: str, what: str) -> float | None:
-        return _number(choices, key, what) if key in choices else None
+        return chosen_number(choices, key, what) if key in choices else None
 
     def opt_whole(key: str, what: str) -> int | None:
-        return _whole(choices, key, what) if key in choices else None
+        return chosen_whole(choices, key, what) if key in choices else None
 
     shape = choices.get("shape")
     area = bm.AreaOptions(shape=shape if isinstance(shape, str) else None, width=opt_number("width", "The width"),
@@ -333,12 +319,13 @@ def _plan_edit_area(game: Game, choices: Choices) -> Plan:
 def _plan_add_building(game: Game, choices: Choices) -> Plan:
     name = choices.get("name", "Building")
     name = name.strip() if isinstance(name, str) and name.strip() else "Building"
-    centre = (_number(choices, "x", "The centre across the table"), _number(choices, "y", "The centre up the table"))
+    centre = (chosen_number(choices, "x", "The centre across the table"),
+              chosen_number(choices, "y", "The centre up the table"))
     material = choices.get("material", "brick_stone")
-    effects = bld.add_building(game, name, centre, width=_number(choices, "width", "The width"),
-                               depth=_number(choices, "depth", "The depth"),
-                               facing=_number(choices, "facing", "The facing", 0.0),
-                               material=str(material), storeys=_whole(choices, "storeys", "The storeys", 1))
+    effects = bld.add_building(game, name, centre, width=chosen_number(choices, "width", "The width"),
+                               depth=chosen_number(choices, "depth", "The depth"),
+                               facing=chosen_number(choices, "facing", "The facing", 0.0),
+                               material=str(material), storeys=chosen_whole(choices, "storeys", "The storeys", 1))
     return _step(choices, f"{name} placed", effects)
 
 

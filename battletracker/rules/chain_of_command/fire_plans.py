@@ -27,7 +27,6 @@ raises `ShotRefusal`, whose text is a sentence for the player.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from battletracker.core.geometry import EPSILON, angle_between, aspect, bearing, distance, range_band
@@ -39,7 +38,6 @@ from battletracker.rules.chain_of_command.anti_tank_plans import (
     ShotPlan,
     ShotRefusal,
     check_bombardment,
-    off_table_refusal,
     passengers_of,
 )
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
@@ -52,6 +50,7 @@ from battletracker.rules.chain_of_command.fire import (
     FireTables,
     cover_levels,
 )
+from battletracker.rules.choices import Choices, chosen_flag, chosen_text, chosen_unit, chosen_whole, chosen_word
 from battletracker.rules.terrain import (
     CoverReading,
     SightReading,
@@ -60,8 +59,6 @@ from battletracker.rules.terrain import (
     sight_override,
     sight_within,
 )
-
-Choices = Mapping[str, InputValue]
 
 TRIPOD_KINDS = ("mmg", "hmg")
 SNIPER_KINDS = ("sniper", "sniper_rifle")
@@ -215,11 +212,6 @@ def line_of_sight(game: Game, firer: Unit, target: Unit, procedure: str) -> Sigh
     return index.sight(firer, target)
 
 
-def _text(choices: Choices, key: str) -> str:
-    value = choices.get(key)
-    return value.strip() if isinstance(value, str) else ""
-
-
 def _judge_sight(game: Game, firer: Unit, target: Unit, procedure: str, choices: Choices,
                  facts: list[str], log: list[str]) -> SightReading:
     """Refuse a shot the table sees no Line of Sight for, unless the player gives sight (`sight`, logged)."""
@@ -228,10 +220,10 @@ def _judge_sight(game: Game, firer: Unit, target: Unit, procedure: str, choices:
         if reading.reason != "Line of Sight clear":
             facts.append(reading.reason)
         return reading
-    if not _flag(choices, "sight"):
+    if not chosen_flag(choices, "sight", refusal=ShotRefusal):
         raise ShotRefusal("sight", f"{reading.reason}. If {firer.name} can see {target.name} on the real table, "
                                    "tick Line of Sight to fire anyway.")
-    log.append(sight_override(reading, _text(choices, "sight_reason")))
+    log.append(sight_override(reading, chosen_text(choices, "sight_reason")))
     facts.append(f"{reading.reason} (Line of Sight given by the player)")
     return reading
 
@@ -243,8 +235,8 @@ def _judge_cover(game: Game, firer: Unit, target: Unit, choices: Choices, facts:
     `named`: other Teams share the hits, each with its own cover, so the fact names the target.
     """
     reading = default_cover(game, firer, target)
-    cover = _choice(choices, "cover", cover_levels(), reading.level, "Cover")
-    changed = cover_override(reading, cover, _text(choices, "cover_reason"))
+    cover = chosen_word(choices, "cover", cover_levels(), reading.level, "Cover", refusal=ShotRefusal)
+    changed = cover_override(reading, cover, chosen_text(choices, "cover_reason"))
     if changed is not None:
         log.append(changed)
     facts.append(f"{target.name}: {changed or reading.reason}" if named else changed or reading.reason)
@@ -256,8 +248,9 @@ def _judge_team_cover(game: Game, firer: Unit, team: Unit, choices: Choices, fac
     """A further Team's own cover, read as the target's is: `cover.<id>` overrides the reading, logged with
     `cover_reason.<id>` under the Team's name."""
     reading = default_cover(game, firer, team)
-    cover = _choice(choices, f"cover.{team.id}", cover_levels(), reading.level, f"{team.name}'s cover")
-    changed = cover_override(reading, cover, _text(choices, f"cover_reason.{team.id}"))
+    cover = chosen_word(choices, f"cover.{team.id}", cover_levels(), reading.level, f"{team.name}'s cover",
+                        refusal=ShotRefusal)
+    changed = cover_override(reading, cover, chosen_text(choices, f"cover_reason.{team.id}"))
     facts.append(f"{team.name}: {changed or reading.reason}")
     if changed is not None:
         log.append(f"{team.name}: {changed}")
@@ -349,31 +342,6 @@ def derived_band(weapon: Weapon | None, unit: Unit, dist: float) -> str:
 
 # -- reading the choices ------------------------------------------------------------------------------------------
 
-def _unit(game: Game, choices: Choices, key: str, role: str) -> Unit:
-    unit_id = choices.get(key)
-    if not isinstance(unit_id, str) or not unit_id:
-        raise ShotRefusal(key, f"No {role}: pick one on the map or from the list.")
-    unit = game.units.get(unit_id)
-    if unit is None:
-        raise ShotRefusal(key, f"The {role} is no longer on the table.")
-    if not unit.in_play:
-        raise off_table_refusal(unit, key)
-    return unit
-
-
-def _flag(choices: Choices, key: str) -> bool:
-    return choices.get(key) is True
-
-
-def _choice(choices: Choices, key: str, allowed: tuple[str, ...], default: str, what: str) -> str:
-    value = choices.get(key)
-    if value is None or value == "":
-        return default
-    if not isinstance(value, str) or value not in allowed:
-        raise ShotRefusal(key, f"{what} is one of {', '.join(a.replace('_', ' ') for a in allowed)}.")
-    return value
-
-
 def fire_weapon(firer: Unit, choices: Choices) -> FireWeapon:
     """The way to fire the player picked by the weapon's name; none picked: the unit's first."""
     found = fire_weapons(firer)
@@ -392,16 +360,15 @@ def fire_weapon(firer: Unit, choices: Choices) -> FireWeapon:
 
 def plan_fire(game: Game, choices: Choices) -> ShotPlan:
     """Read the table for `firer` firing its chosen weapon at `target` (and any further Teams)."""
-    firer = _unit(game, choices, "firer", "firing unit")
-    target = _unit(game, choices, "target", "target")
-    if target.side == firer.side:
-        raise ShotRefusal("target", f"{target.name} is on the firer's own side: pick an enemy unit.")
+    firer = chosen_unit(game, choices, "firer", "firing unit", in_play=True, refusal=ShotRefusal)
+    target = chosen_unit(game, choices, "target", "target", in_play=True, enemy_of=firer, refusal=ShotRefusal)
     check_bombardment(game, firer, target)
     fw = fire_weapon(firer, choices)
     weapon = firer.weapon(fw.index) if fw.index is not None else None
     here, there = (firer.x, firer.y), (target.x, target.y)
     dist = distance(here, there)
-    band = _choice(choices, "range_band", RANGE_BANDS, "", "The range band") or derived_band(weapon, firer, dist)
+    band = (chosen_word(choices, "range_band", RANGE_BANDS, "", "The range band", refusal=ShotRefusal)
+            or derived_band(weapon, firer, dist))
     facts: list[str] = [f"Range {_inches(dist)}" + (f" — {band.capitalize()}" if band and fw.procedure not in
                                                       ("coc.sniper", "coc.gun_he") else "")]
     inputs: dict[str, InputValue] = {}
@@ -451,15 +418,15 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
         assert weapon is not None
         _plan_gun_he(inputs, facts, game, firer, fw, weapon, target, choices, seen, dist)
         return ShotPlan(fw.procedure, inputs, tuple(facts), tuple(log))
-    quality = _choice(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality")
+    quality = chosen_word(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality",
+                          refusal=ShotRefusal)
     inputs.update(range_band=band, target_quality=quality)
     if fw.procedure == "coc.tripod_mg":
         assert weapon is not None
         _plan_tripod(inputs, facts, firer, weapon, target, teams, choices)
         return ShotPlan(fw.procedure, inputs, tuple(facts), tuple(log))
-    dice = choices.get("firepower_dice", fw.dice)
-    if not isinstance(dice, int) or isinstance(dice, bool) or not 0 <= dice <= MAX_DICE:
-        raise ShotRefusal("firepower_dice", f"Firepower Dice are a whole number from 0 to {MAX_DICE}.")
+    dice = chosen_whole(choices, "firepower_dice", "Firepower Dice", fw.dice, minimum=0, maximum=MAX_DICE,
+                        refusal=ShotRefusal)
     if firer.is_vehicle:
         fired = fire_table.vehicle_fire(firer, dice, he=False)
         facts.extend(fired.notes)
@@ -518,7 +485,8 @@ def _plan_at_vehicle(firer: Unit, fw: FireWeapon, weapon: Weapon | None, target:
                      "each net hit is one Shock on the APC")
         return ShotPlan(NO_AP_AT_APC, inputs, tuple(facts), tuple(log))
     armour = card.armour.get("front", 0)
-    suppressed = _flag(choices, "under_suppressing_fire") or firer.has(UNDER_SUPPRESSING_FIRE)
+    suppressed = (chosen_flag(choices, "under_suppressing_fire", refusal=ShotRefusal)
+                  or firer.has(UNDER_SUPPRESSING_FIRE))
     inputs = {"armour_dice": armour, "target": card.category, "target_shock": target.shock,
               "target_immobilised": "immobilised" in card.damage, "target_id": target.id}
     if suppressed:
@@ -538,10 +506,8 @@ def _vehicle_fire_dice(firer: Unit, fw: FireWeapon, weapon: Weapon | None, choic
         dice, _lost = machine_guns.tripod_dice(_number(weapon, "firepower_dice") or machine_guns.TRIPOD_MG_DICE,
                                                firer.figures)
         return dice
-    given = choices.get("firepower_dice", fw.dice)
-    if not isinstance(given, int) or isinstance(given, bool) or not 0 <= given <= MAX_DICE:
-        raise ShotRefusal("firepower_dice", f"Firepower Dice are a whole number from 0 to {MAX_DICE}.")
-    dice = given
+    dice = chosen_whole(choices, "firepower_dice", "Firepower Dice", fw.dice, minimum=0, maximum=MAX_DICE,
+                        refusal=ShotRefusal)
     if firer.is_vehicle:
         fired = fire_table.vehicle_fire(firer, dice, he=False)
         facts.extend(fired.notes)
@@ -556,7 +522,7 @@ def _plan_tripod(inputs: dict[str, InputValue], facts: list[str], firer: Unit, w
     dice, lost = machine_guns.tripod_dice(base, firer.figures)
     inputs.update(firepower_dice=base, figures=max(1, firer.figures), heavy=heavy, barrel_facing=firer.facing,
                   target_bearing=bearing((firer.x, firer.y), (target.x, target.y)), firer_id=firer.id)
-    if _flag(choices, "suppressing"):
+    if chosen_flag(choices, "suppressing", refusal=ShotRefusal):
         inputs["suppressing"] = True
         frontage = choices.get("frontage")
         if isinstance(frontage, int | float) and not isinstance(frontage, bool):
@@ -582,7 +548,7 @@ def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, fi
     """H.E. at infantry: a gun's (a vehicle's too) by the documents' rule for guns; an infantry weapon's by the
     H.E. settings."""
     table = fire_table.gun_he_facts(game, firer, target, _number(weapon, "he"), seen)
-    inputs["target_in_building"] = _flag(choices, "target_in_building")
+    inputs["target_in_building"] = chosen_flag(choices, "target_in_building", refusal=ShotRefusal)
     inputs.update(table.inputs)
     kind = fw.he_kind or guns.GUN
     quality, band_index = "regular", 0
@@ -596,7 +562,8 @@ def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, fi
         if not guns.gun_can_move(firer.figures):
             facts.append(f"Only {firer.figures} crew: the gun cannot move, but fires inside its arc")
     else:
-        quality = _choice(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality")
+        quality = chosen_word(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality",
+                              refusal=ShotRefusal)
         band_index = range_band(dist, list(weapon.ranges) if weapon.ranges else firer.range_bands()) or 0
         inputs.update(firer_kind=kind, target_quality=quality, range_band_index=band_index)
     if kind == guns.INFANTRY_AT:
@@ -618,9 +585,10 @@ def _plan_gun_he(inputs: dict[str, InputValue], facts: list[str], game: Game, fi
 
 def _plan_sniper(inputs: dict[str, InputValue], facts: list[str], firer: Unit, target: Unit,
                  choices: Choices) -> None:
-    kind = _choice(choices, "target_kind", snipers.TARGET_KINDS, sniper_target_kind(target), "The target")
-    inputs.update(target_kind=kind, leader_attached=_flag(choices, "leader_attached"),
-                  suppressing=_flag(choices, "suppressing"), firer_id=firer.id)
+    kind = chosen_word(choices, "target_kind", snipers.TARGET_KINDS, sniper_target_kind(target), "The target",
+                       refusal=ShotRefusal)
+    inputs.update(target_kind=kind, leader_attached=chosen_flag(choices, "leader_attached", refusal=ShotRefusal),
+                  suppressing=chosen_flag(choices, "suppressing", refusal=ShotRefusal), firer_id=firer.id)
     if kind in ("infantry", "support", "bunker"):
         inputs.update(target_id=target.id, target_figures=str(target.figures))
     shots = firer.counters.get(snipers.SHOTS_COUNTER, 0)
@@ -646,13 +614,14 @@ def _plan_building(inputs: dict[str, InputValue], facts: list[str], game: Game, 
 
 def _plan_flamethrower(inputs: dict[str, InputValue], facts: list[str], game: Game, firer: Unit, fw: FireWeapon,
                        weapon: Weapon, target: Unit, choices: Choices, dist: float, band: str) -> None:
-    kind = _choice(choices, "target_kind", flamethrowers.TARGET_KINDS, flamethrower_target_kind(target),
-                   "The target")
+    kind = chosen_word(choices, "target_kind", flamethrowers.TARGET_KINDS, flamethrower_target_kind(target),
+                       "The target", refusal=ShotRefusal)
     if "sniper_target" in inputs and kind != "infantry":
         del inputs["sniper_target"]
     fuel = weapon.ammo if weapon.ammo is not None else flamethrowers.FUEL_PHASES
-    moved = _flag(choices, "moved")
-    quality = _choice(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality")
+    moved = chosen_flag(choices, "moved", refusal=ShotRefusal)
+    quality = chosen_word(choices, "target_quality", QUALITIES, default_quality(target), "Troop quality",
+                          refusal=ShotRefusal)
     inputs.update(range=round(dist, 2), moved=moved, fuel=fuel, target_kind=kind, range_band=band or "close",
                   target_quality=quality, firer_id=firer.id, weapon_index=fw.index or 0)
     if kind == "transport" and target.vehicle is not None:

@@ -37,8 +37,10 @@ Shock. Shock on the vehicle is doubled once it is immobilised
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TypeVar
 
 from battletracker.core.dice import D6, Dice
 from battletracker.core.odds import Distribution, successes
@@ -83,6 +85,15 @@ PENETRATES_ON = 6
 SETTINGS = ("grenade_throw_to_hit", "grenade_bullseye_double_six", *TABLE_SETTINGS)
 UNCAPPED = 1_000_000
 
+Landed = TypeVar("Landed", bound=Hashable)
+
+
+def throw_odds(to_hit: int, landed: Callable[[tuple[int, int]], Landed]) -> Distribution[Landed | None]:
+    """The odds of a grenade's 2D6 throw needing `to_hit`: what `landed` makes of the two dice when their total
+    reaches it (the Bullseye! dice its 6s earn), None when the throw misses."""
+    two = Distribution.uniform([(a, b) for a in range(1, 7) for b in range(1, 7)])
+    return two.map(lambda dice: landed(dice) if sum(dice) >= to_hit else None)
+
 
 @dataclass(frozen=True)
 class Throw:
@@ -102,8 +113,7 @@ class Throw:
         """Bullseye dice when the throw lands inside, None when it misses."""
         if self.told_hit is not None:
             return Distribution.certain(self.told_bullseye if self.told_hit else None)
-        two = Distribution.uniform([(a, b) for a in range(1, 7) for b in range(1, 7)])
-        return two.map(lambda d: self.bullseye(d) if sum(d) >= self.to_hit else None)
+        return throw_odds(self.to_hit, self.bullseye)
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,12 @@ overriding it, logged with `cover_reason`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from battletracker.core.geometry import distance, range_band
 from battletracker.model.game import Game, Unit
 from battletracker.rules.base import InputReader, InputValue, RulesInputError
+from battletracker.rules.choices import Choices, chosen_flag, chosen_text
 from battletracker.rules.necromunda.areas import blast_hits, marker_sizes
 from battletracker.rules.necromunda.attack import NAME, SETTINGS
 from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
@@ -63,7 +63,6 @@ from battletracker.rules.sequence import acted
 from battletracker.rules.tables import ruleset_file
 from battletracker.rules.terrain import CoverReading, TableIndex, cover_override, sight_override, terrain_rules
 
-Choices = Mapping[str, InputValue]
 MAX_COMBAT = 6
 
 
@@ -338,20 +337,15 @@ def _attack_plan(game: Game, choices: Choices) -> NecroPlan:
                      tuple(log))
 
 
-def _text(choices: Choices, key: str) -> str:
-    value = choices.get(key)
-    return value.strip() if isinstance(value, str) else ""
-
-
 def _judge_sight(game: Game, firer: Unit, target: Unit, choices: Choices, facts: list[str], log: list[str]) -> None:
     """Refuse a target the map hides from the shooter, unless the player gives `sight` (logged)."""
     reading = TableIndex(game).sight(firer, target)
     if reading.clear:
         return
-    if choices.get("sight") is not True:
+    if not chosen_flag(choices, "sight", what="Line of Sight", refusal=Refusal):
         raise Refusal("sight", f"{reading.reason}: {firer.name} cannot see {target.name} on the map; tick Line of "
                                "Sight if it can on the table")
-    changed = sight_override(reading, _text(choices, "sight_reason"))
+    changed = sight_override(reading, chosen_text(choices, "sight_reason"))
     log.append(changed)
     facts.append(changed)
 
@@ -364,7 +358,7 @@ def _judge_cover(game: Game, firer: Unit, target: Unit, choices: Choices, facts:
     level = chosen if isinstance(chosen, str) and chosen in to_hit else reading.level
     if chosen not in (None, "") and level != chosen:
         raise Refusal("cover", f"cover is one of {', '.join(to_hit)}")
-    changed = cover_override(reading, level, _text(choices, "cover_reason"))
+    changed = cover_override(reading, level, chosen_text(choices, "cover_reason"))
     if changed is not None:
         log.append(changed)
     modifier = to_hit.get(level, 0)

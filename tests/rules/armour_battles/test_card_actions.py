@@ -31,5 +31,5 @@ def test_disruption_adds_and_removes_points_and_never_goes_below_none() -> None:
     assert game.log[-1].text == f"Disruption on {game.units['rifles'].name}: 0 -> 1"
     with pytest.raises(Refusal, match="Step up or down by one"):
         plan(DISRUPTION_POINTS, game, {"unit": "rifles", "delta": 3})
-    with pytest.raises(Refusal, match="Pick a unit"):
+    with pytest.raises(Refusal, match=r"^That unit is no longer on the table \(was it removed\?\)\.$"):
         plan(DISRUPTION_POINTS, game, {"unit": "nobody", "delta": 1})

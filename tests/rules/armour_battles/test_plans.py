@@ -89,7 +89,7 @@ def test_sight_observer_and_opportunity_fire_are_refused_in_a_players_words() ->
     assert refusal({**base, "los": True, "cover": "rifles=lots"}) == (
         "Rifle platoon's Cover Dice must be a whole number from 0 to 6.")
     assert refusal({**base, "x": "here", "los": True}) == (
-        "The aiming point's x must be a number of inches, not 'here'.")
+        "The aiming point's x must be a number of inches.")
     assert refusal({**base, "x": 80.0, "los": True}) == ('The aiming point is 8" beyond the east edge, off the 72" by '
                                                        '48" table.')
 
@@ -97,7 +97,7 @@ def test_sight_observer_and_opportunity_fire_are_refused_in_a_players_words() ->
 def test_the_firer_must_be_an_unsuppressed_close_support_unit() -> None:
     base = {"x": 30.0, "y": 20.0, "los": True}
     assert refusal({**base, "firer": "t34"}) == "T34/43 is not a close-support unit."
-    assert refusal({**base, "firer": "gone"}) == "The firing unit is no longer on the table."
+    assert refusal({**base, "firer": "gone"}) == "That firing unit is no longer on the table (was it removed?)."
     assert refusal({**base, "firer": "stuh"},
                    lambda g: g.units["stuh"].conditions.append("suppressed")) == (
         "StuH 42 (close support) is suppressed and cannot fire.")

@@ -95,8 +95,9 @@ def test_extra_teams_share_the_hits_and_suppressing_two_teams_reads_their_gap(ga
 
 def test_refusals_are_sentences(game: Game) -> None:
     assert "has not been spotted" in refusal(game, firer=GERMAN_SECTION, target=SNIPER)
-    assert "own side" in refusal(game, firer=MG, target=GERMAN_SECTION)
-    assert "No target" in refusal(game, firer=MG)
+    assert refusal(game, firer=MG, target=GERMAN_SECTION) == (
+        "1. Gruppe is on the same side as sMG42 team: pick an enemy unit.")
+    assert refusal(game, firer=MG) == "Choose the target."
     assert "no weapon called Bazooka" in refusal(game, firer=MG, target=SQUAD, weapon="Bazooka")
     assert "Cover is one of" in refusal(game, firer=MG, target=SQUAD, cover="deep")
     add(game, Unit("u40", "Far team", "team", 1, 300.0, 300.0, figures=4, figures_max=4))
