@@ -290,11 +290,15 @@ DRAWING_MEASURES = {
     ("battletracker/ui/map/items.py", "set_wedge"): "how far the arc moved, to repaint only what it crossed",
     ("battletracker/ui/map/terrain_items.py", "label_point"): "the middle of a line, where its name goes",
     ("battletracker/ui/map/terrain_items.py", "piece_at"): "the terrain under the cursor, within a click's reach",
+    ("battletracker/ui/features/table_display/shapes.py", "sight_segments"): "where the drawn ruler turns red",
+    ("battletracker/ui/features/table_display/shapes.py", "near"): "a laptop overlay drawn at a secret unit, "
+                                                                    "kept off the table display",
 }
 """Functions in ui/ that compare a measure to draw or to pick, and why."""
 KNOWN_FEATURE_MEASURES = {
     "battletracker/ui/features/backdrop.py": "which table corner a calibration click is nearest, a gesture",
-    "battletracker/ui/features/bombardments/map_layer.py": "an arrow's length, to draw its head",
+    "battletracker/ui/features/table_display/shapes.py": "the ruler's length to split it where sight is blocked, and "
+                                                         "overlays drawn at a secret unit, to keep them off the display",
     "battletracker/ui/features/anti_tank.py": "the distance in a target list's label; the plan should give it",
     "battletracker/ui/features/support_fire/dialog.py": "the distances in the target lists' labels and the frontage "
                                                         "typed from two picked points; the plan should give them",

@@ -74,8 +74,8 @@ from PySide6.QtWidgets import (  # noqa: E402
 from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea  # noqa: E402
 from battletracker.model.game import Game, Marker, Side, Unit, Vehicle, Weapon  # noqa: E402
 from battletracker.model.terrain import TerrainPiece  # noqa: E402
-from battletracker.ui.features.bombardments.map_layer import BombardmentLayer  # noqa: E402
 from battletracker.ui.map import MapView  # noqa: E402
+from battletracker.ui.map.bombardments import BombardmentLayer  # noqa: E402
 from battletracker.ui.map.items import DEFAULT_DIAMETER, ROUND_DIAMETER, VEHICLE_LENGTH, VEHICLE_WIDTH  # noqa: E402
 from battletracker.ui.session import Session  # noqa: E402
 from tests.benchmarks.common import report_ratio  # noqa: E402

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QDockWidget
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.ui.extensions import Feature, FeatureHost
 from battletracker.ui.features.bombardments.buildings import ENTER_BUILDING, LEAVE_BUILDING
-from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.features.bombardments.panel import BombardmentsPanel
+from battletracker.ui.map.bombardments import BombardmentLayer
 
 __all__ = ["FEATURE", "BombardmentLayer", "BombardmentsPanel", "install"]
 

@@ -64,7 +64,7 @@ from battletracker.rules.chain_of_command.ranging import bearing_die_faces, bear
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.rules.terrain import CoverReading, TableIndex
-from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
+from battletracker.ui.map.bombardments import BombardmentLayer
 from battletracker.ui.odds_plot import GroupFn
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker, UnitPicking
 from battletracker.ui.procedure_runner import FirstOpening, NotOpened, ProcedureDialog, ProcedureRunner, with_settings

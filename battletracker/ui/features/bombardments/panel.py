@@ -68,8 +68,8 @@ from battletracker.ui.features.bombardments.dialogs import (
     SosSideDialog,
 )
 from battletracker.ui.features.bombardments.die_face import DieFace
-from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
+from battletracker.ui.map.bombardments import BombardmentLayer
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import as_typed, esc

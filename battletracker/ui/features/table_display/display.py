@@ -47,10 +47,10 @@ from PySide6.QtWidgets import (
 from battletracker.core.geometry import Point
 from battletracker.core.homography import Homography, four_point, table_corners
 from battletracker.model.changes import Changes
-from battletracker.ui.features.bombardments.map_layer import OVERLAY_KEY as BOMBARDMENTS
-from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
 from battletracker.ui.features.table_display import shapes
 from battletracker.ui.features.table_display.public import PublicSession
+from battletracker.ui.map.bombardments import OVERLAY_KEY as BOMBARDMENTS
+from battletracker.ui.map.bombardments import BombardmentLayer
 from battletracker.ui.map.items import Z_MEASURE, circle_item, cosmetic, line_item, polygon_item
 from battletracker.ui.map.labels import PixmapLabel
 from battletracker.ui.map.palette import MapPalette
