@@ -46,6 +46,7 @@ SIGHT_CLEAR = QColor("#39ff14")
 SIGHT_BLOCKED = QColor("#ff1744")
 COPIED = QColor("#ffea00")
 SECRET_REACH = 1.5
+RING_POINTS = 360
 """Inches from a secret unit's centre within which a copied overlay is taken as drawn at it."""
 
 
@@ -99,8 +100,8 @@ def selection_shapes(game: Game, unit: Unit) -> list[Shape]:
         edge = [geometry.offset(origin, unit.facing - arc / 2.0 + arc * i / steps, reach) for i in range(steps + 1)]
         shapes.append(Shape(_on_table(_polygon([origin, *edge]), game), ARC, LINE, 40))
     for band in bands:
-        ring = QPainterPath()
-        ring.addEllipse(QPointF(*origin), band, band)
+        # Points a degree apart rather than Qt's curves, which flatten to visible chords where the ring is cut.
+        ring = _polygon(geometry.offset(origin, float(degree), band) for degree in range(RING_POINTS))
         shapes.append(Shape(_clip_ring(ring, game), RINGS, LINE))
     size = VEHICLE_LENGTH if unit.is_vehicle else ROUND_DIAMETER.get(unit.kind, DEFAULT_DIAMETER)
     shapes.append(Shape(_circle(origin, size / 2.0 + 0.6), SELECTED, LINE * 1.5))
