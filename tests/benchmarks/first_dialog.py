@@ -21,8 +21,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tests.benchmarks.common import report, report_ratio
@@ -49,6 +51,13 @@ class Opening:
 # table and its place in that table's order in its `first_opening` (ui/procedure_runner.py).
 TABLES: dict[str, str] = {"chain_of_command": "chain_of_command", "bombardment": "chain_of_command",
                           "necromunda": "necromunda", "armour_battles": "armour_battles"}
+
+
+def demo_of(table: str) -> Path:
+    """The demo file a table starts from."""
+    from battletracker.rules.tables import resources_dir
+
+    return resources_dir() / "demo" / f"{TABLES[table]}.json"
 
 
 def procedure_dialogs() -> dict[str, FirstOpening | NotOpened | None]:
@@ -135,20 +144,15 @@ def drive(app: Any, table: str, dialogs: tuple[Opening, ...]) -> None:
                               "features_ms": dict(w.warm_up.slices).get("the rules features", 0.0)}),
                   flush=True)
             # The table is prepared before the pause, so the map has repainted it when the first dialog opens.
-            _prepare(w, table)
-            QTimer.singleShot(200, lambda: measure(w))
+            prepare_table(w, table)
+            QTimer.singleShot(200, lambda: exit_after(lambda: measure(w)))
 
     def measure(w: Any) -> None:
-        try:
-            for opening in dialogs:
-                first, kind = _open_and_close(app, w, opening)
-                second, _ = _open_and_close(app, w, opening)
-                print(json.dumps({"title": opening.title, "dialog": kind, "first_ms": first, "second_ms": second}),
-                      flush=True)
-        finally:
-            # Out without the "save changes?" question the bombardment table's actions would ask.
-            sys.stdout.flush()
-            os._exit(0)
+        for opening in dialogs:
+            first, kind = open_and_close(app, w, opening)
+            second, _ = open_and_close(app, w, opening)
+            print(json.dumps({"title": opening.title, "dialog": kind, "first_ms": first, "second_ms": second}),
+                  flush=True)
 
     timer = QTimer()
     timer.setInterval(1)
@@ -157,7 +161,22 @@ def drive(app: Any, table: str, dialogs: tuple[Opening, ...]) -> None:
     state["timer"] = timer
 
 
-def _prepare(w: Any, table: str) -> None:
+def exit_after(work: Callable[[], None]) -> None:
+    """In the child: run `work`, then leave at once, without the "save changes?" question the prepared table's
+    actions would ask. A failure exits 1 with its traceback, so the parent reports it rather than printing a
+    shorter list of dialogs as if that were all."""
+    code = 0
+    try:
+        work()
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def prepare_table(w: Any, table: str) -> None:
     """Germany's Command Dice rolled (the dialogs open on units they may activate); the bombardment table: a
     German H.E. bombardment ranged in with a held 1, its hidden die placed, ready to fire with the other 1."""
     session = w.session
@@ -172,13 +191,21 @@ def _prepare(w: Any, table: str) -> None:
     session.act("coc.hidden_die", {"bombardment": bid, "face": 2})
 
 
-def _opener(w: Any, opening: Opening) -> Callable[[], object]:
+def _opener(app: Any, w: Any, opening: Opening) -> Callable[[], object]:
+    """What the player presses to open `opening`, once the table is where a player opens it from."""
     if opening.how == "dice":
         return w.open_dice
     if opening.how == "command_dice":
         from battletracker.ui.features.this_phase import ThisPhasePanel
 
-        return w.findChild(ThisPhasePanel).open_command_dice
+        panel = w.findChild(ThisPhasePanel)
+        if "roll" not in panel.buttons:
+            # The prepared table has rolled this Phase's dice: the next roll comes after End Phase, as at the table.
+            w.end_phase_action.trigger()
+            app.processEvents()
+        if "roll" not in panel.buttons:
+            raise RuntimeError(f"{opening.title}: This Phase offers no roll after End Phase")
+        return panel.buttons["roll"].click
     if opening.how in ("phase", "ranging"):
         from battletracker.ui.features.bombardments.panel import BombardmentsPanel
 
@@ -188,7 +215,7 @@ def _opener(w: Any, opening: Opening) -> Callable[[], object]:
     return lambda: w.run_unit_action(opening.how, opening.unit_id)
 
 
-def _open_and_close(app: Any, w: Any, opening: Opening) -> tuple[float, str]:
+def open_and_close(app: Any, w: Any, opening: Opening) -> tuple[float, str]:
     """Milliseconds from the player's request until the dialog has been shown and painted; then close it."""
     from PySide6.QtCore import QCoreApplication, QEvent
 
@@ -196,8 +223,9 @@ def _open_and_close(app: Any, w: Any, opening: Opening) -> tuple[float, str]:
     from battletracker.ui.procedure_runner import ProcedureDialog
 
     before = {id(d) for d in top_level_widgets() if isinstance(d, ProcedureDialog)}
+    open_it = _opener(app, w, opening)
     start = time.perf_counter()
-    _opener(w, opening)()
+    open_it()
     app.processEvents()
     elapsed = (time.perf_counter() - start) * 1000
     opened = [d for d in top_level_widgets()
@@ -216,10 +244,7 @@ def _open_and_close(app: Any, w: Any, opening: Opening) -> tuple[float, str]:
 def run_table(table: str, dialogs: str, env: dict[str, str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Start the app on `table` in a fresh process, to open `dialogs` (`openings_json`); its warm-up pause and
     each opening's times."""
-    from battletracker.rules.tables import resources_dir
-
-    demo = resources_dir() / "demo" / f"{TABLES[table]}.json"
-    cmd = [sys.executable, "-c", CHILD, table, dialogs, str(demo)]
+    cmd = [sys.executable, "-c", CHILD, table, dialogs, str(demo_of(table))]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:

@@ -19,7 +19,15 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.benchmarks.common import report
-from tests.benchmarks.first_dialog import openings, openings_json
+from tests.benchmarks.first_dialog import (
+    Opening,
+    exit_after,
+    open_and_close,
+    openings,
+    openings_json,
+    prepare_table,
+    read_openings,
+)
 
 GOAL_MB = 200.0
 
@@ -59,12 +67,35 @@ def _close_modal_soon(app: Any) -> None:
     QTimer.singleShot(10, close)
 
 
+def open_every_dialog(app: Any, w: Any, tables: dict[str, tuple[Opening, ...]]) -> list[str]:
+    """Open, and close again, each procedure dialog of the Chain of Command tables of `tables` (the first-dialog
+    benchmark's openings) on window `w`, then the window's other dialogs; the procedure dialogs' class names.
+
+    One window serves both tables, so it is prepared once, as the bombardment table (the Chain of Command
+    table with a bombardment ready): preparing it again would roll Germany's Command Dice twice in one Phase.
+    Its dialogs come first, while it is still Germany's Phase; the Command Dice dialog, last of the Chain of
+    Command table's, ends that Phase to open the next roll.
+    """
+    prepare_table(w, "bombardment")
+    opened = [open_and_close(app, w, opening)[1] for table in ("bombardment", "chain_of_command")
+              for opening in tables[table]]
+    w.session.select("u1")
+    others: list[Callable[[], object]] = [w.edit_unit, w.open_settings, w.about]
+    for show in others:
+        _close_modal_soon(app)
+        show()
+        app.processEvents()
+    w.show_guide()
+    app.processEvents()
+    w.guide_window.close()
+    app.processEvents()
+    return opened
+
+
 def drive(app: Any, dialogs: str) -> None:
     """In the child: once the window is warm, measure, open every dialog of `dialogs` (the first-dialog
     benchmark's openings, as JSON) on the demo once, measure again, and exit."""
     from PySide6.QtCore import QTimer
-
-    from tests.benchmarks.first_dialog import _open_and_close, _prepare, read_openings
 
     tables = read_openings(dialogs)
 
@@ -74,35 +105,19 @@ def drive(app: Any, dialogs: str) -> None:
 
         return next((w for w in top_level_widgets() if isinstance(w, MainWindow)), None)
 
+    def measure(w: Any) -> None:
+        app.processEvents()
+        opened = resident_mb()
+        open_every_dialog(app, w, tables)
+        after = resident_mb()
+        print(json.dumps({"demo": opened["VmRSS"], "after": after["VmRSS"], "peak": after["VmHWM"]}), flush=True)
+
     def wait() -> None:
         w = window()
         if w is None or not w.painted or not w.warm_up.done:
             QTimer.singleShot(20, wait)
             return
-        app.processEvents()
-        opened = resident_mb()
-        try:
-            for table in ("chain_of_command", "bombardment"):
-                _prepare(w, table)
-                for opening in tables[table]:
-                    _open_and_close(app, w, opening)
-            w.session.select("u1")
-            others: list[Callable[[], object]] = [w.edit_unit, w.open_settings, w.about]
-            for show in others:
-                _close_modal_soon(app)
-                show()
-                app.processEvents()
-            w.show_guide()
-            app.processEvents()
-            w.guide_window.close()
-            app.processEvents()
-            after = resident_mb()
-            print(json.dumps({"demo": opened["VmRSS"], "after": after["VmRSS"], "peak": after["VmHWM"]}),
-                  flush=True)
-        finally:
-            # Out without the "save changes?" question the bombardment's actions would ask.
-            sys.stdout.flush()
-            os._exit(0)
+        exit_after(lambda: measure(w))
 
     QTimer.singleShot(0, wait)
 
@@ -116,7 +131,7 @@ def main() -> None:
         done = subprocess.run([sys.executable, "-c", CHILD, openings_json(openings()), "--demo"], env=env,
                               capture_output=True, text=True, timeout=90)
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    if not lines:
+    if done.returncode != 0 or not lines:
         raise RuntimeError(f"the app failed: {done.stderr[-2000:]}")
     mb = lines[0]
     report("resident memory: the demo open and warmed", mb["demo"], GOAL_MB, unit="MB")

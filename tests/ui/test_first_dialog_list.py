@@ -1,9 +1,22 @@
-"""Every procedure dialog says how the first-dialog benchmark opens it, or why it does not."""
+"""Every procedure dialog says how the first-dialog benchmark opens it, or why it does not; and each declared
+opening opens its dialog on the table the benchmarks prepare, with no refusal (a refused one only cut the
+benchmarks' runs short)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from battletracker.model import savefile
+from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_runner import FirstOpening, NotOpened
-from tests.benchmarks.first_dialog import TABLES, openings, procedure_dialogs
+from battletracker.ui.recovery import Recovery
+from battletracker.ui.session import Session
+from tests.benchmarks.first_dialog import TABLES, demo_of, open_and_close, openings, prepare_table, procedure_dialogs
+from tests.benchmarks.memory import open_every_dialog
 
 
 def test_every_procedure_dialog_declares_its_benchmark_opening_or_why_not() -> None:
@@ -20,3 +33,36 @@ def test_each_table_opens_its_dialogs_at_distinct_places_and_every_opening_is_on
     assert len(places) == len(set(places))
     assert sum(len(found) for found in openings().values()) == len(declared)
 
+
+def _window(qtbot: QtBot, tmp_path: Path, table: str) -> MainWindow:
+    """The table's demo in a window with its features, as the benchmark's fresh process has it once warm."""
+    session = Session(savefile.load(demo_of(table)))
+    win = MainWindow(session, Recovery(session, tmp_path))
+    win.load_features()
+    # Closed without the "save changes?" question the prepared table's actions would ask.
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_every_declared_opening_opens_its_dialog_on_the_prepared_table(
+        qtbot: QtBot, qapp: QApplication, tmp_path: Path, table: str) -> None:
+    """A dialog the table refuses to open (the Command Dice already rolled this Phase) would otherwise only show
+    as a benchmark run that stops short."""
+    win = _window(qtbot, tmp_path, table)
+    prepare_table(win, table)
+    found = openings()[table]
+    opened = [open_and_close(qapp, win, opening)[1] for opening in found]
+    assert opened == [opening.dialog for opening in found]
+
+
+def test_the_memory_benchmark_opens_every_dialog_on_one_window(qtbot: QtBot, qapp: QApplication,
+                                                               tmp_path: Path) -> None:
+    """Both Chain of Command tables' dialogs on one window, prepared once (twice would roll Germany's Command Dice
+    twice in a Phase), then the window's other dialogs."""
+    win = _window(qtbot, tmp_path, "chain_of_command")
+    found = openings()
+    opened = open_every_dialog(qapp, win, found)
+    assert opened == [opening.dialog for table in ("bombardment", "chain_of_command") for opening in found[table]]
