@@ -489,6 +489,25 @@ def throw_to_hit(game: Game) -> int:
     return value
 
 
+def throw_inputs(game: Game, choices: Choices) -> dict[str, InputValue]:
+    """A grenade throw's inputs from the choices `throw` (roll, in, bullseye, missed) and `to_hit`.
+
+    Rolled, the throw needs the ruleset's score (or the one the player gives); told, the player says where it
+    landed, a Bullseye! being one 6.
+    """
+    throw = choices.get("throw", "roll")
+    if throw not in THROWS:
+        raise ShotRefusal("throw", "Say whether to roll the throw, or where it landed.")
+    inputs: dict[str, InputValue] = {
+        THROW_SETTING: chosen_whole(choices, "to_hit", "The score the throw needs", throw_to_hit(game), minimum=0,
+                                    refusal=ShotRefusal)}
+    if throw != "roll":
+        inputs["throw_hit"] = throw != "missed"
+        if throw == "bullseye":
+            inputs["bullseye_dice"] = 1
+    return inputs
+
+
 def face_seen(team: Unit, vehicle: Unit) -> tuple[str, int]:
     """The face of the vehicle the Team is beside, and its Armour Dice."""
     assert vehicle.vehicle is not None
@@ -541,15 +560,7 @@ def plan_grenade_into_vehicle(game: Game, choices: Choices) -> ShotPlan:
         facts.append(f"{FACE_NAMES[face]} armour faces the Team: {armour} Armour Dice")
         facts.append("Every 6 penetrates (no Storm of Steel); each net hit after the Armour Dice is one Shock")
     else:
-        throw = choices.get("throw", "roll")
-        if throw not in THROWS:
-            raise ShotRefusal("throw", "Say whether to roll the throw, or where it landed.")
-        inputs[THROW_SETTING] = chosen_whole(choices, "to_hit", "The score the throw needs", throw_to_hit(game),
-                                             minimum=0, refusal=ShotRefusal)
-        if throw != "roll":
-            inputs["throw_hit"] = throw != "missed"
-            if throw == "bullseye":
-                inputs["bullseye_dice"] = 1
+        inputs.update(throw_inputs(game, choices))
         carried = passengers_of(game, vehicle)
         if carried:
             inputs.update(passenger_teams=len(carried), range_band="close", target_quality=_quality(carried[0]),

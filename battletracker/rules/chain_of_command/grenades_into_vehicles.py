@@ -134,7 +134,8 @@ class GrenadeInputs:
     targets: Targets
 
 
-def _read_throw(r: InputReader, vehicle: str) -> Throw:
+def read_throw(r: InputReader, vehicle: str = "open_topped") -> Throw:
+    """The throw's inputs: the settings' score and Bullseye! dice, or the player's word on where it landed."""
     to_hit_default = setting(RULESET, "grenade_throw_to_hit")
     double_default = setting(RULESET, "grenade_bullseye_double_six")
     assert isinstance(to_hit_default, int) and isinstance(double_default, int)
@@ -157,7 +158,7 @@ def _parse(inputs: Inputs) -> GrenadeInputs:
     dice = r.int("firepower_dice", minimum=0, maximum=MAX_DICE)
     vehicle = r.choice("vehicle", VEHICLES)
     armour = r.int("armour_dice", 0, minimum=0, maximum=MAX_DICE)
-    throw = _read_throw(r, vehicle)
+    throw = read_throw(r, vehicle)
     tables = FireTables.read(r)
     teams = r.int("passenger_teams", 0, minimum=0, maximum=MAX_TEAMS)
     if teams and vehicle == "apc_outside":

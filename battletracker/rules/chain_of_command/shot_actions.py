@@ -30,8 +30,11 @@ GRENADE_INTO_VEHICLE = "coc.grenade_into_vehicle"
 SHOOT = "coc.shoot"
 
 
-def _adapt(read: Callable[[Game, Choices], ShotPlan], title: str) -> Callable[[Game, Choices], Plan]:
+def shot_plan(read: Callable[[Game, Choices], ShotPlan], title: str) -> Callable[[Game, Choices], Plan]:
     """The action read by `read`; `title` names its undo step from the `firer`'s and `target`'s names.
+
+    A new shot registers its plan through this (`register_plan(NAME, shot_plan(read, title))`), so it
+    keeps the rules every shot keeps: who may fire now, and what firing spends.
 
     The firer must be activated, or be activated by the choice `activation`, and
     not have fired this Phase (activation.py): the step spends what activates it.
@@ -51,7 +54,7 @@ def _adapt(read: Callable[[Game, Choices], ShotPlan], title: str) -> Callable[[G
     return plan
 
 
-register_plan(AT_FIRE, _adapt(plan_at_fire, "Anti-tank fire: {firer} at {target}"))
-register_plan(AT_GRENADE, _adapt(plan_at_grenade, "Anti-tank grenade: {firer} at {target}"))
-register_plan(GRENADE_INTO_VEHICLE, _adapt(plan_grenade_into_vehicle, "{firer} throws a grenade at {target}"))
-register_plan(SHOOT, _adapt(plan_fire, "{firer} fires at {target}"))
+register_plan(AT_FIRE, shot_plan(plan_at_fire, "Anti-tank fire: {firer} at {target}"))
+register_plan(AT_GRENADE, shot_plan(plan_at_grenade, "Anti-tank grenade: {firer} at {target}"))
+register_plan(GRENADE_INTO_VEHICLE, shot_plan(plan_grenade_into_vehicle, "{firer} throws a grenade at {target}"))
+register_plan(SHOOT, shot_plan(plan_fire, "{firer} fires at {target}"))
