@@ -320,8 +320,9 @@ class WordChoice:
         widget.clear()
         for value, words in self.words(game, choices):
             widget.addItem(words, value)
-        wanted = self.default(game, choices) if fresh and self.default is not None else before
-        widget.setCurrentIndex(max(0, widget.findData(wanted)) if widget.count() else -1)
+        if fresh:  # the table's default, else the first the rules list
+            before = self.default(game, choices) if self.default is not None else None
+        widget.setCurrentIndex(max(0, widget.findData(before)) if widget.count() else -1)
         widget.setToolTip(_read(self.tip, game, choices))
 
     def value(self, widget: QWidget) -> InputValue:
@@ -561,7 +562,12 @@ class PlannedActionDialog(ProcedureDialog):
             self.fields.setRowVisible(self.widgets[choice.key], shown)
             if choice.key in self.notes:
                 self.fields.setRowVisible(self.notes[choice.key], shown)
-        self.plan = attempt(self.refusal, lambda: plan(self.form.action, game, choices))
+        missing = self._nothing_to_choose(choices)
+        if missing is not None:
+            self.refusal.show_refusal(f"{missing.empty}.")  # nothing to choose: the list says why, not the rules
+            self.plan = None
+        else:
+            self.plan = attempt(self.refusal, lambda: plan(self.form.action, game, choices))
         self.runner.setVisible(self.plan is not None)
         if self.plan is None:
             self.facts.set_facts(())
@@ -571,6 +577,15 @@ class PlannedActionDialog(ProcedureDialog):
         self.runner.title = self.plan.title or self.heading
         self.runner.set_action(self.form.action, choices)
         self.runner.set_inputs(self.plan.inputs)
+
+    def _nothing_to_choose(self, choices: Choices) -> UnitChoice | None:
+        """The first unit choice left empty because the rules list no unit for it."""
+        for choice in self.form.choices:
+            picker = self.widgets[choice.key]
+            if isinstance(choice, UnitChoice) and isinstance(picker, TargetPicker) and choices.get(choice.key) == "" \
+                    and not picker.units():
+                return choice
+        return None
 
     def apply(self) -> None:
         """Apply the result shown as one undo step; a refusal stays in the banner with the result."""

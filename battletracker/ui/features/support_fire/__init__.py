@@ -14,13 +14,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from battletracker.rules.chain_of_command import snipers
-from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_into_vehicle
 from battletracker.rules.chain_of_command.fire_plans import can_fire
 from battletracker.ui.extensions import CardSection, Feature, FeatureHost, UnitAction
 from battletracker.ui.features.support_fire import overlays
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection, is_gun, is_sniper
 from battletracker.ui.features.support_fire.dialog import FireDialog
-from battletracker.ui.features.support_fire.grenade_vehicle import open_grenade_dialog
+from battletracker.ui.features.support_fire.grenade_vehicle import GRENADE_INTO_VEHICLE
 
 RULESETS = ("chain_of_command",)
 
@@ -48,18 +47,6 @@ FIRE = UnitAction(
 )
 
 
-def _run_grenade(host: FeatureHost, unit_id: str) -> None:
-    open_grenade_dialog(host.session, unit_id, host.map, host.window())
-
-
-GRENADE_INTO_VEHICLE = UnitAction(
-    key="coc.grenade_into_vehicle",
-    title="Grenade into vehicle...",
-    applies=can_throw_into_vehicle,
-    run=_run_grenade,
-    rulesets=RULESETS,
-    tip="Toss a grenade into an open-topped vehicle or Transport beside the Team, or at an APC from outside",
-)
 FEATURE = Feature(
     "coc.support_fire",
     unit_actions=(FIRE, GRENADE_INTO_VEHICLE),
