@@ -569,6 +569,7 @@ class PlannedActionDialog(ProcedureDialog):
         else:
             self.plan = attempt(self.refusal, lambda: plan(self.form.action, game, choices))
         self.runner.setVisible(self.plan is not None)
+        self.runner.setEnabled(self.plan is not None)  # hidden and out of reach: no key rolls a refused action
         if self.plan is None:
             self.facts.set_facts(())
             return
