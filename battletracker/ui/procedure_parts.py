@@ -420,6 +420,31 @@ class ActionForm:
     size: tuple[int, int] = (600, 700)
 
 
+def stop_picking(view: MapView | None) -> None:
+    """End a pick on the map that a closing dialog started: its answer would come to nothing."""
+    if view is not None and view.picking:
+        view.cancel_pick()
+
+
+class UnitProcedureDialog(ProcedureDialog):
+    """A procedure dialog of one acting unit that gathers its choices with parts of its own.
+
+    For an action whose choices cannot be declared (a frontage or an aiming point picked on the map, a
+    follow-up the result calls for, two rolls in turn); a pick under way on the map ends with the dialog.
+    """
+
+    def __init__(self, session: Session, unit_id: str, map_view: MapView | None, parent: QWidget | None,
+                 title: str, size: tuple[int, int]) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.unit_id = unit_id
+        self.map_view = map_view
+        self.unit_name = session.game.unit(unit_id).name
+        self.setWindowTitle(title.format(unit=self.unit_name))
+        self.setMinimumSize(*size)
+        self.finished.connect(lambda _result: stop_picking(self.map_view))
+
+
 class PlannedActionDialog(ProcedureDialog):
     """One action planned by the rules at every change: its facts, its refusal or its odds, the dice, Apply.
 
@@ -487,7 +512,7 @@ class PlannedActionDialog(ProcedureDialog):
         layout.addWidget(self.runner, 1)
         layout.addWidget(self.close_buttons())
         session.changed.connect(self._on_changed)
-        self.finished.connect(self._stop_picking)
+        self.finished.connect(lambda _result: stop_picking(self.map_view))
         self._fill(lambda _choice: True)
         self.replan()
 
@@ -610,10 +635,6 @@ class PlannedActionDialog(ProcedureDialog):
         self._lock(False)
         self._fill(lambda _choice: False)
         self.replan()
-
-    def _stop_picking(self, _result: int) -> None:
-        if self.map_view is not None and self.map_view.picking:
-            self.map_view.cancel_pick()
 
     def done(self, result: int) -> None:
         with contextlib.suppress(RuntimeError, TypeError):

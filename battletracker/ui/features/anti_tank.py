@@ -77,7 +77,14 @@ from battletracker.rules.tables import TableError
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
 from battletracker.ui.fit import Columns
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
+from battletracker.ui.procedure_parts import (
+    FactsPanel,
+    OverlayScope,
+    RefusalBanner,
+    TargetPicker,
+    UnitProcedureDialog,
+    open_unit_dialog,
+)
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, literal, plain
@@ -97,21 +104,16 @@ def bands_note(parent: QWidget) -> QLabel:
     note.setWordWrap(True)
     return note
 
-class AntiTankDialog(ProcedureDialog):
+class AntiTankDialog(UnitProcedureDialog):
     """One A.P. round from the firer's weapon at an enemy vehicle, odds first."""
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.firer_id = firer_id
-        self.map_view = map_view
+        super().__init__(session, firer_id, map_view, parent, "Anti-tank fire: {unit}", (1120, 700))
         self.overlay = OverlayScope(self, map_view, OVERLAY)
         self.shot: ShotPlan | None = None
         self._last: Resolution | None = None
         firer = session.game.unit(firer_id)
-        self.setWindowTitle(f"Anti-tank fire: {firer.name}")
-        self.setMinimumSize(1120, 700)
 
         self.weapon_box = QComboBox(self)
         for _index, weapon in at_weapons(firer):
@@ -227,7 +229,7 @@ class AntiTankDialog(ProcedureDialog):
     # -- the target --------------------------------------------------------------------------------
     @property
     def firer(self) -> Unit:
-        return self.session.game.unit(self.firer_id)
+        return self.session.game.unit(self.unit_id)
 
     def target(self) -> Unit | None:
         target_id = self.target_picker.current()
@@ -273,7 +275,7 @@ class AntiTankDialog(ProcedureDialog):
     # -- inputs and odds ------------------------------------------------------------------------
     def choices(self) -> dict[str, str | bool]:
         """What the player picked, as the plan reads it."""
-        out: dict[str, str | bool] = {"firer": self.firer_id, "target": self.target_picker.current() or "",
+        out: dict[str, str | bool] = {"firer": self.unit_id, "target": self.target_picker.current() or "",
                                       "weapon": self.weapon_box.currentData() or "",
                                       "location": self.location_box.currentData() or "",
                                       "visibility": self.visibility_box.currentData(),
@@ -309,7 +311,7 @@ class AntiTankDialog(ProcedureDialog):
             return
         self._draw_line(target)
         self.runner.title = f"Anti-tank fire: {self.firer.name} at {target.name}"
-        not_now = self.activation.update_for(self.session.game, self.firer_id, FIRE)
+        not_now = self.activation.update_for(self.session.game, self.unit_id, FIRE)
         try:
             shot = plan_at_fire(self.session.game, self.choices())
             if not_now is not None:
@@ -429,22 +431,11 @@ class ReverseDialog(ProcedureDialog):
         self.runner.applied.connect(lambda _res: self.accept())
 
 
-def open_anti_tank(host: FeatureHost, unit_id: str) -> AntiTankDialog:
-    dialog = AntiTankDialog(host.session, unit_id, host.map, host.window())
-    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.show()
-    return dialog
-
-
-def _run(host: FeatureHost, unit_id: str) -> None:
-    open_anti_tank(host, unit_id)
-
-
 ANTI_TANK_FIRE = UnitAction(
     key="coc.anti_tank_fire",
     title="Anti-tank fire...",
     applies=has_at_weapon,
-    run=_run,
+    run=open_unit_dialog(AntiTankDialog),
     rulesets=(RULESET,),
     shortcut="Ctrl+Shift+T",
     tip="Fire an A.P. round at an enemy AFV or APC, with the odds before the roll",
@@ -457,18 +448,14 @@ ANTI_TANK_FIRE = UnitAction(
 GRENADE_PROCEDURE = "coc.at_grenade"
 
 
-class GrenadeDialog(ProcedureDialog):
+class GrenadeDialog(UnitProcedureDialog):
     """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour."""
 
     def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.unit_id = unit_id
+        super().__init__(session, unit_id, map_view, parent, "Anti-tank grenade: {unit}", (640, 720))
         self.shot: ShotPlan | None = None
         unit = session.game.unit(unit_id)
-        self.setWindowTitle(f"Anti-tank grenade: {unit.name}")
-        self.setMinimumSize(640, 720)
         self.grenade_box = QComboBox(self)
         nation = session.game.sides[unit.side].name if unit.side < len(session.game.sides) else ""
         for grenade in arsenal().grenades.values():
@@ -575,17 +562,11 @@ class GrenadeDialog(ProcedureDialog):
         self.runner.set_inputs(shot.inputs)
 
 
-def _run_grenade(host: FeatureHost, unit_id: str) -> None:
-    dialog = GrenadeDialog(host.session, unit_id, host.map, host.window())
-    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.show()
-
-
 AT_GRENADE = UnitAction(
     key="coc.at_grenade",
     title="Anti-tank grenade...",
     applies=can_throw_grenade,
-    run=_run_grenade,
+    run=open_unit_dialog(GrenadeDialog),
     rulesets=(RULESET,),
     tip="A figure runs at an enemy vehicle with an anti-tank grenade or charge",
 )

@@ -49,8 +49,8 @@ from battletracker.ui.features.armour_battles.common import (
 )
 from battletracker.ui.fit import Columns
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker, UnitProcedureDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
 
@@ -62,21 +62,15 @@ BURST_COLOUR = QColor("#e53935")
 ARROW_COLOUR = QColor("#fb8c00")
 
 
-class IndirectFireDialog(ProcedureDialog):
+class IndirectFireDialog(UnitProcedureDialog):
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.firer_id = firer_id
-        self.map_view = map_view
+        super().__init__(session, firer_id, map_view, parent, "Indirect fire: {unit}", (1180, 760))
         self.overlay = OverlayScope(self, map_view, OVERLAY)
         firer = session.game.unit(firer_id)
-        self.firer_name = firer.name
         self.plan: AbPlan | None = None
         self.applied = False
         self.cover: dict[str, QSpinBox] = {}
-        self.setWindowTitle(f"Indirect fire: {firer.name}")
-        self.setMinimumSize(1180, 760)
 
         profile = profile_of(firer)
         self.profile_label = QLabel(self)
@@ -218,15 +212,15 @@ class IndirectFireDialog(ProcedureDialog):
     def _pick_aim(self) -> None:
         if self.map_view is not None:
             self.map_view.pick_point(lambda p: self.set_aim(*p) if p is not None else None,
-                                     f"Click the aiming point for {self.firer_name}'s indirect fire")
+                                     f"Click the aiming point for {self.unit_name}'s indirect fire")
 
     def _fill_observers(self, _changes: object = None) -> None:
         """The firer's side's other units in play, the one chosen kept while it still may observe."""
         game = self.session.game
-        side = game.unit(self.firer_id).side if self.firer_id in game.units else -1
+        side = game.unit(self.unit_id).side if self.unit_id in game.units else -1
         before = self.observer_id
         self.observer_picker.set_units(((unit.id, unit.name) for unit in game.units.values()
-                                        if unit.side == side and unit.id != self.firer_id and unit.in_play),
+                                        if unit.side == side and unit.id != self.unit_id and unit.in_play),
                                        keep=True)
         if self.observer_id != before:
             self._update()
@@ -255,7 +249,7 @@ class IndirectFireDialog(ProcedureDialog):
     def choices(self) -> dict[str, str | int | float | bool]:
         """What the player picked, as the plan reads it."""
         picked: dict[str, str | int | float | bool] = {
-            "firer": self.firer_id, "x": self.aim[0], "y": self.aim[1], **self.sight.choices(),
+            "firer": self.unit_id, "x": self.aim[0], "y": self.aim[1], **self.sight.choices(),
             "move": str(self.move_box.currentData()), "opportunity": self.opportunity.isChecked(),
         }
         if self.observer_id is not None:
@@ -270,7 +264,7 @@ class IndirectFireDialog(ProcedureDialog):
     def _update(self) -> None:
         if self.applied:
             return
-        firer = self.session.game.units.get(self.firer_id)
+        firer = self.session.game.units.get(self.unit_id)
         if firer is not None:
             self.sight.follow(self.session.game, firer, self.aim)
         try:
@@ -329,7 +323,7 @@ class IndirectFireDialog(ProcedureDialog):
 
     # -- the map ------------------------------------------------------------------------------------
     def _firer_point(self) -> Point:
-        u = self.session.game.unit(self.firer_id)
+        u = self.session.game.unit(self.unit_id)
         return (u.x, u.y)
 
     def _draw(self, res: Resolution | None = None) -> None:
@@ -372,5 +366,3 @@ class IndirectFireDialog(ProcedureDialog):
     def _closed(self, _result: int) -> None:
         with contextlib.suppress(RuntimeError, TypeError):
             self.session.changed.disconnect(self._fill_observers)
-        if self.map_view is not None and self.map_view.picking:
-            self.map_view.cancel_pick()
