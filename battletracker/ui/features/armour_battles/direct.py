@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
-from battletracker.rules.armour_battles.plans import direct_fire, profile_of
+from battletracker.rules.armour_battles.plans import direct_fire, map_sight, profile_of
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight
@@ -124,9 +124,8 @@ class DirectFireDialog(UnitProcedureDialog):
 
     def _target_changed(self) -> None:
         """A new target: from the table, whether the shot is at its flank or rear and whether it is seen."""
-        firer = self.session.game.units.get(self.unit_id)
-        if self.target_id is not None and firer is not None:
-            self.sight.follow(self.session.game, firer, self.session.game.unit(self.target_id))
+        if self.target_id is not None and self.unit_id in self.session.game.units:
+            self.sight.follow(map_sight(self.session.game, self.unit_id, self.target_id))
         if self.target_id is not None:
             try:
                 plan = direct_fire(self.session.game, {**self.choices(flank=False), "los": True,

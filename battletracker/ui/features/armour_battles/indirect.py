@@ -35,7 +35,7 @@ from battletracker.core.geometry import Point, bearing, offset
 from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.mission import NAME, label
-from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, profile_of
+from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, map_sight, profile_of
 from battletracker.rules.armour_battles.reaction import cover_dice_words
 from battletracker.rules.base import message_of
 from battletracker.rules.places import place_words
@@ -264,9 +264,8 @@ class IndirectFireDialog(UnitProcedureDialog):
     def _update(self) -> None:
         if self.applied:
             return
-        firer = self.session.game.units.get(self.unit_id)
-        if firer is not None:
-            self.sight.follow(self.session.game, firer, self.aim)
+        if self.unit_id in self.session.game.units:
+            self.sight.follow(map_sight(self.session.game, self.unit_id, self.aim))
         try:
             plan = indirect_mission(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:
