@@ -105,7 +105,11 @@ def bands_note(parent: QWidget) -> QLabel:
     return note
 
 class AntiTankDialog(UnitProcedureDialog):
-    """One A.P. round from the firer's weapon at an enemy vehicle, odds first."""
+    """One A.P. round from the firer's weapon at an enemy vehicle, odds first.
+
+    Not a PlannedActionDialog: the result calls for follow-ups in the same dialog (a reverse, the vehicle's
+    damage), and visibility and sight are the map's readings the player may overrule with a logged reason.
+    """
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
@@ -449,7 +453,11 @@ GRENADE_PROCEDURE = "coc.at_grenade"
 
 
 class GrenadeDialog(UnitProcedureDialog):
-    """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour."""
+    """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour.
+
+    Not a PlannedActionDialog yet: the distance run is a measure in inches that starts from the plan's reading
+    of the map, which no declared choice asks.
+    """
 
     def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:

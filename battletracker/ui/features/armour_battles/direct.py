@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 
 
 class DirectFireDialog(UnitProcedureDialog):
+    """The shot and the target's Reaction Check, applied as one action.
+
+    Not a PlannedActionDialog: two rolls in turn (the fire, then the Reaction Check with the Cover Dice it
+    calls for) make one Apply, and the Line of Sight tick follows the map until the player overrules it.
+    """
+
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(session, firer_id, map_view, parent, "Direct fire: {unit}", (1040, 760))

@@ -63,6 +63,12 @@ ARROW_COLOUR = QColor("#fb8c00")
 
 
 class IndirectFireDialog(UnitProcedureDialog):
+    """One close-support fire mission from its aiming point to every Reaction Check.
+
+    Not a PlannedActionDialog: the aiming point is picked on the map and drawn with its burst, and the units
+    the burst reaches each ask their Cover Dice, a choice whose number of rows follows the plan.
+    """
+
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(session, firer_id, map_view, parent, "Indirect fire: {unit}", (1180, 760))

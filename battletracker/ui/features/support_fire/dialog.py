@@ -73,7 +73,11 @@ def _words(key: str) -> str:
 
 
 class FireDialog(UnitProcedureDialog):
-    """Fire from one unit: weapon, target, the player's choices, then the odds-first runner."""
+    """Fire from one unit: weapon, target, the player's choices, then the odds-first runner.
+
+    Not a PlannedActionDialog: the choices follow the weapon (a frontage picked as two points on the map, the
+    fire line drawn, area fire and the flamethrower's extra targets), which no declared choice can ask.
+    """
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
