@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 import pytest
-from pytestqt.qtbot import QtBot
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QCheckBox
+from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.game import Game, Side

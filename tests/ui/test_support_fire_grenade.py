@@ -110,7 +110,8 @@ def test_apc_from_outside_uses_the_armour_of_the_face_the_team_sees(qtbot: QtBot
     dialog = open_dialog(qtbot, session, team.id)
     assert dialog.widget("mode").currentData() == "apc_outside"
     assert dialog.widget("armour_dice").value() == 2                            # facing the Team: its front armour
-    assert dialog.fields.isRowVisible(dialog.widget("armour_dice")) and not dialog.fields.isRowVisible(dialog.widget("throw"))
+    rows = dialog.fields
+    assert rows.isRowVisible(dialog.widget("armour_dice")) and not rows.isRowVisible(dialog.widget("throw"))
     type_dice(dialog.runner, "6 6 2", "5 1")
     res = dialog.runner.result
     assert res is not None and res.values["net_hits"] == 1 and res.values["vehicle_shock"] == 1
@@ -175,7 +176,8 @@ def test_the_vehicle_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot,
     choose_with_keys(qtbot, picker, far.id)
     assert dialog.choices()["target"] == far.id
     assert dialog.widget("mode").currentData() == "apc_outside"                    # a closed APC: only from outside
-    assert dialog.widget("armour_dice").value() == 1 and "rear" in dialog.widget("armour_dice").toolTip()    # it faces away
+    armour = dialog.widget("armour_dice")
+    assert armour.value() == 1 and "rear" in armour.toolTip()               # it faces away
     assert dialog.plan is not None and dialog.runner.title.endswith(far.name)
 
     click_on_map(qtbot, view, picker, near.id, dialog)
