@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -83,6 +82,7 @@ from battletracker.ui.procedure_parts import (
     RefusalBanner,
     TargetPicker,
     UnitProcedureDialog,
+    measure_box,
     open_unit_dialog,
 )
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
@@ -477,10 +477,7 @@ class GrenadeDialog(UnitProcedureDialog):
         self.target_picker.set_units(
             (vehicle.id, f"{vehicle.name} ({distance((unit.x, unit.y), (vehicle.x, vehicle.y)):.1f}\")")
             for vehicle in vehicles_in_reach(session.game, unit))
-        self.distance_box = QDoubleSpinBox(self)
-        self.distance_box.setRange(0.0, 48.0)
-        self.distance_box.setDecimals(1)
-        self.distance_box.setSuffix("\"")
+        self.distance_box = measure_box(self, 0.0, 0.0, 48.0, step=1.0)
         self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
         self.facts = FactsPanel(self)
         self.activation = ActivationRow(self)

@@ -19,7 +19,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGraphicsItem,
     QGroupBox,
@@ -49,7 +48,14 @@ from battletracker.ui.features.armour_battles.common import (
 )
 from battletracker.ui.fit import Columns
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker, UnitProcedureDialog
+from battletracker.ui.procedure_parts import (
+    FactsPanel,
+    OverlayScope,
+    RefusalBanner,
+    TargetPicker,
+    UnitProcedureDialog,
+    measure_box,
+)
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
@@ -85,8 +91,8 @@ class IndirectFireDialog(UnitProcedureDialog):
             self.profile_label.setText(
                 f"FP {profile.fp_dice}D, AT {profile.at_dice}D, ranges {profile.ranges}; indirect fire reaches "
                 f'{reach:g}" and nothing within {profile.ranges.short:g}"')
-        self.aim_x = self._coordinate(session.game.table_width, firer.x)
-        self.aim_y = self._coordinate(session.game.table_height, max(0.0, firer.y - 24.0))
+        self.aim_x = measure_box(self, firer.x, 0.0, session.game.table_width)
+        self.aim_y = measure_box(self, max(0.0, firer.y - 24.0), 0.0, session.game.table_height)
         self.pick_aim = QPushButton("Pick on &map", self)
         self.pick_aim.setToolTip("Click the aiming point on the table")
         self.pick_aim.setEnabled(map_view is not None)
@@ -193,15 +199,6 @@ class IndirectFireDialog(UnitProcedureDialog):
         self.finished.connect(self._closed)
         session.changed.connect(self._fill_observers)
         self._update()
-
-    def _coordinate(self, limit: float, value: float) -> QDoubleSpinBox:
-        box = QDoubleSpinBox(self)
-        box.setRange(0.0, limit)
-        box.setDecimals(1)
-        box.setSingleStep(0.5)
-        box.setSuffix('"')
-        box.setValue(value)
-        return box
 
     # -- the player's choices ------------------------------------------------------------------
     @property
