@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QGraphicsItem,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -46,6 +47,7 @@ from battletracker.rules.base import InputValue, Resolution, RulesInputError, me
 from battletracker.rules.tables import TableError
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import FeatureHost, UnitAction
+from battletracker.ui.fit import Columns
 from battletracker.ui.odds_plot import GroupFn
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
 from battletracker.ui.refusal import REFUSAL_STYLE as REFUSAL_STYLE
@@ -486,6 +488,18 @@ class UnitProcedureDialog(ProcedureDialog):
         self.setWindowTitle(title.format(unit=self.unit_name))
         self.setMinimumSize(*size)
         self.finished.connect(lambda _result: stop_picking(self.map_view))
+
+    def set_columns(self, left: QLayout | QWidget, right: QLayout | QWidget, weights: tuple[int, int]) -> None:
+        """The dialog's body: `left` beside `right` in `weights` (one above the other in little room), then Close."""
+        columns = Columns()
+        for part, weight in ((left, weights[0]), (right, weights[1])):
+            if isinstance(part, QWidget):
+                columns.addWidget(part, weight)
+            else:
+                columns.addLayout(part, weight)
+        layout = QVBoxLayout(self)
+        layout.addLayout(columns, 1)
+        layout.addWidget(self.close_buttons())
 
 
 class PlannedActionDialog(ProcedureDialog):

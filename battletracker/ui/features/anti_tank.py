@@ -75,7 +75,6 @@ from battletracker.rules.chain_of_command.damage import BANDS_NOTE, damage_resul
 from battletracker.rules.tables import TableError
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
-from battletracker.ui.fit import Columns
 from battletracker.ui.procedure_parts import (
     FactsPanel,
     OverlayScope,
@@ -197,7 +196,6 @@ class AntiTankDialog(UnitProcedureDialog):
         self.reverse_dialog: ReverseDialog | None = None
         self.follow_up.hide()
 
-        close = self.close_buttons()
 
         left = QVBoxLayout()
         left.addLayout(form)
@@ -210,12 +208,7 @@ class AntiTankDialog(UnitProcedureDialog):
         right.addWidget(self.runner, 1)
         right.addWidget(bands_note(self))
         right.addWidget(self.follow_up)
-        columns = Columns()
-        columns.addLayout(left, 1)
-        columns.addLayout(right, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(columns, 1)
-        layout.addWidget(close)
+        self.set_columns(left, right, (1, 1))
 
         self.weapon_box.currentIndexChanged.connect(self._update)
         self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())

@@ -46,17 +46,10 @@ from battletracker.ui.features.armour_battles.common import (
     burst_radius,
     indirect_multiplier,
 )
-from battletracker.ui.fit import Columns
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_parts import (
-    FactsPanel,
-    OverlayScope,
-    RefusalBanner,
-    TargetPicker,
-    UnitProcedureDialog,
-    measure_box,
-)
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, TargetPicker, UnitProcedureDialog, measure_box
 from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
 
@@ -170,17 +163,11 @@ class IndirectFireDialog(UnitProcedureDialog):
         roll_layout.addWidget(self.runner, 1)
         roll_layout.addWidget(self.result_label)
 
-        close = self.close_buttons()
         left = QVBoxLayout()
         left.addWidget(aim_box)
         left.addWidget(self.cover_box)
         left.addWidget(facts_box, 1)
-        columns = Columns()
-        columns.addLayout(left, 4)
-        columns.addWidget(roll_box, 5)
-        layout = QVBoxLayout(self)
-        layout.addLayout(columns, 1)
-        layout.addWidget(close)
+        self.set_columns(left, roll_box, (4, 5))
 
         for box in (self.aim_x, self.aim_y):
             box.valueChanged.connect(self._update)
