@@ -75,13 +75,13 @@ from battletracker.rules.chain_of_command.damage import BANDS_NOTE, damage_resul
 from battletracker.rules.tables import TableError
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
+from battletracker.ui.form_parts import measure_box
 from battletracker.ui.procedure_parts import (
     FactsPanel,
     OverlayScope,
     RefusalBanner,
     TargetPicker,
     UnitProcedureDialog,
-    measure_box,
     open_unit_dialog,
 )
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner

@@ -46,8 +46,9 @@ from battletracker.ui.features.armour_battles.common import (
     burst_radius,
     indirect_multiplier,
 )
+from battletracker.ui.form_parts import measure_box
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, TargetPicker, UnitProcedureDialog, measure_box
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, TargetPicker, UnitProcedureDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session

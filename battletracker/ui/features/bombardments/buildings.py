@@ -28,7 +28,7 @@ from battletracker.model.game import Game, Unit
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.rules.chain_of_command.buildings import building_of
 from battletracker.ui.extensions import FeatureHost, UnitAction
-from battletracker.ui.procedure_parts import PickFirstDialog, measure_box
+from battletracker.ui.form_parts import PickFirstDialog, measure_box
 from battletracker.ui.session import Session
 
 MATERIAL_CHOICES = (("brick_stone", "Brick or stone"), ("wood", "Wood"))

@@ -65,8 +65,9 @@ from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.rules.terrain import CoverReading, TableIndex
 from battletracker.ui.features.bombardments.map_layer import BombardmentLayer
+from battletracker.ui.form_parts import PickFirstDialog
 from battletracker.ui.odds_plot import GroupFn
-from battletracker.ui.procedure_parts import FactsPanel, PickFirstDialog, RefusalBanner, TargetPicker, UnitPicking
+from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker, UnitPicking
 from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner, with_settings
 from battletracker.ui.session import Session
 from battletracker.ui.text import as_typed, esc, plain

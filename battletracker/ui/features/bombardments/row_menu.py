@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 from battletracker.model.bombardment import AREA_SHAPES
 from battletracker.rules.chain_of_command.bombardment import AreaOptions, describe_pattern, observer_name
 from battletracker.ui.features.bombardments.die_face import DieFace
-from battletracker.ui.procedure_parts import RefusalBanner, measure_box
+from battletracker.ui.form_parts import measure_box
+from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
 
