@@ -571,12 +571,14 @@ class PlannedActionDialog(ProcedureDialog):
             return False
         if isinstance(widget, QComboBox):
             index = widget.findData(value)
-            widget.setCurrentIndex(index if index >= 0 else widget.currentIndex())
+            if index >= 0:
+                widget.setCurrentIndex(index)
             return index >= 0
-        if isinstance(widget, QCheckBox):
+        if isinstance(widget, QSpinBox):
+            widget.setValue(int(value))
+        else:
+            assert isinstance(widget, QCheckBox)
             widget.setChecked(bool(value))
-        elif isinstance(widget, QSpinBox) and isinstance(value, int):
-            widget.setValue(value)
         return True
 
     def refuse_outside(self, key: str, unit_id: str) -> None:
@@ -610,6 +612,7 @@ class PlannedActionDialog(ProcedureDialog):
         self.runner.setVisible(self.plan is not None)
         self.runner.setEnabled(self.plan is not None)  # hidden and out of reach: no key rolls a refused action
         if self.plan is None:
+            self.runner.discard_result()  # rolled for choices the rules refuse now: nothing waits to be applied
             self.facts.set_facts(())
             return
         self.facts.set_facts(self.plan.facts)

@@ -314,6 +314,11 @@ class ProcedureRunner(QWidget):
         """A result is on show that is not applied yet: a change to the game must not replace it unread."""
         return self.result is not None and not self._applied
 
+    def discard_result(self) -> None:
+        """Drop the result on show unapplied (what it was rolled for is refused now); an applied one stays."""
+        if self.waiting:
+            self._clear_result()
+
     def mark_applied(self) -> None:
         """The dialog applied this result itself (the runner's own Apply hidden): its dice are in the game."""
         self._applied = self.result is not None

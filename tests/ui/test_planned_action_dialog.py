@@ -138,6 +138,10 @@ def test_a_change_to_the_game_plans_again_and_the_actors_loss_closes_it(qtbot: Q
     facts = dialog.facts.facts()
     session.act("unit.shock", {"unit": "t34", "delta": 1})            # a result waits: it is not replaced unread
     assert dialog.runner.result is not None and dialog.facts.facts() == facts
+    toggle(qtbot, tick(dialog, "overrun"))                              # now refused: the roll is dropped unapplied
+    assert dialog.refusal.refused() and dialog.runner.result is None and not dialog.runner.waiting
+    toggle(qtbot, tick(dialog, "overrun"))
+    assert not dialog.refusal.refused() and dialog.runner.roll_button.isEnabled()
 
     session.act("unit.remove", {"unit": "stuh"})
     assert not dialog.isVisible()
