@@ -85,11 +85,15 @@ def _capitalised(outcome: str) -> str:
     return outcome[0].upper() + outcome[1:]
 
 
+def _event_row(game: Game, choices: Choices) -> str | None:
+    """The setback table's row of the event that put the test on the agenda."""
+    return next((events()[item.event].row for side in game.sides for item in side.agenda
+                 if item.id == choices["agenda_id"] and item.event in events()), None)
+
+
 COMMAND_DICE = ActionForm("coc.command_dice", "", actor="", label=_capitalised, size=(520, 560))
 FORCE_MORALE = ActionForm("coc.force_morale_test", "", actor="", size=(520, 560), choices=(
-    WordChoice("row", "Row of the table", lambda _game, _choices: rows().items(), default=lambda game, choices: (
-        next((events()[i.event].row for s in game.sides for i in s.agenda
-              if i.id == choices["agenda_id"] and i.event in events()), None)),
+    WordChoice("row", "Row of the table", lambda _game, _choices: rows().items(), default=_event_row,
                tip="The row of the Force Morale setback table to read; the event's row by default"),))
 
 
