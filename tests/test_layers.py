@@ -297,8 +297,8 @@ DRAWING_MEASURES = {
 """Functions in ui/ that compare a measure to draw or to pick, and why."""
 KNOWN_FEATURE_MEASURES = {
     "battletracker/ui/features/backdrop.py": "which table corner a calibration click is nearest, a gesture",
-    "battletracker/ui/features/table_display/shapes.py": "the ruler's length to split it where sight is blocked, and "
-                                                         "overlays drawn at a secret unit, to keep them off the display",
+    "battletracker/ui/features/table_display/shapes.py": "the ruler's length to split it where sight is blocked, "
+                                                         "and overlays drawn at a secret unit, kept off the display",
     "battletracker/ui/features/anti_tank.py": "the distance in a target list's label; the plan should give it",
     "battletracker/ui/features/support_fire/dialog.py": "the distances in the target lists' labels and the frontage "
                                                         "typed from two picked points; the plan should give them",

@@ -55,7 +55,7 @@ from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.fit import screen_room
 from battletracker.ui.odds_plot import GroupFn, OddsPlot
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
 
@@ -307,6 +307,16 @@ class ProcedureRunner(QWidget):
             return bool(self._typed) or bool(self.entry.text().strip())
         return self.result is not None and not self._applied
 
+    @property
+    def waiting(self) -> bool:
+        """A result is on show that is not applied yet: a change to the game must not replace it unread."""
+        return self.result is not None and not self._applied
+
+    def discard_result(self) -> None:
+        """Drop the result on show unapplied (what it was rolled for is refused now); an applied one stays."""
+        if self.waiting:
+            self._clear_result()
+
     def mark_applied(self) -> None:
         """The dialog applied this result itself (the runner's own Apply hidden): its dice are in the game."""
         self._applied = self.result is not None
@@ -463,19 +473,24 @@ class ProcedureRunner(QWidget):
                 area.ensureVisible(box.center().x(), box.center().y(), (box.width() + 1) // 2, (box.height() + 1) // 2)
 
     def apply(self) -> bool:
-        if self.result is None or self.locked:
-            return False
-        applied = self.result
+        """Apply the result; a refusal shows in the runner's own banner."""
         try:
-            if self._action is None:
-                self.session.apply_resolution(applied, self.title, self.dice_source)
-            else:
-                name, choices = self._action
-                faces = [face for _label, values in applied.rolls for face in values]
-                applied = self.session.act(name, {**choices, **self._answers}, faces, typed=self._typed_run)
+            return self.commit()
         except (GameError, RulesInputError) as exc:
             self._show_problem(f"Not applied: {message_of(exc)}")
             return False
+
+    def commit(self) -> bool:
+        """Apply the result, letting a refusal out to a dialog that shows every refusal in one banner."""
+        if self.result is None or self.locked:
+            return False
+        applied = self.result
+        if self._action is None:
+            self.session.apply_resolution(applied, self.title, self.dice_source)
+        else:
+            name, choices = self._action
+            faces = [face for _label, values in applied.rolls for face in values]
+            applied = self.session.act(name, {**choices, **self._answers}, faces, typed=self._typed_run)
         self._applied = True
         self._done = self._asked_now()
         self._done_step = self.session.undo_stack.index()

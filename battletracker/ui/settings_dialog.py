@@ -30,7 +30,7 @@ from battletracker.rules.table_actions import SETTINGS
 from battletracker.rules.tables import Setting, TableError, ruleset_settings
 from battletracker.rules.words import title
 from battletracker.ui.fit import FitScrollArea
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
 
 

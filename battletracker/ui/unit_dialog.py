@@ -39,7 +39,7 @@ from battletracker.rules.base import InputValue, message_of
 from battletracker.rules.presets import UnitPreset, unit_presets
 from battletracker.rules.table_actions import describe_changes, unit_choice
 from battletracker.rules.words import KIND_TITLES
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 

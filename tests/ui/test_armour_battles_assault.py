@@ -35,11 +35,11 @@ def test_fights_as_a_gun_at_plus_two_and_logs_the_result_as_one_undo_step(qtbot:
     before = savefile.game_to_dict(melee.game)
     dlg = CloseAssaultDialog(melee, "stuh")
     qtbot.addWidget(dlg)
-    assert dlg.opponent_id == "rifles"
+    assert dlg.choices()["target"] == "rifles"
     assert dlg.facts.facts()[1] == "FP 7D as a gun (+2 TN) = 7D at 6+."
-    dlg.attacker.setChecked(True)  # the attacker's first round: -1 TN
+    dlg.widget("attacker").setChecked(True)  # the attacker's first round: -1 TN
     assert dlg.facts.facts()[1] == "FP 7D as a gun (+2 TN) = 7D at 5+."
-    assert dlg.refusal_text() == ""
+    assert dlg.refusal.text() == ""
     shown = [label for label, _p in dlg.runner.odds_plot.rows]
     assert shown[:3] == ["no successes", "1 success", "2 successes"]
     type_dice(dlg.runner, "6 5 5 4 3 2 1")
@@ -51,7 +51,7 @@ def test_fights_as_a_gun_at_plus_two_and_logs_the_result_as_one_undo_step(qtbot:
     log = [e.text for e in melee.game.log]
     assert any("Close assault: StuH 42" in t and "against" in t and "6 5 5 4 3 2 1" in t for t in log)
     assert any("Close assault as a gun (+2 TN): FP 7D needing 5+" in t and "3 successes" in t for t in log)
-    assert not dlg.overrun.isEnabled() and not dlg.runner.roll_button.isEnabled()
+    assert not dlg.widget("overrun").isEnabled() and not dlg.runner.roll_button.isEnabled()
     melee.undo_stack.undo()
     assert savefile.game_to_dict(melee.game) == before
 
@@ -59,10 +59,10 @@ def test_fights_as_a_gun_at_plus_two_and_logs_the_result_as_one_undo_step(qtbot:
 def test_against_armour_it_rolls_at_dice(qtbot: QtBot, melee: Session) -> None:
     dlg = CloseAssaultDialog(melee, "stuh")
     qtbot.addWidget(dlg)
-    dlg.set_opponent("t34")
+    dlg.choose("target", "t34")
     assert dlg.plan is not None and dlg.plan.inputs["dice_type"] == "at"
     assert dlg.facts.facts()[1] == "AT 4D as a gun (+2 TN) = 4D at 6+."
-    dlg.suppressed.setChecked(True)  # 5+ suppressed, +2 as a gun: 7+ slides to 6+ with a die fewer
+    dlg.widget("suppressed").setChecked(True)  # 5+ suppressed, +2 as a gun: 7+ slides to 6+ with a die fewer
     assert "= 3D at 6+" in dlg.facts.facts()[1] and "slides -1D" in dlg.facts.facts()[1]
 
 
@@ -70,14 +70,14 @@ def test_an_overrun_attack_is_refused_before_anything_is_rolled(qtbot: QtBot, me
     before = savefile.game_to_dict(melee.game)
     dlg = CloseAssaultDialog(melee, "stuh")
     qtbot.addWidget(dlg)
-    dlg.overrun.setChecked(True)
-    assert dlg.refusal_text() == "Close-support units can never make an overrun attack."
+    dlg.widget("overrun").setChecked(True)
+    assert dlg.refusal.text() == "Close-support units can never make an overrun attack."
     assert not dlg.runner.roll_button.isEnabled() and not dlg.runner.typed_button.isEnabled()
-    assert dlg.runner.result is None and dlg.runner.odds_plot.isHidden()
+    assert dlg.runner.result is None and dlg.runner.isHidden()
     assert savefile.game_to_dict(melee.game) == before
-    dlg.overrun.setChecked(False)
-    assert dlg.refusal_text() == "" and dlg.runner.roll_button.isEnabled()
-    assert not dlg.runner.odds_plot.isHidden()
+    dlg.widget("overrun").setChecked(False)
+    assert dlg.refusal.text() == "" and dlg.runner.roll_button.isEnabled()
+    assert not dlg.runner.isHidden()
 
 
 def test_the_action_is_offered_for_close_support_units_only(qtbot: QtBot, melee: Session) -> None:
@@ -101,7 +101,7 @@ def test_the_opponent_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot
     dlg = CloseAssaultDialog(melee, "stuh", view, view)
     dlg.show()
     qtbot.waitExposed(dlg)
-    picker = dlg.opponent_picker
+    picker = dlg.widget("target")
     assert picker.units() == ["rifles", "t34"] and dlg.choices()["target"] == "rifles"
 
     choose_with_keys(qtbot, picker, "t34")
@@ -114,5 +114,5 @@ def test_the_opponent_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot
     assert dlg.plan is not None and dlg.plan.inputs["dice_type"] == "fp"
 
     click_on_map(qtbot, view, picker, "stuh", dlg)                 # the unit itself
-    assert dlg.refusal_text() == "StuH 42 (close support) cannot assault itself."
+    assert dlg.refusal.text() == "StuH 42 (close support) cannot pick itself as the unit it fights."
     assert dlg.choices()["target"] == "rifles"

@@ -117,9 +117,9 @@ def test_close_assault_shows_the_odds_of_what_apply_resolves(qtbot: QtBot, oppon
     dlg = CloseAssaultDialog(session, "stuh")
     qtbot.addWidget(dlg)
     dlg.show()
-    dlg.set_opponent(opponent)
-    _tick(qtbot, dlg.attacker)
-    assert dlg.attacker.isChecked()
+    dlg.choose("target", opponent)
+    _tick(qtbot, dlg.widget("attacker"))
+    assert dlg.widget("attacker").isChecked()
     planned = plan(ab_actions.CLOSE_ASSAULT, session.game, dlg.choices())
     assert planned.inputs["attacker"] is True and dlg.facts.facts() == planned.facts
     proc = get(planned.procedure)

@@ -104,8 +104,8 @@ def test_a_dispersed_unit_is_offered_no_roll_in_any_dialog(qtbot: QtBot) -> None
     assault = CloseAssaultDialog(session, "stuh")
     qtbot.addWidget(assault)
     assault.show()
-    assert assault.set_opponent("t34")
-    assert assault.refusal_text() == f"{STUH} has dispersed and cannot fight a Close Assault."
+    assert assault.choose("target", "t34")
+    assert assault.refusal.text() == f"{STUH} has dispersed and cannot fight a Close Assault."
     assert not offered(assault.runner.roll_button) and not offered(assault.runner.apply_button)
     press(qtbot, assault.runner.roll_button)
     assert assault.runner.result is None

@@ -130,7 +130,7 @@ def test_a_close_assault_is_recorded(qtbot: QtBot, tmp_path: Path) -> None:
     session = assault_table()
     dialog = CloseAssaultDialog(session, "stuh")
     qtbot.addWidget(dialog)
-    qtbot.mouseClick(dialog.attacker, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.widget("attacker"), Qt.MouseButton.LeftButton)
     choices = dialog.choices()
     assert choices["attacker"] is True
     apply_typed(qtbot, dialog.runner, "6 5 5 4 3 2 1")

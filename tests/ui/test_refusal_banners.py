@@ -59,7 +59,7 @@ def test_command_dice_applied_twice_is_refused_in_the_banner(qtbot: QtBot, sessi
     type_dice(dialog.runner, "1 2 3 4 5")
     session.act("coc.command_dice", {}, [6, 6, 5, 4, 3])  # rolled meanwhile, from another window
     qtbot.mouseClick(dialog.runner.apply_button, Qt.MouseButton.LeftButton)
-    assert_refusal(dialog.problem, "already rolled its Command Dice this Phase")
+    assert_refusal(dialog.refusal, "already rolled its Command Dice this Phase")
     assert dialog.isVisible() and session.undo_stack.count() == 1
 
 

@@ -64,9 +64,9 @@ def test_seed_example_two_shock_on_the_vehicle_and_undo_restores_the_game(qtbot:
     team = rifle_team(session, 30.0, 30.0, dice=3)
     vehicle = halftrack(session, 30.0, 33.0)
     dialog = open_dialog(qtbot, session, team.id)
-    assert dialog.mode_box.currentData() == "open_topped"            # from the card: open-topped
-    assert dialog.dice_box.value() == 3
-    assert dialog.to_hit_box.value() == 7 and "default to check" in dialog.to_hit_note.text()
+    assert dialog.widget("mode").currentData() == "open_topped"            # from the card: open-topped
+    assert dialog.widget("firepower_dice").value() == 3
+    assert dialog.widget("to_hit").value() == 7 and "default to check" in dialog.notes["to_hit"].text()
     assert "Passengers: none" in dialog.facts.text()
     runner = dialog.runner
     assert runner.problem.isHidden(), runner.problem.text()
@@ -96,7 +96,7 @@ def test_passengers_take_the_hits(qtbot: QtBot, session: Session) -> None:
     dialog = open_dialog(qtbot, session, team.id)
     assert "Rifle squad (8)" in dialog.facts.text()
     assert dialog.runner.problem.isHidden(), dialog.runner.problem.text()
-    dialog.throw_box.setCurrentIndex(dialog.throw_box.findData("in"))
+    dialog.widget("throw").setCurrentIndex(dialog.widget("throw").findData("in"))
     type_dice(dialog.runner, "6 6 6 1", "5 5 5")
     res = dialog.runner.result
     assert res is not None and res.values["sixes"] == 3 and res.values["vehicle_shock"] == 3
@@ -108,9 +108,10 @@ def test_apc_from_outside_uses_the_armour_of_the_face_the_team_sees(qtbot: QtBot
     team = rifle_team(session, 30.0, 30.0, dice=3)
     halftrack(session, 30.0, 33.0, open_topped=False)
     dialog = open_dialog(qtbot, session, team.id)
-    assert dialog.mode_box.currentData() == "apc_outside"
-    assert dialog.armour_box.value() == 2                            # facing the Team: its front armour
-    assert dialog.form.isRowVisible(dialog.armour_box) and not dialog.form.isRowVisible(dialog.throw_box)
+    assert dialog.widget("mode").currentData() == "apc_outside"
+    assert dialog.widget("armour_dice").value() == 2                            # facing the Team: its front armour
+    rows = dialog.fields
+    assert rows.isRowVisible(dialog.widget("armour_dice")) and not rows.isRowVisible(dialog.widget("throw"))
     type_dice(dialog.runner, "6 6 2", "5 1")
     res = dialog.runner.result
     assert res is not None and res.values["net_hits"] == 1 and res.values["vehicle_shock"] == 1
@@ -130,7 +131,7 @@ def test_the_throw_setting_override_is_shown(qtbot: QtBot, session: Session) -> 
     team = rifle_team(session, 30.0, 30.0)
     halftrack(session, 30.0, 33.0)
     dialog = open_dialog(qtbot, session, team.id)
-    assert dialog.to_hit_box.value() == 9
+    assert dialog.widget("to_hit").value() == 9
     dialog.show()
     dialog.grab().save("/tmp/grenade_into_vehicle.png")
 
@@ -140,9 +141,9 @@ def test_odds_shown_are_the_odds_of_what_apply_resolves(qtbot: QtBot, session: S
     vehicle = halftrack(session, 30.0, 33.0)
     dialog = open_dialog(qtbot, session, team.id)
     dialog.show()
-    dialog.dice_box.selectAll()
-    qtbot.keyClicks(dialog.dice_box, "4")
-    dialog.throw_box.setCurrentIndex(dialog.throw_box.findData("in"))
+    dialog.widget("firepower_dice").selectAll()
+    qtbot.keyClicks(dialog.widget("firepower_dice"), "4")
+    dialog.widget("throw").setCurrentIndex(dialog.widget("throw").findData("in"))
     plan = plan_grenade_into_vehicle(session.game, {"firer": team.id, "target": vehicle.id, "firepower_dice": 4,
                                                     "throw": "in"})
     assert plan.inputs["firepower_dice"] == 4 and plan.inputs["throw_hit"] is True
@@ -168,18 +169,19 @@ def test_the_vehicle_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot,
     dialog = GrenadeIntoVehicleDialog(session, ready_unit(session, team.id), view, view)
     dialog.show()
     qtbot.waitExposed(dialog)
-    picker = dialog.target_picker
+    picker = dialog.widget("target")
     assert picker.units() == [near.id, far.id] and picker.current() == near.id
-    assert dialog.choices()["target"] == near.id and dialog.mode_box.currentData() == "open_topped"
+    assert dialog.choices()["target"] == near.id and dialog.widget("mode").currentData() == "open_topped"
 
     choose_with_keys(qtbot, picker, far.id)
     assert dialog.choices()["target"] == far.id
-    assert dialog.mode_box.currentData() == "apc_outside"                    # a closed APC: only from outside
-    assert dialog.armour_box.value() == 1 and "rear" in dialog.armour_box.toolTip()    # it faces away
-    assert dialog.shot is not None and dialog.runner.title.endswith(far.name)
+    assert dialog.widget("mode").currentData() == "apc_outside"                    # a closed APC: only from outside
+    armour = dialog.widget("armour_dice")
+    assert armour.value() == 1 and "rear" in armour.toolTip()               # it faces away
+    assert dialog.plan is not None and dialog.runner.title.endswith(far.name)
 
     click_on_map(qtbot, view, picker, near.id, dialog)
-    assert dialog.choices()["target"] == near.id and dialog.mode_box.currentData() == "open_topped"
+    assert dialog.choices()["target"] == near.id and dialog.widget("mode").currentData() == "open_topped"
 
     click_on_map(qtbot, view, picker, SHERMAN, dialog)                       # out of throwing reach
     assert dialog.refusal.refused() and "Sherman" in dialog.refusal.text()
@@ -189,7 +191,7 @@ def test_the_vehicle_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot,
 def test_no_vehicle_in_reach_says_so_in_the_list(qtbot: QtBot, session: Session) -> None:
     team = rifle_team(session, 30.0, 30.0)
     dialog = open_dialog(qtbot, session, team.id)
-    assert dialog.target_picker.current() is None
-    assert dialog.target_picker.combo.currentText() == "" and \
-        dialog.target_picker.combo.placeholderText() == "No enemy vehicle within throwing reach"
+    assert dialog.widget("target").current() is None
+    assert dialog.widget("target").combo.currentText() == "" and \
+        dialog.widget("target").combo.placeholderText() == "No enemy vehicle within throwing reach"
     assert dialog.refusal.refused() and "No enemy vehicle" in dialog.refusal.text()

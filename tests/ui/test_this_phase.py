@@ -273,7 +273,7 @@ def test_a_force_morale_test_from_the_agenda_lowers_force_morale_as_one_undo_ste
     click(qtbot, panel.buttons[f"morale_{item}"])
     dialog = QApplication.activeModalWidget()
     assert isinstance(dialog, ForceMoraleDialog)
-    assert dialog.row_box.currentData() == "support_killed"
+    assert dialog.widget("row").currentData() == "support_killed"
     type_dice(dialog.runner, "4")
     click(qtbot, dialog.runner.apply_button)
     assert game.sides[1].force_morale == morale - 2 and game.sides[1].agenda == []
@@ -298,7 +298,7 @@ def test_a_team_wiped_out_on_its_card_is_offered_in_the_dock_and_its_button_take
     click(qtbot, panel.buttons[f"morale_{item.id}"])
     dialog = QApplication.activeModalWidget()
     assert isinstance(dialog, ForceMoraleDialog)
-    assert dialog.row_box.currentData() == "support_killed"
+    assert dialog.widget("row").currentData() == "support_killed"
     type_dice(dialog.runner, "4")
     click(qtbot, dialog.runner.apply_button)
     assert game.sides[0].force_morale == 7 and game.sides[0].agenda == []
@@ -325,7 +325,7 @@ def test_an_illegible_cell_asks_the_rulebooks_loss_in_the_dialog(qtbot: QtBot, w
     morale = game.sides[0].force_morale
     click(qtbot, runner.apply_button)
     assert game.sides[0].force_morale == morale - 2
-    assert game.actions[-1].choices == {"agenda_id": "a1", "rulebook_loss": 2}
+    assert game.actions[-1].choices == {"agenda_id": "a1", "row": "afv_knocked_out", "rulebook_loss": "2"}
 
 
 def test_end_turn_by_hand_asks_first(qtbot: QtBot, window: MainWindow) -> None:

@@ -43,7 +43,7 @@ from battletracker.rules.choices import chosen_flag, chosen_number, chosen_unit,
 from battletracker.rules.places import beyond_edges
 from battletracker.rules.sequence import acted, mark_acted, side_name
 from battletracker.rules.tables import TableError, ruleset_settings
-from battletracker.rules.terrain import TableIndex, sight_change
+from battletracker.rules.terrain import SightReading, TableIndex, sight_change
 
 MAX_COVER_DICE = 6
 DICE_TARGETS = {"fp": "infantry and soft targets", "at": "armoured targets"}
@@ -182,6 +182,16 @@ def line_of_sight(game: Game, choices: Choices, firer: Unit, there: Point | Unit
     reason = choices.get("los_reason")
     changed = sight_change(reading, given, reason.strip() if isinstance(reason, str) else "")
     return given, changed or plain, changed
+
+
+def map_sight(game: Game, firer_id: str, there: str | Point) -> SightReading:
+    """The map's Line of Sight from the firer to a unit (by id) or a point, with the reason.
+
+    What a dialog's Line of Sight tick starts from until the player's word (`los`) stands over it; the plan
+    reads the same (`line_of_sight`), so the tick and the plan's facts never disagree.
+    """
+    target = game.units[there] if isinstance(there, str) else there
+    return TableIndex(game).sight(game.units[firer_id], target)
 
 
 def _dispersed(game: Game, unit: Unit) -> bool:

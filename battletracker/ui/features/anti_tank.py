@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -76,8 +75,15 @@ from battletracker.rules.chain_of_command.damage import BANDS_NOTE, damage_resul
 from battletracker.rules.tables import TableError
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
-from battletracker.ui.fit import Columns
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
+from battletracker.ui.form_parts import measure_box
+from battletracker.ui.procedure_parts import (
+    FactsPanel,
+    OverlayScope,
+    RefusalBanner,
+    TargetPicker,
+    UnitProcedureDialog,
+    open_unit_dialog,
+)
 from battletracker.ui.procedure_runner import FirstOpening, NotOpened, ProcedureDialog, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, literal, plain
@@ -97,22 +103,21 @@ def bands_note(parent: QWidget) -> QLabel:
     note.setWordWrap(True)
     return note
 
-class AntiTankDialog(ProcedureDialog):
-    """One A.P. round from the firer's weapon at an enemy vehicle, odds first."""
+class AntiTankDialog(UnitProcedureDialog):
+    """One A.P. round from the firer's weapon at an enemy vehicle, odds first.
+
+    Not a PlannedActionDialog: the result calls for follow-ups in the same dialog (a reverse, the vehicle's
+    damage), and visibility and sight are the map's readings the player may overrule with a logged reason.
+    """
     first_opening = FirstOpening("chain_of_command", 3, "Anti-tank fire", "coc.anti_tank_fire", "u4")
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.firer_id = firer_id
-        self.map_view = map_view
+        super().__init__(session, firer_id, map_view, parent, "Anti-tank fire: {unit}", (1120, 700))
         self.overlay = OverlayScope(self, map_view, OVERLAY)
         self.shot: ShotPlan | None = None
         self._last: Resolution | None = None
         firer = session.game.unit(firer_id)
-        self.setWindowTitle(f"Anti-tank fire: {firer.name}")
-        self.setMinimumSize(1120, 700)
 
         self.weapon_box = QComboBox(self)
         for _index, weapon in at_weapons(firer):
@@ -192,7 +197,6 @@ class AntiTankDialog(ProcedureDialog):
         self.reverse_dialog: ReverseDialog | None = None
         self.follow_up.hide()
 
-        close = self.close_buttons()
 
         left = QVBoxLayout()
         left.addLayout(form)
@@ -205,12 +209,7 @@ class AntiTankDialog(ProcedureDialog):
         right.addWidget(self.runner, 1)
         right.addWidget(bands_note(self))
         right.addWidget(self.follow_up)
-        columns = Columns()
-        columns.addLayout(left, 1)
-        columns.addLayout(right, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(columns, 1)
-        layout.addWidget(close)
+        self.set_columns(left, right, (1, 1))
 
         self.weapon_box.currentIndexChanged.connect(self._update)
         self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
@@ -228,7 +227,7 @@ class AntiTankDialog(ProcedureDialog):
     # -- the target --------------------------------------------------------------------------------
     @property
     def firer(self) -> Unit:
-        return self.session.game.unit(self.firer_id)
+        return self.session.game.unit(self.unit_id)
 
     def target(self) -> Unit | None:
         target_id = self.target_picker.current()
@@ -274,7 +273,7 @@ class AntiTankDialog(ProcedureDialog):
     # -- inputs and odds ------------------------------------------------------------------------
     def choices(self) -> dict[str, str | bool]:
         """What the player picked, as the plan reads it."""
-        out: dict[str, str | bool] = {"firer": self.firer_id, "target": self.target_picker.current() or "",
+        out: dict[str, str | bool] = {"firer": self.unit_id, "target": self.target_picker.current() or "",
                                       "weapon": self.weapon_box.currentData() or "",
                                       "location": self.location_box.currentData() or "",
                                       "visibility": self.visibility_box.currentData(),
@@ -310,7 +309,7 @@ class AntiTankDialog(ProcedureDialog):
             return
         self._draw_line(target)
         self.runner.title = f"Anti-tank fire: {self.firer.name} at {target.name}"
-        not_now = self.activation.update_for(self.session.game, self.firer_id, FIRE)
+        not_now = self.activation.update_for(self.session.game, self.unit_id, FIRE)
         try:
             shot = plan_at_fire(self.session.game, self.choices())
             if not_now is not None:
@@ -431,22 +430,11 @@ class ReverseDialog(ProcedureDialog):
         self.runner.applied.connect(lambda _res: self.accept())
 
 
-def open_anti_tank(host: FeatureHost, unit_id: str) -> AntiTankDialog:
-    dialog = AntiTankDialog(host.session, unit_id, host.map, host.window())
-    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.show()
-    return dialog
-
-
-def _run(host: FeatureHost, unit_id: str) -> None:
-    open_anti_tank(host, unit_id)
-
-
 ANTI_TANK_FIRE = UnitAction(
     key="coc.anti_tank_fire",
     title="Anti-tank fire...",
     applies=has_at_weapon,
-    run=_run,
+    run=open_unit_dialog(AntiTankDialog),
     rulesets=(RULESET,),
     shortcut="Ctrl+Shift+T",
     tip="Fire an A.P. round at an enemy AFV or APC, with the odds before the roll",
@@ -459,19 +447,19 @@ ANTI_TANK_FIRE = UnitAction(
 GRENADE_PROCEDURE = "coc.at_grenade"
 
 
-class GrenadeDialog(ProcedureDialog):
-    """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour."""
+class GrenadeDialog(UnitProcedureDialog):
+    """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour.
+
+    Not a PlannedActionDialog yet: the distance run is a measure in inches that starts from the plan's reading
+    of the map, which no declared choice asks.
+    """
     first_opening = NotOpened("no demo unit carries anti-tank grenades; the Anti-tank fire dialog's parts")
 
     def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.unit_id = unit_id
+        super().__init__(session, unit_id, map_view, parent, "Anti-tank grenade: {unit}", (640, 720))
         self.shot: ShotPlan | None = None
         unit = session.game.unit(unit_id)
-        self.setWindowTitle(f"Anti-tank grenade: {unit.name}")
-        self.setMinimumSize(640, 720)
         self.grenade_box = QComboBox(self)
         nation = session.game.sides[unit.side].name if unit.side < len(session.game.sides) else ""
         for grenade in arsenal().grenades.values():
@@ -485,10 +473,7 @@ class GrenadeDialog(ProcedureDialog):
         self.target_picker.set_units(
             (vehicle.id, f"{vehicle.name} ({distance((unit.x, unit.y), (vehicle.x, vehicle.y)):.1f}\")")
             for vehicle in vehicles_in_reach(session.game, unit))
-        self.distance_box = QDoubleSpinBox(self)
-        self.distance_box.setRange(0.0, 48.0)
-        self.distance_box.setDecimals(1)
-        self.distance_box.setSuffix("\"")
+        self.distance_box = measure_box(self, 0.0, 0.0, 48.0, step=1.0)
         self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
         self.facts = FactsPanel(self)
         self.activation = ActivationRow(self)
@@ -578,17 +563,11 @@ class GrenadeDialog(ProcedureDialog):
         self.runner.set_inputs(shot.inputs)
 
 
-def _run_grenade(host: FeatureHost, unit_id: str) -> None:
-    dialog = GrenadeDialog(host.session, unit_id, host.map, host.window())
-    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.show()
-
-
 AT_GRENADE = UnitAction(
     key="coc.at_grenade",
     title="Anti-tank grenade...",
     applies=can_throw_grenade,
-    run=_run_grenade,
+    run=open_unit_dialog(GrenadeDialog),
     rulesets=(RULESET,),
     tip="A figure runs at an enemy vehicle with an anti-tank grenade or charge",
 )

@@ -16,9 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox,
     QDockWidget,
-    QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -29,13 +27,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battletracker.core.dice import Face
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import AppendLog
-from battletracker.model.game import Game, GameError, Unit
+from battletracker.model.game import Game, Unit
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices, plan
-from battletracker.rules.base import Resolution, message_of
+from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command.activation import (
     Way,
     activated_words,
@@ -61,19 +58,15 @@ from battletracker.rules.chain_of_command.force_morale import KIND as MORALE_TES
 from battletracker.rules.chain_of_command.force_morale import events, rows
 from battletracker.rules.chain_of_command.vehicle_phase import NEXT_PHASE_RESULTS, in_force
 from battletracker.rules.sequence import side_name
-from battletracker.rules.tables import TableError
 from battletracker.rules.words import title
 from battletracker.ui.extensions import Feature, FeatureHost, unit_actions
-from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner
-from battletracker.ui.procedure_runner import FirstOpening, NotOpened, ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_parts import REFUSED, ActionForm, PlannedActionDialog, RefusalBanner, WordChoice
+from battletracker.ui.procedure_runner import FirstOpening, NotOpened
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, menu_name
 
 if TYPE_CHECKING:
     from battletracker.ui.features.bombardments.panel import BombardmentsPanel
-
-REFUSED = (RulesInputError, GameError, TableError)
-
 
 def offered(game: Game, name: str, choices: Choices) -> str | None:
     """None when the rules accept the action now, else their sentence saying why not."""
@@ -89,89 +82,46 @@ def key_words(shortcut: str) -> str:
     return QKeySequence(shortcut).toString(QKeySequence.SequenceFormat.NativeText)
 
 
-def _faces(res: Resolution) -> list[Face]:
-    return [face for _label, values in res.rolls for face in values]
+def _capitalised(outcome: str) -> str:
+    return outcome[0].upper() + outcome[1:]
 
 
-class ActionDialog(ProcedureDialog):
-    """One action with dice: the plan's facts, the runner (odds, then dice), and Apply through `Session.act`."""
-
-    def __init__(self, session: Session, action: str, choices: Mapping[str, str | int], heading: str,
-                 parent: QWidget | None = None, label: Callable[[str], str] | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.action = action
-        self.choices: dict[str, str | int] = dict(choices)
-        p = plan(action, session.game, self.choices)
-        self.setWindowTitle(p.title or heading)
-        self.facts = FactsPanel(self)
-        self.form = QFormLayout()
-        self.runner = ProcedureRunner(session, p.procedure, p.title or heading, self, label=label)
-        self.runner.apply_button.clicked.disconnect()
-        self.runner.apply_button.clicked.connect(self.apply)
-        self.problem = RefusalBanner(self)
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(f"<b>{esc(heading)}</b>", self))
-        layout.addWidget(self.facts)
-        layout.addLayout(self.form)
-        layout.addWidget(self.runner, 1)
-        layout.addWidget(self.problem)
-        layout.addWidget(self.close_buttons())
-        self.resize(520, 560)
-        self.refresh()
-
-    def refresh(self) -> None:
-        """Plan again with the choices now made: the facts and the odds follow."""
-        p = plan(self.action, self.session.game, self.choices)
-        self.facts.set_facts(p.facts)
-        self.runner.set_inputs(p.inputs)
-
-    def apply(self) -> None:
-        res = self.runner.result
-        if res is None:
-            return
-        choices = dict(self.choices)
-        if "rulebook_loss" in res.values:
-            choices["rulebook_loss"] = int(res.values["rulebook_loss"])
-        try:
-            self.session.act(self.action, choices, _faces(res))
-        except REFUSED as exc:
-            self.problem.show_refusal(f"Not applied: {message_of(exc)}")
-            return
-        self.runner.mark_applied()
-        self.accept()
+def _event_row(game: Game, choices: Choices) -> str | None:
+    """The setback table's row of the event that put the test on the agenda."""
+    return next((events()[item.event].row for side in game.sides for item in side.agenda
+                 if item.id == choices["agenda_id"] and item.event in events()), None)
 
 
-class CommandDiceDialog(ActionDialog):
-    """The active side rolls its Command Dice: what follows the Phase, with exact odds, before the roll."""
+COMMAND_DICE = ActionForm("coc.command_dice", "", actor="", label=_capitalised, size=(520, 560))
+FORCE_MORALE = ActionForm("coc.force_morale_test", "", actor="", size=(520, 560), choices=(
+    WordChoice("row", "Row of the table", lambda _game, _choices: rows().items(), default=_event_row,
+               tip="The row of the Force Morale setback table to read; the event's row by default"),))
+
+
+class CommandDiceDialog(PlannedActionDialog):
+    """The active side rolls its Command Dice: what follows the Phase, with exact odds, before the roll.
+
+    Closes once applied: the dock shows the dice held from then on.
+    """
     first_opening = FirstOpening("chain_of_command", 4, "Command Dice", "command_dice")
+    closes_after_apply = True
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         game = session.game
-        super().__init__(session, "coc.command_dice", {},
-                         f"{side_name(game, game.active_side)} rolls its Command Dice", parent,
-                         label=lambda outcome: outcome[0].upper() + outcome[1:])
+        super().__init__(session, COMMAND_DICE, {}, None, parent,
+                         heading=f"{side_name(game, game.active_side)} rolls its Command Dice")
 
 
-class ForceMoraleDialog(ActionDialog):
-    """A Force Morale Test from the agenda: the setback table's row (the event's by default), odds, the D6."""
+class ForceMoraleDialog(PlannedActionDialog):
+    """A Force Morale Test from the agenda: the setback table's row (the event's by default), odds, the D6.
+
+    Closes once applied: the test leaves the agenda, and the dock its line.
+    """
     first_opening = NotOpened("opened from a Force Morale agenda line; the Command Dice dialog's class")
+    closes_after_apply = True
 
     def __init__(self, session: Session, agenda_id: str, text: str, parent: QWidget | None = None) -> None:
-        super().__init__(session, "coc.force_morale_test", {"agenda_id": agenda_id}, text, parent)
-        self.row_box = QComboBox(self)
-        for key, words in rows().items():
-            self.row_box.addItem(words, key)
-        event = next((i.event for s in session.game.sides for i in s.agenda if i.id == agenda_id), "")
-        default = events()[event].row if event in events() else ""
-        self.row_box.setCurrentIndex(max(0, self.row_box.findData(default)))
-        self.row_box.setToolTip("The row of the Force Morale setback table to read; the event's row by default")
-        self.row_box.currentIndexChanged.connect(self._row_changed)
-        self.form.addRow("Row of the table", self.row_box)
-
-    def _row_changed(self) -> None:
-        self.choices["row"] = str(self.row_box.currentData())
-        self.refresh()
+        super().__init__(session, FORCE_MORALE, {"agenda_id": agenda_id}, None, parent, heading=text)
 
 
 class ThisPhasePanel(QWidget):

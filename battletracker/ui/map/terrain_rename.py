@@ -14,7 +14,7 @@ from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.rules.terrain_actions import terrain_choice
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
 
 

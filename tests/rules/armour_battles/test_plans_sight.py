@@ -12,7 +12,7 @@ import pytest
 from battletracker.model.bombardment import Building
 from battletracker.model.game import Game
 from battletracker.rules.actions import plan
-from battletracker.rules.armour_battles.plans import direct_fire, indirect_mission
+from battletracker.rules.armour_battles.plans import direct_fire, indirect_mission, map_sight
 from battletracker.rules.base import RulesInputError
 from tests.rules.armour_battles.helpers import kursk
 
@@ -32,6 +32,14 @@ def test_sight_to_the_aiming_point_comes_from_the_table() -> None:
         indirect_mission(barn(kursk()), AIM)
     assert str(refused.value) == ("No Line of Sight: crosses Barn. Without line of sight to the aiming point another "
                                   "unit must act as Forward Observer (Rifle platoon can see it on the map).")
+
+
+def test_the_maps_sight_a_dialog_starts_from_is_the_plans() -> None:
+    game = barn(kursk())
+    to_aim = map_sight(game, "stuh", (30.0, 20.0))
+    assert not to_aim.clear and to_aim.reason == "No Line of Sight: crosses Barn"
+    assert map_sight(kursk(), "stuh", (30.0, 20.0)).clear
+    assert not map_sight(game, "stuh", "rifles").clear
 
 
 def test_without_sight_the_mission_is_planned_through_the_observer() -> None:

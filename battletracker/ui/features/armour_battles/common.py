@@ -1,16 +1,15 @@
 """What the Armour Battles dialogs and the card share for display. Reading the
 table (a unit's combat numbers, the game's settings, the dice a shot rolls,
-Line of Sight) is in `rules.armour_battles.plans` and `rules.terrain`."""
+the map's Line of Sight) is in `rules.armour_battles.plans`."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QLineEdit, QWidget
 
-from battletracker.core.geometry import Point
 from battletracker.model.game import Game, Unit
 from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
 from battletracker.rules.armour_battles.plans import profile_of
-from battletracker.rules.terrain import TableIndex
+from battletracker.rules.terrain import SightReading
 from battletracker.ui.text import as_typed
 
 IN_THE_OPEN = "0 D: in the open"
@@ -51,9 +50,8 @@ class MapSight:
         self.map: bool | None = None
         box.toggled.connect(lambda _on: self._show())
 
-    def follow(self, game: Game, a: Point | Unit, b: Point | Unit) -> None:
-        """Read the map's sight from a to b; the tick takes it unless the player has changed it."""
-        reading = TableIndex(game).sight(a, b)
+    def follow(self, reading: SightReading) -> None:
+        """The plan's reading of the map (`map_sight`): the tick takes it unless the player has changed it."""
         if self.map is None or self.box.isChecked() == self.map:
             self.box.blockSignals(True)
             self.box.setChecked(reading.clear)

@@ -21,13 +21,13 @@ from PySide6.QtWidgets import (
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
-from battletracker.rules.armour_battles.plans import direct_fire, profile_of
+from battletracker.rules.armour_battles.plans import direct_fire, map_sight, profile_of
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
-from battletracker.ui.procedure_parts import FactsPanel, TargetPicker
-from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog
+from battletracker.ui.procedure_parts import FactsPanel, TargetPicker, UnitProcedureDialog
+from battletracker.ui.procedure_runner import FirstOpening
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain
 
@@ -35,21 +35,20 @@ if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
 
-class DirectFireDialog(ProcedureDialog):
+class DirectFireDialog(UnitProcedureDialog):
+    """The shot and the target's Reaction Check, applied as one action.
+
+    Not a PlannedActionDialog: two rolls in turn (the fire, then the Reaction Check with the Cover Dice it
+    calls for) make one Apply, and the Line of Sight tick follows the map until the player overrules it.
+    """
     first_opening = FirstOpening("armour_battles", 2, "Armour Battles direct fire", "ab.direct_fire", "stuh")
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.firer_id = firer_id
-        self.map_view = map_view
+        super().__init__(session, firer_id, map_view, parent, "Direct fire: {unit}", (1040, 760))
         firer = session.game.unit(firer_id)
-        self.firer_name = firer.name
         self.current: TargetFire | None = None
         self.applied = False
-        self.setWindowTitle(f"Direct fire: {firer.name}")
-        self.setMinimumSize(1040, 760)
 
         self.target_picker = TargetPicker(map_view, f"Click the unit {firer.name} fires at",
                                           "Click the target on the map (Esc cancels)", self,
@@ -103,7 +102,6 @@ class DirectFireDialog(ProcedureDialog):
         self.move_box.currentIndexChanged.connect(self._rebuild)
         self.sight.reason.editingFinished.connect(self._rebuild)
         self.apply_button.clicked.connect(self.apply)
-        self.finished.connect(self._closed)
         self._target_changed()
 
     @property
@@ -117,15 +115,15 @@ class DirectFireDialog(ProcedureDialog):
     def _refuse_target(self, unit_id: str) -> None:
         """Say why the unit clicked on the map is not in the list of targets."""
         unit = self.session.game.units.get(unit_id)
-        if unit_id == self.firer_id:
-            self.status.setText(f"{self.firer_name} cannot fire at itself.")
+        if unit_id == self.unit_id:
+            self.status.setText(f"{self.unit_name} cannot fire at itself.")
         elif unit is not None:
             self.status.setText(f"{unit.name} has no combat numbers to fire at.")
 
     def choices(self, flank: bool = True) -> dict[str, str | bool]:
         """What the player picked; the flank tick is theirs once the table has set it for the target."""
         picked: dict[str, str | bool] = {
-            "firer": self.firer_id, "target": self.target_id or "", "move": str(self.move_box.currentData()),
+            "firer": self.unit_id, "target": self.target_id or "", "move": str(self.move_box.currentData()),
             **self.sight.choices(), "opportunity": self.opportunity.isChecked(),
         }
         if flank:
@@ -134,9 +132,8 @@ class DirectFireDialog(ProcedureDialog):
 
     def _target_changed(self) -> None:
         """A new target: from the table, whether the shot is at its flank or rear and whether it is seen."""
-        firer = self.session.game.units.get(self.firer_id)
-        if self.target_id is not None and firer is not None:
-            self.sight.follow(self.session.game, firer, self.session.game.unit(self.target_id))
+        if self.target_id is not None and self.unit_id in self.session.game.units:
+            self.sight.follow(map_sight(self.session.game, self.unit_id, self.target_id))
         if self.target_id is not None:
             try:
                 plan = direct_fire(self.session.game, {**self.choices(flank=False), "los": True,
@@ -196,7 +193,3 @@ class DirectFireDialog(ProcedureDialog):
             w.setEnabled(False)
         self._progress()
         return True
-
-    def _closed(self, _result: int) -> None:
-        if self.map_view is not None and self.map_view.picking:
-            self.map_view.cancel_pick()

@@ -19,7 +19,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGraphicsItem,
     QGroupBox,
@@ -35,7 +34,7 @@ from battletracker.core.geometry import Point, bearing, offset
 from battletracker.rules import Resolution, RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.mission import NAME, label
-from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, profile_of
+from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, map_sight, profile_of
 from battletracker.rules.armour_battles.reaction import cover_dice_words
 from battletracker.rules.base import message_of
 from battletracker.rules.places import place_words
@@ -47,10 +46,11 @@ from battletracker.ui.features.armour_battles.common import (
     burst_radius,
     indirect_multiplier,
 )
-from battletracker.ui.fit import Columns
+from battletracker.ui.form_parts import measure_box
 from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, TargetPicker, UnitProcedureDialog
+from battletracker.ui.procedure_runner import FirstOpening, ProcedureRunner
+from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc, plain
 
@@ -62,23 +62,22 @@ BURST_COLOUR = QColor("#e53935")
 ARROW_COLOUR = QColor("#fb8c00")
 
 
-class IndirectFireDialog(ProcedureDialog):
+class IndirectFireDialog(UnitProcedureDialog):
+    """One close-support fire mission from its aiming point to every Reaction Check.
+
+    Not a PlannedActionDialog: the aiming point is picked on the map and drawn with its burst, and the units
+    the burst reaches each ask their Cover Dice, a choice whose number of rows follows the plan.
+    """
     first_opening = FirstOpening("armour_battles", 1, "Armour Battles indirect fire", "ab.indirect_fire", "stuh")
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.firer_id = firer_id
-        self.map_view = map_view
+        super().__init__(session, firer_id, map_view, parent, "Indirect fire: {unit}", (1180, 760))
         self.overlay = OverlayScope(self, map_view, OVERLAY)
         firer = session.game.unit(firer_id)
-        self.firer_name = firer.name
         self.plan: AbPlan | None = None
         self.applied = False
         self.cover: dict[str, QSpinBox] = {}
-        self.setWindowTitle(f"Indirect fire: {firer.name}")
-        self.setMinimumSize(1180, 760)
 
         profile = profile_of(firer)
         self.profile_label = QLabel(self)
@@ -87,8 +86,8 @@ class IndirectFireDialog(ProcedureDialog):
             self.profile_label.setText(
                 f"FP {profile.fp_dice}D, AT {profile.at_dice}D, ranges {profile.ranges}; indirect fire reaches "
                 f'{reach:g}" and nothing within {profile.ranges.short:g}"')
-        self.aim_x = self._coordinate(session.game.table_width, firer.x)
-        self.aim_y = self._coordinate(session.game.table_height, max(0.0, firer.y - 24.0))
+        self.aim_x = measure_box(self, firer.x, 0.0, session.game.table_width)
+        self.aim_y = measure_box(self, max(0.0, firer.y - 24.0), 0.0, session.game.table_height)
         self.pick_aim = QPushButton("Pick on &map", self)
         self.pick_aim.setToolTip("Click the aiming point on the table")
         self.pick_aim.setEnabled(map_view is not None)
@@ -166,17 +165,11 @@ class IndirectFireDialog(ProcedureDialog):
         roll_layout.addWidget(self.runner, 1)
         roll_layout.addWidget(self.result_label)
 
-        close = self.close_buttons()
         left = QVBoxLayout()
         left.addWidget(aim_box)
         left.addWidget(self.cover_box)
         left.addWidget(facts_box, 1)
-        columns = Columns()
-        columns.addLayout(left, 4)
-        columns.addWidget(roll_box, 5)
-        layout = QVBoxLayout(self)
-        layout.addLayout(columns, 1)
-        layout.addWidget(close)
+        self.set_columns(left, roll_box, (4, 5))
 
         for box in (self.aim_x, self.aim_y):
             box.valueChanged.connect(self._update)
@@ -196,15 +189,6 @@ class IndirectFireDialog(ProcedureDialog):
         session.changed.connect(self._fill_observers)
         self._update()
 
-    def _coordinate(self, limit: float, value: float) -> QDoubleSpinBox:
-        box = QDoubleSpinBox(self)
-        box.setRange(0.0, limit)
-        box.setDecimals(1)
-        box.setSingleStep(0.5)
-        box.setSuffix('"')
-        box.setValue(value)
-        return box
-
     # -- the player's choices ------------------------------------------------------------------
     @property
     def aim(self) -> Point:
@@ -220,15 +204,15 @@ class IndirectFireDialog(ProcedureDialog):
     def _pick_aim(self) -> None:
         if self.map_view is not None:
             self.map_view.pick_point(lambda p: self.set_aim(*p) if p is not None else None,
-                                     f"Click the aiming point for {self.firer_name}'s indirect fire")
+                                     f"Click the aiming point for {self.unit_name}'s indirect fire")
 
     def _fill_observers(self, _changes: object = None) -> None:
         """The firer's side's other units in play, the one chosen kept while it still may observe."""
         game = self.session.game
-        side = game.unit(self.firer_id).side if self.firer_id in game.units else -1
+        side = game.unit(self.unit_id).side if self.unit_id in game.units else -1
         before = self.observer_id
         self.observer_picker.set_units(((unit.id, unit.name) for unit in game.units.values()
-                                        if unit.side == side and unit.id != self.firer_id and unit.in_play),
+                                        if unit.side == side and unit.id != self.unit_id and unit.in_play),
                                        keep=True)
         if self.observer_id != before:
             self._update()
@@ -257,7 +241,7 @@ class IndirectFireDialog(ProcedureDialog):
     def choices(self) -> dict[str, str | int | float | bool]:
         """What the player picked, as the plan reads it."""
         picked: dict[str, str | int | float | bool] = {
-            "firer": self.firer_id, "x": self.aim[0], "y": self.aim[1], **self.sight.choices(),
+            "firer": self.unit_id, "x": self.aim[0], "y": self.aim[1], **self.sight.choices(),
             "move": str(self.move_box.currentData()), "opportunity": self.opportunity.isChecked(),
         }
         if self.observer_id is not None:
@@ -272,9 +256,8 @@ class IndirectFireDialog(ProcedureDialog):
     def _update(self) -> None:
         if self.applied:
             return
-        firer = self.session.game.units.get(self.firer_id)
-        if firer is not None:
-            self.sight.follow(self.session.game, firer, self.aim)
+        if self.unit_id in self.session.game.units:
+            self.sight.follow(map_sight(self.session.game, self.unit_id, self.aim))
         try:
             plan = indirect_mission(self.session.game, self.choices())
         except (RulesInputError, TableError) as exc:
@@ -331,7 +314,7 @@ class IndirectFireDialog(ProcedureDialog):
 
     # -- the map ------------------------------------------------------------------------------------
     def _firer_point(self) -> Point:
-        u = self.session.game.unit(self.firer_id)
+        u = self.session.game.unit(self.unit_id)
         return (u.x, u.y)
 
     def _draw(self, res: Resolution | None = None) -> None:
@@ -374,5 +357,3 @@ class IndirectFireDialog(ProcedureDialog):
     def _closed(self, _result: int) -> None:
         with contextlib.suppress(RuntimeError, TypeError):
             self.session.changed.disconnect(self._fill_observers)
-        if self.map_view is not None and self.map_view.picking:
-            self.map_view.cancel_pick()

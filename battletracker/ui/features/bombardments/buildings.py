@@ -15,15 +15,11 @@ from collections.abc import Callable
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
     QLabel,
     QLineEdit,
     QRadioButton,
     QSpinBox,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -32,6 +28,7 @@ from battletracker.model.game import Game, Unit
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.rules.chain_of_command.buildings import building_of
 from battletracker.ui.extensions import FeatureHost, UnitAction
+from battletracker.ui.form_parts import PickFirstDialog, measure_box
 from battletracker.ui.session import Session
 
 MATERIAL_CHOICES = (("brick_stone", "Brick or stone"), ("wood", "Wood"))
@@ -53,13 +50,11 @@ def building_at(game: Game, point: geometry.Point) -> str | None:
     return found
 
 
-class BuildingDialog(QDialog):
+class BuildingDialog(PickFirstDialog):
     """A building's name, material and storeys, and how to place it: two corners, or a centre and a size."""
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Add building")
-        self.setMinimumWidth(440)
+        super().__init__(parent, "Add building", 440, "Place on the map")
         number = session.game.new_id("bld", session.game.buildings)[3:]
         self.name = QLineEdit(f"Building {number}", self)
         self.material = QComboBox(self)
@@ -76,12 +71,9 @@ class BuildingDialog(QDialog):
         group.addButton(self.by_corners)
         group.addButton(self.by_centre)
         self.by_corners.setChecked(True)
-        self.width_box = self._inches(6.0)
-        self.depth_box = self._inches(4.0)
-        self.facing = QDoubleSpinBox(self)
-        self.facing.setRange(0.0, 359.9)
-        self.facing.setDecimals(1)
-        self.facing.setSuffix(" degrees turned clockwise")
+        self.width_box = measure_box(self, 6.0, 0.5, 200.0)
+        self.depth_box = measure_box(self, 4.0, 0.5, 200.0)
+        self.facing = measure_box(self, 0.0, 0.0, 359.9, " degrees turned clockwise", step=1.0)
         size = QFormLayout()
         size.addRow("Width (left-right)", self.width_box)
         size.addRow("Depth (up-down)", self.depth_box)
@@ -91,30 +83,10 @@ class BuildingDialog(QDialog):
         size_holder.setEnabled(False)
         self.by_centre.toggled.connect(size_holder.setEnabled)
 
-        form = QFormLayout()
-        form.addRow("Name", self.name)
-        form.addRow("Material", self.material)
-        form.addRow("Storeys", self.storeys)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Place on the map")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(QLabel("<b>Placing it</b>", self))
-        layout.addWidget(self.by_corners)
-        layout.addWidget(self.by_centre)
-        layout.addWidget(size_holder)
-        layout.addWidget(buttons)
-
-    def _inches(self, value: float) -> QDoubleSpinBox:
-        box = QDoubleSpinBox(self)
-        box.setRange(0.5, 200.0)
-        box.setDecimals(1)
-        box.setSingleStep(0.5)
-        box.setSuffix('"')
-        box.setValue(value)
-        return box
+        self.form.addRow("Name", self.name)
+        self.form.addRow("Material", self.material)
+        self.form.addRow("Storeys", self.storeys)
+        self.finish(QLabel("<b>Placing it</b>", self), self.by_corners, self.by_centre, size_holder)
 
 
 def _panel(host: FeatureHost) -> object | None:

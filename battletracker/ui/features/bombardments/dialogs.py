@@ -64,6 +64,7 @@ from battletracker.rules.chain_of_command.ranging import bearing_die_faces, bear
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from battletracker.rules.tables import TableError, setting
 from battletracker.rules.terrain import CoverReading, TableIndex
+from battletracker.ui.form_parts import PickFirstDialog
 from battletracker.ui.map.bombardments import BombardmentLayer
 from battletracker.ui.odds_plot import GroupFn
 from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker, UnitPicking
@@ -637,37 +638,24 @@ def side_box(game: Game, parent: QWidget) -> QComboBox:
     return box
 
 
-class SosSideDialog(QDialog):
+class SosSideDialog(PickFirstDialog):
     """Which side calls SOS Fire, asked before the centre is picked on the map."""
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("SOS Fire")
-        self.setMinimumWidth(380)
-        game = session.game
-        self.side = side_box(game, self)
-        form = QFormLayout()
-        form.addRow("Called by", self.side)
+        super().__init__(parent, "SOS Fire", 380, "Pick the centre")
+        self.side = side_box(session.game, self)
+        self.form.addRow("Called by", self.side)
         note = QLabel(f"Next: click the centre of the {data().sos_radius:g}\" circle on the map (Esc cancels).",
                       self)
         note.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Pick the centre")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(note)
-        layout.addWidget(buttons)
+        self.finish(note)
 
 
-class NewBombardmentDialog(QDialog):
+class NewBombardmentDialog(PickFirstDialog):
     """Who calls the mortars, high explosive or smoke, and the Forward Observer's die of Phases."""
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("New bombardment")
-        self.setMinimumWidth(420)
+        super().__init__(parent, "New bombardment", 420, "Pick the aiming point")
         game = session.game
         self.side = side_box(game, self)
         self.kind = QComboBox(self)
@@ -678,23 +666,15 @@ class NewBombardmentDialog(QDialog):
         value = setting(RULESET, "bombardment_phases", game.settings)
         self.phases.setValue(int(value) if isinstance(value, int | float) else 1)
         self.phases.setSuffix(" Phases of fire")
-        form = QFormLayout()
-        form.addRow("Side", self.side)
-        form.addRow("Rounds", self.kind)
-        form.addRow("Forward Observer's die", self.phases)
+        self.form.addRow("Side", self.side)
+        self.form.addRow("Rounds", self.kind)
+        self.form.addRow("Forward Observer's die", self.phases)
         self.phases_note = QLabel(phases_words(game), self)
         self.phases_note.setObjectName("bombardment_phases_note")
         self.phases_note.setWordWrap(True)
-        form.addRow(self.phases_note)
+        self.form.addRow(self.phases_note)
         note = QLabel("Next: click the aiming point on the map, then where the Forward Observer stands "
                       "(Esc cancels).", self)
         note.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Pick the aiming point")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(note)
-        layout.addWidget(buttons)
+        self.finish(note)
         self.setWindowModality(Qt.WindowModality.NonModal)

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 from battletracker.model.bombardment import AREA_SHAPES
 from battletracker.rules.chain_of_command.bombardment import AreaOptions, describe_pattern, observer_name
 from battletracker.ui.features.bombardments.die_face import DieFace
+from battletracker.ui.form_parts import measure_box
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc
@@ -153,14 +153,10 @@ class AreaDialog(_SubmitDialog):
         for shape in AREA_SHAPES:
             self.shape.addItem(shape.capitalize(), shape)
         self.shape.setCurrentIndex(max(0, self.shape.findData(b.shape)))
-        self.width_box = self._inches(b.width)
-        self.depth_box = self._inches(b.depth)
-        self.radius = self._inches(b.radius)
-        self.facing = QDoubleSpinBox(self)
-        self.facing.setRange(0.0, 359.9)
-        self.facing.setDecimals(1)
-        self.facing.setSuffix(" degrees turned clockwise")
-        self.facing.setValue(b.facing)
+        self.width_box = measure_box(self, b.width, 0.5, 200.0)
+        self.depth_box = measure_box(self, b.depth, 0.5, 200.0)
+        self.radius = measure_box(self, b.radius, 0.5, 200.0)
+        self.facing = measure_box(self, b.facing, 0.0, 359.9, " degrees turned clockwise", step=1.0)
         self.firepower_dice = QSpinBox(self)
         self.firepower_dice.setRange(1, 60)
         self.firepower_dice.setValue(b.firepower_dice)
@@ -170,13 +166,10 @@ class AreaDialog(_SubmitDialog):
         self.to_hit.setSuffix("+")
         self.to_hit.setValue(b.to_hit)
         form = QFormLayout()
-        form.addRow("Shape", self.shape)
-        form.addRow("Width (left-right)", self.width_box)
-        form.addRow("Depth (up-down)", self.depth_box)
-        form.addRow("Radius", self.radius)
-        form.addRow("Facing", self.facing)
-        form.addRow("Firepower Dice per unit", self.firepower_dice)
-        form.addRow("To hit", self.to_hit)
+        for label, box in (("Shape", self.shape), ("Width (left-right)", self.width_box),
+                           ("Depth (up-down)", self.depth_box), ("Radius", self.radius), ("Facing", self.facing),
+                           ("Firepower Dice per unit", self.firepower_dice), ("To hit", self.to_hit)):
+            form.addRow(label, box)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Change the area")
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -185,15 +178,6 @@ class AreaDialog(_SubmitDialog):
         self.shape.currentIndexChanged.connect(lambda _i: self._follow_shape())
         self._follow_shape()
         self.setWindowModality(Qt.WindowModality.NonModal)
-
-    def _inches(self, value: float) -> QDoubleSpinBox:
-        box = QDoubleSpinBox(self)
-        box.setRange(0.5, 200.0)
-        box.setDecimals(1)
-        box.setSingleStep(0.5)
-        box.setSuffix('"')
-        box.setValue(value)
-        return box
 
     def _follow_shape(self) -> None:
         circle = self.shape.currentData() == "circle"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainterPath
+from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from battletracker.core.geometry import Point, bearing, offset
@@ -45,51 +45,43 @@ def _label(view: MapView, at: Point, text: str) -> QGraphicsItem:
     return text_item(at, text, view.map_scene.label_font, palette.label_text, palette.label_back)
 
 
-def corridor_item(a: Point, b: Point, half_width: float, colour: QColor) -> QGraphicsPathItem:
-    """Everything within `half_width` of the segment a-b: a stadium, as the rules' corridor is."""
+def _joined_circles(a: Point, a_radius: float, b: Point, b_radius: float, heading: float) -> QPainterPath:
+    """A circle round each end and the band between them, along `heading` from a to b."""
     path = QPainterPath()
-    path.addEllipse(QRectF(a[0] - half_width, a[1] - half_width, 2 * half_width, 2 * half_width))
-    path.addEllipse(QRectF(b[0] - half_width, b[1] - half_width, 2 * half_width, 2 * half_width))
-    heading = bearing(a, b)
-    corners = [offset(a, heading - 90, half_width), offset(b, heading - 90, half_width),
-               offset(b, heading + 90, half_width), offset(a, heading + 90, half_width)]
+    for (x, y), radius in ((a, a_radius), (b, b_radius)):
+        if radius > 0:
+            path.addEllipse(QRectF(x - radius, y - radius, 2 * radius, 2 * radius))
+    corners = [offset(a, heading - 90, a_radius), offset(b, heading - 90, b_radius),
+               offset(b, heading + 90, b_radius), offset(a, heading + 90, a_radius)]
     band = QPainterPath()
     band.moveTo(*corners[0])
     for c in corners[1:]:
         band.lineTo(*c)
     band.closeSubpath()
-    path = path.united(band)
+    return path.united(band)
+
+
+def _shaded(path: QPainterPath, colour: QColor, pen: QPen, alpha: int) -> QGraphicsPathItem:
     item = QGraphicsPathItem(path)
-    item.setPen(cosmetic(colour, 1.0, Qt.PenStyle.DashLine))
+    item.setPen(pen)
     fill = QColor(colour)
-    fill.setAlpha(45)
+    fill.setAlpha(alpha)
     item.setBrush(fill)
     item.setZValue(Z_OVERLAYS)
     return item
+
+
+def corridor_item(a: Point, b: Point, half_width: float, colour: QColor) -> QGraphicsPathItem:
+    """Everything within `half_width` of the segment a-b: a stadium, as the rules' corridor is."""
+    return _shaded(_joined_circles(a, half_width, b, half_width, bearing(a, b)), colour,
+                   cosmetic(colour, 1.0, Qt.PenStyle.DashLine), 45)
 
 
 def template_item(origin: Point, heading: float, shape: TemplateShape, colour: QColor) -> QGraphicsPathItem:
     """The Template's teardrop, the same outline `areas.in_template` measures against."""
     end = template_end(origin, heading, shape)
-    narrow, wide = shape.narrow_width / 2, shape.wide_radius
-    path = QPainterPath()
-    path.addEllipse(QRectF(end[0] - wide, end[1] - wide, 2 * wide, 2 * wide))
-    if narrow > 0:
-        path.addEllipse(QRectF(origin[0] - narrow, origin[1] - narrow, 2 * narrow, 2 * narrow))
-    corners = [offset(origin, heading - 90, narrow), offset(end, heading - 90, wide),
-               offset(end, heading + 90, wide), offset(origin, heading + 90, narrow)]
-    body = QPainterPath()
-    body.moveTo(*corners[0])
-    for c in corners[1:]:
-        body.lineTo(*c)
-    body.closeSubpath()
-    item = QGraphicsPathItem(path.united(body))
-    item.setPen(cosmetic(colour, 1.5))
-    fill = QColor(colour)
-    fill.setAlpha(60)
-    item.setBrush(fill)
-    item.setZValue(Z_OVERLAYS)
-    return item
+    return _shaded(_joined_circles(origin, shape.narrow_width / 2, end, shape.wide_radius, heading), colour,
+                   cosmetic(colour, 1.5), 60)
 
 
 def range_items(view: MapView, origin: Point, short: float, long: float, name: str,

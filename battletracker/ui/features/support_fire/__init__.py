@@ -11,54 +11,26 @@ vehicle..." action for a Team beside an enemy vehicle.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-
 from battletracker.rules.chain_of_command import snipers
-from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_into_vehicle
 from battletracker.rules.chain_of_command.fire_plans import can_fire
-from battletracker.ui.extensions import CardSection, Feature, FeatureHost, UnitAction
+from battletracker.ui.extensions import CardSection, Feature, UnitAction
 from battletracker.ui.features.support_fire import overlays
 from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection, is_gun, is_sniper
 from battletracker.ui.features.support_fire.dialog import FireDialog
-from battletracker.ui.features.support_fire.grenade_vehicle import open_grenade_dialog
+from battletracker.ui.features.support_fire.grenade_vehicle import GRENADE_INTO_VEHICLE
+from battletracker.ui.procedure_parts import open_unit_dialog
 
 RULESETS = ("chain_of_command",)
-
-
-def open_fire_dialog(host: FeatureHost, unit_id: str) -> FireDialog:
-    """The Fire dialog for `unit_id`, not modal so the map can be clicked to pick the target."""
-    dialog = FireDialog(host.session, unit_id, host.map, host.window())
-    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.show()
-    return dialog
-
-
-def _run(host: FeatureHost, unit_id: str) -> None:
-    open_fire_dialog(host, unit_id)
 
 
 FIRE = UnitAction(
     key="coc.support_fire",
     title="Fire...",
     applies=can_fire,
-    run=_run,
+    run=open_unit_dialog(FireDialog),
     rulesets=RULESETS,
     shortcut="Ctrl+F",
     tip="Fire this unit's weapon at an enemy unit, with the exact odds before the roll",
-)
-
-
-def _run_grenade(host: FeatureHost, unit_id: str) -> None:
-    open_grenade_dialog(host.session, unit_id, host.map, host.window())
-
-
-GRENADE_INTO_VEHICLE = UnitAction(
-    key="coc.grenade_into_vehicle",
-    title="Grenade into vehicle...",
-    applies=can_throw_into_vehicle,
-    run=_run_grenade,
-    rulesets=RULESETS,
-    tip="Toss a grenade into an open-topped vehicle or Transport beside the Team, or at an APC from outside",
 )
 FEATURE = Feature(
     "coc.support_fire",
@@ -69,4 +41,4 @@ FEATURE = Feature(
     window_extensions=(overlays.install,),
 )
 
-__all__ = ["FEATURE", "FireDialog", "open_fire_dialog"]
+__all__ = ["FEATURE", "FireDialog"]

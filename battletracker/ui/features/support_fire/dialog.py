@@ -59,8 +59,8 @@ from battletracker.rules.chain_of_command.fire_plans import (
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker, UnitProcedureDialog
+from battletracker.ui.procedure_runner import FirstOpening, ProcedureRunner
 from battletracker.ui.session import Session
 from battletracker.ui.text import as_typed, plain
 
@@ -72,16 +72,17 @@ def _words(key: str) -> str:
     return key.replace("_", " ").capitalize()
 
 
-class FireDialog(ProcedureDialog):
-    """Fire from one unit: weapon, target, the player's choices, then the odds-first runner."""
+class FireDialog(UnitProcedureDialog):
+    """Fire from one unit: weapon, target, the player's choices, then the odds-first runner.
+
+    Not a PlannedActionDialog: the choices follow the weapon (a frontage picked as two points on the map, the
+    fire line drawn, area fire and the flamethrower's extra targets), which no declared choice can ask.
+    """
     first_opening = FirstOpening("chain_of_command", 2, "Fire", "coc.support_fire", "u1")
 
     def __init__(self, session: Session, firer_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.firer_id = firer_id
-        self.map_view = map_view
+        super().__init__(session, firer_id, map_view, parent, "Fire - {unit}", (620, 760))
         self.line_overlay = OverlayScope(self, map_view, LINE_OVERLAY)
         self.frontage_overlay = OverlayScope(self, map_view, FRONTAGE_OVERLAY)
         self.plan: ShotPlan | None = None
@@ -91,8 +92,6 @@ class FireDialog(ProcedureDialog):
         self._frontage_start: tuple[float, float] | None = None
         self._extra: list[str] = []
         firer = session.game.unit(firer_id)
-        self.setWindowTitle(f"Fire - {firer.name}")
-        self.setMinimumSize(620, 760)
 
         self.weapon = QComboBox(self)
         self._weapons: list[FireWeapon] = fire_weapons(firer)
@@ -244,7 +243,7 @@ class FireDialog(ProcedureDialog):
         return self._weapons[max(0, self.weapon.currentIndex())]
 
     def firer(self) -> Unit | None:
-        return self.session.game.units.get(self.firer_id)
+        return self.session.game.units.get(self.unit_id)
 
     def target_unit(self) -> Unit | None:
         target_id = self.target_picker.current()
@@ -257,7 +256,7 @@ class FireDialog(ProcedureDialog):
         """What the player picked, as `plan_fire` reads it."""
         fw = self.fire_weapon
         picked: dict[str, InputValue] = {
-            "firer": self.firer_id,
+            "firer": self.unit_id,
             "target": self.target_picker.current() or "",
             "targets": ",".join(self._extra),
             "weapon": fw.name,
@@ -475,7 +474,7 @@ class FireDialog(ProcedureDialog):
         self.sight_reason.setVisible(self.sight.isChecked())
         for unit_id, (combo, reason) in self._team_rows.items():
             reason.setVisible(combo.currentData() != self._team_defaults.get(unit_id))
-        not_now = self.activation.update_for(self.session.game, self.firer_id, FIRE)
+        not_now = self.activation.update_for(self.session.game, self.unit_id, FIRE)
         try:
             plan = plan_fire(self.session.game, self.choices())
             if not_now is not None:
