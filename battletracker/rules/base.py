@@ -495,7 +495,9 @@ class Procedure:
     as a dialog passes them from a worked example or a demo, and the most the
     rules allow where its work grows with its inputs. They sit with the
     procedure so that a new one is benchmarked by being registered; `largest`
-    None says no input is larger than the typical one.
+    None says no input is larger than the typical one. `worst_best` names the worst and the best of the
+    typical inputs' outcomes for the side that rolled, which `better` must put at its ends
+    (tests/rules/test_luck_order.py): a rolling procedure states them, or ranks all its outcomes alike.
     """
 
     name: str
@@ -512,6 +514,7 @@ class Procedure:
     luck: tuple[OddsFn, Callable[[Resolution], builtins.str]] | None = None
     typical: Inputs | None = None
     largest: Inputs | None = None
+    worst_best: tuple[builtins.str, builtins.str] | None = None
 
     def words(self, outcome: str, names: Mapping[builtins.str, builtins.str]) -> builtins.str:
         """The outcome in a player's words, any unit its key holds said by its name in `names`."""

@@ -59,4 +59,5 @@ def pool_label(outcome: str) -> str:
 
 
 register(Procedure("dice.pool", "Dice pool", pool_resolve, pool_odds, label=pool_label,
-                   typical={"dice": 10, "target": 4}, largest={"dice": 60, "target": 4}))
+                   typical={"dice": 10, "target": 4}, largest={"dice": 60, "target": 4},
+                   worst_best=("0 successes", "10 successes")))

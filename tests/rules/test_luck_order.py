@@ -21,33 +21,6 @@ from tests.rules.test_outcome_labels import outcome_keys
 COUNT = re.compile(r"\d+ \w+|\w+=\d+")
 """A plain dice pool's outcome: one count ("3 successes", "kills=2"); only such procedures may keep the generic rule."""
 
-# Each procedure's worst and best outcome for the side that rolled, of its typical outcome keys.
-WORST_BEST: dict[str, tuple[str, str]] = {
-    "ab.close_support_assault": ("successes=0", "successes=7"),
-    "ab.close_support_fire": ("successes=0", "successes=4"),
-    "ab.direct_fire_reaction": ("disruption=0 suppressed=no", "disruption=7 suppressed=yes"),
-    "ab.indirect_mission": ("deviated suppressed=0 disrupted=0", "deviated suppressed=4 disrupted=4"),
-    "ab.indirect_placement": ("deviated", "on_target"),
-    "ab.reaction": ("disruption=3 suppressed=yes", "disruption=0 suppressed=no"),
-    "coc.armour_save_only": ("equal:reverse", "no_effect"),
-    "coc.at_fire": ("miss", "net3:explodes"),
-    "coc.at_grenade": ("failed_to_reach", "net3:explodes"),
-    "coc.bombardment_phase": ("kills=0", "kills=16"),
-    "coc.command_dice": (command_dice.OTHER_SIDE, command_dice.TURN_ENDS_BONUS),
-    "coc.fire": ("kills=0 shock=0", "kills=24 shock=0"),
-    "coc.flamethrower": ("kills=0 shock=0", "kills=24 shock=0 building_on_fire"),
-    "coc.force_morale_test": ("Force Morale falls by 2", "no loss of Force Morale"),
-    "coc.grenade_into_vehicle": ("kills=0 shock=0 vehicle_shock=0", "kills=6 shock=0 vehicle_shock=6"),
-    "coc.gun_he": ("kills=0 shock=0", "kills=8 shock=0"),
-    "coc.ranging_shot": ("unobserved", "devastating"),
-    "coc.sniper": ("miss", "kill+leader_hit"),
-    "coc.sos_fire": ("kills=0 shock=0", "kills=12 shock=0"),
-    "coc.tripod_mg": ("kills=0 shock=0", "kills=10 shock=0"),
-    "dice.pool": ("0 successes", "10 successes"),
-    "necro.attack": ("miss ammo=jammed", "hits=6 ammo=ok"),
-    "necro.cool_check": ("failed", "passed"),
-    "necro.shoot": ("miss ammo=jammed", "hits=6 ammo=ok"),
-}
 # Rolls whose outcomes are neither better nor worse for the roller: all alike, left out of the luck.
 ALIKE = ("coc.reverse", "necro.engaged_allocation", "necro.stray_shots")
 
@@ -66,14 +39,16 @@ def test_every_procedure_with_dice_declares_its_order_and_who_rolls(name: str) -
             f"{name} rolls dice but says no better/worse order; only a plain dice pool may use the generic rule")
     else:
         assert proc.rolled_by or name == "dice.pool", f"{name} does not say which input names the side that rolled"
-    assert name in WORST_BEST or name in ALIKE, f"{name}: give its worst and best outcome here"
+    assert proc.worst_best is not None or name in ALIKE, f"{name}: declare its worst_best outcomes"
 
 
-@pytest.mark.parametrize("name", sorted(WORST_BEST))
+@pytest.mark.parametrize("name", [name for name in procedures() if get(name).worst_best is not None])
 def test_each_order_puts_the_worst_and_best_outcomes_at_its_ends(name: str) -> None:
     keys = outcome_keys(name)
     better = better_of(name)
-    worst, best = WORST_BEST[name]
+    declared = get(name).worst_best
+    assert declared is not None
+    worst, best = declared
     assert worst in keys and best in keys
     assert better(worst) == min(map(better, keys)) < max(map(better, keys)) == better(best)
 

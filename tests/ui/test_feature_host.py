@@ -146,10 +146,13 @@ def test_importing_the_features_package_loads_no_feature() -> None:
                if isinstance(n, ast.ImportFrom))
     assert all(alias.name in ("importlib", "pkgutil") for n in top_level_imports if isinstance(n, ast.Import)
                for alias in n.names)
-    assert [f.name for f in all_features()] == ["coc.activation", "coc.anti_tank", "armour_battles", "coc.bombardments",
-                                               "necromunda", "coc.support_fire", "coc.this_phase", "table.picture",
-                                               "terrain", "table_display"]
-
+    found = all_features()
+    names = [f.name for f in found]
+    # The menus' order: the rules' features by their module's name, then the table's own, the display last.
+    assert [f.menu_order for f in found] == sorted(f.menu_order for f in found)
+    assert names[:2] == ["coc.activation", "coc.anti_tank"] and names[-3:] == ["table.picture", "terrain",
+                                                                               "table_display"]
+    assert {"armour_battles", "coc.bombardments", "necromunda", "coc.support_fire", "coc.this_phase"} <= set(names)
 
 
 def test_every_module_of_the_features_package_is_found_and_is_a_feature() -> None:

@@ -136,4 +136,5 @@ def assault_odds(inputs: Inputs) -> Distribution[str]:
 register(Procedure(NAME, "Close assault (close-support unit)", assault_resolve, assault_odds,
                    ruleset=RULESET, settings=SETTINGS, better=counts("successes", "sixes"), rolled_by=FIRER,
                    typical={"dice_type": "fp", "fp_dice": 7, "at_dice": 4},
-                   largest={"dice_type": "fp", "fp_dice": 20, "at_dice": 20}))
+                   largest={"dice_type": "fp", "fp_dice": 20, "at_dice": 20},
+                   worst_best=("successes=0", "successes=7")))

@@ -58,4 +58,5 @@ register(Procedure(NAME, "Direct fire and Reaction Check", direct_resolve, direc
                    better=counts("disruption", "suppressed"), rolled_by=FIRER,
                    typical=_TYPICAL_DIRECT_FIRE_REACTION,
                    largest={**_TYPICAL_DIRECT_FIRE_REACTION, "fp_dice": 20, "at_dice": 20,
-                            "reaction:reaction_dice": 20}))
+                            "reaction:reaction_dice": 20},
+                   worst_best=("disruption=0 suppressed=no", "disruption=7 suppressed=yes")))

@@ -241,4 +241,5 @@ _TYPICAL_CLOSE_SUPPORT_FIRE: Inputs = {"mode": "indirect", "dice_type": "fp", "f
 register(Procedure(NAME, "Close-support fire", fire_resolve, fire_odds, ruleset=RULESET, settings=SETTINGS,
                    better=counts("successes", "sixes"), rolled_by=FIRER,
                    typical=_TYPICAL_CLOSE_SUPPORT_FIRE,
-                   largest={**_TYPICAL_CLOSE_SUPPORT_FIRE, "fp_dice": 20, "at_dice": 20}))
+                   largest={**_TYPICAL_CLOSE_SUPPORT_FIRE, "fp_dice": 20, "at_dice": 20},
+                   worst_best=("successes=0", "successes=4")))

@@ -371,7 +371,8 @@ register(Procedure(NAME, "Indirect fire mission", mission_resolve, mission_odds,
                                                _benchmark_unit("t34", 30.0, 18.0, True, 5),
                                                _benchmark_unit("far", 32.01, 20.0, False, 4)], 7, 4),
                    largest=_benchmark_mission([_benchmark_unit(f"u{n}", 28.0 + (n % 5), 18.0 + n // 5, n % 3 == 0, 6)
-                                               for n in range(10)], 20, 20)))
+                                               for n in range(10)], 20, 20),
+                   worst_best=("deviated suppressed=0 disrupted=0", "deviated suppressed=4 disrupted=4")))
 
 
 def clear_caches() -> None:

@@ -184,4 +184,5 @@ register(Procedure(NAME, "Indirect fire: placement", placement_resolve, placemen
                    order=listed_order(*LANDING_WORDS),
                    better=listed_rank("deviated", "on_target"), rolled_by=FIRER,
                    typical={"aim_x": 30, "aim_y": 20, "range": 24, "ranges": "9/18/36", "los": False,
-                            "observer": True}))
+                            "observer": True},
+                   worst_best=("deviated", "on_target")))

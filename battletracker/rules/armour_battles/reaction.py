@@ -336,4 +336,5 @@ def _against_fire(fire_dice: int, fire_tn: int, dice: int, tn: int, suppression:
 register(Procedure(NAME, "Reaction Check", reaction_resolve, reaction_odds, ruleset=RULESET, settings=SETTINGS,
                    better=worse_for_roller(counts("disruption", "suppressed")), rolled_by=("target_id", "target"),
                    typical={"reaction_dice": 4, "incoming": 3, "incoming_sixes": 1, "suppression": "artillery"},
-                   largest={"reaction_dice": 20, "incoming": 40, "incoming_sixes": 10, "suppression": "artillery"}))
+                   largest={"reaction_dice": 20, "incoming": 40, "incoming_sixes": 10, "suppression": "artillery"},
+                   worst_best=("disruption=3 suppressed=yes", "disruption=0 suppressed=no")))

@@ -661,14 +661,17 @@ register(Procedure("coc.at_fire", "Anti-tank fire", at_fire_resolve, at_fire_odd
                    typical={"strike_dice": 9, "armour_dice": 6, "location": "front", "visibility": "open",
                             "target": "afv"},
                    largest={"strike_dice": 11, "armour_dice": 6, "location": "front", "visibility": "open",
-                            "target": "afv"}))
+                            "target": "afv"},
+                   worst_best=("miss", "net3:explodes")))
 register(Procedure("coc.at_grenade", "Anti-tank grenade or charge", at_grenade_resolve, at_grenade_odds,
                    ruleset=RULESET, settings=(*storm_of_steel.SETTINGS, GRENADE_MOVEMENT_SETTING),
                    label=outcome_label, order=outcome_rank, better=firer_rank, rolled_by=FIRER,
                    typical={"weapon": "Teller mine", "armour_dice": 2, "target": "afv", "distance": 4},
-                   largest={"weapon": "Teller mine", "armour_dice": 6, "target": "afv", "distance": 4}))
+                   largest={"weapon": "Teller mine", "armour_dice": 6, "target": "afv", "distance": 4},
+                   worst_best=("failed_to_reach", "net3:explodes")))
 # Only the target's Armour Dice are rolled: its luck, and what is worst for a firer is best for it.
 register(Procedure("coc.armour_save_only", "Armour save against fire with no A.P.", armour_save_only_resolve,
                    armour_save_only_odds, ruleset=RULESET, label=outcome_label, order=outcome_rank,
                    better=worse_for_roller(firer_rank), rolled_by=("target_id", "target"),
-                   typical={"armour_dice": 6, "target": "afv"}, largest={"armour_dice": 6, "target": "afv"}))
+                   typical={"armour_dice": 6, "target": "afv"}, largest={"armour_dice": 6, "target": "afv"},
+                   worst_best=("equal:reverse", "no_effect")))

@@ -570,7 +570,8 @@ register(Procedure("coc.bombardment_phase", "Bombardment: Phase of fire", phase_
                    typical={**_BOMBARDMENT, **numbered("target", "targets", [
                        _SECTION, {**_SECTION, "id": "u2", "name": "2 Section", "cover": "hard"}])},
                    largest={**_BOMBARDMENT, "phases_fired": 0, "state": "ready", "activation": "begun",
-                            "devastating": True, **numbered("target", "targets", _TEN_TARGETS)}))
+                            "devastating": True, **numbered("target", "targets", _TEN_TARGETS)},
+                   worst_best=("kills=0", "kills=16")))
 
 
 # the inputs from the table -------------------------------------------------------------------------------------

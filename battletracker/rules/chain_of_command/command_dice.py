@@ -389,7 +389,8 @@ _TYPICAL_COMMAND_DICE: Inputs = {"side": 0, "side_name": "Germany", "dice": 5, "
 register(Procedure("coc.command_dice", "Command Dice", command_dice_resolve, command_dice_odds, ruleset=RULESET,
                    settings=(*SETTINGS, OPPONENT_POINTS), label=already_words, better=roller_rank,
                    rolled_by=("side",),
-                   typical=_TYPICAL_COMMAND_DICE, largest={**_TYPICAL_COMMAND_DICE, "dice": 12}))
+                   typical=_TYPICAL_COMMAND_DICE, largest={**_TYPICAL_COMMAND_DICE, "dice": 12},
+                   worst_best=(OTHER_SIDE, TURN_ENDS_BONUS)))
 register(Procedure("coc.spend_command_die", "Spend a Command Die", spend_resolve, spend_odds, ruleset=RULESET,
                    typical={"side": 0, "side_name": "Germany", "face": 2, "held": "1 2 4", "unit_id": "u1",
                             "unit_name": "1. Gruppe", "turn": 1, "phase": 1}))

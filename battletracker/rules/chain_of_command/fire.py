@@ -1046,4 +1046,5 @@ register(Procedure("coc.fire", "Fire", fire_resolve, fire_odds, ruleset=RULESET,
                    better=counts("kills", "shock"), rolled_by=FIRER,
                    typical={"firepower_dice": 12, "to_hit": 4, "cover": "light", "storm_of_steel": True, "teams": 2},
                    largest={"firepower_dice": 12, "to_hit": 3, "cover": "open", "storm_of_steel": True, "teams": 2,
-                            "target_figures": "5,5", "shock_multiplier": 2}))
+                            "target_figures": "5,5", "shock_multiplier": 2},
+                   worst_best=("kills=0 shock=0", "kills=24 shock=0")))

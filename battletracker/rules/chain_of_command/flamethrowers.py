@@ -221,4 +221,5 @@ register(Procedure("coc.flamethrower", "Flamethrower", flamethrower_resolve, fla
                    typical={"range": 8, "fuel": 3, "target_kind": "wooden_building", "to_hit": 4},
                    largest={"range": 4, "fuel": 3, "target_kind": "transport", "range_band": "close",
                             "target_quality": "green", "firer_id": "flammen", "vehicle_id": "lorry",
-                            "vehicle_current_shock": 1}))
+                            "vehicle_current_shock": 1},
+                   worst_best=("kills=0 shock=0", "kills=24 shock=0 building_on_fire")))

@@ -277,4 +277,5 @@ def tester_rank(outcome: str) -> tuple[float, ...]:
 register(Procedure("coc.force_morale_test", "Force Morale Test", morale_resolve, morale_odds, ruleset=RULESET,
                    settings=SETTINGS, label=already_words, better=tester_rank, rolled_by=("side",),
                    typical={"side": 0, "side_name": "Germany", "force_morale": 9, "event": "team_lost",
-                            "agenda_id": "fm1"}))
+                            "agenda_id": "fm1"},
+                   worst_best=("Force Morale falls by 2", "no loss of Force Morale")))

@@ -288,4 +288,5 @@ register(Procedure("coc.grenade_into_vehicle", "Grenade into a vehicle", grenade
                    ruleset=RULESET, settings=SETTINGS, better=counts("kills", "shock", "vehicle_shock"),
                    rolled_by=FIRER,
                    typical={"firepower_dice": 3, "vehicle": "open_topped", "passenger_teams": 2, "to_hit": 4},
-                   largest={"firepower_dice": 3, "vehicle": "open_topped", "passenger_teams": 3, "to_hit": 4}))
+                   largest={"firepower_dice": 3, "vehicle": "open_topped", "passenger_teams": 3, "to_hit": 4},
+                   worst_best=("kills=0 shock=0 vehicle_shock=0", "kills=6 shock=0 vehicle_shock=6")))

@@ -328,4 +328,5 @@ register(Procedure("coc.gun_he", "H.E. at infantry", gun_he_resolve, gun_he_odds
                    ruleset=RULESET, settings=(*SETTINGS, *HE_SETTINGS),
                    better=counts("kills", "shock"), rolled_by=FIRER,
                    typical={"he_dice": 4, "cover": "hard", "crew": 4, "teams": 2},
-                   largest={"he_dice": 5, "cover": "open", "crew": 4, "teams": 2}))
+                   largest={"he_dice": 5, "cover": "open", "crew": 4, "teams": 2},
+                   worst_best=("kills=0 shock=0", "kills=8 shock=0")))

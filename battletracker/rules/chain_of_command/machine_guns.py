@@ -160,4 +160,5 @@ def tripod_mg_odds(inputs: Inputs) -> Distribution[str]:
 register(Procedure("coc.tripod_mg", "Tripod MG fire", tripod_mg_resolve, tripod_mg_odds,
                    ruleset=RULESET, settings=SETTINGS, better=counts("kills", "shock"), rolled_by=FIRER,
                    typical={"figures": 5, "range_band": "effective", "target_quality": "regular", "cover": "light"},
-                   largest={"figures": 5, "range_band": "close", "target_quality": "green", "cover": "open"}))
+                   largest={"figures": 5, "range_band": "close", "target_quality": "green", "cover": "open"},
+                   worst_best=("kills=0 shock=0", "kills=10 shock=0")))

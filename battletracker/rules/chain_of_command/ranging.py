@@ -292,4 +292,5 @@ register(Procedure("coc.ranging_shot", "Ranging shot", ranging_resolve, ranging_
                    ruleset=RULESET, settings=SETTINGS, label=worded(LANDINGS), order=listed_order(*LANDINGS),
                    better=ranging_better, rolled_by=("side",), luck=(ranging_luck, ranging_luck_outcome),
                    typical={"aim_x": 36, "aim_y": 24, "unobserved_attempts": 1},
-                   largest={"aim_x": 36, "aim_y": 24, "unobserved_attempts": 20}))
+                   largest={"aim_x": 36, "aim_y": 24, "unobserved_attempts": 20},
+                   worst_best=("unobserved", "devastating")))

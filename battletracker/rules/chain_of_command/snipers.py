@@ -246,4 +246,5 @@ SHOT_WORDS = {"miss": "Miss", "no_effect": "No effect", "shock=2": "2 Shock", "k
 register(Procedure("coc.sniper", "Sniper shot", sniper_resolve, sniper_odds, ruleset=RULESET,
                    settings=TABLE_SETTINGS, label=worded(SHOT_WORDS), order=listed_order(*SHOT_WORDS),
                    better=listed_rank("miss", "no_effect", "shock=2", "kill", "kill+leader_hit"), rolled_by=FIRER,
-                   typical={"target_kind": "infantry", "leader_attached": True}))
+                   typical={"target_kind": "infantry", "leader_attached": True},
+                   worst_best=("miss", "kill+leader_hit")))

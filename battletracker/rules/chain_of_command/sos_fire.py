@@ -252,7 +252,8 @@ def sos_odds(inputs: Inputs) -> Distribution[str]:
 register(Procedure("coc.sos_fire", "SOS Fire", sos_resolve, sos_odds, ruleset=RULESET,
                    settings=SETTINGS, better=counts("kills", "shock", "vehicle_shock", "unstable"),
                    rolled_by=("side",),
-                   typical={"cover": "light"}, largest={"cover": "open", "teams": 2}))
+                   typical={"cover": "light"}, largest={"cover": "open", "teams": 2},
+                   worst_best=("kills=0 shock=0", "kills=12 shock=0")))
 
 
 # the SOS Fire on the table ------------------------------------------------------------------------------------

@@ -424,4 +424,5 @@ register(Procedure(NAME, "Attack", attack_resolve, attack_odds, ruleset="necromu
                    label=label, order=display_order, named_label=label, better=firer_rank, rolled_by=FIRER,
                    typical=_TYPICAL_ATTACK,
                    largest={**_TYPICAL_ATTACK, "rapid_fire": 6, "at_risk": "c,d,e,f,g,h,i,j",
-                            "toolkit_stray_shots": True}))
+                            "toolkit_stray_shots": True},
+                   worst_best=("miss ammo=jammed", "hits=6 ammo=ok")))

@@ -78,4 +78,5 @@ register(Procedure(NAME, "Cool check", cool_resolve, cool_odds, ruleset="necromu
                    label=worded({"passed": "Cool check passed", "failed": "Cool check failed"}),
                    order=listed_order("failed", "passed"),
                    better=listed_rank("failed", "passed"), rolled_by=("firer_id", "firer", "unit"),
-                   typical={"cool": 7}))
+                   typical={"cool": 7},
+                   worst_best=("failed", "passed")))

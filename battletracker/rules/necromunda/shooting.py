@@ -368,4 +368,5 @@ _TYPICAL_SHOOT: Inputs = {"bs": 4, "range": 10, "short_range": 8, "long_range": 
                           "ammo": 4}
 register(Procedure(NAME, "Shoot", shoot_resolve, shoot_odds, ruleset="necromunda", settings=SETTINGS,
                    label=shoot_label, order=shoot_order, better=shoot_rank, rolled_by=FIRER,
-                   typical=_TYPICAL_SHOOT, largest={**_TYPICAL_SHOOT, "rapid_fire": 6}))
+                   typical=_TYPICAL_SHOOT, largest={**_TYPICAL_SHOOT, "rapid_fire": 6},
+                   worst_best=("miss ammo=jammed", "hits=6 ammo=ok")))
