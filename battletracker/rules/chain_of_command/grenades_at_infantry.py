@@ -1,0 +1,193 @@
+"""Grenades thrown at infantry (`coc.grenades_at_infantry`): a Team tosses its grenades at an enemy Team close by.
+
+The documents give the grenade's throw only where it lands inside a vehicle
+(grenades_into_vehicles.py), and point to the "Bullseye!" rule of grenades
+at infantry without printing it. This follows that throw, the one the
+documents show: 2D6 against the `grenade_throw_to_hit` setting (or the
+player says where it landed), one extra Firepower Die for a single 6 on the
+throw and the `grenade_bullseye_double_six` setting's dice for two. A throw
+that lands is the Team's Firepower Dice plus the Bullseye! dice at the
+target, to hit at Close range by the target's quality, the effect read by
+its cover, as any fire at infantry. Whether those dice earn Storm of Steel
+is the `grenade_storm_of_steel` setting (no, by default: the documents'
+grenade example rolls none for its two 6s). Every one of these is a default
+to check against your rulebook, shown in Ruleset settings.
+
+`coc.grenades_at_infantry`
+    Inputs: `firepower_dice`; the throw (`grenade_throw_to_hit`,
+    `grenade_bullseye_double_six`, or the player's `throw_hit` with
+    `bullseye_dice`); the coc.fire inputs (`to_hit` or `range_band` with
+    `target_quality`, `cover`, `storm_of_steel`, `target_id`,
+    `target_figures`, ...).
+    Dice: "Throw" (2D6, unless told), then "Firepower Dice" and an effect die per hit.
+    Outcomes: `missed`, or `kills=K shock=S`.
+
+The plan reads the table: the Team and its Firepower Dice, the target in
+reach (THROW_REACH, the grenade into a vehicle's), the target's cover
+against the Team and its quality; a target in a bombardment's area, an
+unspotted sniper or a vehicle is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from battletracker.core.dice import D6, Dice
+from battletracker.core.geometry import distance
+from battletracker.core.odds import Distribution
+from battletracker.model.game import Game, Unit
+from battletracker.rules import register
+from battletracker.rules.actions import Choices, register_plan
+from battletracker.rules.base import FIRER, InputReader, Inputs, InputValue, Procedure, Resolution, Roller, counts
+from battletracker.rules.chain_of_command import snipers
+from battletracker.rules.chain_of_command.anti_tank_plans import (
+    THROW_REACH,
+    ShotPlan,
+    ShotRefusal,
+    check_bombardment,
+    throw_inputs,
+)
+from battletracker.rules.chain_of_command.fire import (
+    MAX_DICE,
+    QUALITIES,
+    RULESET,
+    SETTINGS,
+    Targets,
+    Volley,
+    cover_levels,
+    describe_volley,
+    kills_shock_key,
+    kills_shock_odds,
+    read_fire,
+    roll_volley,
+    target_effects,
+)
+from battletracker.rules.chain_of_command.fire_plans import default_cover, default_quality, small_arms_dice
+from battletracker.rules.chain_of_command.grenades_into_vehicles import Throw, read_throw
+from battletracker.rules.chain_of_command.shot_actions import shot_plan
+from battletracker.rules.choices import Reach, chosen_unit, chosen_whole, chosen_word
+from battletracker.rules.places import enemies_within
+from battletracker.rules.tables import setting
+
+GRENADES_AT_INFANTRY = "coc.grenades_at_infantry"
+STORM_SETTING = "grenade_storm_of_steel"
+
+
+@dataclass(frozen=True)
+class Grenades:
+    """What the dice need: the throw, then the volley a landed throw makes (before its Bullseye! dice)."""
+
+    throw: Throw
+    volley: Volley
+    targets: Targets
+
+
+def _parse(inputs: Inputs) -> Grenades:
+    r = InputReader(inputs)
+    dice = r.int("firepower_dice", minimum=0, maximum=MAX_DICE)
+    throw = read_throw(r)
+    volley, targets = read_fire(r, dice)
+    r.finish()
+    return Grenades(throw, volley, targets)
+
+
+def grenades_resolve(inputs: Inputs, dice: Dice) -> Resolution:
+    g = _parse(inputs)
+    roller = Roller(dice)
+    values: dict[str, object] = {"throw": None, "throw_hit": g.throw.told_hit, "bullseye_dice": 0}
+    if g.throw.told_hit is None:
+        a, b = roller.roll_ints("Throw", D6, 2)
+        hit = a + b >= g.throw.to_hit
+        bullseye = g.throw.bullseye((a, b)) if hit else 0
+        values.update(throw=[a, b], throw_hit=hit)
+        log = [f"Throw {a} and {b} = {a + b}, needing {g.throw.to_hit}: " + ("landed" if hit else "missed")]
+    else:
+        hit, bullseye = g.throw.told_hit, g.throw.told_bullseye
+        log = ["The player says the throw " + ("landed" if hit else "missed")]
+    values["bullseye_dice"] = bullseye
+    if not hit:
+        return Resolution(GRENADES_AT_INFANTRY, "missed", values, roller.rolls, [], log)
+    volley = replace(g.volley, dice=g.volley.dice + bullseye)
+    if bullseye:
+        log.append(f"{g.volley.dice} Firepower Dice + {bullseye} for the Bullseye!")
+    v = roll_volley(roller, volley)
+    values.update(v.values())
+    log.extend(describe_volley(v, volley))
+    return Resolution(GRENADES_AT_INFANTRY, kills_shock_key(v.kills, v.shock), values, roller.rolls,
+                      target_effects(g.targets, v.team_kills, v.team_shock), log)
+
+
+def grenades_odds(inputs: Inputs) -> Distribution[str]:
+    g = _parse(inputs)
+
+    def landed(bullseye: int | None) -> Distribution[str]:
+        if bullseye is None:
+            return Distribution.certain("missed")
+        return kills_shock_odds(replace(g.volley, dice=g.volley.dice + bullseye))
+
+    return g.throw.outcomes().bind(landed)
+
+
+register(Procedure(GRENADES_AT_INFANTRY, "Grenades at infantry", grenades_resolve, grenades_odds, ruleset=RULESET,
+                   settings=("grenade_throw_to_hit", "grenade_bullseye_double_six", *SETTINGS),
+                   better=counts("kills", "shock"), rolled_by=FIRER,
+                   typical={"firepower_dice": 6, "range_band": "close", "target_quality": "regular",
+                            "cover": "light", "target_figures": "4"},
+                   largest={"firepower_dice": MAX_DICE, "range_band": "close", "target_quality": "green",
+                            "cover": "open", "storm_of_steel": True, "grenade_bullseye_double_six": 4,
+                            "target_figures": "10"},
+                   worst_best=("missed", "kills=4 shock=0")))
+
+
+def teams_in_throw(game: Game, team_id: str) -> list[Unit]:
+    """The enemy units on foot within throwing reach of the Team, nearest first."""
+    return enemies_within(game, game.unit(team_id), THROW_REACH, lambda other: other.vehicle is None)
+
+
+def can_throw_grenades(game: Game, unit: Unit) -> bool:
+    """A Team on foot with an enemy on foot within throwing reach."""
+    return unit.vehicle is None and unit.figures > 0 and bool(teams_in_throw(game, unit.id))
+
+
+def plan_grenades_at_infantry(game: Game, choices: Choices) -> ShotPlan:
+    """Read the table for a Team's grenades thrown at an enemy Team within reach.
+
+    Choices: `firer` (the Team), `target`, `firepower_dice` (default the
+    Team's), `throw` and `to_hit` (throw_inputs), `cover` (default the
+    table's reading), `target_quality` (default the target's).
+    """
+    team = chosen_unit(game, choices, "firer", "Team throwing the grenades", in_play=True, refusal=ShotRefusal)
+    if team.vehicle is not None or team.figures <= 0:
+        raise ShotRefusal("firer", f"{team.name} has no figure on foot to throw a grenade.")
+    reach = Reach(team, THROW_REACH, f'grenades are thrown at a Team within {THROW_REACH:g}"')
+    target = chosen_unit(game, choices, "target", "target", in_play=True, enemy_of=team, within=reach,
+                         refusal=ShotRefusal)
+    if target.vehicle is not None:
+        raise ShotRefusal("target", f"{target.name} is a vehicle: use Grenade into vehicle.")
+    check_bombardment(game, team, target)
+    inputs: dict[str, InputValue] = {
+        "firepower_dice": chosen_whole(choices, "firepower_dice", "The Team's Firepower Dice",
+                                       small_arms_dice(team), minimum=0, refusal=ShotRefusal),
+        **throw_inputs(game, choices),
+        "storm_of_steel": setting(RULESET, STORM_SETTING, game.settings) is True,
+        "range_band": "close",
+        "target_quality": chosen_word(choices, "target_quality", QUALITIES,
+                                      default_quality(target), "The target's quality", refusal=ShotRefusal),
+        "target_id": target.id, "target_figures": str(target.figures), "target_names": target.name,
+    }
+    reading = default_cover(game, team, target)
+    inputs["cover"] = chosen_word(choices, "cover", cover_levels(), reading.level, "The cover",
+                                  refusal=ShotRefusal)
+    facts = [f'{target.name} is {distance((team.x, team.y), (target.x, target.y)):.1f}" away',
+             f"Cover: {str(inputs['cover']).replace('_', ' ')}"
+             + (" (your choice)" if choices.get("cover") else f" ({reading.reason})" if reading.reason else ""),
+             f"{inputs['firepower_dice']} Firepower Dice at Close range if the throw lands"]
+    if target.kind == "sniper":
+        if not target.has(snipers.SPOTTED):
+            raise ShotRefusal("target", f"{target.name} is a sniper that has not been spotted: it cannot be "
+                                        "targeted (mark it Spotted on its card first).")
+        inputs["sniper_target"] = True
+    return ShotPlan(GRENADES_AT_INFANTRY, inputs, tuple(facts))
+
+
+register_plan(GRENADES_AT_INFANTRY, shot_plan(plan_grenades_at_infantry, "{firer} throws grenades at {target}"))
