@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFocusEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLineEdit, QTextBrowser, QVBoxLayout, QWidget
@@ -9,13 +11,15 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLineEdit, QTextBrowser
 from battletracker.rules.tables import resources_dir
 
 GUIDE = ("help", "guide.md")
+PICTURE = re.compile(r"^[ \t]*!\[[^\]]*\]\([^)]*\)[ \t]*\n?", re.MULTILINE)
+"""A Markdown picture on a line of its own: the README's screenshots live beside it in docs/, not in the app."""
 
 
 def guide_text() -> str:
-    """The guide as Markdown, or a line saying where it should have been."""
+    """The guide as Markdown without the README's screenshots, or a line saying where it should have been."""
     path = resources_dir().joinpath(*GUIDE)
     try:
-        return path.read_text(encoding="utf-8")
+        return PICTURE.sub("", path.read_text(encoding="utf-8"))
     except OSError:
         return f"The user guide is missing from this installation (it should be at {path})."
 
