@@ -6,7 +6,9 @@ pyproject.toml cannot add a mapped package to the ones it finds, hence this file
 files are named in pyproject.toml.
 """
 
-from setuptools import find_namespace_packages, find_packages, setup
+from setuptools import find_namespace_packages
+from setuptools import find_packages
+from setuptools import setup
 
 setup(packages=[*find_packages(include=["battletracker*"]), "battletracker.resources",
                 *(f"battletracker.resources.{name}" for name in find_namespace_packages(where="resources")

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QApplication, QWidget
+    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QWidget
 
     from battletracker.model.game import Game
     from battletracker.ui.main_window import MainWindow
@@ -157,7 +158,8 @@ def _application(scheme: str | None, remembered: bool = False) -> QApplication:
     """
     from PySide6.QtWidgets import QApplication
 
-    from battletracker.ui.theme import apply_scheme, chosen_scheme
+    from battletracker.ui.theme import apply_scheme
+    from battletracker.ui.theme import chosen_scheme
 
     existing = QApplication.instance()
     # Fusion chosen on the command line costs nothing; chosen with setStyle, Python wraps the style
@@ -237,7 +239,8 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
 
     from PySide6.QtCore import QTimer
 
-    from battletracker.ui.app_log import note_start, start_logging
+    from battletracker.ui.app_log import note_start
+    from battletracker.ui.app_log import start_logging
     from battletracker.ui.features import all_features
     from battletracker.ui.main_window import MainWindow
     from battletracker.ui.recovery import Recovery

@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from battletracker.core.dice import Face
-from battletracker.model.game import Activation, CommandRoll, Game
-from battletracker.model.sequence_effects import SetActivation, SetCommandRoll
+from battletracker.model.game import Activation
+from battletracker.model.game import CommandRoll
+from battletracker.model.game import Game
+from battletracker.model.sequence_effects import SetActivation
+from battletracker.model.sequence_effects import SetCommandRoll
 from battletracker.rules.base import InputValue
 
 
@@ -42,7 +45,8 @@ def ready_by_actions(game: Game, unit_id: str, act: Callable[[str, dict[str, Inp
     """Bring the unit to act as the table would, through recorded actions: End Phase until a Phase of its side
     in which it has not acted, that side's Command Dice rolled with the unit's face among them, and the unit
     activated with it. `act(name, choices, dice)` takes each step (so a test's undo and replay see them)."""
-    from battletracker.rules.chain_of_command.activation import current, face_for
+    from battletracker.rules.chain_of_command.activation import current
+    from battletracker.rules.chain_of_command.activation import face_for
     from battletracker.rules.chain_of_command.command_dice import rolled_this_phase
 
     unit = game.unit(unit_id)

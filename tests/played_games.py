@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from battletracker.core.dice import Face, RandomDice
+from battletracker.core.dice import Face
+from battletracker.core.dice import RandomDice
 from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules.actions import perform

@@ -27,7 +27,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from battletracker.core.geometry import Point, normalise
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import normalise
 
 MIN_PICTURE_GAP = 2.0
 """Pixels between the two points clicked on the picture, at least: closer, a slip of the mouse turns the picture."""

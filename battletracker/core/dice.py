@@ -10,7 +10,8 @@ is how a dialog knows which dice to ask the player for.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 

@@ -10,8 +10,10 @@ compute.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from typing import NamedTuple, TypeVar
+from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import NamedTuple
+from typing import TypeVar
 
 Point = tuple[float, float]
 K = TypeVar("K")

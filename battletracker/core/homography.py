@@ -22,7 +22,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from battletracker.core.calibration import MIN_PICTURE_GAP, MIN_TABLE_GAP, PlacementError
+from battletracker.core.calibration import MIN_PICTURE_GAP
+from battletracker.core.calibration import MIN_TABLE_GAP
+from battletracker.core.calibration import PlacementError
 from battletracker.core.geometry import Point
 
 Matrix = tuple[float, float, float, float, float, float, float, float, float]

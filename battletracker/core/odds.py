@@ -6,11 +6,19 @@ and a closed-form check such as 30/36 compares exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Hashable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, gcd, lcm
-from typing import Any, Generic, TypeVar
+from math import comb
+from math import gcd
+from math import lcm
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)

@@ -9,12 +9,16 @@ run on it first), so no step can leave a game that cannot be reopened.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from dataclasses import dataclass
 
 from battletracker.model.backdrop import Backdrop
-from battletracker.model.effects import Changes, Effect
-from battletracker.model.fields import FieldError, backdrop_from_dict
-from battletracker.model.game import Game, GameError
+from battletracker.model.effects import Changes
+from battletracker.model.effects import Effect
+from battletracker.model.fields import FieldError
+from battletracker.model.fields import backdrop_from_dict
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 
 BACKDROP_CHANGES = Changes(backdrop=True)
 

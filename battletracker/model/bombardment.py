@@ -26,10 +26,13 @@ collapsed building), cleared at the Turn end.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 from battletracker.core import geometry
-from battletracker.model.game import GameError, Scalar, check_position
+from battletracker.model.game import GameError
+from battletracker.model.game import Scalar
+from battletracker.model.game import check_position
 
 BOMBARDMENT_KINDS = ("high_explosive", "smoke", "sos")
 BOMBARDMENT_STATES = ("ranging", "landed", "ready", "firing", "lingering", "cleared")

@@ -15,18 +15,25 @@ The rules layer walks a bombardment through its states with `UpdateBombardment`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, TypeVar
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import fields
+from dataclasses import replace
+from typing import Any
+from typing import TypeVar
 
-from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
-from battletracker.model.effects import Changes, Effect
-from battletracker.model.fields import (
-    FieldError,
-    bombardment_from_dict,
-    building_from_dict,
-    smoke_from_dict,
-)
-from battletracker.model.game import Game, GameError
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.effects import Changes
+from battletracker.model.effects import Effect
+from battletracker.model.fields import FieldError
+from battletracker.model.fields import bombardment_from_dict
+from battletracker.model.fields import building_from_dict
+from battletracker.model.fields import smoke_from_dict
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 
 T = TypeVar("T")
 

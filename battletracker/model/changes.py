@@ -9,7 +9,8 @@ first change to the game. model/effects.py gives both names too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
+from typing import ClassVar
 
 if TYPE_CHECKING:
     from battletracker.model.game import Game

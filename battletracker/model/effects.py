@@ -11,31 +11,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
-from typing import Any, TypeVar
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import replace
+from typing import Any
+from typing import TypeVar
 
 from battletracker.core.geometry import normalise
 from battletracker.model.changes import Changes as Changes
 from battletracker.model.changes import Effect as Effect
-from battletracker.model.fields import (
-    FieldError,
-    log_entry_from_dict,
-    marker_from_dict,
-    scalar_value,
-    side_from_dict,
-    unit_from_dict,
-)
-from battletracker.model.game import (
-    PROFILE_STATES,
-    Game,
-    GameError,
-    LogEntry,
-    Marker,
-    Scalar,
-    Side,
-    Unit,
-    check_position,
-)
+from battletracker.model.fields import FieldError
+from battletracker.model.fields import log_entry_from_dict
+from battletracker.model.fields import marker_from_dict
+from battletracker.model.fields import scalar_value
+from battletracker.model.fields import side_from_dict
+from battletracker.model.fields import unit_from_dict
+from battletracker.model.game import PROFILE_STATES
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import LogEntry
+from battletracker.model.game import Marker
+from battletracker.model.game import Scalar
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import check_position
 
 T = TypeVar("T")
 

@@ -10,53 +10,55 @@ save file itself (JSON, versions, reading and writing) is `model/savefile.py`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import fields
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
 from battletracker.core.geometry import normalise
-from battletracker.model.actions import Action, ActionError
-from battletracker.model.backdrop import Backdrop, check_backdrop
-from battletracker.model.bombardment import (
-    AREA_SHAPES,
-    BOMBARDMENT_KINDS,
-    BOMBARDMENT_STATES,
-    BUILDING_MATERIALS,
-    BUILDING_STATES,
-    EDGE_DIRECTIONS,
-    EVENT_KINDS,
-    Bombardment,
-    BombardmentEvent,
-    Building,
-    PhaseStamp,
-    SmokeArea,
-    check_bombardment,
-    check_building,
-    check_smoke,
-)
-from battletracker.model.game import (
-    ACTIVATION_WAYS,
-    ARMOUR_FACES,
-    PROFILE_STATES,
-    REACH,
-    RULESETS,
-    UNIT_KINDS,
-    VEHICLE_CATEGORIES,
-    Activation,
-    AgendaItem,
-    CommandRoll,
-    Game,
-    GameError,
-    LogEntry,
-    Marker,
-    Scalar,
-    Side,
-    Unit,
-    Vehicle,
-    Weapon,
-    WeaponProfile,
-)
-from battletracker.model.terrain import TERRAIN_SHAPES, TerrainPiece, check_terrain
+from battletracker.model.actions import Action
+from battletracker.model.actions import ActionError
+from battletracker.model.backdrop import Backdrop
+from battletracker.model.backdrop import check_backdrop
+from battletracker.model.bombardment import AREA_SHAPES
+from battletracker.model.bombardment import BOMBARDMENT_KINDS
+from battletracker.model.bombardment import BOMBARDMENT_STATES
+from battletracker.model.bombardment import BUILDING_MATERIALS
+from battletracker.model.bombardment import BUILDING_STATES
+from battletracker.model.bombardment import EDGE_DIRECTIONS
+from battletracker.model.bombardment import EVENT_KINDS
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import PhaseStamp
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.bombardment import check_bombardment
+from battletracker.model.bombardment import check_building
+from battletracker.model.bombardment import check_smoke
+from battletracker.model.game import ACTIVATION_WAYS
+from battletracker.model.game import ARMOUR_FACES
+from battletracker.model.game import PROFILE_STATES
+from battletracker.model.game import REACH
+from battletracker.model.game import RULESETS
+from battletracker.model.game import UNIT_KINDS
+from battletracker.model.game import VEHICLE_CATEGORIES
+from battletracker.model.game import Activation
+from battletracker.model.game import AgendaItem
+from battletracker.model.game import CommandRoll
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import LogEntry
+from battletracker.model.game import Marker
+from battletracker.model.game import Scalar
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
+from battletracker.model.game import WeaponProfile
+from battletracker.model.terrain import TERRAIN_SHAPES
+from battletracker.model.terrain import TerrainPiece
+from battletracker.model.terrain import check_terrain
 
 # Fields of a Game written beside it under "history", not in "game".
 HISTORY_FIELDS = ("actions", "start")

@@ -8,14 +8,23 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import TypeVar
 
 if TYPE_CHECKING:
     from battletracker.model.actions import Action
     from battletracker.model.backdrop import Backdrop
-    from battletracker.model.bombardment import Bombardment, Building, PhaseStamp, SmokeArea
+    from battletracker.model.bombardment import Bombardment
+    from battletracker.model.bombardment import Building
+    from battletracker.model.bombardment import PhaseStamp
+    from battletracker.model.bombardment import SmokeArea
     from battletracker.model.effects import Effect
     from battletracker.model.terrain import TerrainPiece
 

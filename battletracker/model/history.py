@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battletracker.model.actions import Action
-from battletracker.model.effects import Changes, Effect
+from battletracker.model.effects import Changes
+from battletracker.model.effects import Effect
 from battletracker.model.fields import state_dict
-from battletracker.model.game import Game, GameError
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 
 
 @dataclass(frozen=True)

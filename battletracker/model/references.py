@@ -12,8 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from battletracker.model.bombardment_effects import SetBombardmentPin, SetOccupant
-from battletracker.model.effects import Effect, RemoveUnit, SetMarkerData, SetUnitStat
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import SetOccupant
+from battletracker.model.effects import Effect
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import SetMarkerData
+from battletracker.model.effects import SetUnitStat
 from battletracker.model.game import Game
 
 EMBARKED_IN = "embarked_in"

@@ -19,31 +19,30 @@ from typing import Any
 
 from battletracker.model.actions import Action
 from battletracker.model.backdrop import Backdrop
-from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
-from battletracker.model.fields import (
-    FieldError,
-    field_names,
-    game_from_state,
-    history_from_dict,
-    plain_record,
-    record_fields,
-    state_dict,
-    state_fields,
-)
-from battletracker.model.game import (
-    ARMOUR_FACES,
-    Activation,
-    AgendaItem,
-    CommandRoll,
-    Game,
-    LogEntry,
-    Marker,
-    Side,
-    Unit,
-    Vehicle,
-    Weapon,
-    WeaponProfile,
-)
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.fields import FieldError
+from battletracker.model.fields import field_names
+from battletracker.model.fields import game_from_state
+from battletracker.model.fields import history_from_dict
+from battletracker.model.fields import plain_record
+from battletracker.model.fields import record_fields
+from battletracker.model.fields import state_dict
+from battletracker.model.fields import state_fields
+from battletracker.model.game import ARMOUR_FACES
+from battletracker.model.game import Activation
+from battletracker.model.game import AgendaItem
+from battletracker.model.game import CommandRoll
+from battletracker.model.game import Game
+from battletracker.model.game import LogEntry
+from battletracker.model.game import Marker
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
+from battletracker.model.game import WeaponProfile
 from battletracker.model.terrain import TerrainPiece
 
 FORMAT = "battletracker"

@@ -12,8 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battletracker.model.bombardment import PhaseStamp
-from battletracker.model.effects import Changes, Effect
-from battletracker.model.game import ACTIVATION_WAYS, Activation, AgendaItem, CommandRoll, Game, GameError
+from battletracker.model.effects import Changes
+from battletracker.model.effects import Effect
+from battletracker.model.game import ACTIVATION_WAYS
+from battletracker.model.game import Activation
+from battletracker.model.game import AgendaItem
+from battletracker.model.game import CommandRoll
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 
 SIDE_CHANGES = Changes(sides=True)
 FORCE_MORALE_TEST = "force_morale_test"

@@ -12,10 +12,12 @@ kind and the cover level are the ruleset's is checked by the rules layer
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 from battletracker.core.geometry import Point
-from battletracker.model.game import GameError, check_position
+from battletracker.model.game import GameError
+from battletracker.model.game import check_position
 
 TERRAIN_SHAPES = ("area", "linear")
 """An area is a closed polygon a unit stands in; a linear obstacle a polyline a unit stands behind."""

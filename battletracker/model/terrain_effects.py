@@ -8,12 +8,17 @@ back exactly the numbers there were.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import replace
 
 from battletracker.core.geometry import Point
-from battletracker.model.effects import Changes, Effect
-from battletracker.model.fields import FieldError, terrain_from_dict
-from battletracker.model.game import Game, GameError
+from battletracker.model.effects import Changes
+from battletracker.model.effects import Effect
+from battletracker.model.fields import FieldError
+from battletracker.model.fields import terrain_from_dict
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 from battletracker.model.terrain import TerrainPiece
 
 TERRAIN_CHANGES = Changes(terrain=True)

@@ -17,25 +17,27 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 from battletracker.core.dice import Dice
 from battletracker.model.actions import Action
-from battletracker.rules.base import (
-    ChoiceNeeded,
-    InputReader,
-    Inputs,
-    OddsTooLarge,
-    Procedure,
-    Refusal,
-    Resolution,
-    Roller,
-    RulesInputError,
-)
+from battletracker.rules.base import ChoiceNeeded
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import OddsTooLarge
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Refusal
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
 
 if TYPE_CHECKING:
     from battletracker.core.odds import Distribution
-    from battletracker.rules.actions import Plan, perform, plan, register_plan
+    from battletracker.rules.actions import Plan
+    from battletracker.rules.actions import perform
+    from battletracker.rules.actions import plan
+    from battletracker.rules.actions import register_plan
 
 # The action planner (and the history, references and bombardment effects it brings) loads on
 # first use: opening a game and painting the window need only the names above.

@@ -18,16 +18,21 @@ replay stopped) is a short line as it stands.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battletracker.core.geometry import distance
-from battletracker.model.game import Game, LogEntry
-from battletracker.rules.base import counted, inches
+from battletracker.model.game import Game
+from battletracker.model.game import LogEntry
+from battletracker.rules.base import counted
+from battletracker.rules.base import inches
 from battletracker.rules.places import place_words
 from battletracker.rules.step import DONE
-from battletracker.rules.words import condition_words, damage_result, possessive
+from battletracker.rules.words import condition_words
+from battletracker.rules.words import damage_result
+from battletracker.rules.words import possessive
 
 if TYPE_CHECKING:
     from battletracker.rules.replay import Replayed

@@ -20,22 +20,37 @@ list, so a game can be replayed from its start (rules/replay.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from datetime import datetime
 from typing import TypeVar
 
-from battletracker.core.dice import Dice, Die, Face, RandomDice, ScriptedDice
+from battletracker.core.dice import Dice
+from battletracker.core.dice import Die
+from battletracker.core.dice import Face
+from battletracker.core.dice import RandomDice
+from battletracker.core.dice import ScriptedDice
 from battletracker.model.actions import Action
-from battletracker.model.effects import AppendLog, Effect
-from battletracker.model.game import Game, LogEntry
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import Effect
+from battletracker.model.game import Game
+from battletracker.model.game import LogEntry
 from battletracker.model.history import RecordAction
 from battletracker.model.references import with_references_cleared
-from battletracker.rules.base import ChoiceNeeded, InputValue, Refusal, Resolution, counted
+from battletracker.rules.base import ChoiceNeeded
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Refusal
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import counted
 from battletracker.rules.choices import Choices
 from battletracker.rules.consequences import consequences
 from battletracker.rules.log_lines import rolls_line
-from battletracker.rules.sequence import activation_kept, rules_now
+from battletracker.rules.sequence import activation_kept
+from battletracker.rules.sequence import rules_now
 
 V = TypeVar("V")
 
@@ -85,7 +100,8 @@ def actions() -> list[str]:
 
 def plan(name: str, game: Game, choices: Choices) -> Plan:
     """Read the table for the action `name`; a Refusal says in a player's words why it cannot be taken."""
-    from battletracker.rules import get, procedures
+    from battletracker.rules import get
+    from battletracker.rules import procedures
 
     _check_plain(choices)
     known = procedures()

@@ -18,18 +18,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from battletracker.core.calibration import (
-    Placement,
-    PlacementError,
-    fit_to_table,
-    place_by_distance,
-    place_by_two_points,
-)
+from battletracker.core.calibration import Placement
+from battletracker.core.calibration import PlacementError
+from battletracker.core.calibration import fit_to_table
+from battletracker.core.calibration import place_by_distance
+from battletracker.core.calibration import place_by_two_points
 from battletracker.core.geometry import Point
-from battletracker.model.backdrop import Backdrop, check_backdrop, picture_bytes, picture_size
+from battletracker.model.backdrop import Backdrop
+from battletracker.model.backdrop import check_backdrop
+from battletracker.model.backdrop import picture_bytes
+from battletracker.model.backdrop import picture_size
 from battletracker.model.backdrop_effects import SetBackdrop
-from battletracker.model.game import Game, GameError
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import register_plan
 from battletracker.rules.base import table_point
 from battletracker.rules.choices import chosen_number
 from battletracker.rules.step import STEP

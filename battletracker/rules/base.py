@@ -11,11 +11,17 @@ from __future__ import annotations
 import builtins
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import TYPE_CHECKING
+from typing import Any
 
-from battletracker.core.dice import Dice, Die, Face
+from battletracker.core.dice import Dice
+from battletracker.core.dice import Die
+from battletracker.core.dice import Face
 from battletracker.core.text import brief
 from battletracker.model.changes import Effect
 

@@ -15,9 +15,12 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from battletracker.core.geometry import EPSILON, distance
-from battletracker.model.game import Game, Unit
-from battletracker.rules.base import InputValue, Refusal
+from battletracker.core.geometry import EPSILON
+from battletracker.core.geometry import distance
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Refusal
 
 Choices = Mapping[str, InputValue]
 """What a player picked for one action: names and plain values."""

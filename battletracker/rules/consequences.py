@@ -16,11 +16,13 @@ effects, so a replay (rules/replay.py re-runs `carry_out`) adds the same.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from typing import TypeVar
 
 from battletracker.model.changes import Effect
-from battletracker.model.game import Game, GameError
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 
 Consequence = Callable[[Game, Sequence[Effect]], Sequence[Effect]]
 T = TypeVar("T")

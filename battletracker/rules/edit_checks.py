@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules.base import Refusal
 
 EditCheck = Callable[[Game, Unit, Unit], "str | None"]

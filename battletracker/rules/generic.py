@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battletracker.core.dice import D6, Dice, count_at_least
-from battletracker.core.odds import Distribution, successes
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.dice import count_at_least
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import successes
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution, Roller, counted
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import counted
 
 MAX_POOL = 60
 

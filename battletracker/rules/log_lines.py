@@ -20,12 +20,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from battletracker.rules.base import inches, table_point
+from battletracker.rules.base import inches
+from battletracker.rules.base import table_point
 from battletracker.rules.places import compass
-from battletracker.rules.words import CONDITION_TERMS, possessive, title
+from battletracker.rules.words import CONDITION_TERMS
+from battletracker.rules.words import possessive
+from battletracker.rules.words import title
 
 ROLLS = " - rolls: "
 

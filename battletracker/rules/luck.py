@@ -30,16 +30,20 @@ choices), which `GameLuck.stopped` says.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable
+from collections.abc import Hashable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Game
 
 if TYPE_CHECKING:
-    from battletracker.rules.base import Inputs, Resolution
+    from battletracker.rules.base import Inputs
+    from battletracker.rules.base import Resolution
     from battletracker.rules.replay import Replayed
 
 _NUMBER = re.compile(r"(?<![A-Za-z])-?\d+|\b(?:yes|no)\b")
@@ -92,7 +96,8 @@ def _side(game: Game, value: object) -> int | None:
 def luck_odds(procedure: str, inputs: Inputs, result: Resolution) -> tuple[Distribution[str], str]:
     """The odds the dice luck reads for a roll and the roll's outcome among them: the procedure's own, or its
     finer `luck` odds where its outcome key leaves out what the roller cared about."""
-    from battletracker.rules import get, odds
+    from battletracker.rules import get
+    from battletracker.rules import odds
 
     finer = get(procedure).luck
     if finer is None:
@@ -165,7 +170,8 @@ def _means(rolls: tuple[RolledLuck, ...], key: Callable[[RolledLuck], K]) -> dic
 
 def game_luck(game: Game) -> GameLuck:
     """Replay the game's recorded actions from its start and rate every roll the app knew the odds of."""
-    from battletracker.rules.replay import ReplayError, replayed_actions
+    from battletracker.rules.replay import ReplayError
+    from battletracker.rules.replay import replayed_actions
 
     if game.start is None:
         return GameLuck((), "the game has no recorded start, so no roll could be rated" if game.actions else "")
@@ -191,7 +197,8 @@ def rate(replayed: Replayed, after: Game) -> RolledLuck | None:
 
 def rate_with_odds(replayed: Replayed, after: Game) -> tuple[RolledLuck, Distribution[str]] | None:
     """`rate`, with the odds it read the roll against (the report's comparisons read them too)."""
-    from battletracker.rules import OddsTooLarge, get
+    from battletracker.rules import OddsTooLarge
+    from battletracker.rules import get
 
     if not replayed.action.dice:
         return None

@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from operator import add
 
 from battletracker.core.odds import Distribution
-from battletracker.rules.luck import percentile, rank
+from battletracker.rules.luck import percentile
+from battletracker.rules.luck import rank
 
 EXACT_LIMIT = 100_000
 """Distinct partial sums kept while convolving exactly; past it, the games are simulated."""

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from battletracker.core import geometry
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules.base import inches
 
 NEAR = 12.0

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from battletracker.model.fields import FieldError, unit_from_dict
+from battletracker.model.fields import FieldError
+from battletracker.model.fields import unit_from_dict
 from battletracker.model.game import Unit
-from battletracker.rules.tables import TableError, ruleset_file
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_file
 
 PRESET_KEYS = ("title", "group")
 

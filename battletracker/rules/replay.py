@@ -12,24 +12,39 @@ replays but the states differ, the first differing place is named.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from battletracker.core.dice import DiceError
-from battletracker.model.actions import UNTRACKED, Action
-from battletracker.model.effects import AppendLog, Effect
-from battletracker.model.fields import game_from_state, state_dict
-from battletracker.model.game import Game, GameError, LogEntry
+from battletracker.model.actions import UNTRACKED
+from battletracker.model.actions import Action
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import Effect
+from battletracker.model.fields import game_from_state
+from battletracker.model.fields import state_dict
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import LogEntry
 from battletracker.model.savefile import SaveFileError
 from battletracker.model.sequence_effects import SetActed
 from battletracker.rules import saved_games
-from battletracker.rules.actions import ChoiceNeeded, Plan, carry_out, plan
-from battletracker.rules.base import Resolution, RulesInputError
-from battletracker.rules.log_lines import added_since, dropped_since, reads_as
+from battletracker.rules.actions import ChoiceNeeded
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import carry_out
+from battletracker.rules.actions import plan
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.log_lines import added_since
+from battletracker.rules.log_lines import dropped_since
+from battletracker.rules.log_lines import reads_as
 from battletracker.rules.luck import acting_side
-from battletracker.rules.sequence import ROUND_RULESETS, played_under
+from battletracker.rules.sequence import ROUND_RULESETS
+from battletracker.rules.sequence import played_under
 from battletracker.rules.tables import TableError
 
 

@@ -26,19 +26,36 @@ import csv
 import io
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING
 
 from battletracker.core.odds import Distribution
 from battletracker.model.fields import game_from_state
-from battletracker.model.game import OUT_OF_PLAY, Game, Unit
-from battletracker.rules.account import CLOCK_ACTIONS, AccountLine, action_line, clock_lines, note_line, table_state
+from battletracker.model.game import OUT_OF_PLAY
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.account import CLOCK_ACTIONS
+from battletracker.rules.account import AccountLine
+from battletracker.rules.account import action_line
+from battletracker.rules.account import clock_lines
+from battletracker.rules.account import note_line
+from battletracker.rules.account import table_state
 from battletracker.rules.base import counted
-from battletracker.rules.luck import GameLuck, RolledLuck, better_of, game_luck, rate_with_odds
-from battletracker.rules.luck_games import GamesLike, as_bad, as_good, games_like, spread
-from battletracker.rules.sequence import ROUND_RULESETS, side_name
+from battletracker.rules.luck import GameLuck
+from battletracker.rules.luck import RolledLuck
+from battletracker.rules.luck import better_of
+from battletracker.rules.luck import game_luck
+from battletracker.rules.luck import rate_with_odds
+from battletracker.rules.luck_games import GamesLike
+from battletracker.rules.luck_games import as_bad
+from battletracker.rules.luck_games import as_good
+from battletracker.rules.luck_games import games_like
+from battletracker.rules.luck_games import spread
+from battletracker.rules.sequence import ROUND_RULESETS
+from battletracker.rules.sequence import side_name
 from battletracker.rules.words import possessive
 
 if TYPE_CHECKING:
@@ -160,7 +177,10 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
 
     `progress` follows the replay; Cancelled when it says stop.
     """
-    from battletracker.rules.replay import PROGRESS_EVERY, Cancelled, ReplayError, replayed_actions
+    from battletracker.rules.replay import PROGRESS_EVERY
+    from battletracker.rules.replay import Cancelled
+    from battletracker.rules.replay import ReplayError
+    from battletracker.rules.replay import replayed_actions
 
     sides = tuple(side_name(game, i) for i in range(len(game.sides)))
     start = game_from_state(game.start, "history.start") if game.start is not None else None

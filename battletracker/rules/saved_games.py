@@ -12,7 +12,8 @@ import os
 
 from battletracker.model import savefile
 from battletracker.model.game import Game
-from battletracker.rules.tables import TableError, find_setting
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import find_setting
 
 
 def loads(raw: bytes) -> Game:

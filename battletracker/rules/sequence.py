@@ -24,7 +24,9 @@ from battletracker.model.actions import RULES
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.changes import Effect
 from battletracker.model.game import Game
-from battletracker.rules.base import InputReader, Refusal, RulesInputError
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Refusal
+from battletracker.rules.base import RulesInputError
 from battletracker.rules.clock import on_clock
 
 if TYPE_CHECKING:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.base import Inputs, Procedure, Resolution
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
 
 STEP = "table.step"
 DONE = "done"

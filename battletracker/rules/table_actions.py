@@ -13,51 +13,65 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import asdict
+from dataclasses import replace
 
 from battletracker.core.dice import Dice
-from battletracker.core.geometry import angle_between, distance
+from battletracker.core.geometry import angle_between
+from battletracker.core.geometry import distance
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import (
-    AddUnit,
-    ChangeCounter,
-    ChangeFigures,
-    ChangeSide,
-    Effect,
-    MoveUnit,
-    RemoveUnit,
-    ReplaceUnit,
-    SetClock,
-    SetCondition,
-    SetDamage,
-    SetSetting,
-    SpendAmmo,
-)
-from battletracker.model.fields import FieldError, unit_from_dict
-from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit, Weapon
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import ChangeSide
+from battletracker.model.effects import Effect
+from battletracker.model.effects import MoveUnit
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import ReplaceUnit
+from battletracker.model.effects import SetClock
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetDamage
+from battletracker.model.effects import SetSetting
+from battletracker.model.effects import SpendAmmo
+from battletracker.model.fields import FieldError
+from battletracker.model.fields import unit_from_dict
+from battletracker.model.game import OUT_OF_PLAY
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
 from battletracker.model.sequence_effects import SetActivation
 from battletracker.rules import register
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import (
-    ChoiceNeeded,
-    InputReader,
-    Inputs,
-    InputValue,
-    Procedure,
-    Resolution,
-    inches,
-)
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import register_plan
+from battletracker.rules.base import ChoiceNeeded
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import inches
 from battletracker.rules.chain_of_command.activation import move_effects
 from battletracker.rules.chain_of_command.command_dice import next_phase
-from battletracker.rules.choices import chosen_flag, chosen_number, chosen_unit, chosen_whole
+from battletracker.rules.choices import chosen_flag
+from battletracker.rules.choices import chosen_number
+from battletracker.rules.choices import chosen_unit
+from battletracker.rules.choices import chosen_whole
 from battletracker.rules.clock import due_effects
 from battletracker.rules.edit_checks import check_edit
-from battletracker.rules.places import destination, place_words
+from battletracker.rules.places import destination
+from battletracker.rules.places import place_words
 from battletracker.rules.resupply import resupply_refusal
 from battletracker.rules.sequence import side_name
 from battletracker.rules.step import STEP
-from battletracker.rules.tables import TableError, ruleset_settings
-from battletracker.rules.words import KIND_TITLES, condition_words, damage_result, title
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_settings
+from battletracker.rules.words import KIND_TITLES
+from battletracker.rules.words import condition_words
+from battletracker.rules.words import damage_result
+from battletracker.rules.words import title
 
 DONE = "done"
 

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battletracker.core.geometry import distance, in_arc, range_band
-from battletracker.model.game import Game, Unit
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import in_arc
+from battletracker.core.geometry import range_band
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 
 
 @dataclass(frozen=True)

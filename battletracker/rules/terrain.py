@@ -26,7 +26,8 @@ ask it: it keeps each piece's outline, box and circles ready, and
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,10 +35,15 @@ from itertools import starmap
 from typing import NamedTuple
 
 from battletracker.core import geometry
-from battletracker.core.geometry import Box, Frame, Point
-from battletracker.model.game import Game, Unit
+from battletracker.core.geometry import Box
+from battletracker.core.geometry import Frame
+from battletracker.core.geometry import Point
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.model.terrain import TerrainPiece
-from battletracker.rules.tables import Table, TableError, ruleset_file
+from battletracker.rules.tables import Table
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_file
 
 
 @dataclass(frozen=True)

@@ -16,20 +16,36 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, replace
+from dataclasses import asdict
+from dataclasses import replace
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect
-from battletracker.model.fields import FieldError, terrain_from_dict
-from battletracker.model.game import Game, GameError
-from battletracker.model.terrain import TerrainPiece, check_terrain
-from battletracker.model.terrain_effects import AddTerrain, RemoveTerrain, ReplaceTerrain, SetTerrainPoints
+from battletracker.model.fields import FieldError
+from battletracker.model.fields import terrain_from_dict
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.terrain import TerrainPiece
+from battletracker.model.terrain import check_terrain
+from battletracker.model.terrain_effects import AddTerrain
+from battletracker.model.terrain_effects import RemoveTerrain
+from battletracker.model.terrain_effects import ReplaceTerrain
+from battletracker.model.terrain_effects import SetTerrainPoints
 from battletracker.rules import register
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import InputReader, Inputs, InputValue, Procedure, Resolution
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import register_plan
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
 from battletracker.rules.choices import chosen_number
-from battletracker.rules.terrain import outline_problem, piece_problem, terrain_rules
+from battletracker.rules.terrain import outline_problem
+from battletracker.rules.terrain import piece_problem
+from battletracker.rules.terrain import terrain_rules
 
 DONE = "done"
 

@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import operator
 import pickle
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from dataclasses import fields
 from functools import reduce
 from typing import Any
 
 from battletracker.model.actions import Action
-from battletracker.model.effects import Changes, Effect
-from battletracker.model.game import Game, LogEntry
-from battletracker.rules.replay import ReplayError, Step, replay_action, start_of
+from battletracker.model.effects import Changes
+from battletracker.model.effects import Effect
+from battletracker.model.game import Game
+from battletracker.model.game import LogEntry
+from battletracker.rules.replay import ReplayError
+from battletracker.rules.replay import Step
+from battletracker.rules.replay import replay_action
+from battletracker.rules.replay import start_of
 
 CHECKPOINT_EVERY = 25
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from battletracker.rules.tables import TableError, ruleset_file
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_file
 
 KIND_TITLES = {
     "team": "Team",

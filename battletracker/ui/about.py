@@ -6,10 +6,13 @@ import html
 import platform
 
 import PySide6
-from PySide6.QtCore import Qt, qVersion
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtCore import qVersion
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QWidget
 
-from battletracker import HOMEPAGE, version
+from battletracker import HOMEPAGE
+from battletracker import version
 from battletracker.ui.app_log import log_path
 
 LICENCE = "MIT"

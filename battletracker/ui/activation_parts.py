@@ -10,10 +10,15 @@ the same undo step as what it does.
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QWidget
 
 from battletracker.model.game import Game
-from battletracker.rules.chain_of_command.activation import RULESET, activated_words, status
+from battletracker.rules.chain_of_command.activation import RULESET
+from battletracker.rules.chain_of_command.activation import activated_words
+from battletracker.rules.chain_of_command.activation import status
 from battletracker.ui.text import plain
 
 

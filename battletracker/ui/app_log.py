@@ -14,8 +14,12 @@ import sys
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QMessageLogContext, Qt, QtMsgType, qInstallMessageHandler
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import QMessageLogContext
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QtMsgType
+from PySide6.QtCore import qInstallMessageHandler
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QMessageBox
 
 from battletracker import version
 from battletracker.ui.recovery import data_dir

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMessageBox, QWidget
+    from PySide6.QtWidgets import QMessageBox
+    from PySide6.QtWidgets import QWidget
 
 
 def ask(parent: QWidget, icon: QMessageBox.Icon, title: str, text: str,

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.rules.generic import MAX_POOL
-from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import FirstOpening
+from battletracker.ui.procedure_runner import ProcedureDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
 
 

@@ -21,14 +21,20 @@ just after its first paint, so they do not slow the start.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING
+from typing import Literal
+from typing import Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView

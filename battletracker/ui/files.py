@@ -89,7 +89,8 @@ def atomic_write(path: Path, needed: int = 0) -> Iterator[QSaveFile]:
 
     Qt's file classes are loaded with the first save, not before the window's first paint.
     """
-    from PySide6.QtCore import QIODevice, QSaveFile
+    from PySide6.QtCore import QIODevice
+    from PySide6.QtCore import QSaveFile
 
     handle = QSaveFile(str(path))
     if not handle.open(QIODevice.OpenModeFlag.WriteOnly):

@@ -19,21 +19,24 @@ than both side by side.
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QRect
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (
-    QAbstractButton,
-    QApplication,
-    QBoxLayout,
-    QDialog,
-    QDialogButtonBox,
-    QFrame,
-    QLayout,
-    QLayoutItem,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QBoxLayout
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QLayout
+from PySide6.QtWidgets import QLayoutItem
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.ui.gc_pause import top_level_widgets
 
@@ -254,7 +257,9 @@ class DialogFitter(QObject):
 
     def install(self) -> None:
         # Qt's own dialogs size themselves; imported here, as a window needs none of them to paint.
-        from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+        from PySide6.QtWidgets import QFileDialog
+        from PySide6.QtWidgets import QInputDialog
+        from PySide6.QtWidgets import QMessageBox
 
         self.skipped = (QMessageBox, QFileDialog, QInputDialog)
         self._fits.clear()

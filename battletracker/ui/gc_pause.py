@@ -18,7 +18,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QWidget
 
 _lock = threading.Lock()
 _holders = 0

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFocusEvent, QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLineEdit, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFocusEvent
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QShortcut
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QTextBrowser
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.rules.tables import resources_dir
 

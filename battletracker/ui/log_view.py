@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QAction, QFont, QFontDatabase, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QListView,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QAbstractListModel
+from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QPersistentModelIndex
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtGui import QFont
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtWidgets import QListView
+from PySide6.QtWidgets import QStyledItemDelegate
+from PySide6.QtWidgets import QStyleOptionViewItem
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.model.changes import Changes
 from battletracker.model.game import LogEntry

@@ -10,7 +10,8 @@ the dialog.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QProgressDialog, QWidget
+from PySide6.QtWidgets import QProgressDialog
+from PySide6.QtWidgets import QWidget
 
 SHOW_AFTER_MS = 1000
 

@@ -7,22 +7,31 @@ the rest is in parts named for what they hold: its games on disk (window_files),
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence, QPaintEvent, QUndoStack
-from PySide6.QtWidgets import (
-    QDialog,
-    QDockWidget,
-    QLabel,
-    QMainWindow,
-    QMenu,
-    QToolBar,
-    QUndoView,
-    QWidget,
-)
+from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QSettings
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QIcon
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QPaintEvent
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QToolBar
+from PySide6.QtWidgets import QUndoView
+from PySide6.QtWidgets import QWidget
 
 from battletracker.model.changes import Changes
 from battletracker.model.game import GameError
@@ -30,14 +39,18 @@ from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
-from battletracker.ui.extensions import DockId, Feature, MenuId
+from battletracker.ui.extensions import DockId
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import MenuId
 from battletracker.ui.features import MODULES as FEATURE_MODULES
-from battletracker.ui.fit import DialogFitter, screen_room
+from battletracker.ui.fit import DialogFitter
+from battletracker.ui.fit import screen_room
 from battletracker.ui.log_view import LogPanel
 from battletracker.ui.map.view import MapView
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, literal
+from battletracker.ui.text import esc
+from battletracker.ui.text import literal
 from battletracker.ui.warmup import WarmUp
 from battletracker.ui.window_export import WindowExport
 from battletracker.ui.window_features import WindowFeatures
@@ -45,7 +58,8 @@ from battletracker.ui.window_files import WindowFiles
 from battletracker.ui.window_replay import WindowReplay
 
 if TYPE_CHECKING:
-    from battletracker.ui.replay_panel import ReplayBanner, ReplayPanel
+    from battletracker.ui.replay_panel import ReplayBanner
+    from battletracker.ui.replay_panel import ReplayPanel
 
 
 class MainWindow(QMainWindow):
@@ -425,7 +439,8 @@ class MainWindow(QMainWindow):
         """Light, Dark or the system's palette, the one in use ticked; made when the menu first opens."""
         from PySide6.QtGui import QActionGroup
 
-        from battletracker.ui.theme import CHOICES, chosen_scheme
+        from battletracker.ui.theme import CHOICES
+        from battletracker.ui.theme import chosen_scheme
 
         if not self.colours_menu.actions():
             group = QActionGroup(self.colours_menu)

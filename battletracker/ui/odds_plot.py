@@ -17,19 +17,23 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QPalette, QShowEvent
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QPalette
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QHeaderView
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QTableWidget
+from PySide6.QtWidgets import QTableWidgetItem
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.core.odds import Distribution, flag_chances, marginals, open_ended, parse_quantities
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import flag_chances
+from battletracker.core.odds import marginals
+from battletracker.core.odds import open_ended
+from battletracker.core.odds import parse_quantities
 
 GroupFn = Callable[[str], str]
 

@@ -18,36 +18,49 @@ dialog shows goes through `attempt`, so none handles refusals its own way.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING
+from typing import Protocol
+from typing import TypeVar
 
 import shiboken6
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDialog,
-    QFormLayout,
-    QGraphicsItem,
-    QHBoxLayout,
-    QLabel,
-    QLayout,
-    QPushButton,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLayout
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import Game, GameError, Unit
-from battletracker.rules.actions import Choices, Plan, plan
-from battletracker.rules.base import InputValue, Resolution, RulesInputError, message_of
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Unit
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import plan
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.activation_parts import ActivationRow
-from battletracker.ui.extensions import FeatureHost, UnitAction
+from battletracker.ui.extensions import FeatureHost
+from battletracker.ui.extensions import UnitAction
 from battletracker.ui.fit import Columns
 from battletracker.ui.odds_plot import GroupFn
-from battletracker.ui.procedure_runner import ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_runner import ProcedureDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.refusal import REFUSAL_STYLE as REFUSAL_STYLE
 from battletracker.ui.refusal import RefusalBanner as RefusalBanner
 from battletracker.ui.session import Session

@@ -17,44 +17,58 @@ default button, and closing with typed dice not yet applied asks first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from math import ceil
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QSizeF, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent
-from PySide6.QtWidgets import (
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QMessageBox,
-    QPushButton,
-    QScrollArea,
-    QTextBrowser,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QRect
+from PySide6.QtCore import QSizeF
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QTextBrowser
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.core.dice import (
-    DiceError,
-    DiceExhausted,
-    Die,
-    Face,
-    RandomDice,
-    ScriptedDice,
-    parse_typed_rolls,
-)
+from battletracker.core.dice import DiceError
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import Die
+from battletracker.core.dice import Face
+from battletracker.core.dice import RandomDice
+from battletracker.core.dice import ScriptedDice
+from battletracker.core.dice import parse_typed_rolls
 from battletracker.model.game import GameError
-from battletracker.rules import ChoiceNeeded, Inputs, OddsTooLarge, Resolution, RulesInputError, get, odds, resolve
+from battletracker.rules import ChoiceNeeded
+from battletracker.rules import Inputs
+from battletracker.rules import OddsTooLarge
+from battletracker.rules import Resolution
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.actions import with_game_settings
-from battletracker.rules.base import InputValue, message_of
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.fit import screen_room
-from battletracker.ui.odds_plot import GroupFn, OddsPlot
+from battletracker.ui.odds_plot import GroupFn
+from battletracker.ui.odds_plot import OddsPlot
 from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import esc

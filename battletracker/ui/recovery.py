@@ -31,12 +31,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QLockFile
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import Signal
 
 from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules import saved_games
-from battletracker.ui.files import SaveError, describe_errno, game_file, write_bytes
+from battletracker.ui.files import SaveError
+from battletracker.ui.files import describe_errno
+from battletracker.ui.files import game_file
+from battletracker.ui.files import write_bytes
 from battletracker.ui.session import Session
 
 if TYPE_CHECKING:
@@ -87,7 +94,8 @@ def when_saved(saved: datetime, now: datetime | None = None, seconds: bool = Fal
 
     Month names are English whatever the system's language, as every other word of the app is.
     """
-    from datetime import datetime, timedelta
+    from datetime import datetime
+    from datetime import timedelta
 
     local = saved.astimezone()
     today = (now if now is not None else datetime.now()).astimezone().date()

@@ -7,9 +7,11 @@ panel shows it without loading what only a procedure dialog needs.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QWidget
 
-from battletracker.ui.theme import REFUSAL_BACKGROUND, REFUSAL_TEXT
+from battletracker.ui.theme import REFUSAL_BACKGROUND
+from battletracker.ui.theme import REFUSAL_TEXT
 
 REFUSAL_STYLE = f"color: {REFUSAL_TEXT}; background: {REFUSAL_BACKGROUND}; padding: 4px; border-radius: 3px;"
 

@@ -16,15 +16,35 @@ import base64
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QUrl
-from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
-from PySide6.QtSvg import QSvgGenerator, QSvgRenderer
+from PySide6.QtCore import QBuffer
+from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QIODevice
+from PySide6.QtCore import QMarginsF
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import QSize
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QImage
+from PySide6.QtGui import QPageLayout
+from PySide6.QtGui import QPageSize
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPdfWriter
+from PySide6.QtGui import QTextDocument
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
 from battletracker.model.game import Game
-from battletracker.rules.replay import Cancelled, Progress
-from battletracker.rules.report import BattleReport, build_report, log_csv, luck_plot_svg, pictured, report_html
-from battletracker.ui.files import SaveError, write_bytes
+from battletracker.rules.replay import Cancelled
+from battletracker.rules.replay import Progress
+from battletracker.rules.report import BattleReport
+from battletracker.rules.report import build_report
+from battletracker.rules.report import log_csv
+from battletracker.rules.report import luck_plot_svg
+from battletracker.rules.report import pictured
+from battletracker.rules.report import report_html
+from battletracker.ui.files import SaveError
+from battletracker.ui.files import write_bytes
 from battletracker.ui.map.palette import MapPalette
 from battletracker.ui.map.scene import MapScene
 from battletracker.ui.session import Session

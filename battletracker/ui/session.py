@@ -22,22 +22,32 @@ from functools import reduce
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QUndoCommand
+from PySide6.QtGui import QUndoStack
 
-from battletracker.core.dice import Dice, Face, RandomDice
+from battletracker.core.dice import Dice
+from battletracker.core.dice import Face
+from battletracker.core.dice import RandomDice
 from battletracker.model import savefile
-from battletracker.model.actions import UNTRACKED, Action
-from battletracker.model.changes import Changes, Effect
-from battletracker.model.game import Game, GameError
+from battletracker.model.actions import UNTRACKED
+from battletracker.model.actions import Action
+from battletracker.model.changes import Changes
+from battletracker.model.changes import Effect
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 from battletracker.model.savefile import SaveFileError
-from battletracker.rules import Resolution, saved_games
-from battletracker.ui.files import fingerprint, is_shipped
+from battletracker.rules import Resolution
+from battletracker.rules import saved_games
+from battletracker.ui.files import fingerprint
+from battletracker.ui.files import is_shipped
 
 if TYPE_CHECKING:
     # Imported where they are used: the window paints before anyone acts or replays.
     from battletracker.rules.actions import Choices
-    from battletracker.rules.replay import Progress, Step
+    from battletracker.rules.replay import Progress
+    from battletracker.rules.replay import Step
     from battletracker.rules.timeline import Timeline
 
 EVERYTHING = Changes(everything=True)
@@ -193,7 +203,8 @@ class Session(QObject):
         any RulesInputError from the plan, GameError from the model) raises
         and nothing is applied.
         """
-        from battletracker.rules.actions import carry_out, plan
+        from battletracker.rules.actions import carry_out
+        from battletracker.rules.actions import plan
 
         self._refuse_while_replaying()
         p = plan(name, self._game, choices)
@@ -365,7 +376,8 @@ class Session(QObject):
         """
         if game.start is None or not game.actions:
             return game, [], None
-        from battletracker.rules.replay import ReplayError, replay_steps
+        from battletracker.rules.replay import ReplayError
+        from battletracker.rules.replay import replay_steps
 
         try:
             replayed, steps = replay_steps(game, progress)

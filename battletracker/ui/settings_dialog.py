@@ -11,23 +11,25 @@ its place.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
-    QGridLayout,
-    QLabel,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGridLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import GameError, Scalar
-from battletracker.rules.base import RulesInputError, message_of
+from battletracker.model.game import GameError
+from battletracker.model.game import Scalar
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import message_of
 from battletracker.rules.table_actions import SETTINGS
-from battletracker.rules.tables import Setting, TableError, ruleset_settings
+from battletracker.rules.tables import Setting
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_settings
 from battletracker.rules.words import title
 from battletracker.ui.fit import FitScrollArea
 from battletracker.ui.refusal import RefusalBanner

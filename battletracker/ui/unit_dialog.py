@@ -14,30 +14,43 @@ import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QIcon, QPalette, QPixmap, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QDoubleSpinBox,
-    QFormLayout,
-    QGridLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPlainTextEdit,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QFont
+from PySide6.QtGui import QIcon
+from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QStandardItem
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDoubleSpinBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGridLayout
+from PySide6.QtWidgets import QGroupBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import ARMOUR_FACES, UNIT_KINDS, VEHICLE_CATEGORIES, Game, GameError, Unit, Vehicle
+from battletracker.model.game import ARMOUR_FACES
+from battletracker.model.game import UNIT_KINDS
+from battletracker.model.game import VEHICLE_CATEGORIES
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
 from battletracker.rules import RulesInputError
-from battletracker.rules.base import InputValue, message_of
-from battletracker.rules.presets import UnitPreset, unit_presets
-from battletracker.rules.table_actions import describe_changes, unit_choice
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import message_of
+from battletracker.rules.presets import UnitPreset
+from battletracker.rules.presets import unit_presets
+from battletracker.rules.table_actions import describe_changes
+from battletracker.rules.table_actions import unit_choice
 from battletracker.rules.words import KIND_TITLES
 from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session

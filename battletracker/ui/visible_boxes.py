@@ -6,9 +6,16 @@ the palette is dark.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QProxyStyle, QStyle, QStyleOption, QWidget
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPen
+from PySide6.QtWidgets import QProxyStyle
+from PySide6.QtWidgets import QStyle
+from PySide6.QtWidgets import QStyleOption
+from PySide6.QtWidgets import QWidget
 
 INDICATOR_EDGE = "#8a8d94"
 """The edge of a tick box or radio button on a dark palette, light enough to see against the box."""

@@ -43,15 +43,18 @@ import importlib
 import pkgutil
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from contextlib import suppress
 from functools import partial
 from types import ModuleType
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
-from battletracker.ui.gc_pause import hold, release
+from battletracker.ui.gc_pause import hold
+from battletracker.ui.gc_pause import release
 
 # Imported off the GUI thread: libraries that create no Qt object when imported.
 LIBRARIES = ("numpy", "pyqtgraph")

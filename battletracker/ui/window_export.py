@@ -88,7 +88,8 @@ class WindowExport:
         return self._write_export("battle log", path, report_export.export_log_csv)
 
     def print_report(self) -> bool:
-        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+        from PySide6.QtPrintSupport import QPrintDialog
+        from PySide6.QtPrintSupport import QPrinter
 
         from battletracker.ui import report_export
 

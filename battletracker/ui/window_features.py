@@ -6,23 +6,27 @@ their unit actions are entries of the window's, in the Actions menu, the map's m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QWidget
 
-from battletracker.ui.extensions import (
-    DockId,
-    Feature,
-    MenuId,
-    add_features,
-    all_unit_actions,
-    unit_actions,
-    window_extensions,
-)
+from battletracker.ui.extensions import DockId
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import MenuId
+from battletracker.ui.extensions import add_features
+from battletracker.ui.extensions import all_unit_actions
 from battletracker.ui.extensions import unit_action as unit_action_by_key
+from battletracker.ui.extensions import unit_actions
+from battletracker.ui.extensions import window_extensions
 from battletracker.ui.text import literal
 
 if TYPE_CHECKING:

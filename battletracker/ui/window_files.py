@@ -5,13 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QStandardPaths, Qt
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import Qt
 
 from battletracker.model import savefile
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.ask import ask
-from battletracker.ui.files import SaveError, fingerprint, save_game
+from battletracker.ui.files import SaveError
+from battletracker.ui.files import fingerprint
+from battletracker.ui.files import save_game
 from battletracker.ui.recovery import Orphan
 from battletracker.ui.text import literal
 

@@ -14,7 +14,8 @@ from battletracker.ui.ask import ask
 
 if TYPE_CHECKING:
     from battletracker.ui.main_window import MainWindow
-    from battletracker.ui.replay_panel import ReplayBanner, ReplayPanel
+    from battletracker.ui.replay_panel import ReplayBanner
+    from battletracker.ui.replay_panel import ReplayPanel
 
 
 class WindowReplay:

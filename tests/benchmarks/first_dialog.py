@@ -23,15 +23,19 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
-from tests.benchmarks.common import report, report_ratio
+from tests.benchmarks.common import report
+from tests.benchmarks.common import report_ratio
 
 if TYPE_CHECKING:
     # Not in the child process before the app starts: it would load the dialogs' base ahead of the start.
-    from battletracker.ui.procedure_runner import FirstOpening, NotOpened
+    from battletracker.ui.procedure_runner import FirstOpening
+    from battletracker.ui.procedure_runner import NotOpened
 
 GOAL_MS = 100.0
 PAUSE_GOAL_MS = 50.0
@@ -217,7 +221,8 @@ def _opener(app: Any, w: Any, opening: Opening) -> Callable[[], object]:
 
 def open_and_close(app: Any, w: Any, opening: Opening) -> tuple[float, str]:
     """Milliseconds from the player's request until the dialog has been shown and painted; then close it."""
-    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtCore import QEvent
 
     from battletracker.ui.gc_pause import top_level_widgets
     from battletracker.ui.procedure_runner import ProcedureDialog

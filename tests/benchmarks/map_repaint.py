@@ -57,26 +57,41 @@ from collections.abc import Callable
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt  # noqa: E402
-from PySide6.QtGui import QColor, QPaintEvent, QPen  # noqa: E402
+from PySide6.QtCore import QEvent  # noqa: E402
+from PySide6.QtCore import QObject  # noqa: E402
+from PySide6.QtCore import QPoint  # noqa: E402
+from PySide6.QtCore import QPointF  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtGui import QColor  # noqa: E402
+from PySide6.QtGui import QPaintEvent  # noqa: E402
+from PySide6.QtGui import QPen  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import (  # noqa: E402
-    QApplication,
-    QGraphicsEllipseItem,
-    QGraphicsItem,
-    QGraphicsRectItem,
-    QGraphicsScene,
-    QGraphicsSimpleTextItem,
-    QGraphicsView,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QGraphicsEllipseItem  # noqa: E402
+from PySide6.QtWidgets import QGraphicsItem  # noqa: E402
+from PySide6.QtWidgets import QGraphicsRectItem  # noqa: E402
+from PySide6.QtWidgets import QGraphicsScene  # noqa: E402
+from PySide6.QtWidgets import QGraphicsSimpleTextItem  # noqa: E402
+from PySide6.QtWidgets import QGraphicsView  # noqa: E402
+from PySide6.QtWidgets import QWidget  # noqa: E402
 
-from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea  # noqa: E402
-from battletracker.model.game import Game, Marker, Side, Unit, Vehicle, Weapon  # noqa: E402
+from battletracker.model.bombardment import Bombardment  # noqa: E402
+from battletracker.model.bombardment import BombardmentEvent  # noqa: E402
+from battletracker.model.bombardment import Building  # noqa: E402
+from battletracker.model.bombardment import SmokeArea  # noqa: E402
+from battletracker.model.game import Game  # noqa: E402
+from battletracker.model.game import Marker  # noqa: E402
+from battletracker.model.game import Side  # noqa: E402
+from battletracker.model.game import Unit  # noqa: E402
+from battletracker.model.game import Vehicle  # noqa: E402
+from battletracker.model.game import Weapon  # noqa: E402
 from battletracker.model.terrain import TerrainPiece  # noqa: E402
 from battletracker.ui.map import MapView  # noqa: E402
 from battletracker.ui.map.bombardments import BombardmentLayer  # noqa: E402
-from battletracker.ui.map.items import DEFAULT_DIAMETER, ROUND_DIAMETER, VEHICLE_LENGTH, VEHICLE_WIDTH  # noqa: E402
+from battletracker.ui.map.items import DEFAULT_DIAMETER  # noqa: E402
+from battletracker.ui.map.items import ROUND_DIAMETER  # noqa: E402
+from battletracker.ui.map.items import VEHICLE_LENGTH  # noqa: E402
+from battletracker.ui.map.items import VEHICLE_WIDTH  # noqa: E402
 from battletracker.ui.session import Session  # noqa: E402
 from tests.benchmarks.common import report_ratio  # noqa: E402
 
@@ -296,7 +311,8 @@ def measure(app: QApplication, n: int) -> None:
 
 def measure_projector(app: QApplication, n: int) -> None:
     """The table display in projector mode, keystoned, with every overlay it draws, beside the laptop's map."""
-    from battletracker.ui.features.table_display.display import DisplayWindow, fitted_corners
+    from battletracker.ui.features.table_display.display import DisplayWindow
+    from battletracker.ui.features.table_display.display import fitted_corners
     from battletracker.ui.map.items import circle_item
 
     view, layer = open_map(app, n)

@@ -19,15 +19,13 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.benchmarks.common import report
-from tests.benchmarks.first_dialog import (
-    Opening,
-    exit_after,
-    open_and_close,
-    openings,
-    openings_json,
-    prepare_table,
-    read_openings,
-)
+from tests.benchmarks.first_dialog import Opening
+from tests.benchmarks.first_dialog import exit_after
+from tests.benchmarks.first_dialog import open_and_close
+from tests.benchmarks.first_dialog import openings
+from tests.benchmarks.first_dialog import openings_json
+from tests.benchmarks.first_dialog import prepare_table
+from tests.benchmarks.first_dialog import read_openings
 
 GOAL_MB = 200.0
 

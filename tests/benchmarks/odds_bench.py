@@ -20,7 +20,10 @@ from collections import Counter
 from collections.abc import Callable
 
 from battletracker.core.dice import RandomDice
-from battletracker.rules import Inputs, Procedure, get, procedures
+from battletracker.rules import Inputs
+from battletracker.rules import Procedure
+from battletracker.rules import get
+from battletracker.rules import procedures
 from battletracker.rules.base import InputValue
 
 TYPICAL_GOAL_MS = 1.0

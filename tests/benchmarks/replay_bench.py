@@ -26,7 +26,9 @@ from collections.abc import Callable
 from battletracker.model.game import Game
 from battletracker.rules import perform
 from battletracker.rules.timeline import Timeline
-from tests.benchmarks.common import median_ms, report, report_ratio
+from tests.benchmarks.common import median_ms
+from tests.benchmarks.common import report
+from tests.benchmarks.common import report_ratio
 from tests.benchmarks.savefile_bench import big_game
 
 FRAME_MS = 16.0

@@ -26,25 +26,21 @@ from typing import Any
 from battletracker.model import savefile
 from battletracker.model.actions import Action
 from battletracker.model.backdrop import Backdrop
-from battletracker.model.bombardment import (
-    Bombardment,
-    BombardmentEvent,
-    Building,
-    PhaseStamp,
-    SmokeArea,
-)
-from battletracker.model.game import (
-    AgendaItem,
-    CommandRoll,
-    Game,
-    LogEntry,
-    Marker,
-    Side,
-    Unit,
-    Vehicle,
-    Weapon,
-    WeaponProfile,
-)
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import PhaseStamp
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.game import AgendaItem
+from battletracker.model.game import CommandRoll
+from battletracker.model.game import Game
+from battletracker.model.game import LogEntry
+from battletracker.model.game import Marker
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
+from battletracker.model.game import WeaponProfile
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.presets import unit_presets
 from tests.benchmarks.common import report_ratio
@@ -156,7 +152,8 @@ def files(name: str, game: Game, folder: Path) -> None:
     try:
         from PySide6.QtWidgets import QApplication
 
-        from battletracker.ui.files import save_game, write_bytes
+        from battletracker.ui.files import save_game
+        from battletracker.ui.files import write_bytes
     except ImportError:
         return
     app = QApplication.instance() or QApplication([])

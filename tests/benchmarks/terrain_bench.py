@@ -21,12 +21,17 @@ import statistics
 import time
 from collections.abc import Callable
 
-from battletracker.core.geometry import Point, distance
-from battletracker.model.bombardment import Building, SmokeArea
-from battletracker.model.game import Game, Side
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import distance
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.game import Game
+from battletracker.model.game import Side
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain import TableIndex
-from tests.benchmarks.common import median_ms, report, report_ratio
+from tests.benchmarks.common import median_ms
+from tests.benchmarks.common import report
+from tests.benchmarks.common import report_ratio
 
 GOAL_MS = 5.0
 RATIO_GOAL = 16.0

@@ -5,17 +5,16 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume
+from hypothesis import given
 from hypothesis import strategies as st
 
-from battletracker.core.calibration import (
-    Placement,
-    PlacementError,
-    fit_to_table,
-    nearest_corner,
-    place_by_distance,
-    place_by_two_points,
-)
+from battletracker.core.calibration import Placement
+from battletracker.core.calibration import PlacementError
+from battletracker.core.calibration import fit_to_table
+from battletracker.core.calibration import nearest_corner
+from battletracker.core.calibration import place_by_distance
+from battletracker.core.calibration import place_by_two_points
 
 pixels = st.tuples(st.floats(0, 4096), st.floats(0, 4096))
 places = st.tuples(st.floats(-100, 200), st.floats(-100, 200))

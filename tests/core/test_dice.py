@@ -5,22 +5,21 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from battletracker.core.dice import (
-    D3,
-    D6,
-    D12,
-    DiceError,
-    DiceExhausted,
-    Die,
-    RandomDice,
-    ScriptedDice,
-    count_at_least,
-    numeric_die,
-    parse_typed_rolls,
-)
+from battletracker.core.dice import D3
+from battletracker.core.dice import D6
+from battletracker.core.dice import D12
+from battletracker.core.dice import DiceError
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import Die
+from battletracker.core.dice import RandomDice
+from battletracker.core.dice import ScriptedDice
+from battletracker.core.dice import count_at_least
+from battletracker.core.dice import numeric_die
+from battletracker.core.dice import parse_typed_rolls
 
 DEVIATION = Die("deviation die", ("hit", "hit", "arrow 1", "arrow 2", "arrow 3", "arrow 4"))
 

@@ -8,24 +8,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battletracker.core.geometry import (
-    along_line,
-    angle_between,
-    aspect,
-    bearing,
-    corridor,
-    direction,
-    distance,
-    distance_to_segment,
-    in_arc,
-    in_radius,
-    normalise,
-    offset,
-    on_table,
-    range_band,
-    step_parallel,
-    within_burst,
-)
+from battletracker.core.geometry import along_line
+from battletracker.core.geometry import angle_between
+from battletracker.core.geometry import aspect
+from battletracker.core.geometry import bearing
+from battletracker.core.geometry import corridor
+from battletracker.core.geometry import direction
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import distance_to_segment
+from battletracker.core.geometry import in_arc
+from battletracker.core.geometry import in_radius
+from battletracker.core.geometry import normalise
+from battletracker.core.geometry import offset
+from battletracker.core.geometry import on_table
+from battletracker.core.geometry import range_band
+from battletracker.core.geometry import step_parallel
+from battletracker.core.geometry import within_burst
 
 ORIGIN = (10.0, 10.0)
 

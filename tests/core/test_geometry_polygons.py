@@ -9,16 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from battletracker.core import geometry
-from battletracker.core.geometry import (
-    Box,
-    bounding_box,
-    distance_to_polyline,
-    length_inside_polygon,
-    point_in_polygon,
-    segment_crosses_polygon,
-    segment_crosses_polyline,
-    segments_intersect,
-)
+from battletracker.core.geometry import Box
+from battletracker.core.geometry import bounding_box
+from battletracker.core.geometry import distance_to_polyline
+from battletracker.core.geometry import length_inside_polygon
+from battletracker.core.geometry import point_in_polygon
+from battletracker.core.geometry import segment_crosses_polygon
+from battletracker.core.geometry import segment_crosses_polyline
+from battletracker.core.geometry import segments_intersect
 
 SQUARE = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
 # A U opening upwards: the notch x 3..7, y 0..6 is outside.

@@ -9,9 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battletracker.core.calibration import PlacementError, place_by_two_points
-from battletracker.core.geometry import Point, offset
-from battletracker.core.homography import Homography, four_point, table_corners
+from battletracker.core.calibration import PlacementError
+from battletracker.core.calibration import place_by_two_points
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import offset
+from battletracker.core.homography import Homography
+from battletracker.core.homography import four_point
+from battletracker.core.homography import table_corners
 
 TABLE = (72.0, 48.0)
 

@@ -12,13 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battletracker.core.odds import (
-    Distribution,
-    binomial,
-    categorical_counts,
-    success_chance,
-    successes,
-)
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import binomial
+from battletracker.core.odds import categorical_counts
+from battletracker.core.odds import success_chance
+from battletracker.core.odds import successes
 
 F = Fraction
 
@@ -231,7 +229,8 @@ def test_outcome_keys_parse_to_counts_and_labels_do_not() -> None:
 
 
 def test_a_count_of_that_many_or_more_is_charted_on_its_bar_and_named_open_ended() -> None:
-    from battletracker.core.odds import open_ended, parse_quantities
+    from battletracker.core.odds import open_ended
+    from battletracker.core.odds import parse_quantities
 
     assert parse_quantities("kills=1 shock=2 vehicle_shock=4+") == {"kills": 1, "shock": 2, "vehicle_shock": 4}
     assert parse_quantities("kills=1+2") is None
@@ -243,7 +242,8 @@ def test_a_count_of_that_many_or_more_is_charted_on_its_bar_and_named_open_ended
 def test_marginals_of_a_joint_kills_and_shock_distribution_are_exact() -> None:
     from fractions import Fraction
 
-    from battletracker.core.odds import Distribution, marginals
+    from battletracker.core.odds import Distribution
+    from battletracker.core.odds import marginals
 
     joint = Distribution({"kills=0 shock=0": Fraction(1, 2), "kills=0 shock=1": Fraction(1, 4),
                           "kills=1 shock=1 building_on_fire": Fraction(1, 8), "kills=2 shock=1": Fraction(1, 8)})
@@ -259,7 +259,8 @@ def test_marginals_of_a_joint_kills_and_shock_distribution_are_exact() -> None:
 def test_flag_chances_total_the_outcomes_that_carry_each_flag() -> None:
     from fractions import Fraction
 
-    from battletracker.core.odds import Distribution, flag_chances
+    from battletracker.core.odds import Distribution
+    from battletracker.core.odds import flag_chances
 
     joint = Distribution({"on_target suppressed=0": Fraction(1, 3), "on_target suppressed=1": Fraction(1, 6),
                           "deviated suppressed=0": Fraction(1, 2)})

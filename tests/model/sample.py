@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from battletracker.model.game import (
-    Game,
-    LogEntry,
-    Marker,
-    Side,
-    Unit,
-    Vehicle,
-    Weapon,
-    WeaponProfile,
-)
+from battletracker.model.game import Game
+from battletracker.model.game import LogEntry
+from battletracker.model.game import Marker
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
+from battletracker.model.game import WeaponProfile
 
 
 def sample_game() -> Game:

@@ -7,16 +7,15 @@ import json
 import pytest
 
 from battletracker.model import savefile
-from battletracker.model.backdrop import (
-    MAX_PICTURE_BYTES,
-    Backdrop,
-    check_backdrop,
-    picture_size,
-    picture_text,
-)
+from battletracker.model.backdrop import MAX_PICTURE_BYTES
+from battletracker.model.backdrop import Backdrop
+from battletracker.model.backdrop import check_backdrop
+from battletracker.model.backdrop import picture_size
+from battletracker.model.backdrop import picture_text
 from battletracker.model.backdrop_effects import SetBackdrop
 from battletracker.model.game import GameError
-from tests.model.pictures import jpeg_header, png_bytes
+from tests.model.pictures import jpeg_header
+from tests.model.pictures import png_bytes
 from tests.model.sample import sample_game
 
 PICTURE = picture_text(png_bytes(8, 6))

@@ -7,25 +7,30 @@ import copy
 import pytest
 
 from battletracker.model import savefile
-from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
-from battletracker.model.bombardment_effects import (
-    AddBombardment,
-    AddBuilding,
-    AddSmoke,
-    AppendBombardmentEvent,
-    ChangeCocPoints,
-    PopBombardmentEvent,
-    RemoveBombardment,
-    RemoveBuilding,
-    RemoveSmoke,
-    ReplaceBuilding,
-    SetBombardmentPin,
-    SetBuildingState,
-    SetOccupant,
-    UpdateBombardment,
-)
-from battletracker.model.effects import Changes, Effect
-from battletracker.model.game import Game, GameError, Side, Unit
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.bombardment_effects import AddBombardment
+from battletracker.model.bombardment_effects import AddBuilding
+from battletracker.model.bombardment_effects import AddSmoke
+from battletracker.model.bombardment_effects import AppendBombardmentEvent
+from battletracker.model.bombardment_effects import ChangeCocPoints
+from battletracker.model.bombardment_effects import PopBombardmentEvent
+from battletracker.model.bombardment_effects import RemoveBombardment
+from battletracker.model.bombardment_effects import RemoveBuilding
+from battletracker.model.bombardment_effects import RemoveSmoke
+from battletracker.model.bombardment_effects import ReplaceBuilding
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.bombardment_effects import SetOccupant
+from battletracker.model.bombardment_effects import UpdateBombardment
+from battletracker.model.effects import Changes
+from battletracker.model.effects import Effect
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
 from tests.model.test_bombardment_model import bombardment_game
 
 

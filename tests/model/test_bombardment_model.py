@@ -11,14 +11,14 @@ import pytest
 
 from battletracker.core import geometry
 from battletracker.model import savefile
-from battletracker.model.bombardment import (
-    Bombardment,
-    BombardmentEvent,
-    Building,
-    SmokeArea,
-    check_bombardment,
-)
-from battletracker.model.game import Game, GameError, Side
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.bombardment import check_bombardment
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Side
 from battletracker.model.savefile import SaveFileError
 
 

@@ -9,31 +9,36 @@ import math
 import pytest
 
 from battletracker.model import savefile
-from battletracker.model.effects import (
-    AddUnit,
-    AppendLog,
-    ChangeCounter,
-    ChangeFigures,
-    Changes,
-    ChangeSide,
-    Effect,
-    MoveUnit,
-    PlaceMarker,
-    PopLog,
-    RemoveMarker,
-    RemoveUnit,
-    ReplaceUnit,
-    SetClock,
-    SetCondition,
-    SetDamage,
-    SetMarkerData,
-    SetProfileState,
-    SetSetting,
-    SpendAmmo,
-    TurnUnit,
-    add_shock,
-)
-from battletracker.model.game import Game, GameError, LogEntry, Marker, Side, Unit, Vehicle, Weapon
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import Changes
+from battletracker.model.effects import ChangeSide
+from battletracker.model.effects import Effect
+from battletracker.model.effects import MoveUnit
+from battletracker.model.effects import PlaceMarker
+from battletracker.model.effects import PopLog
+from battletracker.model.effects import RemoveMarker
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import ReplaceUnit
+from battletracker.model.effects import SetClock
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetDamage
+from battletracker.model.effects import SetMarkerData
+from battletracker.model.effects import SetProfileState
+from battletracker.model.effects import SetSetting
+from battletracker.model.effects import SpendAmmo
+from battletracker.model.effects import TurnUnit
+from battletracker.model.effects import add_shock
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import LogEntry
+from battletracker.model.game import Marker
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
 from battletracker.model.savefile import game_to_dict
 from tests.model.sample import sample_game
 

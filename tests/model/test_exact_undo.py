@@ -13,47 +13,55 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from battletracker.model import savefile
 from battletracker.model.actions import Action
 from battletracker.model.backdrop import Backdrop
 from battletracker.model.backdrop_effects import SetBackdrop
-from battletracker.model.bombardment import Bombardment, BombardmentEvent, Building, SmokeArea
-from battletracker.model.bombardment_effects import (
-    AddBombardment,
-    AddBuilding,
-    AddSmoke,
-    AppendBombardmentEvent,
-    ChangeCocPoints,
-    PopBombardmentEvent,
-    RemoveBombardment,
-    RemoveBuilding,
-    RemoveSmoke,
-    ReplaceBuilding,
-    SetBombardmentPin,
-    SetBuildingState,
-    SetOccupant,
-    UpdateBombardment,
-)
-from battletracker.model.effects import (
-    Changes,
-    ChangeSide,
-    Effect,
-    SetMarkerData,
-    SetSetting,
-    SetUnitStat,
-    StarLogEntry,
-)
-from battletracker.model.game import Game, GameError, Side
-from battletracker.model.history import PopAction, RecordAction
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.bombardment_effects import AddBombardment
+from battletracker.model.bombardment_effects import AddBuilding
+from battletracker.model.bombardment_effects import AddSmoke
+from battletracker.model.bombardment_effects import AppendBombardmentEvent
+from battletracker.model.bombardment_effects import ChangeCocPoints
+from battletracker.model.bombardment_effects import PopBombardmentEvent
+from battletracker.model.bombardment_effects import RemoveBombardment
+from battletracker.model.bombardment_effects import RemoveBuilding
+from battletracker.model.bombardment_effects import RemoveSmoke
+from battletracker.model.bombardment_effects import ReplaceBuilding
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.bombardment_effects import SetOccupant
+from battletracker.model.bombardment_effects import UpdateBombardment
+from battletracker.model.effects import Changes
+from battletracker.model.effects import ChangeSide
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetMarkerData
+from battletracker.model.effects import SetSetting
+from battletracker.model.effects import SetUnitStat
+from battletracker.model.effects import StarLogEntry
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Side
+from battletracker.model.history import PopAction
+from battletracker.model.history import RecordAction
 from battletracker.model.terrain import TerrainPiece
-from battletracker.model.terrain_effects import AddTerrain, RemoveTerrain, ReplaceTerrain, SetTerrainPoints
+from battletracker.model.terrain_effects import AddTerrain
+from battletracker.model.terrain_effects import RemoveTerrain
+from battletracker.model.terrain_effects import ReplaceTerrain
+from battletracker.model.terrain_effects import SetTerrainPoints
 from tests.model.sample import sample_game
-from tests.model.test_backdrop import PICTURE, SMALL_PICTURE
+from tests.model.test_backdrop import PICTURE
+from tests.model.test_backdrop import SMALL_PICTURE
 from tests.model.test_bombardment_model import bombardment_game
-from tests.model.test_properties import SCALARS, UNIT_IDS
+from tests.model.test_properties import SCALARS
+from tests.model.test_properties import UNIT_IDS
 from tests.model.test_properties import effects as unit_and_table_effects
 
 BOMBARDMENT_IDS = st.sampled_from(["b1", "sos1", "b2", "b9"])

@@ -6,58 +6,54 @@ import contextlib
 import json
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from battletracker.model import savefile
 from battletracker.model.bombardment import PhaseStamp
-from battletracker.model.effects import (
-    AddUnit,
-    AppendLog,
-    ChangeCounter,
-    ChangeFigures,
-    ChangeSide,
-    Effect,
-    MoveUnit,
-    PlaceMarker,
-    PopLog,
-    RemoveMarker,
-    RemoveUnit,
-    ReplaceUnit,
-    SetClock,
-    SetCondition,
-    SetDamage,
-    SetMarkerData,
-    SetProfileState,
-    SetSetting,
-    SpendAmmo,
-    TurnUnit,
-)
-from battletracker.model.game import (
-    Activation,
-    AgendaItem,
-    CommandRoll,
-    Game,
-    GameError,
-    LogEntry,
-    Marker,
-    Side,
-    Unit,
-    Weapon,
-)
-from battletracker.model.savefile import SaveFileError, game_to_dict
-from battletracker.model.sequence_effects import (
-    AddAgendaItem,
-    ChangeCocTally,
-    ChangeForceMorale,
-    QueueForceMoraleTest,
-    RemoveAgendaItem,
-    SetActed,
-    SetActivation,
-    SetCommandDiceCount,
-    SetCommandRoll,
-    SetHeldDice,
-)
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import ChangeSide
+from battletracker.model.effects import Effect
+from battletracker.model.effects import MoveUnit
+from battletracker.model.effects import PlaceMarker
+from battletracker.model.effects import PopLog
+from battletracker.model.effects import RemoveMarker
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import ReplaceUnit
+from battletracker.model.effects import SetClock
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetDamage
+from battletracker.model.effects import SetMarkerData
+from battletracker.model.effects import SetProfileState
+from battletracker.model.effects import SetSetting
+from battletracker.model.effects import SpendAmmo
+from battletracker.model.effects import TurnUnit
+from battletracker.model.game import Activation
+from battletracker.model.game import AgendaItem
+from battletracker.model.game import CommandRoll
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import LogEntry
+from battletracker.model.game import Marker
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.model.savefile import SaveFileError
+from battletracker.model.savefile import game_to_dict
+from battletracker.model.sequence_effects import AddAgendaItem
+from battletracker.model.sequence_effects import ChangeCocTally
+from battletracker.model.sequence_effects import ChangeForceMorale
+from battletracker.model.sequence_effects import QueueForceMoraleTest
+from battletracker.model.sequence_effects import RemoveAgendaItem
+from battletracker.model.sequence_effects import SetActed
+from battletracker.model.sequence_effects import SetActivation
+from battletracker.model.sequence_effects import SetCommandDiceCount
+from battletracker.model.sequence_effects import SetCommandRoll
+from battletracker.model.sequence_effects import SetHeldDice
 from tests.model.sample import sample_game
 
 UNIT_IDS = st.sampled_from(["u1", "u2", "u3", "u4", "u5", "u9", "nobody"])

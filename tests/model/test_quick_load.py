@@ -8,10 +8,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from battletracker.model import fields, savefile
+from battletracker.model import fields
+from battletracker.model import savefile
 from tests.model.sample import sample_game
 
 JSON_VALUES = st.one_of(

@@ -9,9 +9,11 @@ import pytest
 from battletracker.app import demo_path
 from battletracker.model import savefile
 from battletracker.model.effects import MoveUnit
-from battletracker.model.game import REACH, GameError
+from battletracker.model.game import REACH
+from battletracker.model.game import GameError
 from battletracker.model.terrain import TerrainPiece
-from battletracker.rules.actions import Refusal, plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import plan
 from battletracker.rules.terrain_actions import terrain_choice
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from battletracker.model import savefile
-from battletracker.model.effects import ChangeCounter, RemoveUnit
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import RemoveUnit
 from battletracker.model.game import Game
-from battletracker.model.references import references_to, remove_unit, with_references_cleared
+from battletracker.model.references import references_to
+from battletracker.model.references import remove_unit
+from battletracker.model.references import with_references_cleared
 from tests.model.test_exact_undo import full_game
 
 

@@ -13,22 +13,28 @@ from __future__ import annotations
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine
+from hypothesis.stateful import invariant
+from hypothesis.stateful import precondition
+from hypothesis.stateful import rule
 
 from battletracker.model import savefile
-from battletracker.model.bombardment_effects import SetBombardmentPin, SetOccupant
-from battletracker.model.effects import (
-    AddUnit,
-    AppendLog,
-    ChangeFigures,
-    Effect,
-    RemoveUnit,
-    SetClock,
-    SetCondition,
-    SetUnitStat,
-)
-from battletracker.model.game import Game, GameError, LogEntry, Unit
-from battletracker.model.references import EMBARKED_IN, with_references_cleared
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import SetOccupant
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import Effect
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import SetClock
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetUnitStat
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import LogEntry
+from battletracker.model.game import Unit
+from battletracker.model.references import EMBARKED_IN
+from battletracker.model.references import with_references_cleared
 from battletracker.rules.clock import due_effects
 from tests.model.test_exact_undo import full_game
 

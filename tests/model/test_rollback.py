@@ -14,17 +14,17 @@ import pytest
 from battletracker.model import savefile
 from battletracker.model.actions import Action
 from battletracker.model.bombardment_effects import ChangeCocPoints
-from battletracker.model.effects import (
-    AppendLog,
-    ChangeFigures,
-    Effect,
-    PopLog,
-    RemoveUnit,
-    SetClock,
-    SpendAmmo,
-    StarLogEntry,
-)
-from battletracker.model.game import Game, GameError, LogEntry
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import Effect
+from battletracker.model.effects import PopLog
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import SetClock
+from battletracker.model.effects import SpendAmmo
+from battletracker.model.effects import StarLogEntry
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import LogEntry
 from battletracker.model.history import RecordAction
 from battletracker.rules.clock import due_effects
 from tests.model.test_bombardment_effects import game_with_units

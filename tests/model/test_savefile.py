@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from battletracker.model import savefile
-from battletracker.model.game import Game, Side
-from battletracker.model.savefile import SaveFileError, game_to_dict
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.savefile import SaveFileError
+from battletracker.model.savefile import game_to_dict
 from tests.model.sample import sample_game
 
 

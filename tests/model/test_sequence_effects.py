@@ -10,17 +10,18 @@ import pytest
 from battletracker.model import savefile
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import Effect
-from battletracker.model.game import AgendaItem, CommandRoll, Game, GameError
-from battletracker.model.sequence_effects import (
-    AddAgendaItem,
-    ChangeCocTally,
-    ChangeForceMorale,
-    RemoveAgendaItem,
-    SetActed,
-    SetCommandDiceCount,
-    SetCommandRoll,
-    SetHeldDice,
-)
+from battletracker.model.game import AgendaItem
+from battletracker.model.game import CommandRoll
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.sequence_effects import AddAgendaItem
+from battletracker.model.sequence_effects import ChangeCocTally
+from battletracker.model.sequence_effects import ChangeForceMorale
+from battletracker.model.sequence_effects import RemoveAgendaItem
+from battletracker.model.sequence_effects import SetActed
+from battletracker.model.sequence_effects import SetCommandDiceCount
+from battletracker.model.sequence_effects import SetCommandRoll
+from battletracker.model.sequence_effects import SetHeldDice
 from tests.model.sample import sample_game
 
 

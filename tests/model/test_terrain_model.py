@@ -9,7 +9,10 @@ import pytest
 from battletracker.model import savefile
 from battletracker.model.game import GameError
 from battletracker.model.terrain import TerrainPiece
-from battletracker.model.terrain_effects import AddTerrain, RemoveTerrain, ReplaceTerrain, SetTerrainPoints
+from battletracker.model.terrain_effects import AddTerrain
+from battletracker.model.terrain_effects import RemoveTerrain
+from battletracker.model.terrain_effects import ReplaceTerrain
+from battletracker.model.terrain_effects import SetTerrainPoints
 from tests.model.sample import sample_game
 
 COPSE = TerrainPiece("t1", "Copse", "woods", "area", [(10.0, 10.0), (16.0, 10.0), (13.0, 15.5)])

@@ -8,11 +8,15 @@ the first option offered. Then the Phase ends.
 
 from __future__ import annotations
 
-from battletracker.core.dice import Dice, Die, Face
+from battletracker.core.dice import Dice
+from battletracker.core.dice import Die
+from battletracker.core.dice import Face
 from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules.actions import perform
-from battletracker.rules.base import ChoiceNeeded, InputValue, RulesInputError
+from battletracker.rules.base import ChoiceNeeded
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import RulesInputError
 from battletracker.rules.tables import resources_dir
 
 ATTACKS = {

@@ -8,7 +8,9 @@ from collections import Counter
 from fractions import Fraction
 
 from battletracker.core.dice import RandomDice
-from battletracker.rules import Inputs, odds, resolve
+from battletracker.rules import Inputs
+from battletracker.rules import odds
+from battletracker.rules import resolve
 
 
 def assert_odds_match_simulation(name: str, inputs: Inputs, runs: int = 4000, seed: int = 1) -> None:

@@ -8,28 +8,33 @@ from collections.abc import Mapping
 import pytest
 
 from battletracker import rules
-from battletracker.core.dice import D6, Dice, DiceExhausted, RandomDice, ScriptedDice
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import RandomDice
+from battletracker.core.dice import ScriptedDice
 from battletracker.core.odds import Distribution
 from battletracker.model import savefile
-from battletracker.model.actions import Action, ActionError
-from battletracker.model.bombardment import Bombardment, Building
+from battletracker.model.actions import Action
+from battletracker.model.actions import ActionError
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import Building
 from battletracker.model.effects import Changes
-from battletracker.model.game import Game, GameError
-from battletracker.rules import (
-    ChoiceNeeded,
-    Inputs,
-    Plan,
-    Procedure,
-    Refusal,
-    Resolution,
-    Roller,
-    RulesInputError,
-    perform,
-    plan,
-    procedures,
-    register,
-    register_plan,
-)
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.rules import ChoiceNeeded
+from battletracker.rules import Inputs
+from battletracker.rules import Plan
+from battletracker.rules import Procedure
+from battletracker.rules import Refusal
+from battletracker.rules import Resolution
+from battletracker.rules import Roller
+from battletracker.rules import RulesInputError
+from battletracker.rules import perform
+from battletracker.rules import plan
+from battletracker.rules import procedures
+from battletracker.rules import register
+from battletracker.rules import register_plan
 from battletracker.rules.actions import actions
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.replay import check

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from battletracker.core.dice import Die, Face
+from battletracker.core.dice import Die
+from battletracker.core.dice import Face
 from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules import actions as actions_module
-from battletracker.rules.actions import Choices, perform, plan
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir
 

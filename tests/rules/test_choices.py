@@ -7,22 +7,25 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit, Vehicle
+from battletracker.model.game import OUT_OF_PLAY
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
 from battletracker.rules.actions import with_game_settings
 from battletracker.rules.base import Refusal
-from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal, vehicles_in_throw
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
+from battletracker.rules.chain_of_command.anti_tank_plans import vehicles_in_throw
 from battletracker.rules.chain_of_command.grenades_into_vehicles import throw_odds
-from battletracker.rules.choices import (
-    Reach,
-    check_within,
-    chosen_flag,
-    chosen_number,
-    chosen_text,
-    chosen_unit,
-    chosen_whole,
-    chosen_word,
-    off_table_refusal,
-)
+from battletracker.rules.choices import Reach
+from battletracker.rules.choices import check_within
+from battletracker.rules.choices import chosen_flag
+from battletracker.rules.choices import chosen_number
+from battletracker.rules.choices import chosen_text
+from battletracker.rules.choices import chosen_unit
+from battletracker.rules.choices import chosen_whole
+from battletracker.rules.choices import chosen_word
+from battletracker.rules.choices import off_table_refusal
 from battletracker.rules.places import enemies_within
 
 

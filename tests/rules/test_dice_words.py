@@ -6,9 +6,12 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.rules import resolve
-from battletracker.rules.actions import Refusal, perform
-from battletracker.rules.base import Roller, counted
-from battletracker.rules.chain_of_command.area_fire import AreaTarget, roll_target
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.base import Roller
+from battletracker.rules.base import counted
+from battletracker.rules.chain_of_command.area_fire import AreaTarget
+from battletracker.rules.chain_of_command.area_fire import roll_target
 from tests.model.sample import sample_game
 
 

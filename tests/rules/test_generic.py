@@ -8,8 +8,12 @@ from typing import Any
 
 import pytest
 
-from battletracker.core.dice import DiceError, DiceExhausted, ScriptedDice
-from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.core.dice import DiceError
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 

@@ -7,8 +7,10 @@ from pathlib import Path
 from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules.actions import perform
-from battletracker.rules.log_lines import reads_as, rolls_line
-from battletracker.rules.replay import check, replay_steps
+from battletracker.rules.log_lines import reads_as
+from battletracker.rules.log_lines import rolls_line
+from battletracker.rules.replay import check
+from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir
 
 OLD_SAVE = Path(__file__).parents[1] / "fixtures" / "command_dice_wording_v1.battle"

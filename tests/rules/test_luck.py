@@ -6,8 +6,11 @@ from fractions import Fraction
 
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Game
-from battletracker.rules import odds, perform
-from battletracker.rules.luck import game_luck, percentile, rank
+from battletracker.rules import odds
+from battletracker.rules import perform
+from battletracker.rules.luck import game_luck
+from battletracker.rules.luck import percentile
+from battletracker.rules.luck import rank
 from tests.model.sample import sample_game
 
 

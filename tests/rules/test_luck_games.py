@@ -8,7 +8,12 @@ from fractions import Fraction
 from battletracker.core.odds import Distribution
 from battletracker.rules import odds
 from battletracker.rules.luck import percentile
-from battletracker.rules.luck_games import SAMPLE, as_bad, as_good, games_like, simulated, spread
+from battletracker.rules.luck_games import SAMPLE
+from battletracker.rules.luck_games import as_bad
+from battletracker.rules.luck_games import as_good
+from battletracker.rules.luck_games import games_like
+from battletracker.rules.luck_games import simulated
+from battletracker.rules.luck_games import spread
 
 
 def pool(dice: int, target: int) -> Distribution[str]:

@@ -11,11 +11,17 @@ import pytest
 from battletracker.core.dice import RandomDice
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Game
-from battletracker.rules import get, procedures
+from battletracker.rules import get
+from battletracker.rules import procedures
 from battletracker.rules.chain_of_command import command_dice
-from battletracker.rules.luck import acting_side, better_of, game_luck, percentile
+from battletracker.rules.luck import acting_side
+from battletracker.rules.luck import better_of
+from battletracker.rules.luck import game_luck
+from battletracker.rules.luck import percentile
 from tests.model.sample import sample_game
-from tests.rules.luck_games import ATTACKS, Loaded, play
+from tests.rules.luck_games import ATTACKS
+from tests.rules.luck_games import Loaded
+from tests.rules.luck_games import play
 from tests.rules.test_outcome_labels import outcome_keys
 
 COUNT = re.compile(r"\d+ \w+|\w+=\d+")
@@ -161,7 +167,8 @@ def test_a_shorter_deviation_is_luckier_than_a_longer_one_for_the_forward_observ
 
 
 def test_the_ranging_shots_luck_odds_agree_with_a_seeded_simulation() -> None:
-    from battletracker.rules.chain_of_command.ranging import ranging_luck, ranging_luck_outcome
+    from battletracker.rules.chain_of_command.ranging import ranging_luck
+    from battletracker.rules.chain_of_command.ranging import ranging_luck_outcome
 
     luck = ranging_luck(RANGING)
     dice, runs = RandomDice(2026), 20_000

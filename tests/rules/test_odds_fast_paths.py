@@ -7,33 +7,34 @@ from math import comb
 
 import pytest
 
-from battletracker.core.odds import Distribution, success_chance
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import success_chance
 from battletracker.rules import get
-from battletracker.rules.armour_battles import direct_fire, fire, reaction
+from battletracker.rules.armour_battles import direct_fire
+from battletracker.rules.armour_battles import fire
+from battletracker.rules.armour_battles import reaction
 from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command import anti_tank
-from battletracker.rules.chain_of_command.fire import (
-    HitEffect,
-    Volley,
-    _reduced_faces,
-    _team_rows,
-    cap_kills,
-    keyed_volley_odds,
-    kills_shock_key,
-    split_hits,
-    volley_counts,
-)
-from battletracker.rules.chain_of_command.storm_of_steel import (
-    StormOfSteel,
-    capped_weights,
-    hits_and_sixes,
-    hits_and_sixes_weights,
-    kills_below,
-    kills_die,
-)
-from battletracker.rules.necromunda import allocation, stray_shots
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import _reduced_faces
+from battletracker.rules.chain_of_command.fire import _team_rows
+from battletracker.rules.chain_of_command.fire import cap_kills
+from battletracker.rules.chain_of_command.fire import keyed_volley_odds
+from battletracker.rules.chain_of_command.fire import kills_shock_key
+from battletracker.rules.chain_of_command.fire import split_hits
+from battletracker.rules.chain_of_command.fire import volley_counts
+from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
+from battletracker.rules.chain_of_command.storm_of_steel import capped_weights
+from battletracker.rules.chain_of_command.storm_of_steel import hits_and_sixes
+from battletracker.rules.chain_of_command.storm_of_steel import hits_and_sixes_weights
+from battletracker.rules.chain_of_command.storm_of_steel import kills_below
+from battletracker.rules.chain_of_command.storm_of_steel import kills_die
+from battletracker.rules.necromunda import allocation
+from battletracker.rules.necromunda import stray_shots
 from battletracker.rules.necromunda.id_lists import counts_key
-from tests.benchmarks.odds_bench import LARGEST, TYPICAL
+from tests.benchmarks.odds_bench import LARGEST
+from tests.benchmarks.odds_bench import TYPICAL
 
 
 def _plain_volley(volley: Volley, sixes_cap: int) -> Distribution[tuple[int, int, int]]:

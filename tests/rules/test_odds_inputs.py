@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from battletracker.rules import get, procedures
+from battletracker.rules import get
+from battletracker.rules import procedures
 from battletracker.rules.base import InputValue
-from tests.benchmarks.odds_bench import LARGEST, LARGEST_STORM, TYPICAL
+from tests.benchmarks.odds_bench import LARGEST
+from tests.benchmarks.odds_bench import LARGEST_STORM
+from tests.benchmarks.odds_bench import TYPICAL
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 
@@ -45,7 +48,9 @@ def test_a_whole_area_summed_at_once_equals_the_targets_convolved_one_by_one() -
     summed as packed polynomials, are exactly the pairwise sum of every target's full (kills, Shock, vehicle
     Shock, unstable) odds with its Shock then dropped."""
     from battletracker.core.odds import Distribution
-    from battletracker.rules.chain_of_command.area_fire import add_counts, target_counts, total_counts
+    from battletracker.rules.chain_of_command.area_fire import add_counts
+    from battletracker.rules.chain_of_command.area_fire import target_counts
+    from battletracker.rules.chain_of_command.area_fire import total_counts
     from battletracker.rules.chain_of_command.bombardment_data import data
     from battletracker.rules.chain_of_command.bombardment_phase import _parse
 

@@ -11,11 +11,18 @@ import re
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.rules import get, procedures, resolve
-from battletracker.rules.base import RulesInputError, counted, message_of, outcome_words
+from battletracker.rules import get
+from battletracker.rules import procedures
+from battletracker.rules import resolve
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import message_of
+from battletracker.rules.base import outcome_words
 from battletracker.rules.chain_of_command import command_dice
 from tests.benchmarks.odds_bench import TYPICAL
-from tests.rules.chain_of_command.test_bombardment_phase import BASE, INFANTRY, targets
+from tests.rules.chain_of_command.test_bombardment_phase import BASE
+from tests.rules.chain_of_command.test_bombardment_phase import INFANTRY
+from tests.rules.chain_of_command.test_bombardment_phase import targets
 from tests.rules.necromunda.test_attack import autogun
 
 INPUTS: dict[str, dict[str, object]] = {

@@ -15,10 +15,14 @@ from battletracker.model.backdrop import picture_text
 from battletracker.model.fields import state_dict
 from battletracker.model.game import Game
 from battletracker.rules import actions as actions_module
-from battletracker.rules.actions import Choices, perform
-from battletracker.rules.base import inches, table_point
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import perform
+from battletracker.rules.base import inches
+from battletracker.rules.base import table_point
 from battletracker.rules.log_lines import reads_as
-from battletracker.rules.replay import check, replay_steps, start_of
+from battletracker.rules.replay import check
+from battletracker.rules.replay import replay_steps
+from battletracker.rules.replay import start_of
 from battletracker.rules.table_actions import unit_choice
 from battletracker.rules.tables import resources_dir
 from tests.model.pictures import png_bytes

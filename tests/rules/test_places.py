@@ -5,7 +5,8 @@ from __future__ import annotations
 from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules.log_lines import reads_as
-from battletracker.rules.places import compass, place_words
+from battletracker.rules.places import compass
+from battletracker.rules.places import place_words
 from battletracker.rules.tables import resources_dir
 
 

@@ -7,7 +7,9 @@ import pytest
 from battletracker.model import savefile
 from battletracker.model.fields import state_dict
 from battletracker.rules.replay import check
-from tests.played_games import PLAYS, path, played
+from tests.played_games import PLAYS
+from tests.played_games import path
+from tests.played_games import played
 
 
 @pytest.mark.parametrize("ruleset", sorted(PLAYS))

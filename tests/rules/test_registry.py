@@ -9,24 +9,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from battletracker import rules
-from battletracker.core.dice import D3, D6, DiceExhausted, ScriptedDice
+from battletracker.core.dice import D3
+from battletracker.core.dice import D6
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
 from battletracker.core.odds import Distribution
-from battletracker.rules import (
-    InputReader,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    get,
-    odds,
-    procedures,
-    register,
-    resolve,
-)
+from battletracker.rules import InputReader
+from battletracker.rules import Procedure
+from battletracker.rules import Resolution
+from battletracker.rules import Roller
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import odds
+from battletracker.rules import procedures
+from battletracker.rules import register
+from battletracker.rules import resolve
 
 
 def test_procedures_lists_dice_pool_sorted() -> None:

@@ -17,7 +17,9 @@ from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.game import Game
 from battletracker.model.sequence_effects import SetActed
 from battletracker.rules import RulesInputError
-from battletracker.rules.actions import Choices, perform, plan
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.replay import check
 from battletracker.rules.sequence import acted
 from battletracker.rules.tables import resources_dir

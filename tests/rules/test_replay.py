@@ -9,18 +9,23 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from battletracker.app import main
 from battletracker.core.dice import RandomDice
 from battletracker.model import savefile
-from battletracker.model.actions import UNTRACKED, Action
+from battletracker.model.actions import UNTRACKED
+from battletracker.model.actions import Action
 from battletracker.model.backdrop import picture_text
-from battletracker.model.effects import Effect, add_shock
-from battletracker.model.game import Game, GameError
+from battletracker.model.effects import Effect
+from battletracker.model.effects import add_shock
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 from battletracker.model.history import RecordAction
-from battletracker.rules import RulesInputError, perform
+from battletracker.rules import RulesInputError
+from battletracker.rules import perform
 from battletracker.rules.replay import check
 from tests.model.pictures import png_bytes
 from tests.model.sample import sample_game

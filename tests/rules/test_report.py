@@ -11,14 +11,18 @@ import pytest
 
 from battletracker.core.dice import Face
 from battletracker.model import savefile
-from battletracker.model.effects import Effect, StarLogEntry
+from battletracker.model.effects import Effect
+from battletracker.model.effects import StarLogEntry
 from battletracker.model.game import Game
 from battletracker.rules import perform
 from battletracker.rules.actions import Choices
-from battletracker.rules.report import build_report, log_csv, report_html
+from battletracker.rules.report import build_report
+from battletracker.rules.report import log_csv
+from battletracker.rules.report import report_html
 from battletracker.rules.tables import resources_dir
 from tests.model.sample import sample_game
-from tests.rules.test_replay import PLAY, played
+from tests.rules.test_replay import PLAY
+from tests.rules.test_replay import played
 
 
 class Text(HTMLParser):
@@ -149,7 +153,8 @@ def test_a_report_pictures_at_most_its_limit_of_moments_and_says_how_many_it_lef
     from battletracker.model import savefile
     from battletracker.model.effects import StarLogEntry
     from battletracker.rules import perform
-    from battletracker.rules.report import MAX_PICTURES, build_report
+    from battletracker.rules.report import MAX_PICTURES
+    from battletracker.rules.report import build_report
 
     game = savefile.load(demo_path())
     for n in range(MAX_PICTURES + 12):

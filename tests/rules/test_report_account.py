@@ -13,10 +13,13 @@ from battletracker.model import savefile
 from battletracker.model.effects import StarLogEntry
 from battletracker.model.game import Game
 from battletracker.rules.account import AccountLine
-from battletracker.rules.report import build_report, log_csv, report_html
+from battletracker.rules.report import build_report
+from battletracker.rules.report import log_csv
+from battletracker.rules.report import report_html
 from tests.played_games import path
 from tests.rules.test_bombardment_playthrough import played_without_qt
-from tests.rules.test_report import AT_DICE, tank_lost
+from tests.rules.test_report import AT_DICE
+from tests.rules.test_report import tank_lost
 
 COORDINATES = re.compile(r'\(\s*-?\d+(\.\d+)?"?\s*,\s*-?\d+(\.\d+)?"?\s*\)')
 RAW = re.compile(r"\b[a-z_]+=\w|\b[ubt]\d+\b|percentile|net\d:")

@@ -13,10 +13,13 @@ import pytest
 from battletracker.core.dice import Face
 from battletracker.model import savefile
 from battletracker.model.game import Game
-from battletracker.rules import odds, perform
+from battletracker.rules import odds
+from battletracker.rules import perform
 from battletracker.rules.actions import Choices
 from battletracker.rules.luck import percentile
-from battletracker.rules.report import BattleReport, build_report, report_html
+from battletracker.rules.report import BattleReport
+from battletracker.rules.report import build_report
+from battletracker.rules.report import report_html
 from battletracker.rules.tables import resources_dir
 from tests.rules.test_report_account import RAW
 

@@ -9,13 +9,19 @@ from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import Effect
-from battletracker.model.game import Game, Side, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
 from battletracker.model.sequence_effects import SetActed
-from battletracker.rules import RulesInputError, resolve
+from battletracker.rules import RulesInputError
+from battletracker.rules import resolve
 from battletracker.rules.clock import due_effects
 from battletracker.rules.necromunda.plans import attack_plan
-from battletracker.rules.sequence import acted, mark_acted
-from tests.rules.necromunda.test_plans import autogun, fighter, game_of
+from battletracker.rules.sequence import acted
+from battletracker.rules.sequence import mark_acted
+from tests.rules.necromunda.test_plans import autogun
+from tests.rules.necromunda.test_plans import fighter
+from tests.rules.necromunda.test_plans import game_of
 
 
 def apply(game: Game, effects: list[Effect]) -> list[Effect]:

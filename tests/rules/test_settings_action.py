@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from battletracker.model.game import Game, Side
-from battletracker.rules.actions import Refusal, perform, plan
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.table_actions import SETTINGS
 
 

@@ -6,16 +6,18 @@ from collections.abc import Callable
 
 import pytest
 
-from battletracker.core.dice import RandomDice, ScriptedDice
+from battletracker.core.dice import RandomDice
+from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.game import Game
-from battletracker.rules import odds, resolve
-from battletracker.rules.actions import actions, perform, plan
-from battletracker.rules.chain_of_command.anti_tank_plans import (
-    plan_at_fire,
-    plan_at_grenade,
-    plan_grenade_into_vehicle,
-)
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.actions import actions
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_fire
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_grenade
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_grenade_into_vehicle
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from battletracker.model.bombardment import Bombardment, Building
-from battletracker.model.game import Game, Side, Unit
-from battletracker.rules.table_display import public_game, secret_units
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import Building
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.rules.table_display import public_game
+from battletracker.rules.table_display import secret_units
 
 
 def battle() -> Game:

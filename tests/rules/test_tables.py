@@ -8,15 +8,13 @@ from pathlib import Path
 import pytest
 
 from battletracker.rules import tables
-from battletracker.rules.tables import (
-    Setting,
-    TableError,
-    resources_dir,
-    ruleset_file,
-    ruleset_settings,
-    ruleset_table,
-    setting,
-)
+from battletracker.rules.tables import Setting
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import resources_dir
+from battletracker.rules.tables import ruleset_file
+from battletracker.rules.tables import ruleset_settings
+from battletracker.rules.tables import ruleset_table
+from battletracker.rules.tables import setting
 
 GOOD = """
 [guns]

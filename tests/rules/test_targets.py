@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from battletracker.model.game import Game, Side, Unit, Weapon
-from battletracker.rules.targets import sighting, targets_of
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.rules.targets import sighting
+from battletracker.rules.targets import targets_of
 
 
 def table(firer_weapons: list[Weapon]) -> Game:

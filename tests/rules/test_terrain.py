@@ -6,23 +6,26 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from battletracker.model.bombardment import Bombardment, Building, SmokeArea
-from battletracker.model.game import Game, Side, Unit
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.tables import ruleset_file
-from battletracker.rules.terrain import (
-    CoverReading,
-    SightReading,
-    TableIndex,
-    TableReadings,
-    cover_against,
-    piece_problem,
-    sight,
-    terrain_rules,
-)
+from battletracker.rules.terrain import CoverReading
+from battletracker.rules.terrain import SightReading
+from battletracker.rules.terrain import TableIndex
+from battletracker.rules.terrain import TableReadings
+from battletracker.rules.terrain import cover_against
+from battletracker.rules.terrain import piece_problem
+from battletracker.rules.terrain import sight
+from battletracker.rules.terrain import terrain_rules
 
 COPSE = TerrainPiece("t1", "Copse", "woods", "area", [(10.0, 10.0), (20.0, 10.0), (20.0, 20.0), (10.0, 20.0)])
 WALL = TerrainPiece("t2", "Stone wall", "wall", "linear", [(30.0, 0.0), (30.0, 40.0)])

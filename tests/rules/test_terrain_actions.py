@@ -12,9 +12,11 @@ from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules import perform
-from battletracker.rules.actions import Refusal, plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import plan
 from battletracker.rules.replay import check
-from battletracker.rules.terrain_actions import points_choice, terrain_choice
+from battletracker.rules.terrain_actions import points_choice
+from battletracker.rules.terrain_actions import terrain_choice
 from tests.model.sample import sample_game
 
 COPSE = TerrainPiece("t1", "Copse", "woods", "area", [(10.0, 10.0), (16.0, 10.0), (13.0, 15.5)])

@@ -7,9 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from battletracker.model.bombardment import Building
-from battletracker.model.game import Game, Side
+from battletracker.model.game import Game
+from battletracker.model.game import Side
 from battletracker.model.terrain import TerrainPiece
-from battletracker.rules.terrain import TableIndex, circle_entry, depth_reached, first_crossing
+from battletracker.rules.terrain import TableIndex
+from battletracker.rules.terrain import circle_entry
+from battletracker.rules.terrain import depth_reached
+from battletracker.rules.terrain import first_crossing
 
 WOOD = TerrainPiece("w", "Big Wood", "woods", "area", [(10.0, 0.0), (30.0, 0.0), (30.0, 20.0), (10.0, 20.0)])
 BOCAGE = TerrainPiece("b", "Bocage", "bocage", "linear", [(50.0, 0.0), (50.0, 40.0)])

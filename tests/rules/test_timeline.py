@@ -10,7 +10,8 @@ from battletracker.model import savefile
 from battletracker.model.effects import add_shock
 from battletracker.model.game import Game
 from battletracker.rules import perform
-from battletracker.rules.replay import ReplayError, start_of
+from battletracker.rules.replay import ReplayError
+from battletracker.rules.replay import start_of
 from battletracker.rules.timeline import Timeline
 from tests.rules.test_replay import played
 
@@ -79,7 +80,8 @@ def test_inverses_to_end_take_the_last_state_back_to_a_step() -> None:
 
 def test_the_timeline_stops_before_an_action_that_does_not_replay() -> None:
     game = played()
-    from battletracker.model.actions import UNTRACKED, Action
+    from battletracker.model.actions import UNTRACKED
+    from battletracker.model.actions import Action
     from battletracker.model.history import RecordAction
 
     game.apply_all([RecordAction(Action(UNTRACKED, {"title": "Shock"}, (), "t")), add_shock("u1", 1)])

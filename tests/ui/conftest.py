@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QSettings
+from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QApplication
 
 from battletracker.app import demo_path

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from battletracker.rules import get, odds
+from battletracker.rules import get
+from battletracker.rules import odds
 from battletracker.ui.odds_plot import grouped
 
 

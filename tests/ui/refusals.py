@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
-from battletracker.ui.procedure_parts import REFUSAL_STYLE, RefusalBanner
+from battletracker.ui.procedure_parts import REFUSAL_STYLE
+from battletracker.ui.procedure_parts import RefusalBanner
 
 
 def assert_refusal(banner: QWidget, words: str) -> None:

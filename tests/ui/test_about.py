@@ -7,8 +7,12 @@ import tomllib
 from pathlib import Path
 
 import PySide6
-from PySide6.QtCore import Qt, QTimer, qVersion
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import qVersion
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 import battletracker

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPushButton
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -16,7 +17,8 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.ui.menus import entries, pick
+from tests.ui.menus import entries
+from tests.ui.menus import pick
 
 GRUPPE, GRUPPE_2, KRAUS, SQUAD = "u1", "u2", "u5", "u7"
 # The offscreen platform, popping up a menu.

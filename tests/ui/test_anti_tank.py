@@ -6,25 +6,40 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.core.odds import Distribution
 from battletracker.model import savefile
-from battletracker.model.effects import MoveUnit, SetDamage, add_shock
-from battletracker.model.game import Game, Unit, Vehicle
-from battletracker.rules import odds, resolve
-from battletracker.rules.chain_of_command.anti_tank_plans import in_group_order, plan_at_fire, plan_at_grenade
-from battletracker.ui.extensions import unit_action, unit_actions
-from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog, group_label, infantry_near
+from battletracker.model.effects import MoveUnit
+from battletracker.model.effects import SetDamage
+from battletracker.model.effects import add_shock
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.anti_tank_plans import in_group_order
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_fire
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_grenade
+from battletracker.ui.extensions import unit_action
+from battletracker.ui.extensions import unit_actions
+from battletracker.ui.features.anti_tank import AntiTankDialog
+from battletracker.ui.features.anti_tank import GrenadeDialog
+from battletracker.ui.features.anti_tank import group_label
+from battletracker.ui.features.anti_tank import infantry_near
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
-from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
+from tests.ui.picking import NO_RAISE
+from tests.ui.picking import choose_with_keys
+from tests.ui.picking import click_on_map
+from tests.ui.picking import shown_map
 
 PANZER, SCHRECK, SHERMAN, RIFLES = "u6", "u4", "u11", "u1"
 WORKED_EXAMPLE = ["6 1", "1 1 2 3 4 4 5 5 6 6", "1 2 3 4 5 6", "4"]

@@ -11,7 +11,10 @@ from battletracker.model import savefile
 from battletracker.ui.features.anti_tank import ReverseDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.ui.test_anti_tank import PANZER, SHERMAN, WORKED_EXAMPLE, dialog_for
+from tests.ui.test_anti_tank import PANZER
+from tests.ui.test_anti_tank import SHERMAN
+from tests.ui.test_anti_tank import WORKED_EXAMPLE
+from tests.ui.test_anti_tank import dialog_for
 
 pytestmark = pytest.mark.usefixtures("germany_ready")
 

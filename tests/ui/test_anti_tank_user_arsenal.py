@@ -13,15 +13,16 @@ from PySide6.QtGui import QAction
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.rules import RulesInputError, resolve
-from battletracker.rules.chain_of_command.arsenal import arsenal, set_user_arsenal, user_arsenal_entries
+from battletracker.rules import RulesInputError
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.arsenal import arsenal
+from battletracker.rules.chain_of_command.arsenal import set_user_arsenal
+from battletracker.rules.chain_of_command.arsenal import user_arsenal_entries
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.anti_tank import (
-    ArsenalDialog,
-    load_user_arsenal,
-    save_user_arsenal,
-    user_arsenal_path,
-)
+from battletracker.ui.features.anti_tank import ArsenalDialog
+from battletracker.ui.features.anti_tank import load_user_arsenal
+from battletracker.ui.features.anti_tank import save_user_arsenal
+from battletracker.ui.features.anti_tank import user_arsenal_path
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
 from tests.ui.refusals import assert_refusal

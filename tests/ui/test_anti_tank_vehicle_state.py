@@ -7,7 +7,8 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.ui.cards import CardsPanel, UnitCard
+from battletracker.ui.cards import CardsPanel
+from battletracker.ui.cards import UnitCard
 from battletracker.ui.features.anti_tank import AntiTankDialog
 from battletracker.ui.session import Session
 from tests.acting import ready_unit

@@ -7,13 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
-from battletracker.model.game import Game, Side
+from battletracker.model.game import Game
+from battletracker.model.game import Side
 from battletracker.rules.presets import preset
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.armour_battles.card import ArmourBattlesSection
@@ -22,7 +24,10 @@ from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.features.armour_battles.overlays import OVERLAY as RINGS
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
-from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
+from tests.ui.picking import NO_RAISE
+from tests.ui.picking import choose_with_keys
+from tests.ui.picking import click_on_map
+from tests.ui.picking import shown_map
 
 
 def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:
@@ -350,7 +355,8 @@ def test_every_alt_letter_of_the_direct_fire_dialog_reaches_one_thing(qtbot: QtB
     import re
 
     from PySide6.QtCore import QEvent
-    from PySide6.QtWidgets import QAbstractButton, QApplication
+    from PySide6.QtWidgets import QAbstractButton
+    from PySide6.QtWidgets import QApplication
 
     dlg = DirectFireDialog(kursk, "stuh")
     qtbot.addWidget(dlg)

@@ -8,12 +8,16 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.game import Game, Side
+from battletracker.model.game import Game
+from battletracker.model.game import Side
 from battletracker.rules.presets import preset
 from battletracker.ui.features.armour_battles.assault import CloseAssaultDialog
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
-from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
+from tests.ui.picking import NO_RAISE
+from tests.ui.picking import choose_with_keys
+from tests.ui.picking import click_on_map
+from tests.ui.picking import shown_map
 
 
 def _unit(game: Game, key: str, unit_id: str, side: int, x: float, y: float) -> None:

@@ -6,7 +6,8 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
-from tests.ui.test_armour_battles_mission import _table, _type_into
+from tests.ui.test_armour_battles_mission import _table
+from tests.ui.test_armour_battles_mission import _type_into
 from tests.ui.test_fits_laptop_screen import clipped_labels
 
 

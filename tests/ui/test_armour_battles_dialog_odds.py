@@ -10,14 +10,19 @@ what was applied.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractSpinBox
+from PySide6.QtWidgets import QCheckBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.game import Game, Side
-from battletracker.rules import get, odds, resolve
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.rules import get
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.actions import plan
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.direct_fire import split

@@ -6,14 +6,17 @@ one Apply, and one undo step restores the game exactly."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractSpinBox, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
-from battletracker.model.game import Game, Side
+from battletracker.model.game import Game
+from battletracker.model.game import Side
 from battletracker.rules import odds
-from battletracker.rules.armour_battles.mission import NAME, label
+from battletracker.rules.armour_battles.mission import NAME
+from battletracker.rules.armour_battles.mission import label
 from battletracker.rules.presets import preset
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.odds_plot import grouped

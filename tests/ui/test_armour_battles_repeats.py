@@ -4,8 +4,10 @@ and a unit that has dispersed. Every step is a press of the dialog's own buttons
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QAbstractButton, QCheckBox
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QCheckBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile

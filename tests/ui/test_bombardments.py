@@ -5,20 +5,33 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, Qt
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractButton, QDockWidget, QGraphicsItem, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.sequence_effects import ChangeCocTally
-from battletracker.ui.features.bombardments import BombardmentLayer, BombardmentsPanel
-from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
+from battletracker.ui.features.bombardments import BombardmentLayer
+from battletracker.ui.features.bombardments import BombardmentsPanel
+from battletracker.ui.features.bombardments.dialogs import PatternDialog
+from battletracker.ui.features.bombardments.dialogs import PhaseDialog
+from battletracker.ui.features.bombardments.dialogs import RangingDialog
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import command_dice_for, type_dice
-from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
+from tests.ui.picking import NO_RAISE
+from tests.ui.picking import choose_with_keys
+from tests.ui.picking import click_on_map
 
 AIM = (24.0, 38.0)
 OBSERVER = (30.0, 20.0)

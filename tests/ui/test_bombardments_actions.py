@@ -11,23 +11,27 @@ from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.rules import get, odds
+from battletracker.rules import get
+from battletracker.rules import odds
 from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.bombardment import AreaOptions
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.bombardments import BombardmentsPanel
-from battletracker.ui.features.bombardments.dialogs import (
-    NewBombardmentDialog,
-    PatternDialog,
-    PhaseDialog,
-    RangingDialog,
-    kills_group,
-)
+from battletracker.ui.features.bombardments.dialogs import NewBombardmentDialog
+from battletracker.ui.features.bombardments.dialogs import PatternDialog
+from battletracker.ui.features.bombardments.dialogs import PhaseDialog
+from battletracker.ui.features.bombardments.dialogs import RangingDialog
+from battletracker.ui.features.bombardments.dialogs import kills_group
 from battletracker.ui.map.view import MapView
 from battletracker.ui.odds_plot import grouped
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import command_dice_for, type_dice
-from tests.ui.test_bombardments import AIM, OBSERVER, panel, type_all, view  # noqa: F401
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_bombardments import AIM  # noqa: F401
+from tests.ui.test_bombardments import OBSERVER  # noqa: F401
+from tests.ui.test_bombardments import panel  # noqa: F401
+from tests.ui.test_bombardments import type_all  # noqa: F401
+from tests.ui.test_bombardments import view  # noqa: F401
 from tests.ui.test_bombardments_terrain import ready_to_fire
 from tests.ui.test_bombardments_wording import click_map
 

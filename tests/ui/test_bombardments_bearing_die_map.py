@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGraphicsLineItem, QMessageBox
+from PySide6.QtWidgets import QGraphicsLineItem
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.core import geometry
@@ -15,7 +16,10 @@ from battletracker.ui.features.bombardments.dialogs import RangingDialog
 from battletracker.ui.map.labels import PixmapLabel
 from battletracker.ui.map.view import MapView
 from tests.ui.dice_entry import command_dice_for
-from tests.ui.test_bombardments import AIM, panel, start, view
+from tests.ui.test_bombardments import AIM
+from tests.ui.test_bombardments import panel
+from tests.ui.test_bombardments import start
+from tests.ui.test_bombardments import view
 
 __all__ = ["panel", "view"]
 

@@ -9,8 +9,11 @@ from battletracker.model import savefile
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.bombardments.dialogs import RangingDialog
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import command_dice_for, type_dice
-from tests.ui.test_bombardments import panel, start, view
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_bombardments import panel
+from tests.ui.test_bombardments import start
+from tests.ui.test_bombardments import view
 from tests.ui.test_fits_laptop_screen import clipped_labels
 
 __all__ = ["panel", "view"]

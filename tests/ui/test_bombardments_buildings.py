@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.bombardments import BombardmentsPanel
-from battletracker.ui.features.bombardments.buildings import BuildingDialog, corners_to_footprint
+from battletracker.ui.features.bombardments.buildings import BuildingDialog
+from battletracker.ui.features.bombardments.buildings import corners_to_footprint
 from battletracker.ui.map.view import MapView
 from battletracker.ui.session import Session
-from tests.ui.test_bombardments import items, panel, view
+from tests.ui.test_bombardments import items
+from tests.ui.test_bombardments import panel
+from tests.ui.test_bombardments import view
 
 __all__ = ["panel", "view"]
 
@@ -103,7 +107,8 @@ def test_units_go_in_and_out_each_one_undo_step(session: Session, panel: Bombard
 
 
 def test_the_unit_actions_run_through_the_window(qtbot: QtBot, session: Session) -> None:
-    from battletracker.ui.features.bombardments.buildings import ENTER_BUILDING, LEAVE_BUILDING
+    from battletracker.ui.features.bombardments.buildings import ENTER_BUILDING
+    from battletracker.ui.features.bombardments.buildings import LEAVE_BUILDING
     from battletracker.ui.main_window import MainWindow
 
     win = MainWindow(session)

@@ -7,13 +7,21 @@ name and one line, as every finished bombardment is.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QSize, Qt
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLabel, QScrollArea, QWidget
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.features.bombardments import BombardmentsPanel
-from battletracker.ui.features.bombardments.dialogs import RangingDialog, SosDialog
+from battletracker.ui.features.bombardments.dialogs import RangingDialog
+from battletracker.ui.features.bombardments.dialogs import SosDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice

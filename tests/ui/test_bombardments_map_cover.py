@@ -9,7 +9,9 @@ from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.session import Session
-from tests.ui.test_bombardments import panel, type_all, view  # noqa: F401
+from tests.ui.test_bombardments import panel  # noqa: F401
+from tests.ui.test_bombardments import type_all  # noqa: F401
+from tests.ui.test_bombardments import view  # noqa: F401
 from tests.ui.test_bombardments_terrain import ready_to_fire
 
 __all__ = ["panel", "view"]

@@ -7,12 +7,16 @@ from collections.abc import Mapping
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QComboBox, QGraphicsItem
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from battletracker.rules.log_lines import reads_as
 from battletracker.ui.session import Session
-from tests.ui.test_bombardments_dock_fit import accept_with_enter, click_table, laptop_window
+from tests.ui.test_bombardments_dock_fit import accept_with_enter
+from tests.ui.test_bombardments_dock_fit import click_table
+from tests.ui.test_bombardments_dock_fit import laptop_window
 
 AIM = (24.0, 38.0)
 OBSERVER = (30.0, 20.0)

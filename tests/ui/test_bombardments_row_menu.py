@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.rules.chain_of_command.bombardment import AreaOptions
 from battletracker.ui.features.bombardments import BombardmentsPanel
-from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
+from battletracker.ui.features.bombardments.row_menu import AreaDialog
+from battletracker.ui.features.bombardments.row_menu import PeekPopup
+from battletracker.ui.features.bombardments.row_menu import RoundsDialog
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import command_dice_for, type_dice
-from tests.ui.test_bombardments import items, panel, shown_text, start, view
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_bombardments import items
+from tests.ui.test_bombardments import panel
+from tests.ui.test_bombardments import shown_text
+from tests.ui.test_bombardments import start
+from tests.ui.test_bombardments import view
 
 __all__ = ["panel", "view"]
 

@@ -10,16 +10,23 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QDialogButtonBox, QDockWidget, QLabel, QToolBar
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QToolBar
 from pytestqt.qtbot import QtBot
 
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.ui.features.bombardments import BombardmentsPanel
-from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
+from battletracker.ui.features.bombardments.dialogs import PatternDialog
+from battletracker.ui.features.bombardments.dialogs import PhaseDialog
+from battletracker.ui.features.bombardments.dialogs import RangingDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import command_dice_for, type_dice
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
 
 AIM = (24.0, 38.0)
 OBSERVER = (30.0, 20.0)

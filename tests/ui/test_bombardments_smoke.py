@@ -6,8 +6,11 @@ from battletracker.model import savefile
 from battletracker.model.effects import MoveUnit
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import command_dice_for, type_dice
-from tests.ui.test_bombardments import OBSERVER, panel, view
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_bombardments import OBSERVER
+from tests.ui.test_bombardments import panel
+from tests.ui.test_bombardments import view
 
 __all__ = ["panel", "view"]
 

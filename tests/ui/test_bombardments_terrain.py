@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from battletracker.model import savefile
-from battletracker.model.game import Unit, Vehicle
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
 from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import command_dice_for, type_dice
-from tests.ui.test_bombardments import panel, start, type_all, view  # noqa: F401
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_bombardments import panel  # noqa: F401
+from tests.ui.test_bombardments import start  # noqa: F401
+from tests.ui.test_bombardments import type_all  # noqa: F401
+from tests.ui.test_bombardments import view  # noqa: F401
 
 __all__ = ["panel", "view"]
 

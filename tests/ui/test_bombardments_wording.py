@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
@@ -10,17 +11,21 @@ from pytestqt.qtbot import QtBot
 from battletracker.model.effects import SetCondition
 from battletracker.rules.actions import plan
 from battletracker.ui.features.bombardments import BombardmentsPanel
-from battletracker.ui.features.bombardments.dialogs import (
-    NewBombardmentDialog,
-    PhaseDialog,
-    RangingDialog,
-    SosDialog,
-    SosSideDialog,
-)
+from battletracker.ui.features.bombardments.dialogs import NewBombardmentDialog
+from battletracker.ui.features.bombardments.dialogs import PhaseDialog
+from battletracker.ui.features.bombardments.dialogs import RangingDialog
+from battletracker.ui.features.bombardments.dialogs import SosDialog
+from battletracker.ui.features.bombardments.dialogs import SosSideDialog
 from battletracker.ui.map.view import MapView
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import command_dice_for, type_dice
-from tests.ui.test_bombardments import AIM, OBSERVER, panel, start, type_all, view  # noqa: F401
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_bombardments import AIM  # noqa: F401
+from tests.ui.test_bombardments import OBSERVER  # noqa: F401
+from tests.ui.test_bombardments import panel  # noqa: F401
+from tests.ui.test_bombardments import start  # noqa: F401
+from tests.ui.test_bombardments import type_all  # noqa: F401
+from tests.ui.test_bombardments import view  # noqa: F401
 from tests.ui.test_bombardments_terrain import ready_to_fire
 
 __all__ = ["panel", "view"]

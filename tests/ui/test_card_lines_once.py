@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QToolButton
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile

@@ -6,16 +6,26 @@ import copy
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QLabel, QMessageBox, QToolButton, QWidget
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.effects import ChangeCounter, SetCondition, add_shock
-from battletracker.model.game import Game, Unit, Weapon
-from battletracker.rules.actions import Refusal, plan
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import add_shock
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command import bombardment as bm
-from battletracker.ui.cards import CardsPanel, UnitCard
+from battletracker.ui.cards import CardsPanel
+from battletracker.ui.cards import UnitCard
 from battletracker.ui.cards.panel import KEEP_BUILT
 from battletracker.ui.session import Session
 from tests.ui.refusals import assert_refusal

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
@@ -20,7 +21,8 @@ from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.session import Session
 from battletracker.ui.window_files import OPENING_AT_START
 from tests.ui.test_app import app_env
-from tests.ui.test_files_and_recovery import answer_next_box, open_window
+from tests.ui.test_files_and_recovery import answer_next_box
+from tests.ui.test_files_and_recovery import open_window
 
 WOOD = TerrainPiece("t9", "Copse", "woods", "area", [(10.0, 10.0), (16.0, 10.0), (13.0, 15.5)])
 

@@ -10,9 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QApplication, QCheckBox, QStyle, QStyleOptionButton, QStyleOptionViewItem
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QRect
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QStyle
+from PySide6.QtWidgets import QStyleOptionButton
+from PySide6.QtWidgets import QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile

@@ -9,7 +9,10 @@ import pytest
 from battletracker.model import savefile
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.session import Session
-from tests.rules.test_demo_playthrough import PLAY, TIME, demo, played
+from tests.rules.test_demo_playthrough import PLAY
+from tests.rules.test_demo_playthrough import TIME
+from tests.rules.test_demo_playthrough import demo
+from tests.rules.test_demo_playthrough import played
 
 
 def test_the_session_plays_the_demo_to_the_same_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -46,7 +46,8 @@ def test_the_necromunda_shoot_dialog_draws_its_odds_once_as_it_opens(qtbot: QtBo
 
 def test_the_anti_tank_dialog_draws_its_odds_once_in_reading_order(qtbot: QtBot, drawn: list[OddsPlot]) -> None:
     from battletracker.rules import odds
-    from battletracker.rules.chain_of_command.anti_tank_plans import group_label, in_group_order
+    from battletracker.rules.chain_of_command.anti_tank_plans import group_label
+    from battletracker.rules.chain_of_command.anti_tank_plans import in_group_order
     from battletracker.ui.features.anti_tank import AntiTankDialog
     from battletracker.ui.odds_plot import grouped
 

@@ -10,14 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QApplication, QDialog, QWidget
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QRect
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QAbstractScrollArea
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.extensions import all_unit_actions
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_runner import ProcedureRunner
-from tests.ui.test_fits_laptop_screen import DEMOS, ROOM, close_all, laptop_screen, new_dialogs, open_window
+from tests.ui.test_fits_laptop_screen import DEMOS
+from tests.ui.test_fits_laptop_screen import ROOM
+from tests.ui.test_fits_laptop_screen import close_all
+from tests.ui.test_fits_laptop_screen import laptop_screen
+from tests.ui.test_fits_laptop_screen import new_dialogs
+from tests.ui.test_fits_laptop_screen import open_window
 
 __all__ = ["laptop_screen"]  # the fixture that sets the laptop's screen, used here as in its own module
 

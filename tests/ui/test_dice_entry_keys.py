@@ -6,22 +6,31 @@ not yet applied asks before closing, and No keeps the dialog and the dice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QDialog, QMessageBox, QPushButton
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.app import demo_path
 from battletracker.model import savefile
 from battletracker.model.effects import AddUnit
-from battletracker.model.game import Game, Side, Unit, Vehicle, Weapon
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
 from battletracker.rules.presets import preset
 from battletracker.ui.dice_dialog import DiceDialog
-from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog
+from battletracker.ui.features.anti_tank import AntiTankDialog
+from battletracker.ui.features.anti_tank import GrenadeDialog
 from battletracker.ui.features.armour_battles.assault import CloseAssaultDialog
 from battletracker.ui.features.armour_battles.direct import DirectFireDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
@@ -33,8 +42,10 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.acting import ready, ready_side
-from tests.ui.dice_entry import command_dice_for, type_dice
+from tests.acting import ready
+from tests.acting import ready_side
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
 
 PANZER, MG, SQUAD = "u6", "u3", "u8"
 
@@ -147,7 +158,9 @@ def open_grenade_into_vehicle(qtbot: QtBot, tmp_path: Path) -> Opened:
 
 
 def open_necromunda_shoot(qtbot: QtBot, tmp_path: Path) -> Opened:
-    from tests.ui.test_necromunda import autogun, fighter, necro_game
+    from tests.ui.test_necromunda import autogun
+    from tests.ui.test_necromunda import fighter
+    from tests.ui.test_necromunda import necro_game
 
     game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("b", "Mira", 1, 10, 20))
     win = _window(qtbot, game, tmp_path)

@@ -8,11 +8,18 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from battletracker.ui.extensions import DockId, Feature, FeatureHost, MenuId
-from battletracker.ui.features import FEATURE_MODULES, all_features
+from battletracker.ui.extensions import DockId
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import FeatureHost
+from battletracker.ui.extensions import MenuId
+from battletracker.ui.features import FEATURE_MODULES
+from battletracker.ui.features import all_features
 from battletracker.ui.features.anti_tank import ArsenalDialog
 from battletracker.ui.features.backdrop import BackdropDialog
 from battletracker.ui.features.bombardments import BombardmentsPanel

@@ -13,13 +13,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.cards.card import UnitCard
 from battletracker.ui.extensions import Feature
-from battletracker.ui.features import MODULES, all_features
+from battletracker.ui.features import MODULES
+from battletracker.ui.features import all_features
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session

@@ -12,15 +12,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSaveFile, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QPushButton
+from PySide6.QtCore import QSaveFile
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.app import demo_path
 from battletracker.model import savefile
 from battletracker.model.effects import add_shock
 from battletracker.ui import files
-from battletracker.ui.files import SaveError, atomic_write, save_game
+from battletracker.ui.files import SaveError
+from battletracker.ui.files import atomic_write
+from battletracker.ui.files import save_game
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session

@@ -12,10 +12,16 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.ui.main_window import MainWindow
-from battletracker.ui.procedure_runner import FirstOpening, NotOpened
+from battletracker.ui.procedure_runner import FirstOpening
+from battletracker.ui.procedure_runner import NotOpened
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.benchmarks.first_dialog import TABLES, demo_of, open_and_close, openings, prepare_table, procedure_dialogs
+from tests.benchmarks.first_dialog import TABLES
+from tests.benchmarks.first_dialog import demo_of
+from tests.benchmarks.first_dialog import open_and_close
+from tests.benchmarks.first_dialog import openings
+from tests.benchmarks.first_dialog import prepare_table
+from tests.benchmarks.first_dialog import procedure_dialogs
 from tests.benchmarks.memory import open_every_dialog
 
 

@@ -13,18 +13,29 @@ names (light or dark).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QDialog, QLabel, QScrollArea, QWidget
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QRect
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QAbstractScrollArea
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.rules.tables import resources_dir
 from battletracker.ui import fit
-from battletracker.ui.extensions import all_unit_actions, unit_action
+from battletracker.ui.extensions import all_unit_actions
+from battletracker.ui.extensions import unit_action
 from battletracker.ui.gc_pause import top_level_widgets
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
@@ -345,7 +356,8 @@ def test_the_table_picture_dialogs_fit(qtbot: QtBot, tmp_path: Path, monkeypatch
 
 def test_the_command_dice_dialog_keeps_its_width_when_it_scrolls(qtbot: QtBot) -> None:
     """Too tall for the laptop, the dialog scrolls, but opens as wide as made: the odds' words are not squeezed."""
-    from battletracker.ui.features.this_phase import CommandDiceDialog, ThisPhasePanel
+    from battletracker.ui.features.this_phase import CommandDiceDialog
+    from battletracker.ui.features.this_phase import ThisPhasePanel
 
     window = open_window(qtbot, "chain_of_command")
     panel = window.findChild(ThisPhasePanel)

@@ -11,15 +11,19 @@ from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.effects import ChangeCounter, ChangeFigures
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
 from battletracker.model.game import Game
-from battletracker.rules import get, resolve
-from battletracker.rules.actions import perform, plan
+from battletracker.rules import get
+from battletracker.rules import resolve
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.base import Refusal
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
 from battletracker.rules.chain_of_command.grenades_at_infantry import GRENADES_AT_INFANTRY
 from battletracker.rules.replay import replay_steps
-from battletracker.rules.tables import resources_dir, ruleset_settings
+from battletracker.rules.tables import resources_dir
+from battletracker.rules.tables import ruleset_settings
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_parts import PlannedActionDialog
 from battletracker.ui.session import Session

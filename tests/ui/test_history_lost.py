@@ -7,15 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import add_shock
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery_dialog import RecoveryDialog
-from tests.ui.test_files_and_recovery import answer_next_box, open_window
+from tests.ui.test_files_and_recovery import answer_next_box
+from tests.ui.test_files_and_recovery import open_window
 
 PLAYED = Path(__file__).parents[1] / "fixtures" / "played_chain_of_command.battle"
 LOST = "opened without its Undo history"

@@ -7,7 +7,9 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication, QToolBar, QToolButton
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QToolBar
+from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.app import demo_path
@@ -17,7 +19,8 @@ from battletracker.ui.help_window import HelpWindow
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.help_guide import ROOT, readme_guide
+from tests.help_guide import ROOT
+from tests.help_guide import readme_guide
 
 NO = Qt.KeyboardModifier.NoModifier
 CTRL = Qt.KeyboardModifier.ControlModifier

@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QFileDialog, QProgressDialog, QPushButton
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QProgressDialog
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.app import demo_path

@@ -6,8 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -148,7 +151,8 @@ def test_saved_and_reopened_the_undo_history_comes_back_and_undo_works(qtbot: Qt
 
 def test_the_history_tab_lists_the_undo_steps_when_first_clicked(qtbot: QtBot, window: MainWindow) -> None:
     """The undo history is made when its tab first shows; clicked, it lists every step from the game start."""
-    from PySide6.QtWidgets import QTabBar, QUndoView
+    from PySide6.QtWidgets import QTabBar
+    from PySide6.QtWidgets import QUndoView
 
     window.end_phase_action.trigger()
     assert window.history is None, "behind the log tab, the history view waits to be shown"

@@ -6,18 +6,37 @@ import math
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QPalette, QPolygonF, QWheelEvent
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPolygonF
+from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QGraphicsEllipseItem
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.geometry import distance
-from battletracker.model.effects import AddUnit, ChangeSide, MoveUnit, PlaceMarker, RemoveUnit, SetCondition, add_shock
-from battletracker.model.game import Game, Marker, Side, Unit, Vehicle, Weapon
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import ChangeSide
+from battletracker.model.effects import MoveUnit
+from battletracker.model.effects import PlaceMarker
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import add_shock
+from battletracker.model.game import Game
+from battletracker.model.game import Marker
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
 from battletracker.rules.targets import targets_of
 from battletracker.ui.map import MapView
-from battletracker.ui.map.items import UnitToken, circle_item, polygon_item
+from battletracker.ui.map.items import UnitToken
+from battletracker.ui.map.items import circle_item
+from battletracker.ui.map.items import polygon_item
 from battletracker.ui.session import Session
 
 

@@ -4,9 +4,16 @@ whatever they depend on (the zoom, the palette, the table's size, a table pictur
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRect, QRectF, QSize
-from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QTransform
-from PySide6.QtWidgets import QApplication, QGraphicsScene
+from PySide6.QtCore import QRect
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import QSize
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QImage
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPalette
+from PySide6.QtGui import QTransform
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QGraphicsScene
 from pytestqt.qtbot import QtBot
 
 from battletracker.model.backdrop import picture_text

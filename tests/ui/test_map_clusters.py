@@ -6,16 +6,22 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import MoveUnit
-from battletracker.model.game import Game, Marker, Side, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Marker
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.map import MapView
-from battletracker.ui.map.items import MarkerItem, UnitToken, circle_item
+from battletracker.ui.map.items import MarkerItem
+from battletracker.ui.map.items import UnitToken
+from battletracker.ui.map.items import circle_item
 from battletracker.ui.map.labels import PixmapLabel
 from battletracker.ui.session import Session
 

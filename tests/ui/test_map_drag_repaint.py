@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt
-from PySide6.QtGui import QImage, QPaintEvent
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.map import MapView
 from battletracker.ui.session import Session
-from tests.ui.test_map import small_battle, vp_point
+from tests.ui.test_map import small_battle
+from tests.ui.test_map import vp_point
 
 
 class PaintRecorder(QObject):

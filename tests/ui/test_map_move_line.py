@@ -4,7 +4,9 @@ though the tank was back."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -12,7 +14,8 @@ from battletracker.ui.main_window import MainWindow
 from battletracker.ui.map.items import MeasureItem
 from battletracker.ui.session import Session
 from tests.acting import ready_side
-from tests.ui.test_fits_laptop_screen import laptop_screen, open_window
+from tests.ui.test_fits_laptop_screen import laptop_screen
+from tests.ui.test_fits_laptop_screen import open_window
 from tests.ui.test_map_drag_repaint import visibly_different
 
 __all__ = ["laptop_screen"]

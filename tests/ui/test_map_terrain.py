@@ -5,19 +5,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.map import MapView
-from battletracker.ui.map.terrain_items import Rect, TerrainItem
+from battletracker.ui.map.terrain_items import Rect
+from battletracker.ui.map.terrain_items import TerrainItem
 from battletracker.ui.session import Session
 from tests.ui import test_map
-from tests.ui.test_map import drag, vp_point
+from tests.ui.test_map import drag
+from tests.ui.test_map import vp_point
 
 WOOD_CORNERS = [(30.0, 15.0), (44.0, 15.0), (44.0, 22.0), (30.0, 22.0)]
 

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
@@ -18,7 +19,9 @@ from battletracker.ui.map import MapView
 from battletracker.ui.map.terrain_items import TerrainItem
 from battletracker.ui.session import Session
 from battletracker.ui.theme import dark_palette
-from tests.ui.test_map import drag, small_battle, vp_point
+from tests.ui.test_map import drag
+from tests.ui.test_map import small_battle
+from tests.ui.test_map import vp_point
 
 WOOD = TerrainPiece("ter1", "Copse", "woods", "area", [(30.0, 15.0), (44.0, 15.0), (44.0, 22.0), (30.0, 22.0)])
 HEDGE = TerrainPiece("ter2", "Hedge", "hedge", "linear", [(4.0, 30.0), (20.0, 28.0), (26.0, 40.0)])

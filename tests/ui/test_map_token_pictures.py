@@ -5,18 +5,22 @@ from __future__ import annotations
 import math
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QGraphicsItem
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.geometry import offset
 from battletracker.model.game import Marker
-from battletracker.ui.map import MapView, items
+from battletracker.ui.map import MapView
+from battletracker.ui.map import items
 from battletracker.ui.map.items import UnitToken
 from battletracker.ui.session import Session
-from tests.ui.test_map import small_battle, vp_point
+from tests.ui.test_map import small_battle
+from tests.ui.test_map import vp_point
 
 NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
 

@@ -9,32 +9,36 @@ text view for a name that was obeyed rather than shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
 import pytest
 from PySide6 import QtGui
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPointF, Qt
-from PySide6.QtGui import QGuiApplication, QTextDocument
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QAbstractScrollArea,
-    QComboBox,
-    QLabel,
-    QMenu,
-    QMessageBox,
-    QTextEdit,
-    QToolBar,
-    QWidget,
-)
+from PySide6.QtCore import QAbstractItemModel
+from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtWidgets import QAbstractScrollArea
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QTextEdit
+from PySide6.QtWidgets import QToolBar
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.app import demo_path
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
 from battletracker.model.effects import add_shock
-from battletracker.model.game import Activation, Game
+from battletracker.model.game import Activation
+from battletracker.model.game import Game
 from battletracker.model.sequence_effects import SetActivation
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.tables import resources_dir
@@ -48,7 +52,8 @@ from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.acting import ready_side
-from tests.ui.dice_entry import command_dice_for, type_dice
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
 
 NAME = "<img src=x width=30000 height=30000>"
 PANZER, SHERMAN = "u6", "u11"

@@ -7,12 +7,17 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QGraphicsPathItem, QLabel
+from PySide6.QtWidgets import QGraphicsPathItem
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.effects import SetProfileState
-from battletracker.model.game import Game, Side, Unit, Weapon, WeaponProfile
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.model.game import WeaponProfile
 from battletracker.rules import odds
 from battletracker.rules.necromunda.attack import result_label
 from battletracker.rules.necromunda.plans import attack_plan
@@ -20,16 +25,21 @@ from battletracker.rules.presets import preset
 from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards.card import UnitCard
-from battletracker.ui.features.necromunda import SHOOT_SHORTCUT, can_shoot
+from battletracker.ui.features.necromunda import SHOOT_SHORTCUT
+from battletracker.ui.features.necromunda import can_shoot
 from battletracker.ui.features.necromunda.fighter_card import FighterSection
-from battletracker.ui.features.necromunda.overlays import SELECTION_KEY, SHOOT_KEY
+from battletracker.ui.features.necromunda.overlays import SELECTION_KEY
+from battletracker.ui.features.necromunda.overlays import SHOOT_KEY
 from battletracker.ui.features.necromunda.shoot_dialog import ShootDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.odds_plot import grouped
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
-from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
+from tests.ui.picking import NO_RAISE
+from tests.ui.picking import choose_with_keys
+from tests.ui.picking import click_on_map
+from tests.ui.picking import shown_map
 
 AUTOGUN_RF2 = {"short_range": 8, "long_range": 24, "acc_short": 1, "acc_long": 0, "strength": 3, "ap": 0,
                "damage": 1}

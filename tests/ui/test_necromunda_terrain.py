@@ -9,7 +9,10 @@ from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.terrain_actions import terrain_choice
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import type_dice
-from tests.ui.test_necromunda import autogun, dialog_for, fighter, necro_game
+from tests.ui.test_necromunda import autogun
+from tests.ui.test_necromunda import dialog_for
+from tests.ui.test_necromunda import fighter
+from tests.ui.test_necromunda import necro_game
 
 # Kal shoots from (10, 10) at Mira at (10, 20).
 RUINS = TerrainPiece("t1", "Ruins", "ruins", "area", [(8.0, 18.0), (12.0, 18.0), (12.0, 22.0), (8.0, 22.0)])

@@ -17,7 +17,12 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QLabel, QMenu, QTextEdit, QWidget
+from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QTextEdit
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -26,7 +31,11 @@ from battletracker.rules.tables import resources_dir
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.main_window import MainWindow
 from tests.rules.test_place_wording import COC_STEPS
-from tests.ui.test_names_are_text import _inside, _item_tips, _opened, _play_with, shown_window
+from tests.ui.test_names_are_text import _inside
+from tests.ui.test_names_are_text import _item_tips
+from tests.ui.test_names_are_text import _opened
+from tests.ui.test_names_are_text import _play_with
+from tests.ui.test_names_are_text import shown_window
 
 DEMOS = sorted((resources_dir() / "demo").glob("*.json"))
 PAIR = re.compile(r'\(\s*-?\d+(?:\.\d+)?"?\s*,\s*-?\d+(?:\.\d+)?"?\s*\)')

@@ -6,11 +6,15 @@ from fractions import Fraction
 from typing import Any
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QPainter, QPicture
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPicture
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.odds import Distribution
-from battletracker.ui.odds_plot import MOST_BARS, OddsPlot, rounded_percent, short_labels
+from battletracker.ui.odds_plot import MOST_BARS
+from battletracker.ui.odds_plot import OddsPlot
+from battletracker.ui.odds_plot import rounded_percent
+from battletracker.ui.odds_plot import short_labels
 
 
 def test_shared_words_move_to_the_caption() -> None:

@@ -9,21 +9,28 @@ undo step and locks; a change to the game plans it again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QCheckBox
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QCheckBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.game import Game, Side
+from battletracker.model.game import Game
+from battletracker.model.game import Side
 from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.base import InputValue
 from battletracker.rules.presets import preset
 from battletracker.ui.features.armour_battles.common import is_close_support
 from battletracker.ui.main_window import MainWindow
-from battletracker.ui.procedure_parts import ActionForm, PlannedActionDialog, UnitChoice, YesNo, planned_action
+from battletracker.ui.procedure_parts import ActionForm
+from battletracker.ui.procedure_parts import PlannedActionDialog
+from battletracker.ui.procedure_parts import UnitChoice
+from battletracker.ui.procedure_parts import YesNo
+from battletracker.ui.procedure_parts import planned_action
 from battletracker.ui.session import Session
 
 

@@ -10,24 +10,40 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QListWidget, QTableWidget, QTextEdit, QWidget
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QListWidget
+from PySide6.QtWidgets import QTableWidget
+from PySide6.QtWidgets import QTextEdit
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model.bombardment import Building
 from battletracker.ui.features.anti_tank import AntiTankDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 from battletracker.ui.features.bombardments import BombardmentsPanel
-from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
+from battletracker.ui.features.bombardments.dialogs import PatternDialog
+from battletracker.ui.features.bombardments.dialogs import PhaseDialog
+from battletracker.ui.features.bombardments.dialogs import RangingDialog
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.map.view import MapView
 from battletracker.ui.odds_plot import OddsPlot
 from battletracker.ui.session import Session
-from tests.ui.dice_entry import command_dice_for, type_dice
-from tests.ui.test_armour_battles_mission import _click, _table, _type_into
-from tests.ui.test_bombardments import panel, start, type_all, view  # noqa: F401 (fixtures)
-from tests.ui.test_necromunda import autogun, fighter, necro_game
+from tests.ui.dice_entry import command_dice_for
+from tests.ui.dice_entry import type_dice
+from tests.ui.test_armour_battles_mission import _click
+from tests.ui.test_armour_battles_mission import _table
+from tests.ui.test_armour_battles_mission import _type_into
+from tests.ui.test_bombardments import panel  # noqa: F401 (fixtures)
+from tests.ui.test_bombardments import start  # noqa: F401 (fixtures)
+from tests.ui.test_bombardments import type_all  # noqa: F401 (fixtures)
+from tests.ui.test_bombardments import view  # noqa: F401 (fixtures)
+from tests.ui.test_necromunda import autogun
 from tests.ui.test_necromunda import dialog_for as necro_dialog
+from tests.ui.test_necromunda import fighter
+from tests.ui.test_necromunda import necro_game
 
 RAW = re.compile(r"\b\w+=\d|\bnet\d:|\b[a-z]+_[a-z_]+\b|\d\.\d{4,}")
 

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QDialog, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.map.items import circle_item
 from battletracker.ui.map.view import MapView
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
+from battletracker.ui.procedure_parts import FactsPanel
+from battletracker.ui.procedure_parts import OverlayScope
+from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import TargetPicker
 from battletracker.ui.session import Session
 
 

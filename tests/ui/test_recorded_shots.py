@@ -14,7 +14,8 @@ from battletracker.model.bombardment import Building
 from battletracker.model.game import Game
 from battletracker.rules.base import InputValue
 from battletracker.rules.replay import replay_steps
-from battletracker.ui.features.anti_tank import AntiTankDialog, GrenadeDialog
+from battletracker.ui.features.anti_tank import AntiTankDialog
+from battletracker.ui.features.anti_tank import GrenadeDialog
 from battletracker.ui.features.armour_battles.assault import CloseAssaultDialog
 from battletracker.ui.features.armour_battles.direct import DirectFireDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
@@ -29,8 +30,10 @@ from tests.ui.test_armour_battles import kursk as kursk_fixture
 from tests.ui.test_armour_battles_assault import melee as assault_table_fixture
 from tests.ui.test_armour_battles_mission import _table as kursk_table
 from tests.ui.test_armour_battles_mission import _type_into as type_into
-from tests.ui.test_necromunda import autogun, fighter, necro_game
+from tests.ui.test_necromunda import autogun
 from tests.ui.test_necromunda import dialog_for as necro_dialog
+from tests.ui.test_necromunda import fighter
+from tests.ui.test_necromunda import necro_game
 
 PANZER, SHERMAN, SQUAD = "u6", "u11", "u2"
 

@@ -8,21 +8,29 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QLockFile, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import QLockFile
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.app import demo_path
 from battletracker.model import savefile
 from battletracker.model.effects import add_shock
-from battletracker.ui.recovery import Recovery, runs_battletracker, when_saved
+from battletracker.ui.recovery import Recovery
+from battletracker.ui.recovery import runs_battletracker
+from battletracker.ui.recovery import when_saved
 from battletracker.ui.recovery_dialog import RecoveryDialog
 from battletracker.ui.session import Session
-from tests.ui.test_files_and_recovery import answer_next_box, open_window
+from tests.ui.test_files_and_recovery import answer_next_box
+from tests.ui.test_files_and_recovery import open_window
 
 HAS_PROC = Path("/proc/self/cmdline").exists()
 

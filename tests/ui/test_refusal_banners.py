@@ -8,21 +8,27 @@ and dark mode show a refusal alike.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QDialogButtonBox, QWidget
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from battletracker.model.game import Game, Side, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
 from battletracker.rules.necromunda.conditions import SUPPRESSED
-from battletracker.ui.features.bombardments import BombardmentLayer, BombardmentsPanel
+from battletracker.ui.features.bombardments import BombardmentLayer
+from battletracker.ui.features.bombardments import BombardmentsPanel
 from battletracker.ui.features.necromunda.fighter_card import FighterSection
 from battletracker.ui.features.support_fire.cards import SniperSection
 from battletracker.ui.features.this_phase import CommandDiceDialog
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.theme import REFUSAL_BACKGROUND, REFUSAL_TEXT
+from battletracker.ui.theme import REFUSAL_BACKGROUND
+from battletracker.ui.theme import REFUSAL_TEXT
 from tests.ui.dice_entry import type_dice
 from tests.ui.refusals import assert_refusal
 

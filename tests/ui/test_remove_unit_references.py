@@ -12,12 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox, QToolBar
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QToolBar
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.bombardment import Bombardment, Building
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import Building
 from battletracker.model.game import Game
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery

@@ -6,18 +6,29 @@ import copy
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QTransform
-from PySide6.QtWidgets import QApplication, QLabel, QListView, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QListView
+from PySide6.QtWidgets import QStyledItemDelegate
+from PySide6.QtWidgets import QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.game import Game, GameError
-from battletracker.rules.replay import replay_steps, start_of
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.rules.replay import replay_steps
+from battletracker.rules.replay import start_of
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
-from battletracker.ui.session import ReadOnlyError, Session
-from tests.ui.test_cards import button, card_of, click, label
+from battletracker.ui.session import ReadOnlyError
+from battletracker.ui.session import Session
+from tests.ui.test_cards import button
+from tests.ui.test_cards import card_of
+from tests.ui.test_cards import click
+from tests.ui.test_cards import label
 from tests.ui.test_files_and_recovery import answer_next_box
 
 PLAY = [

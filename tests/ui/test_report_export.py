@@ -11,7 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QImage, QPainter, QTextDocument, QTextDocumentFragment
+from PySide6.QtGui import QImage
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
@@ -22,8 +25,10 @@ from battletracker.ui.files import SaveError
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.ui.test_app import ROOT, app_env
-from tests.ui.test_files_and_recovery import answer_next_box, failing_writes
+from tests.ui.test_app import ROOT
+from tests.ui.test_app import app_env
+from tests.ui.test_files_and_recovery import answer_next_box
+from tests.ui.test_files_and_recovery import failing_writes
 
 FIXTURES = ROOT / "tests" / "fixtures"
 

@@ -3,16 +3,24 @@ the player scrolling the dialog or the box (the MG's result was read one line at
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QRect
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.features.support_fire.dialog import FireDialog
 from battletracker.ui.main_window import MainWindow
 from tests.acting import ready_by_actions
 from tests.ui.picking import choose_with_keys
-from tests.ui.test_dialogs_beside_the_map import SCREEN, on_screen
-from tests.ui.test_fits_laptop_screen import close_all, laptop_screen, new_dialogs, open_window
+from tests.ui.test_dialogs_beside_the_map import SCREEN
+from tests.ui.test_dialogs_beside_the_map import on_screen
+from tests.ui.test_fits_laptop_screen import close_all
+from tests.ui.test_fits_laptop_screen import laptop_screen
+from tests.ui.test_fits_laptop_screen import new_dialogs
+from tests.ui.test_fits_laptop_screen import open_window
 
 __all__ = ["laptop_screen"]
 

@@ -6,7 +6,9 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.effects import Changes, MoveUnit, add_shock
+from battletracker.model.effects import Changes
+from battletracker.model.effects import MoveUnit
+from battletracker.model.effects import add_shock
 from battletracker.model.game import GameError
 from battletracker.rules import resolve
 from battletracker.ui.session import Session

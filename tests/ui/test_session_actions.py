@@ -8,20 +8,30 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QToolBar, QToolButton
+from PySide6.QtWidgets import QToolBar
+from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
 from battletracker.model.actions import UNTRACKED
-from battletracker.model.effects import Changes, Effect, add_shock
-from battletracker.model.game import Game, Unit
+from battletracker.model.effects import Changes
+from battletracker.model.effects import Effect
+from battletracker.model.effects import add_shock
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules import Refusal
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.map import MapView
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
-from tests.ui.test_cards import button, card_of, click, label, show_panel
-from tests.ui.test_map import drag, small_battle, vp_point
+from tests.ui.test_cards import button
+from tests.ui.test_cards import card_of
+from tests.ui.test_cards import click
+from tests.ui.test_cards import label
+from tests.ui.test_cards import show_panel
+from tests.ui.test_map import drag
+from tests.ui.test_map import small_battle
+from tests.ui.test_map import vp_point
 
 
 def record(session: Session) -> list[Changes]:

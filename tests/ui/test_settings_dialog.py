@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QLabel, QSpinBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -14,7 +17,8 @@ from battletracker.model.effects import SetSetting
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.session import Session
-from battletracker.ui.settings_dialog import FacesEditor, SettingsDialog
+from battletracker.ui.settings_dialog import FacesEditor
+from battletracker.ui.settings_dialog import SettingsDialog
 from tests.ui.labelled import labelled_odds
 from tests.ui.refusals import assert_refusal
 

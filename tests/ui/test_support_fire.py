@@ -9,22 +9,34 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.core.geometry import bearing
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
-from battletracker.model.bombardment_effects import AddBuilding, ReplaceBuilding
-from battletracker.model.effects import AddUnit, ChangeFigures, MoveUnit, SetCondition, TurnUnit
-from battletracker.model.game import OUT_OF_PLAY, Game, Unit, Vehicle, Weapon
+from battletracker.model.bombardment_effects import AddBuilding
+from battletracker.model.bombardment_effects import ReplaceBuilding
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import MoveUnit
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import TurnUnit
+from battletracker.model.game import OUT_OF_PLAY
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
 from battletracker.rules import resolve
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.replay import replay_steps
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.support_fire import FireDialog
-from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection
+from battletracker.ui.features.support_fire.cards import GunCrewSection
+from battletracker.ui.features.support_fire.cards import SniperSection
 from battletracker.ui.features.support_fire.overlays import REACH_OVERLAY
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_parts import FactsPanel

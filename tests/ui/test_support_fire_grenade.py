@@ -10,19 +10,24 @@ from pytestqt.qtbot import QtBot
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.effects import AddUnit
-from battletracker.model.game import Unit, Vehicle, Weapon
-from battletracker.rules import odds, resolve
-from battletracker.rules.chain_of_command.anti_tank_plans import (
-    THROW_REACH,
-    can_throw_into_vehicle,
-    plan_grenade_into_vehicle,
-)
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.anti_tank_plans import THROW_REACH
+from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_into_vehicle
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_grenade_into_vehicle
 from battletracker.ui.extensions import unit_actions
-from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog, outcome_label
+from battletracker.ui.features.support_fire.grenade_vehicle import GrenadeIntoVehicleDialog
+from battletracker.ui.features.support_fire.grenade_vehicle import outcome_label
 from battletracker.ui.session import Session
 from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
-from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
+from tests.ui.picking import NO_RAISE
+from tests.ui.picking import choose_with_keys
+from tests.ui.picking import click_on_map
+from tests.ui.picking import shown_map
 
 SECTION, SHERMAN = "u1", "u11"
 

@@ -9,10 +9,16 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.bombardment import Building, SmokeArea
-from battletracker.model.bombardment_effects import AddBuilding, AddSmoke, SetBuildingState
-from battletracker.model.effects import AddUnit, SetDamage, add_shock
-from battletracker.model.game import Unit, Weapon
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.bombardment_effects import AddBuilding
+from battletracker.model.bombardment_effects import AddSmoke
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import SetDamage
+from battletracker.model.effects import add_shock
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
 from battletracker.rules import odds
 from battletracker.ui.extensions import unit_actions
 from battletracker.ui.features.bombardments import BombardmentsPanel
@@ -20,10 +26,13 @@ from battletracker.ui.features.support_fire import FireDialog
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from tests.acting import ready, ready_unit
+from tests.acting import ready
+from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
-from tests.ui.test_bombardments import items, panel, view
+from tests.ui.test_bombardments import items
+from tests.ui.test_bombardments import panel
+from tests.ui.test_bombardments import view
 
 __all__ = ["panel", "view"]
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QDialogButtonBox, QLabel
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile

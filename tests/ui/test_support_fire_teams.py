@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QLabel
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.effects import AddUnit, ChangeFigures
-from battletracker.model.game import Game, Unit, Weapon
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
 from battletracker.model.terrain import TerrainPiece
 from battletracker.model.terrain_effects import AddTerrain
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
@@ -19,7 +23,10 @@ from battletracker.ui.session import Session
 from tests.acting import ready_unit
 from tests.ui.dice_entry import type_dice
 from tests.ui.labelled import labelled_odds
-from tests.ui.picking import NO_RAISE, choose_with_keys, click_on_map, shown_map
+from tests.ui.picking import NO_RAISE
+from tests.ui.picking import choose_with_keys
+from tests.ui.picking import click_on_map
+from tests.ui.picking import shown_map
 from tests.ui.refusals import assert_refusal
 
 MG, GERMAN_SECTION, FIRST_SQUAD, SECOND_SQUAD = "u3", "u1", "u7", "u8"

@@ -13,17 +13,22 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QComboBox, QPushButton
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.bombardment_effects import UpdateBombardment
 from battletracker.model.game import Game
-from battletracker.ui.features.table_display.controls import CalibrationPad, DisplayControls
+from battletracker.ui.features.table_display.controls import CalibrationPad
+from battletracker.ui.features.table_display.controls import DisplayControls
 from battletracker.ui.features.table_display.display import DisplayWindow
-from battletracker.ui.features.table_display.shapes import KIND_COLOURS, SELECTED
+from battletracker.ui.features.table_display.shapes import KIND_COLOURS
+from battletracker.ui.features.table_display.shapes import SELECTED
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.session import Session
 

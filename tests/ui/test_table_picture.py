@@ -6,15 +6,26 @@ import math
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QImage
+from PySide6.QtGui import QPainter
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QWidget
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.backdrop import LONG_SIDE_PIXELS, picture_bytes, picture_size
-from battletracker.ui.features.backdrop import BackdropDialog, TablePointDialog, read_picture
+from battletracker.model.backdrop import LONG_SIDE_PIXELS
+from battletracker.model.backdrop import picture_bytes
+from battletracker.model.backdrop import picture_size
+from battletracker.ui.features.backdrop import BackdropDialog
+from battletracker.ui.features.backdrop import TablePointDialog
+from battletracker.ui.features.backdrop import read_picture
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session

@@ -13,7 +13,9 @@ from battletracker.ui.map.terrain_rename import RenameTerrainDialog
 from battletracker.ui.session import Session
 from tests.ui import test_map
 from tests.ui.refusals import assert_refusal
-from tests.ui.test_map_terrain import _choose_in_menu, click, put_wood
+from tests.ui.test_map_terrain import _choose_in_menu
+from tests.ui.test_map_terrain import click
+from tests.ui.test_map_terrain import put_wood
 
 MENU_QUIRKS = ("This plugin does not support raise", "does not support grabbing the keyboard")
 

@@ -7,28 +7,32 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (
-    QAbstractButton,
-    QApplication,
-    QDialogButtonBox,
-    QDockWidget,
-    QLabel,
-    QMessageBox,
-    QToolBar,
-)
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QToolBar
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
-from battletracker.model.bombardment import Building, PhaseStamp
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.game import Weapon
 from battletracker.model.sequence_effects import ChangeCocTally
 from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.force_morale import queue_test
 from battletracker.ui.features.bombardments import BombardmentsPanel
-from battletracker.ui.features.bombardments.dialogs import PatternDialog, PhaseDialog, RangingDialog
-from battletracker.ui.features.this_phase import CommandDiceDialog, ForceMoraleDialog, ThisPhasePanel
+from battletracker.ui.features.bombardments.dialogs import PatternDialog
+from battletracker.ui.features.bombardments.dialogs import PhaseDialog
+from battletracker.ui.features.bombardments.dialogs import RangingDialog
+from battletracker.ui.features.this_phase import CommandDiceDialog
+from battletracker.ui.features.this_phase import ForceMoraleDialog
+from battletracker.ui.features.this_phase import ThisPhasePanel
 from battletracker.ui.gc_pause import top_level_widgets
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_parts import FactsPanel

@@ -17,9 +17,15 @@ from pytestqt.qtbot import QtBot
 from battletracker.ui.features.bombardments.dialogs import NewBombardmentDialog
 from battletracker.ui.features.support_fire.dialog import FireDialog
 from battletracker.ui.main_window import MainWindow
-from tests.ui.menus import entries, pick
+from tests.ui.menus import entries
+from tests.ui.menus import pick
 from tests.ui.test_fits_laptop_screen import clipped_labels
-from tests.ui.test_this_phase import bombardments, click, roll_command_dice, text, this_phase, window
+from tests.ui.test_this_phase import bombardments
+from tests.ui.test_this_phase import click
+from tests.ui.test_this_phase import roll_command_dice
+from tests.ui.test_this_phase import text
+from tests.ui.test_this_phase import this_phase
+from tests.ui.test_this_phase import window
 
 __all__ = ["window"]  # the fixture, shared with test_this_phase
 

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from battletracker.model import savefile
@@ -15,7 +16,11 @@ from battletracker.model.game import Game
 from battletracker.rules.presets import unit_presets
 from battletracker.ui.cards import CardsPanel
 from battletracker.ui.session import Session
-from battletracker.ui.unit_dialog import PRESET_ROLE, UnitDialog, free_spot, side_facing, unique_name
+from battletracker.ui.unit_dialog import PRESET_ROLE
+from battletracker.ui.unit_dialog import UnitDialog
+from battletracker.ui.unit_dialog import free_spot
+from battletracker.ui.unit_dialog import side_facing
+from battletracker.ui.unit_dialog import unique_name
 from tests.ui.refusals import assert_refusal
 
 

@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QEvent
 from pytestqt.qtbot import QtBot
 
 from battletracker.ui.dice_dialog import DiceDialog
@@ -75,7 +76,9 @@ def test_a_closed_dialogs_plots_are_taken_by_the_next_dialog_and_drawn_again_if_
     from fractions import Fraction
 
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QDialogButtonBox, QVBoxLayout, QWidget
+    from PySide6.QtWidgets import QDialogButtonBox
+    from PySide6.QtWidgets import QVBoxLayout
+    from PySide6.QtWidgets import QWidget
 
     from battletracker.core.odds import Distribution
     from battletracker.ui import odds_plot

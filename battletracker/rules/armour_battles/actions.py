@@ -12,12 +12,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from battletracker.model.effects import ChangeCounter, SetCondition
-from battletracker.model.game import Game, Unit
-from battletracker.rules.actions import Choices, Plan, Refusal, procedure_plan, register_plan
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import SetCondition
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import procedure_plan
+from battletracker.rules.actions import register_plan
 from battletracker.rules.armour_battles import direct_fire as fire_and_reaction
-from battletracker.rules.armour_battles.plans import AbPlan, close_assault, direct_fire, indirect_mission, reaction
-from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISRUPTION, SUPPRESSED
+from battletracker.rules.armour_battles.plans import AbPlan
+from battletracker.rules.armour_battles.plans import close_assault
+from battletracker.rules.armour_battles.plans import direct_fire
+from battletracker.rules.armour_battles.plans import indirect_mission
+from battletracker.rules.armour_battles.plans import reaction
+from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED
+from battletracker.rules.armour_battles.reaction import DISRUPTION
+from battletracker.rules.armour_battles.reaction import SUPPRESSED
 from battletracker.rules.choices import chosen_unit
 from battletracker.rules.step import STEP
 

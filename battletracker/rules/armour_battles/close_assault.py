@@ -15,24 +15,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battletracker.core.dice import D6, Dice
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
 from battletracker.rules.armour_battles import sliding
-from battletracker.rules.armour_battles.data import RULESET, close_support_assault_tn, read_int_setting
-from battletracker.rules.armour_battles.fire import DICE_TYPES, MAX_DICE, successes_key, successes_odds
-from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    counts,
-)
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.rules.armour_battles.data import close_support_assault_tn
+from battletracker.rules.armour_battles.data import read_int_setting
+from battletracker.rules.armour_battles.fire import DICE_TYPES
+from battletracker.rules.armour_battles.fire import MAX_DICE
+from battletracker.rules.armour_battles.fire import successes_key
+from battletracker.rules.armour_battles.fire import successes_odds
+from battletracker.rules.armour_battles.sliding import SlidingLimits
+from battletracker.rules.armour_battles.sliding import slide
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import counts
 
 NAME = "ab.close_support_assault"
 SETTINGS = ("close_assault_tn", "close_assault_tn_suppressed", "close_assault_first_round_tn",

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from battletracker.rules.base import InputReader
-from battletracker.rules.tables import Setting, TableError, ruleset_settings, ruleset_table
+from battletracker.rules.tables import Setting
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_settings
+from battletracker.rules.tables import ruleset_table
 
 RULESET = "armour_battles"
 

@@ -15,9 +15,15 @@ from __future__ import annotations
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.armour_battles import fire, reaction
+from battletracker.rules.armour_battles import fire
+from battletracker.rules.armour_battles import reaction
 from battletracker.rules.armour_battles.data import RULESET
-from battletracker.rules.base import FIRER, Inputs, InputValue, Procedure, Resolution, counts
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import counts
 
 NAME = "ab.direct_fire_reaction"
 PREFIX = "reaction:"

@@ -16,24 +16,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from battletracker.core.dice import D6, Dice
-from battletracker.core.odds import Distribution, successes
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import successes
 from battletracker.rules import register
 from battletracker.rules.armour_battles import sliding
-from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules, read_int_setting
-from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
-from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    counts,
-)
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.rules.armour_battles.data import indirect_fire_rules
+from battletracker.rules.armour_battles.data import read_int_setting
+from battletracker.rules.armour_battles.ranges import RangeProfile
+from battletracker.rules.armour_battles.ranges import parse_ranges
+from battletracker.rules.armour_battles.sliding import SlidingLimits
+from battletracker.rules.armour_battles.sliding import slide
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import counts
 
 NAME = "ab.close_support_fire"
 MODES = ("direct", "indirect")

@@ -21,28 +21,39 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import lru_cache
+from functools import partial
 
-from battletracker.core.dice import Dice, Die, Face
-from battletracker.core.geometry import Point, offset
+from battletracker.core.dice import Dice
+from battletracker.core.dice import Die
+from battletracker.core.dice import Face
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import offset
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import Effect, RemoveMarker
+from battletracker.model.effects import Effect
+from battletracker.model.effects import RemoveMarker
 from battletracker.rules import register
-from battletracker.rules.armour_battles import fire, placement, reaction
-from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
-from battletracker.rules.armour_battles.fire import FirePlan, plan_fire
-from battletracker.rules.armour_battles.placement import CLOCK_DIE, burst_targets, clock_bearing
-from battletracker.rules.armour_battles.reaction import ReactionPlan, plan_reaction, suppresses
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    InputValue,
-    Procedure,
-    Resolution,
-    RulesInputError,
-    numbered,
-)
+from battletracker.rules.armour_battles import fire
+from battletracker.rules.armour_battles import placement
+from battletracker.rules.armour_battles import reaction
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.rules.armour_battles.data import indirect_fire_rules
+from battletracker.rules.armour_battles.fire import FirePlan
+from battletracker.rules.armour_battles.fire import plan_fire
+from battletracker.rules.armour_battles.placement import CLOCK_DIE
+from battletracker.rules.armour_battles.placement import burst_targets
+from battletracker.rules.armour_battles.placement import clock_bearing
+from battletracker.rules.armour_battles.reaction import ReactionPlan
+from battletracker.rules.armour_battles.reaction import plan_reaction
+from battletracker.rules.armour_battles.reaction import suppresses
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import numbered
 
 NAME = "ab.indirect_mission"
 SETTINGS = tuple(dict.fromkeys(placement.SETTINGS + fire.SETTINGS + reaction.SETTINGS))

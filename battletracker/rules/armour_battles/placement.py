@@ -19,27 +19,33 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TypeVar
 
-from battletracker.core.dice import D6, Dice, Die
-from battletracker.core.geometry import Point, offset, within_burst
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.dice import Die
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import offset
+from battletracker.core.geometry import within_burst
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import Effect, PlaceMarker
+from battletracker.model.effects import Effect
+from battletracker.model.effects import PlaceMarker
 from battletracker.model.game import Marker
 from battletracker.rules import register
-from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules, read_int_setting
-from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    degrees,
-    listed_order,
-    listed_rank,
-    worded,
-)
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.rules.armour_battles.data import indirect_fire_rules
+from battletracker.rules.armour_battles.data import read_int_setting
+from battletracker.rules.armour_battles.ranges import RangeProfile
+from battletracker.rules.armour_battles.ranges import parse_ranges
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import degrees
+from battletracker.rules.base import listed_order
+from battletracker.rules.base import listed_rank
+from battletracker.rules.base import worded
 from battletracker.rules.places import compass
 
 NAME = "ab.indirect_placement"

@@ -14,36 +14,55 @@ map's reading is logged with `los_reason`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
 
-from battletracker.core.geometry import Point, aspect, distance, in_radius
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import aspect
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import in_radius
 from battletracker.model.effects import Effect
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules.armour_battles import close_assault as assault
 from battletracker.rules.armour_battles import mission
 from battletracker.rules.armour_battles import reaction as reaction_check
-from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
-from battletracker.rules.armour_battles.fire import DICE_TYPES, MOVES, FirePlan, plan_fire
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.rules.armour_battles.data import indirect_fire_rules
+from battletracker.rules.armour_battles.fire import DICE_TYPES
+from battletracker.rules.armour_battles.fire import MOVES
 from battletracker.rules.armour_battles.fire import NAME as FIRE
 from battletracker.rules.armour_battles.fire import SETTINGS as FIRE_SETTINGS
+from battletracker.rules.armour_battles.fire import FirePlan
+from battletracker.rules.armour_battles.fire import plan_fire
 from battletracker.rules.armour_battles.placement import DEVIATION_FACES
-from battletracker.rules.armour_battles.reaction import DISPERSED, DISRUPTION
-from battletracker.rules.armour_battles.units import (
-    CombatProfile,
-    combat_profile,
-    dice_type_for,
-    fire_inputs,
-    is_suppressed,
-    reaction_dice,
-)
-from battletracker.rules.base import InputValue, Refusal, RulesInputError
+from battletracker.rules.armour_battles.reaction import DISPERSED
+from battletracker.rules.armour_battles.reaction import DISRUPTION
+from battletracker.rules.armour_battles.units import CombatProfile
+from battletracker.rules.armour_battles.units import combat_profile
+from battletracker.rules.armour_battles.units import dice_type_for
+from battletracker.rules.armour_battles.units import fire_inputs
+from battletracker.rules.armour_battles.units import is_suppressed
+from battletracker.rules.armour_battles.units import reaction_dice
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Refusal
+from battletracker.rules.base import RulesInputError
 from battletracker.rules.choices import Picked as Choices
-from battletracker.rules.choices import chosen_flag, chosen_number, chosen_unit, chosen_whole
+from battletracker.rules.choices import chosen_flag
+from battletracker.rules.choices import chosen_number
+from battletracker.rules.choices import chosen_unit
+from battletracker.rules.choices import chosen_whole
 from battletracker.rules.places import beyond_edges
-from battletracker.rules.sequence import acted, mark_acted, side_name
-from battletracker.rules.tables import TableError, ruleset_settings
-from battletracker.rules.terrain import SightReading, TableIndex, sight_change
+from battletracker.rules.sequence import acted
+from battletracker.rules.sequence import mark_acted
+from battletracker.rules.sequence import side_name
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_settings
+from battletracker.rules.terrain import SightReading
+from battletracker.rules.terrain import TableIndex
+from battletracker.rules.terrain import sight_change
 
 MAX_COVER_DICE = 6
 DICE_TARGETS = {"fp": "infantry and soft targets", "at": "armoured targets"}

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from battletracker.core.geometry import range_band
 from battletracker.core.text import brief
-from battletracker.rules.base import NUMBER_LIMIT, RulesInputError
+from battletracker.rules.base import NUMBER_LIMIT
+from battletracker.rules.base import RulesInputError
 
 BANDS = ("short", "effective", "long")
 

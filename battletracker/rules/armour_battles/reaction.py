@@ -24,26 +24,32 @@ from functools import lru_cache
 from itertools import accumulate
 from math import comb
 
-from battletracker.core.dice import D6, Dice
-from battletracker.core.odds import Distribution, success_chance
-from battletracker.model.effects import ChangeCounter, Effect, SetCondition
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import success_chance
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetCondition
 from battletracker.model.game import Scalar
 from battletracker.rules import register
 from battletracker.rules.armour_battles import sliding
-from battletracker.rules.armour_battles.data import RULESET, read_bool_setting, read_int_setting
-from battletracker.rules.armour_battles.sliding import SlidingLimits, slide
-from battletracker.rules.base import (
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    counts,
-    worse_for_roller,
-)
-from battletracker.rules.tables import ruleset_file, setting
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.rules.armour_battles.data import read_bool_setting
+from battletracker.rules.armour_battles.data import read_int_setting
+from battletracker.rules.armour_battles.sliding import SlidingLimits
+from battletracker.rules.armour_battles.sliding import slide
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import counts
+from battletracker.rules.base import worse_for_roller
+from battletracker.rules.tables import ruleset_file
+from battletracker.rules.tables import setting
 
 NAME = "ab.reaction"
 SUPPRESSIONS = ("normal", "artillery")

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battletracker.rules.armour_battles.data import read_int_setting
-from battletracker.rules.base import InputReader, RulesInputError
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import RulesInputError
 
 SETTINGS = ("sliding_tn_highest", "sliding_tn_lowest")
 

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battletracker.model.game import Scalar, Unit
-from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
-from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISPERSED, SUPPRESSED
+from battletracker.model.game import Scalar
+from battletracker.model.game import Unit
+from battletracker.rules.armour_battles.ranges import RangeProfile
+from battletracker.rules.armour_battles.ranges import parse_ranges
+from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED
+from battletracker.rules.armour_battles.reaction import DISPERSED
+from battletracker.rules.armour_battles.reaction import SUPPRESSED
 from battletracker.rules.base import RulesInputError
 
 

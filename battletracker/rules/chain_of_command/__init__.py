@@ -5,7 +5,9 @@ procedure; then what falls due at the end of a Phase or Turn, in this order.
 """
 
 from battletracker.rules import import_modules
-from battletracker.rules.chain_of_command import command_dice, phase_end, vehicle_phase
+from battletracker.rules.chain_of_command import command_dice
+from battletracker.rules.chain_of_command import phase_end
+from battletracker.rules.chain_of_command import vehicle_phase
 from battletracker.rules.chain_of_command.bombardment import edit_refusal
 from battletracker.rules.clock import on_clock
 from battletracker.rules.edit_checks import on_edit

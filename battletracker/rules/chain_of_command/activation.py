@@ -23,21 +23,37 @@ Order (activate a unit, or rally Shock).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 
 from battletracker.core.geometry import distance
-from battletracker.model.effects import ChangeCounter, Effect
-from battletracker.model.game import Activation, Game, Scalar, Unit
-from battletracker.model.sequence_effects import SetActivation, SetHeldDice
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import ChoiceNeeded, counted, inches
-from battletracker.rules.chain_of_command.command_dice import face_words, rolled_this_phase
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import Effect
+from battletracker.model.game import Activation
+from battletracker.model.game import Game
+from battletracker.model.game import Scalar
+from battletracker.model.game import Unit
+from battletracker.model.sequence_effects import SetActivation
+from battletracker.model.sequence_effects import SetHeldDice
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import register_plan
+from battletracker.rules.base import ChoiceNeeded
+from battletracker.rules.base import counted
+from battletracker.rules.base import inches
+from battletracker.rules.chain_of_command.command_dice import face_words
+from battletracker.rules.chain_of_command.command_dice import rolled_this_phase
 from battletracker.rules.choices import chosen_unit
-from battletracker.rules.sequence import SequenceRefusal, activation_kept, now, side_name
+from battletracker.rules.sequence import SequenceRefusal
+from battletracker.rules.sequence import activation_kept
+from battletracker.rules.sequence import now
+from battletracker.rules.sequence import side_name
 from battletracker.rules.step import STEP
-from battletracker.rules.tables import ruleset_file, setting
+from battletracker.rules.tables import ruleset_file
+from battletracker.rules.tables import setting
 from battletracker.rules.words import possessive
 
 RULESET = "chain_of_command"

@@ -27,38 +27,45 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from battletracker.core.dice import D6, Dice, count_at_least
-from battletracker.core.odds import Distribution, successes
-from battletracker.model.effects import Effect, SpendAmmo
-from battletracker.model.game import ARMOUR_FACES, VEHICLE_CATEGORIES
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.dice import count_at_least
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import successes
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SpendAmmo
+from battletracker.model.game import ARMOUR_FACES
+from battletracker.model.game import VEHICLE_CATEGORIES
 from battletracker.rules import register
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    worse_for_roller,
-)
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import worse_for_roller
 from battletracker.rules.chain_of_command import storm_of_steel
-from battletracker.rules.chain_of_command.arsenal import MAX_STRIKE_DICE, ATWeapon, Grenade, arsenal
-from battletracker.rules.chain_of_command.damage import (
-    BAND_TITLES,
-    BANDS,
-    DamageOutcome,
-    apply_damage,
-    band_for,
-    band_odds,
-    firer_rank,
-    outcome_label,
-    outcome_rank,
-)
+from battletracker.rules.chain_of_command.arsenal import MAX_STRIKE_DICE
+from battletracker.rules.chain_of_command.arsenal import ATWeapon
+from battletracker.rules.chain_of_command.arsenal import Grenade
+from battletracker.rules.chain_of_command.arsenal import arsenal
+from battletracker.rules.chain_of_command.damage import BAND_TITLES
+from battletracker.rules.chain_of_command.damage import BANDS
+from battletracker.rules.chain_of_command.damage import DamageOutcome
+from battletracker.rules.chain_of_command.damage import apply_damage
+from battletracker.rules.chain_of_command.damage import band_for
+from battletracker.rules.chain_of_command.damage import band_odds
+from battletracker.rules.chain_of_command.damage import firer_rank
+from battletracker.rules.chain_of_command.damage import outcome_label
+from battletracker.rules.chain_of_command.damage import outcome_rank
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.chain_of_command.vehicle_shock import abandoned
-from battletracker.rules.tables import Table, TableError, ruleset_file, ruleset_settings
+from battletracker.rules.tables import Table
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_file
+from battletracker.rules.tables import ruleset_settings
 
 RULESET = "chain_of_command"
 VISIBILITIES = ("open", "obscured", "badly_obscured")

@@ -20,40 +20,47 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from battletracker.core.geometry import angle_between, aspect, bearing, distance, in_arc, range_band
+from battletracker.core.geometry import angle_between
+from battletracker.core.geometry import aspect
+from battletracker.core.geometry import bearing
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import in_arc
+from battletracker.core.geometry import range_band
 from battletracker.core.odds import Distribution
-from battletracker.model.game import Game, Unit, Weapon
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
 from battletracker.rules.actions import with_game_settings
-from battletracker.rules.base import InputValue, Refusal, RulesInputError
-from battletracker.rules.chain_of_command.anti_tank import (
-    GRENADE_MOVEMENT_SETTING,
-    VISIBILITIES,
-    VISIBILITY_TEXT,
-    parse_at_fire,
-    parse_at_grenade,
-)
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Refusal
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.chain_of_command.anti_tank import GRENADE_MOVEMENT_SETTING
+from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES
+from battletracker.rules.chain_of_command.anti_tank import VISIBILITY_TEXT
+from battletracker.rules.chain_of_command.anti_tank import parse_at_fire
+from battletracker.rules.chain_of_command.anti_tank import parse_at_grenade
 from battletracker.rules.chain_of_command.arsenal import arsenal
-from battletracker.rules.chain_of_command.damage import (
-    GROUP_LABELS,
-    GROUP_MEANINGS,
-    GROUP_ORDER,
-    later_shock_doubled,
-    outcome_group,
-)
+from battletracker.rules.chain_of_command.damage import GROUP_LABELS
+from battletracker.rules.chain_of_command.damage import GROUP_MEANINGS
+from battletracker.rules.chain_of_command.damage import GROUP_ORDER
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
+from battletracker.rules.chain_of_command.damage import outcome_group
 from battletracker.rules.chain_of_command.fire import QUALITIES
-from battletracker.rules.choices import (
-    Choices,
-    Reach,
-    check_within,
-    chosen_flag,
-    chosen_number,
-    chosen_text,
-    chosen_unit,
-    chosen_whole,
-)
+from battletracker.rules.choices import Choices
+from battletracker.rules.choices import Reach
+from battletracker.rules.choices import check_within
+from battletracker.rules.choices import chosen_flag
+from battletracker.rules.choices import chosen_number
+from battletracker.rules.choices import chosen_text
+from battletracker.rules.choices import chosen_unit
+from battletracker.rules.choices import chosen_whole
 from battletracker.rules.places import enemies_within
-from battletracker.rules.tables import TableError, ruleset_file, ruleset_settings, setting
-from battletracker.rules.terrain import TableIndex, sight_override
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_file
+from battletracker.rules.tables import ruleset_settings
+from battletracker.rules.tables import setting
+from battletracker.rules.terrain import TableIndex
+from battletracker.rules.terrain import sight_override
 
 RULESET = "chain_of_command"
 AT_FIRE = "coc.at_fire"
@@ -189,7 +196,8 @@ def check_bombardment(game: Game, firer: Unit, target: Unit) -> None:
     by any other Units" (000). SOS Fire does not do this: units fire into,
     through or out of it.
     """
-    from battletracker.rules.chain_of_command.bombardment import covering, observer_name
+    from battletracker.rules.chain_of_command.bombardment import covering
+    from battletracker.rules.chain_of_command.bombardment import observer_name
     from battletracker.rules.sequence import activation_kept
 
     if not activation_kept():

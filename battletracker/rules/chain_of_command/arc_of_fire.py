@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battletracker.core.geometry import EPSILON, angle_between
-from battletracker.model.effects import Effect, TurnUnit
-from battletracker.rules.base import InputReader, RulesInputError, degrees
+from battletracker.core.geometry import EPSILON
+from battletracker.core.geometry import angle_between
+from battletracker.model.effects import Effect
+from battletracker.model.effects import TurnUnit
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import degrees
 
 HALF_ARC = 45.0
 

@@ -20,16 +20,27 @@ from the same per-die distributions coc.fire uses.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from functools import lru_cache
 
-from battletracker.core.dice import Dice, Die, Face
+from battletracker.core.dice import Dice
+from battletracker.core.dice import Die
+from battletracker.core.dice import Face
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import ChangeFigures, Effect, SetCondition, add_shock
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import add_shock
 from battletracker.model.game import OUT_OF_PLAY
-from battletracker.rules.base import Roller, counted
+from battletracker.rules.base import Roller
+from battletracker.rules.base import counted
 from battletracker.rules.chain_of_command import storm_of_steel
-from battletracker.rules.chain_of_command.fire import Volley, VolleyResult, describe_volley, roll_volley, volley_counts
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import VolleyResult
+from battletracker.rules.chain_of_command.fire import describe_volley
+from battletracker.rules.chain_of_command.fire import roll_volley
+from battletracker.rules.chain_of_command.fire import volley_counts
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
 

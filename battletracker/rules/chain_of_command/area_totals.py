@@ -18,8 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from math import factorial, gcd
-from operator import add, mul, sub
+from math import factorial
+from math import gcd
+from operator import add
+from operator import mul
+from operator import sub
 
 from battletracker.core.odds import Distribution
 from battletracker.rules.chain_of_command import storm_of_steel

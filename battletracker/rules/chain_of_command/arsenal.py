@@ -18,8 +18,11 @@ from typing import TypeVar
 
 from battletracker.core.geometry import range_band
 from battletracker.core.text import brief
-from battletracker.model.game import ARMOUR_FACES, VEHICLE_CATEGORIES
-from battletracker.rules.tables import Table, TableError, ruleset_file
+from battletracker.model.game import ARMOUR_FACES
+from battletracker.model.game import VEHICLE_CATEGORIES
+from battletracker.rules.tables import Table
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_file
 
 RULESET = "chain_of_command"
 CLOSE_RANGE_KINDS = ("tank_gun", "at_gun")

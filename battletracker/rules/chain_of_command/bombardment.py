@@ -25,26 +25,42 @@ them; a carrier that is not an AFV or APC (no `vehicle` record, or
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from dataclasses import fields
 
 from battletracker.core import geometry
-from battletracker.model.bombardment import Bombardment, BombardmentEvent
-from battletracker.model.bombardment_effects import (
-    AddBombardment,
-    AppendBombardmentEvent,
-    SetBombardmentPin,
-    UpdateBombardment,
-)
-from battletracker.model.effects import AppendLog, Effect, PlaceMarker, SetCondition
-from battletracker.model.game import Game, Marker, Unit
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment_effects import AddBombardment
+from battletracker.model.bombardment_effects import AppendBombardmentEvent
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import UpdateBombardment
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import Effect
+from battletracker.model.effects import PlaceMarker
+from battletracker.model.effects import SetCondition
+from battletracker.model.game import Game
+from battletracker.model.game import Marker
+from battletracker.model.game import Unit
 from battletracker.model.references import EMBARKED_IN
-from battletracker.rules.base import InputValue, RulesInputError, counted, inches
-from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
-from battletracker.rules.log_lines import area_words, recorded_area_edit, recorded_point
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import inches
+from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.rules.chain_of_command.bombardment_data import data
+from battletracker.rules.log_lines import area_words
+from battletracker.rules.log_lines import recorded_area_edit
+from battletracker.rules.log_lines import recorded_point
 from battletracker.rules.places import place_words
-from battletracker.rules.sequence import SequenceRefusal, last_inputs, now, side_name
-from battletracker.rules.tables import find_setting, setting
-from battletracker.rules.words import ordinal, possessive
+from battletracker.rules.sequence import SequenceRefusal
+from battletracker.rules.sequence import last_inputs
+from battletracker.rules.sequence import now
+from battletracker.rules.sequence import side_name
+from battletracker.rules.tables import find_setting
+from battletracker.rules.tables import setting
+from battletracker.rules.words import ordinal
+from battletracker.rules.words import possessive
 
 OBSERVER_MARKER = "forward_observer"
 PINNED = "pinned"

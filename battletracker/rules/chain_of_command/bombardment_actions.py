@@ -34,27 +34,47 @@ facts say it, and a player's different cover is logged with its reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.bombardment import Bombardment
-from battletracker.model.effects import AppendLog, Effect
-from battletracker.model.game import Game, Scalar
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import Effect
+from battletracker.model.game import Game
+from battletracker.model.game import Scalar
 from battletracker.rules import register
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import Inputs, InputValue, Procedure, Resolution, RulesInputError, counted
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import register_plan
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command import buildings as bld
-from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
-from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover, phase_inputs
-from battletracker.rules.chain_of_command.coc_points import Activation, coc_store, observer_activation
-from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs
-from battletracker.rules.choices import chosen_flag, chosen_number, chosen_whole
+from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.rules.chain_of_command.bombardment_data import data
+from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover
+from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
+from battletracker.rules.chain_of_command.coc_points import Activation
+from battletracker.rules.chain_of_command.coc_points import coc_store
+from battletracker.rules.chain_of_command.coc_points import observer_activation
+from battletracker.rules.chain_of_command.sos_fire import new_sos
+from battletracker.rules.chain_of_command.sos_fire import sos_inputs
+from battletracker.rules.choices import chosen_flag
+from battletracker.rules.choices import chosen_number
+from battletracker.rules.choices import chosen_whole
 from battletracker.rules.places import place_words
 from battletracker.rules.sequence import SequenceRefusal
 from battletracker.rules.tables import setting
-from battletracker.rules.terrain import TableIndex, cover_override
+from battletracker.rules.terrain import TableIndex
+from battletracker.rules.terrain import cover_override
 
 STEP = "coc.bombardment_step"
 """The procedure of the actions without dice: their changes are all in the plan."""

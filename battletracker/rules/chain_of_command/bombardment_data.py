@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from battletracker.rules.tables import Table, TableError, ruleset_table
+from battletracker.rules.tables import Table
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_table
 
 RULESET = "chain_of_command"
 FILE = "bombardment"

@@ -41,88 +41,90 @@ made unstable are `target_chances(inputs)`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 
 from battletracker.core import geometry
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
-from battletracker.model.bombardment import Bombardment, BombardmentEvent, PhaseStamp
-from battletracker.model.bombardment_effects import (
-    AppendBombardmentEvent,
-    ChangeCocPoints,
-    SetBombardmentPin,
-    SetBuildingState,
-    UpdateBombardment,
-)
-from battletracker.model.effects import Effect, RemoveMarker, SetCondition
-from battletracker.model.game import Game, Unit
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import PhaseStamp
+from battletracker.model.bombardment_effects import AppendBombardmentEvent
+from battletracker.model.bombardment_effects import ChangeCocPoints
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.bombardment_effects import UpdateBombardment
+from battletracker.model.effects import Effect
+from battletracker.model.effects import RemoveMarker
+from battletracker.model.effects import SetCondition
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.model.sequence_effects import SetHeldDice
 from battletracker.rules import register
-from battletracker.rules.base import (
-    InputReader,
-    Inputs,
-    InputValue,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    counts,
-    numbered,
-)
-from battletracker.rules.chain_of_command.area_fire import (
-    AreaTarget,
-    TargetResult,
-    roll_target,
-)
-from battletracker.rules.chain_of_command.area_totals import area_kills_unstable, unit_chances
-from battletracker.rules.chain_of_command.bombardment import (
-    PINNED,
-    carrier_of,
-    describe_pattern,
-    get_bombardment,
-    is_rolling,
-    is_transport,
-    next_centre,
-    observer_name,
-    unit_teams,
-    units_in_area,
-    waiting,
-)
-from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import counts
+from battletracker.rules.base import numbered
+from battletracker.rules.chain_of_command.area_fire import AreaTarget
+from battletracker.rules.chain_of_command.area_fire import TargetResult
+from battletracker.rules.chain_of_command.area_fire import roll_target
+from battletracker.rules.chain_of_command.area_totals import area_kills_unstable
+from battletracker.rules.chain_of_command.area_totals import unit_chances
+from battletracker.rules.chain_of_command.bombardment import PINNED
+from battletracker.rules.chain_of_command.bombardment import carrier_of
+from battletracker.rules.chain_of_command.bombardment import describe_pattern
+from battletracker.rules.chain_of_command.bombardment import get_bombardment
+from battletracker.rules.chain_of_command.bombardment import is_rolling
+from battletracker.rules.chain_of_command.bombardment import is_transport
+from battletracker.rules.chain_of_command.bombardment import next_centre
+from battletracker.rules.chain_of_command.bombardment import observer_name
+from battletracker.rules.chain_of_command.bombardment import unit_teams
+from battletracker.rules.chain_of_command.bombardment import units_in_area
+from battletracker.rules.chain_of_command.bombardment import waiting
+from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.buildings import building_of
 from battletracker.rules.chain_of_command.coc_points import SETTINGS as COC_SETTINGS
-from battletracker.rules.chain_of_command.coc_points import CocStore, coc_store, read_store, store_inputs
-from battletracker.rules.chain_of_command.command_dice import held_input, read_held, rolled_this_phase, without
+from battletracker.rules.chain_of_command.coc_points import CocStore
+from battletracker.rules.chain_of_command.coc_points import coc_store
+from battletracker.rules.chain_of_command.coc_points import read_store
+from battletracker.rules.chain_of_command.coc_points import store_inputs
+from battletracker.rules.chain_of_command.command_dice import held_input
+from battletracker.rules.chain_of_command.command_dice import read_held
+from battletracker.rules.chain_of_command.command_dice import rolled_this_phase
+from battletracker.rules.chain_of_command.command_dice import without
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
-from battletracker.rules.chain_of_command.fire import (
-    MAX_TEAMS,
-    FireTables,
-    HitEffect,
-    Volley,
-    cover_levels,
-    raise_cover,
-    read_id,
-    read_storm,
-)
-from battletracker.rules.chain_of_command.fire import (
-    SETTINGS as FIRE_SETTINGS,
-)
+from battletracker.rules.chain_of_command.fire import MAX_TEAMS
+from battletracker.rules.chain_of_command.fire import SETTINGS as FIRE_SETTINGS
+from battletracker.rules.chain_of_command.fire import FireTables
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import cover_levels
+from battletracker.rules.chain_of_command.fire import raise_cover
+from battletracker.rules.chain_of_command.fire import read_id
+from battletracker.rules.chain_of_command.fire import read_storm
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
 from battletracker.rules.log_lines import recorded_point
-from battletracker.rules.sequence import (
-    SequenceRefusal,
-    check_once_a_phase,
-    check_own_phase,
-    last_inputs,
-    read_last,
-)
+from battletracker.rules.sequence import SequenceRefusal
+from battletracker.rules.sequence import check_once_a_phase
+from battletracker.rules.sequence import check_own_phase
+from battletracker.rules.sequence import last_inputs
+from battletracker.rules.sequence import read_last
 from battletracker.rules.tables import setting
-from battletracker.rules.terrain import CoverReading, TableIndex
+from battletracker.rules.terrain import CoverReading
+from battletracker.rules.terrain import TableIndex
 from battletracker.rules.words import possessive
 
 ACTIVATIONS = ("begun", "command_die", "coc_point", "none", "coc_die")

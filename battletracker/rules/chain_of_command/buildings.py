@@ -14,17 +14,19 @@ Every function returns Effects (with log lines) and changes nothing itself.
 from __future__ import annotations
 
 from battletracker.core import geometry
-from battletracker.model.bombardment import BUILDING_MATERIALS, Building, SmokeArea
-from battletracker.model.bombardment_effects import (
-    AddBuilding,
-    AddSmoke,
-    RemoveSmoke,
-    SetBuildingState,
-    SetOccupant,
-)
-from battletracker.model.effects import AppendLog, Effect
+from battletracker.model.bombardment import BUILDING_MATERIALS
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
+from battletracker.model.bombardment_effects import AddBuilding
+from battletracker.model.bombardment_effects import AddSmoke
+from battletracker.model.bombardment_effects import RemoveSmoke
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.bombardment_effects import SetOccupant
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import Effect
 from battletracker.model.game import Game
-from battletracker.rules.base import RulesInputError, inches
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import inches
 from battletracker.rules.chain_of_command.bombardment_data import data
 
 COLLAPSE_SOURCE = "collapse:"

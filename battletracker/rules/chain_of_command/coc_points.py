@@ -20,11 +20,16 @@ from dataclasses import dataclass
 
 from battletracker.model.bombardment_effects import ChangeCocPoints
 from battletracker.model.effects import Effect
-from battletracker.model.game import Game, Scalar
-from battletracker.model.sequence_effects import ChangeCocTally, SetHeldDice
-from battletracker.rules.base import InputReader, InputValue
-from battletracker.rules.chain_of_command.command_dice import rolled_this_phase, without
-from battletracker.rules.sequence import SequenceRefusal, side_name
+from battletracker.model.game import Game
+from battletracker.model.game import Scalar
+from battletracker.model.sequence_effects import ChangeCocTally
+from battletracker.model.sequence_effects import SetHeldDice
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import InputValue
+from battletracker.rules.chain_of_command.command_dice import rolled_this_phase
+from battletracker.rules.chain_of_command.command_dice import without
+from battletracker.rules.sequence import SequenceRefusal
+from battletracker.rules.sequence import side_name
 from battletracker.rules.tables import setting
 from battletracker.rules.words import possessive
 

@@ -23,36 +23,43 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from battletracker.core.dice import D6, Dice
-from battletracker.core.odds import Distribution, binomial
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import binomial
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.bombardment_effects import ChangeCocPoints
 from battletracker.model.effects import Effect
-from battletracker.model.game import CommandRoll, Game, Scalar
-from battletracker.model.sequence_effects import ChangeCocTally, SetActed, SetCommandRoll, SetHeldDice
+from battletracker.model.game import CommandRoll
+from battletracker.model.game import Game
+from battletracker.model.game import Scalar
+from battletracker.model.sequence_effects import ChangeCocTally
+from battletracker.model.sequence_effects import SetActed
+from battletracker.model.sequence_effects import SetCommandRoll
+from battletracker.model.sequence_effects import SetHeldDice
 from battletracker.rules import register
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import (
-    InputReader,
-    Inputs,
-    InputValue,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    already_words,
-)
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import register_plan
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import already_words
 from battletracker.rules.chain_of_command.fire import read_id
-from battletracker.rules.sequence import (
-    SequenceRefusal,
-    activation_kept,
-    check_own_phase,
-    last_inputs,
-    now,
-    read_last,
-    side_name,
-)
-from battletracker.rules.tables import ruleset_file, setting
+from battletracker.rules.sequence import SequenceRefusal
+from battletracker.rules.sequence import activation_kept
+from battletracker.rules.sequence import check_own_phase
+from battletracker.rules.sequence import last_inputs
+from battletracker.rules.sequence import now
+from battletracker.rules.sequence import read_last
+from battletracker.rules.sequence import side_name
+from battletracker.rules.tables import ruleset_file
+from battletracker.rules.tables import setting
 
 RULESET = "chain_of_command"
 SETTINGS = ("command_dice_pips_per_die", "command_dice_sixes_next_phase", "command_dice_sixes_turn_end",

@@ -12,16 +12,22 @@ name in the table (`reverse`, `immobilised`, `explodes`, ...).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import Effect, SetDamage
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetDamage
 from battletracker.model.game import VEHICLE_CATEGORIES
-from battletracker.rules.chain_of_command.vehicle_shock import VehicleShock, shock_effects, take_shock
-from battletracker.rules.tables import Table, TableError, ruleset_file
+from battletracker.rules.chain_of_command.vehicle_shock import VehicleShock
+from battletracker.rules.chain_of_command.vehicle_shock import shock_effects
+from battletracker.rules.chain_of_command.vehicle_shock import take_shock
+from battletracker.rules.tables import Table
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_file
 
 RULESET = "chain_of_command"
 BANDS = ("equal", "net1", "net2", "net3")

@@ -54,36 +54,51 @@ same way, so a two-figure Team's chart never lists three kills.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
-from itertools import accumulate, repeat
-from math import comb, gcd, lcm
-from operator import add, mul
+from itertools import accumulate
+from itertools import repeat
+from math import comb
+from math import gcd
+from math import lcm
+from operator import add
+from operator import mul
 
-from battletracker.core.dice import D6, Dice
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.core.text import brief
-from battletracker.model.effects import ChangeFigures, Effect, RemoveUnit, SetCondition, add_shock
-from battletracker.model.game import OUT_OF_PLAY, Scalar
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import Effect
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import add_shock
+from battletracker.model.game import OUT_OF_PLAY
+from battletracker.model.game import Scalar
 from battletracker.model.sequence_effects import QueueForceMoraleTest
 from battletracker.rules import register
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    OddsTooLarge,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    counts,
-)
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import OddsTooLarge
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import counts
 from battletracker.rules.chain_of_command import storm_of_steel
-from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel, StormRoll
-from battletracker.rules.tables import TableError, find_setting, ruleset_table
+from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
+from battletracker.rules.chain_of_command.storm_of_steel import StormRoll
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import find_setting
+from battletracker.rules.tables import ruleset_table
 
 RULESET = "chain_of_command"
 MAX_DICE = 60

@@ -29,36 +29,48 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battletracker.core.geometry import EPSILON, angle_between, aspect, bearing, distance, range_band
+from battletracker.core.geometry import EPSILON
+from battletracker.core.geometry import angle_between
+from battletracker.core.geometry import aspect
+from battletracker.core.geometry import bearing
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import range_band
 from battletracker.model.bombardment import Building
-from battletracker.model.game import Game, Unit, Weapon
-from battletracker.rules.base import InputValue, counted
-from battletracker.rules.chain_of_command import arc_of_fire, fire_table, flamethrowers, guns, machine_guns, snipers
-from battletracker.rules.chain_of_command.anti_tank_plans import (
-    ShotPlan,
-    ShotRefusal,
-    check_bombardment,
-    passengers_of,
-)
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import counted
+from battletracker.rules.chain_of_command import arc_of_fire
+from battletracker.rules.chain_of_command import fire_table
+from battletracker.rules.chain_of_command import flamethrowers
+from battletracker.rules.chain_of_command import guns
+from battletracker.rules.chain_of_command import machine_guns
+from battletracker.rules.chain_of_command import snipers
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
+from battletracker.rules.chain_of_command.anti_tank_plans import check_bombardment
+from battletracker.rules.chain_of_command.anti_tank_plans import passengers_of
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
-from battletracker.rules.chain_of_command.fire import (
-    MAX_DICE,
-    MAX_TEAMS,
-    QUALITIES,
-    RANGE_BANDS,
-    TABLE_SETTINGS,
-    FireTables,
-    cover_levels,
-)
-from battletracker.rules.choices import Choices, chosen_flag, chosen_text, chosen_unit, chosen_whole, chosen_word
-from battletracker.rules.terrain import (
-    CoverReading,
-    SightReading,
-    TableIndex,
-    cover_override,
-    sight_override,
-    sight_within,
-)
+from battletracker.rules.chain_of_command.fire import MAX_DICE
+from battletracker.rules.chain_of_command.fire import MAX_TEAMS
+from battletracker.rules.chain_of_command.fire import QUALITIES
+from battletracker.rules.chain_of_command.fire import RANGE_BANDS
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS
+from battletracker.rules.chain_of_command.fire import FireTables
+from battletracker.rules.chain_of_command.fire import cover_levels
+from battletracker.rules.choices import Choices
+from battletracker.rules.choices import chosen_flag
+from battletracker.rules.choices import chosen_text
+from battletracker.rules.choices import chosen_unit
+from battletracker.rules.choices import chosen_whole
+from battletracker.rules.choices import chosen_word
+from battletracker.rules.terrain import CoverReading
+from battletracker.rules.terrain import SightReading
+from battletracker.rules.terrain import TableIndex
+from battletracker.rules.terrain import cover_override
+from battletracker.rules.terrain import sight_override
+from battletracker.rules.terrain import sight_within
 
 TRIPOD_KINDS = ("mmg", "hmg")
 SNIPER_KINDS = ("sniper", "sniper_rifle")

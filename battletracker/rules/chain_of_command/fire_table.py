@@ -18,13 +18,18 @@ player's words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from battletracker.model.game import Game, Scalar, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Scalar
+from battletracker.model.game import Unit
 from battletracker.rules.chain_of_command.anti_tank import optics_damaged_modifier
-from battletracker.rules.chain_of_command.buildings import COLLAPSE_SOURCE, building_of
+from battletracker.rules.chain_of_command.buildings import COLLAPSE_SOURCE
+from battletracker.rules.chain_of_command.buildings import building_of
 from battletracker.rules.chain_of_command.vehicle_shock import firepower_after_shock
-from battletracker.rules.terrain import SightReading, TableIndex
+from battletracker.rules.terrain import SightReading
+from battletracker.rules.terrain import TableIndex
 
 OPTICS_DAMAGED = "optics_damaged"
 VEHICLE_GUN_KINDS = ("tank_gun", "at_gun", "infantry_gun", "gun")

@@ -45,42 +45,40 @@ from battletracker.core.dice import Dice
 from battletracker.core.geometry import EPSILON
 from battletracker.core.odds import Distribution
 from battletracker.model.bombardment_effects import SetBuildingState
-from battletracker.model.effects import Effect, SpendAmmo
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SpendAmmo
 from battletracker.rules import register
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    counts,
-    inches,
-)
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import counts
+from battletracker.rules.base import inches
 from battletracker.rules.chain_of_command import storm_of_steel
-from battletracker.rules.chain_of_command.fire import (
-    MAX_TEAMS,
-    RULESET,
-    SETTINGS,
-    FireTables,
-    HitEffect,
-    Targets,
-    Volley,
-    describe_volley,
-    keyed_volley_odds,
-    kills_shock_key,
-    read_id,
-    read_sniper_target,
-    read_storm,
-    read_targets,
-    read_to_hit,
-    roll_effects,
-    sniper_volley,
-    target_effects,
-)
-from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
+from battletracker.rules.chain_of_command.fire import MAX_TEAMS
+from battletracker.rules.chain_of_command.fire import RULESET
+from battletracker.rules.chain_of_command.fire import SETTINGS
+from battletracker.rules.chain_of_command.fire import FireTables
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import Targets
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import describe_volley
+from battletracker.rules.chain_of_command.fire import keyed_volley_odds
+from battletracker.rules.chain_of_command.fire import kills_shock_key
+from battletracker.rules.chain_of_command.fire import read_id
+from battletracker.rules.chain_of_command.fire import read_sniper_target
+from battletracker.rules.chain_of_command.fire import read_storm
+from battletracker.rules.chain_of_command.fire import read_targets
+from battletracker.rules.chain_of_command.fire import read_to_hit
+from battletracker.rules.chain_of_command.fire import roll_effects
+from battletracker.rules.chain_of_command.fire import sniper_volley
+from battletracker.rules.chain_of_command.fire import target_effects
+from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
+from battletracker.rules.chain_of_command.vehicle_target import read_vehicle_target
 
 MAX_RANGE = 12.0
 DICE = 12

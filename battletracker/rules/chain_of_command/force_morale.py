@@ -18,32 +18,37 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from battletracker.core.dice import D6, Dice
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect
-from battletracker.model.game import AgendaItem, Game, GameError
-from battletracker.model.sequence_effects import (
-    FORCE_MORALE_TEST,
-    AddAgendaItem,
-    ChangeForceMorale,
-    RemoveAgendaItem,
-    agenda_id,
-)
+from battletracker.model.game import AgendaItem
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.sequence_effects import FORCE_MORALE_TEST
+from battletracker.model.sequence_effects import AddAgendaItem
+from battletracker.model.sequence_effects import ChangeForceMorale
+from battletracker.model.sequence_effects import RemoveAgendaItem
+from battletracker.model.sequence_effects import agenda_id
 from battletracker.rules import register
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.base import (
-    ChoiceNeeded,
-    InputReader,
-    Inputs,
-    InputValue,
-    Procedure,
-    Resolution,
-    Roller,
-    already_words,
-)
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import register_plan
+from battletracker.rules.base import ChoiceNeeded
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import already_words
 from battletracker.rules.chain_of_command.snipers import sniper_fired_on
-from battletracker.rules.sequence import SequenceRefusal, side_name
-from battletracker.rules.tables import find_setting, ruleset_file, setting
+from battletracker.rules.sequence import SequenceRefusal
+from battletracker.rules.sequence import side_name
+from battletracker.rules.tables import find_setting
+from battletracker.rules.tables import ruleset_file
+from battletracker.rules.tables import setting
 from battletracker.rules.words import possessive
 
 RULESET = "chain_of_command"

@@ -30,42 +30,55 @@ unspotted sniper or a vehicle is refused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 
-from battletracker.core.dice import D6, Dice
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
 from battletracker.core.geometry import distance
 from battletracker.core.odds import Distribution
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules import register
-from battletracker.rules.actions import Choices, register_plan
-from battletracker.rules.base import FIRER, InputReader, Inputs, InputValue, Procedure, Resolution, Roller, counts
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import register_plan
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import counts
 from battletracker.rules.chain_of_command import snipers
-from battletracker.rules.chain_of_command.anti_tank_plans import (
-    THROW_REACH,
-    ShotPlan,
-    ShotRefusal,
-    check_bombardment,
-    throw_inputs,
-)
-from battletracker.rules.chain_of_command.fire import (
-    MAX_DICE,
-    QUALITIES,
-    RULESET,
-    SETTINGS,
-    Targets,
-    Volley,
-    cover_levels,
-    describe_volley,
-    kills_shock_key,
-    kills_shock_odds,
-    read_fire,
-    roll_volley,
-    target_effects,
-)
-from battletracker.rules.chain_of_command.fire_plans import default_cover, default_quality, small_arms_dice
-from battletracker.rules.chain_of_command.grenades_into_vehicles import Throw, read_throw
+from battletracker.rules.chain_of_command.anti_tank_plans import THROW_REACH
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
+from battletracker.rules.chain_of_command.anti_tank_plans import check_bombardment
+from battletracker.rules.chain_of_command.anti_tank_plans import throw_inputs
+from battletracker.rules.chain_of_command.fire import MAX_DICE
+from battletracker.rules.chain_of_command.fire import QUALITIES
+from battletracker.rules.chain_of_command.fire import RULESET
+from battletracker.rules.chain_of_command.fire import SETTINGS
+from battletracker.rules.chain_of_command.fire import Targets
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import cover_levels
+from battletracker.rules.chain_of_command.fire import describe_volley
+from battletracker.rules.chain_of_command.fire import kills_shock_key
+from battletracker.rules.chain_of_command.fire import kills_shock_odds
+from battletracker.rules.chain_of_command.fire import read_fire
+from battletracker.rules.chain_of_command.fire import roll_volley
+from battletracker.rules.chain_of_command.fire import target_effects
+from battletracker.rules.chain_of_command.fire_plans import default_cover
+from battletracker.rules.chain_of_command.fire_plans import default_quality
+from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
+from battletracker.rules.chain_of_command.grenades_into_vehicles import Throw
+from battletracker.rules.chain_of_command.grenades_into_vehicles import read_throw
 from battletracker.rules.chain_of_command.shot_actions import shot_plan
-from battletracker.rules.choices import Reach, chosen_unit, chosen_whole, chosen_word
+from battletracker.rules.choices import Reach
+from battletracker.rules.choices import chosen_unit
+from battletracker.rules.choices import chosen_whole
+from battletracker.rules.choices import chosen_word
 from battletracker.rules.places import enemies_within
 from battletracker.rules.tables import setting
 

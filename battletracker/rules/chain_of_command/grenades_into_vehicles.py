@@ -37,44 +37,45 @@ Shock. Shock on the vehicle is doubled once it is immobilised
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from collections.abc import Hashable
+from dataclasses import dataclass
+from dataclasses import replace
 from functools import lru_cache
 from typing import TypeVar
 
-from battletracker.core.dice import D6, Dice
-from battletracker.core.odds import Distribution, successes
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import successes
 from battletracker.rules import register
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    counts,
-)
-from battletracker.rules.chain_of_command.fire import (
-    MAX_DICE,
-    MAX_TEAMS,
-    RULESET,
-    TABLE_SETTINGS,
-    FireTables,
-    HitEffect,
-    Targets,
-    Volley,
-    describe_volley,
-    kills_shock_key,
-    read_cover,
-    read_targets,
-    read_to_hit,
-    roll_volley,
-    target_effects,
-    volley_counts,
-)
-from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import counts
+from battletracker.rules.chain_of_command.fire import MAX_DICE
+from battletracker.rules.chain_of_command.fire import MAX_TEAMS
+from battletracker.rules.chain_of_command.fire import RULESET
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS
+from battletracker.rules.chain_of_command.fire import FireTables
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import Targets
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import describe_volley
+from battletracker.rules.chain_of_command.fire import kills_shock_key
+from battletracker.rules.chain_of_command.fire import read_cover
+from battletracker.rules.chain_of_command.fire import read_targets
+from battletracker.rules.chain_of_command.fire import read_to_hit
+from battletracker.rules.chain_of_command.fire import roll_volley
+from battletracker.rules.chain_of_command.fire import target_effects
+from battletracker.rules.chain_of_command.fire import volley_counts
+from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
+from battletracker.rules.chain_of_command.vehicle_target import read_vehicle_target
 from battletracker.rules.tables import setting
 
 VEHICLES = ("open_topped", "apc_outside")

@@ -61,52 +61,52 @@ from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.bombardment import BUILDING_MATERIALS
 from battletracker.model.bombardment_effects import SetBuildingState
-from battletracker.model.effects import Effect, SpendAmmo
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SpendAmmo
 from battletracker.model.game import Scalar
 from battletracker.rules import register
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    counts,
-    degrees,
-)
-from battletracker.rules.chain_of_command.arc_of_fire import Aim, read_aim, turn_effects
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import counts
+from battletracker.rules.base import degrees
+from battletracker.rules.chain_of_command.arc_of_fire import Aim
+from battletracker.rules.chain_of_command.arc_of_fire import read_aim
+from battletracker.rules.chain_of_command.arc_of_fire import turn_effects
 from battletracker.rules.chain_of_command.bombardment_data import data
-from battletracker.rules.chain_of_command.fire import (
-    DEFAULT_TABLES,
-    MAX_DICE,
-    MAX_TEAMS,
-    QUALITIES,
-    RULESET,
-    SETTINGS,
-    FireTables,
-    HitEffect,
-    Targets,
-    Volley,
-    cover_words,
-    describe_volley,
-    kills_shock_key,
-    kills_shock_odds,
-    read_cover,
-    read_id,
-    read_sniper_target,
-    read_storm,
-    read_targets,
-    read_team_effects,
-    reduce_cover,
-    roll_volley,
-    sniper_volley,
-    target_effects,
-    to_hit_number,
-    volley_counts,
-)
-from battletracker.rules.tables import find_setting, setting
+from battletracker.rules.chain_of_command.fire import DEFAULT_TABLES
+from battletracker.rules.chain_of_command.fire import MAX_DICE
+from battletracker.rules.chain_of_command.fire import MAX_TEAMS
+from battletracker.rules.chain_of_command.fire import QUALITIES
+from battletracker.rules.chain_of_command.fire import RULESET
+from battletracker.rules.chain_of_command.fire import SETTINGS
+from battletracker.rules.chain_of_command.fire import FireTables
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import Targets
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import cover_words
+from battletracker.rules.chain_of_command.fire import describe_volley
+from battletracker.rules.chain_of_command.fire import kills_shock_key
+from battletracker.rules.chain_of_command.fire import kills_shock_odds
+from battletracker.rules.chain_of_command.fire import read_cover
+from battletracker.rules.chain_of_command.fire import read_id
+from battletracker.rules.chain_of_command.fire import read_sniper_target
+from battletracker.rules.chain_of_command.fire import read_storm
+from battletracker.rules.chain_of_command.fire import read_targets
+from battletracker.rules.chain_of_command.fire import read_team_effects
+from battletracker.rules.chain_of_command.fire import reduce_cover
+from battletracker.rules.chain_of_command.fire import roll_volley
+from battletracker.rules.chain_of_command.fire import sniper_volley
+from battletracker.rules.chain_of_command.fire import target_effects
+from battletracker.rules.chain_of_command.fire import to_hit_number
+from battletracker.rules.chain_of_command.fire import volley_counts
+from battletracker.rules.tables import find_setting
+from battletracker.rules.tables import setting
 
 TO_HIT = 4
 COVER_REDUCTION = 1

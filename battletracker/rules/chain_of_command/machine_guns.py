@@ -28,33 +28,31 @@ from battletracker.core.dice import Dice
 from battletracker.core.geometry import EPSILON
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counts,
-    degrees,
-    inches,
-)
-from battletracker.rules.chain_of_command.arc_of_fire import Aim, read_aim, turn_effects
-from battletracker.rules.chain_of_command.fire import (
-    MAX_DICE,
-    RULESET,
-    SETTINGS,
-    Targets,
-    Volley,
-    describe_volley,
-    kills_shock_key,
-    kills_shock_odds,
-    read_fire,
-    read_id,
-    roll_volley,
-    target_effects,
-)
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counts
+from battletracker.rules.base import degrees
+from battletracker.rules.base import inches
+from battletracker.rules.chain_of_command.arc_of_fire import Aim
+from battletracker.rules.chain_of_command.arc_of_fire import read_aim
+from battletracker.rules.chain_of_command.arc_of_fire import turn_effects
+from battletracker.rules.chain_of_command.fire import MAX_DICE
+from battletracker.rules.chain_of_command.fire import RULESET
+from battletracker.rules.chain_of_command.fire import SETTINGS
+from battletracker.rules.chain_of_command.fire import Targets
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import describe_volley
+from battletracker.rules.chain_of_command.fire import kills_shock_key
+from battletracker.rules.chain_of_command.fire import kills_shock_odds
+from battletracker.rules.chain_of_command.fire import read_fire
+from battletracker.rules.chain_of_command.fire import read_id
+from battletracker.rules.chain_of_command.fire import roll_volley
+from battletracker.rules.chain_of_command.fire import target_effects
 
 TRIPOD_MG_DICE = 10
 ONE_FIGURE_DICE_LOST = 2

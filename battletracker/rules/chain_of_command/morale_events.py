@@ -30,13 +30,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from battletracker.model.effects import Effect
-from battletracker.model.game import AgendaItem, Game, Unit
-from battletracker.model.sequence_effects import FORCE_MORALE_TEST, AddAgendaItem, QueueForceMoraleTest, agenda_id
+from battletracker.model.game import AgendaItem
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.sequence_effects import FORCE_MORALE_TEST
+from battletracker.model.sequence_effects import AddAgendaItem
+from battletracker.model.sequence_effects import QueueForceMoraleTest
+from battletracker.model.sequence_effects import agenda_id
 from battletracker.rules.chain_of_command.activation import rank
-from battletracker.rules.chain_of_command.damage import damage_result, damage_tables
-from battletracker.rules.chain_of_command.force_morale import RULESET, event_named, events
+from battletracker.rules.chain_of_command.damage import damage_result
+from battletracker.rules.chain_of_command.damage import damage_tables
+from battletracker.rules.chain_of_command.force_morale import RULESET
+from battletracker.rules.chain_of_command.force_morale import event_named
+from battletracker.rules.chain_of_command.force_morale import events
 from battletracker.rules.chain_of_command.vehicle_shock import ABANDONED
-from battletracker.rules.consequences import compare, on_consequences
+from battletracker.rules.consequences import compare
+from battletracker.rules.consequences import on_consequences
 from battletracker.rules.sequence import side_name
 
 WOUNDED = "wounded"

@@ -19,18 +19,23 @@ lines) together with the clock change as one undo step:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from battletracker.model.bombardment import Bombardment, BombardmentEvent
-from battletracker.model.bombardment_effects import AppendBombardmentEvent, SetBombardmentPin, UpdateBombardment
-from battletracker.model.effects import AppendLog, Effect, RemoveMarker, SetCondition
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment_effects import AppendBombardmentEvent
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import UpdateBombardment
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import Effect
+from battletracker.model.effects import RemoveMarker
+from battletracker.model.effects import SetCondition
 from battletracker.model.game import Game
 from battletracker.rules.base import counted
-from battletracker.rules.chain_of_command.bombardment import (
-    PINNED,
-    observer_name,
-    units_in_area,
-)
+from battletracker.rules.chain_of_command.bombardment import PINNED
+from battletracker.rules.chain_of_command.bombardment import observer_name
+from battletracker.rules.chain_of_command.bombardment import units_in_area
 from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.buildings import collapse_at_turn_end
 from battletracker.rules.chain_of_command.smoke_barrage import smoke_close_combats

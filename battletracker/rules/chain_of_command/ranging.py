@@ -23,29 +23,34 @@ from fractions import Fraction
 from functools import lru_cache
 
 from battletracker.core import geometry
-from battletracker.core.dice import D6, Dice, numeric_die
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.dice import numeric_die
 from battletracker.core.odds import Distribution
-from battletracker.model.bombardment import BombardmentEvent, PhaseStamp
-from battletracker.model.bombardment_effects import AppendBombardmentEvent, UpdateBombardment
+from battletracker.model.bombardment import BombardmentEvent
+from battletracker.model.bombardment import PhaseStamp
+from battletracker.model.bombardment_effects import AppendBombardmentEvent
+from battletracker.model.bombardment_effects import UpdateBombardment
 from battletracker.model.effects import Effect
 from battletracker.model.game import Scalar
 from battletracker.rules import register
-from battletracker.rules.base import (
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    degrees,
-    listed_order,
-    worded,
-)
-from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import degrees
+from battletracker.rules.base import listed_order
+from battletracker.rules.base import worded
+from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.fire import read_id
 from battletracker.rules.log_lines import recorded_point
 from battletracker.rules.places import compass
-from battletracker.rules.sequence import check_once_a_phase, check_own_phase, read_last
+from battletracker.rules.sequence import check_once_a_phase
+from battletracker.rules.sequence import check_own_phase
+from battletracker.rules.sequence import read_last
 from battletracker.rules.tables import setting
 
 SETTINGS = ("ranging_bearing_die_sides", "ranging_above_table")

@@ -11,21 +11,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from battletracker.core.dice import D6, Dice
-from battletracker.core.geometry import EPSILON, Point, bearing, distance, offset
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.geometry import EPSILON
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import bearing
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import offset
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import Effect, MoveUnit
+from battletracker.model.effects import Effect
+from battletracker.model.effects import MoveUnit
 from battletracker.rules import register
-from battletracker.rules.base import (
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    all_alike,
-    table_point,
-)
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import all_alike
+from battletracker.rules.base import table_point
 from battletracker.rules.places import compass
 
 POSITION_INPUTS = ("target_x", "target_y", "firer_x", "firer_y")

@@ -14,14 +14,16 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from battletracker.model.game import Game
-from battletracker.rules.actions import Choices, Plan, procedure_plan, register_plan
-from battletracker.rules.chain_of_command.activation import FIRE, acting
-from battletracker.rules.chain_of_command.anti_tank_plans import (
-    ShotPlan,
-    plan_at_fire,
-    plan_at_grenade,
-    plan_grenade_into_vehicle,
-)
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import procedure_plan
+from battletracker.rules.actions import register_plan
+from battletracker.rules.chain_of_command.activation import FIRE
+from battletracker.rules.chain_of_command.activation import acting
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_fire
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_grenade
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_grenade_into_vehicle
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
 
 AT_FIRE = "coc.at_fire"

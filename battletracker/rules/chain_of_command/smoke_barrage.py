@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.game import Game
-from battletracker.rules.chain_of_command.bombardment import covering, units_in_area
+from battletracker.rules.chain_of_command.bombardment import covering
+from battletracker.rules.chain_of_command.bombardment import units_in_area
 from battletracker.rules.chain_of_command.bombardment_data import data
 
 

@@ -7,9 +7,14 @@ Both change the table without dice, so their changes are all in the plan
 from __future__ import annotations
 
 from battletracker.model.effects import SetCondition
-from battletracker.model.game import Game, Unit
-from battletracker.rules.actions import Choices, Plan, Refusal, register_plan
-from battletracker.rules.chain_of_command import fire_plans, snipers
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import register_plan
+from battletracker.rules.chain_of_command import fire_plans
+from battletracker.rules.chain_of_command import snipers
 from battletracker.rules.step import STEP
 
 SPOTTED = "coc.sniper_spotted"

@@ -37,33 +37,36 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from battletracker.core.dice import D6, Dice
-from battletracker.core.odds import Distribution, success_chance
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import success_chance
 from battletracker.core.text import brief
-from battletracker.model.effects import ChangeCounter, ChangeFigures, Effect, RemoveUnit, SetCondition, add_shock
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import Effect
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import add_shock
 from battletracker.model.game import OUT_OF_PLAY
 from battletracker.rules import register
-from battletracker.rules.base import (
-    FIRER,
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    listed_order,
-    listed_rank,
-    worded,
-)
-from battletracker.rules.chain_of_command.fire import (
-    FIGURES_DIGITS,
-    RULESET,
-    TABLE_SETTINGS,
-    FireTables,
-    HitEffect,
-    out_of_play_line,
-    read_id,
-)
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import listed_order
+from battletracker.rules.base import listed_rank
+from battletracker.rules.base import worded
+from battletracker.rules.chain_of_command.fire import FIGURES_DIGITS
+from battletracker.rules.chain_of_command.fire import RULESET
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS
+from battletracker.rules.chain_of_command.fire import FireTables
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import out_of_play_line
+from battletracker.rules.chain_of_command.fire import read_id
 
 SIGHT_RADIUS = 3.0
 """Line of Sight is measured from any point within 3" of the centre of the sniper's base."""

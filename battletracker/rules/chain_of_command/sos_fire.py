@@ -22,69 +22,68 @@ shock=S` (with ` unstable` when the building would fall) for a Team,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from functools import lru_cache
 
 from battletracker.core import geometry
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.model.bombardment import Bombardment
-from battletracker.model.bombardment_effects import AddBombardment, SetBombardmentPin, SetBuildingState
-from battletracker.model.effects import AppendLog, Effect, SetCondition
+from battletracker.model.bombardment_effects import AddBombardment
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetCondition
 from battletracker.model.game import Game
 from battletracker.rules import register
-from battletracker.rules.base import (
-    InputReader,
-    Inputs,
-    InputValue,
-    Procedure,
-    Resolution,
-    Roller,
-    RulesInputError,
-    counted,
-    counts,
-)
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import counted
+from battletracker.rules.base import counts
 from battletracker.rules.chain_of_command import storm_of_steel
-from battletracker.rules.chain_of_command.area_fire import (
-    AreaTarget,
-    roll_target,
-    target_counts,
-    target_key,
-    total_counts,
-    volley_result,
-)
-from battletracker.rules.chain_of_command.bombardment import (
-    PINNED,
-    carrier_of,
-    event,
-    get_bombardment,
-    is_transport,
-    observer_name,
-    unit_teams,
-    units_in_area,
-)
-from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
+from battletracker.rules.chain_of_command.area_fire import AreaTarget
+from battletracker.rules.chain_of_command.area_fire import roll_target
+from battletracker.rules.chain_of_command.area_fire import target_counts
+from battletracker.rules.chain_of_command.area_fire import target_key
+from battletracker.rules.chain_of_command.area_fire import total_counts
+from battletracker.rules.chain_of_command.area_fire import volley_result
+from battletracker.rules.chain_of_command.bombardment import PINNED
+from battletracker.rules.chain_of_command.bombardment import carrier_of
+from battletracker.rules.chain_of_command.bombardment import event
+from battletracker.rules.chain_of_command.bombardment import get_bombardment
+from battletracker.rules.chain_of_command.bombardment import is_transport
+from battletracker.rules.chain_of_command.bombardment import observer_name
+from battletracker.rules.chain_of_command.bombardment import unit_teams
+from battletracker.rules.chain_of_command.bombardment import units_in_area
+from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover
 from battletracker.rules.chain_of_command.buildings import building_of
 from battletracker.rules.chain_of_command.damage import later_shock_doubled
-from battletracker.rules.chain_of_command.fire import (
-    MAX_DICE,
-    MAX_TEAMS,
-    SETTINGS,
-    FireTables,
-    HitEffect,
-    Targets,
-    Volley,
-    cover_levels,
-    describe_volley,
-    keyed_volley_odds,
-    raise_cover,
-    read_id,
-    read_storm,
-    read_targets,
-    roll_volley,
-)
-from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget, read_vehicle_target
+from battletracker.rules.chain_of_command.fire import MAX_DICE
+from battletracker.rules.chain_of_command.fire import MAX_TEAMS
+from battletracker.rules.chain_of_command.fire import SETTINGS
+from battletracker.rules.chain_of_command.fire import FireTables
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import Targets
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import cover_levels
+from battletracker.rules.chain_of_command.fire import describe_volley
+from battletracker.rules.chain_of_command.fire import keyed_volley_odds
+from battletracker.rules.chain_of_command.fire import raise_cover
+from battletracker.rules.chain_of_command.fire import read_id
+from battletracker.rules.chain_of_command.fire import read_storm
+from battletracker.rules.chain_of_command.fire import read_targets
+from battletracker.rules.chain_of_command.fire import roll_volley
+from battletracker.rules.chain_of_command.vehicle_target import VehicleTarget
+from battletracker.rules.chain_of_command.vehicle_target import read_vehicle_target
 from battletracker.rules.log_lines import recorded_point
 from battletracker.rules.places import place_words
 from battletracker.rules.terrain import TableIndex

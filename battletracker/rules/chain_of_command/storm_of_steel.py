@@ -12,12 +12,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, gcd, lcm
-from operator import mul, sub
+from math import comb
+from math import gcd
+from math import lcm
+from operator import mul
+from operator import sub
 
 from battletracker.core.dice import D6
-from battletracker.core.odds import Distribution, success_chance
-from battletracker.rules.base import InputReader, Roller
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import success_chance
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Roller
 from battletracker.rules.tables import setting
 
 MAX_ROUNDS = 3

@@ -20,10 +20,15 @@ ambush) is not cleared at the end of that Phase but lasts through the next.
 
 from __future__ import annotations
 
-from battletracker.model.effects import AppendLog, Effect, SetCondition, SetDamage
-from battletracker.model.game import Game, Unit
+from battletracker.model.effects import AppendLog
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetDamage
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules.chain_of_command.damage import damage_result
-from battletracker.rules.chain_of_command.vehicle_shock import shock_effects, take_shock
+from battletracker.rules.chain_of_command.vehicle_shock import shock_effects
+from battletracker.rules.chain_of_command.vehicle_shock import take_shock
 
 NEXT_PHASE_RESULTS = ("halt_and_engage", "commander_stunned", "mg_suppressed")
 HALT_AND_ENGAGE = "halt_and_engage"

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battletracker.model.effects import Effect, SetCondition, add_shock
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import add_shock
 
 ABANDONED_AT = 4
 

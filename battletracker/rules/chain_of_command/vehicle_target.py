@@ -10,18 +10,17 @@ condition. Its outcome key names the added Shock up to `vehicle_shock=4+`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 
 from battletracker.model.effects import Effect
 from battletracker.rules.base import InputReader
 from battletracker.rules.chain_of_command.fire import read_id
-from battletracker.rules.chain_of_command.vehicle_shock import (
-    shock_added,
-    shock_effects,
-    shock_key_value,
-    sixes_that_abandon,
-    take_shock,
-)
+from battletracker.rules.chain_of_command.vehicle_shock import shock_added
+from battletracker.rules.chain_of_command.vehicle_shock import shock_effects
+from battletracker.rules.chain_of_command.vehicle_shock import shock_key_value
+from battletracker.rules.chain_of_command.vehicle_shock import sixes_that_abandon
+from battletracker.rules.chain_of_command.vehicle_shock import take_shock
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from battletracker.model.effects import AppendLog
-from battletracker.model.game import Game, LogEntry
-from battletracker.rules.actions import Choices, Plan, procedure_plan, register_plan
+from battletracker.model.game import Game
+from battletracker.model.game import LogEntry
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import procedure_plan
+from battletracker.rules.actions import register_plan
 from battletracker.rules.necromunda.plans import attack_plan
 from battletracker.rules.necromunda.table import falling_text
 

@@ -15,16 +15,27 @@ Hits and how many, in the order of `combat` ("u2:2,u5:1").
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import lru_cache
 from math import factorial
 from typing import Any
 
-from battletracker.core.dice import Dice, numeric_die
+from battletracker.core.dice import Dice
+from battletracker.core.dice import numeric_die
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.base import FIRER, InputReader, Inputs, Procedure, Resolution, Roller, all_alike, counted
-from battletracker.rules.necromunda.id_lists import counts_key, read_ids, read_names
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import all_alike
+from battletracker.rules.base import counted
+from battletracker.rules.necromunda.id_lists import counts_key
+from battletracker.rules.necromunda.id_lists import read_ids
+from battletracker.rules.necromunda.id_lists import read_names
 from battletracker.rules.necromunda.refusals import speaking
 
 NAME = "necro.engaged_allocation"

@@ -14,13 +14,19 @@ are in markers.toml; the Template's shape and the base are examples there.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from battletracker.core.geometry import Point, along_line, distance_to_segment, in_radius, offset
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import along_line
+from battletracker.core.geometry import distance_to_segment
+from battletracker.core.geometry import in_radius
+from battletracker.core.geometry import offset
 from battletracker.rules.necromunda.targeting import FighterOnTable
-from battletracker.rules.tables import TableError, ruleset_table
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_table
 
 RULESET = "necromunda"
 

@@ -39,25 +39,45 @@ combat. `label` says each in words.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
 from typing import Any
 
 from battletracker.core.dice import Dice
-from battletracker.core.odds import Distribution, success_chance
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import success_chance
 from battletracker.model.bombardment import PhaseStamp
-from battletracker.model.effects import Effect, SetCondition
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetCondition
 from battletracker.model.sequence_effects import SetActed
 from battletracker.rules import register
-from battletracker.rules.base import FIRER, ChoiceNeeded, InputReader, Inputs, Procedure, Resolution
-from battletracker.rules.necromunda import allocation, cool, shooting, stray_shots
-from battletracker.rules.necromunda.conditions import CHECK_FALLING, hit_effects
-from battletracker.rules.necromunda.firepower import FACES_SETTING, READING_SETTING, holes_and_ammo_state
-from battletracker.rules.necromunda.id_lists import names_text, read_ids, read_names
-from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, read_toolkit
-from battletracker.rules.necromunda.refusals import Refusal, speaking
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import ChoiceNeeded
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.necromunda import allocation
+from battletracker.rules.necromunda import cool
+from battletracker.rules.necromunda import shooting
+from battletracker.rules.necromunda import stray_shots
+from battletracker.rules.necromunda.conditions import CHECK_FALLING
+from battletracker.rules.necromunda.conditions import hit_effects
+from battletracker.rules.necromunda.firepower import FACES_SETTING
+from battletracker.rules.necromunda.firepower import READING_SETTING
+from battletracker.rules.necromunda.firepower import holes_and_ammo_state
+from battletracker.rules.necromunda.id_lists import names_text
+from battletracker.rules.necromunda.id_lists import read_ids
+from battletracker.rules.necromunda.id_lists import read_names
+from battletracker.rules.necromunda.options import STRAY_SHOTS
+from battletracker.rules.necromunda.options import TARGET_PRIORITY
+from battletracker.rules.necromunda.options import WALKING_FIRE
+from battletracker.rules.necromunda.options import read_toolkit
+from battletracker.rules.necromunda.refusals import Refusal
+from battletracker.rules.necromunda.refusals import speaking
 from battletracker.rules.necromunda.targeting import check_walking_fire
 
 NAME = "necro.attack"

@@ -11,19 +11,24 @@ from __future__ import annotations
 import copy
 import math
 
-from battletracker.model.effects import ReplaceUnit, SetCondition
-from battletracker.model.game import Game, Unit
-from battletracker.rules.actions import Choices, Plan, Refusal, procedure_plan, register_plan
-from battletracker.rules.necromunda.conditions import (
-    CHECK_FALLING,
-    ENGAGED,
-    OUT_OF_ACTION,
-    SERIOUSLY_INJURED,
-    SUPPRESSED,
-)
+from battletracker.model.effects import ReplaceUnit
+from battletracker.model.effects import SetCondition
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import procedure_plan
+from battletracker.rules.actions import register_plan
+from battletracker.rules.necromunda.conditions import CHECK_FALLING
+from battletracker.rules.necromunda.conditions import ENGAGED
+from battletracker.rules.necromunda.conditions import OUT_OF_ACTION
+from battletracker.rules.necromunda.conditions import SERIOUSLY_INJURED
+from battletracker.rules.necromunda.conditions import SUPPRESSED
 from battletracker.rules.necromunda.profiles import reload_inputs
 from battletracker.rules.necromunda.reload import NAME as RELOAD_PROCEDURE
-from battletracker.rules.necromunda.table import LEDGE_STATS, ledge_title
+from battletracker.rules.necromunda.table import LEDGE_STATS
+from battletracker.rules.necromunda.table import ledge_title
 from battletracker.rules.step import STEP
 
 CONDITION = "necro.condition"

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from battletracker.core.geometry import EPSILON
-from battletracker.model.effects import Effect, SetCondition
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetCondition
 
 K = TypeVar("K")
 

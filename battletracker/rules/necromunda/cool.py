@@ -12,19 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from battletracker.core.dice import D6, Dice
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
-from battletracker.rules.base import (
-    InputReader,
-    Inputs,
-    Procedure,
-    Resolution,
-    Roller,
-    listed_order,
-    listed_rank,
-    worded,
-)
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import listed_order
+from battletracker.rules.base import listed_rank
+from battletracker.rules.base import worded
 from battletracker.rules.necromunda.refusals import speaking
 
 NAME = "necro.cool_check"

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
-from battletracker.core.dice import Die, Face
+from battletracker.core.dice import Die
+from battletracker.core.dice import Face
 from battletracker.core.odds import Distribution
 from battletracker.core.text import brief
 from battletracker.rules.base import InputReader

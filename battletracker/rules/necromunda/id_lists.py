@@ -10,10 +10,13 @@ prompts and the log lines a player reads: the keys keep the ids.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 
-from battletracker.rules.base import InputReader, counted
-from battletracker.rules.necromunda.refusals import Refusal, field_words
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import counted
+from battletracker.rules.necromunda.refusals import Refusal
+from battletracker.rules.necromunda.refusals import field_words
 
 RESERVED = (",", ":", "=")
 

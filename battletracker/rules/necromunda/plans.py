@@ -29,39 +29,58 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battletracker.core.geometry import distance, range_band
-from battletracker.model.game import Game, Unit
-from battletracker.rules.base import InputReader, InputValue, RulesInputError
-from battletracker.rules.choices import Choices, chosen_flag, chosen_text
-from battletracker.rules.necromunda.areas import blast_hits, marker_sizes
-from battletracker.rules.necromunda.attack import NAME, SETTINGS
-from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
-from battletracker.rules.necromunda.id_lists import names_text, parse_ids
-from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
-from battletracker.rules.necromunda.profiles import profile_name, shoot_inputs, weapon_jammed
-from battletracker.rules.necromunda.refusals import Refusal, in_words
-from battletracker.rules.necromunda.stray_shots import MAX_AT_RISK, stray_shot_candidates
-from battletracker.rules.necromunda.table import (
-    ProfileRef,
-    enemies_by_distance,
-    fighters_on_table,
-    in_the_fight,
-    near_ledge,
-    profile_ranges,
-    profile_refs,
-    traits_of,
-)
-from battletracker.rules.necromunda.targeting import (
-    PRIORITY_RANGE,
-    WALKING_FIRE_RADIUS,
-    needs_cool_check,
-    priority_targets,
-    walking_fire_candidates,
-)
-from battletracker.rules.necromunda.template import COMBAT_REACH, TemplatePlacement, place_template
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import range_band
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.choices import Choices
+from battletracker.rules.choices import chosen_flag
+from battletracker.rules.choices import chosen_text
+from battletracker.rules.necromunda.areas import blast_hits
+from battletracker.rules.necromunda.areas import marker_sizes
+from battletracker.rules.necromunda.attack import NAME
+from battletracker.rules.necromunda.attack import SETTINGS
+from battletracker.rules.necromunda.conditions import ENGAGED
+from battletracker.rules.necromunda.conditions import SERIOUSLY_INJURED
+from battletracker.rules.necromunda.id_lists import names_text
+from battletracker.rules.necromunda.id_lists import parse_ids
+from battletracker.rules.necromunda.options import STRAY_SHOTS
+from battletracker.rules.necromunda.options import TARGET_PRIORITY
+from battletracker.rules.necromunda.options import WALKING_FIRE
+from battletracker.rules.necromunda.options import enabled
+from battletracker.rules.necromunda.profiles import profile_name
+from battletracker.rules.necromunda.profiles import shoot_inputs
+from battletracker.rules.necromunda.profiles import weapon_jammed
+from battletracker.rules.necromunda.refusals import Refusal
+from battletracker.rules.necromunda.refusals import in_words
+from battletracker.rules.necromunda.stray_shots import MAX_AT_RISK
+from battletracker.rules.necromunda.stray_shots import stray_shot_candidates
+from battletracker.rules.necromunda.table import ProfileRef
+from battletracker.rules.necromunda.table import enemies_by_distance
+from battletracker.rules.necromunda.table import fighters_on_table
+from battletracker.rules.necromunda.table import in_the_fight
+from battletracker.rules.necromunda.table import near_ledge
+from battletracker.rules.necromunda.table import profile_ranges
+from battletracker.rules.necromunda.table import profile_refs
+from battletracker.rules.necromunda.table import traits_of
+from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
+from battletracker.rules.necromunda.targeting import WALKING_FIRE_RADIUS
+from battletracker.rules.necromunda.targeting import needs_cool_check
+from battletracker.rules.necromunda.targeting import priority_targets
+from battletracker.rules.necromunda.targeting import walking_fire_candidates
+from battletracker.rules.necromunda.template import COMBAT_REACH
+from battletracker.rules.necromunda.template import TemplatePlacement
+from battletracker.rules.necromunda.template import place_template
 from battletracker.rules.sequence import acted
 from battletracker.rules.tables import ruleset_file
-from battletracker.rules.terrain import CoverReading, TableIndex, cover_override, sight_override, terrain_rules
+from battletracker.rules.terrain import CoverReading
+from battletracker.rules.terrain import TableIndex
+from battletracker.rules.terrain import cover_override
+from battletracker.rules.terrain import sight_override
+from battletracker.rules.terrain import terrain_rules
 
 MAX_COMBAT = 6
 

@@ -20,11 +20,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from battletracker.model.fields import FieldError, unit_from_dict
-from battletracker.model.game import Scalar, Weapon
+from battletracker.model.fields import FieldError
+from battletracker.model.fields import unit_from_dict
+from battletracker.model.game import Scalar
+from battletracker.model.game import Weapon
 from battletracker.rules.base import InputValue
 from battletracker.rules.necromunda.refusals import field_words
-from battletracker.rules.tables import TableError, ruleset_file
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import ruleset_file
 
 RULESET = "necromunda"
 RANGE_STATS = ("short_range", "long_range")

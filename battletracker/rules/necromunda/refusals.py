@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from battletracker.rules import base
-from battletracker.rules.base import Inputs, RulesInputError
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import RulesInputError
 
 T = TypeVar("T")
 

@@ -19,11 +19,17 @@ from dataclasses import dataclass
 
 from battletracker.core.dice import Dice
 from battletracker.core.odds import Distribution
-from battletracker.model.effects import Effect, SetProfileState
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetProfileState
 from battletracker.model.game import PROFILE_STATES
 from battletracker.rules import register
-from battletracker.rules.base import InputReader, Inputs, Procedure, Resolution
-from battletracker.rules.necromunda.refusals import Refusal, speaking, weapon_words
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.necromunda.refusals import Refusal
+from battletracker.rules.necromunda.refusals import speaking
+from battletracker.rules.necromunda.refusals import weapon_words
 
 NAME = "necro.reload"
 

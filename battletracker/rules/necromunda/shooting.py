@@ -42,30 +42,40 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from battletracker.core.dice import D6, Dice
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
 from battletracker.core.geometry import range_band
-from battletracker.core.odds import Distribution, success_chance
-from battletracker.model.effects import Effect, SetProfileState
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import success_chance
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetProfileState
 from battletracker.model.game import PROFILE_STATES
 from battletracker.rules import register
-from battletracker.rules.base import FIRER, InputReader, Inputs, Procedure, Resolution, Roller, counted
-from battletracker.rules.necromunda.conditions import becomes_suppressed, hit_effects
-from battletracker.rules.necromunda.firepower import (
-    AMMO_JAMMED,
-    AMMO_OUT,
-    FACES_SETTING,
-    PROFILE_STATE_AFTER,
-    READING_SETTING,
-    FirepowerDie,
-    ammo_check_failed,
-    ammo_checks_needed,
-    ammo_state,
-    ammo_symbols_counted,
-    holes_and_ammo_state,
-    read_die,
-    read_reading,
-)
-from battletracker.rules.necromunda.refusals import Refusal, speaking, weapon_words
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import counted
+from battletracker.rules.necromunda.conditions import becomes_suppressed
+from battletracker.rules.necromunda.conditions import hit_effects
+from battletracker.rules.necromunda.firepower import AMMO_JAMMED
+from battletracker.rules.necromunda.firepower import AMMO_OUT
+from battletracker.rules.necromunda.firepower import FACES_SETTING
+from battletracker.rules.necromunda.firepower import PROFILE_STATE_AFTER
+from battletracker.rules.necromunda.firepower import READING_SETTING
+from battletracker.rules.necromunda.firepower import FirepowerDie
+from battletracker.rules.necromunda.firepower import ammo_check_failed
+from battletracker.rules.necromunda.firepower import ammo_checks_needed
+from battletracker.rules.necromunda.firepower import ammo_state
+from battletracker.rules.necromunda.firepower import ammo_symbols_counted
+from battletracker.rules.necromunda.firepower import holes_and_ammo_state
+from battletracker.rules.necromunda.firepower import read_die
+from battletracker.rules.necromunda.firepower import read_reading
+from battletracker.rules.necromunda.refusals import Refusal
+from battletracker.rules.necromunda.refusals import speaking
+from battletracker.rules.necromunda.refusals import weapon_words
 
 NAME = "necro.shoot"
 MAX_RAPID_FIRE = 6

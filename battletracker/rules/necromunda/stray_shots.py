@@ -20,22 +20,36 @@ refused unless the setting `toolkit_stray_shots` is on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
 from functools import lru_cache
 from math import gcd
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
-from battletracker.core.dice import D6, Dice
-from battletracker.core.geometry import Point, corridor
+from battletracker.core.dice import D6
+from battletracker.core.dice import Dice
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import corridor
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import Effect
 from battletracker.rules import register
-from battletracker.rules.base import FIRER, InputReader, Inputs, Procedure, Resolution, Roller, all_alike
+from battletracker.rules.base import FIRER
+from battletracker.rules.base import InputReader
+from battletracker.rules.base import Inputs
+from battletracker.rules.base import Procedure
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import Roller
+from battletracker.rules.base import all_alike
 from battletracker.rules.necromunda.conditions import hit_effects
-from battletracker.rules.necromunda.id_lists import read_ids, read_names
-from battletracker.rules.necromunda.options import STRAY_SHOTS, read_toolkit
-from battletracker.rules.necromunda.refusals import Refusal, speaking
+from battletracker.rules.necromunda.id_lists import read_ids
+from battletracker.rules.necromunda.id_lists import read_names
+from battletracker.rules.necromunda.options import STRAY_SHOTS
+from battletracker.rules.necromunda.options import read_toolkit
+from battletracker.rules.necromunda.refusals import Refusal
+from battletracker.rules.necromunda.refusals import speaking
 
 K = TypeVar("K")
 

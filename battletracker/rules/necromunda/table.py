@@ -15,9 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battletracker.core.geometry import distance
-from battletracker.model.game import Game, Unit, Weapon
-from battletracker.rules.necromunda.conditions import OUT_OF_ACTION, ledge_to_fall_from
-from battletracker.rules.necromunda.profiles import Traits, parse_traits, weapon_jammed
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.rules.necromunda.conditions import OUT_OF_ACTION
+from battletracker.rules.necromunda.conditions import ledge_to_fall_from
+from battletracker.rules.necromunda.profiles import Traits
+from battletracker.rules.necromunda.profiles import parse_traits
+from battletracker.rules.necromunda.profiles import weapon_jammed
 from battletracker.rules.necromunda.targeting import FighterOnTable
 
 RULESET = "necromunda"

@@ -18,12 +18,17 @@ range and Line of Sight. All Hits are allocated before any Wound roll.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from battletracker.core.geometry import EPSILON, Point, distance
+from battletracker.core.geometry import EPSILON
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import distance
 from battletracker.model.game import Unit
-from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
+from battletracker.rules.necromunda.conditions import ENGAGED
+from battletracker.rules.necromunda.conditions import SERIOUSLY_INJURED
 from battletracker.rules.necromunda.refusals import Refusal
 
 PRIORITY_RANGE = 12.0

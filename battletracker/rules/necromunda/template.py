@@ -13,9 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battletracker.core.geometry import Point, bearing, distance, offset
-from battletracker.model.game import Game, Unit
-from battletracker.rules.necromunda.areas import TemplateShape, marker_sizes, template_hits, under_template
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import bearing
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import offset
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.necromunda.areas import TemplateShape
+from battletracker.rules.necromunda.areas import marker_sizes
+from battletracker.rules.necromunda.areas import template_hits
+from battletracker.rules.necromunda.areas import under_template
 from battletracker.rules.necromunda.conditions import ENGAGED
 from battletracker.rules.necromunda.table import in_the_fight
 from battletracker.rules.necromunda.targeting import FighterOnTable

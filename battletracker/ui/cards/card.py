@@ -12,37 +12,52 @@ them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING
+from typing import Protocol
+from typing import cast
 
-from PySide6.QtCore import QPoint, QRectF, Qt
-from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QMenu,
-    QSizePolicy,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtGui import QFont
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPaintEvent
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QSizePolicy
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.model.game import Unit
 from battletracker.rules.resupply import resupply_refusal
-from battletracker.rules.words import damage_choices, damage_result, title
-from battletracker.ui.cards.chips import Chip, ChipsView, condition_colour, damage_colour
+from battletracker.rules.words import damage_choices
+from battletracker.rules.words import damage_result
+from battletracker.rules.words import title
+from battletracker.ui.cards.chips import Chip
+from battletracker.ui.cards.chips import ChipsView
+from battletracker.ui.cards.chips import condition_colour
+from battletracker.ui.cards.chips import damage_colour
 from battletracker.ui.cards.flow import FlowLayout
-from battletracker.ui.cards.names import (
-    COMMON_CONDITIONS,
-    VEHICLE_CONDITIONS,
-    ammo_text,
-    armour_text,
-    kind_title,
-    weapon_line,
-)
-from battletracker.ui.extensions import SectionWidget, card_sections, unit_actions
+from battletracker.ui.cards.names import COMMON_CONDITIONS
+from battletracker.ui.cards.names import VEHICLE_CONDITIONS
+from battletracker.ui.cards.names import ammo_text
+from battletracker.ui.cards.names import armour_text
+from battletracker.ui.cards.names import kind_title
+from battletracker.ui.cards.names import weapon_line
+from battletracker.ui.extensions import SectionWidget
+from battletracker.ui.extensions import card_sections
+from battletracker.ui.extensions import unit_actions
 from battletracker.ui.session import Session
-from battletracker.ui.text import as_typed, literal, plain
+from battletracker.ui.text import as_typed
+from battletracker.ui.text import literal
+from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.rules.actions import Choices

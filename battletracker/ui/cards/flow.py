@@ -6,8 +6,14 @@ in a narrow one, so nothing is clipped and no horizontal scroll bar appears.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget
+from PySide6.QtCore import QMargins
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QRect
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLayout
+from PySide6.QtWidgets import QLayoutItem
+from PySide6.QtWidgets import QWidget
 
 
 class FlowLayout(QLayout):

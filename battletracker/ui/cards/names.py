@@ -9,8 +9,10 @@ exactly the names the anti-tank procedure writes.
 
 from __future__ import annotations
 
-from battletracker.model.game import Unit, Weapon
-from battletracker.rules.words import KIND_TITLES, title
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.rules.words import KIND_TITLES
+from battletracker.rules.words import title
 
 # Conditions a player sets by hand often enough to deserve a menu entry.
 COMMON_CONDITIONS = ("pinned", "broken", "suppressed", "out_of_ammo")

@@ -10,24 +10,33 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import Game, GameError, Unit
-from battletracker.rules.base import RulesInputError, message_of
-from battletracker.rules.chain_of_command.activation import (
-    RULESET,
-    activated_words,
-    current,
-    face_for,
-    is_leader,
-    kind_words,
-    order_targets,
-    ways,
-)
-from battletracker.ui.extensions import CardSection, Feature
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Unit
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import message_of
+from battletracker.rules.chain_of_command.activation import RULESET
+from battletracker.rules.chain_of_command.activation import activated_words
+from battletracker.rules.chain_of_command.activation import current
+from battletracker.rules.chain_of_command.activation import face_for
+from battletracker.rules.chain_of_command.activation import is_leader
+from battletracker.rules.chain_of_command.activation import kind_words
+from battletracker.rules.chain_of_command.activation import order_targets
+from battletracker.rules.chain_of_command.activation import ways
+from battletracker.ui.extensions import CardSection
+from battletracker.ui.extensions import Feature
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import as_typed, menu_name, plain
+from battletracker.ui.text import as_typed
+from battletracker.ui.text import menu_name
+from battletracker.ui.text import plain
 
 RULESETS = (RULESET,)
 

@@ -20,73 +20,79 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QStandardPaths, Qt
+from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDialog,
-    QFormLayout,
-    QGridLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QTreeWidget,
-    QTreeWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGridLayout
+from PySide6.QtWidgets import QGroupBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QTreeWidget
+from PySide6.QtWidgets import QTreeWidgetItem
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.core.geometry import distance
-from battletracker.model.game import ARMOUR_FACES, Unit
-from battletracker.rules import Resolution, RulesInputError
+from battletracker.model.game import ARMOUR_FACES
+from battletracker.model.game import Unit
+from battletracker.rules import Resolution
+from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.activation import FIRE
-from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES, VISIBILITY_TEXT, at_rules
-from battletracker.rules.chain_of_command.anti_tank_plans import (
-    CHECKED_ADJUSTMENTS,
-    FACE_NAMES,
-    RULESET,
-    ShotPlan,
-    ShotRefusal,
-    at_weapons,
-    can_throw_grenade,
-    enemy_vehicles,
-    group_label,
-    group_rank,
-    has_at_weapon,
-    infantry_near,
-    map_visibility,
-    plan_at_fire,
-    plan_at_grenade,
-    vehicles_in_reach,
-)
-from battletracker.rules.chain_of_command.arsenal import (
-    ATWeapon,
-    UserEntries,
-    arsenal,
-    set_user_arsenal,
-    user_arsenal_entries,
-)
-from battletracker.rules.chain_of_command.damage import BANDS_NOTE, damage_result
+from battletracker.rules.chain_of_command.anti_tank import VISIBILITIES
+from battletracker.rules.chain_of_command.anti_tank import VISIBILITY_TEXT
+from battletracker.rules.chain_of_command.anti_tank import at_rules
+from battletracker.rules.chain_of_command.anti_tank_plans import CHECKED_ADJUSTMENTS
+from battletracker.rules.chain_of_command.anti_tank_plans import FACE_NAMES
+from battletracker.rules.chain_of_command.anti_tank_plans import RULESET
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
+from battletracker.rules.chain_of_command.anti_tank_plans import at_weapons
+from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_grenade
+from battletracker.rules.chain_of_command.anti_tank_plans import enemy_vehicles
+from battletracker.rules.chain_of_command.anti_tank_plans import group_label
+from battletracker.rules.chain_of_command.anti_tank_plans import group_rank
+from battletracker.rules.chain_of_command.anti_tank_plans import has_at_weapon
+from battletracker.rules.chain_of_command.anti_tank_plans import infantry_near
+from battletracker.rules.chain_of_command.anti_tank_plans import map_visibility
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_fire
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_grenade
+from battletracker.rules.chain_of_command.anti_tank_plans import vehicles_in_reach
+from battletracker.rules.chain_of_command.arsenal import ATWeapon
+from battletracker.rules.chain_of_command.arsenal import UserEntries
+from battletracker.rules.chain_of_command.arsenal import arsenal
+from battletracker.rules.chain_of_command.arsenal import set_user_arsenal
+from battletracker.rules.chain_of_command.arsenal import user_arsenal_entries
+from battletracker.rules.chain_of_command.damage import BANDS_NOTE
+from battletracker.rules.chain_of_command.damage import damage_result
 from battletracker.rules.tables import TableError
 from battletracker.ui.activation_parts import ActivationRow
-from battletracker.ui.extensions import Feature, FeatureHost, UnitAction
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import FeatureHost
+from battletracker.ui.extensions import UnitAction
 from battletracker.ui.form_parts import measure_box
-from battletracker.ui.procedure_parts import (
-    FactsPanel,
-    OverlayScope,
-    RefusalBanner,
-    TargetPicker,
-    UnitProcedureDialog,
-    open_unit_dialog,
-)
-from battletracker.ui.procedure_runner import FirstOpening, NotOpened, ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_parts import FactsPanel
+from battletracker.ui.procedure_parts import OverlayScope
+from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import TargetPicker
+from battletracker.ui.procedure_parts import UnitProcedureDialog
+from battletracker.ui.procedure_parts import open_unit_dialog
+from battletracker.ui.procedure_runner import FirstOpening
+from battletracker.ui.procedure_runner import NotOpened
+from battletracker.ui.procedure_runner import ProcedureDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, literal, plain
+from battletracker.ui.text import esc
+from battletracker.ui.text import literal
+from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView

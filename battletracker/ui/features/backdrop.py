@@ -22,33 +22,49 @@ import os
 import stat
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QPointF, QSize, Qt
-from PySide6.QtGui import QAction, QColor, QImage, QImageReader, QPainter
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QFormLayout,
-    QGraphicsItem,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSlider,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QBuffer
+from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QIODevice
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QImage
+from PySide6.QtGui import QImageReader
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QSlider
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.core.calibration import Placement, PlacementError, check_measured, fit_to_table, nearest_corner
-from battletracker.core.geometry import Point, distance
-from battletracker.model.backdrop import LONG_SIDE_PIXELS, MAX_PICTURE_BYTES, picture_text
+from battletracker.core.calibration import Placement
+from battletracker.core.calibration import PlacementError
+from battletracker.core.calibration import check_measured
+from battletracker.core.calibration import fit_to_table
+from battletracker.core.calibration import nearest_corner
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import distance
+from battletracker.model.backdrop import LONG_SIDE_PIXELS
+from battletracker.model.backdrop import MAX_PICTURE_BYTES
+from battletracker.model.backdrop import picture_text
 from battletracker.model.effects import Changes
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.actions import Choices
 from battletracker.rules.base import message_of
-from battletracker.ui.extensions import Feature, FeatureHost
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import FeatureHost
 from battletracker.ui.map.items import circle_item
 from battletracker.ui.procedure_parts import RefusalBanner
 

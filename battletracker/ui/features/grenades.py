@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from battletracker.rules.chain_of_command.activation import FIRE
 from battletracker.rules.chain_of_command.anti_tank_plans import throw_to_hit
-from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, cover_levels
+from battletracker.rules.chain_of_command.fire import MAX_DICE
+from battletracker.rules.chain_of_command.fire import QUALITIES
+from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
-from battletracker.rules.chain_of_command.grenades_at_infantry import (
-    GRENADES_AT_INFANTRY,
-    can_throw_grenades,
-    teams_in_throw,
-)
+from battletracker.rules.chain_of_command.grenades_at_infantry import GRENADES_AT_INFANTRY
+from battletracker.rules.chain_of_command.grenades_at_infantry import can_throw_grenades
+from battletracker.rules.chain_of_command.grenades_at_infantry import teams_in_throw
 from battletracker.ui.extensions import Feature
-from battletracker.ui.procedure_parts import ActionForm, Number, UnitChoice, WordChoice, planned_action
+from battletracker.ui.procedure_parts import ActionForm
+from battletracker.ui.procedure_parts import Number
+from battletracker.ui.procedure_parts import UnitChoice
+from battletracker.ui.procedure_parts import WordChoice
+from battletracker.ui.procedure_parts import planned_action
 
 THROWS = (("roll", "Roll the throw (2D6)"), ("in", "The throw landed"),
           ("bullseye", "Landed with a Bullseye! (one 6)"), ("missed", "The throw missed"))

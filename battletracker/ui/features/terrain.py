@@ -11,7 +11,8 @@ from functools import partial
 
 from PySide6.QtWidgets import QMenu
 
-from battletracker.ui.extensions import Feature, FeatureHost
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import FeatureHost
 
 DRAW_TIP = ("Pick a kind, then click its corners (an area) or points (a line) on the map; Enter or a double-click "
             "finishes, Backspace takes back a point, Esc cancels.")

@@ -10,60 +10,70 @@ typed from the table or rolled by the app) and are applied with
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QMenu,
-    QPushButton,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import AppendLog
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules import RulesInputError
-from battletracker.rules.actions import Choices, plan
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import plan
 from battletracker.rules.base import message_of
-from battletracker.rules.chain_of_command.activation import (
-    Way,
-    activated_words,
-    current,
-    faces_line,
-    giving_orders,
-    needs_words,
-    next_steps,
-    order_targets,
-    ways,
-)
-from battletracker.rules.chain_of_command.bombardment import BEGIN_WORDS, next_action, observer_name, waiting
+from battletracker.rules.chain_of_command.activation import Way
+from battletracker.rules.chain_of_command.activation import activated_words
+from battletracker.rules.chain_of_command.activation import current
+from battletracker.rules.chain_of_command.activation import faces_line
+from battletracker.rules.chain_of_command.activation import giving_orders
+from battletracker.rules.chain_of_command.activation import needs_words
+from battletracker.rules.chain_of_command.activation import next_steps
+from battletracker.rules.chain_of_command.activation import order_targets
+from battletracker.rules.chain_of_command.activation import ways
+from battletracker.rules.chain_of_command.bombardment import BEGIN_WORDS
+from battletracker.rules.chain_of_command.bombardment import next_action
+from battletracker.rules.chain_of_command.bombardment import observer_name
+from battletracker.rules.chain_of_command.bombardment import waiting
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.coc_points import store_words
-from battletracker.rules.chain_of_command.command_dice import (
-    RULESET,
-    CommandDiceTable,
-    face_words,
-    next_phase,
-    rolled_this_phase,
-)
+from battletracker.rules.chain_of_command.command_dice import RULESET
+from battletracker.rules.chain_of_command.command_dice import CommandDiceTable
+from battletracker.rules.chain_of_command.command_dice import face_words
+from battletracker.rules.chain_of_command.command_dice import next_phase
+from battletracker.rules.chain_of_command.command_dice import rolled_this_phase
 from battletracker.rules.chain_of_command.force_morale import KIND as MORALE_TEST
-from battletracker.rules.chain_of_command.force_morale import events, rows
-from battletracker.rules.chain_of_command.vehicle_phase import NEXT_PHASE_RESULTS, in_force
+from battletracker.rules.chain_of_command.force_morale import events
+from battletracker.rules.chain_of_command.force_morale import rows
+from battletracker.rules.chain_of_command.vehicle_phase import NEXT_PHASE_RESULTS
+from battletracker.rules.chain_of_command.vehicle_phase import in_force
 from battletracker.rules.sequence import side_name
 from battletracker.rules.words import title
-from battletracker.ui.extensions import Feature, FeatureHost, unit_actions
-from battletracker.ui.procedure_parts import REFUSED, ActionForm, PlannedActionDialog, RefusalBanner, WordChoice
-from battletracker.ui.procedure_runner import FirstOpening, NotOpened
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import FeatureHost
+from battletracker.ui.extensions import unit_actions
+from battletracker.ui.procedure_parts import REFUSED
+from battletracker.ui.procedure_parts import ActionForm
+from battletracker.ui.procedure_parts import PlannedActionDialog
+from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import WordChoice
+from battletracker.ui.procedure_runner import FirstOpening
+from battletracker.ui.procedure_runner import NotOpened
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, menu_name
+from battletracker.ui.text import esc
+from battletracker.ui.text import menu_name
 
 if TYPE_CHECKING:
     from battletracker.ui.features.bombardments.panel import BombardmentsPanel

@@ -14,12 +14,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QPainter, QPixmap
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPixmapItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsPixmapItem
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QWidget
 
 from battletracker.core.calibration import Placement
-from battletracker.model.backdrop import Backdrop, picture_bytes
+from battletracker.model.backdrop import Backdrop
+from battletracker.model.backdrop import picture_bytes
 from battletracker.model.game import GameError
 from battletracker.ui.map.items import ClipLayer
 

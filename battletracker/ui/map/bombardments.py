@@ -24,16 +24,23 @@ the window's other parts and the tests can find them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
 from battletracker.core import geometry
-from battletracker.model.bombardment import Bombardment, Building
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import Building
 from battletracker.model.effects import Changes
-from battletracker.rules.chain_of_command.bombardment import future_centres, observer_name, units_in_area
+from battletracker.rules.chain_of_command.bombardment import future_centres
+from battletracker.rules.chain_of_command.bombardment import observer_name
+from battletracker.rules.chain_of_command.bombardment import units_in_area
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
-from battletracker.ui.map.items import circle_item, line_item, polygon_item, text_item
+from battletracker.ui.map.items import circle_item
+from battletracker.ui.map.items import line_item
+from battletracker.ui.map.items import polygon_item
+from battletracker.ui.map.items import text_item
 from battletracker.ui.map.view import MapView
 from battletracker.ui.session import Session
 

@@ -11,23 +11,40 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QTransform
-from PySide6.QtWidgets import (
-    QGraphicsEllipseItem,
-    QGraphicsItem,
-    QGraphicsLineItem,
-    QGraphicsPixmapItem,
-    QGraphicsPolygonItem,
-    QGraphicsScene,
-    QStyleOptionGraphicsItem,
-    QWidget,
-)
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import QRect
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QFont
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QPen
+from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QPolygonF
+from PySide6.QtGui import QTransform
+from PySide6.QtWidgets import QGraphicsEllipseItem
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsLineItem
+from PySide6.QtWidgets import QGraphicsPixmapItem
+from PySide6.QtWidgets import QGraphicsPolygonItem
+from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QWidget
 
-from battletracker.core.geometry import Point, direction, distance, offset, on_table
-from battletracker.model.game import Marker, Unit
-from battletracker.ui.map.labels import PixmapLabel, chip
-from battletracker.ui.map.palette import MapPalette, badge_for, contrasting, is_destroyed
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import direction
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import offset
+from battletracker.core.geometry import on_table
+from battletracker.model.game import Marker
+from battletracker.model.game import Unit
+from battletracker.ui.map.labels import PixmapLabel
+from battletracker.ui.map.labels import chip
+from battletracker.ui.map.palette import MapPalette
+from battletracker.ui.map.palette import badge_for
+from battletracker.ui.map.palette import contrasting
+from battletracker.ui.map.palette import is_destroyed
 
 # Token sizes in inches: big enough to grab at the default zoom, small enough
 # that a section and its neighbours do not overlap on a 72" x 48" table.

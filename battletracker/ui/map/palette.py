@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QPalette
 
 
 def _rgba(name: str, alpha: int = 255) -> QColor:

@@ -13,9 +13,13 @@ table near 15 ms.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 
-from battletracker.ui.map.items import BADGE_PLACES, NAME_PLACES, Place, UnitToken
+from battletracker.ui.map.items import BADGE_PLACES
+from battletracker.ui.map.items import NAME_PLACES
+from battletracker.ui.map.items import Place
+from battletracker.ui.map.items import UnitToken
 from battletracker.ui.map.labels import PixmapLabel
 
 Rect = tuple[float, float, float, float]    # left, top, right, bottom in pixels

@@ -15,27 +15,41 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmap
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import QRect
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QFont
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QImage
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsScene
 
 from battletracker.model.changes import Changes
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules.targets import targets_of
 from battletracker.ui.map.backdrop import BackdropLayer
-from battletracker.ui.map.items import (
-    BAND_ROWS,
-    Z_OVERLAYS,
-    Z_SELECTION_OVERLAY,
-    ArcWedge,
-    ClipLayer,
-    MarkerItem,
-    RangeRings,
-    UnitToken,
-)
+from battletracker.ui.map.items import BAND_ROWS
+from battletracker.ui.map.items import Z_OVERLAYS
+from battletracker.ui.map.items import Z_SELECTION_OVERLAY
+from battletracker.ui.map.items import ArcWedge
+from battletracker.ui.map.items import ClipLayer
+from battletracker.ui.map.items import MarkerItem
+from battletracker.ui.map.items import RangeRings
+from battletracker.ui.map.items import UnitToken
 from battletracker.ui.map.palette import MapPalette
-from battletracker.ui.map.placement import Rect, place_labels
-from battletracker.ui.map.terrain_items import TargetMarks, TerrainLayer
+from battletracker.ui.map.placement import Rect
+from battletracker.ui.map.placement import place_labels
+from battletracker.ui.map.terrain_items import TargetMarks
+from battletracker.ui.map.terrain_items import TerrainLayer
 from battletracker.ui.session import Session
 
 # Room around the table for the edge labels, in inches.

@@ -21,30 +21,39 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import (
-    QColor,
-    QFont,
-    QFontMetricsF,
-    QPainter,
-    QPainterPath,
-    QPainterPathStroker,
-    QPen,
-    QPixmap,
-    QPolygonF,
-)
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPixmapItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QFont
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QPainterPathStroker
+from PySide6.QtGui import QPen
+from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QPolygonF
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsPixmapItem
+from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QWidget
 
 from battletracker.core import geometry
 from battletracker.core.geometry import Point
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.model.terrain import TerrainPiece
-from battletracker.ui.map.items import cosmetic, fill_then_outline
-from battletracker.ui.map.labels import PixmapLabel, chip
+from battletracker.ui.map.items import cosmetic
+from battletracker.ui.map.items import fill_then_outline
+from battletracker.ui.map.labels import PixmapLabel
+from battletracker.ui.map.labels import chip
 from battletracker.ui.map.palette import MapPalette
 
 if TYPE_CHECKING:
-    from battletracker.rules.terrain import CoverReading, SightReading, TableIndex
+    from battletracker.rules.terrain import CoverReading
+    from battletracker.rules.terrain import SightReading
+    from battletracker.rules.terrain import TableIndex
 
 # Above a table picture (which lies on the felt), below the selection's arc (10) and the tokens (30).
 Z_TERRAIN = 4.0

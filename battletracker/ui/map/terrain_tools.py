@@ -19,26 +19,44 @@ but through `Session.act`, one action per gesture, so each is one undo step:
 from __future__ import annotations
 
 from dataclasses import replace
-from enum import Enum, auto
+from enum import Enum
+from enum import auto
 from functools import partial
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPoint, QPointF, Qt, Signal
-from PySide6.QtGui import QAction, QColor, QKeyEvent, QKeySequence, QPainterPath, QPen
-from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QMenu
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QPen
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QGraphicsPathItem
+from PySide6.QtWidgets import QMenu
 
-from battletracker.core.geometry import Point, distance
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import distance
 from battletracker.model.changes import Changes
-from battletracker.model.game import GameError, Unit
+from battletracker.model.game import GameError
+from battletracker.model.game import Unit
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
-from battletracker.ui.map.terrain_items import HANDLE_PX, SightRuler, look_of
-from battletracker.ui.text import menu_name, ruler_inches
+from battletracker.ui.map.terrain_items import HANDLE_PX
+from battletracker.ui.map.terrain_items import SightRuler
+from battletracker.ui.map.terrain_items import look_of
+from battletracker.ui.text import menu_name
+from battletracker.ui.text import ruler_inches
 
 if TYPE_CHECKING:
     from battletracker.rules.actions import Choices
-    from battletracker.rules.terrain import TerrainKind, TerrainRules
+    from battletracker.rules.terrain import TerrainKind
+    from battletracker.rules.terrain import TerrainRules
     from battletracker.ui.map.terrain_rename import RenameTerrainDialog
     from battletracker.ui.map.view import MapView
 

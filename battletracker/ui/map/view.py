@@ -11,53 +11,60 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from enum import Enum, auto
+from enum import Enum
+from enum import auto
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import (
-    QAction,
-    QColor,
-    QFocusEvent,
-    QHelpEvent,
-    QKeyEvent,
-    QKeySequence,
-    QMouseEvent,
-    QPainter,
-    QResizeEvent,
-    QShowEvent,
-    QWheelEvent,
-)
-from PySide6.QtWidgets import (
-    QApplication,
-    QGraphicsItem,
-    QGraphicsView,
-    QLabel,
-    QToolTip,
-    QWidget,
-)
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QFocusEvent
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QToolTip
+from PySide6.QtWidgets import QWidget
 
-from battletracker.core.geometry import (
-    Point,
-    angle_between,
-    bearing,
-    direction,
-    distance,
-    offset,
-)
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import angle_between
+from battletracker.core.geometry import bearing
+from battletracker.core.geometry import direction
+from battletracker.core.geometry import distance
+from battletracker.core.geometry import offset
 from battletracker.model.changes import Changes
-from battletracker.model.game import GameError, Unit
-from battletracker.rules import ChoiceNeeded, RulesInputError
+from battletracker.model.game import GameError
+from battletracker.model.game import Unit
+from battletracker.rules import ChoiceNeeded
+from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
-from battletracker.rules.places import compass, place_words
+from battletracker.rules.places import compass
+from battletracker.rules.places import place_words
 from battletracker.rules.targets import sighting
 from battletracker.ui.fit import StepAside
-from battletracker.ui.map.items import MeasureItem, RotationHandle, UnitToken
+from battletracker.ui.map.items import MeasureItem
+from battletracker.ui.map.items import RotationHandle
+from battletracker.ui.map.items import UnitToken
 from battletracker.ui.map.palette import MapPalette
-from battletracker.ui.map.scene import MARGIN, MapScene
+from battletracker.ui.map.scene import MARGIN
+from battletracker.ui.map.scene import MapScene
 from battletracker.ui.map.terrain_tools import TerrainTools
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, ruler_inches
+from battletracker.ui.text import esc
+from battletracker.ui.text import ruler_inches
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMenu

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from battletracker.model.game import Game, Side, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
 from battletracker.rules import Inputs
 from battletracker.rules.presets import preset
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from battletracker.rules.actions import Refusal, perform, plan
-from battletracker.rules.armour_battles.actions import DISRUPTION_POINTS, SUPPRESSION
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
+from battletracker.rules.armour_battles.actions import DISRUPTION_POINTS
+from battletracker.rules.armour_battles.actions import SUPPRESSION
 from tests.rules.armour_battles.helpers import kursk
 
 

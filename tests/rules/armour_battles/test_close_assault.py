@@ -7,7 +7,9 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.armour_battles.close_assault import plan_assault
 from tests.rules.oddscheck import assert_odds_match_simulation
 

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from battletracker.model.game import Unit, Weapon
-from battletracker.rules import RulesInputError, get, procedures
-from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
-from battletracker.rules.armour_battles.ranges import RangeProfile, parse_ranges
-from battletracker.rules.armour_battles.units import combat_profile, is_vehicle
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import procedures
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.rules.armour_battles.data import indirect_fire_rules
+from battletracker.rules.armour_battles.ranges import RangeProfile
+from battletracker.rules.armour_battles.ranges import parse_ranges
+from battletracker.rules.armour_battles.units import combat_profile
+from battletracker.rules.armour_battles.units import is_vehicle
 from battletracker.rules.presets import unit_presets
 from battletracker.rules.tables import ruleset_settings
 

@@ -7,8 +7,11 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.rules import RulesInputError, odds, resolve
-from battletracker.rules.armour_battles.fire import indirect_dice, plan_fire
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.armour_battles.fire import indirect_dice
+from battletracker.rules.armour_battles.fire import plan_fire
 from tests.rules.armour_battles.helpers import stuh_fire
 from tests.rules.oddscheck import assert_odds_match_simulation
 

@@ -9,12 +9,17 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.rules import odds, resolve
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.armour_battles import mission
 from battletracker.rules.armour_battles.plans import indirect_mission
-from tests.rules.armour_battles.helpers import battle, kursk, observed, unit_from_preset
+from tests.rules.armour_battles.helpers import battle
+from tests.rules.armour_battles.helpers import kursk
+from tests.rules.armour_battles.helpers import observed
+from tests.rules.armour_battles.helpers import unit_from_preset
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.rules import RulesInputError, resolve
-from battletracker.rules.armour_battles.units import dice_type_for, fire_inputs, reaction_dice
+from battletracker.rules import RulesInputError
+from battletracker.rules import resolve
+from battletracker.rules.armour_battles.units import dice_type_for
+from battletracker.rules.armour_battles.units import fire_inputs
+from battletracker.rules.armour_battles.units import reaction_dice
 from tests.rules.armour_battles.helpers import unit_from_preset
 
 

@@ -6,11 +6,18 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.core.dice import DiceExhausted, ScriptedDice
-from battletracker.model.effects import PlaceMarker, RemoveMarker
-from battletracker.rules import RulesInputError, odds, resolve
-from battletracker.rules.armour_battles.placement import burst_targets, clock_bearing, deviation_die
-from tests.rules.armour_battles.helpers import STUH_RANGES, battle
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
+from battletracker.model.effects import PlaceMarker
+from battletracker.model.effects import RemoveMarker
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.armour_battles.placement import burst_targets
+from battletracker.rules.armour_battles.placement import clock_bearing
+from battletracker.rules.armour_battles.placement import deviation_die
+from tests.rules.armour_battles.helpers import STUH_RANGES
+from tests.rules.armour_battles.helpers import battle
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 NAME = "ab.indirect_placement"

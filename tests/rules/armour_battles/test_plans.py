@@ -10,16 +10,15 @@ import pytest
 from battletracker.model.game import Game
 from battletracker.rules import RulesInputError
 from battletracker.rules.armour_battles.mission import NAME
-from battletracker.rules.armour_battles.plans import (
-    PLANS,
-    AbPlan,
-    Refusal,
-    close_assault,
-    direct_fire,
-    indirect_mission,
-    reaction,
-)
-from tests.rules.armour_battles.helpers import kursk, observed
+from battletracker.rules.armour_battles.plans import PLANS
+from battletracker.rules.armour_battles.plans import AbPlan
+from battletracker.rules.armour_battles.plans import Refusal
+from battletracker.rules.armour_battles.plans import close_assault
+from battletracker.rules.armour_battles.plans import direct_fire
+from battletracker.rules.armour_battles.plans import indirect_mission
+from battletracker.rules.armour_battles.plans import reaction
+from tests.rules.armour_battles.helpers import kursk
+from tests.rules.armour_battles.helpers import observed
 
 
 def refusal_of(plan: Callable[[Game, dict[str, object]], AbPlan], choices: dict[str, object],

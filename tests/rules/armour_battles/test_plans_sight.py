@@ -12,7 +12,9 @@ import pytest
 from battletracker.model.bombardment import Building
 from battletracker.model.game import Game
 from battletracker.rules.actions import plan
-from battletracker.rules.armour_battles.plans import direct_fire, indirect_mission, map_sight
+from battletracker.rules.armour_battles.plans import direct_fire
+from battletracker.rules.armour_battles.plans import indirect_mission
+from battletracker.rules.armour_battles.plans import map_sight
 from battletracker.rules.base import RulesInputError
 from tests.rules.armour_battles.helpers import kursk
 

@@ -7,10 +7,15 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeCounter, SetCondition
-from battletracker.rules import RulesInputError, odds, resolve
-from battletracker.rules.armour_battles.reaction import plan_reaction, suppresses
-from tests.rules.armour_battles.helpers import battle, unit_from_preset
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import SetCondition
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.armour_battles.reaction import plan_reaction
+from battletracker.rules.armour_battles.reaction import suppresses
+from tests.rules.armour_battles.helpers import battle
+from tests.rules.armour_battles.helpers import unit_from_preset
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 NAME = "ab.reaction"

@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.rules import odds, resolve
-from battletracker.rules.armour_battles.sliding import Slid, SlidingLimits, slide
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.armour_battles.sliding import Slid
+from battletracker.rules.armour_battles.sliding import SlidingLimits
+from battletracker.rules.armour_battles.sliding import slide
 from tests.rules.armour_battles.helpers import stuh_fire
 
 

@@ -15,9 +15,13 @@ from battletracker.core.dice import Face
 from battletracker.model import savefile
 from battletracker.model.effects import Effect
 from battletracker.model.game import Game
-from battletracker.rules import ChoiceNeeded, RulesInputError
-from battletracker.rules.actions import Choices, perform, plan
-from battletracker.rules.chain_of_command.activation import activated_words, ways
+from battletracker.rules import ChoiceNeeded
+from battletracker.rules import RulesInputError
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
+from battletracker.rules.chain_of_command.activation import activated_words
+from battletracker.rules.chain_of_command.activation import ways
 from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir
 

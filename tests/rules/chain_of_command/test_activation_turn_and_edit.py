@@ -13,8 +13,11 @@ import pytest
 
 from battletracker.model import savefile
 from battletracker.model.game import Game
-from battletracker.rules import ChoiceNeeded, RulesInputError
-from battletracker.rules.actions import Choices, perform, plan
+from battletracker.rules import ChoiceNeeded
+from battletracker.rules import RulesInputError
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.table_actions import unit_choice
 from battletracker.rules.tables import resources_dir
 
@@ -100,7 +103,8 @@ def test_an_edit_does_not_take_a_unit_out_of_a_bombardment() -> None:
 
 def test_the_orders_menus_offer_only_what_the_plan_allows() -> None:
     """order_targets is what the card's and the This Phase dock's Orders menus list: each entry is accepted."""
-    from battletracker.model.effects import ChangeCounter, SetCondition
+    from battletracker.model.effects import ChangeCounter
+    from battletracker.model.effects import SetCondition
     from battletracker.rules.chain_of_command.activation import order_targets
 
     game = demo()

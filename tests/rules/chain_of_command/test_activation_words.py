@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from battletracker.model.game import Activation
 from battletracker.model.sequence_effects import SetActivation
-from battletracker.rules.chain_of_command.activation import FIRE, MOVE, faces_line, needs_words, next_steps
+from battletracker.rules.chain_of_command.activation import FIRE
+from battletracker.rules.chain_of_command.activation import MOVE
+from battletracker.rules.chain_of_command.activation import faces_line
+from battletracker.rules.chain_of_command.activation import needs_words
+from battletracker.rules.chain_of_command.activation import next_steps
 from tests.acting import ready
-from tests.rules.chain_of_command.test_activation import KRAUS, MG, PANZER, demo
+from tests.rules.chain_of_command.test_activation import KRAUS
+from tests.rules.chain_of_command.test_activation import MG
+from tests.rules.chain_of_command.test_activation import PANZER
+from tests.rules.chain_of_command.test_activation import demo
 
 
 def test_each_kind_says_its_die_and_a_tank_its_commanders() -> None:

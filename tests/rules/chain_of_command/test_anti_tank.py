@@ -7,11 +7,21 @@ from typing import Any
 
 import pytest
 
-from battletracker.core.dice import DiceExhausted, ScriptedDice
-from battletracker.model.effects import SetCondition, SetDamage, SpendAmmo, add_shock
-from battletracker.model.game import Game, Side, Unit, Vehicle, Weapon
-from battletracker.rules import RulesInputError, resolve
-from battletracker.rules.chain_of_command.anti_tank import optics_damaged_modifier, parse_at_fire
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetDamage
+from battletracker.model.effects import SpendAmmo
+from battletracker.model.effects import add_shock
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
+from battletracker.rules import RulesInputError
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.anti_tank import optics_damaged_modifier
+from battletracker.rules.chain_of_command.anti_tank import parse_at_fire
 
 SHERMAN_FRONT: dict[str, Any] = {"armour_dice": 6, "location": "front", "visibility": "open", "target": "afv"}
 

@@ -6,8 +6,12 @@ from typing import Any
 
 import pytest
 
-from battletracker.rules.chain_of_command.arsenal import arsenal, parse_grenade, parse_vehicle, parse_weapon
-from battletracker.rules.tables import Table, TableError
+from battletracker.rules.chain_of_command.arsenal import arsenal
+from battletracker.rules.chain_of_command.arsenal import parse_grenade
+from battletracker.rules.chain_of_command.arsenal import parse_vehicle
+from battletracker.rules.chain_of_command.arsenal import parse_weapon
+from battletracker.rules.tables import Table
+from battletracker.rules.tables import TableError
 
 
 def test_panzerschreck_from_the_seed() -> None:

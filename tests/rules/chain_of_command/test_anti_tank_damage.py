@@ -7,20 +7,21 @@ from typing import Any
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import SetCondition, SetDamage, add_shock
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetDamage
+from battletracker.model.effects import add_shock
 from battletracker.rules import resolve
-from battletracker.rules.chain_of_command.damage import (
-    BANDS,
-    apply_damage,
-    band_for,
-    consequences,
-    damage_result,
-    later_shock_doubled,
-    outcome_group,
-    outcome_keys,
-    results,
-)
-from battletracker.rules.chain_of_command.vehicle_shock import shock_effects, take_shock
+from battletracker.rules.chain_of_command.damage import BANDS
+from battletracker.rules.chain_of_command.damage import apply_damage
+from battletracker.rules.chain_of_command.damage import band_for
+from battletracker.rules.chain_of_command.damage import consequences
+from battletracker.rules.chain_of_command.damage import damage_result
+from battletracker.rules.chain_of_command.damage import later_shock_doubled
+from battletracker.rules.chain_of_command.damage import outcome_group
+from battletracker.rules.chain_of_command.damage import outcome_keys
+from battletracker.rules.chain_of_command.damage import results
+from battletracker.rules.chain_of_command.vehicle_shock import shock_effects
+from battletracker.rules.chain_of_command.vehicle_shock import take_shock
 
 # The seed's tables, written out independently of at_fire.toml: (band, D6 rolls, result, Shock).
 AFV_TABLE = [

@@ -7,8 +7,12 @@ from typing import Any
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import SetDamage, SpendAmmo, add_shock
-from battletracker.rules import RulesInputError, get, resolve
+from battletracker.model.effects import SetDamage
+from battletracker.model.effects import SpendAmmo
+from battletracker.model.effects import add_shock
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import resolve
 from battletracker.rules.chain_of_command.anti_tank import parse_at_grenade
 
 HALFTRACK: dict[str, Any] = {"armour_dice": 2, "target": "apc"}

@@ -9,25 +9,28 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.game import OUT_OF_PLAY, Game, Unit, Vehicle, Weapon
-from battletracker.rules import odds, resolve
-from battletracker.rules.chain_of_command.anti_tank_plans import (
-    ShotRefusal,
-    at_weapons,
-    can_throw_grenade,
-    can_throw_into_vehicle,
-    enemy_vehicles,
-    grenade_reach,
-    group_label,
-    in_group_order,
-    infantry_near,
-    is_at_weapon,
-    plan_at_fire,
-    plan_at_grenade,
-    plan_grenade_into_vehicle,
-    vehicles_in_reach,
-    vehicles_in_throw,
-)
+from battletracker.model.game import OUT_OF_PLAY
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
+from battletracker.rules.chain_of_command.anti_tank_plans import at_weapons
+from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_grenade
+from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_into_vehicle
+from battletracker.rules.chain_of_command.anti_tank_plans import enemy_vehicles
+from battletracker.rules.chain_of_command.anti_tank_plans import grenade_reach
+from battletracker.rules.chain_of_command.anti_tank_plans import group_label
+from battletracker.rules.chain_of_command.anti_tank_plans import in_group_order
+from battletracker.rules.chain_of_command.anti_tank_plans import infantry_near
+from battletracker.rules.chain_of_command.anti_tank_plans import is_at_weapon
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_fire
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_grenade
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_grenade_into_vehicle
+from battletracker.rules.chain_of_command.anti_tank_plans import vehicles_in_reach
+from battletracker.rules.chain_of_command.anti_tank_plans import vehicles_in_throw
 from battletracker.rules.tables import resources_dir
 from tests.rules.oddscheck import assert_odds_match_simulation
 

@@ -10,9 +10,15 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model.effects import MoveUnit
-from battletracker.model.game import Game, Side, Unit, Vehicle
-from battletracker.rules import RulesInputError, odds, resolve
-from battletracker.rules.chain_of_command.reverse import reverse_bearing, reverse_point
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.reverse import reverse_bearing
+from battletracker.rules.chain_of_command.reverse import reverse_point
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 PLACED: dict[str, Any] = {"target_x": 10, "target_y": 10, "firer_x": 10, "firer_y": 20}

@@ -9,7 +9,8 @@ from battletracker.model.bombardment import Building
 from battletracker.model.game import Game
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.actions import plan
-from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal, plan_at_fire
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_fire
 from battletracker.rules.tables import resources_dir
 from battletracker.rules.terrain import TableIndex
 from tests.acting import ready_side

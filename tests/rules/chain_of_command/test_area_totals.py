@@ -8,12 +8,18 @@ import random
 import pytest
 
 from battletracker.rules import Inputs
-from battletracker.rules.chain_of_command.area_fire import AreaTarget, total_counts
-from battletracker.rules.chain_of_command.area_totals import area_kills_unstable, kills_and_unstable
+from battletracker.rules.chain_of_command.area_fire import AreaTarget
+from battletracker.rules.chain_of_command.area_fire import total_counts
+from battletracker.rules.chain_of_command.area_totals import area_kills_unstable
+from battletracker.rules.chain_of_command.area_totals import kills_and_unstable
 from battletracker.rules.chain_of_command.bombardment_data import data
 from battletracker.rules.chain_of_command.bombardment_phase import _parse
-from tests.benchmarks.odds_bench import LARGEST, LARGEST_STORM
-from tests.rules.chain_of_command.test_bombardment_phase import BASE, INFANTRY, PASSENGERS, targets
+from tests.benchmarks.odds_bench import LARGEST
+from tests.benchmarks.odds_bench import LARGEST_STORM
+from tests.rules.chain_of_command.test_bombardment_phase import BASE
+from tests.rules.chain_of_command.test_bombardment_phase import INFANTRY
+from tests.rules.chain_of_command.test_bombardment_phase import PASSENGERS
+from tests.rules.chain_of_command.test_bombardment_phase import targets
 
 HQ = {**INFANTRY, "id": "hq", "name": "HQ", "figures": 4, "cover": "hard", "building": "brick_stone", "storeys": 2,
       "building_id": "bld1"}

@@ -14,10 +14,15 @@ import pytest
 from battletracker.model import savefile
 from battletracker.model.effects import Effect
 from battletracker.model.game import Game
-from battletracker.rules.actions import Choices, Refusal, perform, plan
-from battletracker.rules.base import Resolution, RulesInputError
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
+from battletracker.rules.base import Resolution
+from battletracker.rules.base import RulesInputError
 from battletracker.rules.replay import replay_steps
-from tests.rules.chain_of_command.test_bombardment_end_to_end import face, start
+from tests.rules.chain_of_command.test_bombardment_end_to_end import face
+from tests.rules.chain_of_command.test_bombardment_end_to_end import start
 
 
 class Table:

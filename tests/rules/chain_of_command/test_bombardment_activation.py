@@ -9,13 +9,17 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.effects import Effect, SetClock
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetClock
 from battletracker.model.game import Game
 from battletracker.rules import resolve
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.command_dice import command_dice_inputs
 from battletracker.rules.sequence import SequenceRefusal
-from tests.rules.chain_of_command.test_bombardment_sequence import BRITISH, apply, begun, table
+from tests.rules.chain_of_command.test_bombardment_sequence import BRITISH
+from tests.rules.chain_of_command.test_bombardment_sequence import apply
+from tests.rules.chain_of_command.test_bombardment_sequence import begun
+from tests.rules.chain_of_command.test_bombardment_sequence import table
 
 
 def firing(coc_points: int = 0) -> Game:

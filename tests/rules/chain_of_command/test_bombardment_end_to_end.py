@@ -18,15 +18,22 @@ import pytest
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
-from battletracker.model.effects import Effect, SetClock, add_shock
-from battletracker.model.game import Game, Side, Unit, Vehicle
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetClock
+from battletracker.model.effects import add_shock
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
 from battletracker.model.sequence_effects import ChangeCocTally
-from battletracker.rules import RulesInputError, resolve
+from battletracker.rules import RulesInputError
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
-from battletracker.rules.chain_of_command.phase_end import end_phase_effects, end_turn_effects
+from battletracker.rules.chain_of_command.phase_end import end_phase_effects
+from battletracker.rules.chain_of_command.phase_end import end_turn_effects
 
 
 def face(cover: str, result: str) -> int:

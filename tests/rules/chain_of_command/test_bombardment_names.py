@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from battletracker.model import savefile
 from battletracker.model.game import Game
-from battletracker.rules.actions import Choices, perform
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import perform
 from battletracker.rules.chain_of_command.bombardment import observer_name
 from battletracker.rules.log_lines import reads_as
 from battletracker.rules.tables import resources_dir
-from battletracker.rules.words import ordinal, possessive
+from battletracker.rules.words import ordinal
+from battletracker.rules.words import possessive
 
 
 def demo() -> Game:

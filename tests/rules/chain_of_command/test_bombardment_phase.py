@@ -6,21 +6,27 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
 from battletracker.model.bombardment import PhaseStamp
-from battletracker.model.bombardment_effects import (
-    AppendBombardmentEvent,
-    ChangeCocPoints,
-    SetBombardmentPin,
-    SetBuildingState,
-    UpdateBombardment,
-)
-from battletracker.model.effects import ChangeCounter, ChangeFigures, RemoveMarker, SetCondition
+from battletracker.model.bombardment_effects import AppendBombardmentEvent
+from battletracker.model.bombardment_effects import ChangeCocPoints
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.bombardment_effects import UpdateBombardment
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import RemoveMarker
+from battletracker.model.effects import SetCondition
 from battletracker.model.game import OUT_OF_PLAY
-from battletracker.rules import RulesInputError, get, odds, resolve
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.bombardment_phase import target_chances
-from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS, hit_effect_faces
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS
+from battletracker.rules.chain_of_command.fire import hit_effect_faces
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 BASE: dict[str, object] = {"activation": "command_die", "x": 20.0, "y": 20.0, "phases_left": 3, "phases_fired": 1,

@@ -7,10 +7,15 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
 from battletracker.model.bombardment import PhaseStamp
-from battletracker.model.bombardment_effects import AppendBombardmentEvent, UpdateBombardment
-from battletracker.rules import RulesInputError, get, odds, resolve
+from battletracker.model.bombardment_effects import AppendBombardmentEvent
+from battletracker.model.bombardment_effects import UpdateBombardment
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.ranging import bearing_die_faces
 from tests.rules.oddscheck import assert_odds_match_simulation

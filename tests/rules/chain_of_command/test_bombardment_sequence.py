@@ -15,9 +15,14 @@ import pytest
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.bombardment import PhaseStamp
-from battletracker.model.effects import Effect, SetClock
-from battletracker.model.game import Game, Side, Unit
-from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetClock
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
 from battletracker.rules.sequence import SequenceRefusal

@@ -6,14 +6,23 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.bombardment import Bombardment, Building
-from battletracker.model.effects import Effect, SetClock, SetCondition
-from battletracker.model.game import Game, Side, Unit, Vehicle
-from battletracker.rules import RulesInputError, resolve
+from battletracker.model.bombardment import Bombardment
+from battletracker.model.bombardment import Building
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetClock
+from battletracker.model.effects import SetCondition
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.rules import RulesInputError
+from battletracker.rules import resolve
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
-from battletracker.rules.chain_of_command.phase_end import end_phase_effects, end_turn_effects
-from battletracker.rules.chain_of_command.smoke_barrage import close_combat_terms, smoke_close_combats
+from battletracker.rules.chain_of_command.phase_end import end_phase_effects
+from battletracker.rules.chain_of_command.phase_end import end_turn_effects
+from battletracker.rules.chain_of_command.smoke_barrage import close_combat_terms
+from battletracker.rules.chain_of_command.smoke_barrage import smoke_close_combats
 
 
 def table() -> Game:

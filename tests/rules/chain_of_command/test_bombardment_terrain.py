@@ -7,7 +7,8 @@ from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.actions import plan
 from battletracker.rules.terrain import TableIndex
 from battletracker.rules.terrain_actions import terrain_choice
-from tests.rules.chain_of_command.test_bombardment_actions import Table, _replays
+from tests.rules.chain_of_command.test_bombardment_actions import Table
+from tests.rules.chain_of_command.test_bombardment_actions import _replays
 
 # 1 Gruppe ("a") stands at (25, 20); 2 Gruppe ("b") is in the brick Farmhouse at (36, 22).
 COPSE = TerrainPiece("t1", "Copse", "woods", "area", [(23.0, 18.0), (27.0, 18.0), (27.0, 22.0), (23.0, 22.0)])

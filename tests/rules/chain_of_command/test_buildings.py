@@ -5,24 +5,26 @@ from __future__ import annotations
 import pytest
 
 from battletracker.model import savefile
-from battletracker.model.bombardment import Building, SmokeArea
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
 from battletracker.model.bombardment_effects import SetBuildingState
 from battletracker.model.effects import Effect
-from battletracker.model.game import Game, Side, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
 from battletracker.rules import RulesInputError
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command.bombardment_phase import phase_inputs
-from battletracker.rules.chain_of_command.buildings import (
-    add_building,
-    building_of,
-    collapse_at_turn_end,
-    enter,
-    he_sixes,
-    leave,
-    set_on_fire,
-    smoke_to_hit,
-)
-from battletracker.rules.chain_of_command.phase_end import end_phase_effects, end_turn_effects
+from battletracker.rules.chain_of_command.buildings import add_building
+from battletracker.rules.chain_of_command.buildings import building_of
+from battletracker.rules.chain_of_command.buildings import collapse_at_turn_end
+from battletracker.rules.chain_of_command.buildings import enter
+from battletracker.rules.chain_of_command.buildings import he_sixes
+from battletracker.rules.chain_of_command.buildings import leave
+from battletracker.rules.chain_of_command.buildings import set_on_fire
+from battletracker.rules.chain_of_command.buildings import smoke_to_hit
+from battletracker.rules.chain_of_command.phase_end import end_phase_effects
+from battletracker.rules.chain_of_command.phase_end import end_turn_effects
 
 
 def table() -> Game:

@@ -13,14 +13,21 @@ import json
 
 import pytest
 
-from battletracker.core.dice import Die, Face
+from battletracker.core.dice import Die
+from battletracker.core.dice import Face
 from battletracker.model import savefile
 from battletracker.model.effects import Effect
-from battletracker.rules.actions import Choices, Refusal, perform, plan
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.base import Resolution
-from battletracker.rules.chain_of_command.coc_points import CocStore, coc_store, store_words
+from battletracker.rules.chain_of_command.coc_points import CocStore
+from battletracker.rules.chain_of_command.coc_points import coc_store
+from battletracker.rules.chain_of_command.coc_points import store_words
 from battletracker.rules.replay import replay_steps
-from battletracker.rules.tables import find_setting, resources_dir
+from battletracker.rules.tables import find_setting
+from battletracker.rules.tables import resources_dir
 
 DEMO = resources_dir() / "demo" / "chain_of_command.json"
 GERMANY = 0

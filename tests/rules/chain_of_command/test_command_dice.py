@@ -10,17 +10,18 @@ from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import Effect
-from battletracker.model.game import Game, Side, Unit
-from battletracker.rules import odds, resolve
-from battletracker.rules.chain_of_command.command_dice import (
-    OTHER_SIDE,
-    SAME_SIDE,
-    TURN_ENDS,
-    TURN_ENDS_BONUS,
-    command_dice_inputs,
-    next_phase,
-    spend_inputs,
-)
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.command_dice import OTHER_SIDE
+from battletracker.rules.chain_of_command.command_dice import SAME_SIDE
+from battletracker.rules.chain_of_command.command_dice import TURN_ENDS
+from battletracker.rules.chain_of_command.command_dice import TURN_ENDS_BONUS
+from battletracker.rules.chain_of_command.command_dice import command_dice_inputs
+from battletracker.rules.chain_of_command.command_dice import next_phase
+from battletracker.rules.chain_of_command.command_dice import spend_inputs
 from battletracker.rules.clock import due_effects
 from battletracker.rules.sequence import SequenceRefusal
 from tests.rules.oddscheck import assert_odds_match_simulation

@@ -7,8 +7,12 @@ import pytest
 
 from battletracker.model import savefile
 from battletracker.model.effects import Effect
-from battletracker.model.game import Game, Side, Unit
-from battletracker.rules.actions import Refusal, perform, plan
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.force_morale import queue_test
 from battletracker.rules.replay import check
 from battletracker.rules.sequence import SequenceRefusal

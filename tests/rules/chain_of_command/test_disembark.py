@@ -11,9 +11,13 @@ import copy
 import pytest
 
 from battletracker.model import savefile
-from battletracker.model.game import Game, Unit
-from battletracker.rules.actions import Choices, Refusal, perform
-from battletracker.rules.edit_checks import check_edit, edit_refusal
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.edit_checks import check_edit
+from battletracker.rules.edit_checks import edit_refusal
 from battletracker.rules.tables import resources_dir
 
 DEMO = resources_dir() / "demo" / "chain_of_command.json"

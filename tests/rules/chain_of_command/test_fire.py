@@ -8,22 +8,25 @@ from itertools import product
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeCounter, ChangeFigures, SetCondition
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import SetCondition
 from battletracker.model.game import OUT_OF_PLAY
-from battletracker.rules import RulesInputError, odds, procedures, resolve
-from battletracker.rules.chain_of_command.fire import (
-    HitEffect,
-    Volley,
-    cap_kills,
-    cover_levels,
-    effects_of_hits,
-    hit_effect_faces,
-    raise_cover,
-    reduce_cover,
-    split_hits,
-    to_hit_number,
-    volley_counts,
-)
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import procedures
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import Volley
+from battletracker.rules.chain_of_command.fire import cap_kills
+from battletracker.rules.chain_of_command.fire import cover_levels
+from battletracker.rules.chain_of_command.fire import effects_of_hits
+from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from battletracker.rules.chain_of_command.fire import raise_cover
+from battletracker.rules.chain_of_command.fire import reduce_cover
+from battletracker.rules.chain_of_command.fire import split_hits
+from battletracker.rules.chain_of_command.fire import to_hit_number
+from battletracker.rules.chain_of_command.fire import volley_counts
 from battletracker.rules.chain_of_command.storm_of_steel import StormOfSteel
 from battletracker.rules.tables import ruleset_table
 from tests.rules.oddscheck import assert_odds_match_simulation

@@ -9,8 +9,12 @@ import pytest
 from battletracker.core.dice import ScriptedDice
 from battletracker.model.effects import RemoveUnit
 from battletracker.model.sequence_effects import QueueForceMoraleTest
-from battletracker.rules import RulesInputError, odds, resolve
-from battletracker.rules.chain_of_command.fire import SNIPER_KILLED, SNIPER_UNHARMED, hit_effect_faces
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.fire import SNIPER_KILLED
+from battletracker.rules.chain_of_command.fire import SNIPER_UNHARMED
+from battletracker.rules.chain_of_command.fire import hit_effect_faces
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 FIRE = {"firepower_dice": 3, "range_band": "close", "target_quality": "regular", "cover": "open",

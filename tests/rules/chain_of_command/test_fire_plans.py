@@ -10,18 +10,24 @@ from battletracker.core.dice import ScriptedDice
 from battletracker.core.geometry import bearing
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
-from battletracker.model.effects import AddUnit, ChangeFigures, RemoveUnit, SetCondition
-from battletracker.model.game import Game, Unit, Vehicle, Weapon
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import SetCondition
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
 from battletracker.model.sequence_effects import QueueForceMoraleTest
-from battletracker.rules import odds, resolve
-from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
-from battletracker.rules.chain_of_command.fire_plans import (
-    SMALL_ARMS,
-    extra_target_candidates,
-    fire_weapons,
-    plan_fire,
-    targets_for,
-)
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
+from battletracker.rules.chain_of_command.fire_plans import SMALL_ARMS
+from battletracker.rules.chain_of_command.fire_plans import extra_target_candidates
+from battletracker.rules.chain_of_command.fire_plans import fire_weapons
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
+from battletracker.rules.chain_of_command.fire_plans import targets_for
 from battletracker.rules.tables import resources_dir
 
 MG, SQUAD, SNIPER, GERMAN_SECTION, FIRST_SQUAD, LEADER = "u3", "u8", "u9", "u1", "u7", "u10"

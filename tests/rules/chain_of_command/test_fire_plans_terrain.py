@@ -7,13 +7,16 @@ import math
 import pytest
 
 from battletracker.model import savefile
-from battletracker.model.bombardment import Building, SmokeArea
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
 from battletracker.model.effects import AppendLog
 from battletracker.model.game import Game
 from battletracker.model.terrain import TerrainPiece
-from battletracker.rules.actions import perform, plan
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
-from battletracker.rules.chain_of_command.fire_plans import SMALL_ARMS, plan_fire
+from battletracker.rules.chain_of_command.fire_plans import SMALL_ARMS
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.tables import resources_dir
 from battletracker.rules.terrain import circle_points
 from tests.acting import ready_side

@@ -7,14 +7,16 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.rules import RulesInputError, get, odds, resolve
-from battletracker.rules.chain_of_command.fire import (
-    TABLE_SETTINGS,
-    HitEffect,
-    hit_effect_faces,
-    to_hit_number,
-)
-from battletracker.rules.tables import find_setting, ruleset_table
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from battletracker.rules.chain_of_command.fire import to_hit_number
+from battletracker.rules.tables import find_setting
+from battletracker.rules.tables import ruleset_table
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 FIRE = {"firepower_dice": 1, "range_band": "close", "target_quality": "regular", "cover": "open",

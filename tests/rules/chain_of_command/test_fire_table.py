@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.bombardment import Building, SmokeArea
+from battletracker.model.bombardment import Building
+from battletracker.model.bombardment import SmokeArea
 from battletracker.model.effects import Effect
-from battletracker.model.game import Game, Side, Unit, Vehicle, Weapon
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
 from battletracker.rules import resolve
-from battletracker.rules.chain_of_command.fire_table import (
-    VehicleFire,
-    gun_he_facts,
-    smoke_on_the_line,
-    target_building,
-    vehicle_fire,
-    vehicle_weapons,
-)
+from battletracker.rules.chain_of_command.fire_table import VehicleFire
+from battletracker.rules.chain_of_command.fire_table import gun_he_facts
+from battletracker.rules.chain_of_command.fire_table import smoke_on_the_line
+from battletracker.rules.chain_of_command.fire_table import target_building
+from battletracker.rules.chain_of_command.fire_table import vehicle_fire
+from battletracker.rules.chain_of_command.fire_table import vehicle_weapons
 from battletracker.rules.chain_of_command.phase_end import end_turn_effects
 
 

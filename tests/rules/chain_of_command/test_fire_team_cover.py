@@ -6,16 +6,21 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
 from battletracker.core.odds import Distribution
 from battletracker.model import savefile
 from battletracker.model.effects import AppendLog
 from battletracker.model.game import Game
 from battletracker.model.terrain import TerrainPiece
-from battletracker.rules import RulesInputError, odds, resolve
-from battletracker.rules.actions import perform, plan
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.base import Inputs
-from battletracker.rules.chain_of_command.fire_plans import SMALL_ARMS, plan_fire
+from battletracker.rules.chain_of_command.fire_plans import SMALL_ARMS
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.tables import resources_dir
 from tests.acting import ready_side
 from tests.rules.oddscheck import assert_odds_match_simulation

@@ -10,14 +10,18 @@ import pytest
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.game import Game
-from battletracker.rules import RulesInputError, resolve
+from battletracker.rules import RulesInputError
+from battletracker.rules import resolve
 from battletracker.rules.actions import perform
 from battletracker.rules.chain_of_command.fire_plans import SMALL_ARMS
 from battletracker.rules.log_lines import reads_as
 from battletracker.rules.replay import check
 from battletracker.rules.tables import resources_dir
 from tests.acting import ready_side
-from tests.rules.chain_of_command.test_fire_team_cover import COPSE, FIRST_SQUAD, GRUPPE, SECOND_SQUAD
+from tests.rules.chain_of_command.test_fire_team_cover import COPSE
+from tests.rules.chain_of_command.test_fire_team_cover import FIRST_SQUAD
+from tests.rules.chain_of_command.test_fire_team_cover import GRUPPE
+from tests.rules.chain_of_command.test_fire_team_cover import SECOND_SQUAD
 
 
 @pytest.fixture

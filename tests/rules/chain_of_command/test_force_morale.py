@@ -10,22 +10,28 @@ import pytest
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.effects import Effect
-from battletracker.model.game import Game, GameError, Side, Unit
-from battletracker.rules import odds, resolve
-from battletracker.rules.actions import ChoiceNeeded, Refusal, perform, plan
-from battletracker.rules.chain_of_command.force_morale import (
-    FROM_RULEBOOK,
-    RULESET,
-    event_named,
-    events,
-    morale_test_inputs,
-    queue_named,
-    queue_test,
-    rows,
-    sniper_killed,
-)
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.actions import ChoiceNeeded
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
+from battletracker.rules.chain_of_command.force_morale import FROM_RULEBOOK
+from battletracker.rules.chain_of_command.force_morale import RULESET
+from battletracker.rules.chain_of_command.force_morale import event_named
+from battletracker.rules.chain_of_command.force_morale import events
+from battletracker.rules.chain_of_command.force_morale import morale_test_inputs
+from battletracker.rules.chain_of_command.force_morale import queue_named
+from battletracker.rules.chain_of_command.force_morale import queue_test
+from battletracker.rules.chain_of_command.force_morale import rows
+from battletracker.rules.chain_of_command.force_morale import sniper_killed
 from battletracker.rules.sequence import SequenceRefusal
-from battletracker.rules.tables import find_setting, setting
+from battletracker.rules.tables import find_setting
+from battletracker.rules.tables import setting
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 

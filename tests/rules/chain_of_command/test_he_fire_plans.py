@@ -6,12 +6,15 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.effects import ChangeFigures, MoveUnit, SpendAmmo
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import MoveUnit
+from battletracker.model.effects import SpendAmmo
 from battletracker.model.game import Game
 from battletracker.rules import resolve
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
-from battletracker.rules.chain_of_command.fire_plans import fire_weapons, plan_fire
+from battletracker.rules.chain_of_command.fire_plans import fire_weapons
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.tables import resources_dir
 
 SCHRECK, TANK, SQUAD = "u4", "u6", "u8"   # the Panzerschreck team, the Panzer IV H, the 2nd Squad at (38, 39)

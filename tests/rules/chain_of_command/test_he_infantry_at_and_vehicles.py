@@ -14,10 +14,14 @@ import re
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeFigures, SpendAmmo
-from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import SpendAmmo
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
-from battletracker.rules.chain_of_command.fire import hit_effect_faces, to_hit_number
+from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from battletracker.rules.chain_of_command.fire import to_hit_number
 from battletracker.rules.tables import find_setting
 from tests.rules.oddscheck import assert_odds_match_simulation
 

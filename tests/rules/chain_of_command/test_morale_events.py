@@ -16,9 +16,15 @@ import pytest
 
 from battletracker.core.dice import Face
 from battletracker.model import savefile
-from battletracker.model.effects import AddUnit, Effect, SetCondition, SetDamage
-from battletracker.model.game import AgendaItem, Game, Unit
-from battletracker.model.sequence_effects import FORCE_MORALE_TEST, AddAgendaItem
+from battletracker.model.effects import AddUnit
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetDamage
+from battletracker.model.game import AgendaItem
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.sequence_effects import FORCE_MORALE_TEST
+from battletracker.model.sequence_effects import AddAgendaItem
 from battletracker.rules.actions import perform
 from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command.activation import rank

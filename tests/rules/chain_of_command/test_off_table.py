@@ -7,18 +7,23 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
-from battletracker.model.effects import ChangeFigures, add_shock
-from battletracker.model.game import OUT_OF_PLAY, Game, Unit, Vehicle
-from battletracker.rules import odds, resolve
-from battletracker.rules.actions import Refusal, plan
-from battletracker.rules.chain_of_command.anti_tank_plans import (
-    ShotRefusal,
-    enemy_vehicles,
-    plan_at_fire,
-    plan_at_grenade,
-    plan_grenade_into_vehicle,
-)
-from battletracker.rules.chain_of_command.fire_plans import plan_fire, targets_for
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import add_shock
+from battletracker.model.game import OUT_OF_PLAY
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import plan
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
+from battletracker.rules.chain_of_command.anti_tank_plans import enemy_vehicles
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_fire
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_grenade
+from battletracker.rules.chain_of_command.anti_tank_plans import plan_grenade_into_vehicle
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
+from battletracker.rules.chain_of_command.fire_plans import targets_for
 from battletracker.rules.tables import resources_dir
 from tests.rules.oddscheck import assert_odds_match_simulation
 

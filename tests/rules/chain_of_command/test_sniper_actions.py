@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from battletracker.model.game import Game, Side, Unit
-from battletracker.rules.actions import Refusal, perform, plan
-from battletracker.rules.chain_of_command.sniper_actions import CONTACTED, SPOTTED
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
+from battletracker.rules.chain_of_command.sniper_actions import CONTACTED
+from battletracker.rules.chain_of_command.sniper_actions import SPOTTED
 from battletracker.rules.presets import preset
 
 

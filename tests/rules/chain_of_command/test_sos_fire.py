@@ -10,18 +10,33 @@ from battletracker.core.dice import ScriptedDice
 from battletracker.core.odds import Distribution
 from battletracker.model import savefile
 from battletracker.model.bombardment import Building
-from battletracker.model.bombardment_effects import SetBombardmentPin, SetBuildingState
-from battletracker.model.effects import ChangeCounter, ChangeFigures, Effect, SetCondition
-from battletracker.model.game import OUT_OF_PLAY, Game, Side, Unit, Vehicle
-from battletracker.rules import RulesInputError, get, odds, resolve
+from battletracker.model.bombardment_effects import SetBombardmentPin
+from battletracker.model.bombardment_effects import SetBuildingState
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetCondition
+from battletracker.model.game import OUT_OF_PLAY
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command import bombardment as bm
 from battletracker.rules.chain_of_command import sos_fire
-from battletracker.rules.chain_of_command.area_fire import target_counts, target_key
+from battletracker.rules.chain_of_command.area_fire import target_counts
+from battletracker.rules.chain_of_command.area_fire import target_key
 from battletracker.rules.chain_of_command.bombardment_data import data
-from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS, hit_effect_faces
+from battletracker.rules.chain_of_command.fire import TABLE_SETTINGS
+from battletracker.rules.chain_of_command.fire import hit_effect_faces
 from battletracker.rules.chain_of_command.phase_end import end_phase_effects
-from battletracker.rules.chain_of_command.sos_fire import new_sos, sos_inputs, sos_targets
+from battletracker.rules.chain_of_command.sos_fire import new_sos
+from battletracker.rules.chain_of_command.sos_fire import sos_inputs
+from battletracker.rules.chain_of_command.sos_fire import sos_targets
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 STORM: dict[str, object] = {"storm_of_steel_per_six": 1, "storm_of_steel_chains": False}

@@ -10,8 +10,13 @@ from math import gcd
 
 import pytest
 
-from battletracker.rules import Inputs, odds
-from tests.benchmarks.odds_bench import _FLAME_AT_SECTION, LARGEST, LARGEST_STORM, STORM_OF_STEEL_MOST, TYPICAL
+from battletracker.rules import Inputs
+from battletracker.rules import odds
+from tests.benchmarks.odds_bench import _FLAME_AT_SECTION
+from tests.benchmarks.odds_bench import LARGEST
+from tests.benchmarks.odds_bench import LARGEST_STORM
+from tests.benchmarks.odds_bench import STORM_OF_STEEL_MOST
+from tests.benchmarks.odds_bench import TYPICAL
 
 _PER_SIX_2: Inputs = {"storm_of_steel_per_six": 2, "storm_of_steel_chains": True}
 _PER_SIX_1: Inputs = {"storm_of_steel_per_six": 1, "storm_of_steel_chains": False}

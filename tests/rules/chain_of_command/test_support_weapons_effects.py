@@ -8,10 +8,18 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model.bombardment import Building
-from battletracker.model.effects import SetMarkerData, TurnUnit
-from battletracker.model.game import Game, GameError, Marker, Side, Unit, Vehicle, Weapon
+from battletracker.model.effects import SetMarkerData
+from battletracker.model.effects import TurnUnit
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Marker
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.model.game import Weapon
 from battletracker.model.savefile import game_to_dict
-from battletracker.rules import odds, resolve
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
 from tests.rules.oddscheck import assert_odds_match_simulation

@@ -8,8 +8,13 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model.bombardment_effects import SetBuildingState
-from battletracker.model.effects import ChangeCounter, ChangeFigures, SetCondition, SpendAmmo
-from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SpendAmmo
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
 from tests.rules.oddscheck import assert_odds_match_simulation

@@ -7,8 +7,12 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeCounter, ChangeFigures, SetCondition
-from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import SetCondition
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
 from battletracker.rules.tables import ruleset_settings

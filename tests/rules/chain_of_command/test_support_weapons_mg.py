@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeCounter, TurnUnit
-from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import TurnUnit
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
 from tests.rules.oddscheck import assert_odds_match_simulation

@@ -7,19 +7,23 @@ from fractions import Fraction
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.effects import ChangeCounter, ChangeFigures, RemoveUnit, SetCondition
+from battletracker.model.effects import ChangeCounter
+from battletracker.model.effects import ChangeFigures
+from battletracker.model.effects import RemoveUnit
+from battletracker.model.effects import SetCondition
 from battletracker.model.game import OUT_OF_PLAY
-from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
-from battletracker.rules.chain_of_command.fire import HitEffect, hit_effect_faces
-from battletracker.rules.chain_of_command.snipers import (
-    SHOTS_COUNTER,
-    SniperLoss,
-    check_sniper_targetable,
-    sniper_contacted,
-    sniper_fired_on,
-    spotting_bonus,
-)
+from battletracker.rules.chain_of_command.fire import HitEffect
+from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from battletracker.rules.chain_of_command.snipers import SHOTS_COUNTER
+from battletracker.rules.chain_of_command.snipers import SniperLoss
+from battletracker.rules.chain_of_command.snipers import check_sniper_targetable
+from battletracker.rules.chain_of_command.snipers import sniper_contacted
+from battletracker.rules.chain_of_command.snipers import sniper_fired_on
+from battletracker.rules.chain_of_command.snipers import spotting_bonus
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 

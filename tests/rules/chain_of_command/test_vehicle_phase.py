@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import copy
 
-from battletracker.model.effects import Effect, SetClock, SetDamage
-from battletracker.model.game import Game, Side, Unit, Vehicle
-from battletracker.rules.chain_of_command.vehicle_phase import in_force, vehicle_phase_effects
+from battletracker.model.effects import Effect
+from battletracker.model.effects import SetClock
+from battletracker.model.effects import SetDamage
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Vehicle
+from battletracker.rules.chain_of_command.vehicle_phase import in_force
+from battletracker.rules.chain_of_command.vehicle_phase import vehicle_phase_effects
 from battletracker.rules.clock import due_effects
 
 

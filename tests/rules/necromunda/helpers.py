@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from battletracker.model.game import Game, Side
+from battletracker.model.game import Game
+from battletracker.model.game import Side
 from battletracker.rules.presets import preset
 
 

@@ -6,8 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.core.dice import DiceError, ScriptedDice
-from battletracker.rules import RulesInputError, odds, resolve
+from battletracker.core.dice import DiceError
+from battletracker.core.dice import ScriptedDice
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import InputValue
 from tests.rules.necromunda.helpers import assert_sentence
 from tests.rules.oddscheck import assert_odds_match_simulation

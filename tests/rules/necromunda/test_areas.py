@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from battletracker.rules.necromunda.areas import (
-    TemplateShape,
-    blast_hits,
-    blast_radius,
-    in_template,
-    marker_sizes,
-    models_hit,
-    template_end,
-    template_hits,
-    under_blast,
-)
+from battletracker.rules.necromunda.areas import TemplateShape
+from battletracker.rules.necromunda.areas import blast_hits
+from battletracker.rules.necromunda.areas import blast_radius
+from battletracker.rules.necromunda.areas import in_template
+from battletracker.rules.necromunda.areas import marker_sizes
+from battletracker.rules.necromunda.areas import models_hit
+from battletracker.rules.necromunda.areas import template_end
+from battletracker.rules.necromunda.areas import template_hits
+from battletracker.rules.necromunda.areas import under_blast
 from battletracker.rules.necromunda.targeting import FighterOnTable
 
 SHAPE = TemplateShape(length=8.0, narrow_width=0.5, wide_width=2.0)

@@ -8,13 +8,26 @@ from typing import Any
 
 import pytest
 
-from battletracker.core.dice import DiceExhausted, ScriptedDice
-from battletracker.core.odds import Distribution, success_chance
-from battletracker.model.effects import SetCondition, SetProfileState
-from battletracker.rules import ChoiceNeeded, RulesInputError, odds, resolve
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import success_chance
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetProfileState
+from battletracker.rules import ChoiceNeeded
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import InputValue
-from battletracker.rules.necromunda import allocation, attack, cool, shooting, stray_shots
-from battletracker.rules.necromunda.attack import _odds, display_order, label, result_label
+from battletracker.rules.necromunda import allocation
+from battletracker.rules.necromunda import attack
+from battletracker.rules.necromunda import cool
+from battletracker.rules.necromunda import shooting
+from battletracker.rules.necromunda import stray_shots
+from battletracker.rules.necromunda.attack import _odds
+from battletracker.rules.necromunda.attack import display_order
+from battletracker.rules.necromunda.attack import label
+from battletracker.rules.necromunda.attack import result_label
 from battletracker.rules.necromunda.firepower import holes_and_ammo_state
 from tests.rules.necromunda.helpers import assert_sentence
 from tests.rules.oddscheck import assert_odds_match_simulation

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from battletracker.model.game import Game, Side, Unit, Weapon, WeaponProfile
-from battletracker.rules.actions import Refusal, perform, plan
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.model.game import WeaponProfile
+from battletracker.rules.actions import Refusal
+from battletracker.rules.actions import perform
+from battletracker.rules.actions import plan
 from battletracker.rules.base import RulesInputError
-from battletracker.rules.necromunda.card_actions import CONDITION, LEDGE, LEVEL, RELOAD
+from battletracker.rules.necromunda.card_actions import CONDITION
+from battletracker.rules.necromunda.card_actions import LEDGE
+from battletracker.rules.necromunda.card_actions import LEVEL
+from battletracker.rules.necromunda.card_actions import RELOAD
 
 
 def game_with(state: str = "out_of_ammo") -> Game:

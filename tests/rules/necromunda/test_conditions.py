@@ -5,14 +5,12 @@ from __future__ import annotations
 import pytest
 
 from battletracker.model.effects import SetCondition
-from battletracker.rules.necromunda.conditions import (
-    becomes_suppressed,
-    hit_effects,
-    ledge_to_fall_from,
-    must_check_falling,
-    seriously_injured_effects,
-    within_ledge_reach,
-)
+from battletracker.rules.necromunda.conditions import becomes_suppressed
+from battletracker.rules.necromunda.conditions import hit_effects
+from battletracker.rules.necromunda.conditions import ledge_to_fall_from
+from battletracker.rules.necromunda.conditions import must_check_falling
+from battletracker.rules.necromunda.conditions import seriously_injured_effects
+from battletracker.rules.necromunda.conditions import within_ledge_reach
 
 
 @pytest.mark.parametrize("engaged, injured, suppressed", [(False, False, True), (True, False, False),

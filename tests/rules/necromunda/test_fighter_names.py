@@ -10,8 +10,12 @@ from battletracker.rules import get
 from battletracker.rules.actions import perform
 from battletracker.rules.base import Resolution
 from battletracker.rules.log_lines import reads_as
-from battletracker.rules.report import build_report, report_html
-from tests.rules.necromunda.test_plans import autogun, fighter, flamer, game_of
+from battletracker.rules.report import build_report
+from battletracker.rules.report import report_html
+from tests.rules.necromunda.test_plans import autogun
+from tests.rules.necromunda.test_plans import fighter
+from tests.rules.necromunda.test_plans import flamer
+from tests.rules.necromunda.test_plans import game_of
 
 
 def log_of(result: Resolution, game: Game) -> list[str]:

@@ -6,20 +6,19 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.core.odds import Distribution, binomial
+from battletracker.core.odds import Distribution
+from battletracker.core.odds import binomial
 from battletracker.rules import RulesInputError
-from battletracker.rules.necromunda.firepower import (
-    AMMO_READINGS,
-    FirepowerFace,
-    ammo_check_failed,
-    ammo_checks_needed,
-    ammo_state,
-    ammo_symbols_counted,
-    default_die,
-    holes_and_ammo_state,
-    holes_and_symbols,
-    parse_faces,
-)
+from battletracker.rules.necromunda.firepower import AMMO_READINGS
+from battletracker.rules.necromunda.firepower import FirepowerFace
+from battletracker.rules.necromunda.firepower import ammo_check_failed
+from battletracker.rules.necromunda.firepower import ammo_checks_needed
+from battletracker.rules.necromunda.firepower import ammo_state
+from battletracker.rules.necromunda.firepower import ammo_symbols_counted
+from battletracker.rules.necromunda.firepower import default_die
+from battletracker.rules.necromunda.firepower import holes_and_ammo_state
+from battletracker.rules.necromunda.firepower import holes_and_symbols
+from battletracker.rules.necromunda.firepower import parse_faces
 from battletracker.rules.tables import ruleset_settings
 
 

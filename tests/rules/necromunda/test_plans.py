@@ -10,10 +10,18 @@ from battletracker.core.dice import ScriptedDice
 from battletracker.model import savefile
 from battletracker.model.bombardment import PhaseStamp
 from battletracker.model.effects import SetCondition
-from battletracker.model.game import Game, Side, Unit, Weapon, WeaponProfile
+from battletracker.model.game import Game
+from battletracker.model.game import Side
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
+from battletracker.model.game import WeaponProfile
 from battletracker.model.sequence_effects import SetActed
-from battletracker.rules import RulesInputError, odds, resolve
-from battletracker.rules.necromunda.plans import attack_plan, combat_of, sight_candidates
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.necromunda.plans import attack_plan
+from battletracker.rules.necromunda.plans import combat_of
+from battletracker.rules.necromunda.plans import sight_candidates
 from tests.rules.necromunda.helpers import assert_sentence
 
 AUTOGUN = {"short_range": 8, "long_range": 24, "acc_short": 1, "acc_long": 0, "strength": 3, "ap": 0, "damage": 1}

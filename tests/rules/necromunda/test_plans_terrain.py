@@ -6,10 +6,16 @@ import pytest
 
 from battletracker.model.game import Game
 from battletracker.model.terrain import TerrainPiece
-from battletracker.rules import RulesInputError, odds
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
 from battletracker.rules.actions import plan
-from battletracker.rules.necromunda.plans import attack_plan, cover_to_hit, map_cover, measured_range
-from tests.rules.necromunda.test_plans import autogun, fighter, game_of
+from battletracker.rules.necromunda.plans import attack_plan
+from battletracker.rules.necromunda.plans import cover_to_hit
+from battletracker.rules.necromunda.plans import map_cover
+from battletracker.rules.necromunda.plans import measured_range
+from tests.rules.necromunda.test_plans import autogun
+from tests.rules.necromunda.test_plans import fighter
+from tests.rules.necromunda.test_plans import game_of
 
 # Kal shoots from (10, 10) at Mira at (10, 20).
 RUINS = TerrainPiece("t1", "Ruins", "ruins", "area", [(8.0, 18.0), (12.0, 18.0), (12.0, 22.0), (8.0, 22.0)])

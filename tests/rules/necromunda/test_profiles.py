@@ -5,15 +5,14 @@ from __future__ import annotations
 import pytest
 
 from battletracker.core.dice import ScriptedDice
-from battletracker.model.game import Weapon, WeaponProfile
+from battletracker.model.game import Weapon
+from battletracker.model.game import WeaponProfile
 from battletracker.rules import resolve
-from battletracker.rules.necromunda.profiles import (
-    Traits,
-    parse_traits,
-    shoot_inputs,
-    weapon_preset,
-    weapon_presets,
-)
+from battletracker.rules.necromunda.profiles import Traits
+from battletracker.rules.necromunda.profiles import parse_traits
+from battletracker.rules.necromunda.profiles import shoot_inputs
+from battletracker.rules.necromunda.profiles import weapon_preset
+from battletracker.rules.necromunda.profiles import weapon_presets
 from battletracker.rules.presets import unit_presets
 from battletracker.rules.tables import TableError
 

@@ -8,9 +8,15 @@ import pytest
 
 from battletracker.core.dice import ScriptedDice
 from battletracker.model.effects import SetProfileState
-from battletracker.model.game import Scalar, Weapon, WeaponProfile
-from battletracker.rules import RulesInputError, odds, resolve
-from battletracker.rules.necromunda.profiles import reload_inputs, reloadable_profiles, shoot_inputs
+from battletracker.model.game import Scalar
+from battletracker.model.game import Weapon
+from battletracker.model.game import WeaponProfile
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules import resolve
+from battletracker.rules.necromunda.profiles import reload_inputs
+from battletracker.rules.necromunda.profiles import reloadable_profiles
+from battletracker.rules.necromunda.profiles import shoot_inputs
 from tests.rules.necromunda.helpers import necromunda_game
 
 SHOOT = "necro.shoot"

@@ -8,13 +8,23 @@ from itertools import product
 
 import pytest
 
-from battletracker.core.dice import D6, DiceError, DiceExhausted, ScriptedDice, parse_typed_rolls
-from battletracker.model.effects import SetCondition, SetProfileState
-from battletracker.rules import RulesInputError, get, odds, resolve
+from battletracker.core.dice import D6
+from battletracker.core.dice import DiceError
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
+from battletracker.core.dice import parse_typed_rolls
+from battletracker.model.effects import SetCondition
+from battletracker.model.effects import SetProfileState
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import InputValue
 from battletracker.rules.necromunda.firepower import default_die
-from battletracker.rules.necromunda.profiles import shoot_inputs, weapon_preset
-from tests.rules.necromunda.helpers import assert_sentence, necromunda_game
+from battletracker.rules.necromunda.profiles import shoot_inputs
+from battletracker.rules.necromunda.profiles import weapon_preset
+from tests.rules.necromunda.helpers import assert_sentence
+from tests.rules.necromunda.helpers import necromunda_game
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 NAME = "necro.shoot"

@@ -6,12 +6,18 @@ from fractions import Fraction
 
 import pytest
 
-from battletracker.core.dice import DiceExhausted, ScriptedDice
+from battletracker.core.dice import DiceExhausted
+from battletracker.core.dice import ScriptedDice
 from battletracker.core.odds import Distribution
 from battletracker.model.effects import SetCondition
-from battletracker.rules import RulesInputError, get, odds, resolve
+from battletracker.rules import RulesInputError
+from battletracker.rules import get
+from battletracker.rules import odds
+from battletracker.rules import resolve
 from battletracker.rules.base import InputValue
-from battletracker.rules.necromunda.stray_shots import _odds, mixed_weights, stray_shot_candidates
+from battletracker.rules.necromunda.stray_shots import _odds
+from battletracker.rules.necromunda.stray_shots import mixed_weights
+from battletracker.rules.necromunda.stray_shots import stray_shot_candidates
 from tests.rules.necromunda.helpers import assert_sentence
 from tests.rules.oddscheck import assert_odds_match_simulation
 

@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 
 from battletracker.rules import RulesInputError
-from battletracker.rules.necromunda.options import TARGET_PRIORITY, WALKING_FIRE, enabled
-from battletracker.rules.necromunda.targeting import (
-    FighterOnTable,
-    check_walking_fire,
-    needs_cool_check,
-    priority_targets,
-    walking_fire_candidates,
-)
+from battletracker.rules.necromunda.options import TARGET_PRIORITY
+from battletracker.rules.necromunda.options import WALKING_FIRE
+from battletracker.rules.necromunda.options import enabled
+from battletracker.rules.necromunda.targeting import FighterOnTable
+from battletracker.rules.necromunda.targeting import check_walking_fire
+from battletracker.rules.necromunda.targeting import needs_cool_check
+from battletracker.rules.necromunda.targeting import priority_targets
+from battletracker.rules.necromunda.targeting import walking_fire_candidates
 from tests.rules.necromunda.helpers import necromunda_game
 
 SHOOTER = (0.0, 0.0)

@@ -11,7 +11,9 @@ from battletracker.model import savefile
 from battletracker.model.game import Game
 from battletracker.rules.actions import perform
 from battletracker.rules.replay import check
-from tests.rules.necromunda.test_plans import fighter, flamer, game_of
+from tests.rules.necromunda.test_plans import fighter
+from tests.rules.necromunda.test_plans import flamer
+from tests.rules.necromunda.test_plans import game_of
 
 
 def template_game(**settings: bool) -> Game:

@@ -3,7 +3,9 @@ the Indirect and Direct fire dialogs for close-support units; the selected
 unit's range profile on the map."""
 
 from battletracker.ui.extensions import Feature
-from battletracker.ui.features.armour_battles import actions, card, overlays
+from battletracker.ui.features.armour_battles import actions
+from battletracker.ui.features.armour_battles import card
+from battletracker.ui.features.armour_battles import overlays
 
 FEATURE = Feature(
     "armour_battles",

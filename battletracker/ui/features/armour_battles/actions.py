@@ -8,7 +8,8 @@ from battletracker.ui.features.armour_battles import assault
 from battletracker.ui.features.armour_battles.common import is_close_support
 from battletracker.ui.features.armour_battles.direct import DirectFireDialog
 from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
-from battletracker.ui.procedure_parts import open_unit_dialog, planned_action
+from battletracker.ui.procedure_parts import open_unit_dialog
+from battletracker.ui.procedure_parts import planned_action
 
 INDIRECT_FIRE = UnitAction(
     "ab.indirect_fire", "&Indirect fire...", is_close_support, open_unit_dialog(IndirectFireDialog),

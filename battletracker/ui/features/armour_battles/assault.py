@@ -9,18 +9,23 @@ into the battle log as one undo step (with any effects the procedure gives).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules import Resolution
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.armour_battles.units import is_suppressed
 from battletracker.rules.base import InputValue
-from battletracker.ui.procedure_parts import ActionForm, PlannedActionDialog, UnitChoice, YesNo
+from battletracker.ui.procedure_parts import ActionForm
+from battletracker.ui.procedure_parts import PlannedActionDialog
+from battletracker.ui.procedure_parts import UnitChoice
+from battletracker.ui.procedure_parts import YesNo
 from battletracker.ui.procedure_runner import FirstOpening
 from battletracker.ui.session import Session
 

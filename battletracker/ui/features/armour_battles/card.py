@@ -4,21 +4,28 @@ its log line)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGridLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QGridLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import Game, GameError, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Unit
 from battletracker.rules.actions import Refusal
-from battletracker.rules.armour_battles.actions import (
-    DISRUPTION_POINTS,
-    MOST_SUPPRESSED,
-    SUPPRESSION,
-    SUPPRESSION_TITLES,
-    suppression_level,
-)
+from battletracker.rules.armour_battles.actions import DISRUPTION_POINTS
+from battletracker.rules.armour_battles.actions import MOST_SUPPRESSED
+from battletracker.rules.armour_battles.actions import SUPPRESSION
+from battletracker.rules.armour_battles.actions import SUPPRESSION_TITLES
+from battletracker.rules.armour_battles.actions import suppression_level
 from battletracker.rules.armour_battles.data import RULESET
 from battletracker.rules.armour_battles.fire import indirect_dice
-from battletracker.rules.armour_battles.plans import int_setting, profile_of
-from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED, DISPERSED, DISRUPTION, SUPPRESSED
+from battletracker.rules.armour_battles.plans import int_setting
+from battletracker.rules.armour_battles.plans import profile_of
+from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED
+from battletracker.rules.armour_battles.reaction import DISPERSED
+from battletracker.rules.armour_battles.reaction import DISRUPTION
+from battletracker.rules.armour_battles.reaction import SUPPRESSED
 from battletracker.ui.extensions import CardSection
 from battletracker.ui.features.armour_battles.common import indirect_multiplier
 from battletracker.ui.session import Session

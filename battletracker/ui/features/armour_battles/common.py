@@ -4,10 +4,14 @@ the map's Line of Sight) is in `rules.armour_battles.plans`."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QLineEdit, QWidget
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import Game, Unit
-from battletracker.rules.armour_battles.data import RULESET, indirect_fire_rules
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.armour_battles.data import RULESET
+from battletracker.rules.armour_battles.data import indirect_fire_rules
 from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.terrain import SightReading
 from battletracker.ui.text import as_typed

@@ -6,27 +6,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGroupBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
-from battletracker.rules.armour_battles.plans import direct_fire, map_sight, profile_of
+from battletracker.rules.armour_battles.plans import direct_fire
+from battletracker.rules.armour_battles.plans import map_sight
+from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.common import MOVE_TITLES, MapSight
+from battletracker.ui.features.armour_battles.common import MOVE_TITLES
+from battletracker.ui.features.armour_battles.common import MapSight
 from battletracker.ui.features.armour_battles.target_fire import TargetFire
-from battletracker.ui.procedure_parts import FactsPanel, TargetPicker, UnitProcedureDialog
+from battletracker.ui.procedure_parts import FactsPanel
+from battletracker.ui.procedure_parts import TargetPicker
+from battletracker.ui.procedure_parts import UnitProcedureDialog
 from battletracker.ui.procedure_runner import FirstOpening
 from battletracker.ui.session import Session
 from battletracker.ui.text import plain

@@ -16,43 +16,53 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFormLayout,
-    QGraphicsItem,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGroupBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.core.geometry import Point, bearing, offset
-from battletracker.rules import Resolution, RulesInputError
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import bearing
+from battletracker.core.geometry import offset
+from battletracker.rules import Resolution
+from battletracker.rules import RulesInputError
 from battletracker.rules.armour_battles import actions as ab_actions
-from battletracker.rules.armour_battles.mission import NAME, label
-from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, indirect_mission, map_sight, profile_of
+from battletracker.rules.armour_battles.mission import NAME
+from battletracker.rules.armour_battles.mission import label
+from battletracker.rules.armour_battles.plans import MAX_COVER_DICE
+from battletracker.rules.armour_battles.plans import AbPlan
+from battletracker.rules.armour_battles.plans import indirect_mission
+from battletracker.rules.armour_battles.plans import map_sight
+from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.armour_battles.reaction import cover_dice_words
 from battletracker.rules.base import message_of
 from battletracker.rules.places import place_words
 from battletracker.rules.tables import TableError
-from battletracker.ui.features.armour_battles.common import (
-    IN_THE_OPEN,
-    MOVE_TITLES,
-    MapSight,
-    burst_radius,
-    indirect_multiplier,
-)
+from battletracker.ui.features.armour_battles.common import IN_THE_OPEN
+from battletracker.ui.features.armour_battles.common import MOVE_TITLES
+from battletracker.ui.features.armour_battles.common import MapSight
+from battletracker.ui.features.armour_battles.common import burst_radius
+from battletracker.ui.features.armour_battles.common import indirect_multiplier
 from battletracker.ui.form_parts import measure_box
-from battletracker.ui.map.items import circle_item, line_item
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, TargetPicker, UnitProcedureDialog
-from battletracker.ui.procedure_runner import FirstOpening, ProcedureRunner
+from battletracker.ui.map.items import circle_item
+from battletracker.ui.map.items import line_item
+from battletracker.ui.procedure_parts import FactsPanel
+from battletracker.ui.procedure_parts import OverlayScope
+from battletracker.ui.procedure_parts import TargetPicker
+from battletracker.ui.procedure_parts import UnitProcedureDialog
+from battletracker.ui.procedure_runner import FirstOpening
+from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.refusal import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, plain
+from battletracker.ui.text import esc
+from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView

@@ -7,14 +7,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGraphicsItem
 
 from battletracker.core.geometry import offset
 from battletracker.model.effects import Changes
 from battletracker.rules.armour_battles.plans import profile_of
-from battletracker.ui.features.armour_battles.common import indirect_multiplier, is_armour_battles
-from battletracker.ui.map.items import circle_item, text_item
+from battletracker.ui.features.armour_battles.common import indirect_multiplier
+from battletracker.ui.features.armour_battles.common import is_armour_battles
+from battletracker.ui.map.items import circle_item
+from battletracker.ui.map.items import text_item
 
 if TYPE_CHECKING:
     from battletracker.ui.extensions import FeatureHost

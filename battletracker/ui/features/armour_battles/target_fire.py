@@ -11,10 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGroupBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.rules import Resolution, RulesInputError
-from battletracker.rules.armour_battles.plans import MAX_COVER_DICE, AbPlan, direct_fire, reaction
+from battletracker.rules import Resolution
+from battletracker.rules import RulesInputError
+from battletracker.rules.armour_battles.plans import MAX_COVER_DICE
+from battletracker.rules.armour_battles.plans import AbPlan
+from battletracker.rules.armour_battles.plans import direct_fire
+from battletracker.rules.armour_battles.plans import reaction
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import TableError
 from battletracker.ui.features.armour_battles.common import IN_THE_OPEN

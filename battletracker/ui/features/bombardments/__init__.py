@@ -12,8 +12,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget
 
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
-from battletracker.ui.extensions import Feature, FeatureHost
-from battletracker.ui.features.bombardments.buildings import ENTER_BUILDING, LEAVE_BUILDING
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import FeatureHost
+from battletracker.ui.features.bombardments.buildings import ENTER_BUILDING
+from battletracker.ui.features.bombardments.buildings import LEAVE_BUILDING
 from battletracker.ui.features.bombardments.panel import BombardmentsPanel
 from battletracker.ui.map.bombardments import BombardmentLayer
 

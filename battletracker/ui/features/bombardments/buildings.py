@@ -12,23 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import (
-    QButtonGroup,
-    QComboBox,
-    QFormLayout,
-    QLabel,
-    QLineEdit,
-    QRadioButton,
-    QSpinBox,
-    QWidget,
-)
+from PySide6.QtWidgets import QButtonGroup
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QRadioButton
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QWidget
 
 from battletracker.core import geometry
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.rules.chain_of_command.buildings import building_of
-from battletracker.ui.extensions import FeatureHost, UnitAction
-from battletracker.ui.form_parts import PickFirstDialog, measure_box
+from battletracker.ui.extensions import FeatureHost
+from battletracker.ui.extensions import UnitAction
+from battletracker.ui.form_parts import PickFirstDialog
+from battletracker.ui.form_parts import measure_box
 from battletracker.ui.session import Session
 
 MATERIAL_CHOICES = (("brick_stone", "Brick or stone"), ("wood", "Wood"))

@@ -16,61 +16,71 @@ from __future__ import annotations
 from fractions import Fraction
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QButtonGroup,
-    QCheckBox,
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QDoubleSpinBox,
-    QFormLayout,
-    QGridLayout,
-    QLabel,
-    QLineEdit,
-    QRadioButton,
-    QScrollArea,
-    QSpinBox,
-    QTextBrowser,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QButtonGroup
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDoubleSpinBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGridLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QRadioButton
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QTextBrowser
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import Changes
-from battletracker.model.game import Game, GameError
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
-from battletracker.rules.actions import Plan, plan
-from battletracker.rules.base import InputValue, message_of
-from battletracker.rules.chain_of_command.bombardment import (
-    PINNED,
-    carrier_of,
-    describe_pattern,
-    next_centre,
-    observer_name,
-    phases_words,
-    units_in_area,
-)
-from battletracker.rules.chain_of_command.bombardment_data import RULESET, data
-from battletracker.rules.chain_of_command.bombardment_phase import (
-    activation_now,
-    bombardment_cover,
-    rolled_cover,
-    target_chances,
-)
+from battletracker.rules.actions import Plan
+from battletracker.rules.actions import plan
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import message_of
+from battletracker.rules.chain_of_command.bombardment import PINNED
+from battletracker.rules.chain_of_command.bombardment import carrier_of
+from battletracker.rules.chain_of_command.bombardment import describe_pattern
+from battletracker.rules.chain_of_command.bombardment import next_centre
+from battletracker.rules.chain_of_command.bombardment import observer_name
+from battletracker.rules.chain_of_command.bombardment import phases_words
+from battletracker.rules.chain_of_command.bombardment import units_in_area
+from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.rules.chain_of_command.bombardment_data import data
+from battletracker.rules.chain_of_command.bombardment_phase import activation_now
+from battletracker.rules.chain_of_command.bombardment_phase import bombardment_cover
+from battletracker.rules.chain_of_command.bombardment_phase import rolled_cover
+from battletracker.rules.chain_of_command.bombardment_phase import target_chances
 from battletracker.rules.chain_of_command.coc_points import coc_store
 from battletracker.rules.chain_of_command.fire import cover_levels
-from battletracker.rules.chain_of_command.ranging import bearing_die_faces, bearing_die_words
+from battletracker.rules.chain_of_command.ranging import bearing_die_faces
+from battletracker.rules.chain_of_command.ranging import bearing_die_words
 from battletracker.rules.chain_of_command.sos_fire import sos_targets
-from battletracker.rules.tables import TableError, setting
-from battletracker.rules.terrain import CoverReading, TableIndex
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import setting
+from battletracker.rules.terrain import CoverReading
+from battletracker.rules.terrain import TableIndex
 from battletracker.ui.form_parts import PickFirstDialog
 from battletracker.ui.map.bombardments import BombardmentLayer
 from battletracker.ui.odds_plot import GroupFn
-from battletracker.ui.procedure_parts import FactsPanel, RefusalBanner, TargetPicker, UnitPicking
-from battletracker.ui.procedure_runner import FirstOpening, NotOpened, ProcedureDialog, ProcedureRunner, with_settings
+from battletracker.ui.procedure_parts import FactsPanel
+from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import TargetPicker
+from battletracker.ui.procedure_parts import UnitPicking
+from battletracker.ui.procedure_runner import FirstOpening
+from battletracker.ui.procedure_runner import NotOpened
+from battletracker.ui.procedure_runner import ProcedureDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
+from battletracker.ui.procedure_runner import with_settings
 from battletracker.ui.session import Session
-from battletracker.ui.text import as_typed, esc, plain
+from battletracker.ui.text import as_typed
+from battletracker.ui.text import esc
+from battletracker.ui.text import plain
 
 ACTIVATION_CHOICES = (
     ("command_die", "Command Dice 1"),

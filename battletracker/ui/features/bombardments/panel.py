@@ -25,54 +25,57 @@ from typing import Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (
-    QAbstractButton,
-    QDialog,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QMenu,
-    QPushButton,
-    QScrollArea,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.effects import Changes
-from battletracker.model.game import Game, GameError
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
 from battletracker.rules import RulesInputError
-from battletracker.rules.actions import Choices, plan
-from battletracker.rules.base import counted, message_of
-from battletracker.rules.chain_of_command.bombardment import (
-    AreaOptions,
-    describe_pattern,
-    next_action,
-    observer_name,
-    units_in_area,
-    waiting,
-)
+from battletracker.rules.actions import Choices
+from battletracker.rules.actions import plan
+from battletracker.rules.base import counted
+from battletracker.rules.base import message_of
+from battletracker.rules.chain_of_command.bombardment import AreaOptions
+from battletracker.rules.chain_of_command.bombardment import describe_pattern
+from battletracker.rules.chain_of_command.bombardment import next_action
+from battletracker.rules.chain_of_command.bombardment import observer_name
+from battletracker.rules.chain_of_command.bombardment import units_in_area
+from battletracker.rules.chain_of_command.bombardment import waiting
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
 from battletracker.rules.chain_of_command.coc_points import observer_activation
-from battletracker.rules.chain_of_command.smoke_barrage import close_combat_terms, smoke_close_combats
+from battletracker.rules.chain_of_command.smoke_barrage import close_combat_terms
+from battletracker.rules.chain_of_command.smoke_barrage import smoke_close_combats
 from battletracker.rules.places import place_words
-from battletracker.ui.features.bombardments.buildings import BuildingDialog, building_at, corners_to_footprint
-from battletracker.ui.features.bombardments.dialogs import (
-    NewBombardmentDialog,
-    PatternDialog,
-    PhaseDialog,
-    RangingDialog,
-    SosDialog,
-    SosSideDialog,
-)
+from battletracker.ui.features.bombardments.buildings import BuildingDialog
+from battletracker.ui.features.bombardments.buildings import building_at
+from battletracker.ui.features.bombardments.buildings import corners_to_footprint
+from battletracker.ui.features.bombardments.dialogs import NewBombardmentDialog
+from battletracker.ui.features.bombardments.dialogs import PatternDialog
+from battletracker.ui.features.bombardments.dialogs import PhaseDialog
+from battletracker.ui.features.bombardments.dialogs import RangingDialog
+from battletracker.ui.features.bombardments.dialogs import SosDialog
+from battletracker.ui.features.bombardments.dialogs import SosSideDialog
 from battletracker.ui.features.bombardments.die_face import DieFace
-from battletracker.ui.features.bombardments.row_menu import AreaDialog, PeekPopup, RoundsDialog
+from battletracker.ui.features.bombardments.row_menu import AreaDialog
+from battletracker.ui.features.bombardments.row_menu import PeekPopup
+from battletracker.ui.features.bombardments.row_menu import RoundsDialog
 from battletracker.ui.map.bombardments import BombardmentLayer
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
-from battletracker.ui.text import as_typed, esc
+from battletracker.ui.text import as_typed
+from battletracker.ui.text import esc
 
 PointCallback = Callable[[tuple[float, float] | None], None]
 

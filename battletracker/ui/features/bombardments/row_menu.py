@@ -10,23 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import (
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.model.bombardment import AREA_SHAPES
-from battletracker.rules.chain_of_command.bombardment import AreaOptions, describe_pattern, observer_name
+from battletracker.rules.chain_of_command.bombardment import AreaOptions
+from battletracker.rules.chain_of_command.bombardment import describe_pattern
+from battletracker.rules.chain_of_command.bombardment import observer_name
 from battletracker.ui.features.bombardments.die_face import DieFace
 from battletracker.ui.form_parts import measure_box
 from battletracker.ui.procedure_parts import RefusalBanner

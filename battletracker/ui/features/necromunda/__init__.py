@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from battletracker.model.game import Game, Unit
-from battletracker.rules.necromunda.table import RULESET, in_the_fight, is_fighter, profile_refs
-from battletracker.ui.extensions import CardSection, Feature, FeatureHost, UnitAction
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
+from battletracker.rules.necromunda.table import RULESET
+from battletracker.rules.necromunda.table import in_the_fight
+from battletracker.rules.necromunda.table import is_fighter
+from battletracker.rules.necromunda.table import profile_refs
+from battletracker.ui.extensions import CardSection
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import FeatureHost
+from battletracker.ui.extensions import UnitAction
 from battletracker.ui.features.necromunda.fighter_card import FighterSection
 from battletracker.ui.features.necromunda.overlays import selection_ranges
 from battletracker.ui.features.necromunda.shoot_dialog import ShootDialog

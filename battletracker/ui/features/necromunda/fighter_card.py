@@ -17,35 +17,31 @@ runs after updating that line.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QDoubleSpinBox,
-    QGridLayout,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDoubleSpinBox
+from PySide6.QtWidgets import QGridLayout
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import GameError, Unit, Weapon
+from battletracker.model.game import GameError
+from battletracker.model.game import Unit
+from battletracker.model.game import Weapon
 from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.rules.necromunda import card_actions
-from battletracker.rules.necromunda.conditions import (
-    CHECK_FALLING,
-    ENGAGED,
-    OUT_OF_ACTION,
-    SERIOUSLY_INJURED,
-    SUPPRESSED,
-)
-from battletracker.rules.necromunda.table import (
-    LEDGE_STATS,
-    ledge_distances,
-    ledge_title,
-    ledges_to_fall_from,
-    state_of,
-)
+from battletracker.rules.necromunda.conditions import CHECK_FALLING
+from battletracker.rules.necromunda.conditions import ENGAGED
+from battletracker.rules.necromunda.conditions import OUT_OF_ACTION
+from battletracker.rules.necromunda.conditions import SERIOUSLY_INJURED
+from battletracker.rules.necromunda.conditions import SUPPRESSED
+from battletracker.rules.necromunda.table import LEDGE_STATS
+from battletracker.rules.necromunda.table import ledge_distances
+from battletracker.rules.necromunda.table import ledge_title
+from battletracker.rules.necromunda.table import ledges_to_fall_from
+from battletracker.rules.necromunda.table import state_of
 from battletracker.rules.sequence import acted
 from battletracker.ui.cards.flow import FlowLayout
 from battletracker.ui.procedure_parts import RefusalBanner

@@ -10,19 +10,34 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QPen
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsPathItem
 
-from battletracker.core.geometry import Point, bearing, offset
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import bearing
+from battletracker.core.geometry import offset
 from battletracker.model.effects import Changes
 from battletracker.model.game import Unit
-from battletracker.rules.necromunda.areas import TemplateShape, template_end
+from battletracker.rules.necromunda.areas import TemplateShape
+from battletracker.rules.necromunda.areas import template_end
 from battletracker.rules.necromunda.stray_shots import CORRIDOR
-from battletracker.rules.necromunda.table import is_fighter, profile_ranges, profile_refs, traits_of
-from battletracker.rules.necromunda.targeting import PRIORITY_RANGE, WALKING_FIRE_RADIUS
+from battletracker.rules.necromunda.table import is_fighter
+from battletracker.rules.necromunda.table import profile_ranges
+from battletracker.rules.necromunda.table import profile_refs
+from battletracker.rules.necromunda.table import traits_of
+from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
+from battletracker.rules.necromunda.targeting import WALKING_FIRE_RADIUS
 from battletracker.rules.necromunda.template import TemplatePlacement
-from battletracker.ui.map.items import Z_OVERLAYS, circle_item, cosmetic, line_item, text_item
+from battletracker.ui.map.items import Z_OVERLAYS
+from battletracker.ui.map.items import circle_item
+from battletracker.ui.map.items import cosmetic
+from battletracker.ui.map.items import line_item
+from battletracker.ui.map.items import text_item
 from battletracker.ui.map.palette import MapPalette
 
 if TYPE_CHECKING:

@@ -20,65 +20,80 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDoubleSpinBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QListWidget,
-    QListWidgetItem,
-    QPushButton,
-    QScrollArea,
-    QSizePolicy,
-    QSpinBox,
-    QStyle,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDoubleSpinBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGroupBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QListWidget
+from PySide6.QtWidgets import QListWidgetItem
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QSizePolicy
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QStyle
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Unit
-from battletracker.rules import RulesInputError, odds
-from battletracker.rules.base import InputValue, message_of
+from battletracker.rules import RulesInputError
+from battletracker.rules import odds
+from battletracker.rules.base import InputValue
+from battletracker.rules.base import message_of
 from battletracker.rules.necromunda import actions as necro_actions
-from battletracker.rules.necromunda.attack import COOL_FAILED, label, result_label
-from battletracker.rules.necromunda.conditions import ENGAGED, SERIOUSLY_INJURED
-from battletracker.rules.necromunda.firepower import AMMO_READINGS, CHECK_READING, READING_SETTING
-from battletracker.rules.necromunda.options import STRAY_SHOTS, TARGET_PRIORITY, WALKING_FIRE, enabled
-from battletracker.rules.necromunda.plans import (
-    NecroPlan,
-    attack_plan,
-    cover_to_hit,
-    map_cover,
-    map_hidden,
-    measured_range,
-    priority_for,
-    sight_candidates,
-    template_for,
-)
-from battletracker.rules.necromunda.table import (
-    RULESET,
-    ProfileRef,
-    enemies_by_distance,
-    near_ledge,
-    profile_ranges,
-    profile_refs,
-    traits_of,
-)
+from battletracker.rules.necromunda.attack import COOL_FAILED
+from battletracker.rules.necromunda.attack import label
+from battletracker.rules.necromunda.attack import result_label
+from battletracker.rules.necromunda.conditions import ENGAGED
+from battletracker.rules.necromunda.conditions import SERIOUSLY_INJURED
+from battletracker.rules.necromunda.firepower import AMMO_READINGS
+from battletracker.rules.necromunda.firepower import CHECK_READING
+from battletracker.rules.necromunda.firepower import READING_SETTING
+from battletracker.rules.necromunda.options import STRAY_SHOTS
+from battletracker.rules.necromunda.options import TARGET_PRIORITY
+from battletracker.rules.necromunda.options import WALKING_FIRE
+from battletracker.rules.necromunda.options import enabled
+from battletracker.rules.necromunda.plans import NecroPlan
+from battletracker.rules.necromunda.plans import attack_plan
+from battletracker.rules.necromunda.plans import cover_to_hit
+from battletracker.rules.necromunda.plans import map_cover
+from battletracker.rules.necromunda.plans import map_hidden
+from battletracker.rules.necromunda.plans import measured_range
+from battletracker.rules.necromunda.plans import priority_for
+from battletracker.rules.necromunda.plans import sight_candidates
+from battletracker.rules.necromunda.plans import template_for
+from battletracker.rules.necromunda.table import RULESET
+from battletracker.rules.necromunda.table import ProfileRef
+from battletracker.rules.necromunda.table import enemies_by_distance
+from battletracker.rules.necromunda.table import near_ledge
+from battletracker.rules.necromunda.table import profile_ranges
+from battletracker.rules.necromunda.table import profile_refs
+from battletracker.rules.necromunda.table import traits_of
 from battletracker.rules.necromunda.targeting import PRIORITY_RANGE
 from battletracker.rules.necromunda.template import TemplatePlacement
-from battletracker.rules.tables import TableError, setting
-from battletracker.ui.features.necromunda.overlays import SHOOT_KEY, shoot_items
+from battletracker.rules.tables import TableError
+from battletracker.rules.tables import setting
+from battletracker.ui.features.necromunda.overlays import SHOOT_KEY
+from battletracker.ui.features.necromunda.overlays import shoot_items
 from battletracker.ui.fit import Columns
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker
-from battletracker.ui.procedure_runner import FirstOpening, ProcedureDialog, ProcedureRunner
+from battletracker.ui.procedure_parts import FactsPanel
+from battletracker.ui.procedure_parts import OverlayScope
+from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import TargetPicker
+from battletracker.ui.procedure_runner import FirstOpening
+from battletracker.ui.procedure_runner import ProcedureDialog
+from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import esc, plain
+from battletracker.ui.text import esc
+from battletracker.ui.text import plain
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView

@@ -13,9 +13,14 @@ from __future__ import annotations
 
 from battletracker.rules.chain_of_command import snipers
 from battletracker.rules.chain_of_command.fire_plans import can_fire
-from battletracker.ui.extensions import CardSection, Feature, UnitAction
+from battletracker.ui.extensions import CardSection
+from battletracker.ui.extensions import Feature
+from battletracker.ui.extensions import UnitAction
 from battletracker.ui.features.support_fire import overlays
-from battletracker.ui.features.support_fire.cards import GunCrewSection, SniperSection, is_gun, is_sniper
+from battletracker.ui.features.support_fire.cards import GunCrewSection
+from battletracker.ui.features.support_fire.cards import SniperSection
+from battletracker.ui.features.support_fire.cards import is_gun
+from battletracker.ui.features.support_fire.cards import is_sniper
 from battletracker.ui.features.support_fire.dialog import FireDialog
 from battletracker.ui.features.support_fire.grenade_vehicle import GRENADE_INTO_VEHICLE
 from battletracker.ui.procedure_parts import open_unit_dialog

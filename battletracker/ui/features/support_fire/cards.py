@@ -8,11 +8,22 @@ three crew, attached Leaders included, cannot move; its card says so.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from battletracker.model.game import Game, GameError, Unit
-from battletracker.rules.base import RulesInputError, message_of
-from battletracker.rules.chain_of_command import fire_plans, guns, sniper_actions, snipers
+from battletracker.model.game import Game
+from battletracker.model.game import GameError
+from battletracker.model.game import Unit
+from battletracker.rules.base import RulesInputError
+from battletracker.rules.base import message_of
+from battletracker.rules.chain_of_command import fire_plans
+from battletracker.rules.chain_of_command import guns
+from battletracker.rules.chain_of_command import sniper_actions
+from battletracker.rules.chain_of_command import snipers
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
 

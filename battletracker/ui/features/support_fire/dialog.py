@@ -21,48 +21,56 @@ import contextlib
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSizePolicy,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QSizePolicy
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.core.geometry import distance
 from battletracker.model.game import Unit
 from battletracker.rules import Resolution
 from battletracker.rules.base import InputValue
-from battletracker.rules.chain_of_command import flamethrowers, guns, shot_actions, snipers
+from battletracker.rules.chain_of_command import flamethrowers
+from battletracker.rules.chain_of_command import guns
+from battletracker.rules.chain_of_command import shot_actions
+from battletracker.rules.chain_of_command import snipers
 from battletracker.rules.chain_of_command.activation import FIRE
-from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan, ShotRefusal
-from battletracker.rules.chain_of_command.fire import MAX_DICE, QUALITIES, cover_levels
-from battletracker.rules.chain_of_command.fire_plans import (
-    PROCEDURE_TITLES,
-    SHARED_HITS,
-    FireWeapon,
-    default_cover,
-    default_quality,
-    default_target_kind,
-    extra_target_candidates,
-    fire_weapons,
-    plan_fire,
-    target_teams,
-    targets_for,
-)
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan
+from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
+from battletracker.rules.chain_of_command.fire import MAX_DICE
+from battletracker.rules.chain_of_command.fire import QUALITIES
+from battletracker.rules.chain_of_command.fire import cover_levels
+from battletracker.rules.chain_of_command.fire_plans import PROCEDURE_TITLES
+from battletracker.rules.chain_of_command.fire_plans import SHARED_HITS
+from battletracker.rules.chain_of_command.fire_plans import FireWeapon
+from battletracker.rules.chain_of_command.fire_plans import default_cover
+from battletracker.rules.chain_of_command.fire_plans import default_quality
+from battletracker.rules.chain_of_command.fire_plans import default_target_kind
+from battletracker.rules.chain_of_command.fire_plans import extra_target_candidates
+from battletracker.rules.chain_of_command.fire_plans import fire_weapons
+from battletracker.rules.chain_of_command.fire_plans import plan_fire
+from battletracker.rules.chain_of_command.fire_plans import target_teams
+from battletracker.rules.chain_of_command.fire_plans import targets_for
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
-from battletracker.ui.procedure_parts import FactsPanel, OverlayScope, RefusalBanner, TargetPicker, UnitProcedureDialog
-from battletracker.ui.procedure_runner import FirstOpening, ProcedureRunner
+from battletracker.ui.procedure_parts import FactsPanel
+from battletracker.ui.procedure_parts import OverlayScope
+from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.procedure_parts import TargetPicker
+from battletracker.ui.procedure_parts import UnitProcedureDialog
+from battletracker.ui.procedure_runner import FirstOpening
+from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
-from battletracker.ui.text import as_typed, plain
+from battletracker.ui.text import as_typed
+from battletracker.ui.text import plain
 
 LINE_OVERLAY = "support_fire.line"
 FRONTAGE_OVERLAY = "support_fire.frontage"

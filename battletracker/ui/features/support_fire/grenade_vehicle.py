@@ -9,7 +9,8 @@ the map cannot know (the Team's dice, where the throw landed).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
@@ -19,24 +20,20 @@ from battletracker.model.game import Game
 from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.activation import FIRE
-from battletracker.rules.chain_of_command.anti_tank_plans import (
-    THROWS,
-    can_throw_into_vehicle,
-    face_seen,
-    grenade_modes,
-    throw_to_hit,
-    vehicles_in_throw,
-)
+from battletracker.rules.chain_of_command.anti_tank_plans import THROWS
+from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_into_vehicle
+from battletracker.rules.chain_of_command.anti_tank_plans import face_seen
+from battletracker.rules.chain_of_command.anti_tank_plans import grenade_modes
+from battletracker.rules.chain_of_command.anti_tank_plans import throw_to_hit
+from battletracker.rules.chain_of_command.anti_tank_plans import vehicles_in_throw
 from battletracker.rules.chain_of_command.fire import MAX_DICE
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
-from battletracker.ui.procedure_parts import (
-    ActionForm,
-    Number,
-    PlannedActionDialog,
-    UnitChoice,
-    WordChoice,
-    planned_action,
-)
+from battletracker.ui.procedure_parts import ActionForm
+from battletracker.ui.procedure_parts import Number
+from battletracker.ui.procedure_parts import PlannedActionDialog
+from battletracker.ui.procedure_parts import UnitChoice
+from battletracker.ui.procedure_parts import WordChoice
+from battletracker.ui.procedure_parts import planned_action
 from battletracker.ui.procedure_runner import NotOpened
 from battletracker.ui.session import Session
 

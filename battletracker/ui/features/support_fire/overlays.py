@@ -15,9 +15,12 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
 from battletracker.model.game import Game
-from battletracker.rules.chain_of_command import flamethrowers, snipers
-from battletracker.rules.chain_of_command.fire_plans import has_flamethrower, is_sniper
-from battletracker.ui.map.items import circle_item, text_item
+from battletracker.rules.chain_of_command import flamethrowers
+from battletracker.rules.chain_of_command import snipers
+from battletracker.rules.chain_of_command.fire_plans import has_flamethrower
+from battletracker.rules.chain_of_command.fire_plans import is_sniper
+from battletracker.ui.map.items import circle_item
+from battletracker.ui.map.items import text_item
 
 if TYPE_CHECKING:
     from battletracker.ui.extensions import FeatureHost

@@ -18,43 +18,50 @@ activated, refuses focus, and lets every click through to nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, cast
+from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import cast
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import (
-    QColor,
-    QFont,
-    QPainter,
-    QPainterPath,
-    QPainterPathStroker,
-    QPaintEvent,
-    QPen,
-    QPixmap,
-    QTransform,
-)
-from PySide6.QtWidgets import (
-    QGraphicsEllipseItem,
-    QGraphicsItem,
-    QGraphicsLineItem,
-    QGraphicsPolygonItem,
-    QGraphicsView,
-    QLabel,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QFont
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QPainterPathStroker
+from PySide6.QtGui import QPaintEvent
+from PySide6.QtGui import QPen
+from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QTransform
+from PySide6.QtWidgets import QGraphicsEllipseItem
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsLineItem
+from PySide6.QtWidgets import QGraphicsPolygonItem
+from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
 from battletracker.core.geometry import Point
-from battletracker.core.homography import Homography, four_point, table_corners
+from battletracker.core.homography import Homography
+from battletracker.core.homography import four_point
+from battletracker.core.homography import table_corners
 from battletracker.model.changes import Changes
 from battletracker.ui.features.table_display import shapes
 from battletracker.ui.features.table_display.public import PublicSession
 from battletracker.ui.map.bombardments import OVERLAY_KEY as BOMBARDMENTS
 from battletracker.ui.map.bombardments import BombardmentLayer
-from battletracker.ui.map.items import Z_MEASURE, circle_item, cosmetic, line_item, polygon_item
+from battletracker.ui.map.items import Z_MEASURE
+from battletracker.ui.map.items import circle_item
+from battletracker.ui.map.items import cosmetic
+from battletracker.ui.map.items import line_item
+from battletracker.ui.map.items import polygon_item
 from battletracker.ui.map.labels import PixmapLabel
 from battletracker.ui.map.palette import MapPalette
-from battletracker.ui.map.scene import MARGIN, MapScene
+from battletracker.ui.map.scene import MARGIN
+from battletracker.ui.map.scene import MapScene
 
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView

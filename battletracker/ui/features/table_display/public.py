@@ -9,11 +9,13 @@ secret comes and goes as a change of the roster.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Signal
 
 from battletracker.model.changes import Changes
 from battletracker.model.game import Game
-from battletracker.rules.table_display import public_game, secret_units
+from battletracker.rules.table_display import public_game
+from battletracker.rules.table_display import secret_units
 from battletracker.ui.session import Session
 
 

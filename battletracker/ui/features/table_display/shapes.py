@@ -20,17 +20,27 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainterPath, QPolygonF
-from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsItem, QGraphicsLineItem, QGraphicsPolygonItem
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QPolygonF
+from PySide6.QtWidgets import QGraphicsEllipseItem
+from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsLineItem
+from PySide6.QtWidgets import QGraphicsPolygonItem
 
 from battletracker.core import geometry
 from battletracker.core.geometry import Point
 from battletracker.core.homography import table_corners
 from battletracker.model.bombardment import Bombardment
-from battletracker.model.game import Game, Unit
+from battletracker.model.game import Game
+from battletracker.model.game import Unit
 from battletracker.rules.chain_of_command.bombardment import future_centres
-from battletracker.ui.map.items import DEFAULT_DIAMETER, ROUND_DIAMETER, VEHICLE_LENGTH
+from battletracker.ui.map.items import DEFAULT_DIAMETER
+from battletracker.ui.map.items import ROUND_DIAMETER
+from battletracker.ui.map.items import VEHICLE_LENGTH
 
 LINE = 0.18
 """Inches: an outline on the cloth, about as thick as a pencil line seen from a chair."""
