@@ -49,7 +49,9 @@ def test_a_throw_with_a_bullseye_adds_a_die_and_the_hits_fall_on_the_team() -> N
 
 def test_a_missed_throw_rolls_no_firepower() -> None:
     res = resolve(GRENADES_AT_INFANTRY, AT_LIGHT, ScriptedDice([2, 3]))
-    assert res.outcome == "missed" and list(res.effects) == [] and [label for label, _ in res.rolls] == ["Throw"]
+    assert res.outcome == "kills=0 shock=0 missed" and list(res.effects) == []
+    assert get(GRENADES_AT_INFANTRY).label(res.outcome) == "the throw missed"
+    assert [label for label, _ in res.rolls] == ["Throw"]
 
 
 def test_the_player_may_say_where_the_throw_landed() -> None:
@@ -143,7 +145,8 @@ def test_the_dialog_from_the_actions_menu_takes_the_tables_dice(qtbot: QtBot) ->
     qtbot.keyClicks(runner.entry, "2 3")                                 # the throw misses: nothing more to roll
     qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
     assert dialog.isVisible() and runner.result is not None, runner.entry_error.text()
-    assert runner.result.outcome == "missed"
+    assert runner.result.outcome == "kills=0 shock=0 missed"
+    assert runner.odds_plot.quantities is not None, "kills and Shock charted, a missed throw among the no-kills"
     qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
     assert session.undo_stack.count() == 1
     action = session.game.actions[-1]

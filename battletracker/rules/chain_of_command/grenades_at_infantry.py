@@ -20,7 +20,7 @@ to check against your rulebook, shown in Ruleset settings.
     `target_quality`, `cover`, `storm_of_steel`, `target_id`,
     `target_figures`, ...).
     Dice: "Throw" (2D6, unless told), then "Firepower Dice" and an effect die per hit.
-    Outcomes: `missed`, or `kills=K shock=S`.
+    Outcomes: `kills=0 shock=0 missed` (the throw missed), or `kills=K shock=S`.
 
 The plan reads the table: the Team and its Firepower Dice, the target in
 reach (THROW_REACH, the grenade into a vehicle's), the target's cover
@@ -50,6 +50,7 @@ from battletracker.rules.base import Procedure
 from battletracker.rules.base import Resolution
 from battletracker.rules.base import Roller
 from battletracker.rules.base import counts
+from battletracker.rules.base import outcome_words
 from battletracker.rules.chain_of_command import snipers
 from battletracker.rules.chain_of_command.anti_tank_plans import THROW_REACH
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan
@@ -84,6 +85,8 @@ from battletracker.rules.tables import setting
 
 GRENADES_AT_INFANTRY = "coc.grenades_at_infantry"
 STORM_SETTING = "grenade_storm_of_steel"
+MISSED = "kills=0 shock=0 missed"
+"""A throw that missed: no kills and no Shock like any volley's, so the odds chart the kills and Shock together."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,7 @@ def grenades_resolve(inputs: Inputs, dice: Dice) -> Resolution:
         log = ["The player says the throw " + ("landed" if hit else "missed")]
     values["bullseye_dice"] = bullseye
     if not hit:
-        return Resolution(GRENADES_AT_INFANTRY, "missed", values, roller.rolls, [], log)
+        return Resolution(GRENADES_AT_INFANTRY, MISSED, values, roller.rolls, [], log)
     volley = replace(g.volley, dice=g.volley.dice + bullseye)
     if bullseye:
         log.append(f"{g.volley.dice} Firepower Dice + {bullseye} for the Bullseye!")
@@ -130,12 +133,17 @@ def grenades_resolve(inputs: Inputs, dice: Dice) -> Resolution:
                       target_effects(g.targets, v.team_kills, v.team_shock), log)
 
 
+def grenade_words(outcome: str) -> str:
+    """A missed throw says so; a landed one reads as any fire's kills and Shock."""
+    return "the throw missed" if outcome == MISSED else outcome_words(outcome)
+
+
 def grenades_odds(inputs: Inputs) -> Distribution[str]:
     g = _parse(inputs)
 
     def landed(bullseye: int | None) -> Distribution[str]:
         if bullseye is None:
-            return Distribution.certain("missed")
+            return Distribution.certain(MISSED)
         return kills_shock_odds(replace(g.volley, dice=g.volley.dice + bullseye))
 
     return g.throw.outcomes().bind(landed)
@@ -149,7 +157,7 @@ register(Procedure(GRENADES_AT_INFANTRY, "Grenades at infantry", grenades_resolv
                    largest={"firepower_dice": MAX_DICE, "range_band": "close", "target_quality": "green",
                             "cover": "open", "storm_of_steel": True, "grenade_bullseye_double_six": 4,
                             "target_figures": "10"},
-                   worst_best=("missed", "kills=4 shock=0")))
+                   label=grenade_words, worst_best=(MISSED, "kills=4 shock=0")))
 
 
 def teams_in_throw(game: Game, team_id: str) -> list[Unit]:
