@@ -306,10 +306,7 @@ KNOWN_FEATURE_MEASURES = {
                                                                  "should give it",
 }
 """Feature modules that still measure the table themselves, and why."""
-KNOWN_FEATURE_READINGS = {
-    "battletracker/ui/features/armour_battles/common.py": "the map's Line of Sight for the fire dialogs; moving "
-                                                          "into the Armour Battles plans",
-}
+KNOWN_FEATURE_READINGS: dict[str, str] = {}
 """Feature modules that still read sight or cover themselves, and why."""
 
 
