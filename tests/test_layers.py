@@ -216,10 +216,7 @@ def test_the_effects_do_not_import_the_save_file() -> None:
 # -- ui/: features apart, and no rules read in the window ---------------------------------------------------------
 
 FEATURES = ("battletracker", "ui", "features")
-KNOWN_CROSS_FEATURE = {
-    ("battletracker/ui/features/this_phase.py", "bombardments"):
-        "its bombardment buttons open the Bombardments dock's dialogs; to move to a shared ui/ interface",
-}
+KNOWN_CROSS_FEATURE: dict[tuple[str, str], str] = {}
 """Feature modules that still import another feature, and why."""
 
 
