@@ -216,10 +216,7 @@ def test_the_effects_do_not_import_the_save_file() -> None:
 # -- ui/: features apart, and no rules read in the window ---------------------------------------------------------
 
 FEATURES = ("battletracker", "ui", "features")
-KNOWN_CROSS_FEATURE = {
-    ("battletracker/ui/features/this_phase.py", "bombardments"):
-        "its bombardment buttons open the Bombardments dock's dialogs; to move to a shared ui/ interface",
-}
+KNOWN_CROSS_FEATURE: dict[tuple[str, str], str] = {}
 """Feature modules that still import another feature, and why."""
 
 
@@ -300,16 +297,9 @@ KNOWN_FEATURE_MEASURES = {
     "battletracker/ui/features/table_display/shapes.py": "the ruler's length to split it where sight is blocked, "
                                                          "and overlays drawn at a secret unit, kept off the display",
     "battletracker/ui/features/anti_tank.py": "the distance in a target list's label; the plan should give it",
-    "battletracker/ui/features/support_fire/dialog.py": "the distances in the target lists' labels and the frontage "
-                                                        "typed from two picked points; the plan should give them",
-    "battletracker/ui/features/support_fire/grenade_vehicle.py": "the distance in a target list's label; the plan "
-                                                                 "should give it",
 }
 """Feature modules that still measure the table themselves, and why."""
-KNOWN_FEATURE_READINGS = {
-    "battletracker/ui/features/armour_battles/common.py": "the map's Line of Sight for the fire dialogs; moving "
-                                                          "into the Armour Battles plans",
-}
+KNOWN_FEATURE_READINGS: dict[str, str] = {}
 """Feature modules that still read sight or cover themselves, and why."""
 
 

@@ -46,13 +46,18 @@ class Sighting:
         return self.in_arc and self.in_range
 
 
+def apart(one: Unit, other: Unit) -> float:
+    """How far apart two units stand, in inches, centre to centre: the range a plan reads for a shot or a throw,
+    so the distance a target list shows beside a name is the one the dialog's facts then give."""
+    return distance((one.x, one.y), (other.x, other.y))
+
+
 def sighting(firer: Unit, other: Unit) -> Sighting:
     """How `other` stands from `firer`: its distance, range band and whether it is in the arc."""
-    origin, there = (firer.x, firer.y), (other.x, other.y)
     bands = tuple(sorted(firer.range_bands()))
-    apart = distance(origin, there)
-    return Sighting(apart, bands, range_band(apart, bands) if bands else None,
-                    in_arc(origin, firer.facing, firer.main_arc(), there))
+    gap = apart(firer, other)
+    return Sighting(gap, bands, range_band(gap, bands) if bands else None,
+                    in_arc((firer.x, firer.y), firer.facing, firer.main_arc(), (other.x, other.y)))
 
 
 def targets_of(game: Game, firer: Unit) -> dict[str, int | None]:

@@ -6,6 +6,7 @@ from battletracker.model.game import Game
 from battletracker.model.game import Side
 from battletracker.model.game import Unit
 from battletracker.model.game import Weapon
+from battletracker.rules.targets import apart
 from battletracker.rules.targets import sighting
 from battletracker.rules.targets import targets_of
 
@@ -52,3 +53,11 @@ def test_a_sighting_says_distance_band_and_arc() -> None:
     assert (gone.band, gone.reach, gone.in_range, gone.in_reach) == (None, None, False, False)
     side = sighting(firer, game.units["side"])
     assert side.in_range and not side.in_arc and not side.in_reach
+
+
+def test_units_are_apart_centre_to_centre_whichever_is_asked_first() -> None:
+    game = table([])
+    firer, edge = game.units["f"], game.units["edge"]
+    assert apart(firer, edge) == apart(edge, firer) == sighting(firer, edge).distance
+    assert round(apart(firer, edge), 2) == 14.14
+    assert apart(firer, game.units["far"]) == 20.0

@@ -7,9 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QPointF
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton
 from PySide6.QtWidgets import QApplication
 from PySide6.QtWidgets import QDialogButtonBox
@@ -27,6 +29,7 @@ from battletracker.model.sequence_effects import ChangeCocTally
 from battletracker.rules.actions import plan
 from battletracker.rules.chain_of_command.force_morale import queue_test
 from battletracker.ui.features.bombardments import BombardmentsPanel
+from battletracker.ui.features.bombardments.dialogs import NewBombardmentDialog
 from battletracker.ui.features.bombardments.dialogs import PatternDialog
 from battletracker.ui.features.bombardments.dialogs import PhaseDialog
 from battletracker.ui.features.bombardments.dialogs import RangingDialog
@@ -202,6 +205,41 @@ def test_a_bombardment_driven_from_this_phase_across_phases_with_command_dice_ty
     assert "1st Squad is no longer Pinned" in labels  # what this Phase's end lets go, in the rules' words
     end_phase(qtbot, window)
     assert all(not u.has("pinned") for u in game.units.values())
+
+
+def test_new_bombardment_re_aim_and_fire_for_effect_start_the_bombardments_docks_own_steps(
+        qtbot: QtBot, window: MainWindow) -> None:
+    game = window.session.game
+    panel = this_phase(window)
+    click(qtbot, panel.buttons["new_bombardment"])
+    assert isinstance(bombardments(window).dialog, NewBombardmentDialog)
+
+    roll_command_dice(qtbot, window, "1 2 3 4 5")
+    assert bombardments(window).place_bombardment(0, "high_explosive", 5, AIM, OBSERVER)
+    bid = next(iter(game.bombardments))
+    click(qtbot, panel.buttons[f"range_{bid}"])
+    ranging = bombardments(window).dialog
+    assert isinstance(ranging, RangingDialog)
+    ranging.set_bearing.setChecked(True)
+    ranging.bearing.setValue(90.0)
+    type_dice(ranging.runner, "3 3", "2 2 2")
+    click(qtbot, ranging.runner.apply_button)
+    assert game.bombardments[bid].state == "landed"
+    end_phase(qtbot, window)
+    roll_command_dice(qtbot, window, "2 2 3 3 4")
+    end_phase(qtbot, window)
+    roll_command_dice(qtbot, window, "1 2 3 4 4")
+
+    click(qtbot, panel.buttons[f"re_aim_{bid}"])
+    view = window.map
+    assert view.picking
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     view.mapFromScene(QPointF(30.0, 30.0)))
+    assert game.actions[-1].name == "coc.re_aim" and game.bombardments[bid].state == "ranging"
+    window.session.undo_stack.undo()
+    assert game.bombardments[bid].state == "landed"
+    click(qtbot, panel.buttons[f"fire_for_effect_{bid}"])
+    assert game.actions[-1].name == "coc.fire_for_effect" and game.bombardments[bid].state == "ready"
 
 
 @pytest.mark.parametrize(("faces", "clock"), [

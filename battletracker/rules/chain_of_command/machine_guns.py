@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 from battletracker.core.dice import Dice
 from battletracker.core.geometry import EPSILON
+from battletracker.core.geometry import Point
+from battletracker.core.geometry import distance
 from battletracker.core.odds import Distribution
 from battletracker.rules import register
 from battletracker.rules.base import FIRER
@@ -77,6 +79,12 @@ def tripod_dice(firepower_dice: int, figures: int) -> tuple[int, int]:
     """(dice rolled, dice lost): a team reduced to one figure loses two Firepower Dice."""
     lost = min(firepower_dice, ONE_FIGURE_DICE_LOST) if figures == 1 else 0
     return firepower_dice - lost, lost
+
+
+def frontage_between(one_end: Point, other_end: Point) -> float:
+    """The Suppressing Fire frontage picked as its two ends on the table, in inches to the hundredth: the
+    `frontage` choice as recorded (saved games replay that number), which `check_suppressing_area` then judges."""
+    return round(distance(one_end, other_end), 2)
 
 
 def check_suppressing_area(suppressing: bool, frontage: float | None, team_gap: float | None, teams: int) -> None:

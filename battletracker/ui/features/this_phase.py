@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
@@ -61,6 +60,8 @@ from battletracker.rules.chain_of_command.vehicle_phase import NEXT_PHASE_RESULT
 from battletracker.rules.chain_of_command.vehicle_phase import in_force
 from battletracker.rules.sequence import side_name
 from battletracker.rules.words import title
+from battletracker.ui.bombardment_steps import BombardmentSteps
+from battletracker.ui.bombardment_steps import steps_of
 from battletracker.ui.extensions import Feature
 from battletracker.ui.extensions import FeatureHost
 from battletracker.ui.extensions import unit_actions
@@ -75,8 +76,6 @@ from battletracker.ui.session import Session
 from battletracker.ui.text import esc
 from battletracker.ui.text import menu_name
 
-if TYPE_CHECKING:
-    from battletracker.ui.features.bombardments.panel import BombardmentsPanel
 
 def offered(game: Game, name: str, choices: Choices) -> str | None:
     """None when the rules accept the action now, else their sentence saying why not."""
@@ -272,7 +271,7 @@ class ThisPhasePanel(QWidget):
         for b in mine:
             self._bombardment(game, b)
         self._line(BEGIN_WORDS, "this_phase_bombardment_begin")
-        self._button("new_bombardment", "New bombardment...", lambda: self._bombardments_panel().open_new(),
+        self._button("new_bombardment", "New bombardment...", lambda: self._bombardment_steps().open_new(),
                      "The side, the rounds and the Forward Observer's die, then the aiming point on the map")
 
     def _bombardment(self, game: Game, b: Bombardment) -> None:
@@ -283,20 +282,20 @@ class ThisPhasePanel(QWidget):
             self._line(wait.short + ".")
             return
         if action.key == "range":
-            self._button(f"range_{b.id}", action.text + "...", lambda: self._bombardments_panel().open_ranging(b.id))
+            self._button(f"range_{b.id}", action.text + "...", lambda: self._bombardment_steps().open_ranging(b.id))
         elif action.key == "fire_for_effect_or_re_aim":
             self._button(f"fire_for_effect_{b.id}", "Fire for effect",
-                         lambda: self._bombardments_panel().fire_for_effect(b.id))
-            self._button(f"re_aim_{b.id}", "Re-aim...", lambda: self._bombardments_panel().start_re_aim(b.id))
+                         lambda: self._bombardment_steps().fire_for_effect(b.id))
+            self._button(f"re_aim_{b.id}", "Re-aim...", lambda: self._bombardment_steps().start_re_aim(b.id))
         elif action.key == "place_pattern_die":
             self._button(f"pattern_{b.id}", "Place the hidden die...",
-                         lambda: self._bombardments_panel().open_pattern(b.id))
+                         lambda: self._bombardment_steps().open_pattern(b.id))
         elif action.key in ("fire", "activate"):
             activation = self._activation(game, b)
             if activation is None:
                 return
             self._line(activation)
-            self._button(f"fire_{b.id}", "Fire this Phase...", lambda: self._bombardments_panel().open_phase(b.id))
+            self._button(f"fire_{b.id}", "Fire this Phase...", lambda: self._bombardment_steps().open_phase(b.id))
 
     def _activation(self, game: Game, b: Bombardment) -> str | None:
         """How the side can activate the bombardment now, in words; None (with the reason shown) if it cannot."""
@@ -456,11 +455,9 @@ class ThisPhasePanel(QWidget):
             self.session.select(unit_id)  # the unit just activated: its keys (Fire: Ctrl+F) act on it at once
 
     # -- the buttons ----------------------------------------------------------------
-    def _bombardments_panel(self) -> BombardmentsPanel:
-        from battletracker.ui.features.bombardments.panel import BombardmentsPanel
-
-        found = self.window_.findChild(BombardmentsPanel) if self.window_ is not None else None
-        assert found is not None, "the Bombardments dock is installed before this panel"
+    def _bombardment_steps(self) -> BombardmentSteps:
+        found = steps_of(self.window_) if self.window_ is not None else None
+        assert found is not None, "the Bombardments dock offers its steps before this panel shows a bombardment"
         return found
 
     def open_command_dice(self) -> CommandDiceDialog:

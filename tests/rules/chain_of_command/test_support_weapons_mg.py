@@ -12,6 +12,7 @@ from battletracker.rules import odds
 from battletracker.rules import resolve
 from battletracker.rules.base import Resolution
 from battletracker.rules.chain_of_command.fire import hit_effect_faces
+from battletracker.rules.chain_of_command.machine_guns import frontage_between
 from tests.rules.oddscheck import assert_odds_match_simulation
 
 BASE: dict[str, object] = {"figures": 4, "to_hit": 4, "cover": "hard"}
@@ -87,6 +88,15 @@ def test_arc_needs_both_angles() -> None:
 def test_suppressing_fire_at_a_frontage_up_to_nine_inches() -> None:
     res = mg([1] * 10, suppressing=True, frontage=9)
     assert res.values["suppressing"] is True and res.values["frontage"] == 9
+
+
+def test_a_frontage_picked_by_its_two_ends_is_measured_to_the_hundredth_and_judged_as_typed() -> None:
+    assert frontage_between((10.0, 10.0), (16.0, 18.0)) == frontage_between((16.0, 18.0), (10.0, 10.0)) == 10.0
+    assert frontage_between((0.0, 0.0), (1.0, 1.0)) == 1.41
+    res = mg([1] * 10, suppressing=True, frontage=frontage_between((5.0, 5.0), (5.0, 14.0)))
+    assert res.values["frontage"] == 9
+    with pytest.raises(RulesInputError, match='at most 9", not 10"'):
+        mg([], suppressing=True, frontage=frontage_between((10.0, 10.0), (16.0, 18.0)))
 
 
 def test_suppressing_fire_at_two_teams_within_four_inches() -> None:

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget
 
 from battletracker.rules.chain_of_command.bombardment_data import RULESET
+from battletracker.ui.bombardment_steps import offer_steps
 from battletracker.ui.extensions import Feature
 from battletracker.ui.extensions import FeatureHost
 from battletracker.ui.features.bombardments.buildings import ENTER_BUILDING
@@ -34,6 +35,7 @@ def install(host: FeatureHost) -> None:
             panel = BombardmentsPanel(host.session, host.map, host.window())
             panel.layer = BombardmentLayer(host.session, host.map, panel)
             dock.setWidget(panel)
+            offer_steps(host.window(), panel)  # the This Phase dock's bombardment buttons start these steps
         dock.toggleViewAction().setVisible(shown)
         dock.setVisible(shown)
 

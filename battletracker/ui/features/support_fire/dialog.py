@@ -33,7 +33,6 @@ from PySide6.QtWidgets import QSpinBox
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
-from battletracker.core.geometry import distance
 from battletracker.model.game import Unit
 from battletracker.rules import Resolution
 from battletracker.rules.base import InputValue
@@ -58,6 +57,8 @@ from battletracker.rules.chain_of_command.fire_plans import fire_weapons
 from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.chain_of_command.fire_plans import target_teams
 from battletracker.rules.chain_of_command.fire_plans import targets_for
+from battletracker.rules.chain_of_command.machine_guns import frontage_between
+from battletracker.rules.targets import apart
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
@@ -328,8 +329,7 @@ class FireDialog(UnitProcedureDialog):
         firer = self.firer()
         if firer is None:
             return
-        here = (firer.x, firer.y)
-        self.target_picker.set_units(((unit.id, f'{unit.name}  -  {distance(here, (unit.x, unit.y)):.1f}"')
+        self.target_picker.set_units(((unit.id, f'{unit.name}  -  {apart(firer, unit):.1f}"')
                                       for unit in targets_for(self.session.game, firer)), keep=True)
 
     def _fill_also(self) -> None:
@@ -340,9 +340,8 @@ class FireDialog(UnitProcedureDialog):
             self.teams_label.setText("")
             return
         self._extra = [u for u in self._extra if u != target.id and u in self.session.game.units]
-        there = (target.x, target.y)
         self.also_picker.set_units(
-            ((unit.id, f'{unit.name}  -  {distance(there, (unit.x, unit.y)):.1f}" from the target')
+            ((unit.id, f'{unit.name}  -  {apart(target, unit):.1f}" from the target')
              for unit in extra_target_candidates(self.session.game, firer, target) if unit.id not in self._extra),
             keep=True)
         self.add_team_button.setEnabled(bool(self.also_picker.units()))
@@ -563,7 +562,7 @@ class FireDialog(UnitProcedureDialog):
 
     def set_frontage(self, a: tuple[float, float], b: tuple[float, float]) -> None:
         """The Suppressing Fire frontage between two table points; the rules refuse one over 9"."""
-        self._frontage = round(distance(a, b), 2)
+        self._frontage = frontage_between(a, b)
         self.frontage_label.setText(f'{self._frontage:.1f}" frontage')
         self.frontage_overlay.set([line_item(a, b, QColor("#8e24aa"))])
         self.suppressing.setChecked(True)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
 
-from battletracker.core.geometry import distance
 from battletracker.model.game import Game
 from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command import shot_actions
@@ -28,6 +27,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import throw_to_hit
 from battletracker.rules.chain_of_command.anti_tank_plans import vehicles_in_throw
 from battletracker.rules.chain_of_command.fire import MAX_DICE
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
+from battletracker.rules.targets import apart
 from battletracker.ui.procedure_parts import ActionForm
 from battletracker.ui.procedure_parts import Number
 from battletracker.ui.procedure_parts import PlannedActionDialog
@@ -62,8 +62,7 @@ def outcome_label(outcome: str) -> str:
 
 def _vehicles(game: Game, choices: Choices) -> Iterable[tuple[str, str]]:
     team = game.unit(str(choices["firer"]))
-    here = (team.x, team.y)
-    return ((v.id, f'{v.name}  -  {distance(here, (v.x, v.y)):.1f}"') for v in vehicles_in_throw(game, team))
+    return ((v.id, f'{v.name}  -  {apart(team, v):.1f}"') for v in vehicles_in_throw(game, team))
 
 
 def _modes(game: Game, choices: Choices) -> Iterable[tuple[str, str]]:
