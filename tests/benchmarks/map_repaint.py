@@ -336,6 +336,20 @@ def measure_projector(app: QApplication, n: int) -> None:
     wall, cpu, map_wall, map_cpu = _timed_pair(ours.repaint, theirs.repaint)
     report_ratio(f"projector repaint, {n} units, every overlay, keystoned (CPU)", cpu, map_cpu, GOAL, "laptop map")
     print(f"    wall-clock {wall:.2f} ms, laptop map {map_wall:.2f} ms ({len(drawn)} shapes)", flush=True)
+
+    def projector_after_a_change() -> None:
+        """The projector after the selection changes: its shapes read again, mapped, drawn and shown."""
+        display.refresh()
+        ours.repaint()
+
+    def map_after_a_change() -> None:
+        """The laptop's map after the same change: the selection's arc, rings and targets drawn again, shown."""
+        view.map_scene.refresh_selection()
+        theirs.repaint()
+
+    wall, cpu, map_wall, map_cpu = _timed_pair(projector_after_a_change, map_after_a_change)
+    report_ratio(f"projector after a selection change, {n} units (CPU)", cpu, map_cpu, GOAL, "laptop map")
+    print(f"    wall-clock {wall:.2f} ms, laptop map {map_wall:.2f} ms", flush=True)
     display.close()
     view.close()
     layer.deleteLater()
