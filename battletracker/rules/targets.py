@@ -46,11 +46,20 @@ class Sighting:
         return self.in_arc and self.in_range
 
 
+def centre_to_centre(unit: Unit, other: Unit) -> float:
+    """How far apart two units stand on the map, in inches between their centres.
+
+    The measure a target list shows beside each name, asked here so a dialog's
+    list reads what the rules read rather than measuring the table itself.
+    """
+    return distance((unit.x, unit.y), (other.x, other.y))
+
+
 def sighting(firer: Unit, other: Unit) -> Sighting:
     """How `other` stands from `firer`: its distance, range band and whether it is in the arc."""
     origin, there = (firer.x, firer.y), (other.x, other.y)
     bands = tuple(sorted(firer.range_bands()))
-    apart = distance(origin, there)
+    apart = centre_to_centre(firer, other)
     return Sighting(apart, bands, range_band(apart, bands) if bands else None,
                     in_arc(origin, firer.facing, firer.main_arc(), there))
 
