@@ -299,7 +299,6 @@ KNOWN_FEATURE_MEASURES = {
     "battletracker/ui/features/backdrop.py": "which table corner a calibration click is nearest, a gesture",
     "battletracker/ui/features/table_display/shapes.py": "the ruler's length to split it where sight is blocked, "
                                                          "and overlays drawn at a secret unit, kept off the display",
-    "battletracker/ui/features/anti_tank.py": "the distance in a target list's label; the plan should give it",
     "battletracker/ui/features/support_fire/dialog.py": "the distances in the target lists' labels and the frontage "
                                                         "typed from two picked points; the plan should give them",
     "battletracker/ui/features/support_fire/grenade_vehicle.py": "the distance in a target list's label; the plan "
