@@ -216,8 +216,6 @@ def test_the_effects_do_not_import_the_save_file() -> None:
 # -- ui/: features apart, and no rules read in the window ---------------------------------------------------------
 
 FEATURES = ("battletracker", "ui", "features")
-KNOWN_CROSS_FEATURE: dict[tuple[str, str], str] = {}
-"""Feature modules that still import another feature, and why."""
 
 
 def _feature(name: str) -> str | None:
@@ -232,8 +230,7 @@ def feature_offences(path: Path) -> list[str]:
     where = path.relative_to(ROOT).as_posix()
     return [f"{where}:{line} imports {name}: one feature may not import another (shared parts go in ui/)"
             for line, name in _imported_names(path)
-            if own is not None and (other := _feature(name)) is not None and other != own
-            and (where, other) not in KNOWN_CROSS_FEATURE]
+            if own is not None and (other := _feature(name)) is not None and other != own]
 
 
 def test_the_feature_scan_catches_one_feature_importing_another(tmp_path: Path,
@@ -296,10 +293,8 @@ KNOWN_FEATURE_MEASURES = {
     "battletracker/ui/features/backdrop.py": "which table corner a calibration click is nearest, a gesture",
     "battletracker/ui/features/table_display/shapes.py": "the ruler's length to split it where sight is blocked, "
                                                          "and overlays drawn at a secret unit, kept off the display",
-    "battletracker/ui/features/anti_tank.py": "the distance in a target list's label; the plan should give it",
 }
-"""Feature modules that still measure the table themselves, and why."""
-KNOWN_FEATURE_READINGS: dict[str, str] = {}
+"""Feature modules that measure the table to draw or for a gesture, not for a rule, and why."""
 """Feature modules that still read sight or cover themselves, and why."""
 
 
@@ -361,8 +356,7 @@ class _RulesInUi:
             elif in_feature and isinstance(node, ast.Call):
                 if self._geometry_of(node.func) in DISTANCES and self.where not in KNOWN_FEATURE_MEASURES:
                     self._offence(node.lineno, f"measures the table ({ast.unparse(node)}): show the plan's measure")
-                if isinstance(node.func, ast.Attribute) and node.func.attr in TABLE_READINGS \
-                        and self.where not in KNOWN_FEATURE_READINGS:
+                if isinstance(node.func, ast.Attribute) and node.func.attr in TABLE_READINGS:
                     self._offence(node.lineno, f"reads {node.func.attr} from the table: show the plan's reading")
         top = ast.Module(body=[s for s in self.tree.body if not isinstance(s, (ast.FunctionDef, ast.ClassDef))],
                          type_ignores=[])

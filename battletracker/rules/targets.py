@@ -46,16 +46,19 @@ class Sighting:
         return self.in_arc and self.in_range
 
 
-def apart(one: Unit, other: Unit) -> float:
-    """How far apart two units stand, in inches, centre to centre: the range a plan reads for a shot or a throw,
-    so the distance a target list shows beside a name is the one the dialog's facts then give."""
-    return distance((one.x, one.y), (other.x, other.y))
+def centre_to_centre(unit: Unit, other: Unit) -> float:
+    """How far apart two units stand on the map, in inches between their centres.
+
+    The measure a target list shows beside each name, asked here so a dialog's
+    list reads what the rules read rather than measuring the table itself.
+    """
+    return distance((unit.x, unit.y), (other.x, other.y))
 
 
 def sighting(firer: Unit, other: Unit) -> Sighting:
     """How `other` stands from `firer`: its distance, range band and whether it is in the arc."""
     bands = tuple(sorted(firer.range_bands()))
-    gap = apart(firer, other)
+    gap = centre_to_centre(firer, other)
     return Sighting(gap, bands, range_band(gap, bands) if bands else None,
                     in_arc((firer.x, firer.y), firer.facing, firer.main_arc(), (other.x, other.y)))
 

@@ -8,7 +8,7 @@ dialog draws on the map goes when the dialog goes, however it is closed; a
 target is chosen from a list or by clicking it on the map, the same way.
 
 A unit action's dialog is declared as data: an `ActionForm` names the action
-and its choices (`UnitChoice`, `WordChoice`, `YesNo`, `Number`), and
+and its choices (`UnitChoice`, `WordChoice`, `YesNo`, `Number`, `Distance`), and
 `planned_action` makes the `UnitAction` that opens it as a
 `PlannedActionDialog`, which plans at every change, shows the plan's facts,
 its refusal or its odds, and applies through `Session.act`. Every refusal a
@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from typing import Any
 from typing import Protocol
 from typing import TypeVar
 
@@ -33,6 +34,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox
 from PySide6.QtWidgets import QComboBox
 from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDoubleSpinBox
 from PySide6.QtWidgets import QFormLayout
 from PySide6.QtWidgets import QGraphicsItem
 from PySide6.QtWidgets import QHBoxLayout
@@ -58,6 +60,7 @@ from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import FeatureHost
 from battletracker.ui.extensions import UnitAction
 from battletracker.ui.fit import Columns
+from battletracker.ui.form_parts import measure_box
 from battletracker.ui.odds_plot import GroupFn
 from battletracker.ui.procedure_runner import ProcedureDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
@@ -408,7 +411,42 @@ class Number:
         return widget.value()
 
 
-Choice = UnitChoice | WordChoice | YesNo | Number
+@dataclass(frozen=True)
+class Distance:
+    """A measure the player takes at the table, in inches to a tenth, starting from the rules' reading of the map.
+
+    The map gives centre to centre; the rules may measure from the nearest figure, which only the table shows,
+    so the player corrects the reading rather than typing it from nothing. `note` says how to measure.
+    """
+
+    key: str
+    label: str
+    default: float | Reading[float] = 0.0
+    least: float = 0.0
+    most: float = 48.0
+    step: float = 0.5
+    tip: str | Reading[str] = ""
+    note: str = ""
+    follows: tuple[str, ...] = ()
+    shown: Callable[[Choices], bool] | None = None
+
+    def make(self, dialog: PlannedActionDialog) -> QWidget:
+        box = measure_box(dialog, self.least, self.least, self.most, step=self.step)
+        box.valueChanged.connect(lambda _value: dialog.chose(self.key))
+        return box
+
+    def fill(self, widget: QWidget, game: Game, choices: Choices, fresh: bool) -> None:
+        assert isinstance(widget, QDoubleSpinBox)
+        if fresh:
+            widget.setValue(_read(self.default, game, choices))
+        widget.setToolTip(_read(self.tip, game, choices))
+
+    def value(self, widget: QWidget) -> InputValue:
+        assert isinstance(widget, QDoubleSpinBox)
+        return widget.value()
+
+
+Choice = UnitChoice | WordChoice | YesNo | Number | Distance
 """A choice a dialog asks, as data. `follows` names the earlier choices whose change sets it afresh from the
 table (the Armour Dice of the vehicle chosen); `shown` keeps it out of the form and the choices when it does
 not apply (the throw, for a grenade at an APC from outside)."""
@@ -420,7 +458,8 @@ class ActionForm:
 
     `actor` names the choice that holds the acting unit (the dialog closes when that unit leaves the game);
     `activation` is what a Chain of Command unit is activated for (FIRE), "" for no activation row. `title`
-    and `heading` may quote the acting unit as "{unit}". `group` and `label` word the odds' outcomes.
+    and `heading` may quote the acting unit as "{unit}". `group` and `label` word the odds' outcomes, and
+    `order` sorts them (by default the procedure's own order).
     """
 
     action: str
@@ -432,6 +471,7 @@ class ActionForm:
     note: str = ""
     group: GroupFn | None = None
     label: Callable[[str], str] | None = None
+    order: Callable[[str], Any] | None = None
     size: tuple[int, int] = (600, 700)
 
 
@@ -514,7 +554,7 @@ class PlannedActionDialog(ProcedureDialog):
                 self.fields.addRow(widget)
             else:
                 self.fields.addRow(choice.label, widget)
-            if isinstance(choice, Number) and choice.note:
+            if isinstance(choice, Number | Distance) and choice.note:
                 note = QLabel(choice.note, self)
                 note.setWordWrap(True)
                 self.notes[choice.key] = note
@@ -522,7 +562,7 @@ class PlannedActionDialog(ProcedureDialog):
         self.facts = FactsPanel(self)
         self.refusal = RefusalBanner(self)
         self.runner = ProcedureRunner(session, form.action, self.heading, self, group=form.group,
-                                      label=form.label)
+                                      label=form.label, order=form.order)
         self.runner.apply_button.clicked.disconnect()
         self.runner.apply_button.clicked.connect(self.apply)
         self.runner.applied.connect(self._applied)
@@ -589,6 +629,8 @@ class PlannedActionDialog(ProcedureDialog):
             return index >= 0
         if isinstance(widget, QSpinBox):
             widget.setValue(int(value))
+        elif isinstance(widget, QDoubleSpinBox):
+            widget.setValue(float(value))
         else:
             assert isinstance(widget, QCheckBox)
             widget.setChecked(bool(value))
@@ -613,9 +655,9 @@ class PlannedActionDialog(ProcedureDialog):
         choices = self.choices()
         for choice in self.form.choices:
             shown = choice.shown is None or choice.shown(choices)
-            self.fields.setRowVisible(self.widgets[choice.key], shown)
-            if choice.key in self.notes:
-                self.fields.setRowVisible(self.notes[choice.key], shown)
+            for row in (self.widgets[choice.key], *((self.notes[choice.key],) if choice.key in self.notes else ())):
+                if row.isHidden() == shown:  # only a change: showing a shown box retypes it (4" half typed as 4.0")
+                    self.fields.setRowVisible(row, shown)
         missing = self._nothing_to_choose(choices)
         if missing is not None:
             self.refusal.show_refusal(f"{missing.empty}.")  # nothing to choose: the list says why, not the rules

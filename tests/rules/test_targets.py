@@ -6,7 +6,7 @@ from battletracker.model.game import Game
 from battletracker.model.game import Side
 from battletracker.model.game import Unit
 from battletracker.model.game import Weapon
-from battletracker.rules.targets import apart
+from battletracker.rules.targets import centre_to_centre
 from battletracker.rules.targets import sighting
 from battletracker.rules.targets import targets_of
 
@@ -58,6 +58,6 @@ def test_a_sighting_says_distance_band_and_arc() -> None:
 def test_units_are_apart_centre_to_centre_whichever_is_asked_first() -> None:
     game = table([])
     firer, edge = game.units["f"], game.units["edge"]
-    assert apart(firer, edge) == apart(edge, firer) == sighting(firer, edge).distance
-    assert round(apart(firer, edge), 2) == 14.14
-    assert apart(firer, game.units["far"]) == 20.0
+    assert centre_to_centre(firer, edge) == centre_to_centre(edge, firer) == sighting(firer, edge).distance
+    assert round(centre_to_centre(firer, edge), 2) == 14.14
+    assert centre_to_centre(firer, game.units["far"]) == 20.0

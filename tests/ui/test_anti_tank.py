@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDoubleSpinBox
 from pytestqt.qtbot import QtBot
 
 from battletracker.core.dice import ScriptedDice
@@ -32,6 +33,7 @@ from battletracker.ui.features.anti_tank import GrenadeDialog
 from battletracker.ui.features.anti_tank import group_label
 from battletracker.ui.features.anti_tank import infantry_near
 from battletracker.ui.main_window import MainWindow
+from battletracker.ui.procedure_parts import TargetPicker
 from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.acting import ready_unit
@@ -218,9 +220,10 @@ def test_grenade_offered_only_within_reach_and_resolved(qtbot: QtBot, demo_game:
     before = savefile.game_to_dict(session.game)
     dialog = GrenadeDialog(session, ready_unit(session, "u2"))
     qtbot.addWidget(dialog)
-    assert dialog.grenade_box.currentData() == "Teller mine"
-    inputs = dialog.inputs()
-    assert inputs is not None and (inputs["armour_dice"], inputs["distance"], inputs["target_id"]) == (2, 6.0, SHERMAN)
+    assert dialog.choices()["weapon"] == "Teller mine"
+    assert dialog.plan is not None
+    inputs = dialog.plan.inputs
+    assert (inputs["armour_dice"], inputs["distance"], inputs["target_id"]) == (2, 6.0, SHERMAN)
     rows = dialog.runner.odds_plot.rows
     assert [label.split(":")[0] for label, _p in rows] == ["failed to reach", "no effect", "equal", "+1", "+2", "+3"]
     assert sum((p for _l, p in rows), Fraction(0)) == 1
@@ -268,9 +271,11 @@ def test_grenade_odds_shown_are_the_odds_of_what_apply_resolves(qtbot: QtBot, de
     session = Session(demo_game)
     dialog = GrenadeDialog(session, ready_unit(session, "u2"))
     qtbot.addWidget(dialog)
-    dialog.distance_box.clear()
-    qtbot.keyClicks(dialog.distance_box, "9.5")
-    qtbot.keyClick(dialog.distance_box, Qt.Key.Key_Return)
+    run = dialog.widget("distance")
+    assert isinstance(run, QDoubleSpinBox)
+    run.clear()
+    qtbot.keyClicks(run, "9.5")
+    qtbot.keyClick(run, Qt.Key.Key_Return)
     plan = plan_at_grenade(session.game, {"firer": "u2", "target": SHERMAN, "weapon": "Teller mine",
                                           "distance": 9.5})
     assert plan.inputs["distance"] == 9.5 and plan.inputs["grenade_movement_dice"] == 3
@@ -292,17 +297,56 @@ def test_grenade_vehicle_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: Qt
     dialog = GrenadeDialog(session, ready_unit(session, "u2"), view, view)
     dialog.show()
     qtbot.waitExposed(dialog)
-    picker = dialog.target_picker
+    picker = dialog.widget("target")
+    assert isinstance(picker, TargetPicker)
     assert picker.units() == ["u40", SHERMAN] and dialog.choices()["target"] == "u40"   # nearest first
-    assert dialog.distance_box.value() == pytest.approx(5.0)
+    assert dialog.choices()["distance"] == pytest.approx(5.0)
 
     choose_with_keys(qtbot, picker, SHERMAN)
-    assert dialog.choices()["target"] == SHERMAN and dialog.distance_box.value() == pytest.approx(6.0)
-    assert dialog.shot is not None and dialog.shot.inputs["target_id"] == SHERMAN
+    assert dialog.choices()["target"] == SHERMAN and dialog.choices()["distance"] == pytest.approx(6.0)
+    assert dialog.plan is not None and dialog.plan.inputs["target_id"] == SHERMAN
 
     click_on_map(qtbot, view, picker, "u40", dialog)
-    assert dialog.choices()["target"] == "u40" and dialog.distance_box.value() == pytest.approx(5.0)
-    assert dialog.shot is not None and dialog.shot.inputs["target_id"] == "u40"
+    assert dialog.choices()["target"] == "u40" and dialog.choices()["distance"] == pytest.approx(5.0)
+    assert dialog.plan is not None and dialog.plan.inputs["target_id"] == "u40"
 
     click_on_map(qtbot, view, picker, PANZER, dialog)                   # a friendly tank
-    assert "Panzer IV H" in dialog.facts.text() and dialog.choices()["target"] == "u40"
+    assert "Panzer IV H" in dialog.refusal.text() and dialog.choices()["target"] == "u40"
+
+
+def test_grenade_run_starts_at_the_maps_reading_and_the_player_corrects_it(qtbot: QtBot, demo_game: Game,
+                                                                           tmp_path: Path) -> None:
+    squad = demo_game.unit("u2")
+    squad.x, squad.y = 50.0, 30.0
+    session = Session(demo_game)
+    win = MainWindow(session, Recovery(session, tmp_path))
+    win.load_features()
+    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
+    win.show()
+    win.run_unit_action("coc.at_grenade", ready_unit(session, "u2"))
+    [dialog] = win.findChildren(GrenadeDialog)
+    qtbot.waitExposed(dialog)
+    run = dialog.widget("distance")
+    assert isinstance(run, QDoubleSpinBox)
+    assert run.text() == '6.0"' and 'Run 6.0" on 2D6' in dialog.facts.facts()
+    assert "nearest figure" in dialog.notes["distance"].text() and dialog.notes["distance"].isVisible()
+
+    with qtbot.waitActive(dialog):
+        dialog.activateWindow()
+    qtbot.mouseClick(run.lineEdit(), Qt.MouseButton.LeftButton)        # into the box, as the player does
+    assert run.hasFocus()
+    qtbot.keyClick(run, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(run, "4.5")                                       # measured from the nearest figure
+    assert 'Run 4.5" (the map gives 6.0" centre to centre) on 2D6' in dialog.facts.facts()
+    qtbot.keyClick(run, Qt.Key.Key_Up)                                # a step is an inch
+    assert run.text() == '5.5"' and dialog.plan is not None and dialog.plan.inputs["distance"] == 5.5
+
+    qtbot.mouseClick(dialog.runner.typed_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(dialog.runner.entry, "2 1")
+    qtbot.keyClick(dialog.runner.entry, Qt.Key.Key_Return)
+    assert dialog.runner.result is not None and dialog.runner.result.outcome == "failed_to_reach"
+    qtbot.mouseClick(dialog.runner.apply_button, Qt.MouseButton.LeftButton)
+    action = session.game.actions[-1]
+    assert (action.name, action.choices["distance"], action.choices["target"]) == ("coc.at_grenade", 5.5, SHERMAN)
+    assert not run.isEnabled()                                        # applied: the choices lock until Undo
+    dialog.close()

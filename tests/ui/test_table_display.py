@@ -30,6 +30,9 @@ from battletracker.ui.features.table_display.display import DisplayWindow
 from battletracker.ui.features.table_display.shapes import KIND_COLOURS
 from battletracker.ui.features.table_display.shapes import SELECTED
 from battletracker.ui.main_window import MainWindow
+from battletracker.ui.map.items import text_item
+from battletracker.ui.map.labels import PixmapLabel
+from battletracker.ui.map.labels import chip
 from battletracker.ui.session import Session
 
 # The offscreen platform cannot raise a window or pass size hints on: what the laptop's screen does there.
@@ -124,6 +127,25 @@ def test_the_projector_draws_the_overlays_on_black(qtbot: QtBot, window: MainWin
     assert SELECTED.name() in [s.colour.name() for s in display.projector.shapes]
     picture = display.projector.grab().toImage()
     assert picture.pixelColor(2, 2).name() == "#000000", "black where nothing is drawn: no light on the table"
+
+
+def test_a_dialogs_labels_keep_their_anchor_on_the_display(qtbot: QtBot, window: MainWindow) -> None:
+    _controls, display = open_display(qtbot, window)
+    laptop = window.map
+    palette, font = laptop.map_scene.palette_, laptop.map_scene.label_font
+    beside = PixmapLabel(font, (0.0, 1.0), (8.0, -6.0))                # a ruler's reading: up and right of its end
+    beside.set_chips([chip('12.0"', palette.measure_text, palette.measure_back)])
+    beside.setPos(30.0, 20.0)
+    centred = text_item((40.0, 20.0), "Aiming point", font, palette.label_text, palette.label_back)
+    laptop.set_overlay("test.labels", [beside, centred])
+    QApplication.processEvents()
+    copies = display.tv.map_scene.overlays["test.labels"]
+    assert all(isinstance(c, PixmapLabel) for c in copies)
+    assert [(c.text(), c.anchor, c.shift, (c.scenePos().x(), c.scenePos().y())) for c in copies] == [
+        ('12.0"', (0.0, 1.0), (8.0, -6.0), (30.0, 20.0)), ("Aiming point", (0.5, 0.5), (0.0, 0.0), (40.0, 20.0))]
+    copy = copies[0]
+    assert isinstance(copy, PixmapLabel)
+    assert (copy.offset().x(), copy.offset().y()) == (8.0, -copy.size_px[1] - 6.0), "its corner on the point"
 
 
 def test_no_hidden_information_reaches_the_display_in_either_mode(qtbot: QtBot, window: MainWindow) -> None:

@@ -59,6 +59,7 @@ from battletracker.rules.tables import TableError
 from battletracker.rules.tables import ruleset_file
 from battletracker.rules.tables import ruleset_settings
 from battletracker.rules.tables import setting
+from battletracker.rules.targets import centre_to_centre
 from battletracker.rules.terrain import TableIndex
 from battletracker.rules.terrain import sight_override
 
@@ -128,7 +129,7 @@ def _is_vehicle(unit: Unit) -> bool:
 def enemy_vehicles(game: Game, firer: Unit) -> list[Unit]:
     """Enemy AFVs and APCs, nearest first."""
     found = [u for u in game.units.values() if u.side != firer.side and u.vehicle is not None and u.in_play]
-    return sorted(found, key=lambda u: distance((firer.x, firer.y), (u.x, u.y)))
+    return sorted(found, key=lambda u: centre_to_centre(firer, u))
 
 
 def infantry_near(game: Game, centre: tuple[float, float], radius: float, exclude: str) -> list[Unit]:
@@ -149,6 +150,14 @@ def grenade_reach(game: Game) -> float:
 def vehicles_in_reach(game: Game, unit: Unit) -> list[Unit]:
     """Enemy vehicles a figure of the unit could run to, nearest first."""
     return enemies_within(game, unit, grenade_reach(game), _is_vehicle)
+
+
+def map_run(unit: Unit, target: Unit) -> float:
+    """The run at `target` as the map gives it, centre to centre to a tenth of an inch.
+
+    Where the player's measure starts: the rules run from the nearest figure, which only the table shows.
+    """
+    return round(centre_to_centre(unit, target), 1)
 
 
 def can_throw_grenade(game: Game, unit: Unit) -> bool:
@@ -411,13 +420,13 @@ def plan_at_grenade(game: Game, choices: Choices) -> ShotPlan:
     target = _enemy_vehicle(game, unit, choices, "an anti-tank grenade")
     vehicle = target.vehicle
     assert vehicle is not None
-    centre = distance((unit.x, unit.y), (target.x, target.y))
+    centre = centre_to_centre(unit, target)
     reach = grenade_reach(game)
     check_within(target, Reach(unit, reach, f'a figure runs at most {reach:g}"'), "target", ShotRefusal)
     grenade = choices.get("weapon")
     if not isinstance(grenade, str) or arsenal().grenade(grenade) is None:
         raise ShotRefusal("weapon", "Choose the grenade or charge from the arsenal.")
-    run = chosen_number(choices, "distance", "The distance to run", round(centre, 1), minimum=0, measure="inches",
+    run = chosen_number(choices, "distance", "The distance to run", map_run(unit, target), minimum=0, measure="inches",
                         refusal=ShotRefusal)
     inputs: dict[str, InputValue] = {
         "weapon": grenade,

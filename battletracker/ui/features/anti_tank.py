@@ -17,6 +17,7 @@ import json
 import logging
 import re
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,8 +40,8 @@ from PySide6.QtWidgets import QTreeWidgetItem
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
-from battletracker.core.geometry import distance
 from battletracker.model.game import ARMOUR_FACES
+from battletracker.model.game import Game
 from battletracker.model.game import Unit
 from battletracker.rules import Resolution
 from battletracker.rules import RulesInputError
@@ -62,9 +63,9 @@ from battletracker.rules.chain_of_command.anti_tank_plans import group_label
 from battletracker.rules.chain_of_command.anti_tank_plans import group_rank
 from battletracker.rules.chain_of_command.anti_tank_plans import has_at_weapon
 from battletracker.rules.chain_of_command.anti_tank_plans import infantry_near
+from battletracker.rules.chain_of_command.anti_tank_plans import map_run
 from battletracker.rules.chain_of_command.anti_tank_plans import map_visibility
 from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_fire
-from battletracker.rules.chain_of_command.anti_tank_plans import plan_at_grenade
 from battletracker.rules.chain_of_command.anti_tank_plans import vehicles_in_reach
 from battletracker.rules.chain_of_command.arsenal import ATWeapon
 from battletracker.rules.chain_of_command.arsenal import UserEntries
@@ -73,18 +74,25 @@ from battletracker.rules.chain_of_command.arsenal import set_user_arsenal
 from battletracker.rules.chain_of_command.arsenal import user_arsenal_entries
 from battletracker.rules.chain_of_command.damage import BANDS_NOTE
 from battletracker.rules.chain_of_command.damage import damage_result
+from battletracker.rules.choices import Choices
 from battletracker.rules.tables import TableError
+from battletracker.rules.targets import centre_to_centre
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.extensions import Feature
 from battletracker.ui.extensions import FeatureHost
 from battletracker.ui.extensions import UnitAction
-from battletracker.ui.form_parts import measure_box
+from battletracker.ui.procedure_parts import ActionForm
+from battletracker.ui.procedure_parts import Distance
 from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_parts import OverlayScope
+from battletracker.ui.procedure_parts import PlannedActionDialog
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_parts import TargetPicker
+from battletracker.ui.procedure_parts import UnitChoice
 from battletracker.ui.procedure_parts import UnitProcedureDialog
+from battletracker.ui.procedure_parts import WordChoice
 from battletracker.ui.procedure_parts import open_unit_dialog
+from battletracker.ui.procedure_parts import planned_action
 from battletracker.ui.procedure_runner import FirstOpening
 from battletracker.ui.procedure_runner import NotOpened
 from battletracker.ui.procedure_runner import ProcedureDialog
@@ -244,7 +252,7 @@ class AntiTankDialog(UnitProcedureDialog):
     def _fill_targets(self) -> None:
         firer = self.firer
         self.target_picker.set_units(
-            (unit.id, f"{unit.name} ({distance((firer.x, firer.y), (unit.x, unit.y)):.0f}\")")
+            (unit.id, f"{unit.name} ({centre_to_centre(firer, unit):.0f}\")")
             for unit in enemy_vehicles(self.session.game, firer))
         self._target_changed()
 
@@ -450,133 +458,58 @@ ANTI_TANK_FIRE = UnitAction(
 
 # --- Anti-tank grenades and charges ----------------------------------------------------------------------------
 
-GRENADE_PROCEDURE = "coc.at_grenade"
+def _grenades(_game: Game, _choices: Choices) -> Iterable[tuple[str, str]]:
+    return ((g.name, f"{g.name} (A.P. {g.ap}; {', '.join(g.nations)})") for g in arsenal().grenades.values())
 
 
-class GrenadeDialog(UnitProcedureDialog):
+def _side_grenade(game: Game, choices: Choices) -> str | None:
+    """The last grenade or charge the arsenal gives the unit's nation, or None to offer the first listed."""
+    unit = game.unit(str(choices["firer"]))
+    nation = game.sides[unit.side].name.casefold() if unit.side < len(game.sides) else ""
+    used = [g.name for g in arsenal().grenades.values() if nation and any(n.casefold() in nation for n in g.nations)]
+    return used[-1] if used else None
+
+
+def _vehicles_in_reach(game: Game, choices: Choices) -> Iterable[tuple[str, str]]:
+    unit = game.unit(str(choices["firer"]))
+    return ((v.id, f"{v.name} ({centre_to_centre(unit, v):.1f}\")") for v in vehicles_in_reach(game, unit))
+
+
+def _map_run(game: Game, choices: Choices) -> float:
+    target = game.units.get(str(choices["target"]))
+    return map_run(game.unit(str(choices["firer"])), target) if target is not None else 0.0
+
+
+GRENADE_FORM = ActionForm(shot_actions.AT_GRENADE, "Anti-tank grenade: {unit}", activation=FIRE, size=(640, 720),
+                          group=group_label, order=group_rank, choices=(
+    WordChoice("weapon", "&Grenade or charge", _grenades, default=_side_grenade),
+    UnitChoice("target", "&Vehicle", _vehicles_in_reach, "Click the vehicle to run at",
+               empty="No enemy vehicle within reach", tip="Click the vehicle on the map (Esc cancels)"),
+    Distance("distance", "&Distance to run", _map_run, step=1.0, follows=("target",),
+             tip="From the nearest figure to the vehicle; the map gives centre to centre",
+             note="The map's centre to centre to start with: measure from the nearest figure and correct it."),
+))
+
+
+class GrenadeDialog(PlannedActionDialog):
     """A figure runs at a vehicle with an anti-tank grenade or charge: reach, Strike Dice on the top armour.
 
-    Not a PlannedActionDialog yet: the distance run is a measure in inches that starts from the plan's reading
-    of the map, which no declared choice asks.
+    The declared form, and the note on what the equal, +1, +2 and +3 groups lead to under the odds.
     """
     first_opening = NotOpened("no demo unit carries anti-tank grenades; the Anti-tank fire dialog's parts")
 
     def __init__(self, session: Session, unit_id: str, map_view: MapView | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__(session, unit_id, map_view, parent, "Anti-tank grenade: {unit}", (640, 720))
-        self.shot: ShotPlan | None = None
-        unit = session.game.unit(unit_id)
-        self.grenade_box = QComboBox(self)
-        nation = session.game.sides[unit.side].name if unit.side < len(session.game.sides) else ""
-        for grenade in arsenal().grenades.values():
-            used_by = ", ".join(grenade.nations)
-            self.grenade_box.addItem(f"{grenade.name} (A.P. {grenade.ap}; {used_by})", grenade.name)
-            if nation and any(n.casefold() in nation.casefold() for n in grenade.nations):
-                self.grenade_box.setCurrentIndex(self.grenade_box.count() - 1)
-        self.target_picker = TargetPicker(map_view, "Click the vehicle to run at",
-                                          "Click the vehicle on the map (Esc cancels)", self,
-                                          empty="No enemy vehicle within reach")
-        self.target_picker.set_units(
-            (vehicle.id, f"{vehicle.name} ({distance((unit.x, unit.y), (vehicle.x, vehicle.y)):.1f}\")")
-            for vehicle in vehicles_in_reach(session.game, unit))
-        self.distance_box = measure_box(self, 0.0, 0.0, 48.0, step=1.0)
-        self.distance_box.setToolTip("From the nearest figure to the vehicle; the map gives centre to centre")
-        self.facts = FactsPanel(self)
-        self.activation = ActivationRow(self)
-        self.activation.changed.connect(self._update)
-        form = QFormLayout()
-        form.addRow(self.activation)
-        form.addRow("Grenade or charge", self.grenade_box)
-        form.addRow("Vehicle", self.target_picker)
-        form.addRow("Distance to run", self.distance_box)
-        form.addRow("", self.facts)
-        self.runner = ProcedureRunner(session, GRENADE_PROCEDURE, "Anti-tank grenade", self, group=group_label,
-                                      order=group_rank)
-        close = self.close_buttons()
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.runner, 1)
-        layout.addWidget(bands_note(self))
-        layout.addWidget(close)
-        self.grenade_box.currentIndexChanged.connect(self._update)
-        self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
-        self.target_picker.outside.connect(self._refuse_target)
-        self.distance_box.valueChanged.connect(self._update)
-        self._target_changed()
-
-    def target(self) -> Unit | None:
-        target_id = self.target_picker.current()
-        return self.session.game.units.get(target_id) if target_id is not None else None
-
-    def set_target(self, unit_id: str) -> bool:
-        """Run at `unit_id` if it is an enemy vehicle within reach."""
-        return self.target_picker.select(unit_id)
-
-    def _refuse_target(self, unit_id: str) -> None:
-        """Say, in the rules' words, why the unit clicked on the map cannot be run at; the vehicle chosen stays."""
-        choices = {**self.choices(), "target": unit_id}
-        del choices["distance"]
-        try:
-            plan_at_grenade(self.session.game, choices)
-        except RulesInputError as exc:
-            self.facts.set_note(message_of(exc))
-
-    def _target_changed(self) -> None:
-        choices = self.choices()
-        del choices["distance"]
-        try:
-            measured = plan_at_grenade(self.session.game, choices).inputs["distance"]
-        except RulesInputError:
-            measured = None
-        if isinstance(measured, float):
-            self.distance_box.blockSignals(True)
-            self.distance_box.setValue(measured)
-            self.distance_box.blockSignals(False)
-        self._update()
-
-    def choices(self) -> dict[str, str | float]:
-        """What the player picked, as the plan reads it."""
-        return {"firer": self.unit_id, "target": self.target_picker.current() or "",
-                "weapon": self.grenade_box.currentData() or "", "distance": self.distance_box.value(),
-                **self.activation.choices()}
-
-    def inputs(self) -> dict[str, object] | None:
-        """The coc.at_grenade inputs for what is on screen, or None when no throw can be made."""
-        self._update()
-        return None if self.shot is None else dict(self.shot.inputs)
-
-    def _update(self) -> None:
-        self.shot = None
-        target = self.target()
-        if target is None:
-            self.facts.set_note("No enemy vehicle within reach.")
-            self.runner.setEnabled(False)
-            return
-        self.runner.title = f"Anti-tank grenade: {self.session.game.unit(self.unit_id).name} at {target.name}"
-        not_now = self.activation.update_for(self.session.game, self.unit_id, FIRE)
-        try:
-            shot = plan_at_grenade(self.session.game, self.choices())
-            if not_now is not None:
-                raise ShotRefusal("firer", not_now)
-        except RulesInputError as exc:
-            self.facts.set_note(message_of(exc))
-            self.runner.setEnabled(False)
-            return
-        self.shot = shot
-        self.facts.set_facts(shot.facts)
-        self.runner.setEnabled(True)
-        self.runner.set_action(shot_actions.AT_GRENADE, self.choices())
-        self.runner.set_inputs(shot.inputs)
+        super().__init__(session, GRENADE_FORM, {"firer": unit_id}, map_view, parent)
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(layout.indexOf(self.runner) + 1, bands_note(self))
 
 
-AT_GRENADE = UnitAction(
-    key="coc.at_grenade",
-    title="Anti-tank grenade...",
-    applies=can_throw_grenade,
-    run=open_unit_dialog(GrenadeDialog),
-    rulesets=(RULESET,),
-    tip="A figure runs at an enemy vehicle with an anti-tank grenade or charge",
-)
+AT_GRENADE = planned_action(
+    key="coc.at_grenade", title="Anti-tank grenade...", form=GRENADE_FORM, applies=can_throw_grenade,
+    rulesets=(RULESET,), dialog=GrenadeDialog,
+    tip="A figure runs at an enemy vehicle with an anti-tank grenade or charge")
 
 
 # -- the player's own arsenal ----------------------------------------------------------------------------------------

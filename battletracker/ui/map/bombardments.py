@@ -24,8 +24,11 @@ the window's other parts and the tests can find them.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from PySide6.QtCore import QObject
 from PySide6.QtCore import Qt
+from PySide6.QtCore import SignalInstance
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -33,6 +36,7 @@ from battletracker.core import geometry
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.bombardment import Building
 from battletracker.model.effects import Changes
+from battletracker.model.game import Game
 from battletracker.rules.chain_of_command.bombardment import future_centres
 from battletracker.rules.chain_of_command.bombardment import observer_name
 from battletracker.rules.chain_of_command.bombardment import units_in_area
@@ -41,8 +45,7 @@ from battletracker.ui.map.items import circle_item
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.items import polygon_item
 from battletracker.ui.map.items import text_item
-from battletracker.ui.map.view import MapView
-from battletracker.ui.session import Session
+from battletracker.ui.map.scene import MapScene
 
 OVERLAY_KEY = "bombardments"
 HE_COLOUR = QColor("#e53935")
@@ -59,10 +62,37 @@ FACE_RAY = (0.8, 4.5)  # inches from the aiming point: each face's ray starts cl
 FACE_LABEL = 5.7  # inches from the aiming point to a face's number: twelve pills clear of each other
 
 
+class LayerSource(Protocol):
+    """What the layer reads of a session: the game, and `changed` (with the Changes) to draw again.
+
+    The laptop's `Session` is one; the table display's `PublicSession`, the game without its secrets, is another.
+    """
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def changed(self) -> SignalInstance: ...
+
+
+class OverlayView(Protocol):
+    """Where the layer draws: an overlay set or cleared by key, in a scene whose palette and font it labels in.
+
+    The laptop's `MapView` is one; the table display's TV map is another.
+    """
+
+    @property
+    def map_scene(self) -> MapScene: ...
+
+    def set_overlay(self, key: str, items: list[QGraphicsItem]) -> None: ...
+
+    def clear_overlay(self, key: str) -> None: ...
+
+
 class BombardmentLayer(QObject):
     """Keeps the map's "bombardments" overlay in step with the game."""
 
-    def __init__(self, session: Session, view: MapView, parent: QObject | None = None) -> None:
+    def __init__(self, session: LayerSource, view: OverlayView, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.view = view

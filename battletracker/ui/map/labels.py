@@ -96,6 +96,17 @@ class PixmapLabel(QGraphicsPixmapItem):
     def chips(self) -> tuple[Chip, ...]:
         return self._chips
 
+    @property
+    def anchor(self) -> tuple[float, float]:
+        """The point of the label that sits on its position, as fractions of its size."""
+        return self._anchor
+
+    @property
+    def shift(self) -> tuple[float, float]:
+        """How far the label is moved off its position, in pixels (`offset` when made; Qt's `offset()` is the
+        pixmap's own corner)."""
+        return self._offset
+
     def text(self) -> str:
         return " ".join(c.text for c in self._chips)
 

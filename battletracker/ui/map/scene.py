@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
+from typing import Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtCore import QPoint
@@ -50,7 +51,6 @@ from battletracker.ui.map.placement import Rect
 from battletracker.ui.map.placement import place_labels
 from battletracker.ui.map.terrain_items import TargetMarks
 from battletracker.ui.map.terrain_items import TerrainLayer
-from battletracker.ui.session import Session
 
 # Room around the table for the edge labels, in inches.
 MARGIN = 3.0
@@ -125,13 +125,27 @@ def _edge_texts(last: int, first: int, step: int, font_key: str, colour: int,
     return tuple((inch, text, text.width() / dpr, text.height() / dpr) for inch, text in texts)
 
 
+class SceneSource(Protocol):
+    """All a MapScene reads of the session it draws: the game and the unit selected.
+
+    The laptop's `Session` is one; the table display's `PublicSession`, the game without its secrets, is another.
+    """
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def selected(self) -> str | None: ...
+
+
 class MapScene(QGraphicsScene):
     """Tokens, markers and overlays for the session's game."""
 
     overlay_changed = Signal(str)
     """A procedure's overlay (by key) was drawn again or taken off: a second screen follows it."""
 
-    def __init__(self, session: Session, palette: MapPalette, font: QFont, parent: QObject | None = None) -> None:
+    def __init__(self, session: SceneSource, palette: MapPalette, font: QFont,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.palette_ = palette

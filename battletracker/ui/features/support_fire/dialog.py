@@ -58,7 +58,7 @@ from battletracker.rules.chain_of_command.fire_plans import plan_fire
 from battletracker.rules.chain_of_command.fire_plans import target_teams
 from battletracker.rules.chain_of_command.fire_plans import targets_for
 from battletracker.rules.chain_of_command.machine_guns import frontage_between
-from battletracker.rules.targets import apart
+from battletracker.rules.targets import centre_to_centre
 from battletracker.ui.activation_parts import ActivationRow
 from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
@@ -329,7 +329,7 @@ class FireDialog(UnitProcedureDialog):
         firer = self.firer()
         if firer is None:
             return
-        self.target_picker.set_units(((unit.id, f'{unit.name}  -  {apart(firer, unit):.1f}"')
+        self.target_picker.set_units(((unit.id, f'{unit.name}  -  {centre_to_centre(firer, unit):.1f}"')
                                       for unit in targets_for(self.session.game, firer)), keep=True)
 
     def _fill_also(self) -> None:
@@ -341,7 +341,7 @@ class FireDialog(UnitProcedureDialog):
             return
         self._extra = [u for u in self._extra if u != target.id and u in self.session.game.units]
         self.also_picker.set_units(
-            ((unit.id, f'{unit.name}  -  {apart(target, unit):.1f}" from the target')
+            ((unit.id, f'{unit.name}  -  {centre_to_centre(target, unit):.1f}" from the target')
              for unit in extra_target_candidates(self.session.game, firer, target) if unit.id not in self._extra),
             keep=True)
         self.add_team_button.setEnabled(bool(self.also_picker.units()))

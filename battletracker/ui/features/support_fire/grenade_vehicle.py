@@ -27,7 +27,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import throw_to_hit
 from battletracker.rules.chain_of_command.anti_tank_plans import vehicles_in_throw
 from battletracker.rules.chain_of_command.fire import MAX_DICE
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
-from battletracker.rules.targets import apart
+from battletracker.rules.targets import centre_to_centre
 from battletracker.ui.procedure_parts import ActionForm
 from battletracker.ui.procedure_parts import Number
 from battletracker.ui.procedure_parts import PlannedActionDialog
@@ -62,7 +62,7 @@ def outcome_label(outcome: str) -> str:
 
 def _vehicles(game: Game, choices: Choices) -> Iterable[tuple[str, str]]:
     team = game.unit(str(choices["firer"]))
-    return ((v.id, f'{v.name}  -  {apart(team, v):.1f}"') for v in vehicles_in_throw(game, team))
+    return ((v.id, f'{v.name}  -  {centre_to_centre(team, v):.1f}"') for v in vehicles_in_throw(game, team))
 
 
 def _modes(game: Game, choices: Choices) -> Iterable[tuple[str, str]]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
-from typing import cast
 
 from PySide6.QtCore import QPointF
 from PySide6.QtCore import QRectF
@@ -188,8 +187,7 @@ class TableView(QGraphicsView):
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
         self.palette_ = MapPalette.from_qpalette(self.palette())
-        # The scene reads only `game` and `selected` of what it is given: the public ones.
-        self.map_scene = MapScene(cast("Session", public), self.palette_, font, self)
+        self.map_scene = MapScene(public, self.palette_, font, self)
         self.setScene(self.map_scene)
 
     def set_overlay(self, key: str, items: list[QGraphicsItem]) -> None:
@@ -246,7 +244,7 @@ class DisplayWindow(QWidget):
         layout.addWidget(self.tv, 1)
         layout.addWidget(self.strip)
         layout.addWidget(self.projector, 1)
-        self.bombardments = BombardmentLayer(cast("Session", self.public), cast("MapView", self.tv), self)
+        self.bombardments = BombardmentLayer(self.public, self.tv, self)
         self.public.changed.connect(self._on_changed)
         self.public.selection_changed.connect(self._on_selection_changed)
         laptop_map.map_scene.overlay_changed.connect(self._copy_overlay)
@@ -321,7 +319,8 @@ class DisplayWindow(QWidget):
         self.refresh()
 
     def _copy_item(self, item: QGraphicsItem) -> QGraphicsItem | None:
-        """The same drawing in the TV's scene: circles, polygons and lines with their pens, labels with their chips."""
+        """The same drawing in the TV's scene: circles, polygons and lines with their pens, labels with their chips
+        and anchor (the TV's font is larger, so a label beside its point stays beside it)."""
         copy: QGraphicsItem
         if isinstance(item, QGraphicsEllipseItem):
             rect = item.mapRectToScene(item.rect())
@@ -335,7 +334,7 @@ class DisplayWindow(QWidget):
             a, b = item.mapToScene(line.p1()), item.mapToScene(line.p2())
             copy = line_item((a.x(), a.y()), (b.x(), b.y()), item.pen().color(), item.pen().style())
         elif isinstance(item, PixmapLabel):
-            label = PixmapLabel(self.tv.map_scene.label_font, (0.5, 0.5))
+            label = PixmapLabel(self.tv.map_scene.label_font, item.anchor, item.shift)
             label.set_chips(list(item.chips))
             label.setPos(item.scenePos())
             copy = label
