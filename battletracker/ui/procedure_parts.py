@@ -5,7 +5,9 @@ way in every dialog, and what the rules read from the table (a plan's facts)
 as the same bullet list; keeping each in one class keeps the colours, the
 wrapping and the safety against markup in unit names in one place. What a
 dialog draws on the map goes when the dialog goes, however it is closed; a
-target is chosen from a list or by clicking it on the map, the same way.
+target is chosen from a list or by clicking it on the map, the same way, and a
+reading of the map the player may overrule (cover, visibility, Line of Sight)
+is one `OverruledReading`, its reason logged only when it is overruled.
 
 A unit action's dialog is declared as data: an `ActionForm` names the action
 and its choices (`UnitChoice`, `WordChoice`, `YesNo`, `Number`, `Distance`), and
@@ -40,6 +42,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from PySide6.QtWidgets import QHBoxLayout
 from PySide6.QtWidgets import QLabel
 from PySide6.QtWidgets import QLayout
+from PySide6.QtWidgets import QLineEdit
 from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QSpinBox
 from PySide6.QtWidgets import QVBoxLayout
@@ -99,6 +102,98 @@ class FactsPanel(QLabel):
     def facts(self) -> tuple[str, ...]:
         """The facts on show, as sentences."""
         return self._facts
+
+
+class OverruledReading(QWidget):
+    """A reading of the map the player may overrule, beside a "why" line whose words the log keeps.
+
+    `box` is a combo of levels (each item's data its value) or a tick. It starts at the map's `reading`; the
+    reason shows only while the player's value differs from it, and only then is it given to the rules, so
+    a word typed for another reading is never logged. `changed` comes with each change the player makes.
+    """
+
+    changed = Signal()
+
+    def __init__(self, box: QComboBox | QCheckBox, parent: QWidget, reading: str | bool | None,
+                 placeholder: str = "why, if not the map's (logged)", tip: str = "") -> None:
+        super().__init__(parent)
+        box.setParent(self)
+        box.setToolTip(tip)
+        self.box = box
+        self.reading = reading
+        self.reason = QLineEdit(self)
+        self.reason.setPlaceholderText(placeholder)
+        # A form label's shortcut (its buddy is this row) goes to the choice, not the reason.
+        self.setFocusProxy(box)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(box)
+        row.addWidget(self.reason, 1)
+        if isinstance(box, QCheckBox):
+            box.toggled.connect(lambda _on: self._chosen())
+        else:
+            box.currentIndexChanged.connect(lambda _index: self._chosen())
+        self.reason.textChanged.connect(lambda _text: self.changed.emit())
+        self._show_reason()
+
+    @classmethod
+    def levels(cls, parent: QWidget, levels: Iterable[tuple[str, str]], tip: str = "") -> OverruledReading:
+        """A combo of `levels`, (words, value) pairs, waiting for the map's first reading."""
+        box = QComboBox()
+        for words, value in levels:
+            box.addItem(words, value)
+        return cls(box, parent, None, tip=tip)
+
+    @classmethod
+    def unseen_target(cls, parent: QWidget, tip: str = "") -> OverruledReading:
+        """The tick for a target the firer sees though the map reads no Line of Sight: unticked is the map's."""
+        return cls(QCheckBox("Sees the target although the map does not"), parent, False, "why (logged)", tip)
+
+    def value(self) -> str | bool:
+        """The player's value: the tick, or the chosen level's data."""
+        if isinstance(self.box, QCheckBox):
+            return self.box.isChecked()
+        return str(self.box.currentData())
+
+    def overruled(self) -> bool:
+        """Whether the player's value differs from the map's reading (never before there is one)."""
+        return self.reading is not None and self.value() != self.reading
+
+    def why(self) -> str:
+        """The reason typed for overruling the map; "" while the reading stands."""
+        return self.reason.text().strip() if self.overruled() else ""
+
+    def choices(self, key: str, reason_key: str) -> dict[str, str | bool]:
+        """The value as `key`, and the reason as `reason_key` when the player gave one for overruling the map."""
+        why = self.why()
+        return {key: self.value(), **({reason_key: why} if why else {})}
+
+    def reset(self, reading: str | bool) -> None:
+        """A new reading (another target): the choice takes it and the old reason goes."""
+        self.reason.blockSignals(True)
+        self.reason.clear()
+        self.reason.blockSignals(False)
+        self.reading = None
+        self.follow(reading)
+
+    def follow(self, reading: str | bool) -> None:
+        """The map reads anew (a unit moved): the choice takes the reading unless the player has overruled it."""
+        if not self.overruled():
+            self.box.blockSignals(True)
+            if isinstance(self.box, QCheckBox):
+                self.box.setChecked(bool(reading))
+            else:
+                self.box.setCurrentIndex(max(0, self.box.findData(reading)))
+            self.box.blockSignals(False)
+        self.reading = reading
+        self._show_reason()
+
+    def _chosen(self) -> None:
+        self._show_reason()
+        self.changed.emit()
+
+    def _show_reason(self) -> None:
+        self.reason.setVisible(self.overruled())
 
 
 def _clear_overlay(view: MapView, key: str) -> None:

@@ -252,7 +252,7 @@ def test_anti_tank_odds_shown_are_the_odds_of_what_apply_resolves(qtbot: QtBot, 
     dialog.show()
     qtbot.mouseClick(dialog.checks["two_orders"], Qt.MouseButton.LeftButton)
     dialog.location_box.setCurrentIndex(dialog.location_box.findData("top"))
-    dialog.visibility_box.setCurrentIndex(dialog.visibility_box.findData("obscured"))
+    dialog.visibility.box.setCurrentIndex(dialog.visibility.box.findData("obscured"))
     plan = plan_at_fire(session.game, {"firer": PANZER, "target": SHERMAN, "weapon": "7.5cm KwK 40",
                                        "location": "top", "visibility": "obscured", "two_orders": True})
     assert plan.inputs["two_orders"] is True and plan.inputs["armour_dice"] == 2

@@ -32,11 +32,11 @@ def dialog_for(qtbot: QtBot, session: Session) -> AntiTankDialog:
 def test_a_wood_obscures_the_view_and_a_change_is_logged(qtbot: QtBot, session: Session) -> None:
     session.act("terrain.add", {"piece": terrain_choice(COPSE)})
     dialog = dialog_for(qtbot, session)
-    assert dialog.visibility_box.currentData() == "obscured" and dialog.visibility_reason.isHidden()
+    assert dialog.visibility.box.currentData() == "obscured" and dialog.visibility.reason.isHidden()
     assert "Light cover: in Copse: view obscured" in dialog.facts.facts()
-    dialog.visibility_box.setFocus()
-    qtbot.keyClick(dialog.visibility_box, Qt.Key.Key_Up)     # from Obscured up to In the open
-    qtbot.keyClicks(dialog.visibility_reason, "the wood is thin")
+    dialog.visibility.box.setFocus()
+    qtbot.keyClick(dialog.visibility.box, Qt.Key.Key_Up)     # from Obscured up to In the open
+    qtbot.keyClicks(dialog.visibility.reason, "the wood is thin")
     assert dialog.shot is not None and dialog.shot.inputs["visibility"] == "open"
     type_dice(dialog.runner, "1 1")
     assert dialog.runner.apply()
@@ -48,7 +48,7 @@ def test_a_building_in_the_way_is_refused_until_the_player_ticks_sight(qtbot: Qt
     session.apply("Farmhouse", [AddBuilding(Building("b1", "Farmhouse", 52.0, 22.0, width=10.0, depth=4.0))])
     dialog = dialog_for(qtbot, session)
     assert dialog.refusal.text().startswith("No Line of Sight: crosses Farmhouse")
-    dialog.sight.setFocus()
-    qtbot.keyClick(dialog.sight, Qt.Key.Key_Space)
+    dialog.sight.box.setFocus()
+    qtbot.keyClick(dialog.sight.box, Qt.Key.Key_Space)
     assert dialog.shot is not None and dialog.shot.log == (
         "Line of Sight given (player; the map: No Line of Sight: crosses Farmhouse)",)

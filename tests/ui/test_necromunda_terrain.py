@@ -27,12 +27,12 @@ def test_ruins_set_the_cover_and_a_change_is_logged(qtbot: QtBot) -> None:
     session = table()
     session.act("terrain.add", {"piece": terrain_choice(RUINS)})
     dialog = dialog_for(qtbot, session)
-    assert dialog.cover_box.currentData() == "partial" and dialog.cover_reason.isHidden()
+    assert dialog.cover.box.currentData() == "partial" and dialog.cover.reason.isHidden()
     assert dialog.plan is not None and dialog.plan.inputs["other_modifier"] == -1
     assert "Partial cover: in Ruins: -1 to hit" in dialog.facts.facts()
-    dialog.cover_box.setFocus()
-    qtbot.keyClicks(dialog.cover_box, "Full")
-    qtbot.keyClicks(dialog.cover_reason, "behind the pipes")
+    dialog.cover.box.setFocus()
+    qtbot.keyClicks(dialog.cover.box, "Full")
+    qtbot.keyClicks(dialog.cover.reason, "behind the pipes")
     assert dialog.plan is not None and dialog.plan.inputs["other_modifier"] == -2
     type_dice(dialog.runner, "1", "1 1")   # a natural 1 misses
     assert dialog.apply()
@@ -45,9 +45,9 @@ def test_a_bulkhead_hides_the_target_until_the_player_ticks_sight(qtbot: QtBot) 
     session.act("terrain.add", {"piece": terrain_choice(BULKHEAD)})
     dialog = dialog_for(qtbot, session)
     assert dialog.plan is None and "No Line of Sight: Bulkhead wall is in the way" in dialog.blocked.text()
-    dialog.sight_box.setFocus()
-    qtbot.keyClick(dialog.sight_box, Qt.Key.Key_Space)
-    qtbot.keyClicks(dialog.sight_reason, "a gap")
+    dialog.sight.box.setFocus()
+    qtbot.keyClick(dialog.sight.box, Qt.Key.Key_Space)
+    qtbot.keyClicks(dialog.sight.reason, "a gap")
     assert dialog.plan is not None and dialog.plan.log == (
         "Line of Sight given (player: 'a gap'; the map: No Line of Sight: Bulkhead wall is in the way)",)
 

@@ -85,6 +85,7 @@ from battletracker.ui.procedure_parts import ActionForm
 from battletracker.ui.procedure_parts import Distance
 from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_parts import OverlayScope
+from battletracker.ui.procedure_parts import OverruledReading
 from battletracker.ui.procedure_parts import PlannedActionDialog
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_parts import TargetPicker
@@ -142,23 +143,11 @@ class AntiTankDialog(UnitProcedureDialog):
         self.location_box.addItem("From the map", None)
         for face in ARMOUR_FACES:
             self.location_box.addItem(FACE_NAMES[face], face)
-        self.visibility_box = QComboBox(self)
         rules = at_rules()
-        for v in VISIBILITIES:
-            self.visibility_box.addItem(f"{VISIBILITY_TEXT[v].capitalize()} ({rules.to_hit[v]}+)", v)
-        self.visibility_box.setToolTip("How well the firer sees the target: the map's reading unless you change it")
-        self.visibility_reason = QLineEdit(self)
-        self.visibility_reason.setPlaceholderText("why, if not the map's (logged)")
-        self._visibility_map = ""
-        visibility_row = QHBoxLayout()
-        visibility_row.addWidget(self.visibility_box)
-        visibility_row.addWidget(self.visibility_reason, 1)
-        self.sight = QCheckBox("Sees the target although the map does not", self)
-        self.sight_reason = QLineEdit(self)
-        self.sight_reason.setPlaceholderText("why (logged)")
-        sight_row = QHBoxLayout()
-        sight_row.addWidget(self.sight)
-        sight_row.addWidget(self.sight_reason, 1)
+        self.visibility = OverruledReading.levels(
+            self, ((f"{VISIBILITY_TEXT[v].capitalize()} ({rules.to_hit[v]}+)", v) for v in VISIBILITIES),
+            "How well the firer sees the target: the map's reading unless you change it")
+        self.sight = OverruledReading.unseen_target(self)
 
         self.activation = ActivationRow(self)
         self.activation.changed.connect(self._update)
@@ -167,8 +156,8 @@ class AntiTankDialog(UnitProcedureDialog):
         form.addRow("Weapon", self.weapon_box)
         form.addRow("Target", self.target_picker)
         form.addRow("Hit location", self.location_box)
-        form.addRow("Visibility", visibility_row)
-        form.addRow("Line of Sight", sight_row)
+        form.addRow("Visibility", self.visibility)
+        form.addRow("Line of Sight", self.sight)
 
         self.facts = FactsPanel(self)
         table_box = QGroupBox("From the table", self)
@@ -229,10 +218,8 @@ class AntiTankDialog(UnitProcedureDialog):
         self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
         self.target_picker.outside.connect(self._refuse_target)
         self.location_box.currentIndexChanged.connect(self._update)
-        self.visibility_box.currentIndexChanged.connect(self._update)
-        self.sight.toggled.connect(self._update)
-        for edit in (self.visibility_reason, self.sight_reason):
-            edit.textChanged.connect(self._update)
+        self.visibility.changed.connect(self._update)
+        self.sight.changed.connect(self._update)
         self.reverse_button.clicked.connect(self.start_reverse)
         self.next_button.clicked.connect(self._next_shot)
         self.runner.applied.connect(self._applied)
@@ -277,11 +264,7 @@ class AntiTankDialog(UnitProcedureDialog):
         self.location_box.blockSignals(False)
         target = self.target()
         if target is not None:
-            self._visibility_map = map_visibility(self.session.game, self.firer, target)[0]
-            self.visibility_box.blockSignals(True)
-            self.visibility_box.setCurrentIndex(max(0, self.visibility_box.findData(self._visibility_map)))
-            self.visibility_box.blockSignals(False)
-            self.visibility_reason.clear()
+            self.visibility.reset(map_visibility(self.session.game, self.firer, target)[0])
         self._update()
 
     # -- inputs and odds ------------------------------------------------------------------------
@@ -290,12 +273,8 @@ class AntiTankDialog(UnitProcedureDialog):
         out: dict[str, str | bool] = {"firer": self.unit_id, "target": self.target_picker.current() or "",
                                       "weapon": self.weapon_box.currentData() or "",
                                       "location": self.location_box.currentData() or "",
-                                      "visibility": self.visibility_box.currentData(),
-                                      "sight": self.sight.isChecked()}
-        if self.visibility_box.currentData() != self._visibility_map and self.visibility_reason.text().strip():
-            out["visibility_reason"] = self.visibility_reason.text().strip()
-        if self.sight.isChecked() and self.sight_reason.text().strip():
-            out["sight_reason"] = self.sight_reason.text().strip()
+                                      **self.visibility.choices("visibility", "visibility_reason"),
+                                      **self.sight.choices("sight", "sight_reason")}
         out.update({key: True for key, box in self.checks.items() if box.isChecked()})
         out.update(self.activation.choices())
         return out
@@ -313,8 +292,6 @@ class AntiTankDialog(UnitProcedureDialog):
 
     def _update(self) -> None:
         target = self.target()
-        self.visibility_reason.setVisible(self.visibility_box.currentData() != self._visibility_map)
-        self.sight_reason.setVisible(self.sight.isChecked())
         self.follow_up.hide()
         self.shot = None
         if target is None or self.weapon_box.currentData() is None:

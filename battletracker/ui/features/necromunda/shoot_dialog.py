@@ -31,7 +31,6 @@ from PySide6.QtWidgets import QFormLayout
 from PySide6.QtWidgets import QGroupBox
 from PySide6.QtWidgets import QHBoxLayout
 from PySide6.QtWidgets import QLabel
-from PySide6.QtWidgets import QLineEdit
 from PySide6.QtWidgets import QListWidget
 from PySide6.QtWidgets import QListWidgetItem
 from PySide6.QtWidgets import QPushButton
@@ -86,6 +85,7 @@ from battletracker.ui.features.necromunda.overlays import shoot_items
 from battletracker.ui.fit import Columns
 from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_parts import OverlayScope
+from battletracker.ui.procedure_parts import OverruledReading
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_parts import TargetPicker
 from battletracker.ui.procedure_runner import FirstOpening
@@ -238,22 +238,10 @@ class ShootDialog(ProcedureDialog):
         self.modifier_box = QSpinBox(self)
         self.modifier_box.setRange(-6, 6)
         self.modifier_box.setToolTip("Anything else added to the Hit roll (skills, ...); cover is its own choice")
-        self.cover_box = QComboBox(self)
-        for level, to_hit in cover_to_hit().items():
-            self.cover_box.addItem(f"{level.capitalize()} ({to_hit:+d} to hit)" if to_hit else level.capitalize(),
-                                   level)
-        self.cover_reason = QLineEdit(self)
-        self.cover_reason.setPlaceholderText("why, if not the map's (logged)")
-        self._cover_map = ""
-        cover_row = QHBoxLayout()
-        cover_row.addWidget(self.cover_box)
-        cover_row.addWidget(self.cover_reason, 1)
-        self.sight_box = QCheckBox("Sees the target although the map does not", self)
-        self.sight_reason = QLineEdit(self)
-        self.sight_reason.setPlaceholderText("why (logged)")
-        sight_row = QHBoxLayout()
-        sight_row.addWidget(self.sight_box)
-        sight_row.addWidget(self.sight_reason, 1)
+        self.cover = OverruledReading.levels(
+            self, ((f"{level.capitalize()} ({to_hit:+d} to hit)" if to_hit else level.capitalize(), level)
+                   for level, to_hit in cover_to_hit().items()))
+        self.sight = OverruledReading.unseen_target(self)
 
         form = QFormLayout()
         form.addRow(self.heading)
@@ -263,8 +251,8 @@ class ShootDialog(ProcedureDialog):
         form.addRow("Target is", target_state)
         form.addRow("Firepower dice", self.firepower_box)
         form.addRow("", self.close_combat_box)
-        form.addRow("Cover", cover_row)
-        form.addRow("Line of Sight", sight_row)
+        form.addRow("Cover", self.cover)
+        form.addRow("Line of Sight", self.sight)
         form.addRow("Other modifier", self.modifier_box)
         self.form = form
 
@@ -368,11 +356,10 @@ class ShootDialog(ProcedureDialog):
         self.target_picker.outside.connect(self._refuse_target)
         for box in (self.range_box, self.firepower_box, self.modifier_box):
             box.valueChanged.connect(self.update_inputs)
-        for check in (self.engaged_box, self.injured_box, self.ledge_box, self.close_combat_box, self.sight_box):
+        for check in (self.engaged_box, self.injured_box, self.ledge_box, self.close_combat_box):
             check.toggled.connect(self.update_inputs)
-        self.cover_box.currentIndexChanged.connect(self.update_inputs)
-        for edit in (self.cover_reason, self.sight_reason):
-            edit.textChanged.connect(self.update_inputs)
+        for reading in (self.cover, self.sight):
+            reading.changed.connect(self.update_inputs)
         self.sight_list.itemChanged.connect(self._sight_changed)
         self.runner.resolved.connect(lambda _res: self._update_apply())
         self.apply_button.clicked.connect(self.apply)
@@ -468,10 +455,8 @@ class ShootDialog(ProcedureDialog):
             self.engaged_box.setChecked(target.has(ENGAGED))
             self.ledge_box.setChecked(near_ledge(target))
             self.injured_box.setChecked(target.has(SERIOUSLY_INJURED))
-            self._cover_map = map_cover(self.session.game, shooter, target).level
-            self.cover_box.setCurrentIndex(max(0, self.cover_box.findData(self._cover_map)))
-            self.cover_reason.clear()
-            self.sight_box.setChecked(False)
+            self.cover.reset(map_cover(self.session.game, shooter, target).level)
+            self.sight.reset(False)
         self._updating = False
         self.update_inputs()
 
@@ -525,12 +510,8 @@ class ShootDialog(ProcedureDialog):
             "target_engaged": self.engaged_box.isChecked(), "target_near_ledge": self.ledge_box.isChecked(),
             "target_seriously_injured": self.injured_box.isChecked(),
             "close_combat": self.close_combat_box.isChecked(), "not_in_sight": ",".join(sorted(self._hidden)),
-            "in_sight": ",".join(sorted(self._seen)), "cover": str(self.cover_box.currentData()),
-            "sight": self.sight_box.isChecked()}
-        if self.cover_box.currentData() != self._cover_map and self.cover_reason.text().strip():
-            choices["cover_reason"] = self.cover_reason.text().strip()
-        if self.sight_box.isChecked() and self.sight_reason.text().strip():
-            choices["sight_reason"] = self.sight_reason.text().strip()
+            "in_sight": ",".join(sorted(self._seen)), **self.cover.choices("cover", "cover_reason"),
+            **self.sight.choices("sight", "sight_reason")}
         if self.firepower_box.value():
             choices["firepower_dice"] = self.firepower_box.value()
         target = self.target
@@ -542,8 +523,6 @@ class ShootDialog(ProcedureDialog):
     def update_inputs(self) -> None:
         if self._updating or self._opening:
             return
-        self.cover_reason.setVisible(self.cover_box.currentData() != self._cover_map)
-        self.sight_reason.setVisible(self.sight_box.isChecked())
         try:
             self.plan = attack_plan(self.session.game, self.choices())
         except RulesInputError as exc:
