@@ -101,7 +101,7 @@ def test_tripod_mg_fire_derives_dice_arc_and_cover_from_the_table(qtbot: QtBot, 
     assert inputs["target_bearing"] == pytest.approx(bearing((mg.x, mg.y), (squad.x, squad.y)))
     assert inputs["target_id"] == SQUAD and inputs["target_figures"] == "12"
 
-    dialog.cover.setCurrentIndex(dialog.cover.findData("light"))
+    dialog.cover.box.setCurrentIndex(dialog.cover.box.findData("light"))
     assert dialog.plan.inputs["cover"] == "light"
     runner = runner_of(dialog)
     assert runner.problem.isHidden() and runner.roll_button.isEnabled()
@@ -113,7 +113,7 @@ def test_tripod_mg_fire_derives_dice_arc_and_cover_from_the_table(qtbot: QtBot, 
 def test_what_the_table_gives_shows_once_as_the_plans_facts(qtbot: QtBot, session: Session) -> None:
     dialog = dialog_for(qtbot, session, MG, SQUAD)
     dialog.show()
-    qtbot.keyClicks(dialog.cover, "Light")
+    qtbot.keyClicks(dialog.cover.box, "Light")
     planned = plan_fire(session.game, dialog.choices())
     assert planned.inputs["cover"] == "light"
     assert isinstance(dialog.facts, FactsPanel) and dialog.facts.facts() == planned.facts

@@ -186,9 +186,11 @@ def test_each_team_sharing_the_hits_reads_its_own_cover_and_the_player_may_chang
     dialog.show()
     choose_with_keys(qtbot, dialog.also_picker, FIRST_SQUAD)
     qtbot.mouseClick(dialog.add_team_button, Qt.MouseButton.LeftButton)
-    combo, reason = dialog._team_rows[FIRST_SQUAD]
+    row = dialog.team_rows[FIRST_SQUAD]
+    qtbot.waitUntil(row.isVisible)                                # Qt shows a row added to a shown form next
+    combo, reason = row.box, row.reason
     assert combo.currentText() == "Light" and not reason.isVisible()
-    assert dialog.cover.currentText() == "Open"
+    assert dialog.cover.box.currentText() == "Open"
     assert dialog.plan is not None and dialog.plan.inputs["team_cover"] == "open,light"
     assert "1st Squad: Light cover: in Copse" in dialog.facts.facts()
     runner = runner_of(dialog)
@@ -237,7 +239,7 @@ def test_the_targets_cover_row_names_it_once_teams_share_the_hits(qtbot: QtBot, 
     """With a second Team's cover row ("1st Squad's cover"), the first cover row says it is the target's, no
     wider than the labels below so the pickers keep their room; alone, it reads Cover again."""
     dialog = dialog_for(qtbot, session, GERMAN_SECTION, SECOND_SQUAD)
-    label = dialog.form.labelForField(dialog.cover_box)
+    label = dialog.form.labelForField(dialog.cover)
     assert isinstance(label, QLabel) and label.text() == "&Cover" and label.buddy() is dialog.cover
     assert dialog.add_team(FIRST_SQUAD)
     assert label.text() == "Target's &cover"

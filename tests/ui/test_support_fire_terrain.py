@@ -40,22 +40,22 @@ def dialog_for(qtbot: QtBot, session: Session) -> FireDialog:
 
 def test_a_wood_drawn_on_the_map_sets_the_cover_and_its_fact(qtbot: QtBot, session: Session) -> None:
     dialog = dialog_for(qtbot, session)
-    assert dialog.cover.currentData() == "open" and "In the open" in dialog.facts.facts()
-    assert dialog.cover_reason.isHidden() and dialog.sight_reason.isHidden()
+    assert dialog.cover.value() == "open" and "In the open" in dialog.facts.facts()
+    assert dialog.cover.reason.isHidden() and dialog.sight.reason.isHidden()
     session.act("terrain.add", {"piece": terrain_choice(COPSE)})
-    assert dialog.cover.currentData() == "light"
+    assert dialog.cover.value() == "light"
     assert dialog.plan is not None and dialog.plan.inputs["cover"] == "light"
     assert "Light cover: in Copse" in dialog.facts.facts()
     session.undo_stack.undo()
-    assert dialog.cover.currentData() == "open"
+    assert dialog.cover.value() == "open"
 
 
 def test_a_different_cover_is_logged_with_the_players_reason(qtbot: QtBot, session: Session) -> None:
     session.act("terrain.add", {"piece": terrain_choice(COPSE)})
     dialog = dialog_for(qtbot, session)
-    dialog.cover.setFocus()
-    qtbot.keyClicks(dialog.cover, "Hard")
-    qtbot.keyClicks(dialog.cover_reason, "behind the wall the map lacks")
+    dialog.cover.box.setFocus()
+    qtbot.keyClicks(dialog.cover.box, "Hard")
+    qtbot.keyClicks(dialog.cover.reason, "behind the wall the map lacks")
     line = "Cover Hard (player: 'behind the wall the map lacks'; the map: Light cover: in Copse)"
     assert dialog.plan is not None and dialog.plan.inputs["cover"] == "hard" and line in dialog.facts.facts()
     runner = dialog.runner
@@ -70,7 +70,7 @@ def test_no_line_of_sight_is_refused_until_the_player_ticks_it(qtbot: QtBot, ses
     session.apply("Farmhouse", [AddBuilding(Building("b1", "Farmhouse", 41.5, 25.0, width=8.0, depth=4.0))])
     dialog = dialog_for(qtbot, session)
     assert dialog.plan is None and dialog.refusal.text().startswith("No Line of Sight: crosses Farmhouse")
-    qtbot.mouseClick(dialog.sight, Qt.MouseButton.LeftButton)
-    qtbot.keyClicks(dialog.sight_reason, "over the roof")
+    qtbot.mouseClick(dialog.sight.box, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(dialog.sight.reason, "over the roof")
     assert dialog.plan is not None and dialog.plan.log == (
         "Line of Sight given (player: 'over the roof'; the map: No Line of Sight: crosses Farmhouse)",)

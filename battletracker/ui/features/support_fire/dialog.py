@@ -26,7 +26,6 @@ from PySide6.QtWidgets import QComboBox
 from PySide6.QtWidgets import QFormLayout
 from PySide6.QtWidgets import QHBoxLayout
 from PySide6.QtWidgets import QLabel
-from PySide6.QtWidgets import QLineEdit
 from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QSizePolicy
 from PySide6.QtWidgets import QSpinBox
@@ -64,6 +63,7 @@ from battletracker.ui.map.items import line_item
 from battletracker.ui.map.view import MapView
 from battletracker.ui.procedure_parts import FactsPanel
 from battletracker.ui.procedure_parts import OverlayScope
+from battletracker.ui.procedure_parts import OverruledReading
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_parts import TargetPicker
 from battletracker.ui.procedure_parts import UnitProcedureDialog
@@ -79,6 +79,11 @@ FRONTAGE_OVERLAY = "support_fire.frontage"
 
 def _words(key: str) -> str:
     return key.replace("_", " ").capitalize()
+
+
+def _cover_choice(tip: str, parent: QWidget) -> OverruledReading:
+    """The cover levels, the map's reading first chosen: the target's row and each further Team's."""
+    return OverruledReading.levels(parent, ((_words(level), level) for level in cover_levels()), tip)
 
 
 class FireDialog(UnitProcedureDialog):
@@ -131,31 +136,12 @@ class FireDialog(UnitProcedureDialog):
         self.team_covers = QWidget(self)
         self.team_covers_form = QFormLayout(self.team_covers)
         self.team_covers_form.setContentsMargins(0, 0, 0, 0)
-        self._team_rows: dict[str, tuple[QComboBox, QLineEdit]] = {}
-        self._team_defaults: dict[str, str] = {}
+        self.team_rows: dict[str, OverruledReading] = {}
         teams_layout.addWidget(self.team_covers)
 
-        self.cover = QComboBox(self)
-        for level in cover_levels():
-            self.cover.addItem(_words(level), level)
-        self.cover.setToolTip("The target's cover against this firer: the map's reading unless you change it")
-        self.cover_reason = QLineEdit(self)
-        self.cover_reason.setPlaceholderText("why, if not the map's (logged)")
-        self.sight = QCheckBox("Sees the target although the map does not", self)
-        self.sight.setToolTip("Fire anyway when the map reads no Line of Sight (logged)")
-        self.sight_reason = QLineEdit(self)
-        self.sight_reason.setPlaceholderText("why (logged)")
-        self._cover_default = ""
-        self.cover_box = QWidget(self)
-        cover_row = QHBoxLayout(self.cover_box)
-        cover_row.setContentsMargins(0, 0, 0, 0)
-        cover_row.addWidget(self.cover)
-        cover_row.addWidget(self.cover_reason, 1)
-        self.sight_box = QWidget(self)
-        sight_row = QHBoxLayout(self.sight_box)
-        sight_row.setContentsMargins(0, 0, 0, 0)
-        sight_row.addWidget(self.sight)
-        sight_row.addWidget(self.sight_reason, 1)
+        self.cover = _cover_choice("The target's cover against this firer: the map's reading unless you "
+                                        "change it", self)
+        self.sight = OverruledReading.unseen_target(self, "Fire anyway when the map reads no Line of Sight (logged)")
         self.quality = QComboBox(self)
         for q in QUALITIES:
             self.quality.addItem(_words(q), q)
@@ -197,8 +183,8 @@ class FireDialog(UnitProcedureDialog):
         self.form.addRow("Target &kind", self.target_kind)
         self.cover_label = QLabel("&Cover", self)
         self.cover_label.setBuddy(self.cover)
-        self.form.addRow(self.cover_label, self.cover_box)
-        self.form.addRow("Line of Sight", self.sight_box)
+        self.form.addRow(self.cover_label, self.cover)
+        self.form.addRow("Line of Sight", self.sight)
         self.form.addRow("Target &quality", self.quality)
         self.form.addRow("Ran&ge band", self.band)
         self.form.addRow("D&ice", self.dice)
@@ -230,14 +216,13 @@ class FireDialog(UnitProcedureDialog):
         self.weapon.currentIndexChanged.connect(self._weapon_changed)
         self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
         self.target_picker.outside.connect(self._refuse_target)
-        for combo in (self.cover, self.quality, self.band, self.target_kind):
+        for combo in (self.quality, self.band, self.target_kind):
             combo.currentIndexChanged.connect(self.update_plan)
         self.dice.valueChanged.connect(self.update_plan)
-        self.activation.changed.connect(self.update_plan)
-        for box in (self.moved, self.leader, self.in_building, self.suppressing, self.sight):
+        for signal in (self.activation.changed, self.cover.changed, self.sight.changed):
+            signal.connect(self.update_plan)
+        for box in (self.moved, self.leader, self.in_building, self.suppressing):
             box.toggled.connect(self.update_plan)
-        for edit in (self.cover_reason, self.sight_reason):
-            edit.textChanged.connect(self.update_plan)
         self.frontage_button.clicked.connect(self.pick_frontage)
         self.add_team_button.clicked.connect(self._add_chosen_team)
         self.also_picker.picked.connect(self.add_team)
@@ -269,10 +254,10 @@ class FireDialog(UnitProcedureDialog):
             "target": self.target_picker.current() or "",
             "targets": ",".join(self._extra),
             "weapon": fw.name,
-            "cover": str(self.cover.currentData()),
-            "cover_reason": self.cover_reason.text().strip(),
-            "sight": self.sight.isChecked(),
-            "sight_reason": self.sight_reason.text().strip(),
+            "cover": self.cover.value(),
+            "cover_reason": self.cover.why(),
+            "sight": self.sight.value(),
+            "sight_reason": self.sight.why(),
             "target_quality": str(self.quality.currentData()),
             "range_band": str(self.band.currentData()),
             "moved": self.moved.isChecked(),
@@ -281,9 +266,9 @@ class FireDialog(UnitProcedureDialog):
             "target_in_building": self.in_building.isChecked(),
             "target_kind": str(self.target_kind.currentData() or ""),
         }
-        for unit_id, (combo, reason) in self._team_rows.items():
-            picked[f"cover.{unit_id}"] = str(combo.currentData())
-            picked[f"cover_reason.{unit_id}"] = reason.text().strip()
+        for unit_id, row in self.team_rows.items():
+            picked[f"cover.{unit_id}"] = row.value()
+            picked[f"cover_reason.{unit_id}"] = row.why()
         if fw.procedure == "coc.fire":
             picked["firepower_dice"] = self.dice.value()
         if self._frontage is not None:
@@ -356,41 +341,21 @@ class FireDialog(UnitProcedureDialog):
 
     def _fill_team_covers(self, firer: Unit, extra: list[Unit]) -> None:
         """A cover row for each further Team: its own reading from the map, which the player may change (logged
-        with the reason), kept following the map while the player has not changed it."""
-        if list(self._team_rows) != [u.id for u in extra]:
-            kept = {unit_id: (str(combo.currentData()), reason.text()) for unit_id, (combo, reason)
-                    in self._team_rows.items()}
-            while self.team_covers_form.rowCount():
-                self.team_covers_form.removeRow(0)
-            self._team_rows = {}
-            self._team_defaults = {u.id: self._team_defaults[u.id] for u in extra if u.id in self._team_defaults}
-            for unit in extra:
-                combo = QComboBox(self.team_covers)
-                for level in cover_levels():
-                    combo.addItem(_words(level), level)
-                combo.setToolTip(as_typed(f"{unit.name}'s cover against this firer: the map's reading unless you "
-                                         "change it"))
-                level, why = kept.get(unit.id, ("", ""))
-                combo.setCurrentIndex(max(0, combo.findData(level)))
-                reason = QLineEdit(why, self.team_covers)
-                reason.setPlaceholderText("why, if not the map's (logged)")
-                row = QHBoxLayout()
-                row.addWidget(combo)
-                row.addWidget(reason, 1)
-                self.team_covers_form.addRow(plain(QLabel(f"{unit.name}'s cover", self.team_covers)), row)
-                combo.currentIndexChanged.connect(self.update_plan)
-                reason.textChanged.connect(self.update_plan)
-                self._team_rows[unit.id] = (combo, reason)
+        with the reason), kept following the map while the player has not changed it.
+
+        A Team joins at the end of the list and leaves from anywhere, so its row is added last or taken out,
+        and the rows of the Teams that stay keep what the player chose."""
+        for unit_id in [unit_id for unit_id in self.team_rows if unit_id not in {u.id for u in extra}]:
+            self.team_covers_form.removeRow(self.team_rows.pop(unit_id))
         for unit in extra:
-            combo, _reason = self._team_rows[unit.id]
-            default = self._team_defaults.get(unit.id, "")
-            if default and combo.currentData() != default:
-                continue
-            reading = default_cover(self.session.game, firer, unit).level
-            self._team_defaults[unit.id] = reading
-            combo.blockSignals(True)
-            combo.setCurrentIndex(max(0, combo.findData(reading)))
-            combo.blockSignals(False)
+            row = self.team_rows.get(unit.id)
+            if row is None:
+                row = _cover_choice(as_typed(f"{unit.name}'s cover against this firer: the map's reading "
+                                                  "unless you change it"), self.team_covers)
+                row.changed.connect(self.update_plan)
+                self.team_covers_form.addRow(plain(QLabel(f"{unit.name}'s cover", self.team_covers)), row)
+                self.team_rows[unit.id] = row
+            row.follow(default_cover(self.session.game, firer, unit).level)
 
     def _teams(self, firer: Unit, target: Unit) -> list[Unit]:
         """The Teams sharing the hits now (the target alone when the choice is refused)."""
@@ -405,7 +370,7 @@ class FireDialog(UnitProcedureDialog):
         # An infantry anti-tank weapon's H.E. hits by the target's quality; a gun's (a vehicle's too) on 4+.
         self.form.setRowVisible(self.quality, procedure != "coc.sniper" and fw.he_kind != guns.GUN)
         self.form.setRowVisible(self.band, procedure not in ("coc.sniper", "coc.gun_he"))
-        self.form.setRowVisible(self.cover_box, procedure not in ("coc.sniper", "coc.flamethrower"))
+        self.form.setRowVisible(self.cover, procedure not in ("coc.sniper", "coc.flamethrower"))
         self.form.setRowVisible(self.dice, procedure == "coc.fire")
         self.form.setRowVisible(self.target_kind, procedure in ("coc.sniper", "coc.flamethrower"))
         self.form.setRowVisible(self.moved, procedure == "coc.flamethrower")
@@ -444,8 +409,7 @@ class FireDialog(UnitProcedureDialog):
         """A new target: set the choices its card implies, then recompute."""
         target = self.target_unit()
         self._fill_also()
-        self._cover_default = ""
-        self._sync_cover()
+        self._read_cover(fresh=True)
         if target is not None:
             self.quality.blockSignals(True)
             self.quality.setCurrentIndex(max(0, self.quality.findData(default_quality(target))))
@@ -458,18 +422,16 @@ class FireDialog(UnitProcedureDialog):
                 self.target_kind.blockSignals(False)
         self.update_plan()
 
-    def _sync_cover(self) -> None:
-        """Start the cover at the table's reading, and follow it while the player has not changed it."""
+    def _read_cover(self, fresh: bool = False) -> None:
+        """Start the cover at the table's reading for a new target (`fresh`), else follow it while the player has
+        not changed it."""
         firer, target = self.firer(), self.target_unit()
-        if firer is None or target is None:
-            return
-        reading = default_cover(self.session.game, firer, target).level
-        if self._cover_default and self.cover.currentData() != self._cover_default:
-            return
-        self._cover_default = reading
-        self.cover.blockSignals(True)
-        self.cover.setCurrentIndex(max(0, self.cover.findData(reading)))
-        self.cover.blockSignals(False)
+        if firer is not None and target is not None:
+            reading = default_cover(self.session.game, firer, target).level
+            if fresh:
+                self.cover.reset(reading)
+            else:
+                self.cover.follow(reading)
 
     # -- inputs to odds ---------------------------------------------------------------
     def update_plan(self) -> None:
@@ -477,10 +439,6 @@ class FireDialog(UnitProcedureDialog):
         assert self.runner is not None
         firer, target = self.firer(), self.target_unit()
         self._applied = False
-        self.cover_reason.setVisible(self.cover.currentData() != self._cover_default)
-        self.sight_reason.setVisible(self.sight.isChecked())
-        for unit_id, (combo, reason) in self._team_rows.items():
-            reason.setVisible(combo.currentData() != self._team_defaults.get(unit_id))
         not_now = self.activation.update_for(self.session.game, self.unit_id, FIRE)
         try:
             plan = plan_fire(self.session.game, self.choices())
@@ -520,7 +478,7 @@ class FireDialog(UnitProcedureDialog):
             return
         self._fill_targets()
         self._fill_also()
-        self._sync_cover()
+        self._read_cover()
         self.update_plan()
 
     # -- after the roll --------------------------------------------------------------------
