@@ -9,6 +9,9 @@ the same undo step as what it does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox
 from PySide6.QtWidgets import QHBoxLayout
@@ -16,10 +19,13 @@ from PySide6.QtWidgets import QLabel
 from PySide6.QtWidgets import QWidget
 
 from battletracker.model.game import Game
+from battletracker.rules.base import Refusal
 from battletracker.rules.chain_of_command.activation import RULESET
 from battletracker.rules.chain_of_command.activation import activated_words
 from battletracker.rules.chain_of_command.activation import status
 from battletracker.ui.text import plain
+
+T = TypeVar("T")
 
 
 class ActivationRow(QWidget):
@@ -68,6 +74,18 @@ class ActivationRow(QWidget):
         self.state.setText(activated_words(game, unit))
         self.setVisible(bool(ways) or bool(self.state.text()))
         return refusal
+
+    def plan_for(self, game: Game, unit_id: str, doing: str, make: Callable[[], T]) -> T:
+        """`make()`, the step's plan, once this row shows what `unit_id` needs to do `doing`.
+
+        The plan reads the way chosen here, so the row is brought up to date first. Its own refusal comes
+        first; a plan the table allows is still refused, as the firer's, while the rules forbid the step now.
+        """
+        not_now = self.update_for(game, unit_id, doing)
+        planned = make()
+        if not_now is not None:
+            raise Refusal("firer", not_now)
+        return planned
 
     def choice(self) -> str | None:
         """The way picked, while the unit needs activating (None once it is activated)."""

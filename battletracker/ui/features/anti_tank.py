@@ -55,7 +55,6 @@ from battletracker.rules.chain_of_command.anti_tank_plans import CHECKED_ADJUSTM
 from battletracker.rules.chain_of_command.anti_tank_plans import FACE_NAMES
 from battletracker.rules.chain_of_command.anti_tank_plans import RULESET
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan
-from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
 from battletracker.rules.chain_of_command.anti_tank_plans import at_weapons
 from battletracker.rules.chain_of_command.anti_tank_plans import can_throw_grenade
 from battletracker.rules.chain_of_command.anti_tank_plans import enemy_vehicles
@@ -300,11 +299,9 @@ class AntiTankDialog(UnitProcedureDialog):
             return
         self._draw_line(target)
         self.runner.title = f"Anti-tank fire: {self.firer.name} at {target.name}"
-        not_now = self.activation.update_for(self.session.game, self.unit_id, FIRE)
         try:
-            shot = plan_at_fire(self.session.game, self.choices())
-            if not_now is not None:
-                raise ShotRefusal("firer", not_now)
+            shot = self.activation.plan_for(self.session.game, self.unit_id, FIRE,
+                                            lambda: plan_at_fire(self.session.game, self.choices()))
         except RulesInputError as exc:
             self.facts.set_facts(())
             self._refuse(message_of(exc))

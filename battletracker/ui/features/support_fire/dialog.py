@@ -35,6 +35,7 @@ from PySide6.QtWidgets import QWidget
 from battletracker.model.game import Unit
 from battletracker.rules import Resolution
 from battletracker.rules.base import InputValue
+from battletracker.rules.base import Refusal
 from battletracker.rules.chain_of_command import flamethrowers
 from battletracker.rules.chain_of_command import guns
 from battletracker.rules.chain_of_command import shot_actions
@@ -439,12 +440,10 @@ class FireDialog(UnitProcedureDialog):
         assert self.runner is not None
         firer, target = self.firer(), self.target_unit()
         self._applied = False
-        not_now = self.activation.update_for(self.session.game, self.unit_id, FIRE)
         try:
-            plan = plan_fire(self.session.game, self.choices())
-            if not_now is not None:
-                raise ShotRefusal("firer", not_now)
-        except ShotRefusal as refusal:
+            plan = self.activation.plan_for(self.session.game, self.unit_id, FIRE,
+                                            lambda: plan_fire(self.session.game, self.choices()))
+        except Refusal as refusal:
             self.plan = None
             self.refused = True
             self.facts.set_facts(())
