@@ -99,7 +99,7 @@ def test_the_sniper_card_shows_a_refused_click_in_the_banner(qtbot: QtBot, sessi
     sniper = session.game.units["u9"]
     sniper.kind, sniper.weapons = "team", []  # no longer a sniper, and the card not yet told
     qtbot.mouseClick(section.contact, Qt.MouseButton.LeftButton)
-    assert_refusal(section.error, "is not a sniper")
+    assert_refusal(section.problem, "is not a sniper")
 
 
 def test_the_fighter_card_shows_a_refused_click_in_the_banner(qtbot: QtBot) -> None:

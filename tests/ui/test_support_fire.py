@@ -386,7 +386,7 @@ def test_the_sniper_cards_spotted_and_contact_are_recorded_actions_that_replay(
     assert session.game.actions[-1].name == "coc.sniper_spotted"
     qtbot.mouseClick(section.contact, Qt.MouseButton.LeftButton)
     assert session.game.actions[-1].name == "coc.sniper_contacted" and SNIPER not in session.game.units
-    assert section.error.isHidden()
+    assert section.problem.isHidden()
     path = tmp_path / "sniper.battle"
     savefile.save(session.game, path)
     replayed, _steps = replay_steps(savefile.load(path))

@@ -18,10 +18,7 @@ from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
 from battletracker.model.game import Game
-from battletracker.model.game import GameError
 from battletracker.model.game import Unit
-from battletracker.rules.base import RulesInputError
-from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command.activation import RULESET
 from battletracker.rules.chain_of_command.activation import activated_words
 from battletracker.rules.chain_of_command.activation import current
@@ -30,9 +27,9 @@ from battletracker.rules.chain_of_command.activation import is_leader
 from battletracker.rules.chain_of_command.activation import kind_words
 from battletracker.rules.chain_of_command.activation import order_targets
 from battletracker.rules.chain_of_command.activation import ways
+from battletracker.ui.cards.section import ActingSection
 from battletracker.ui.extensions import CardSection
 from battletracker.ui.extensions import Feature
-from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
 from battletracker.ui.text import as_typed
 from battletracker.ui.text import menu_name
@@ -45,13 +42,11 @@ def activated_by_dice(_game: Game, unit: Unit) -> bool:
     return face_for(unit) is not None
 
 
-class ActivationSection(QWidget):
+class ActivationSection(ActingSection):
     """The unit's activation this Phase, with Activate (and a Leader's Orders) as menus of what the rules allow."""
 
     def __init__(self, parent: QWidget, session: Session, unit_id: str) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.unit_id = unit_id
+        super().__init__(parent, session, unit_id)
         self.state = plain(QLabel(self))  # names the Leader whose Order activated the unit
         self.state.setObjectName("activation_state")
         self.activate = QPushButton("Activate", self)
@@ -60,7 +55,6 @@ class ActivationSection(QWidget):
         self.orders = QPushButton("Orders", self)
         self.orders.setObjectName("orders")
         self.orders.setAutoDefault(False)
-        self.problem = RefusalBanner(self)
         activate_menu = QMenu(self.activate)
         activate_menu.aboutToShow.connect(lambda: self._fill_activate(activate_menu))
         self.activate.setMenu(activate_menu)
@@ -122,16 +116,9 @@ class ActivationSection(QWidget):
         if menu.isEmpty():
             menu.addAction("No unit of its command in range").setEnabled(False)
 
-    def _slot(self, name: str, choices: dict[str, str]) -> Callable[[], None]:
-        def act() -> None:
-            try:
-                self.session.act(name, choices)
-            except (GameError, RulesInputError) as exc:
-                self.problem.show_refusal(f"Not applied: {message_of(exc)}")
-                return
-            self.problem.clear()
-
-        return act
+    def _slot(self, name: str, choices: dict[str, str]) -> Callable[[], object]:
+        """A menu entry's slot: the action, its refusal shown under the section."""
+        return lambda: self.act(name, choices)
 
 
 FEATURE = Feature(

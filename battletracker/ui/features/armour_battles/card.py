@@ -10,9 +10,7 @@ from PySide6.QtWidgets import QToolButton
 from PySide6.QtWidgets import QWidget
 
 from battletracker.model.game import Game
-from battletracker.model.game import GameError
 from battletracker.model.game import Unit
-from battletracker.rules.actions import Refusal
 from battletracker.rules.armour_battles.actions import DISRUPTION_POINTS
 from battletracker.rules.armour_battles.actions import MOST_SUPPRESSED
 from battletracker.rules.armour_battles.actions import SUPPRESSION
@@ -26,6 +24,7 @@ from battletracker.rules.armour_battles.reaction import ARTILLERY_SUPPRESSED
 from battletracker.rules.armour_battles.reaction import DISPERSED
 from battletracker.rules.armour_battles.reaction import DISRUPTION
 from battletracker.rules.armour_battles.reaction import SUPPRESSED
+from battletracker.ui.cards.section import ActingSection
 from battletracker.ui.extensions import CardSection
 from battletracker.ui.features.armour_battles.common import indirect_multiplier
 from battletracker.ui.session import Session
@@ -39,13 +38,11 @@ def _step_button(parent: QWidget, text: str, tip: str) -> QToolButton:
     return b
 
 
-class ArmourBattlesSection(QWidget):
+class ArmourBattlesSection(ActingSection):
     """FP/AT Dice, ranges, Suppression and Disruption of one Armour Battles unit."""
 
     def __init__(self, parent: QWidget, session: Session, unit_id: str) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.unit_id = unit_id
+        super().__init__(parent, session, unit_id)
         self.dice = QLabel(self)
         self.dice.setWordWrap(True)
         self.ranges = QLabel(self)
@@ -70,6 +67,7 @@ class ArmourBattlesSection(QWidget):
         grid.addWidget(self.dis_minus, 3, 1)
         grid.addWidget(self.disruption, 3, 2)
         grid.addWidget(self.dis_plus, 3, 3)
+        grid.addWidget(self.problem, 4, 0, 1, 4)
         grid.setColumnStretch(2, 1)
         self.sup_minus.clicked.connect(lambda: self.change_suppression(-1))
         self.sup_plus.clicked.connect(lambda: self.change_suppression(1))
@@ -99,17 +97,11 @@ class ArmourBattlesSection(QWidget):
         self.disruption.setText(text + (" - Dispersed" if unit.has(DISPERSED) else ""))
         self.dis_minus.setEnabled(now > 0)
 
-    def _act(self, name: str, delta: int) -> None:
-        try:
-            self.session.act(name, {"unit": self.unit_id, "delta": delta})
-        except (Refusal, GameError):
-            self.refresh(self.session.game.unit(self.unit_id))
-
     def change_suppression(self, delta: int) -> None:
-        self._act(SUPPRESSION, delta)
+        self.act(SUPPRESSION, {"unit": self.unit_id, "delta": delta})
 
     def change_disruption(self, delta: int) -> None:
-        self._act(DISRUPTION_POINTS, delta)
+        self.act(DISRUPTION_POINTS, {"unit": self.unit_id, "delta": delta})
 
 
 def _applies(_game: Game, unit: Unit) -> bool:

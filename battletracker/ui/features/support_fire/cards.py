@@ -16,15 +16,12 @@ from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
 from battletracker.model.game import Game
-from battletracker.model.game import GameError
 from battletracker.model.game import Unit
-from battletracker.rules.base import RulesInputError
-from battletracker.rules.base import message_of
 from battletracker.rules.chain_of_command import fire_plans
 from battletracker.rules.chain_of_command import guns
 from battletracker.rules.chain_of_command import sniper_actions
 from battletracker.rules.chain_of_command import snipers
-from battletracker.ui.procedure_parts import RefusalBanner
+from battletracker.ui.cards.section import ActingSection
 from battletracker.ui.session import Session
 
 
@@ -36,13 +33,11 @@ def is_gun(_game: Game, unit: Unit) -> bool:
     return unit.kind == "gun"
 
 
-class SniperSection(QWidget):
+class SniperSection(ActingSection):
     """Shots fired and the Spotted toggle, both through the session so they undo."""
 
     def __init__(self, parent: QWidget, session: Session, unit_id: str) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.unit_id = unit_id
+        super().__init__(parent, session, unit_id)
         self.shots = QLabel(self)
         self.shots.setWordWrap(True)
         self.spotted = QCheckBox("Spotted", self)
@@ -50,7 +45,6 @@ class SniperSection(QWidget):
         self.contact = QPushButton("Contacted by enemy", self)
         self.contact.setToolTip("An enemy unit contacted the sniper's base: it leaves the area "
                                 "(no Force Morale Test)")
-        self.error = RefusalBanner(self)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.spotted)
@@ -61,7 +55,7 @@ class SniperSection(QWidget):
         layout.setSpacing(2)
         layout.addWidget(self.shots)
         layout.addLayout(row)
-        layout.addWidget(self.error)
+        layout.addWidget(self.problem)
         self.spotted.toggled.connect(self.set_spotted)
         self.contact.clicked.connect(self.contacted)
 
@@ -73,23 +67,15 @@ class SniperSection(QWidget):
         self.spotted.setChecked(unit.has(snipers.SPOTTED))
         self.spotted.blockSignals(False)
 
-    def _act(self, name: str, choices: dict[str, str | bool]) -> None:
-        try:
-            self.session.act(name, {"unit": self.unit_id, **choices})
-        except (RulesInputError, GameError) as exc:
-            self.error.show_refusal(f"Not applied: {message_of(exc)}")
-            return
-        self.error.clear()
-
     def set_spotted(self, on: bool) -> None:
         unit = self.session.game.units.get(self.unit_id)
         if unit is None or unit.has(snipers.SPOTTED) == on:
             return
-        self._act(sniper_actions.SPOTTED, {"spotted": on})
+        self.act(sniper_actions.SPOTTED, {"unit": self.unit_id, "spotted": on})
 
     def contacted(self) -> None:
         if self.unit_id in self.session.game.units:
-            self._act(sniper_actions.CONTACTED, {})
+            self.act(sniper_actions.CONTACTED, {"unit": self.unit_id})
 
 
 class GunCrewSection(QWidget):
