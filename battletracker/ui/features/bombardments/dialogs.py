@@ -19,7 +19,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QButtonGroup
 from PySide6.QtWidgets import QCheckBox
 from PySide6.QtWidgets import QComboBox
-from PySide6.QtWidgets import QDialog
 from PySide6.QtWidgets import QDialogButtonBox
 from PySide6.QtWidgets import QDoubleSpinBox
 from PySide6.QtWidgets import QFormLayout
@@ -65,6 +64,8 @@ from battletracker.rules.tables import TableError
 from battletracker.rules.tables import setting
 from battletracker.rules.terrain import CoverReading
 from battletracker.rules.terrain import TableIndex
+from battletracker.ui.features.bombardments.parts import BombardmentWindow
+from battletracker.ui.features.bombardments.parts import framed_note
 from battletracker.ui.form_parts import PickFirstDialog
 from battletracker.ui.map.bombardments import BombardmentLayer
 from battletracker.ui.odds_plot import GroupFn
@@ -494,12 +495,7 @@ class SosDialog(_RunnerDialog):
         self.cover_row.reason.textChanged.connect(lambda _t: self.update_inputs())
         self.fortification.toggled.connect(lambda _on: self.update_inputs())
         self.fired_at: set[str] = set()
-        self.done_note = QLabel(self)
-        self.done_note.setObjectName("sos_done")
-        self.done_note.setWordWrap(True)
-        self.done_note.setFrameShape(QLabel.Shape.StyledPanel)
-        self.done_note.setMargin(6)
-        self.done_note.hide()
+        self.done_note = framed_note(self, "sos_done")
         self.body.insertWidget(4, self.done_note)
         self.intro.setText(f"<b>{esc(name)}</b>: each Team and AFV/APC inside the circle is rolled for in turn, "
                            "then everything not in a building, entrenchment or fortification is Pinned for this "
@@ -577,18 +573,12 @@ class SosDialog(_RunnerDialog):
         self._fill()
 
 
-class PatternDialog(QDialog):
+class PatternDialog(BombardmentWindow):
     """The owner's hidden Static/Rolling D6 and, for a rolling bombardment, the table edge it runs along."""
 
     def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.bombardment_id = bombardment_id
-        b = session.game.bombardments[bombardment_id]
-        self.name = observer_name(session.game, b)
-        self.setWindowTitle(f"{self.name}: hidden Static or Rolling die")
-        self.setMinimumWidth(460)
-        intro = QLabel(f"Only the <b>{esc(session.game.sides[b.side].name)}</b> player should look: the die stays "
+        super().__init__(session, bombardment_id, parent, "hidden Static or Rolling die", 460)
+        intro = QLabel(f"Only the <b>{esc(self.owner())}</b> player should look: the die stays "
                        "covered in the app until the second Phase of fire reveals it.", self)
         intro.setWordWrap(True)
         self.face = QComboBox(self)

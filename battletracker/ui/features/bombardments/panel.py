@@ -68,6 +68,7 @@ from battletracker.ui.features.bombardments.dialogs import RangingDialog
 from battletracker.ui.features.bombardments.dialogs import SosDialog
 from battletracker.ui.features.bombardments.dialogs import SosSideDialog
 from battletracker.ui.features.bombardments.die_face import DieFace
+from battletracker.ui.features.bombardments.parts import framed_note
 from battletracker.ui.features.bombardments.row_menu import AreaDialog
 from battletracker.ui.features.bombardments.row_menu import PeekPopup
 from battletracker.ui.features.bombardments.row_menu import RoundsDialog
@@ -260,12 +261,7 @@ class BombardmentsPanel(QWidget):
         self.building_button = QPushButton("Add building...", self)
         self.building_button.setToolTip("A building the bombardment rules need: material, storeys, and where it is")
         self.problem = RefusalBanner(self)
-        self.smoke_note = QLabel(self)
-        self.smoke_note.setObjectName("bombardment_smoke_close_combat")
-        self.smoke_note.setWordWrap(True)
-        self.smoke_note.setFrameShape(QFrame.Shape.StyledPanel)
-        self.smoke_note.setMargin(6)
-        self.smoke_note.hide()
+        self.smoke_note = framed_note(self, "bombardment_smoke_close_combat")
         self.empty = QLabel("No bombardments yet.", self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
 

@@ -14,11 +14,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QComboBox
-from PySide6.QtWidgets import QDialog
 from PySide6.QtWidgets import QDialogButtonBox
 from PySide6.QtWidgets import QFormLayout
 from PySide6.QtWidgets import QHBoxLayout
 from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLayout
 from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QSpinBox
 from PySide6.QtWidgets import QVBoxLayout
@@ -27,8 +27,8 @@ from PySide6.QtWidgets import QWidget
 from battletracker.model.bombardment import AREA_SHAPES
 from battletracker.rules.chain_of_command.bombardment import AreaOptions
 from battletracker.rules.chain_of_command.bombardment import describe_pattern
-from battletracker.rules.chain_of_command.bombardment import observer_name
 from battletracker.ui.features.bombardments.die_face import DieFace
+from battletracker.ui.features.bombardments.parts import BombardmentWindow
 from battletracker.ui.form_parts import measure_box
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.session import Session
@@ -37,18 +37,12 @@ from battletracker.ui.text import esc
 PEEK_SECONDS = 8
 
 
-class PeekPopup(QDialog):
+class PeekPopup(BombardmentWindow):
     """"Only the owner should look", then the hidden die for a few seconds, in a window of its own."""
 
     def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.bombardment_id = bombardment_id
-        b = session.game.bombardments[bombardment_id]
-        owner = session.game.sides[b.side].name if 0 <= b.side < len(session.game.sides) else "its owner"
-        self.setWindowTitle("The hidden die")
-        self.setMinimumWidth(380)
-        self.warning = QLabel(f"<b>Only {esc(owner)}'s player should look.</b><br>The die shows for "
+        super().__init__(session, bombardment_id, parent, "the hidden die", 380)
+        self.warning = QLabel(f"<b>Only {esc(self.owner())}'s player should look.</b><br>The die shows for "
                               f"{PEEK_SECONDS} seconds, then hides again.", self)
         self.warning.setWordWrap(True)
         self.die = DieFace("Your hidden die", self, size=56)
@@ -99,17 +93,30 @@ class PeekPopup(QDialog):
         super().closeEvent(event)
 
 
-class _SubmitDialog(QDialog):
+class _SubmitDialog(BombardmentWindow):
     """A small form whose OK applies through `on_submit` and stays open, with the reason, on a refusal."""
 
-    def __init__(self, parent: QWidget | None) -> None:
-        super().__init__(parent)
+    def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None, what: str,
+                 width: int) -> None:
+        super().__init__(session, bombardment_id, parent, what, width)
         self.on_submit: Callable[[], str | None] = lambda: None
         self.problem = RefusalBanner(self)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.accepted.connect(self.submit)
         self.buttons.rejected.connect(self.reject)
+
+    def lay_out(self, ok: str, *parts: QWidget | QLayout) -> None:
+        """The form's `parts`, then the refusal and the buttons, OK reading `ok` (what it does)."""
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(ok)
+        layout = QVBoxLayout(self)
+        for part in parts:
+            if isinstance(part, QWidget):
+                layout.addWidget(part)
+            else:
+                layout.addLayout(part)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
 
     def submit(self) -> None:
         error = self.on_submit()
@@ -122,10 +129,8 @@ class RoundsDialog(_SubmitDialog):
     """How many extra rounds are bought: more Phases of fire, static at the last position."""
 
     def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        b = session.game.bombardments[bombardment_id]
-        self.setWindowTitle(f"{observer_name(session.game, b)}: extra rounds")
-        self.setMinimumWidth(400)
+        super().__init__(session, bombardment_id, parent, "extra rounds", 400)
+        b = self.bombardment
         self.rounds = QSpinBox(self)
         self.rounds.setRange(1, 12)
         phases = f"{b.phases_left} Phase{'' if b.phases_left == 1 else 's'} of fire"
@@ -134,22 +139,15 @@ class RoundsDialog(_SubmitDialog):
         note.setWordWrap(True)
         form = QFormLayout()
         form.addRow("Extra rounds", self.rounds)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Add the rounds")
-        layout = QVBoxLayout(self)
-        layout.addWidget(note)
-        layout.addLayout(form)
-        layout.addWidget(self.problem)
-        layout.addWidget(self.buttons)
+        self.lay_out("Add the rounds", note, form)
 
 
 class AreaDialog(_SubmitDialog):
     """One bombardment's area and weapon, as the table has them: shape, size, facing, dice and to-hit."""
 
     def __init__(self, session: Session, bombardment_id: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        b = session.game.bombardments[bombardment_id]
-        self.setWindowTitle(f"{observer_name(session.game, b)}: area")
-        self.setMinimumWidth(420)
+        super().__init__(session, bombardment_id, parent, "area", 420)
+        b = self.bombardment
         self.shape = QComboBox(self)
         for shape in AREA_SHAPES:
             self.shape.addItem(shape.capitalize(), shape)
@@ -171,11 +169,7 @@ class AreaDialog(_SubmitDialog):
                            ("Depth (up-down)", self.depth_box), ("Radius", self.radius), ("Facing", self.facing),
                            ("Firepower Dice per unit", self.firepower_dice), ("To hit", self.to_hit)):
             form.addRow(label, box)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Change the area")
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.problem)
-        layout.addWidget(self.buttons)
+        self.lay_out("Change the area", form)
         self.shape.currentIndexChanged.connect(lambda _i: self._follow_shape())
         self._follow_shape()
         self.setWindowModality(Qt.WindowModality.NonModal)
