@@ -196,6 +196,24 @@ class OverruledReading(QWidget):
         self.reason.setVisible(self.overruled())
 
 
+def replan_on(slot: Callable[[], None], *choices: QWidget) -> None:
+    """Call `slot` at every change the player makes to any of `choices`, as a dialog that plans again at each does.
+
+    The one place that knows which signal says a choice changed (a combo's index, a box's value, a tick, an
+    overruled reading or the activation row), so a dialog lists what it plans from rather than how each says so.
+    """
+    for choice in choices:
+        if isinstance(choice, OverruledReading | ActivationRow):
+            choice.changed.connect(slot)
+        elif isinstance(choice, QComboBox):
+            choice.currentIndexChanged.connect(lambda _index: slot())
+        elif isinstance(choice, QSpinBox | QDoubleSpinBox):
+            choice.valueChanged.connect(lambda _value: slot())
+        else:
+            assert isinstance(choice, QCheckBox)
+            choice.toggled.connect(lambda _on: slot())
+
+
 def _clear_overlay(view: MapView, key: str) -> None:
     # At shutdown the map may already be gone when the dialog is destroyed: nothing is left to clear.
     with contextlib.suppress(RuntimeError):

@@ -93,6 +93,7 @@ from battletracker.ui.procedure_parts import UnitProcedureDialog
 from battletracker.ui.procedure_parts import WordChoice
 from battletracker.ui.procedure_parts import open_unit_dialog
 from battletracker.ui.procedure_parts import planned_action
+from battletracker.ui.procedure_parts import replan_on
 from battletracker.ui.procedure_runner import FirstOpening
 from battletracker.ui.procedure_runner import NotOpened
 from battletracker.ui.procedure_runner import ProcedureDialog
@@ -149,7 +150,6 @@ class AntiTankDialog(UnitProcedureDialog):
         self.sight = OverruledReading.unseen_target(self)
 
         self.activation = ActivationRow(self)
-        self.activation.changed.connect(self._update)
         form = QFormLayout()
         form.addRow(self.activation)
         form.addRow("Weapon", self.weapon_box)
@@ -213,12 +213,9 @@ class AntiTankDialog(UnitProcedureDialog):
         right.addWidget(self.follow_up)
         self.set_columns(left, right, (1, 1))
 
-        self.weapon_box.currentIndexChanged.connect(self._update)
+        replan_on(self._update, self.activation, self.weapon_box, self.location_box, self.visibility, self.sight)
         self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
         self.target_picker.outside.connect(self._refuse_target)
-        self.location_box.currentIndexChanged.connect(self._update)
-        self.visibility.changed.connect(self._update)
-        self.sight.changed.connect(self._update)
         self.reverse_button.clicked.connect(self.start_reverse)
         self.next_button.clicked.connect(self._next_shot)
         self.runner.applied.connect(self._applied)

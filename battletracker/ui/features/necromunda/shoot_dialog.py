@@ -88,6 +88,7 @@ from battletracker.ui.procedure_parts import OverlayScope
 from battletracker.ui.procedure_parts import OverruledReading
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_parts import TargetPicker
+from battletracker.ui.procedure_parts import replan_on
 from battletracker.ui.procedure_runner import FirstOpening
 from battletracker.ui.procedure_runner import ProcedureDialog
 from battletracker.ui.procedure_runner import ProcedureRunner
@@ -354,12 +355,8 @@ class ShootDialog(ProcedureDialog):
         self.profile_box.currentIndexChanged.connect(self._profile_changed)
         self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
         self.target_picker.outside.connect(self._refuse_target)
-        for box in (self.range_box, self.firepower_box, self.modifier_box):
-            box.valueChanged.connect(self.update_inputs)
-        for check in (self.engaged_box, self.injured_box, self.ledge_box, self.close_combat_box):
-            check.toggled.connect(self.update_inputs)
-        for reading in (self.cover, self.sight):
-            reading.changed.connect(self.update_inputs)
+        replan_on(self.update_inputs, self.range_box, self.firepower_box, self.engaged_box, self.injured_box,
+                  self.ledge_box, self.close_combat_box, self.cover, self.sight, self.modifier_box)
         self.sight_list.itemChanged.connect(self._sight_changed)
         self.runner.resolved.connect(lambda _res: self._update_apply())
         self.apply_button.clicked.connect(self.apply)

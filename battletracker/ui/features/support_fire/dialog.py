@@ -68,6 +68,7 @@ from battletracker.ui.procedure_parts import OverruledReading
 from battletracker.ui.procedure_parts import RefusalBanner
 from battletracker.ui.procedure_parts import TargetPicker
 from battletracker.ui.procedure_parts import UnitProcedureDialog
+from battletracker.ui.procedure_parts import replan_on
 from battletracker.ui.procedure_runner import FirstOpening
 from battletracker.ui.procedure_runner import ProcedureRunner
 from battletracker.ui.session import Session
@@ -217,13 +218,8 @@ class FireDialog(UnitProcedureDialog):
         self.weapon.currentIndexChanged.connect(self._weapon_changed)
         self.target_picker.chosen.connect(lambda _unit_id: self._target_changed())
         self.target_picker.outside.connect(self._refuse_target)
-        for combo in (self.quality, self.band, self.target_kind):
-            combo.currentIndexChanged.connect(self.update_plan)
-        self.dice.valueChanged.connect(self.update_plan)
-        for signal in (self.activation.changed, self.cover.changed, self.sight.changed):
-            signal.connect(self.update_plan)
-        for box in (self.moved, self.leader, self.in_building, self.suppressing):
-            box.toggled.connect(self.update_plan)
+        replan_on(self.update_plan, self.activation, self.cover, self.sight, self.quality, self.band, self.dice,
+                  self.target_kind, self.moved, self.leader, self.in_building, self.suppressing)
         self.frontage_button.clicked.connect(self.pick_frontage)
         self.add_team_button.clicked.connect(self._add_chosen_team)
         self.also_picker.picked.connect(self.add_team)
