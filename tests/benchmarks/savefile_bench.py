@@ -41,6 +41,8 @@ from battletracker.model.game import Unit
 from battletracker.model.game import Vehicle
 from battletracker.model.game import Weapon
 from battletracker.model.game import WeaponProfile
+from battletracker.model.savefile import PICTURE
+from battletracker.model.savefile import SAME_AS_GAME
 from battletracker.model.terrain import TerrainPiece
 from battletracker.rules.presets import unit_presets
 from tests.benchmarks.common import report_ratio
@@ -113,9 +115,21 @@ def _bombardment(d: dict[str, Any]) -> Bombardment:
                           "last_fired": _stamp(d.get("last_fired")), "last_ranged": _stamp(d.get("last_ranged"))})
 
 
+def _in_place(start: dict[str, Any], terrain: list[dict[str, Any]], pictures: dict[str, str]) -> dict[str, Any]:
+    """The start with what the file writes once put in place, unchecked: terrain pieces by id, pictures by hash."""
+    held = {t["id"]: t for t in terrain}
+    start["terrain"] = [held[t[SAME_AS_GAME]] if SAME_AS_GAME in t else t for t in start.get("terrain", [])]
+    backdrop = start.get("backdrop")
+    if backdrop and str(backdrop.get("image", "")).startswith(PICTURE):
+        backdrop["image"] = pictures[backdrop["image"][len(PICTURE):]]
+    return start
+
+
 def unchecked_game(doc: dict[str, Any]) -> Game:
     """The game of a parsed save file built straight from its values: the dataclasses a load makes, unchecked."""
     g = doc["game"]
+    if g.get("backdrop") and str(g["backdrop"].get("image", "")).startswith(PICTURE):
+        g["backdrop"]["image"] = doc["pictures"][g["backdrop"]["image"][len(PICTURE):]]
     game = Game(**{**g, "sides": [_side(s) for s in g["sides"]],
                    "units": {u["id"]: _unit(u) for u in g["units"]},
                    "markers": {m["id"]: Marker(**m) for m in g["markers"]},
@@ -128,7 +142,7 @@ def unchecked_game(doc: dict[str, Any]) -> Game:
                    "backdrop": Backdrop(**g["backdrop"]) if g.get("backdrop") else None})
     history = doc.get("history")
     if history is not None:
-        game.start = history["start"]
+        game.start = _in_place(history["start"], g["terrain"], doc.get("pictures", {}))
         game.actions = [Action(a["name"], a["choices"], tuple(a["dice"]), a["time"], a.get("typed", False))
                         for a in history["actions"]]
     return game
