@@ -118,9 +118,9 @@ def installation_failure(window: MainWindow) -> str | None:
             importlib.import_module(package)
         except Exception as exc:  # noqa: BLE001 - any failure to import is the answer
             return f"the rules package {package} does not load: {exc!r}"
-    window.load_features()
-    if window.features_error is not None:
-        return f"the rules features do not load: {window.features_error!r}"
+    window.feature_host.load()
+    if window.feature_host.error is not None:
+        return f"the rules features do not load: {window.feature_host.error!r}"
     try:
         check_odds_plot(window)
     except Exception as exc:  # noqa: BLE001
@@ -253,9 +253,9 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
     # The rules features: an explicit list, imported and added just after the first paint.
     window = MainWindow(session, Recovery(session), features=all_features)
     if args.file is not None:
-        window.open_path(args.file)
+        window.files.open_path(args.file)
     elif not args.demo and not args.quit_after_paint:
-        window.reopen_last()
+        window.files.reopen_last()
     window.first_painted.connect(lambda: _resume_collecting(collecting))
     window.first_painted.connect(lambda: QTimer.singleShot(0, note_start))
     window.show()
@@ -278,5 +278,5 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
         window.first_painted.connect(report)
     else:
         # Asked over the painted window, which fits the question to the screen from its first paint.
-        window.first_painted.connect(lambda: QTimer.singleShot(0, window.offer_recovery))
+        window.first_painted.connect(lambda: QTimer.singleShot(0, window.files.offer_recovery))
     return app.exec()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray
@@ -28,7 +27,6 @@ from PySide6.QtWidgets import QDialog
 from PySide6.QtWidgets import QDockWidget
 from PySide6.QtWidgets import QLabel
 from PySide6.QtWidgets import QMainWindow
-from PySide6.QtWidgets import QMenu
 from PySide6.QtWidgets import QToolBar
 from PySide6.QtWidgets import QUndoView
 from PySide6.QtWidgets import QWidget
@@ -39,9 +37,7 @@ from battletracker.rules import RulesInputError
 from battletracker.rules.base import message_of
 from battletracker.rules.tables import resources_dir
 from battletracker.ui.cards import CardsPanel
-from battletracker.ui.extensions import DockId
 from battletracker.ui.extensions import Feature
-from battletracker.ui.extensions import MenuId
 from battletracker.ui.features import MODULES as FEATURE_MODULES
 from battletracker.ui.fit import DialogFitter
 from battletracker.ui.fit import screen_room
@@ -58,8 +54,7 @@ from battletracker.ui.window_files import WindowFiles
 from battletracker.ui.window_replay import WindowReplay
 
 if TYPE_CHECKING:
-    from battletracker.ui.replay_panel import ReplayBanner
-    from battletracker.ui.replay_panel import ReplayPanel
+    pass
 
 
 class MainWindow(QMainWindow):
@@ -120,8 +115,8 @@ class MainWindow(QMainWindow):
         session.replay_changed.connect(self._on_replay_changed)
         self.cards.status_message.connect(lambda text: self.show_status(text, 8000))
         self.recovery.status.connect(lambda text, timeout: self.show_status(text, timeout))
-        self.cards.action_requested.connect(lambda key, unit_id: self.run_unit_action(key, unit_id))
-        self.cards.menu_opening.connect(self.load_features)
+        self.cards.action_requested.connect(lambda key, unit_id: self.feature_host.run_unit_action(key, unit_id))
+        self.cards.menu_opening.connect(self.feature_host.load)
         self.map.refused.connect(lambda text: self.show_status(f"Not applied: {text}", 8000))
         self.map.context_requested.connect(self.feature_host.map_context_menu)
         self.map.unit_activated.connect(lambda unit_id: self.cards.edit_unit(unit_id))
@@ -129,7 +124,7 @@ class MainWindow(QMainWindow):
         self._update_clock()
         self._on_selection(session.selected)
         self.files.say_history_lost()
-        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self.load_features,
+        self.warm_up = WarmUp(self, lambda: self.session.game.ruleset, self._dice_dialog, self.feature_host.load,
                               FEATURE_MODULES if features is not None else ())
         self.guide_window: QDialog | None = None
         self._restore_settings()
@@ -278,7 +273,7 @@ class MainWindow(QMainWindow):
         self.feature_host.menus.update({"file": file_menu, "edit": edit, "game": game, "view": view, "help": help_menu})
         for menu in self.feature_host.menus.values():
             # A menu opened before the features are installed lists their entries all the same.
-            menu.aboutToShow.connect(self.load_features)
+            menu.aboutToShow.connect(self.feature_host.load)
 
         tools = QToolBar("Main", self)
         tools.setObjectName("toolbar-main")
@@ -378,61 +373,6 @@ class MainWindow(QMainWindow):
 
     def status_text(self) -> str:
         return self.statusBar().currentMessage()
-
-    # -- the parts' names on the window: app.py, the tests and a unit action's host use them -------------
-    @property
-    def features_loaded(self) -> bool:
-        return self.feature_host.loaded
-
-    @property
-    def features_error(self) -> Exception | None:
-        """Why the features did not load, if they did not."""
-        return self.feature_host.error
-
-    @property
-    def unit_action_entries(self) -> dict[str, QAction]:
-        return self.feature_host.entries
-
-    def load_features(self) -> None:
-        self.feature_host.load()
-
-    def run_unit_action(self, key: str, unit_id: str | None = None) -> None:
-        self.feature_host.run_unit_action(key, unit_id)
-
-    def add_dock(self, dock: QDockWidget, area: Qt.DockWidgetArea, tabify_with: DockId | None = None) -> None:
-        self.feature_host.add_dock(dock, area, tabify_with)
-
-    def menu(self, menu_id: MenuId) -> QMenu:
-        return self.feature_host.menu(menu_id)
-
-    @property
-    def replay_panel(self) -> ReplayPanel:
-        return self.replay.panel
-
-    @property
-    def replay_banner(self) -> ReplayBanner:
-        return self.replay.banner
-
-    def start_replay(self) -> None:
-        self.replay.start()
-
-    def open_path(self, path: Path) -> bool:
-        return self.files.open_path(path)
-
-    def save(self) -> bool:
-        return self.files.save()
-
-    def save_to(self, path: Path) -> bool:
-        return self.files.save_to(path)
-
-    def offer_recovery(self) -> None:
-        self.files.offer_recovery()
-
-    def reopen_last(self) -> None:
-        self.files.reopen_last()
-
-    def recent_files(self) -> list[str]:
-        return self.files.recent_files()
 
     # -- the View menu's colours ------------------------------------------------------------
     def _fill_colours(self) -> None:

@@ -216,7 +216,7 @@ def _opener(app: Any, w: Any, opening: Opening) -> Callable[[], object]:
         panel = w.findChild(BombardmentsPanel)
         bid = next(iter(w.session.game.bombardments))
         return lambda: (panel.open_phase if opening.how == "phase" else panel.open_ranging)(bid)
-    return lambda: w.run_unit_action(opening.how, opening.unit_id)
+    return lambda: w.feature_host.run_unit_action(opening.how, opening.unit_id)
 
 
 def open_and_close(app: Any, w: Any, opening: Opening) -> tuple[float, str]:

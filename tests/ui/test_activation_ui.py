@@ -29,7 +29,7 @@ pytestmark = pytest.mark.qt_log_ignore("does not support raise", "does not suppo
 def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
     session.game.terrain.clear()
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.resize(1366, 768)
     win.show()

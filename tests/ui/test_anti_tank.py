@@ -185,10 +185,10 @@ def test_explodes_lists_the_infantry_near_the_wreck(qtbot: QtBot, demo_game: Gam
 def test_opened_from_the_window_and_target_picked_on_the_map(qtbot: QtBot, session: Session,
                                                              tmp_path: Path) -> None:
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()  # normally just after the first paint
+    win.feature_host.load()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
-    win.run_unit_action("coc.anti_tank_fire", PANZER)
+    win.feature_host.run_unit_action("coc.anti_tank_fire", PANZER)
     dialogs = win.findChildren(AntiTankDialog)
     assert len(dialogs) == 1
     dialog = dialogs[0]
@@ -320,10 +320,10 @@ def test_grenade_run_starts_at_the_maps_reading_and_the_player_corrects_it(qtbot
     squad.x, squad.y = 50.0, 30.0
     session = Session(demo_game)
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
-    win.run_unit_action("coc.at_grenade", ready_unit(session, "u2"))
+    win.feature_host.run_unit_action("coc.at_grenade", ready_unit(session, "u2"))
     [dialog] = win.findChildren(GrenadeDialog)
     qtbot.waitExposed(dialog)
     run = dialog.widget("distance")

@@ -23,7 +23,7 @@ def test_the_outcome_list_says_what_each_group_of_net_hits_means(qtbot: QtBot, s
                                                                   tmp_path: Path) -> None:
     ready_side(session.game, 0)
     window = MainWindow(session, Recovery(session, tmp_path))
-    window.load_features()
+    window.feature_host.load()
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.resize(1366, 768)
     window.show()

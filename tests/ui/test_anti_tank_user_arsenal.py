@@ -136,7 +136,7 @@ def test_game_menu_offers_the_arsenal(qtbot: QtBot, session: Session) -> None:
     set_user_arsenal({})
     window = MainWindow(session)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
-    window.load_features()  # normally just after the first paint
+    window.feature_host.load()  # normally just after the first paint
     assert arsenal().grenade("RPG-40") is not None
     entries = [a for a in window.findChildren(QAction) if a.objectName() == "action-arsenal"]
     assert len(entries) == 1 and entries[0].text() == "&Arsenal\u2026"
@@ -160,7 +160,7 @@ LONG_NUMBER = "9" * 5000  # past the 4,300 digits Python's int() reads from text
 def _arsenal_from_the_menu(qtbot: QtBot, session: Session) -> ArsenalDialog:
     window = MainWindow(session)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
-    window.load_features()  # normally just after the first paint
+    window.feature_host.load()  # normally just after the first paint
     (entry,) = [a for a in window.findChildren(QAction) if a.objectName() == "action-arsenal"]
     entry.trigger()
     dialog = window.findChild(ArsenalDialog)
@@ -219,7 +219,7 @@ def test_a_file_with_impossible_band_edges_is_refused(tmp_path: Path, bands: lis
 def _window_with_features(qtbot: QtBot, session: Session) -> MainWindow:
     window = MainWindow(session)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
-    window.load_features()  # normally just after the first paint
+    window.feature_host.load()  # normally just after the first paint
     return window
 
 
@@ -236,8 +236,8 @@ def test_a_damaged_arsenal_is_moved_aside_said_once_and_the_features_load(qtbot:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(content, encoding="utf-8")
     window = _window_with_features(qtbot, session)
-    assert window.features_error is None
-    assert "coc.anti_tank_fire" in window.unit_action_entries
+    assert window.feature_host.error is None
+    assert "coc.anti_tank_fire" in window.feature_host.entries
     assert [a for a in window.findChildren(QAction) if a.objectName() == "action-arsenal"]
     assert arsenal().weapon("7.5cm KwK 40") is not None  # the built-in arsenal
     [aside] = path.parent.glob("arsenal.json.damaged-*")

@@ -190,7 +190,7 @@ def test_selected_unit_shows_its_range_profile_rings(qtbot: QtBot, kursk: Sessio
 
     win = MainWindow(kursk)
 
-    win.load_features()  # normally just after the first paint
+    win.feature_host.load()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: kursk.undo_stack.setClean())
     kursk.select("stuh")
     items = win.map.map_scene.overlays[RINGS]
@@ -199,7 +199,7 @@ def test_selected_unit_shows_its_range_profile_rings(qtbot: QtBot, kursk: Sessio
     assert len(win.map.map_scene.overlays[RINGS]) == 6  # no indirect ring for a unit that cannot fire indirectly
     kursk.select(None)
     assert RINGS not in win.map.map_scene.overlays
-    assert win.unit_action_entries["ab.indirect_fire"].text() == "&Indirect fire..."
+    assert win.feature_host.entries["ab.indirect_fire"].text() == "&Indirect fire..."
 
 
 def test_moving_costs_the_halved_dice(qtbot: QtBot, kursk: Session) -> None:
@@ -221,9 +221,9 @@ def test_the_action_opens_the_dialog_and_draws_the_burst_on_the_map(qtbot: QtBot
 
     win = MainWindow(kursk)
 
-    win.load_features()  # normally just after the first paint
+    win.feature_host.load()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: kursk.undo_stack.setClean())
-    win.run_unit_action("ab.indirect_fire", "stuh")
+    win.feature_host.run_unit_action("ab.indirect_fire", "stuh")
     dlg = win.findChild(IndirectFireDialog)
     assert dlg is not None and dlg.isVisible()
     assert len(win.map.map_scene.overlays[OVERLAY]) == 2  # line of fire and the 2" burst at the aiming point

@@ -89,11 +89,11 @@ def test_the_action_is_offered_for_close_support_units_only(qtbot: QtBot, melee:
     from battletracker.ui.main_window import MainWindow
 
     win = MainWindow(melee)
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: melee.undo_stack.setClean())
     assert "ab.close_assault" in [a.key for a in unit_actions(melee.game, melee.game.unit("stuh"))]
     assert "ab.close_assault" not in [a.key for a in unit_actions(melee.game, melee.game.unit("t34"))]
-    win.run_unit_action("ab.close_assault", "stuh")
+    win.feature_host.run_unit_action("ab.close_assault", "stuh")
     dlg = win.findChild(CloseAssaultDialog)
     assert dlg is not None and dlg.isVisible()
     dlg.reject()

@@ -281,7 +281,7 @@ def test_the_window_has_the_dock_and_the_layer(qtbot: QtBot, session: Session, t
 
     win = MainWindow(session)
 
-    win.load_features()  # normally just after the first paint
+    win.feature_host.load()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.resize(1400, 900)
     win.show()
@@ -318,7 +318,7 @@ def test_sos_target_is_chosen_from_the_list_or_clicked_on_the_map(qtbot: QtBot, 
     window = MainWindow(session)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.show()
-    window.load_features()
+    window.feature_host.load()
     qtbot.waitExposed(window)
     panel = window.findChild(BombardmentsPanel)
     assert panel is not None

@@ -112,7 +112,7 @@ def test_the_unit_actions_run_through_the_window(qtbot: QtBot, session: Session)
     from battletracker.ui.main_window import MainWindow
 
     win = MainWindow(session)
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.resize(1400, 900)
     win.show()
@@ -121,9 +121,9 @@ def test_the_unit_actions_run_through_the_window(qtbot: QtBot, session: Session)
     assert panel is not None
     assert panel.place_building("Farmhouse", (22.0, 38.0), 6.0, 4.0, 0.0, "brick_stone", 2)
     (bid,) = session.game.buildings
-    ENTER_BUILDING.run(win, "u7")
+    ENTER_BUILDING.run(win.feature_host, "u7")
     assert win.map.picking
     click(win.map, (22.0, 38.0))
     assert session.game.buildings[bid].occupants == ["u7"]
-    LEAVE_BUILDING.run(win, "u7")
+    LEAVE_BUILDING.run(win.feature_host, "u7")
     assert session.game.buildings[bid].occupants == []

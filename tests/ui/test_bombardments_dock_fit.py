@@ -35,7 +35,7 @@ def laptop_window(qtbot: QtBot, session: Session) -> tuple[MainWindow, Bombardme
     window.show()
     window.showNormal()
     window.resize(SCREEN)
-    window.load_features()
+    window.feature_host.load()
     qtbot.waitExposed(window)
     dock = window.findChild(QDockWidget, "dock-bombardments")
     assert dock is not None

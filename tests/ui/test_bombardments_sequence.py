@@ -35,7 +35,7 @@ OBSERVER = (30.0, 20.0)
 @pytest.fixture
 def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
     qtbot.waitExposed(win)

@@ -22,7 +22,7 @@ def window_on(qtbot: QtBot, demo: str, tmp_path: Path) -> MainWindow:
     session = Session(savefile.load(resources_dir() / "demo" / demo))
     win = MainWindow(session, Recovery(session, tmp_path / "recovery"))
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
-    win.load_features()
+    win.feature_host.load()
     win.show()
     qtbot.waitExposed(win)
     return win

@@ -79,7 +79,7 @@ def test_a_file_with_terrain_beyond_reach_is_refused_and_the_game_on_screen_stay
     assert said and "far.battle was not opened" in said[0]
     assert "Far wood" in said[0] and f'within {REACH:g}"' in said[0]
     assert win.session.path == first and win.session.game is shown
-    assert str(far) not in win.recent_files()
+    assert str(far) not in win.files.recent_files()
 
 
 def _run(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:

@@ -52,10 +52,10 @@ def test_an_unticked_box_in_the_shoot_dialogs_list_shows_in_dark_mode(qtbot: QtB
     session = Session(savefile.load(resources_dir() / "demo" / "necromunda.json"))
     window = MainWindow(session)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
-    window.load_features()
+    window.feature_host.load()
     window.show()
     fighter = next(u.id for u in session.game.units.values() if u.side == 0)
-    window.run_unit_action("necromunda.shoot", fighter)
+    window.feature_host.run_unit_action("necromunda.shoot", fighter)
     dialog = window.findChildren(ShootDialog)[0]
     qtbot.waitExposed(dialog)
     listed = dialog.sight_list

@@ -32,7 +32,7 @@ def window(qtbot: QtBot, session: Session) -> MainWindow:
     qtbot.addWidget(win, before_close_func=lambda _w: win.session.undo_stack.setClean())
     win.show()
     win.resize(1366, 768)
-    win.load_features()
+    win.feature_host.load()
     qtbot.waitExposed(win)
     win.activateWindow()
     qtbot.waitUntil(win.isActiveWindow)

@@ -94,7 +94,8 @@ def test_every_unit_action_leaves_half_the_map_in_view(qtbot: QtBot) -> None:
             unit = next((u for u in game.units.values() if action.available(game, u)), None)
             if unit is None:
                 continue
-            if check(qtbot, window, lambda a=action.key, u=unit.id, w=window: w.run_unit_action(a, u), action.title):
+            host = window.feature_host
+            if check(qtbot, window, lambda a=action.key, u=unit.id, h=host: h.run_unit_action(a, u), action.title):
                 checked.add(action.key)
         window.close()
     assert {"coc.anti_tank_fire", "coc.support_fire", "ab.indirect_fire", "ab.direct_fire", "ab.close_assault",

@@ -56,7 +56,7 @@ D = TypeVar("D", bound=QDialog)
 def _window(qtbot: QtBot, game: Game, folder: Path) -> MainWindow:
     session = Session(game)
     win = MainWindow(session, Recovery(session, folder))
-    win.load_features()  # normally just after the first paint
+    win.feature_host.load()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
     qtbot.waitExposed(win)
@@ -121,7 +121,7 @@ def open_bombardment_phase(qtbot: QtBot, tmp_path: Path) -> Opened:
 
 def open_anti_tank(qtbot: QtBot, tmp_path: Path) -> Opened:
     win = _window(qtbot, ready_side(savefile.load(demo_path())), tmp_path)
-    win.run_unit_action("coc.anti_tank_fire", PANZER)
+    win.feature_host.run_unit_action("coc.anti_tank_fire", PANZER)
     dialog = _only(win, AntiTankDialog)
     return dialog, dialog.runner
 
@@ -130,14 +130,14 @@ def open_anti_tank_grenade(qtbot: QtBot, tmp_path: Path) -> Opened:
     game = ready_side(savefile.load(demo_path()))
     game.unit("u2").x, game.unit("u2").y = 50.0, 30.0
     win = _window(qtbot, game, tmp_path)
-    win.run_unit_action("coc.at_grenade", "u2")
+    win.feature_host.run_unit_action("coc.at_grenade", "u2")
     dialog = _only(win, GrenadeDialog)
     return dialog, dialog.runner
 
 
 def open_fire(qtbot: QtBot, tmp_path: Path) -> Opened:
     win = _window(qtbot, ready_side(savefile.load(demo_path())), tmp_path)
-    win.run_unit_action("coc.support_fire", MG)
+    win.feature_host.run_unit_action("coc.support_fire", MG)
     dialog = _only(win, FireDialog)
     assert dialog.set_target(SQUAD)
     assert dialog.runner is not None
@@ -152,7 +152,7 @@ def open_grenade_into_vehicle(qtbot: QtBot, tmp_path: Path) -> Opened:
                    vehicle=Vehicle("apc", {"front": 2, "side": 1, "rear": 1, "top": 0}, True))
     win.session.apply("Add the team and the half-track", [AddUnit(team), AddUnit(vehicle)])
     ready(win.session.game, "u40")
-    win.run_unit_action("coc.grenade_into_vehicle", "u40")
+    win.feature_host.run_unit_action("coc.grenade_into_vehicle", "u40")
     dialog = _only(win, GrenadeIntoVehicleDialog)
     return dialog, dialog.runner
 
@@ -164,14 +164,14 @@ def open_necromunda_shoot(qtbot: QtBot, tmp_path: Path) -> Opened:
 
     game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("b", "Mira", 1, 10, 20))
     win = _window(qtbot, game, tmp_path)
-    win.run_unit_action("necromunda.shoot", "a")
+    win.feature_host.run_unit_action("necromunda.shoot", "a")
     dialog = _only(win, ShootDialog)
     return dialog, dialog.runner
 
 
 def open_indirect_fire(qtbot: QtBot, tmp_path: Path) -> Opened:
     win = _window(qtbot, _kursk(), tmp_path)
-    win.run_unit_action("ab.indirect_fire", "stuh")
+    win.feature_host.run_unit_action("ab.indirect_fire", "stuh")
     dialog = _only(win, IndirectFireDialog)
     dialog.set_aim(30.0, 20.0)
     dialog.set_observer("observer")
@@ -181,7 +181,7 @@ def open_indirect_fire(qtbot: QtBot, tmp_path: Path) -> Opened:
 
 def open_direct_fire(qtbot: QtBot, tmp_path: Path) -> Opened:
     win = _window(qtbot, _kursk(), tmp_path)
-    win.run_unit_action("ab.direct_fire", "stuh")
+    win.feature_host.run_unit_action("ab.direct_fire", "stuh")
     dialog = _only(win, DirectFireDialog)
     dialog.set_target("rifles")
     assert dialog.current is not None
@@ -192,7 +192,7 @@ def open_close_assault(qtbot: QtBot, tmp_path: Path) -> Opened:
     game = _kursk()
     game.units["rifles"].y = 30.0
     win = _window(qtbot, game, tmp_path)
-    win.run_unit_action("ab.close_assault", "stuh")
+    win.feature_host.run_unit_action("ab.close_assault", "stuh")
     dialog = _only(win, CloseAssaultDialog)
     return dialog, dialog.runner
 

@@ -115,14 +115,14 @@ def test_a_unit_action_opens_its_dialog_from_the_fake_host(qtbot: QtBot, session
 def test_the_main_window_is_the_host(qtbot: QtBot, session: Session) -> None:
     window = MainWindow(session)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
-    window.load_features()
-    view_entries = [a.text() for a in window.menu("view").actions()]
+    window.feature_host.load()
+    view_entries = [a.text() for a in window.feature_host.menu("view").actions()]
     assert "Bombardments" in view_entries
     assert window.findChild(QDockWidget, "dock-bombardments") in window.tabifiedDockWidgets(window.log_dock)
-    assert "action-arsenal" in [a.objectName() for a in window.menu("game").actions()]
+    assert "action-arsenal" in [a.objectName() for a in window.feature_host.menu("game").actions()]
     window.show_status("Ready", 0)
     assert window.statusBar().currentMessage() == "Ready"
-    assert isinstance(window.menu("help").actions()[0], QAction)
+    assert isinstance(window.feature_host.menu("help").actions()[0], QAction)
 
 
 def test_window_extensions_take_the_host_not_the_window() -> None:
@@ -180,9 +180,9 @@ def test_the_window_adds_the_features_it_is_given_just_after_the_first_paint(qtb
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     assert asked == []
     window.show()
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    qtbot.waitUntil(lambda: window.feature_host.loaded, timeout=20000)
     assert asked == [1]
-    assert "action-arsenal" in [a.objectName() for a in window.menu("game").actions()]
+    assert "action-arsenal" in [a.objectName() for a in window.feature_host.menu("game").actions()]
 
 
 def test_the_bombardments_panel_is_made_only_once_a_chain_of_command_game_is_open(qtbot: QtBot) -> None:
@@ -194,7 +194,7 @@ def test_the_bombardments_panel_is_made_only_once_a_chain_of_command_game_is_ope
     window = MainWindow(session, features=all_features)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.show()
-    window.load_features()
+    window.feature_host.load()
     dock = window.findChild(QDockWidget, "dock-bombardments")
     assert dock is not None and not dock.isVisible() and not dock.toggleViewAction().isVisible()
     assert window.findChild(BombardmentsPanel) is None, "nothing of it made for a Necromunda game"

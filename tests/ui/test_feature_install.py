@@ -89,7 +89,7 @@ def _window(qtbot: QtBot, session: Session) -> MainWindow:
 def test_the_features_are_installed_in_one_slice_once_the_rules_are_imported(qtbot: QtBot, session: Session) -> None:
     window = _window(qtbot, session)
     window.show()
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    qtbot.waitUntil(lambda: window.feature_host.loaded, timeout=20000)
     names = [name for name, _ms in window.warm_up.slices]
     assert names.count("the rules features") == 1
     installed = names.index("the rules features")
@@ -98,7 +98,7 @@ def test_the_features_are_installed_in_one_slice_once_the_rules_are_imported(qtb
         "Qt's classes all made first, on the GUI thread"
     thread = window.warm_up._rules_thread
     assert thread is not None and not thread.is_alive(), "installed once the rules thread had finished"
-    assert "coc.support_fire" in window.unit_action_entries
+    assert "coc.support_fire" in window.feature_host.entries
 
 
 def test_the_rules_thread_starts_once_qt_classes_are_all_made(
@@ -116,14 +116,14 @@ def test_the_rules_thread_starts_once_qt_classes_are_all_made(
 
     monkeypatch.setattr(warmup, "_import_rules", watched)
     window.show()
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    qtbot.waitUntil(lambda: window.feature_host.loaded, timeout=20000)
     assert left_to_make == [0]
 
 
 def test_the_features_modules_are_imported_one_a_slice_before_the_install(qtbot: QtBot, session: Session) -> None:
     window = _window(qtbot, session)
     window.show()
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    qtbot.waitUntil(lambda: window.feature_host.loaded, timeout=20000)
     names = [name for name, _ms in window.warm_up.slices]
     imported = [name.removeprefix("import ") for name in names if name.startswith("import ")]
     assert imported == list(MODULES), "each of the features' modules a slice of its own, in order"
@@ -153,7 +153,7 @@ def test_the_install_keeps_every_card_and_builds_those_in_view_again_from_the_ne
         builds.append(card.unit_id)
         build(card)
 
-    install = window.load_features
+    install = window.feature_host.load
 
     def watched_install() -> None:
         monkeypatch.setattr(UnitCard, "_build", counted_build)
@@ -165,7 +165,7 @@ def test_the_install_keeps_every_card_and_builds_those_in_view_again_from_the_ne
     window.warm_up._install = watched_install
     window.resize(900, 600)
     window.show()
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    qtbot.waitUntil(lambda: window.feature_host.loaded, timeout=20000)
     assert before and window.cards._cards == before, "the same cards, not made afresh"
     assert all(window.cards._cards[unit_id] is card for unit_id, card in before.items())
     assert window.cards._cards["u1"].selected, "the selection kept"
@@ -185,7 +185,7 @@ def test_cards_are_built_again_a_slice_a_turn_after_the_install(
     monkeypatch.setattr(panel, "REFILL_SLICE_S", 0.0)
     window = _window(qtbot, session)
     rebuilt: list[int] = []
-    install = window.load_features
+    install = window.feature_host.load
 
     def install_then_one_turn() -> None:
         install()
@@ -197,7 +197,7 @@ def test_cards_are_built_again_a_slice_a_turn_after_the_install(
     window.warm_up._install = install_then_one_turn
     window.resize(900, 600)
     window.show()
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    qtbot.waitUntil(lambda: window.feature_host.loaded, timeout=20000)
     assert rebuilt == [1], "with no time to spare, one card a turn"
     in_view = _cards_in_view(window)
     qtbot.waitUntil(lambda: not window.cards._stale & {window.cards._cards[u] for u in in_view}, timeout=5000)
@@ -207,7 +207,7 @@ def test_a_window_without_features_imports_none(qtbot: QtBot, session: Session) 
     window = MainWindow(session)
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.show()
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    qtbot.waitUntil(lambda: window.feature_host.loaded, timeout=20000)
     assert not [name for name, _ms in window.warm_up.slices if name.startswith("import battletracker.ui.features")]
 
 
@@ -218,14 +218,14 @@ def test_a_features_shortcut_pressed_right_after_the_first_paint_opens_its_dialo
     pressed: list[bool] = []
 
     def press() -> None:
-        pressed.append(window.features_loaded)
+        pressed.append(window.feature_host.loaded)
         qtbot.keyClick(window.map, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
 
     window.first_painted.connect(lambda: QTimer.singleShot(0, press))
     window.show()
     qtbot.waitUntil(lambda: bool(pressed), timeout=20000)
     assert pressed == [False], "pressed before the features were installed"
-    assert window.features_loaded, "installed at once"
+    assert window.feature_host.loaded, "installed at once"
     dialog = window.findChild(FireDialog)
     assert dialog is not None and dialog.isVisible(), "the Fire dialog opened for the selected unit"
     assert dialog.windowTitle() == f"Fire - {session.game.unit('u1').name}"
@@ -240,8 +240,8 @@ def test_a_menu_opened_before_the_features_are_installed_lists_their_entries(
     opened: list[tuple[bool, list[str]]] = []
 
     def open_game_menu() -> None:
-        menu = window.menu("game")
-        loaded = window.features_loaded
+        menu = window.feature_host.menu("game")
+        loaded = window.feature_host.loaded
         menu.popup(window.mapToGlobal(window.rect().center()))
         opened.append((loaded, [a.objectName() for a in menu.actions()]))
         menu.close()
@@ -251,7 +251,7 @@ def test_a_menu_opened_before_the_features_are_installed_lists_their_entries(
     qtbot.waitUntil(lambda: bool(opened), timeout=20000)
     loaded, entries = opened[0]
     assert not loaded and "action-arsenal" in entries, "the Anti-tank feature's Game menu entry is there"
-    assert window.features_loaded
+    assert window.feature_host.loaded
 
 
 def test_a_cards_menu_opened_before_the_features_are_installed_lists_their_actions(
@@ -262,7 +262,7 @@ def test_a_cards_menu_opened_before_the_features_are_installed_lists_their_actio
     def open_card_menu() -> None:
         card = window.cards.card("u1")
         assert card is not None
-        loaded = window.features_loaded
+        loaded = window.feature_host.loaded
         menu = card.build_menu(full=True)
         built.append((loaded, [a.objectName() for a in menu.actions()]))
         menu.deleteLater()
@@ -286,6 +286,6 @@ def test_features_that_fail_to_install_are_said_and_the_window_warms_on(qtbot: Q
     assert box is not None and box.isVisible()
     assert "could not be loaded" in box.text() and "a feature's table could not be read" in box.text()
     assert window.warm_up.error is None, "the rest of the warm-up ran"
-    window.load_features()  # a menu opened later: no second try, no second box
+    window.feature_host.load()  # a menu opened later: no second try, no second box
     assert len(window.findChildren(QMessageBox, "features_failed")) == 1
     box.button(QMessageBox.StandardButton.Ok).click()

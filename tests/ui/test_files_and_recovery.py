@@ -50,7 +50,7 @@ def open_window(qtbot: QtBot, folder: Path, game_path: Path | None = None) -> Ma
     win = MainWindow(session, Recovery(session, folder))
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     if game_path is not None:
-        assert win.open_path(game_path)
+        assert win.files.open_path(game_path)
     return win
 
 
@@ -226,7 +226,7 @@ def test_two_windows_keep_their_own_recovery_files(qtbot: QtBot, tmp_path: Path)
     assert savefile.load(a.recovery.path) == a.session.game
     # A third window starting now is not offered the games of the two live ones.
     assert Recovery(Session(savefile.load(demo_path())), folder).orphans() == []
-    assert a.save()
+    assert a.files.save()
     assert not a.recovery.path.exists()
     assert savefile.load(b.recovery.path) == b.session.game
     answer_next_box("Discard")
@@ -241,19 +241,19 @@ def test_saving_over_a_file_another_window_changed_offers_save_as(qtbot: QtBot, 
     a = open_window(qtbot, tmp_path / "rec", game_file)
     b = open_window(qtbot, tmp_path / "rec", game_file)
     b.session.apply("Shock B", [add_shock("u2", 3)])
-    assert b.save()
+    assert b.files.save()
     a.session.apply("Shock A", [add_shock("u1", 1)])
     elsewhere = tmp_path / "mine.battle"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: (str(elsewhere), ""))
     said = answer_next_box("Save As...")
-    assert a.save()
+    assert a.files.save()
     assert said and "shared.battle has changed on disk" in said[0]
     assert savefile.load(game_file).unit("u2").shock == b.session.game.unit("u2").shock  # B's save kept
     assert savefile.load(elsewhere) == a.session.game
     assert a.session.path == elsewhere
     # Saving again where nobody else wrote goes straight through.
     a.session.apply("Shock A", [add_shock("u1", 1)])
-    assert a.save()
+    assert a.files.save()
 
 
 def test_cancel_at_the_changed_file_warning_saves_nothing(qtbot: QtBot, tmp_path: Path) -> None:
@@ -262,13 +262,13 @@ def test_cancel_at_the_changed_file_warning_saves_nothing(qtbot: QtBot, tmp_path
     a = open_window(qtbot, tmp_path / "rec", game_file)
     savefile.save(savefile.load(demo_path()), game_file)  # the same game, written again: same bytes
     a.session.apply("Shock A", [add_shock("u1", 1)])
-    assert a.save()  # unchanged bytes are not a conflict
+    assert a.files.save()  # unchanged bytes are not a conflict
     other = savefile.load(game_file)
     other.title = "Someone else's"
     savefile.save(other, game_file)
     a.session.apply("Shock A", [add_shock("u1", 1)])
     answer_next_box("Cancel")
-    assert not a.save()
+    assert not a.files.save()
     assert savefile.load(game_file).title == "Someone else's"
     assert a.session.modified
 
@@ -323,7 +323,7 @@ def test_after_a_crash_every_orphan_is_offered_in_a_list(qtbot: QtBot, tmp_path:
         qtbot.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
 
     QTimer.singleShot(0, pick_second)
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert len(shown[0]) == 2
     assert any("First crashed battle (never saved): Turn 2, Phase 1, autosaved" in t for t in shown[0])
     assert any("Second crashed battle (never saved): Turn 3, Phase 1, autosaved" in t for t in shown[0])
@@ -352,7 +352,7 @@ def test_a_damaged_recovery_note_is_set_aside_and_the_game_still_offered(qtbot: 
     said: list[str] = []
     win.recovery.status.connect(lambda text, _timeout: said.append(text))
     answer_next_box("No")
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert len(said) == 1 and "damaged recovery note was set aside" in said[0]
     assert win.statusBar().currentMessage() == said[0]
     assert (tmp_path / "recovery-info.broken.json").read_text(encoding="utf-8") == note
@@ -368,7 +368,7 @@ def test_a_legacy_recovery_with_a_good_note_is_offered_with_its_file(qtbot: QtBo
     (tmp_path / "recovery-info.json").write_text(json.dumps({"saved": "2026-11-30T10:00:00", "path": str(origin)}))
     win = open_window(qtbot, tmp_path)
     said = answer_next_box("Yes")
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert "Changed since (battle.battle): Turn 1, Phase 1, autosaved 30 Nov 2026 10:00" in said[0]
     assert win.session.game.title == "Changed since" and win.session.path == origin
     assert not (tmp_path / "recovery.json").exists()
@@ -419,11 +419,11 @@ def test_a_note_naming_a_file_that_is_not_a_game_never_gets_it_overwritten(
     (tmp_path / "recovery-info.json").write_text(json.dumps({"saved": "2026-11-30T10:00:00", "path": str(victim)}))
     win = open_window(qtbot, tmp_path)
     said = answer_next_box("Yes")
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert "(never saved)" in said[0]
     assert win.session.path is None
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: ("", ""))
-    assert not win.save()  # asks where, like any new game
+    assert not win.files.save()  # asks where, like any new game
     assert victim.read_text(encoding="utf-8") == "my own notes"
 
 
@@ -431,7 +431,7 @@ def test_a_recovery_folder_that_cannot_be_made_does_not_stop_the_window(qtbot: Q
     blocker = tmp_path / "data"
     blocker.write_text("a file where the folder should be", encoding="utf-8")
     win = open_window(qtbot, blocker / "BattleTracker")
-    win.offer_recovery()
+    win.files.offer_recovery()
     said: list[str] = []
     win.recovery.status.connect(lambda text, _timeout: said.append(text))
     win.session.apply("Shock", [add_shock("u1", 1)])
@@ -481,7 +481,7 @@ def test_the_list_discards_one_and_keeps_the_other_for_later(qtbot: QtBot, tmp_p
         qtbot.mouseClick(dialog.later_button, Qt.MouseButton.LeftButton)
 
     QTimer.singleShot(0, discard_then_later)
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert win.session.game.title.startswith("Demo")
     assert recovery_files(tmp_path) == [f"recovery-{'a' * 32}.json"]
     [left] = Recovery(Session(savefile.load(demo_path())), tmp_path).orphans()

@@ -44,7 +44,7 @@ def _window(qtbot: QtBot, tmp_path: Path, table: str) -> MainWindow:
     """The table's demo in a window with its features, as the benchmark's fresh process has it once warm."""
     session = Session(savefile.load(demo_of(table)))
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
+    win.feature_host.load()
     # Closed without the "save changes?" question the prepared table's actions would ask.
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()

@@ -62,7 +62,7 @@ def open_window(qtbot: QtBot, demo: str) -> MainWindow:
     window.show()
     window.showNormal()
     window.resize(SCREEN)
-    window.load_features()
+    window.feature_host.load()
     qtbot.waitExposed(window)
     return window
 
@@ -156,7 +156,7 @@ def test_every_unit_action_dialog_fits(qtbot: QtBot, demo: str) -> None:
         unit = next((u for u in game.units.values() if action.available(game, u)), None)
         if unit is None:
             continue
-        dialogs = new_dialogs(lambda a=action.key, u=unit.id: window.run_unit_action(a, u))
+        dialogs = new_dialogs(lambda a=action.key, u=unit.id: window.feature_host.run_unit_action(a, u))
         for dialog in dialogs:
             fits(dialog)
             opened += 1
@@ -168,7 +168,7 @@ def test_grenade_dialogs_fit_even_with_no_vehicle_near(qtbot: QtBot) -> None:
     """The demo puts no vehicle within a grenade's reach; the dialogs open all the same and say so."""
     window = open_window(qtbot, "chain_of_command")
     for key in ("coc.at_grenade", "coc.grenade_into_vehicle"):
-        dialogs = new_dialogs(lambda k=key: unit_action(k).run(window, "u1"))
+        dialogs = new_dialogs(lambda k=key: unit_action(k).run(window.feature_host, "u1"))
         assert dialogs, key
         fits(dialogs[0])
         close_all(dialogs)
@@ -283,7 +283,7 @@ def test_a_dialog_steps_aside_while_picking_on_the_map(qtbot: QtBot) -> None:
     from battletracker.ui.features.armour_battles.indirect import IndirectFireDialog
 
     window = open_window(qtbot, "armour_battles")
-    dialogs = new_dialogs(lambda: window.run_unit_action("ab.indirect_fire", "stuh"))
+    dialogs = new_dialogs(lambda: window.feature_host.run_unit_action("ab.indirect_fire", "stuh"))
     (dialog,) = [d for d in dialogs if isinstance(d, IndirectFireDialog)]
     place = dialog.pos()
     qtbot.mouseClick(dialog.pick_aim, Qt.MouseButton.LeftButton)
@@ -312,7 +312,7 @@ def test_the_shoot_dialogs_apply_stays_in_reach_after_the_roll(qtbot: QtBot) -> 
     window = open_window(qtbot, "necromunda")
     shooter = next(u.id for u in window.session.game.units.values() if unit_action("necromunda.shoot").available(
         window.session.game, u))
-    dialogs = new_dialogs(lambda: window.run_unit_action("necromunda.shoot", shooter))
+    dialogs = new_dialogs(lambda: window.feature_host.run_unit_action("necromunda.shoot", shooter))
     (dialog,) = [d for d in dialogs if isinstance(d, ShootDialog)]
     fits(dialog)
     qtbot.mouseClick(dialog.runner.roll_button, Qt.MouseButton.LeftButton)
@@ -336,7 +336,7 @@ def test_the_table_picture_dialogs_fit(qtbot: QtBot, tmp_path: Path, monkeypatch
     from tests.ui.test_table_picture import table_photo
 
     window = open_window(qtbot, "chain_of_command")
-    (entry,) = [a for a in window.menu("view").actions() if a.objectName() == "action-table-picture"]
+    (entry,) = [a for a in window.feature_host.menu("view").actions() if a.objectName() == "action-table-picture"]
     dialogs = new_dialogs(entry.trigger)
     assert len(dialogs) == 1 and isinstance(dialogs[0], BackdropDialog)
     dialog = dialogs[0]

@@ -121,12 +121,12 @@ def test_the_action_replays_as_it_was_thrown() -> None:
 def test_the_dialog_from_the_actions_menu_takes_the_tables_dice(qtbot: QtBot) -> None:
     session = Session(table())
     window = MainWindow(session)
-    window.load_features()
+    window.feature_host.load()
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.show()
     session.select("u1")
     window.feature_host.fill_actions_menu()
-    entry = window.unit_action_entries[GRENADES_AT_INFANTRY]
+    entry = window.feature_host.entries[GRENADES_AT_INFANTRY]
     assert entry in window.actions_menu.actions() and entry.text() == "Grenades at infantry..."
     entry.trigger()
     dialog = window.findChild(PlannedActionDialog)

@@ -78,7 +78,7 @@ def test_a_record_that_does_not_replay_opens_without_undo_and_says_why_once(
 def test_a_record_that_replays_opens_with_undo_and_says_nothing_of_it(qtbot: QtBot, tmp_path: Path) -> None:
     win = open_window(qtbot, tmp_path / "recovery")
     said = said_in_the_status_bar(win)
-    assert win.open_path(PLAYED)
+    assert win.files.open_path(PLAYED)
     assert win.session.undo_stack.count() == 8 and win.session.history_lost is None
     assert said == [f"Opened {PLAYED}"]
 
@@ -87,7 +87,7 @@ def test_a_restored_game_whose_record_does_not_replay_says_so(qtbot: QtBot, tmp_
     (tmp_path / f"recovery-{'a' * 32}.json").write_text(json.dumps(other_dice()), encoding="utf-8")
     win = open_window(qtbot, tmp_path)
     answer_next_box("Yes")
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert win.session.game.title == "Demo: the crossroads at Le Hamel" and win.session.modified
     assert win.session.undo_stack.count() == 0
     assert win.statusBar().currentMessage().startswith(f"Demo: the crossroads at Le Hamel {LOST}: action 2 ")
@@ -110,7 +110,7 @@ def test_restoring_one_of_several_says_both_what_waits_and_what_was_lost(qtbot: 
         qtbot.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
 
     QTimer.singleShot(0, restore_the_tampered_one)
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert win.statusBar().currentMessage().startswith(
         f"1 more unsaved game will be offered at the next start. Demo: the crossroads at Le Hamel {LOST}: "
         "action 2 (coc.command_dice; dice 6 6 6 6 6) differs")

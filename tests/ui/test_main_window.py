@@ -66,17 +66,17 @@ def test_the_first_paint_is_said_once_the_map_cards_and_log_are_painted_too(
 
 
 def test_features_load_just_after_the_first_paint(qtbot: QtBot, window: MainWindow) -> None:
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
-    assert "coc.anti_tank_fire" in window.unit_action_entries
+    qtbot.waitUntil(lambda: window.feature_host.loaded, timeout=20000)
+    assert "coc.anti_tank_fire" in window.feature_host.entries
     window.session.select("u6")
-    assert window.unit_action_entries["coc.anti_tank_fire"].isEnabled()
+    assert window.feature_host.entries["coc.anti_tank_fire"].isEnabled()
     card = window.cards.card("u3")
     assert card is not None
 
 
 def test_cards_get_the_feature_sections_once_the_features_load(qtbot: QtBot, window: MainWindow) -> None:
     """Cards filled in for the first paint do not wait for the features; they are rebuilt with them."""
-    qtbot.waitUntil(lambda: window.features_loaded, timeout=20000)
+    qtbot.waitUntil(lambda: window.feature_host.loaded, timeout=20000)
     sniper = window.cards.card("u9")
     assert sniper is not None
     qtbot.waitUntil(lambda: sniper.findChild(QWidget, "section_coc.sniper") is not None, timeout=20000)
@@ -102,14 +102,14 @@ def test_modified_marker_follows_the_undo_stack(window: MainWindow) -> None:
 def test_save_then_open_gives_the_same_game(window: MainWindow, tmp_path: Path) -> None:
     window.session.apply("Shock", [add_shock("u7", 2)])
     target = tmp_path / "saved.battle"
-    assert window.save_to(target)
+    assert window.files.save_to(target)
     assert not window.isWindowModified()
     saved = savefile.game_to_dict(window.session.game)
     window.session.apply("More shock", [add_shock("u7", 1)])
     window.session.undo_stack.setClean()
-    assert window.open_path(target)
+    assert window.files.open_path(target)
     assert savefile.game_to_dict(window.session.game) == saved
-    assert window.recent_files()[0] == str(target)
+    assert window.files.recent_files()[0] == str(target)
 
 
 def test_corrupt_file_shows_an_error_and_keeps_the_game(window: MainWindow, tmp_path: Path,
@@ -122,7 +122,7 @@ def test_corrupt_file_shows_an_error_and_keeps_the_game(window: MainWindow, tmp_
     doc = savefile.game_to_dict(window.session.game)
     doc["game"]["title"] = 5
     broken.write_text(json.dumps(doc), encoding="utf-8")
-    assert not window.open_path(broken)
+    assert not window.files.open_path(broken)
     assert shown and "broken.battle" in shown[0] and "game.title" in shown[0]
     assert savefile.game_to_dict(window.session.game) == before
     assert window.session.undo_stack.count() == 1
@@ -135,17 +135,17 @@ def test_saved_and_reopened_the_undo_history_comes_back_and_undo_works(qtbot: Qt
     qtbot.mouseClick(button(card, "plus_shock"), Qt.MouseButton.LeftButton)
     window.end_phase_action.trigger()
     target = tmp_path / "saved.battle"
-    assert window.save_to(target)
+    assert window.files.save_to(target)
     saved = savefile.game_to_dict(window.session.game)
     assert [a["name"] for a in saved["history"]["actions"]] == ["unit.counter", "clock.end_phase"]
-    assert window.open_path(target)
+    assert window.files.open_path(target)
     assert savefile.game_to_dict(window.session.game) == saved
     assert window.undo_action.isEnabled() and not window.isWindowModified()
     window.undo_action.trigger()
     assert "Phase <b>1</b>" in window.clock_label.text()
     window.undo_action.trigger()
     assert window.session.game.unit("u7").shock == 0 and window.isWindowModified()
-    assert window.save_to(target), "the file on disk is the one opened: no warning"
+    assert window.files.save_to(target), "the file on disk is the one opened: no warning"
     assert savefile.load(target).unit("u7").shock == 0
 
 

@@ -67,7 +67,7 @@ def _window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     game.sides[0].name = NAME
     session = Session(ready_side(game))
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()  # normally just after the first paint
+    win.feature_host.load()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
     qtbot.waitExposed(win)
@@ -139,7 +139,7 @@ def test_the_remove_question_shows_the_name_as_text(qtbot: QtBot, tmp_path: Path
 
 def test_the_anti_tank_dialog_shows_the_names_as_text(qtbot: QtBot, tmp_path: Path) -> None:
     win = _window(qtbot, tmp_path)
-    win.run_unit_action("coc.anti_tank_fire", PANZER)
+    win.feature_host.run_unit_action("coc.anti_tank_fire", PANZER)
     (dialog,) = win.findChildren(AntiTankDialog)
     assert dialog.target_picker.current() == SHERMAN
     _shows_as_text(dialog.facts)
@@ -280,7 +280,7 @@ def shown_window(qtbot: QtBot, tmp_path: Path, game: Game) -> MainWindow:
     """`game` in the main window, its features loaded and the window shown, recovering into `tmp_path`."""
     session = Session(game)
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
     qtbot.waitExposed(win)
@@ -376,7 +376,8 @@ def test_every_name_in_the_demos_shows_as_text(qtbot: QtBot, tmp_path: Path, dem
     for unit in list(game.units.values()):
         found.extend(_read_and_close(qtbot, win, partial(win.cards.edit_unit, unit.id)))
         for action in unit_actions(game, unit):
-            found.extend(_read_and_close(qtbot, win, partial(win.run_unit_action, action.key, unit.id), play=True))
+            run = partial(win.feature_host.run_unit_action, action.key, unit.id)
+            found.extend(_read_and_close(qtbot, win, run, play=True))
     if game.ruleset == "chain_of_command":
         found.extend(_bombardment_dialogs(qtbot, win))
     assert not found, "\n".join(dict.fromkeys(found))

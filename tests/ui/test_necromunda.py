@@ -309,7 +309,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     game = necro_game(fighter("a", "Kal", 0, 10, 10, weapons=[autogun()]), fighter("b", "Mira", 1, 10, 20))
     session = Session(game)
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()  # normally just after the first paint
+    win.feature_host.load()  # normally just after the first paint
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
     qtbot.waitExposed(win)
@@ -317,7 +317,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
 
 
 def test_window_offers_shoot_with_a_shortcut_no_other_action_uses(window: MainWindow, qtbot: QtBot) -> None:
-    entry = window.unit_action_entries["necromunda.shoot"]
+    entry = window.feature_host.entries["necromunda.shoot"]
     assert entry.shortcut() == QKeySequence(SHOOT_SHORTCUT)
     clashes = [a.text() for a in window.findChildren(type(entry))
                if a is not entry and QKeySequence(SHOOT_SHORTCUT) in a.shortcuts()]
@@ -325,7 +325,7 @@ def test_window_offers_shoot_with_a_shortcut_no_other_action_uses(window: MainWi
     window.session.select("a")
     assert entry.isEnabled()
     assert SELECTION_KEY in window.map.map_scene.overlays
-    window.run_unit_action("necromunda.shoot", "a")
+    window.feature_host.run_unit_action("necromunda.shoot", "a")
     dialogs = window.findChildren(ShootDialog)
     assert dialogs and dialogs[-1].isVisible()
     assert SHOOT_KEY in window.map.map_scene.overlays
@@ -464,7 +464,7 @@ def test_a_template_that_reaches_no_one_on_the_target_level_cannot_be_applied(qt
 def test_the_template_is_drawn_on_the_map_while_the_dialog_is_open(qtbot: QtBot, tmp_path: Path) -> None:
     session = Session(template_game())
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     assert can_shoot(session.game, session.game.units["a"])
     dialog = ShootDialog(session, "a", win.map, win)

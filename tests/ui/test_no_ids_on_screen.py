@@ -110,7 +110,7 @@ def test_no_id_or_coordinate_pair_reaches_a_player(qtbot: QtBot, tmp_path: Path,
     for unit in list(game.units.values()):
         for action in unit_actions(game, unit):
             before = set(_opened(qtbot, set()))
-            win.run_unit_action(action.key, unit.id)
+            win.feature_host.run_unit_action(action.key, unit.id)
             for dialog in _opened(qtbot, before):
                 _shown(found, ids, _texts([dialog]))
                 _play_with(qtbot, dialog)

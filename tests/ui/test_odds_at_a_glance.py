@@ -30,11 +30,11 @@ def exact_percent(p: Fraction) -> str:
 def test_tripod_mg_fire_leads_with_the_chances_and_charts_kills_and_shock(qtbot: QtBot, session: Session) -> None:
     del session.game.terrain["t5"]   # 2nd Squad in the open: without the demo's stone wall in front of it
     window = MainWindow(session)
-    window.load_features()
+    window.feature_host.load()
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.resize(1366, 768)
     window.show()
-    window.run_unit_action("coc.support_fire", MG)
+    window.feature_host.run_unit_action("coc.support_fire", MG)
     dialog = window.findChildren(FireDialog)[-1]
     assert dialog.set_target(SQUAD)
     dialog.resize(680, 700)

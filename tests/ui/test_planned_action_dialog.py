@@ -58,7 +58,7 @@ def window(qtbot: QtBot) -> MainWindow:
         game.units[unit_id] = p.make(unit_id, p.title, side, x, y)
     session = Session(game)
     win = MainWindow(session)
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
     return win
@@ -66,7 +66,7 @@ def window(qtbot: QtBot) -> MainWindow:
 
 def opened(qtbot: QtBot, window: MainWindow) -> PlannedActionDialog:
     assert ASSAULT.available(window.session.game, window.session.game.unit("stuh"))
-    ASSAULT.run(window, "stuh")
+    ASSAULT.run(window.feature_host, "stuh")
     dialog = window.findChild(PlannedActionDialog)
     assert dialog is not None
     qtbot.waitExposed(dialog)

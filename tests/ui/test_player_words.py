@@ -80,11 +80,11 @@ def raw_words(widget: QWidget) -> list[str]:
 def test_the_fire_dialog_of_a_tripod_mg_shows_words_only(qtbot: QtBot, session: Session) -> None:
     del session.game.terrain["t5"]   # 2nd Squad in the open: without the demo's stone wall in front of it
     window = MainWindow(session)
-    window.load_features()
+    window.feature_host.load()
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.resize(1366, 768)
     window.show()
-    window.run_unit_action("coc.support_fire", "u3")
+    window.feature_host.run_unit_action("coc.support_fire", "u3")
     dialog = window.findChildren(FireDialog)[-1]
     assert dialog.set_target("u8") and dialog.runner is not None
     assert dialog.runner.odds_plot.table.rowCount() > 20

@@ -86,7 +86,7 @@ def test_notes_with_and_without_an_offset_are_all_offered_latest_first(qtbot: Qt
     leave_orphan(tmp_path, "b", "Newer note", {"saved": "2020-05-01T09:30:00+00:00", "path": None})
     win = open_window(qtbot, tmp_path)
     rows = rows_then(qtbot, "Later")
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert rows == ["Newer note (never saved): Turn 1, Phase 1, autosaved 1 May 2020 11:30",
                     "Older note (never saved): Turn 1, Phase 1, autosaved 1 May 2020 10:00"]
     assert "2 more unsaved games will be offered at the next start" in win.statusBar().currentMessage()
@@ -112,7 +112,7 @@ def test_a_note_naming_a_file_the_system_refuses_offers_the_game_without_it(
     leave_orphan(tmp_path, "d", "Close by", {"saved": "2020-05-01T09:00:00+00:00", "path": None})
     win = open_window(qtbot, tmp_path)
     rows = rows_then(qtbot, "Restore")
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert len(rows) == 2 and rows[0].startswith(f"Far away (its file cannot be used: {words}): Turn 1")
     assert win.session.game.title == "Far away" and win.session.path is None and win.session.modified
     assert not (tmp_path / f"recovery-{'c' * 32}.json").exists()  # restored: now this window's
@@ -136,7 +136,7 @@ def test_one_damaged_note_never_stops_the_others_being_offered(qtbot: QtBot, tmp
     said: list[str] = []
     win.recovery.status.connect(lambda text, _timeout: said.append(text))
     rows = rows_then(qtbot, "Later")
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert sorted(row.split(" (")[0] for row in rows) == [
         "A pipe for a note", *(f"Damaged note {key}" for key in damaged), "Good note"]
     assert len(said) == 5 and all("damaged recovery note was set aside" in text for text in said)
@@ -168,7 +168,7 @@ def test_two_orphans_of_the_same_game_say_when_each_was_saved(qtbot: QtBot, tmp_
     leave_orphan(tmp_path, "d", "Same battle", {"saved": "2020-05-01T10:00:40+02:00"})
     win = open_window(qtbot, tmp_path)
     rows = rows_then(qtbot, "Later")
-    win.offer_recovery()
+    win.files.offer_recovery()
     start = "Same battle (never saved): Turn 1, Phase 1, autosaved"
     assert rows == [f"{start} today {now:%H:%M}", f"{start} yesterday {now:%H:%M}",
                     f"{start} 1 May 2020 10:00:40", f"{start} 1 May 2020 10:00:05"]
@@ -215,7 +215,7 @@ def test_a_lock_naming_a_process_that_is_not_battletracker_hides_nothing(
     lock_naming(tmp_path / f"recovery-{'a' * 32}.lock", stranger.pid)
     win = open_window(qtbot, tmp_path)
     said = answer_next_box("Yes")
-    win.offer_recovery()
+    win.files.offer_recovery()
     assert "Restore Left by a crash (never saved)" in said[0]
     assert win.session.game.title == "Left by a crash"
     assert stranger.poll() is None  # left running

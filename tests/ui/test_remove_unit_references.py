@@ -59,7 +59,7 @@ def opened(qtbot: QtBot, demo_game: Game, tmp_path: Path) -> tuple[MainWindow, b
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.show()
     qtbot.waitExposed(window)
-    assert window.open_path(path)
+    assert window.files.open_path(path)
     window.activateWindow()
     qtbot.waitActive(window)
     return window, path.read_bytes()
@@ -118,7 +118,7 @@ def test_a_file_naming_a_unit_no_longer_in_the_game_ends_the_phase_or_turn_and_u
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.show()
     qtbot.waitExposed(window)
-    assert window.open_path(path)
+    assert window.files.open_path(path)
 
     errors: list[str] = []
     _answer_next_box(qtbot, QMessageBox.StandardButton.Yes if turn_end else QMessageBox.StandardButton.Ok, errors)

@@ -108,7 +108,7 @@ def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
     win.resize(1366, 768)
     win.show()
     qtbot.waitExposed(win)
-    win.load_features()
+    win.feature_host.load()
     return win
 
 
@@ -124,12 +124,12 @@ def test_the_replay_dock_opened_from_the_view_menu_offers_to_replay_the_game(qtb
     window.replay_dock.toggleViewAction().trigger()
     qtbot.waitUntil(window.replay_dock.isVisible)
     panel = window.replay_dock.widget()
-    assert panel is window.replay_panel
+    assert panel is window.replay.panel
     assert panel.where.text().startswith("The game has 6 recorded actions.")
     qtbot.waitUntil(lambda: panel.start_button.height() > 0)  # laid out in the dock
     qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
     assert window.session.replaying and window.banner_bar.isVisible()
-    assert "Replaying step 0 of 6" in window.replay_banner.label.text()
+    assert "Replaying step 0 of 6" in window.replay.banner.label.text()
 
 
 def test_stepping_with_the_slider_buttons_and_keys_shows_each_replayed_state(qtbot: QtBot, window: MainWindow) -> None:
@@ -137,11 +137,11 @@ def test_stepping_with_the_slider_buttons_and_keys_shows_each_replayed_state(qtb
     play(session)
     states = headless_states(session.game)
     window.replay_action.trigger()
-    panel = window.replay_panel
+    panel = window.replay.panel
     assert window.replay_dock.isVisible() and window.banner_bar.isVisible()
     assert panel.where.text() == "Step 0 of 6: the start, before the first action"
-    assert "Replaying step 0 of 6" in window.replay_banner.label.text()
-    assert "read-only" in window.replay_banner.label.text()
+    assert "Replaying step 0 of 6" in window.replay.banner.label.text()
+    assert "read-only" in window.replay.banner.label.text()
     for k in range(1, 7):
         key(qtbot, window, Qt.Key.Key_Right)
         assert savefile.game_to_dict(session.game) == states[k], k
@@ -175,9 +175,9 @@ def test_the_window_is_read_only_while_replaying_and_says_why(qtbot: QtBot, wind
     for entry in (window.end_phase_action, window.end_turn_action, window.add_unit_action, window.dice_action,
                   window.undo_action, window.undo_button_action):
         assert not entry.isEnabled(), entry.text()
-    assert not any(e.isEnabled() for e in window.unit_action_entries.values())
+    assert not any(e.isEnabled() for e in window.feature_host.entries.values())
     assert not window.history_dock.widget().isEnabled() and not window.cards.add_button.isEnabled()
-    qtbot.mouseClick(window.replay_banner.back_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.replay.banner.back_button, Qt.MouseButton.LeftButton)
     assert not session.replaying and not window.banner_bar.isVisible()
     assert window.end_phase_action.isEnabled() and window.undo_action.isEnabled()
     assert window.history_dock.widget().isEnabled()
@@ -194,11 +194,11 @@ def test_continue_from_here_after_confirming_then_undo_gives_back_the_full_game(
     window.replay_action.trigger()
     session.show_step(3)
     said = answer_next_box("Cancel")
-    qtbot.mouseClick(window.replay_panel.continue_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.replay.panel.continue_button, Qt.MouseButton.LeftButton)
     assert said and "the 3 later actions will be dropped" in said[0]
     assert session.replaying
     answer_next_box("Continue from here")
-    qtbot.mouseClick(window.replay_panel.continue_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.replay.panel.continue_button, Qt.MouseButton.LeftButton)
     assert not session.replaying
     assert savefile.game_to_dict(session.game) == states[3]
     assert window.end_phase_action.isEnabled()
@@ -211,8 +211,8 @@ def test_a_saved_and_reopened_game_replays(qtbot: QtBot, window: MainWindow, tmp
     play(session)
     states = headless_states(session.game)
     path = tmp_path / "battle.battle"
-    assert window.save_to(path)
-    window.open_path(path)
+    assert window.files.save_to(path)
+    window.files.open_path(path)
     window.replay_action.trigger()
     assert session.replaying
     for k in range(7):
@@ -220,7 +220,7 @@ def test_a_saved_and_reopened_game_replays(qtbot: QtBot, window: MainWindow, tmp
         assert savefile.game_to_dict(session.game) == states[k], k
     session.show_step(4)
     answer_next_box("Continue from here")
-    qtbot.mouseClick(window.replay_panel.continue_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.replay.panel.continue_button, Qt.MouseButton.LeftButton)
     assert savefile.game_to_dict(session.game) == states[4]
     window.undo_action.trigger()
     assert savefile.game_to_dict(session.game) == states[6]
@@ -232,7 +232,7 @@ def test_saving_while_replaying_writes_the_game_itself(window: MainWindow, tmp_p
     window.replay_action.trigger()
     session.show_step(1)
     path = tmp_path / "battle.battle"
-    assert window.save_to(path)
+    assert window.files.save_to(path)
     assert savefile.load(path) == session.live_game
 
 
@@ -245,11 +245,11 @@ def test_after_a_long_jump_the_cards_show_the_step(qtbot: QtBot, window: MainWin
     window.replay_action.trigger()
     shock = label(card_of(window.cards, "u7"), "value_shock")
     for k in (120, 1, 99, 51, 2, 77):
-        window.replay_panel.slider.setValue(k)
+        window.replay.panel.slider.setValue(k)
         assert savefile.game_to_dict(session.game) == states[k], k
         assert shock.text() == str(session.game.unit("u7").shock), k
     for k, shown in ((5, "1"), (116, "0"), (29, "1"), (76, "0")):
-        window.replay_panel.slider.setValue(k)
+        window.replay.panel.slider.setValue(k)
         assert shock.text() == shown, k
 
 
@@ -274,7 +274,7 @@ def test_continue_from_the_last_step_is_back_to_the_game_without_asking(qtbot: Q
     steps = session.undo_stack.count()
     window.replay_action.trigger()
     qtbot.keyClick(window.map, Qt.Key.Key_End)
-    qtbot.mouseClick(window.replay_panel.continue_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.replay.panel.continue_button, Qt.MouseButton.LeftButton)
     assert not session.replaying
     assert session.undo_stack.count() == steps and len(session.game.actions) == 6
     assert "nothing dropped" in window.statusBar().currentMessage()
@@ -329,7 +329,7 @@ def test_after_steps_and_jumps_the_window_shows_what_a_fresh_window_on_that_step
     scale = window.map.scale_factor  # with the replay's dock open
     qtbot.waitUntil(lambda: all(t._zoom[0] == scale for t in window.map.map_scene.tokens.values()))
     for k in (80, 3, 57, 31, 0, 44):
-        window.replay_panel.slider.setValue(k)
+        window.replay.panel.slider.setValue(k)
         fresh_session = Session(copy.deepcopy(session.game))
         fresh = MainWindow(fresh_session, Recovery(fresh_session, tmp_path / str(k)))
         qtbot.addWidget(fresh, before_close_func=lambda _w, s=fresh_session: s.undo_stack.setClean())
@@ -362,11 +362,11 @@ def test_the_log_keeps_its_newest_line_in_view_as_the_replay_steps_on_and_back(q
         return view.viewport().rect().contains(view.visualRect(model.index(model.rowCount() - 1, 0)))
 
     for k in (*range(100, 131), 40, 150, 149, 148):
-        window.replay_panel.slider.setValue(k)
+        window.replay.panel.slider.setValue(k)
         QApplication.processEvents()
     qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0 and newest_in_view(), timeout=2000)
     view.verticalScrollBar().setValue(0)  # the player scrolls up to read the first lines
-    window.replay_panel.slider.setValue(147)
+    window.replay.panel.slider.setValue(147)
     qtbot.wait(100)
     assert view.verticalScrollBar().value() == 0
 
@@ -380,7 +380,7 @@ def test_steps_the_dragged_slider_passes_in_one_frame_make_one_refresh(qtbot: Qt
     shown: list[int] = []
     show_step = session.show_step
     monkeypatch.setattr(session, "show_step", lambda step: (shown.append(step), show_step(step)))
-    slider = window.replay_panel.slider
+    slider = window.replay.panel.slider
     slider.setSliderDown(True)
     for k in (1, 2, 3, 4):
         slider.setValue(k)

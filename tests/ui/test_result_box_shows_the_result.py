@@ -38,7 +38,7 @@ def fire_dialog(qtbot: QtBot, window: MainWindow) -> FireDialog:
     """The MG team's Fire dialog as a player reaches it: Command Dice rolled, the team activated, Fire chosen."""
     session = window.session
     ready_by_actions(session.game, MG_TEAM, lambda name, choices, dice: session.act(name, choices, dice))
-    (dialog,) = new_dialogs(lambda: window.run_unit_action("coc.support_fire", MG_TEAM))
+    (dialog,) = new_dialogs(lambda: window.feature_host.run_unit_action("coc.support_fire", MG_TEAM))
     assert isinstance(dialog, FireDialog)
     choose_with_keys(qtbot, dialog.target_picker, TARGET)
     return dialog

@@ -63,7 +63,7 @@ def test_a_players_own_file_still_saves_in_place(qtbot: QtBot, tmp_path: Path,
     own = tmp_path / "own.battle"
     savefile.save(savefile.load(demo_path()), own)
     win = window(qtbot, tmp_path)
-    assert win.open_path(own)
+    assert win.files.open_path(own)
     assert win.session.path == own
     win.end_phase_action.trigger()
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: pytest.fail("no dialog expected"))

@@ -254,9 +254,9 @@ def test_gun_short_of_crew_note_and_he_dice(qtbot: QtBot, session: Session) -> N
 
 def test_window_draws_reach_circles_and_opens_fire_with_ctrl_f(qtbot: QtBot, session: Session) -> None:
     window = MainWindow(session)
-    window.load_features()  # normally just after the first paint
+    window.feature_host.load()  # normally just after the first paint
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
-    entry = window.unit_action_entries["coc.support_fire"]
+    entry = window.feature_host.entries["coc.support_fire"]
     assert entry.shortcut().toString() == "Ctrl+F"
     session.select(SNIPER)
     assert REACH_OVERLAY in window.map.map_scene.overlays
@@ -265,7 +265,7 @@ def test_window_draws_reach_circles_and_opens_fire_with_ctrl_f(qtbot: QtBot, ses
     assert REACH_OVERLAY in window.map.map_scene.overlays
     session.select(MG)
     assert REACH_OVERLAY not in window.map.map_scene.overlays
-    window.run_unit_action("coc.support_fire", MG)
+    window.feature_host.run_unit_action("coc.support_fire", MG)
     dialogs = window.findChildren(FireDialog)
     assert dialogs and dialogs[-1].isVisible()
     qtbot.mouseClick(dialogs[-1].target_picker.pick_button, Qt.MouseButton.LeftButton)

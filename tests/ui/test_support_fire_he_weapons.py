@@ -28,7 +28,7 @@ pytestmark = pytest.mark.usefixtures("germany_ready")
 def fire_from_the_card(qtbot: QtBot, session: Session, firer: str) -> FireDialog:
     """Open the firer's card menu and choose Fire..., as a player does; the target is the 2nd Squad."""
     window = MainWindow(session)
-    window.load_features()
+    window.feature_host.load()
     qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
     window.show()
     card = window.cards.card(firer)

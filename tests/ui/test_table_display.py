@@ -56,14 +56,14 @@ def window(qtbot: QtBot, battle: Game) -> Iterator[MainWindow]:
     main = MainWindow(session)
     qtbot.addWidget(main, before_close_func=lambda _w: session.undo_stack.setClean())
     main.show()
-    main.load_features()
+    main.feature_host.load()
     main.activateWindow()
     qtbot.waitUntil(main.isActiveWindow)
     yield main
 
 
 def open_display(qtbot: QtBot, window: MainWindow) -> tuple[DisplayControls, DisplayWindow]:
-    entry = next(a for a in window.menu("view").actions() if a.objectName() == "table_display")
+    entry = next(a for a in window.feature_host.menu("view").actions() if a.objectName() == "table_display")
     assert entry.text() == "Table display..."
     entry.trigger()
     controls = next(c for c in window.findChildren(DisplayControls) if c.isVisible())

@@ -37,7 +37,7 @@ def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.resize(1366, 768)
     win.show()
-    win.load_features()
+    win.feature_host.load()
     qtbot.waitExposed(win)
     return win
 
@@ -87,7 +87,7 @@ def table_photo(path: Path, width: int = 1800, height: int = 1200) -> Path:
 
 
 def open_dialog(window: MainWindow) -> BackdropDialog:
-    (entry,) = [a for a in window.menu("view").actions() if a.objectName() == "action-table-picture"]
+    (entry,) = [a for a in window.feature_host.menu("view").actions() if a.objectName() == "action-table-picture"]
     entry.trigger()
     dialog = window.findChild(BackdropDialog)
     assert dialog is not None and dialog.isVisible()
@@ -152,7 +152,7 @@ def test_load_place_fade_hide_undo_save_and_reopen(qtbot: QtBot, window: MainWin
     assert session.undo_stack.count() == steps + 4
 
     path = tmp_path / "with-picture.battle"
-    assert window.save_to(path)
+    assert window.files.save_to(path)
     for expected in (True, 0.6):
         session.undo_stack.undo()
         b = session.game.backdrop
@@ -163,7 +163,7 @@ def test_load_place_fade_hide_undo_save_and_reopen(qtbot: QtBot, window: MainWin
     assert session.game.backdrop is None and not layer.shown
 
     session.undo_stack.setClean()
-    assert window.open_path(path)
+    assert window.files.open_path(path)
     reopened = session.game.backdrop
     assert reopened is not None and reopened.rotation == pytest.approx(180.0, abs=2.0)
     assert (reopened.opacity, reopened.visible) == (pytest.approx(0.3), False)

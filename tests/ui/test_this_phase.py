@@ -52,7 +52,7 @@ OBSERVER = (30.0, 20.0)
 @pytest.fixture
 def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.resize(1366, 768)
     win.show()
@@ -398,7 +398,7 @@ def test_fuel_and_buildings_due_to_collapse_are_shown(qtbot: QtBot, session: Ses
                                            ammo_label="fuel"))
     game.buildings["bld1"] = Building("bld1", "Farmhouse", 10.0, 10.0, state="unstable")
     win = MainWindow(session, Recovery(session, tmp_path))
-    win.load_features()
+    win.feature_host.load()
     qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
     win.show()
     labels = [label.text() for label in this_phase(win).findChildren(QLabel)]
@@ -449,7 +449,7 @@ def test_while_replaying_the_panel_shows_what_was_due_with_its_buttons_off(qtbot
     window.session.act("unit.shock", {"unit": unit, "delta": 1})
     panel = this_phase(window)
     assert panel.buttons["roll"].isEnabled()
-    window.start_replay()
+    window.replay.start()
     assert window.statusBar().currentMessage() == ""  # the prompt to roll was of the game being played
     roll = panel.buttons["roll"]
     assert not roll.isEnabled() and "replay" in roll.toolTip()
