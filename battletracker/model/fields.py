@@ -750,15 +750,33 @@ def _unit(path: _Path, v: Any) -> Unit:
         return _unit_checked(path, v)
 
 
+_UNIT_PARTS = ("weapons", "vehicle", "stats", "counters", "conditions", "activation")
+"""A unit's fields that hold lists, maps or records, none checked against another of its fields."""
+
+
 def _read_unit(units_read: Mapping[str, tuple[Any, Unit]]) -> Callable[[_Path, Any], Unit]:
-    """`_unit`, except that data equal to a unit's already checked is that unit."""
+    """`_unit`, except that data equal to a unit's already checked is that unit.
+
+    A start's unit mostly differs from the game's by its place and Shock: its
+    parts (_UNIT_PARTS) equal to the checked unit's are taken from it, and
+    only the rest is checked. The unit made shares those parts with the game's
+    unit, so it is only for reading, as a start's game is.
+    """
     def inner(path: _Path, v: Any) -> Unit:
         unit_id = v.get("id") if type(v) is dict else None
-        if type(unit_id) is str:
-            read = units_read.get(unit_id)
-            if read is not None and read[0] == v:
-                return read[1]
-        return _unit(path, v)
+        read = units_read.get(unit_id) if type(unit_id) is str else None
+        if read is None:
+            return _unit(path, v)
+        data, unit = read
+        if data == v:
+            return unit
+        same = [name for name in _UNIT_PARTS if name in v and v[name] == data.get(name, _MISSING)]
+        if not same:
+            return _unit(path, v)
+        started = _unit(path, {name: item for name, item in v.items() if name not in same})
+        for name in same:
+            setattr(started, name, getattr(unit, name))
+        return started
 
     return inner
 
