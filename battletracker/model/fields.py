@@ -694,6 +694,28 @@ def _q_vehicle(v: Any) -> Vehicle:
     )
 
 
+def _q_facing(v: Any) -> float:
+    return normalise(_q_num(v))
+
+
+def _q_weapons(v: Any) -> list[Weapon]:
+    return [_q_weapon(w) for w in _q_list(v)]
+
+
+def _q_acted(v: Any) -> PhaseStamp | None:
+    if v is None:
+        return None
+    if type(v) is dict:
+        turn, phase = v.get("turn"), v.get("phase")
+        if type(turn) is int and turn >= 1 and type(phase) is int and phase >= 1:
+            return PhaseStamp(turn, phase)
+    raise _Unusual
+
+
+def _q_activated(v: Any) -> Activation | None:
+    return None if v is None else _q_activation(v)
+
+
 def _q_unit(v: Any) -> Unit:
     if type(v) is not dict:
         raise _Unusual
@@ -702,11 +724,7 @@ def _q_unit(v: Any) -> Unit:
     figures, figures_max = _q_count(get("figures", 1)), _q_count(get("figures_max", 1))
     if not unit_id or figures > figures_max:
         raise _Unusual
-    vehicle, acted, activation = get("vehicle"), get("acted"), get("activation")
-    if acted is not None and (type(acted) is not dict or
-                              not (type(acted.get("turn")) is int and acted["turn"] >= 1 and
-                                   type(acted.get("phase")) is int and acted["phase"] >= 1)):
-        raise _Unusual
+    vehicle = get("vehicle")
     return Unit(
         id=unit_id,
         name=_q_text(get("name")),
@@ -714,18 +732,18 @@ def _q_unit(v: Any) -> Unit:
         side=_q_count(get("side")),
         x=_q_place(get("x")),
         y=_q_place(get("y")),
-        facing=normalise(_q_num(get("facing", 0.0))),
+        facing=_q_facing(get("facing", 0.0)),
         figures=figures,
         figures_max=figures_max,
         counters=_q_counters(v["counters"]) if "counters" in v else {"shock": 0},
         conditions=_q_names(v["conditions"]) if "conditions" in v else [],
-        weapons=[_q_weapon(w) for w in _q_list(v["weapons"])] if "weapons" in v else [],
+        weapons=_q_weapons(v["weapons"]) if "weapons" in v else [],
         vehicle=None if vehicle is None else _q_vehicle(vehicle),
         stats=_q_scalars(v["stats"]) if "stats" in v else {},
         level=_q_int(get("level", 0)),
         notes=_q_text(get("notes", "")),
-        acted=None if acted is None else PhaseStamp(acted["turn"], acted["phase"]),
-        activation=None if activation is None else _q_activation(activation),
+        acted=_q_acted(get("acted")),
+        activation=_q_activated(get("activation")),
     )
 
 
@@ -750,17 +768,20 @@ def _unit(path: _Path, v: Any) -> Unit:
         return _unit_checked(path, v)
 
 
-_UNIT_PARTS = ("weapons", "vehicle", "stats", "counters", "conditions", "activation")
-"""A unit's fields that hold lists, maps or records, none checked against another of its fields."""
+_UNIT_CHANGES: dict[str, Callable[[Any], Any]] = {
+    "x": _q_place, "y": _q_place, "facing": _q_facing, "counters": _q_counters, "conditions": _q_names,
+    "weapons": _q_weapons, "stats": _q_scalars, "notes": _q_text, "acted": _q_acted, "activation": _q_activated,
+}
+"""The quick reading of each field of a unit that play changes and that no other of its fields is checked against."""
 
 
 def _read_unit(units_read: Mapping[str, tuple[Any, Unit]]) -> Callable[[_Path, Any], Unit]:
     """`_unit`, except that data equal to a unit's already checked is that unit.
 
-    A start's unit mostly differs from the game's by its place and Shock: its
-    parts (_UNIT_PARTS) equal to the checked unit's are taken from it, and
-    only the rest is checked. The unit made shares those parts with the game's
-    unit, so it is only for reading, as a start's game is.
+    A start's unit mostly differs from the game's in a few fields (its place,
+    its Shock): when only fields of _UNIT_CHANGES differ, those alone are
+    read, and the rest taken from the unit checked. Anything else, or a
+    value the quick reading does not take, goes to `_unit`, which names the problem.
     """
     def inner(path: _Path, v: Any) -> Unit:
         unit_id = v.get("id") if type(v) is dict else None
@@ -770,13 +791,15 @@ def _read_unit(units_read: Mapping[str, tuple[Any, Unit]]) -> Callable[[_Path, A
         data, unit = read
         if data == v:
             return unit
-        same = [name for name in _UNIT_PARTS if name in v and v[name] == data.get(name, _MISSING)]
-        if not same:
-            return _unit(path, v)
-        started = _unit(path, {name: item for name, item in v.items() if name not in same})
-        for name in same:
-            setattr(started, name, getattr(unit, name))
-        return started
+        if v.keys() == data.keys():
+            changed = {name: item for name, item in v.items() if item != data[name]}
+            if _UNIT_CHANGES.keys() >= changed.keys():
+                try:
+                    # The unit was made by this load from its fields alone: vars() holds those and nothing else.
+                    return Unit(**{**vars(unit), **{name: _UNIT_CHANGES[name](item) for name, item in changed.items()}})
+                except _Unusual:
+                    pass
+        return _unit(path, v)
 
     return inner
 

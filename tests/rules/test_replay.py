@@ -127,6 +127,18 @@ def test_a_broken_history_is_refused_naming_the_place() -> None:
         savefile.loads(json.dumps(doc).encode())
 
 
+def test_a_start_written_afresh_holds_its_units_as_they_started() -> None:
+    """A file with a list under an unknown key has its start written out from the game it makes: the units that
+    moved, took Shock or fired since (read by the fields they changed) are as they started, not as they are."""
+    game = played()
+    doc = json.loads(savefile.dumps(game))
+    doc["history"]["start"]["padding"] = [1, 2]
+    loaded = savefile.loads(json.dumps(doc).encode())
+    assert loaded.start == game.start
+    assert loaded.start is not None and loaded.start["units"][1] != savefile.game_to_dict(game)["game"]["units"][1]
+    assert check(loaded).ok
+
+
 @pytest.mark.parametrize(("unit", "edit", "refusal"), [
     (0, lambda u: u.update(figures=11), r"history\.start\.units\[0\]\.figures: 11 is more than the unit's 10"),
     (2, lambda u: u.update(x="far"), r"history\.start\.units\[2\]\.x: must be a number"),
