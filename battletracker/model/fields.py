@@ -199,20 +199,20 @@ def terrain_from_dict(data: Any, where: str = "terrain") -> TerrainPiece:
 
 
 def history_from_dict(data: Any, where: str = "history", start_as_read: bool = False,
-                      units_read: Mapping[str, tuple[Any, Unit]] | None = None) -> tuple[dict[str, Any], list[Action]]:
+                      game_read: tuple[dict[str, Any], Game] | None = None) -> tuple[dict[str, Any], list[Action]]:
     """The state a game started from and the actions applied since, each checked.
 
     The start is checked like a game; it is kept as it was read when
     `start_as_read` says it holds only JSON values no one else holds (a save
     file's, parsed for this), else written out afresh from the game it makes.
-    Either way a replay starts from the same game. `units_read` holds units
-    already checked, by id, with the data they were read from: a unit of the
-    start read from equal data is that unit (most units of a game are as
-    they started).
+    Either way a replay starts from the same game. `game_read` is a game's
+    data and the game already checked from it: a unit or terrain piece of
+    the start read from equal data is that game's (most of a game is as it
+    started, and a save file writes the terrain still as it was by reference).
     """
     path = _Path(where)
     o = _obj(path, data)
-    started = _game(path.key("start"), o.get("start"), units_read)
+    started = _game(path.key("start"), o.get("start"), game_read)
     start = o["start"] if start_as_read else state_dict(started)
     raw = _field(path, o, "actions", _list(lambda _p, item: item), [])
     actions = []
@@ -775,33 +775,52 @@ _UNIT_CHANGES: dict[str, Callable[[Any], Any]] = {
 """The quick reading of each field of a unit that play changes and that no other of its fields is checked against."""
 
 
-def _read_unit(units_read: Mapping[str, tuple[Any, Unit]]) -> Callable[[_Path, Any], Unit]:
-    """`_unit`, except that data equal to a unit's already checked is that unit.
+def _by_id(data: dict[str, Any], name: str, records: Mapping[str, T]) -> dict[str, tuple[Any, T]]:
+    """Each record of a checked game's map `name`, by id, with the data it was read from."""
+    return {item["id"]: (item, records[item["id"]]) for item in data.get(name, ())}
 
-    A start's unit mostly differs from the game's in a few fields (its place,
-    its Shock): when only fields of _UNIT_CHANGES differ, those alone are
-    read, and the rest taken from the unit checked. Anything else, or a
-    value the quick reading does not take, goes to `_unit`, which names the problem.
+
+def _read(records_read: Mapping[str, tuple[Any, T]], check: Callable[[_Path, Any], T],
+          changed: Callable[[T, dict[str, Any], dict[str, Any]], T] | None = None) -> Callable[[_Path, Any], T]:
+    """`check`, except that data equal to a record's already checked is that record.
+
+    `changed` reads data that differs from a checked record's, given the
+    record, its data and the data to read; it raises _Unusual for anything it
+    leaves to `check`.
     """
-    def inner(path: _Path, v: Any) -> Unit:
-        unit_id = v.get("id") if type(v) is dict else None
-        read = units_read.get(unit_id) if type(unit_id) is str else None
+    def inner(path: _Path, v: Any) -> T:
+        key = v.get("id") if type(v) is dict else None
+        read = records_read.get(key) if type(key) is str else None
         if read is None:
-            return _unit(path, v)
-        data, unit = read
+            return check(path, v)
+        data, record = read
         if data == v:
-            return unit
-        if v.keys() == data.keys():
-            changed = {name: item for name, item in v.items() if item != data[name]}
-            if _UNIT_CHANGES.keys() >= changed.keys():
-                try:
-                    # The unit was made by this load from its fields alone: vars() holds those and nothing else.
-                    return Unit(**{**vars(unit), **{name: _UNIT_CHANGES[name](item) for name, item in changed.items()}})
-                except _Unusual:
-                    pass
-        return _unit(path, v)
+            return record
+        if changed is not None:
+            try:
+                return changed(record, data, v)
+            except _Unusual:
+                pass
+        return check(path, v)
 
     return inner
+
+
+def _unit_changed(unit: Unit, data: dict[str, Any], v: dict[str, Any]) -> Unit:
+    """The unit `data` made, with the fields of `v` that differ read by _UNIT_CHANGES.
+
+    A start's unit mostly differs from the game's in a few fields (its place,
+    its Shock): those alone are read, and the rest taken from the unit
+    checked. Any other difference, or a value the quick reading does not
+    take, raises _Unusual, for `_unit` to name the problem.
+    """
+    if v.keys() != data.keys():
+        raise _Unusual
+    changed = {name: item for name, item in v.items() if item != data[name]}
+    if not _UNIT_CHANGES.keys() >= changed.keys():
+        raise _Unusual
+    # The unit was made by this load from its fields alone: vars() holds those and nothing else.
+    return Unit(**{**vars(unit), **{name: _UNIT_CHANGES[name](item) for name, item in changed.items()}})
 
 
 def _entry(path: _Path, v: Any) -> LogEntry:
@@ -955,12 +974,15 @@ def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, 
     return out
 
 
-def _game(path: _Path, v: Any, units_read: Mapping[str, tuple[Any, Unit]] | None = None) -> Game:
+def _game(path: _Path, v: Any, read: tuple[dict[str, Any], Game] | None = None) -> Game:
     o = _obj(path, v)
     sides = _field(path, o, "sides", _list(_side))
     if not sides:
         raise path.key("sides").fail("a game needs at least one side")
-    units = _field(path, o, "units", _list(_unit if not units_read else _read_unit(units_read)), [])
+    read_unit, read_piece = (_unit, _terrain) if read is None else (
+        _read(_by_id(read[0], "units", read[1].units), _unit, _unit_changed),
+        _read(_by_id(read[0], "terrain", read[1].terrain), _terrain))
+    units = _field(path, o, "units", _list(read_unit), [])
     markers = _field(path, o, "markers", _list(_marker), [])
     game = Game(
         title=_field(path, o, "title", _str),
@@ -1002,7 +1024,7 @@ def _game(path: _Path, v: Any, units_read: Mapping[str, tuple[Any, Unit]] | None
     game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
                             lambda b: b.id)
     game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
-    game.terrain = _keyed(path.key("terrain"), _field(path, o, "terrain", _list(_terrain), []), lambda t: t.id)
+    game.terrain = _keyed(path.key("terrain"), _field(path, o, "terrain", _list(read_piece), []), lambda t: t.id)
     _agenda_ids(path.key("sides"), sides)
     return game
 
