@@ -214,7 +214,9 @@ def history_from_dict(data: Any, where: str = "history", start_as_read: bool = F
     o = _obj(path, data)
     started = _game(path.key("start"), o.get("start"), game_read)
     start = o["start"] if start_as_read else state_dict(started)
-    raw = _field(path, o, "actions", _list(lambda _p, item: item), [])
+    raw = o.get("actions", [])
+    if not isinstance(raw, list):
+        raise path.key("actions").fail("must be a list")
     actions = []
     for i, item in enumerate(raw):
         try:
@@ -780,19 +782,19 @@ def _by_id(data: dict[str, Any], name: str, records: Mapping[str, T]) -> dict[st
     return {item["id"]: (item, records[item["id"]]) for item in data.get(name, ())}
 
 
-def _read(records_read: Mapping[str, tuple[Any, T]], check: Callable[[_Path, Any], T],
-          changed: Callable[[T, dict[str, Any], dict[str, Any]], T] | None = None) -> Callable[[_Path, Any], T]:
-    """`check`, except that data equal to a record's already checked is that record.
+def _read(records_read: Mapping[str, tuple[Any, T]], quick: Callable[[Any], T],
+          changed: Callable[[T, dict[str, Any], dict[str, Any]], T] | None = None) -> Callable[[Any], T]:
+    """`quick`, except that data equal to a record's already checked is that record.
 
     `changed` reads data that differs from a checked record's, given the
-    record, its data and the data to read; it raises _Unusual for anything it
-    leaves to `check`.
+    record, its data and the data to read; like `quick`, it raises _Unusual
+    for anything it leaves to the full check.
     """
-    def inner(path: _Path, v: Any) -> T:
+    def inner(v: Any) -> T:
         key = v.get("id") if type(v) is dict else None
         read = records_read.get(key) if type(key) is str else None
         if read is None:
-            return check(path, v)
+            return quick(v)
         data, record = read
         if data == v:
             return record
@@ -801,7 +803,7 @@ def _read(records_read: Mapping[str, tuple[Any, T]], check: Callable[[_Path, Any
                 return changed(record, data, v)
             except _Unusual:
                 pass
-        return check(path, v)
+        return quick(v)
 
     return inner
 
@@ -812,7 +814,7 @@ def _unit_changed(unit: Unit, data: dict[str, Any], v: dict[str, Any]) -> Unit:
     A start's unit mostly differs from the game's in a few fields (its place,
     its Shock): those alone are read, and the rest taken from the unit
     checked. Any other difference, or a value the quick reading does not
-    take, raises _Unusual, for `_unit` to name the problem.
+    take, raises _Unusual, for the full check to name the problem.
     """
     if v.keys() != data.keys():
         raise _Unusual
@@ -823,7 +825,7 @@ def _unit_changed(unit: Unit, data: dict[str, Any], v: dict[str, Any]) -> Unit:
     return Unit(**{**vars(unit), **{name: _UNIT_CHANGES[name](item) for name, item in changed.items()}})
 
 
-def _entry(path: _Path, v: Any) -> LogEntry:
+def _q_entry(v: Any) -> LogEntry:
     if type(v) is dict:
         get = v.get
         time, turn, phase, text = get("time"), get("turn"), get("phase"), get("text")
@@ -831,7 +833,35 @@ def _entry(path: _Path, v: Any) -> LogEntry:
         if (type(time) is str and type(turn) is int and turn >= 1 and type(phase) is int and phase >= 1
                 and type(text) is str and type(kind) is str and type(starred) is bool):
             return LogEntry(time, turn, phase, text, kind, starred)
-    return _entry_checked(path, v)
+    raise _Unusual
+
+
+def _entry(path: _Path, v: Any) -> LogEntry:
+    try:
+        return _q_entry(v)
+    except _Unusual:
+        return _entry_checked(path, v)
+
+
+def _q_none(v: Any) -> Any:
+    """The quick reading of a record that has none: every one goes to the full check."""
+    raise _Unusual
+
+
+def _records(quick: Callable[[Any], T], full: Callable[[_Path, Any], T]) -> Callable[[_Path, Any], list[T]]:
+    """`_list(full)` for records read by `quick` first: an item's place in the file is only made for the full check."""
+    def inner(path: _Path, v: Any) -> list[T]:
+        if not isinstance(v, list):
+            raise path.fail("must be a list")
+        out = []
+        for i, item in enumerate(v):
+            try:
+                out.append(quick(item))
+            except _Unusual:
+                out.append(full(path.index(i), item))
+        return out
+
+    return inner
 
 
 def _checked(path: _Path, check: Callable[[T], None], value: T) -> T:
@@ -979,10 +1009,10 @@ def _game(path: _Path, v: Any, read: tuple[dict[str, Any], Game] | None = None) 
     sides = _field(path, o, "sides", _list(_side))
     if not sides:
         raise path.key("sides").fail("a game needs at least one side")
-    read_unit, read_piece = (_unit, _terrain) if read is None else (
-        _read(_by_id(read[0], "units", read[1].units), _unit, _unit_changed),
-        _read(_by_id(read[0], "terrain", read[1].terrain), _terrain))
-    units = _field(path, o, "units", _list(read_unit), [])
+    read_unit, read_piece = (_q_unit, _q_none) if read is None else (
+        _read(_by_id(read[0], "units", read[1].units), _q_unit, _unit_changed),
+        _read(_by_id(read[0], "terrain", read[1].terrain), _q_none))
+    units = _field(path, o, "units", _records(read_unit, _unit_checked), [])
     markers = _field(path, o, "markers", _list(_marker), [])
     game = Game(
         title=_field(path, o, "title", _str),
@@ -995,7 +1025,7 @@ def _game(path: _Path, v: Any, read: tuple[dict[str, Any], Game] | None = None) 
         sides=sides,
         units={},
         markers={},
-        log=_field(path, o, "log", _list(_entry), []),
+        log=_field(path, o, "log", _records(_q_entry, _entry_checked), []),
         settings=_field(path, o, "settings", _scalars, {}),
     )
     if not (0 < game.table_width <= 1000 and 0 < game.table_height <= 1000):
@@ -1024,7 +1054,8 @@ def _game(path: _Path, v: Any, read: tuple[dict[str, Any], Game] | None = None) 
     game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
                             lambda b: b.id)
     game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
-    game.terrain = _keyed(path.key("terrain"), _field(path, o, "terrain", _list(read_piece), []), lambda t: t.id)
+    game.terrain = _keyed(path.key("terrain"), _field(path, o, "terrain", _records(read_piece, _terrain), []),
+                          lambda t: t.id)
     _agenda_ids(path.key("sides"), sides)
     return game
 
