@@ -843,11 +843,6 @@ def _entry(path: _Path, v: Any) -> LogEntry:
         return _entry_checked(path, v)
 
 
-def _q_none(v: Any) -> Any:
-    """The quick reading of a record that has none: every one goes to the full check."""
-    raise _Unusual
-
-
 def _records(quick: Callable[[Any], T], full: Callable[[_Path, Any], T]) -> Callable[[_Path, Any], list[T]]:
     """`_list(full)` for records read by `quick` first: an item's place in the file is only made for the full check."""
     def inner(path: _Path, v: Any) -> list[T]:
@@ -993,6 +988,34 @@ def _terrain(path: _Path, v: Any) -> TerrainPiece:
     return _checked(path, check_terrain, piece)
 
 
+def _q_point(v: Any) -> tuple[float, float]:
+    if type(v) is list and len(v) == 2:
+        return (_q_num(v[0]), _q_num(v[1]))
+    raise _Unusual
+
+
+def _q_terrain(v: Any) -> TerrainPiece:
+    if type(v) is not dict:
+        raise _Unusual
+    get = v.get
+    cover, blocks_sight, sight_depth = get("cover"), get("blocks_sight"), get("sight_depth")
+    piece = TerrainPiece(
+        id=_q_text(get("id")),
+        name=_q_text(get("name")),
+        kind=_q_text(get("kind")),
+        shape=_q_one_of(get("shape", "area"), TERRAIN_SHAPES),
+        points=[_q_point(point) for point in _q_list(get("points"))],
+        cover=None if cover is None else _q_text(cover),
+        blocks_sight=None if blocks_sight is None else _q_bool(blocks_sight),
+        sight_depth=None if sight_depth is None else _q_num(sight_depth),
+    )
+    try:
+        check_terrain(piece)
+    except GameError:
+        raise _Unusual from None
+    return piece
+
+
 def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, T]:
     """Items by id, refusing an id used twice."""
     out: dict[str, T] = {}
@@ -1009,9 +1032,9 @@ def _game(path: _Path, v: Any, read: tuple[dict[str, Any], Game] | None = None) 
     sides = _field(path, o, "sides", _list(_side))
     if not sides:
         raise path.key("sides").fail("a game needs at least one side")
-    read_unit, read_piece = (_q_unit, _q_none) if read is None else (
+    read_unit, read_piece = (_q_unit, _q_terrain) if read is None else (
         _read(_by_id(read[0], "units", read[1].units), _q_unit, _unit_changed),
-        _read(_by_id(read[0], "terrain", read[1].terrain), _q_none))
+        _read(_by_id(read[0], "terrain", read[1].terrain), _q_terrain))
     units = _field(path, o, "units", _records(read_unit, _unit_checked), [])
     markers = _field(path, o, "markers", _list(_marker), [])
     game = Game(

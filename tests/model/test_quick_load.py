@@ -83,6 +83,30 @@ def test_any_log_entry_loads_or_is_refused_as_the_full_check_says(entry: dict[st
                                                                 **entry})
 
 
+PIECES: list[dict[str, Any]] = [
+    {"id": "t1", "name": "Orchard", "kind": "woods", "shape": "area", "points": [[1, 1], [6.5, 1], [6.5, 5]],
+     "cover": "light", "blocks_sight": True, "sight_depth": 2.0},
+    {"id": "t2", "name": "Hedge", "kind": "hedge", "shape": "linear", "points": [[0.0, 3.0], [12.0, 4.0]]},
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.data())
+def test_a_terrain_piece_with_any_one_value_changed_or_removed_loads_or_is_refused_as_the_full_check_says(
+        data: st.DataObject) -> None:
+    piece = copy.deepcopy(data.draw(st.sampled_from(PIECES)))
+    place = data.draw(st.sampled_from(_places(piece)[1:]))
+    parent = piece
+    for step in place[:-1]:
+        parent = parent[step]
+    if data.draw(st.booleans()) and isinstance(parent, dict):
+        del parent[place[-1]]
+    else:
+        parent[place[-1]] = data.draw(st.one_of(JSON_VALUES, st.sampled_from(["area", "linear", [0, 0], [99, 1]])))
+    full, quick = fields._list(fields._terrain), fields._records(fields._q_terrain, fields._terrain)
+    assert _outcome(quick, [copy.deepcopy(piece)]) == _outcome(full, [piece])
+
+
 def _action_outcome(read: Callable[[Any], Action], data: Any) -> tuple[str, Any]:
     try:
         return "loaded", read(data)
