@@ -813,8 +813,9 @@ def _unit_changed(unit: Unit, data: dict[str, Any], v: dict[str, Any]) -> Unit:
 
     A start's unit mostly differs from the game's in a few fields (its place,
     its Shock): those alone are read, and the rest taken from the unit
-    checked. Any other difference, or a value the quick reading does not
-    take, raises _Unusual, for the full check to name the problem.
+    checked, sharing its lists and maps (a start's game is only read, as an
+    unchanged unit is that unit). Any other difference, or a value the quick
+    reading does not take, raises _Unusual, for the full check to name the problem.
     """
     if v.keys() != data.keys():
         raise _Unusual
