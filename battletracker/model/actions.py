@@ -60,7 +60,25 @@ class Action:
 
     @classmethod
     def from_plain(cls, data: Any) -> Action:
-        """An action from JSON data, every value checked; raises ActionError naming the problem."""
+        """An action from JSON data, every value checked; raises ActionError naming the problem.
+
+        A save file holds a thousand actions, nearly all well formed: each is
+        first read by plain type tests on its values as JSON gives them, and
+        only one they do not take goes through the checks that name the problem.
+        """
+        if type(data) is dict and data.keys() <= _FIELDS:
+            get = data.get
+            name, choices, dice, time = get("name"), get("choices", {}), get("dice", []), get("time", "")
+            typed, rules = get("typed", False), get("rules", RULES)
+            if (type(name) is str and name and type(choices) is dict and _plain_scalars(choices)
+                    and type(dice) is list and _FACE_TYPES.issuperset(map(type, dice)) and type(time) is str
+                    and type(typed) is bool and type(rules) is int and 1 <= rules <= RULES):
+                return cls(name, dict(choices), tuple(dice), time, typed, rules)
+        return cls._checked(data)
+
+    @classmethod
+    def _checked(cls, data: Any) -> Action:
+        """The full check, for an action the type tests left: what it accepts loads, else its message is the refusal."""
         if not isinstance(data, dict):
             raise ActionError("an action must be an object with a name, choices and dice")
         if not data.keys() <= _FIELDS:
@@ -87,6 +105,18 @@ class Action:
         if isinstance(rules, bool) or not isinstance(rules, int) or not 1 <= rules <= RULES:
             raise ActionError(f"the rules {name} was played under must be a number from 1 to {RULES}")
         return cls(name, dict(choices), tuple(dice), time, typed, rules)
+
+
+_FACE_TYPES = frozenset({int, str})
+
+
+def _plain_scalars(choices: dict[str, Any]) -> bool:
+    """Whether every choice is text, a whole number, true/false or a finite float, as JSON gives them."""
+    for value in choices.values():
+        kind = type(value)
+        if not (kind is str or kind is int or kind is bool or (kind is float and value - value == 0.0)):
+            return False
+    return True
 
 
 def _is_scalar(value: Any) -> bool:

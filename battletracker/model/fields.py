@@ -199,22 +199,24 @@ def terrain_from_dict(data: Any, where: str = "terrain") -> TerrainPiece:
 
 
 def history_from_dict(data: Any, where: str = "history", start_as_read: bool = False,
-                      units_read: Mapping[str, tuple[Any, Unit]] | None = None) -> tuple[dict[str, Any], list[Action]]:
+                      game_read: tuple[dict[str, Any], Game] | None = None) -> tuple[dict[str, Any], list[Action]]:
     """The state a game started from and the actions applied since, each checked.
 
     The start is checked like a game; it is kept as it was read when
     `start_as_read` says it holds only JSON values no one else holds (a save
     file's, parsed for this), else written out afresh from the game it makes.
-    Either way a replay starts from the same game. `units_read` holds units
-    already checked, by id, with the data they were read from: a unit of the
-    start read from equal data is that unit (most units of a game are as
-    they started).
+    Either way a replay starts from the same game. `game_read` is a game's
+    data and the game already checked from it: a unit or terrain piece of
+    the start read from equal data is that game's (most of a game is as it
+    started, and a save file writes the terrain still as it was by reference).
     """
     path = _Path(where)
     o = _obj(path, data)
-    started = _game(path.key("start"), o.get("start"), units_read)
+    started = _game(path.key("start"), o.get("start"), game_read)
     start = o["start"] if start_as_read else state_dict(started)
-    raw = _field(path, o, "actions", _list(lambda _p, item: item), [])
+    raw = o.get("actions", [])
+    if not isinstance(raw, list):
+        raise path.key("actions").fail("must be a list")
     actions = []
     for i, item in enumerate(raw):
         try:
@@ -694,6 +696,28 @@ def _q_vehicle(v: Any) -> Vehicle:
     )
 
 
+def _q_facing(v: Any) -> float:
+    return normalise(_q_num(v))
+
+
+def _q_weapons(v: Any) -> list[Weapon]:
+    return [_q_weapon(w) for w in _q_list(v)]
+
+
+def _q_acted(v: Any) -> PhaseStamp | None:
+    if v is None:
+        return None
+    if type(v) is dict:
+        turn, phase = v.get("turn"), v.get("phase")
+        if type(turn) is int and turn >= 1 and type(phase) is int and phase >= 1:
+            return PhaseStamp(turn, phase)
+    raise _Unusual
+
+
+def _q_activated(v: Any) -> Activation | None:
+    return None if v is None else _q_activation(v)
+
+
 def _q_unit(v: Any) -> Unit:
     if type(v) is not dict:
         raise _Unusual
@@ -702,11 +726,7 @@ def _q_unit(v: Any) -> Unit:
     figures, figures_max = _q_count(get("figures", 1)), _q_count(get("figures_max", 1))
     if not unit_id or figures > figures_max:
         raise _Unusual
-    vehicle, acted, activation = get("vehicle"), get("acted"), get("activation")
-    if acted is not None and (type(acted) is not dict or
-                              not (type(acted.get("turn")) is int and acted["turn"] >= 1 and
-                                   type(acted.get("phase")) is int and acted["phase"] >= 1)):
-        raise _Unusual
+    vehicle = get("vehicle")
     return Unit(
         id=unit_id,
         name=_q_text(get("name")),
@@ -714,18 +734,18 @@ def _q_unit(v: Any) -> Unit:
         side=_q_count(get("side")),
         x=_q_place(get("x")),
         y=_q_place(get("y")),
-        facing=normalise(_q_num(get("facing", 0.0))),
+        facing=_q_facing(get("facing", 0.0)),
         figures=figures,
         figures_max=figures_max,
         counters=_q_counters(v["counters"]) if "counters" in v else {"shock": 0},
         conditions=_q_names(v["conditions"]) if "conditions" in v else [],
-        weapons=[_q_weapon(w) for w in _q_list(v["weapons"])] if "weapons" in v else [],
+        weapons=_q_weapons(v["weapons"]) if "weapons" in v else [],
         vehicle=None if vehicle is None else _q_vehicle(vehicle),
         stats=_q_scalars(v["stats"]) if "stats" in v else {},
         level=_q_int(get("level", 0)),
         notes=_q_text(get("notes", "")),
-        acted=None if acted is None else PhaseStamp(acted["turn"], acted["phase"]),
-        activation=None if activation is None else _q_activation(activation),
+        acted=_q_acted(get("acted")),
+        activation=_q_activated(get("activation")),
     )
 
 
@@ -750,20 +770,63 @@ def _unit(path: _Path, v: Any) -> Unit:
         return _unit_checked(path, v)
 
 
-def _read_unit(units_read: Mapping[str, tuple[Any, Unit]]) -> Callable[[_Path, Any], Unit]:
-    """`_unit`, except that data equal to a unit's already checked is that unit."""
-    def inner(path: _Path, v: Any) -> Unit:
-        unit_id = v.get("id") if type(v) is dict else None
-        if type(unit_id) is str:
-            read = units_read.get(unit_id)
-            if read is not None and read[0] == v:
-                return read[1]
-        return _unit(path, v)
+_UNIT_CHANGES: dict[str, Callable[[Any], Any]] = {
+    "x": _q_place, "y": _q_place, "facing": _q_facing, "counters": _q_counters, "conditions": _q_names,
+    "weapons": _q_weapons, "stats": _q_scalars, "notes": _q_text, "acted": _q_acted, "activation": _q_activated,
+}
+"""The quick reading of each field of a unit that play changes and that no other of its fields is checked against."""
+
+
+def _by_id(data: dict[str, Any], name: str, records: Mapping[str, T]) -> dict[str, tuple[Any, T]]:
+    """Each record of a checked game's map `name`, by id, with the data it was read from."""
+    return {item["id"]: (item, records[item["id"]]) for item in data.get(name, ())}
+
+
+def _read(records_read: Mapping[str, tuple[Any, T]], quick: Callable[[Any], T],
+          changed: Callable[[T, dict[str, Any], dict[str, Any]], T] | None = None) -> Callable[[Any], T]:
+    """`quick`, except that data equal to a record's already checked is that record.
+
+    `changed` reads data that differs from a checked record's, given the
+    record, its data and the data to read; like `quick`, it raises _Unusual
+    for anything it leaves to the full check.
+    """
+    def inner(v: Any) -> T:
+        key = v.get("id") if type(v) is dict else None
+        read = records_read.get(key) if type(key) is str else None
+        if read is None:
+            return quick(v)
+        data, record = read
+        if data == v:
+            return record
+        if changed is not None:
+            try:
+                return changed(record, data, v)
+            except _Unusual:
+                pass
+        return quick(v)
 
     return inner
 
 
-def _entry(path: _Path, v: Any) -> LogEntry:
+def _unit_changed(unit: Unit, data: dict[str, Any], v: dict[str, Any]) -> Unit:
+    """The unit `data` made, with the fields of `v` that differ read by _UNIT_CHANGES.
+
+    A start's unit mostly differs from the game's in a few fields (its place,
+    its Shock): those alone are read, and the rest taken from the unit
+    checked, sharing its lists and maps (a start's game is only read, as an
+    unchanged unit is that unit). Any other difference, or a value the quick
+    reading does not take, raises _Unusual, for the full check to name the problem.
+    """
+    if v.keys() != data.keys():
+        raise _Unusual
+    changed = {name: item for name, item in v.items() if item != data[name]}
+    if not _UNIT_CHANGES.keys() >= changed.keys():
+        raise _Unusual
+    # The unit was made by this load from its fields alone: vars() holds those and nothing else.
+    return Unit(**{**vars(unit), **{name: _UNIT_CHANGES[name](item) for name, item in changed.items()}})
+
+
+def _q_entry(v: Any) -> LogEntry:
     if type(v) is dict:
         get = v.get
         time, turn, phase, text = get("time"), get("turn"), get("phase"), get("text")
@@ -771,7 +834,30 @@ def _entry(path: _Path, v: Any) -> LogEntry:
         if (type(time) is str and type(turn) is int and turn >= 1 and type(phase) is int and phase >= 1
                 and type(text) is str and type(kind) is str and type(starred) is bool):
             return LogEntry(time, turn, phase, text, kind, starred)
-    return _entry_checked(path, v)
+    raise _Unusual
+
+
+def _entry(path: _Path, v: Any) -> LogEntry:
+    try:
+        return _q_entry(v)
+    except _Unusual:
+        return _entry_checked(path, v)
+
+
+def _records(quick: Callable[[Any], T], full: Callable[[_Path, Any], T]) -> Callable[[_Path, Any], list[T]]:
+    """`_list(full)` for records read by `quick` first: an item's place in the file is only made for the full check."""
+    def inner(path: _Path, v: Any) -> list[T]:
+        if not isinstance(v, list):
+            raise path.fail("must be a list")
+        out = []
+        for i, item in enumerate(v):
+            try:
+                out.append(quick(item))
+            except _Unusual:
+                out.append(full(path.index(i), item))
+        return out
+
+    return inner
 
 
 def _checked(path: _Path, check: Callable[[T], None], value: T) -> T:
@@ -903,6 +989,34 @@ def _terrain(path: _Path, v: Any) -> TerrainPiece:
     return _checked(path, check_terrain, piece)
 
 
+def _q_point(v: Any) -> tuple[float, float]:
+    if type(v) is list and len(v) == 2:
+        return (_q_num(v[0]), _q_num(v[1]))
+    raise _Unusual
+
+
+def _q_terrain(v: Any) -> TerrainPiece:
+    if type(v) is not dict:
+        raise _Unusual
+    get = v.get
+    cover, blocks_sight, sight_depth = get("cover"), get("blocks_sight"), get("sight_depth")
+    piece = TerrainPiece(
+        id=_q_text(get("id")),
+        name=_q_text(get("name")),
+        kind=_q_text(get("kind")),
+        shape=_q_one_of(get("shape", "area"), TERRAIN_SHAPES),
+        points=[_q_point(point) for point in _q_list(get("points"))],
+        cover=None if cover is None else _q_text(cover),
+        blocks_sight=None if blocks_sight is None else _q_bool(blocks_sight),
+        sight_depth=None if sight_depth is None else _q_num(sight_depth),
+    )
+    try:
+        check_terrain(piece)
+    except GameError:
+        raise _Unusual from None
+    return piece
+
+
 def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, T]:
     """Items by id, refusing an id used twice."""
     out: dict[str, T] = {}
@@ -914,12 +1028,15 @@ def _keyed(path: _Path, items: list[T], ident: Callable[[T], str]) -> dict[str, 
     return out
 
 
-def _game(path: _Path, v: Any, units_read: Mapping[str, tuple[Any, Unit]] | None = None) -> Game:
+def _game(path: _Path, v: Any, read: tuple[dict[str, Any], Game] | None = None) -> Game:
     o = _obj(path, v)
     sides = _field(path, o, "sides", _list(_side))
     if not sides:
         raise path.key("sides").fail("a game needs at least one side")
-    units = _field(path, o, "units", _list(_unit if not units_read else _read_unit(units_read)), [])
+    read_unit, read_piece = (_q_unit, _q_terrain) if read is None else (
+        _read(_by_id(read[0], "units", read[1].units), _q_unit, _unit_changed),
+        _read(_by_id(read[0], "terrain", read[1].terrain), _q_terrain))
+    units = _field(path, o, "units", _records(read_unit, _unit_checked), [])
     markers = _field(path, o, "markers", _list(_marker), [])
     game = Game(
         title=_field(path, o, "title", _str),
@@ -932,7 +1049,7 @@ def _game(path: _Path, v: Any, units_read: Mapping[str, tuple[Any, Unit]] | None
         sides=sides,
         units={},
         markers={},
-        log=_field(path, o, "log", _list(_entry), []),
+        log=_field(path, o, "log", _records(_q_entry, _entry_checked), []),
         settings=_field(path, o, "settings", _scalars, {}),
     )
     if not (0 < game.table_width <= 1000 and 0 < game.table_height <= 1000):
@@ -961,7 +1078,8 @@ def _game(path: _Path, v: Any, units_read: Mapping[str, tuple[Any, Unit]] | None
     game.buildings = _keyed(path.key("buildings"), _field(path, o, "buildings", _list(_building), []),
                             lambda b: b.id)
     game.smoke = _keyed(path.key("smoke"), _field(path, o, "smoke", _list(_smoke), []), lambda s: s.id)
-    game.terrain = _keyed(path.key("terrain"), _field(path, o, "terrain", _list(_terrain), []), lambda t: t.id)
+    game.terrain = _keyed(path.key("terrain"), _field(path, o, "terrain", _records(read_piece, _terrain), []),
+                          lambda t: t.id)
     _agenda_ids(path.key("sides"), sides)
     return game
 

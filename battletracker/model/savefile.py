@@ -247,10 +247,10 @@ def loads(raw: bytes) -> Game:
     _resolve_shared(doc)
     game = game_from_state(doc.get("game"))
     if "history" in doc:
-        units_read = {read["id"]: (read, game.units[read["id"]]) for read in doc["game"].get("units", ())}
         # An older version's start lacks what later versions write: it is written afresh from the game it makes.
         as_read = not parser.dropped and version >= START_AS_WRITTEN_SINCE
-        game.start, game.actions = history_from_dict(doc["history"], start_as_read=as_read, units_read=units_read)
+        game.start, game.actions = history_from_dict(doc["history"], start_as_read=as_read,
+                                                     game_read=(doc["game"], game))
     return game
 
 

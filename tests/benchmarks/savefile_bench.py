@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from battletracker.model import savefile
+from battletracker.model.actions import RULES
 from battletracker.model.actions import Action
 from battletracker.model.backdrop import Backdrop
 from battletracker.model.bombardment import Bombardment
@@ -143,8 +144,8 @@ def unchecked_game(doc: dict[str, Any]) -> Game:
     history = doc.get("history")
     if history is not None:
         game.start = _in_place(history["start"], g["terrain"], doc.get("pictures", {}))
-        game.actions = [Action(a["name"], a["choices"], tuple(a["dice"]), a["time"], a.get("typed", False))
-                        for a in history["actions"]]
+        game.actions = [Action(a["name"], a["choices"], tuple(a["dice"]), a["time"], a.get("typed", False),
+                               a.get("rules", RULES)) for a in history["actions"]]
     return game
 
 

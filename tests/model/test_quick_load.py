@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from battletracker.model import fields
 from battletracker.model import savefile
+from battletracker.model.actions import Action
+from battletracker.model.actions import ActionError
 from tests.model.sample import sample_game
 
 JSON_VALUES = st.one_of(
@@ -79,6 +81,49 @@ def test_any_log_entry_loads_or_is_refused_as_the_full_check_says(entry: dict[st
     _same_as_full_check(fields._entry, fields._entry_checked, entry)
     _same_as_full_check(fields._entry, fields._entry_checked, {"time": "t", "turn": 1, "phase": 2, "text": "x",
                                                                 **entry})
+
+
+PIECES: list[dict[str, Any]] = [
+    {"id": "t1", "name": "Orchard", "kind": "woods", "shape": "area", "points": [[1, 1], [6.5, 1], [6.5, 5]],
+     "cover": "light", "blocks_sight": True, "sight_depth": 2.0},
+    {"id": "t2", "name": "Hedge", "kind": "hedge", "shape": "linear", "points": [[0.0, 3.0], [12.0, 4.0]]},
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.data())
+def test_a_terrain_piece_with_any_one_value_changed_or_removed_loads_or_is_refused_as_the_full_check_says(
+        data: st.DataObject) -> None:
+    piece = copy.deepcopy(data.draw(st.sampled_from(PIECES)))
+    place = data.draw(st.sampled_from(_places(piece)[1:]))
+    parent = piece
+    for step in place[:-1]:
+        parent = parent[step]
+    if data.draw(st.booleans()) and isinstance(parent, dict):
+        del parent[place[-1]]
+    else:
+        parent[place[-1]] = data.draw(st.one_of(JSON_VALUES, st.sampled_from(["area", "linear", [0, 0], [99, 1]])))
+    full, quick = fields._list(fields._terrain), fields._records(fields._q_terrain, fields._terrain)
+    assert _outcome(quick, [copy.deepcopy(piece)]) == _outcome(full, [piece])
+
+
+def _action_outcome(read: Callable[[Any], Action], data: Any) -> tuple[str, Any]:
+    try:
+        return "loaded", read(data)
+    except ActionError as exc:
+        return "refused", str(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["name", "choices", "dice", "time", "typed", "rules", "other"]), JSON_VALUES),
+       st.dictionaries(st.sampled_from(["unit", "x", "delta"]), JSON_VALUES, max_size=3),
+       st.lists(st.one_of(st.integers(-1, 7), st.booleans(), st.text(max_size=2), st.floats()), max_size=3))
+def test_any_action_loads_or_is_refused_as_the_full_check_says(action: dict[str, Any], choices: dict[str, Any],
+                                                                dice: list[Any]) -> None:
+    for data in (action, {"name": "unit.move", **action}, {"name": "unit.move", "choices": choices, "dice": dice,
+                                                           "time": "t", **{k: action[k] for k in action
+                                                                          if k in ("typed", "rules")}}):
+        assert _action_outcome(Action.from_plain, copy.deepcopy(data)) == _action_outcome(Action._checked, data)
 
 
 def test_the_records_of_a_saved_game_all_take_the_quick_path() -> None:

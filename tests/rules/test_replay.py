@@ -6,7 +6,9 @@ import copy
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -122,6 +124,36 @@ def test_a_broken_history_is_refused_naming_the_place() -> None:
     doc = savefile.game_to_dict(played())
     del doc["history"]["start"]["sides"]
     with pytest.raises(savefile.SaveFileError, match=r"history\.start"):
+        savefile.loads(json.dumps(doc).encode())
+
+
+def test_a_start_written_afresh_holds_its_units_as_they_started() -> None:
+    """A file with a list under an unknown key has its start written out from the game it makes: the units that
+    moved, took Shock or fired since (read by the fields they changed) are as they started, not as they are."""
+    game = played()
+    doc = json.loads(savefile.dumps(game))
+    doc["history"]["start"]["padding"] = [1, 2]
+    loaded = savefile.loads(json.dumps(doc).encode())
+    assert loaded.start == game.start
+    assert loaded.start is not None and loaded.start["units"][1] != savefile.game_to_dict(game)["game"]["units"][1]
+    assert check(loaded).ok
+
+
+@pytest.mark.parametrize(("unit", "edit", "refusal"), [
+    (0, lambda u: u.update(figures=11), r"history\.start\.units\[0\]\.figures: 11 is more than the unit's 10"),
+    (2, lambda u: u.update(x="far"), r"history\.start\.units\[2\]\.x: must be a number"),
+    (0, lambda u: u["counters"].update(shock=-1), r"history\.start\.units\[0\]\.counters\.shock: must be at least 0"),
+    (1, lambda u: u["weapons"][0].update(ammo=-1), r"history\.start\.units\[1\]\.weapons\[0\]\.ammo: must be at least"),
+    (2, lambda u: u["weapons"][0].update(ranges="far"), r"history\.start\.units\[2\]\.weapons\[0\]\.ranges: must be a"),
+])
+def test_a_start_unit_changed_beside_parts_as_in_the_game_is_refused_naming_the_place(
+        unit: int, edit: Callable[[dict[str, Any]], None], refusal: str) -> None:
+    """A start's unit whose weapons and maps equal the game's unit's is still checked in all it changes."""
+    doc = json.loads(savefile.dumps(played()))
+    start = doc["history"]["start"]["units"][unit]
+    assert start["id"] == doc["game"]["units"][unit]["id"]
+    edit(start)
+    with pytest.raises(savefile.SaveFileError, match=refusal):
         savefile.loads(json.dumps(doc).encode())
 
 
