@@ -43,6 +43,7 @@ from battletracker.rules.account import action_line
 from battletracker.rules.account import clock_lines
 from battletracker.rules.account import note_line
 from battletracker.rules.account import table_state
+from battletracker.rules.account import table_state_after
 from battletracker.rules.base import counted
 from battletracker.rules.luck import GameLuck
 from battletracker.rules.luck import RolledLuck
@@ -232,7 +233,7 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
                     row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
                 if 0 <= state.active_side < len(current.sides):
                     whose.setdefault((replayed.turn, replayed.phase), side_name(current, state.active_side))
-                after = table_state(current)
+                after = table_state_after(state, current, replayed.step.effects)
                 written = game.log[before:len(current.log)]
                 told.append((before, clock_lines(replayed, written) if action.name in CLOCK_ACTIONS else
                              [action_line(replayed, state, after, current, who, any(e.starred for e in written))]))
