@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import fields
+from dataclasses import replace
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import TypeVar
@@ -517,3 +518,15 @@ def _copied(value: Any) -> Any:
         vars(copied).update({k: v if type(v) in _ATOMS else _copied(v) for k, v in vars(value).items()})
         return copied
     return copy.deepcopy(value)
+
+
+def table_copy(game: Game) -> Game:
+    """A copy of the table as it stands, for a picture of it: no history, the log's (unchanging) entries shared.
+
+    Copied as `_copied` copies a record, several times quicker than
+    `copy.deepcopy` on a 500-unit table: the battle report takes one after
+    each Turn, starred line and stand-out roll of a long game.
+    """
+    copied: Game = _copied(replace(game, log=[], actions=[], start=None))
+    copied.log = list(game.log)
+    return copied

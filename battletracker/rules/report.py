@@ -21,7 +21,6 @@ with the odds they beat, then the table per side and kind of roll.
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import math
@@ -37,6 +36,7 @@ from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY
 from battletracker.model.game import Game
 from battletracker.model.game import Unit
+from battletracker.model.game import table_copy
 from battletracker.rules.account import CLOCK_ACTIONS
 from battletracker.rules.account import AccountLine
 from battletracker.rules.account import action_line
@@ -204,7 +204,7 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
         """Keep the moment with a copy of its table, up to MAX_PICTURES."""
         nonlocal left_out
         if len(moments) < MAX_PICTURES:
-            moments.append(replace(moment, game=pictured(moment.game)))
+            moments.append(replace(moment, game=table_copy(moment.game)))
         else:
             left_out += 1
 
@@ -296,10 +296,10 @@ class _Standing:
         # The highest percentile, the rarer outcome on a tie, else the first; the lowest likewise. The first of
         # equals keeps its place, so a long game of like rolls copies its table once, not at every roll.
         if self.best is None or (roll.percentile, rarer) > self.best[0]:
-            table = pictured(after)
+            table = table_copy(after)
             self.best = ((roll.percentile, rarer), roll, spread_, table)
         if self.worst is None or (-roll.percentile, rarer) > self.worst[0]:
-            self.worst = ((-roll.percentile, rarer), roll, spread_, table or pictured(after))
+            self.worst = ((-roll.percentile, rarer), roll, spread_, table or table_copy(after))
 
     def dice(self, sides: int) -> tuple[GamesLike | None, ...]:
         out: list[GamesLike | None] = []
@@ -326,13 +326,6 @@ class _Standing:
                        "the table just after it")
             out.append((StandOut(key, title, roll, lucky, beaten, extreme), Moment(key, caption, roll.turn, table)))
         return out
-
-
-def pictured(game: Game) -> Game:
-    """A copy of the table as it stands, for a picture: no history, the log's (unchanging) entries shared."""
-    copied = copy.deepcopy(replace(game, log=[], actions=[], start=None))
-    copied.log = list(game.log)
-    return copied
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
