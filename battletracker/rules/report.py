@@ -24,10 +24,12 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -35,8 +37,8 @@ from battletracker.core.odds import Distribution
 from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY
 from battletracker.model.game import Game
+from battletracker.model.game import TableCopies
 from battletracker.model.game import Unit
-from battletracker.model.game import table_copy
 from battletracker.rules.account import CLOCK_ACTIONS
 from battletracker.rules.account import AccountLine
 from battletracker.rules.account import action_line
@@ -200,11 +202,11 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
     moments: list[Moment] = []
     left_out = 0
 
-    def picture(moment: Moment) -> None:
+    def picture(moment: Moment, copies: TableCopies) -> None:
         """Keep the moment with a copy of its table, up to MAX_PICTURES."""
         nonlocal left_out
         if len(moments) < MAX_PICTURES:
-            moments.append(replace(moment, game=table_copy(moment.game)))
+            moments.append(replace(moment, game=copies.copy(moment.game)))
         else:
             left_out += 1
 
@@ -218,16 +220,18 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
         luck = game_luck(game)
     else:
         state = table_state(start)
+        copies = TableCopies(start)
         try:
             for replayed, current in replayed_actions(game):
                 if progress is not None and replayed.index % PROGRESS_EVERY == 0 and \
                         not progress(replayed.index, len(game.actions)):
                     raise Cancelled
+                copies.wrote(replayed.step.effects)
                 action, before = replayed.action, replayed.log_from
                 rated = rate_with_odds(replayed, current)
                 if rated is not None:
                     rolls.append(rated[0])
-                    standing.rated(*rated, current)
+                    standing.rated(*rated, partial(copies.copy, current))
                 who = side_name(current, replayed.side) if 0 <= replayed.side < len(current.sides) else ""
                 for i in range(before, len(current.log)):
                     row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
@@ -240,9 +244,9 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
                 state = after
                 turn = replayed.turn
                 if current.turn > turn:
-                    picture(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, current))
+                    picture(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, current), copies)
                 for i in sorted(starred & set(range(before, len(current.log)))):
-                    picture(Moment(f"star-{i}", f"Starred: {game.log[i].text}", game.log[i].turn, current))
+                    picture(Moment(f"star-{i}", f"Starred: {game.log[i].text}", game.log[i].turn, current), copies)
                     starred.discard(i)
         except ReplayError as exc:
             stopped = str(exc)
@@ -287,8 +291,9 @@ class _Standing:
         self.best: tuple[tuple[Fraction, Fraction], RolledLuck, Distribution[Fraction], Game] | None = None
         self.worst: tuple[tuple[Fraction, Fraction], RolledLuck, Distribution[Fraction], Game] | None = None
 
-    def rated(self, roll: RolledLuck, dist: Distribution[str], after: Game) -> None:
-        """A rated roll (one that could have gone better or worse: `luck.rate`) under its odds `dist`."""
+    def rated(self, roll: RolledLuck, dist: Distribution[str], after: Callable[[], Game]) -> None:
+        """A rated roll (one that could have gone better or worse: `luck.rate`) under its odds `dist`; `after`
+        copies the table just after it."""
         spread_ = spread(dist, better_of(roll.procedure))
         self.spreads.append((roll.side, spread_, roll.percentile))
         rarer = -dist.p(roll.outcome)
@@ -296,10 +301,10 @@ class _Standing:
         # The highest percentile, the rarer outcome on a tie, else the first; the lowest likewise. The first of
         # equals keeps its place, so a long game of like rolls copies its table once, not at every roll.
         if self.best is None or (roll.percentile, rarer) > self.best[0]:
-            table = table_copy(after)
+            table = after()
             self.best = ((roll.percentile, rarer), roll, spread_, table)
         if self.worst is None or (-roll.percentile, rarer) > self.worst[0]:
-            self.worst = ((-roll.percentile, rarer), roll, spread_, table or table_copy(after))
+            self.worst = ((-roll.percentile, rarer), roll, spread_, table or after())
 
     def dice(self, sides: int) -> tuple[GamesLike | None, ...]:
         out: list[GamesLike | None] = []
