@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from battletracker.model.bombardment import Building
     from battletracker.model.bombardment import PhaseStamp
     from battletracker.model.bombardment import SmokeArea
+    from battletracker.model.changes import Changes
     from battletracker.model.effects import Effect
     from battletracker.model.terrain import TerrainPiece
 
@@ -553,9 +554,9 @@ class TableCopies:
         self._fields: set[str] = set()
         self._everything = False
 
-    def wrote(self, effects: Iterable[Effect]) -> None:
-        """Note what `effects`, just applied to the game, may have changed."""
-        for writes in (e.writes for e in effects):
+    def wrote(self, written: Iterable[Changes]) -> None:
+        """Note what effects just applied to the game may have changed: their `Effect.writes`."""
+        for writes in written:
             self._everything = self._everything or writes.everything
             self._units.update(writes.units)
             self._fields.update(name for flag, region in _REGIONS.items() if getattr(writes, flag) for name in region)

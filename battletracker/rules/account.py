@@ -31,12 +31,13 @@ from battletracker.rules.base import counted
 from battletracker.rules.base import inches
 from battletracker.rules.places import place_words
 from battletracker.rules.step import DONE
+from battletracker.rules.words import UnitNames
 from battletracker.rules.words import condition_words
 from battletracker.rules.words import damage_result
 from battletracker.rules.words import possessive
 
 if TYPE_CHECKING:
-    from battletracker.model.changes import Effect
+    from battletracker.model.changes import Changes
     from battletracker.model.game import Unit
     from battletracker.rules.replay import Replayed
 
@@ -95,17 +96,18 @@ def table_state(game: Game) -> TableState:
                       tuple((s.name, s.force_morale) for s in game.sides), game.active_side)
 
 
-def table_state_after(before: TableState, game: Game, effects: Iterable[Effect]) -> TableState:
-    """`table_state(game)` for `game` just after `effects` changed the table `before` was taken of.
+def table_state_after(before: TableState, game: Game, written: Iterable[Changes]) -> TableState:
+    """`table_state(game)` for `game` just after effects that wrote `written` (their `Effect.writes`) changed the
+    table `before` was taken of.
 
-    Only the units the effects write (`Effect.writes`) are read again and the
+    Only the units they wrote are read again and the
     others keep their very UnitState, so a report of 300 actions on 500 units
     does not read 150,000 units, and `consequences` passes the kept ones over.
     An effect that adds or removes a unit, or may write anything, has the whole
     table read again, so the units stay in the game's order.
     """
     units = dict(before.units)
-    for writes in (e.writes for e in effects):
+    for writes in written:
         if writes.everything or writes.roster:
             return table_state(game)
         for unit_id in writes.units:
@@ -227,7 +229,7 @@ def action_line(replayed: Replayed, before: TableState, after: TableState, game:
         return AccountLine(replayed.turn, replayed.phase, side, text, "", starred)
     came = consequences(before, after, what, side, game.ruleset)
     if not came:
-        came = get(replayed.plan.procedure).words(replayed.result.outcome, {k: u.name for k, u in game.units.items()})
+        came = get(replayed.plan.procedure).words(replayed.result.outcome, UnitNames(game))
     return AccountLine(replayed.turn, replayed.phase, side, f"{text} \u2014 {came}", dice, starred)
 
 

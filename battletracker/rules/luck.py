@@ -40,6 +40,7 @@ from typing import TypeVar
 
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Game
+from battletracker.rules.words import UnitNames
 
 if TYPE_CHECKING:
     from battletracker.rules.base import Inputs
@@ -212,4 +213,4 @@ def rate_with_odds(replayed: Replayed, after: Game) -> tuple[RolledLuck, Distrib
         return None
     return RolledLuck(replayed.index, replayed.turn, replayed.phase, replayed.side, p.procedure,
                       p.title or replayed.action.name, outcome, percentile(dist, outcome, better),
-                      get(p.procedure).words(outcome, {k: u.name for k, u in after.units.items()})), dist
+                      get(p.procedure).words(outcome, UnitNames(after))), dist

@@ -226,7 +226,8 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
                 if progress is not None and replayed.index % PROGRESS_EVERY == 0 and \
                         not progress(replayed.index, len(game.actions)):
                     raise Cancelled
-                copies.wrote(replayed.step.effects)
+                writes = [e.writes for e in replayed.step.effects]
+                copies.wrote(writes)
                 action, before = replayed.action, replayed.log_from
                 rated = rate_with_odds(replayed, current)
                 if rated is not None:
@@ -237,7 +238,7 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
                     row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
                 if 0 <= state.active_side < len(current.sides):
                     whose.setdefault((replayed.turn, replayed.phase), side_name(current, state.active_side))
-                after = table_state_after(state, current, replayed.step.effects)
+                after = table_state_after(state, current, writes)
                 written = game.log[before:len(current.log)]
                 told.append((before, clock_lines(replayed, written) if action.name in CLOCK_ACTIONS else
                              [action_line(replayed, state, after, current, who, any(e.starred for e in written))]))
