@@ -147,10 +147,12 @@ def consequences(before: TableState, after: TableState, title: str, acting: str,
     A single unit the title already names is not named again ("fires at 1st Squad - 1 figure lost").
     """
     fates: dict[tuple[str, ...], list[str]] = {}
-    for key in [*before.units, *(k for k in after.units if k not in before.units)]:
+    # A unit whose very UnitState table_state_after kept was written by nothing: only the others are read.
+    changed = [k for k, was in before.units.items() if after.units.get(k) is not was]
+    if before.units.keys() != after.units.keys():
+        changed.extend(k for k in after.units if k not in before.units)
+    for key in changed:
         was, now = before.units.get(key), after.units.get(key)
-        if was is now:  # kept by table_state_after: nothing wrote the unit
-            continue
         said = unit_changes(was, now, ruleset)
         if was is not None and now is not None:
             moved = distance((was.x, was.y), (now.x, now.y))
