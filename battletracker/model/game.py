@@ -559,7 +559,9 @@ class TableCopies:
         for writes in written:
             self._everything = self._everything or writes.everything
             self._units.update(writes.units)
-            self._fields.update(name for flag, region in _REGIONS.items() if getattr(writes, flag) for name in region)
+            for flag, region in _REGIONS.items():
+                if getattr(writes, flag):
+                    self._fields.update(region)
 
     def copy(self, game: Game) -> Game:
         """`table_copy(game)`, its records that nothing wrote since the copy before it shared with that copy."""

@@ -106,10 +106,12 @@ def table_state_after(before: TableState, game: Game, written: Iterable[Changes]
     An effect that adds or removes a unit, or may write anything, has the whole
     table read again, so the units stay in the game's order.
     """
-    units = dict(before.units)
+    units = before.units  # copied before the first unit it changes: a TableState's units are never changed
     for writes in written:
         if writes.everything or writes.roster:
             return table_state(game)
+        if writes.units and units is before.units:
+            units = dict(before.units)
         for unit_id in writes.units:
             unit = game.units.get(unit_id)
             if unit is None or unit_id not in units:

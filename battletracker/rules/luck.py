@@ -208,8 +208,11 @@ def rate_with_odds(replayed: Replayed, after: Game) -> tuple[RolledLuck, Distrib
         dist, outcome = luck_odds(p.procedure, p.inputs, replayed.result)
     except (ValueError, NotImplementedError, OddsTooLarge):
         return None
-    better = better_of(p.procedure)
-    if dist.p(outcome) <= 0 or not can_be_lucky(dist, better):
+    if dist.p(outcome) <= 0:
+        return None
+    ranked = better_of(p.procedure)
+    better = {o: ranked(o) for o in dist.outcomes}.__getitem__  # each outcome ranked once, not once a comparison
+    if not can_be_lucky(dist, better):
         return None
     return RolledLuck(replayed.index, replayed.turn, replayed.phase, replayed.side, p.procedure,
                       p.title or replayed.action.name, outcome, percentile(dist, outcome, better),

@@ -236,8 +236,8 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
                 who = side_name(current, replayed.side) if 0 <= replayed.side < len(current.sides) else ""
                 for i in range(before, len(current.log)):
                     row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
-                if 0 <= state.active_side < len(current.sides):
-                    whose.setdefault((replayed.turn, replayed.phase), side_name(current, state.active_side))
+                if (replayed.turn, replayed.phase) not in whose and 0 <= state.active_side < len(current.sides):
+                    whose[replayed.turn, replayed.phase] = side_name(current, state.active_side)
                 after = table_state_after(state, current, writes)
                 written = game.log[before:len(current.log)]
                 told.append((before, clock_lines(replayed, written) if action.name in CLOCK_ACTIONS else
