@@ -199,7 +199,26 @@ def _moved(replayed: Replayed, before: TableState, game: Game) -> str | None:
     if was is None or unit is None:
         return None
     how_far = inches(distance((was.x, was.y), (unit.x, unit.y)))
-    return f'{unit.name} moved {how_far}", now {place_words(game, (unit.x, unit.y), besides=unit.id)}'
+    place = _place_after(replayed, unit) or place_words(game, (unit.x, unit.y), besides=unit.id)
+    return f'{unit.name} moved {how_far}", now {place}'
+
+
+def _place_after(replayed: Replayed, unit: Unit) -> str | None:
+    """Where the move's plan said `unit` went (`Plan.said`), where that still holds after the move: the unit is
+    there and the move wrote nothing else `place_words` reads (no other unit, no building or terrain), so the
+    table the plan said it of, the unit aside, is the table after the move. Else None.
+
+    The plan's words spare the report a second search of every unit and piece of terrain for each move: on a
+    500-unit game, the most of what the account costs.
+    """
+    place = replayed.plan.said.get("place")
+    if place is None or (replayed.plan.inputs.get("x"), replayed.plan.inputs.get("y")) != (unit.x, unit.y):
+        return None
+    for effect in replayed.step.effects:
+        writes = effect.writes
+        if writes.everything or writes.roster or writes.buildings or writes.terrain or not writes.units <= {unit.id}:
+            return None
+    return place
 
 
 def _first_line(replayed: Replayed, before: TableState, game: Game) -> str | None:

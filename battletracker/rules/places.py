@@ -75,11 +75,11 @@ def place_words(game: Game, at: geometry.Point, *, besides: str | None = None) -
     return f'{inches(first[0])}" from the {first[1]} edge, {inches(second[0])}" from the {second[1]} edge'
 
 
-def destination(game: Game, at: geometry.Point, mover: str) -> str:
-    """Where `mover` went, to follow "moved 5\" to": the area it is in ("the Wheat field"), the unit it is at,
-    or its place in words from a unit, a piece or the table's edges."""
-    words = place_words(game, at, besides=mover)
-    return words.removeprefix("in ").removeprefix("at ")
+def destination(place: str) -> str:
+    """Where a mover went, to follow "moved 5\" to", from `place_words` of its new place besides itself: the
+    area it is in ("the Wheat field"), the unit it is at, or its place in words from a unit, a piece or the
+    table's edges."""
+    return place.removeprefix("in ").removeprefix("at ")
 
 
 def beyond_edges(game: Game, at: geometry.Point) -> str:
