@@ -149,10 +149,13 @@ def consequences(before: TableState, after: TableState, title: str, acting: str,
     A single unit the title already names is not named again ("fires at 1st Squad - 1 figure lost").
     """
     fates: dict[tuple[str, ...], list[str]] = {}
-    # A unit whose very UnitState table_state_after kept was written by nothing: only the others are read.
-    changed = [k for k, was in before.units.items() if after.units.get(k) is not was]
-    if before.units.keys() != after.units.keys():
-        changed.extend(k for k in after.units if k not in before.units)
+    # A unit whose very UnitState table_state_after kept was written by nothing: only the others are read (none
+    # when it kept the whole roster, after an action that wrote no unit).
+    changed: list[str] = []
+    if after.units is not before.units:
+        changed = [k for k, was in before.units.items() if after.units.get(k) is not was]
+        if before.units.keys() != after.units.keys():
+            changed.extend(k for k in after.units if k not in before.units)
     for key in changed:
         was, now = before.units.get(key), after.units.get(key)
         said = unit_changes(was, now, ruleset)
