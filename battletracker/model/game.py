@@ -525,8 +525,8 @@ def table_copy(game: Game) -> Game:
     """A copy of the table as it stands, for a picture of it: no history, the log's (unchanging) entries shared.
 
     Copied as `_copied` copies a record, several times quicker than
-    `copy.deepcopy` on a 500-unit table: the battle report takes one after
-    each Turn, starred line and stand-out roll of a long game.
+    `copy.deepcopy` on a 500-unit table: the battle report pictures a long
+    game's table at dozens of moments, and draws each picture from a copy.
     """
     copied: Game = _copied(replace(game, log=[], actions=[], start=None))
     copied.log = list(game.log)

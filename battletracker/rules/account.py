@@ -100,11 +100,11 @@ def table_state_after(before: TableState, game: Game, written: Iterable[Changes]
     """`table_state(game)` for `game` just after effects that wrote `written` (their `Effect.writes`) changed the
     table `before` was taken of.
 
-    Only the units they wrote are read again and the
-    others keep their very UnitState, so a report of 300 actions on 500 units
-    does not read 150,000 units, and `consequences` passes the kept ones over.
-    An effect that adds or removes a unit, or may write anything, has the whole
-    table read again, so the units stay in the game's order.
+    Only the units they wrote are read again and the others keep their very
+    UnitState, so a report of 300 actions on 500 units does not read 150,000
+    units, and `consequences` passes the kept ones over. An effect that adds or
+    removes a unit, or may write anything, has the whole table read again, so
+    the units stay in the game's order.
     """
     units = before.units  # copied before the first unit it changes: a TableState's units are never changed
     for writes in written:

@@ -54,7 +54,7 @@ def place_words(game: Game, at: geometry.Point, *, besides: str | None = None) -
     gap = math.inf
     for unit in game.units.values():
         # The first nearest in the roster's order; whether a unit is in play is asked only of one nearer than
-        # the nearest so far, as a move's title and the report's account ask this of every unit of 500.
+        # the nearest so far: a move's plan asks this of every unit of a 500-unit table.
         d = math.hypot(x - unit.x, y - unit.y)
         if d < gap and unit.id != besides and unit.in_play:
             nearest, gap = unit, d
