@@ -65,6 +65,9 @@ class Plan:
     log lines. `effects` are changes the table itself calls for, read by the
     plan (what falls due when a Phase ends, a Pinned unit let go); they apply
     before the procedure's, and `log` says them after the procedure's lines.
+    `said` is what the plan put in words that the battle report says again
+    (a move's "place": where it goes, as `places.place_words` says it), so the
+    report need not read the table for it a second time.
     """
 
     procedure: str
@@ -75,6 +78,7 @@ class Plan:
     effects: tuple[Effect, ...] = ()
     log_kind: str = "effect"
     log: tuple[str, ...] = ()
+    said: Mapping[str, str] = field(default_factory=dict)
 
 
 PlanFn = Callable[[Game, Choices], Plan]

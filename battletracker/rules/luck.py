@@ -35,14 +35,17 @@ from collections.abc import Hashable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from typing import TypeVar
 
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Game
+from battletracker.rules.words import UnitNames
 
 if TYPE_CHECKING:
     from battletracker.rules.base import Inputs
+    from battletracker.rules.base import InputValue
     from battletracker.rules.base import Resolution
     from battletracker.rules.replay import Replayed
 
@@ -95,15 +98,28 @@ def _side(game: Game, value: object) -> int | None:
 
 def luck_odds(procedure: str, inputs: Inputs, result: Resolution) -> tuple[Distribution[str], str]:
     """The odds the dice luck reads for a roll and the roll's outcome among them: the procedure's own, or its
-    finer `luck` odds where its outcome key leaves out what the roller cared about."""
+    finer `luck` odds where its outcome key leaves out what the roller cared about.
+
+    The odds are worked out once for a procedure and its inputs (`_luck_odds`): a long game rolls the same
+    dice for the same target again and again.
+    """
+    from battletracker.rules import get
+
+    finer = get(procedure).luck
+    outcome = result.outcome if finer is None else finer[1](result)
+    return _luck_odds(procedure, tuple((k, type(v), v) for k, v in inputs.items())), outcome
+
+
+@lru_cache(maxsize=256)
+def _luck_odds(procedure: str, inputs: tuple[tuple[str, type, InputValue], ...]) -> Distribution[str]:
+    """`luck_odds`' odds of `procedure` on `inputs`, each value beside its type: 1, 1.0 and True are equal keys,
+    but not the same input."""
     from battletracker.rules import get
     from battletracker.rules import odds
 
+    plain = {k: v for k, _t, v in inputs}
     finer = get(procedure).luck
-    if finer is None:
-        return odds(procedure, inputs), result.outcome
-    luck, outcome_of = finer
-    return luck(inputs), outcome_of(result)
+    return odds(procedure, plain) if finer is None else finer[0](plain)
 
 
 def percentile(odds: Distribution[str], outcome: str,
@@ -207,9 +223,12 @@ def rate_with_odds(replayed: Replayed, after: Game) -> tuple[RolledLuck, Distrib
         dist, outcome = luck_odds(p.procedure, p.inputs, replayed.result)
     except (ValueError, NotImplementedError, OddsTooLarge):
         return None
-    better = better_of(p.procedure)
-    if dist.p(outcome) <= 0 or not can_be_lucky(dist, better):
+    if dist.p(outcome) <= 0:
+        return None
+    ranked = better_of(p.procedure)
+    better = {o: ranked(o) for o in dist.outcomes}.__getitem__  # each outcome ranked once, not once a comparison
+    if not can_be_lucky(dist, better):
         return None
     return RolledLuck(replayed.index, replayed.turn, replayed.phase, replayed.side, p.procedure,
                       p.title or replayed.action.name, outcome, percentile(dist, outcome, better),
-                      get(p.procedure).words(outcome, {k: u.name for k, u in after.units.items()})), dist
+                      get(p.procedure).words(outcome, UnitNames(after))), dist

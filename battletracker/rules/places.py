@@ -10,6 +10,7 @@ south of the Hedge".
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from battletracker.core import geometry
@@ -48,32 +49,37 @@ def place_words(game: Game, at: geometry.Point, *, besides: str | None = None) -
     for piece in game.terrain.values():
         if piece.name and piece.shape == "area" and geometry.point_in_polygon(at, piece.points):
             return f"in {_the(piece.name)}"
-    units = [(geometry.distance((u.x, u.y), at), u.name, (u.x, u.y)) for u in game.units.values()
-             if u.id != besides and u.in_play]
-    if units:
-        gap, name, centre = min(units, key=lambda m: m[0])
+    x, y = at
+    nearest: Unit | None = None
+    gap = math.inf
+    for unit in game.units.values():
+        # The first nearest in the roster's order; whether a unit is in play is asked only of one nearer than
+        # the nearest so far: a move's plan asks this of every unit of a 500-unit table.
+        d = math.hypot(x - unit.x, y - unit.y)
+        if d < gap and unit.id != besides and unit.in_play:
+            nearest, gap = unit, d
+    if nearest is not None:
         if gap < AT:
-            return f"at {name}"
+            return f"at {nearest.name}"
         if gap <= NEAR:
-            return f'{inches(gap)}" {compass(geometry.bearing(centre, at))} of {name}'
+            return f'{inches(gap)}" {compass(geometry.bearing((nearest.x, nearest.y), at))} of {nearest.name}'
     pieces = [(geometry.distance_to_polyline(at, [*p.points, p.points[0]] if p.shape == "area" else p.points),
                _the(p.name)) for p in game.terrain.values() if p.name and p.points]
     if pieces:
         gap, name = min(pieces)
         if gap <= NEAR:
             return f'{inches(gap)}" from {name}'
-    x, y = at
     across = min((x, "west"), (game.table_width - x, "east"))
     down = min((y, "north"), (game.table_height - y, "south"))
     first, second = sorted((across, down))
     return f'{inches(first[0])}" from the {first[1]} edge, {inches(second[0])}" from the {second[1]} edge'
 
 
-def destination(game: Game, at: geometry.Point, mover: str) -> str:
-    """Where `mover` went, to follow "moved 5\" to": the area it is in ("the Wheat field"), the unit it is at,
-    or its place in words from a unit, a piece or the table's edges."""
-    words = place_words(game, at, besides=mover)
-    return words.removeprefix("in ").removeprefix("at ")
+def destination(place: str) -> str:
+    """Where a mover went, to follow "moved 5\" to", from `place_words` of its new place besides itself: the
+    area it is in ("the Wheat field"), the unit it is at, or its place in words from a unit, a piece or the
+    table's edges."""
+    return place.removeprefix("in ").removeprefix("at ")
 
 
 def beyond_edges(game: Game, at: geometry.Point) -> str:

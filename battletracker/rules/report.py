@@ -21,14 +21,15 @@ with the odds they beat, then the table per side and kind of roll.
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import math
+from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,7 @@ from battletracker.core.odds import Distribution
 from battletracker.model.fields import game_from_state
 from battletracker.model.game import OUT_OF_PLAY
 from battletracker.model.game import Game
+from battletracker.model.game import TableCopies
 from battletracker.model.game import Unit
 from battletracker.rules.account import CLOCK_ACTIONS
 from battletracker.rules.account import AccountLine
@@ -43,6 +45,7 @@ from battletracker.rules.account import action_line
 from battletracker.rules.account import clock_lines
 from battletracker.rules.account import note_line
 from battletracker.rules.account import table_state
+from battletracker.rules.account import table_state_after
 from battletracker.rules.base import counted
 from battletracker.rules.luck import GameLuck
 from battletracker.rules.luck import RolledLuck
@@ -199,11 +202,11 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
     moments: list[Moment] = []
     left_out = 0
 
-    def picture(moment: Moment) -> None:
+    def picture(moment: Moment, copies: TableCopies) -> None:
         """Keep the moment with a copy of its table, up to MAX_PICTURES."""
         nonlocal left_out
         if len(moments) < MAX_PICTURES:
-            moments.append(replace(moment, game=pictured(moment.game)))
+            moments.append(replace(moment, game=copies.copy(moment.game)))
         else:
             left_out += 1
 
@@ -217,31 +220,34 @@ def build_report(game: Game, progress: Progress | None = None) -> BattleReport:
         luck = game_luck(game)
     else:
         state = table_state(start)
+        copies = TableCopies(start)
         try:
             for replayed, current in replayed_actions(game):
                 if progress is not None and replayed.index % PROGRESS_EVERY == 0 and \
                         not progress(replayed.index, len(game.actions)):
                     raise Cancelled
+                writes = [e.writes for e in replayed.step.effects]
+                copies.wrote(writes)
                 action, before = replayed.action, replayed.log_from
                 rated = rate_with_odds(replayed, current)
                 if rated is not None:
                     rolls.append(rated[0])
-                    standing.rated(*rated, current)
+                    standing.rated(*rated, partial(copies.copy, current))
                 who = side_name(current, replayed.side) if 0 <= replayed.side < len(current.sides) else ""
                 for i in range(before, len(current.log)):
                     row_action[i] = (who, replayed.step.title, " ".join(map(str, action.dice)))
-                if 0 <= state.active_side < len(current.sides):
-                    whose.setdefault((replayed.turn, replayed.phase), side_name(current, state.active_side))
-                after = table_state(current)
+                if (replayed.turn, replayed.phase) not in whose and 0 <= state.active_side < len(current.sides):
+                    whose[replayed.turn, replayed.phase] = side_name(current, state.active_side)
+                after = table_state_after(state, current, writes)
                 written = game.log[before:len(current.log)]
                 told.append((before, clock_lines(replayed, written) if action.name in CLOCK_ACTIONS else
                              [action_line(replayed, state, after, current, who, any(e.starred for e in written))]))
                 state = after
                 turn = replayed.turn
                 if current.turn > turn:
-                    picture(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, current))
+                    picture(Moment(f"turn-{turn}", f"End of Turn {turn}", turn, current), copies)
                 for i in sorted(starred & set(range(before, len(current.log)))):
-                    picture(Moment(f"star-{i}", f"Starred: {game.log[i].text}", game.log[i].turn, current))
+                    picture(Moment(f"star-{i}", f"Starred: {game.log[i].text}", game.log[i].turn, current), copies)
                     starred.discard(i)
         except ReplayError as exc:
             stopped = str(exc)
@@ -286,8 +292,9 @@ class _Standing:
         self.best: tuple[tuple[Fraction, Fraction], RolledLuck, Distribution[Fraction], Game] | None = None
         self.worst: tuple[tuple[Fraction, Fraction], RolledLuck, Distribution[Fraction], Game] | None = None
 
-    def rated(self, roll: RolledLuck, dist: Distribution[str], after: Game) -> None:
-        """A rated roll (one that could have gone better or worse: `luck.rate`) under its odds `dist`."""
+    def rated(self, roll: RolledLuck, dist: Distribution[str], after: Callable[[], Game]) -> None:
+        """A rated roll (one that could have gone better or worse: `luck.rate`) under its odds `dist`; `after`
+        copies the table just after it."""
         spread_ = spread(dist, better_of(roll.procedure))
         self.spreads.append((roll.side, spread_, roll.percentile))
         rarer = -dist.p(roll.outcome)
@@ -295,10 +302,10 @@ class _Standing:
         # The highest percentile, the rarer outcome on a tie, else the first; the lowest likewise. The first of
         # equals keeps its place, so a long game of like rolls copies its table once, not at every roll.
         if self.best is None or (roll.percentile, rarer) > self.best[0]:
-            table = pictured(after)
+            table = after()
             self.best = ((roll.percentile, rarer), roll, spread_, table)
         if self.worst is None or (-roll.percentile, rarer) > self.worst[0]:
-            self.worst = ((-roll.percentile, rarer), roll, spread_, table or pictured(after))
+            self.worst = ((-roll.percentile, rarer), roll, spread_, table or after())
 
     def dice(self, sides: int) -> tuple[GamesLike | None, ...]:
         out: list[GamesLike | None] = []
@@ -325,13 +332,6 @@ class _Standing:
                        "the table just after it")
             out.append((StandOut(key, title, roll, lucky, beaten, extreme), Moment(key, caption, roll.turn, table)))
         return out
-
-
-def pictured(game: Game) -> Game:
-    """A copy of the table as it stands, for a picture: no history, the log's (unchanging) entries shared."""
-    copied = copy.deepcopy(replace(game, log=[], actions=[], start=None))
-    copied.log = list(game.log)
-    return copied
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

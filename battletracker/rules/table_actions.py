@@ -114,9 +114,11 @@ def _plan_move(game: Game, choices: Choices) -> Plan:
     if moved < 1e-9:
         raise Refusal("x", f"{unit.name} is already there.")
     activated, facts = move_effects(game, unit, choices)
-    line = f"{unit.name} moved {inches(moved)}\" to {destination(game, (x, y), unit.id)}"
+    place = place_words(game, (x, y), besides=unit.id)
+    line = f"{unit.name} moved {inches(moved)}\" to {destination(place)}"
     return Plan("unit.move", {"unit": unit.id, "x": x, "y": y, "facing": unit.facing, "line": line},
-                (*facts, line), _echo(choices), f"Move {unit.name}", tuple(activated), log=tuple(facts))
+                (*facts, line), _echo(choices), f"Move {unit.name}", tuple(activated), log=tuple(facts),
+                said={"place": place})
 
 
 def _plan_turn(game: Game, choices: Choices) -> Plan:

@@ -7,11 +7,17 @@ into words rather than shown raw.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from battletracker.rules.tables import TableError
 from battletracker.rules.tables import ruleset_file
+
+if TYPE_CHECKING:
+    from battletracker.model.game import Game
 
 KIND_TITLES = {
     "team": "Team",
@@ -102,3 +108,20 @@ def damage_result(ruleset: str, category: str, key: str) -> DamageResult:
         if result.key == key:
             return result
     return DamageResult(key, title(key), "")
+
+
+class UnitNames(Mapping[str, str]):
+    """Each unit's name by its id, read from the game when asked, for a procedure's `words`: most say no unit,
+    and a Necromunda attack one or two, so the battle report does not list 500 names for each of its rolls."""
+
+    def __init__(self, game: Game) -> None:
+        self._units = game.units
+
+    def __getitem__(self, unit_id: str) -> str:
+        return self._units[unit_id].name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._units)
+
+    def __len__(self) -> int:
+        return len(self._units)

@@ -35,13 +35,13 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
 from battletracker.model.game import Game
+from battletracker.model.game import table_copy
 from battletracker.rules.replay import Cancelled
 from battletracker.rules.replay import Progress
 from battletracker.rules.report import BattleReport
 from battletracker.rules.report import build_report
 from battletracker.rules.report import log_csv
 from battletracker.rules.report import luck_plot_svg
-from battletracker.rules.report import pictured
 from battletracker.rules.report import report_html
 from battletracker.ui.files import SaveError
 from battletracker.ui.files import write_bytes
@@ -61,7 +61,7 @@ def _scene(game: Game) -> MapScene:
     """
     app = QApplication.instance()
     assert isinstance(app, QApplication)
-    session = Session(pictured(game))
+    session = Session(table_copy(game))
     return MapScene(session, MapPalette.from_qpalette(app.palette()), app.font(), session)
 
 
