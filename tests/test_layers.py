@@ -233,20 +233,24 @@ def feature_offences(path: Path) -> list[str]:
             if own is not None and (other := _feature(name)) is not None and other != own]
 
 
-def test_the_feature_scan_catches_one_feature_importing_another(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def planted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, feature: str, source: str) -> Path:
+    """`source` as a module of the feature `feature` in a tree at `tmp_path`, which the scans then take as the root."""
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
-    package = tmp_path / Path(*FEATURES) / "necromunda"
+    package = tmp_path / Path(*FEATURES) / feature
     package.mkdir(parents=True)
     sample = package / "sample.py"
-    sample.write_text(
-        "from battletracker.ui.features.support_fire.dialog import FireDialog\n"
-        "from ..bombardments import panel\n"
-        "from battletracker.ui.features.necromunda.overlays import shoot_items\n"
-        "from .fighter_card import FighterSection\n"
-        "from battletracker.ui.procedure_parts import FactsPanel\n",
-        encoding="utf-8",
-    )
+    sample.write_text(source, encoding="utf-8")
+    return sample
+
+
+def test_the_feature_scan_catches_one_feature_importing_another(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    sample = planted(tmp_path, monkeypatch, "necromunda",
+                     "from battletracker.ui.features.support_fire.dialog import FireDialog\n"
+                     "from ..bombardments import panel\n"
+                     "from battletracker.ui.features.necromunda.overlays import shoot_items\n"
+                     "from .fighter_card import FighterSection\n"
+                     "from battletracker.ui.procedure_parts import FactsPanel\n")
     listing = tmp_path / Path(*FEATURES) / "__init__.py"
     listing.write_text("from battletracker.ui.features import necromunda, support_fire\n", encoding="utf-8")
     named = {o.split(" imports ")[1].split(":")[0] for o in feature_offences(sample)}
@@ -429,11 +433,8 @@ def rule_offences(path: Path) -> list[str]:
 
 def test_the_rules_scan_catches_table_reading_in_the_window(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
-    package = tmp_path / Path(*FEATURES) / "armour_battles"
-    package.mkdir(parents=True)
-    sample = package / "sample.py"
-    sample.write_text(
+    sample = planted(
+        tmp_path, monkeypatch, "armour_battles",
         "from battletracker.core.geometry import EPSILON, distance, in_arc, offset\n"
         "from battletracker.core import geometry as g\n"
         "from battletracker.rules.armour_battles.actions import suppression_level\n"
@@ -457,9 +458,7 @@ def test_the_rules_scan_catches_table_reading_in_the_window(tmp_path: Path,
         "        self.note.setText('long')\n"
         "    if far < 1e-9:\n"
         "        return offset((unit.x, unit.y), 0.0, 1.0)\n"
-        "    return g.range_band(far, (6.0, 12.0))\n",
-        encoding="utf-8",
-    )
+        "    return g.range_band(far, (6.0, 12.0))\n")
     found = [o.split(":", 1)[1] for o in rule_offences(sample)]
     lines = sorted(int(o.split(" ", 1)[0]) for o in found)
     assert lines == [1, 9, 9, 15, 17, 18, 19, 20, 24], "\n".join(found)

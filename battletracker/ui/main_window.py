@@ -404,7 +404,6 @@ class MainWindow(QMainWindow):
         assert isinstance(app, QApplication)
         choose_scheme(app, choice)
 
-
     # -- game actions ------------------------------------------------------------------
     def add_unit(self) -> None:
         self.cards.add_unit()

@@ -23,10 +23,10 @@ from battletracker.ui.features.bombardments.dialogs import PatternDialog
 from battletracker.ui.features.bombardments.dialogs import PhaseDialog
 from battletracker.ui.features.bombardments.dialogs import RangingDialog
 from battletracker.ui.main_window import MainWindow
-from battletracker.ui.recovery import Recovery
 from battletracker.ui.session import Session
 from tests.ui.dice_entry import command_dice_for
 from tests.ui.dice_entry import type_dice
+from tests.ui.windows import session_window
 
 AIM = (24.0, 38.0)
 OBSERVER = (30.0, 20.0)
@@ -34,12 +34,7 @@ OBSERVER = (30.0, 20.0)
 
 @pytest.fixture
 def window(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
-    win = MainWindow(session, Recovery(session, tmp_path))
-    win.feature_host.load()
-    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+    return session_window(qtbot, tmp_path, session)
 
 
 def click(qtbot: QtBot, button: QAbstractButton | None) -> None:

@@ -14,8 +14,6 @@ from battletracker.model import savefile
 from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_runner import FirstOpening
 from battletracker.ui.procedure_runner import NotOpened
-from battletracker.ui.recovery import Recovery
-from battletracker.ui.session import Session
 from tests.benchmarks.first_dialog import TABLES
 from tests.benchmarks.first_dialog import demo_of
 from tests.benchmarks.first_dialog import open_and_close
@@ -23,6 +21,7 @@ from tests.benchmarks.first_dialog import openings
 from tests.benchmarks.first_dialog import prepare_table
 from tests.benchmarks.first_dialog import procedure_dialogs
 from tests.benchmarks.memory import open_every_dialog
+from tests.ui.windows import shown_window
 
 
 def test_every_procedure_dialog_declares_its_benchmark_opening_or_why_not() -> None:
@@ -42,14 +41,7 @@ def test_each_table_opens_its_dialogs_at_distinct_places_and_every_opening_is_on
 
 def _window(qtbot: QtBot, tmp_path: Path, table: str) -> MainWindow:
     """The table's demo in a window with its features, as the benchmark's fresh process has it once warm."""
-    session = Session(savefile.load(demo_of(table)))
-    win = MainWindow(session, Recovery(session, tmp_path))
-    win.feature_host.load()
-    # Closed without the "save changes?" question the prepared table's actions would ask.
-    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+    return shown_window(qtbot, tmp_path, savefile.load(demo_of(table)))
 
 
 @pytest.mark.parametrize("table", list(TABLES))

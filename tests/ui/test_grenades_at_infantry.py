@@ -4,8 +4,12 @@ the Actions menu with the table's dice typed in."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QMessageBox
 from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 
@@ -24,11 +28,11 @@ from battletracker.rules.chain_of_command.grenades_at_infantry import GRENADES_A
 from battletracker.rules.replay import replay_steps
 from battletracker.rules.tables import resources_dir
 from battletracker.rules.tables import ruleset_settings
-from battletracker.ui.main_window import MainWindow
 from battletracker.ui.procedure_parts import PlannedActionDialog
 from battletracker.ui.session import Session
 from tests.acting import ready
 from tests.rules.oddscheck import assert_odds_match_simulation
+from tests.ui.windows import shown_window
 
 AT_LIGHT = {"firepower_dice": 3, "to_hit": 4, "cover": "light", "target_id": "t", "target_figures": "6"}
 
@@ -118,12 +122,10 @@ def test_the_action_replays_as_it_was_thrown() -> None:
     assert savefile.game_to_dict(replayed) == savefile.game_to_dict(game)
 
 
-def test_the_dialog_from_the_actions_menu_takes_the_tables_dice(qtbot: QtBot) -> None:
-    session = Session(table())
-    window = MainWindow(session)
-    window.feature_host.load()
-    qtbot.addWidget(window, before_close_func=lambda _w: session.undo_stack.setClean())
-    window.show()
+def opened(qtbot: QtBot, tmp_path: Path) -> tuple[Session, PlannedActionDialog]:
+    """The demo's window, 1. Gruppe selected, and its Grenades at infantry... entry of the Actions menu chosen."""
+    window = shown_window(qtbot, tmp_path, table())
+    session = window.session
     session.select("u1")
     window.feature_host.fill_actions_menu()
     entry = window.feature_host.entries[GRENADES_AT_INFANTRY]
@@ -132,6 +134,11 @@ def test_the_dialog_from_the_actions_menu_takes_the_tables_dice(qtbot: QtBot) ->
     dialog = window.findChild(PlannedActionDialog)
     assert dialog is not None
     qtbot.waitExposed(dialog)
+    return session, dialog
+
+
+def test_the_dialog_from_the_actions_menu_takes_the_tables_dice(qtbot: QtBot, tmp_path: Path) -> None:
+    session, dialog = opened(qtbot, tmp_path)
     assert dialog.windowTitle() == "Grenades - 1. Gruppe" and dialog.choices()["target"] == "u7"
     assert dialog.runner.odds_plot.rows and not dialog.refusal.refused()
     dice = dialog.widget("firepower_dice")
@@ -153,3 +160,31 @@ def test_the_dialog_from_the_actions_menu_takes_the_tables_dice(qtbot: QtBot) ->
     assert action.name == GRENADES_AT_INFANTRY and list(action.dice) == [2, 3] and action.typed
     assert action.choices["firepower_dice"] == 6 and runner.locked
     dialog.close()
+
+
+def test_escape_asks_before_typed_dice_are_lost_and_closes_at_once_once_applied(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _session, dialog = opened(qtbot, tmp_path)
+    asked: list[str] = []
+
+    def keep(_parent: object, title: str, *_rest: object) -> QMessageBox.StandardButton:
+        asked.append(title)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", keep)
+    finished: list[int] = []
+    dialog.finished.connect(finished.append)
+    runner = dialog.runner
+    qtbot.mouseClick(runner.typed_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(runner.entry, "3 6")                                 # the throw lands: the dice are asked next
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Escape)
+    assert asked == ["Discard the typed dice?"] and finished == [] and dialog.isVisible()
+    qtbot.keyClicks(runner.entry, " ".join(["4"] * 8))
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    qtbot.keyClicks(runner.entry, " ".join(["1"] * 8))
+    qtbot.keyClick(runner.entry, Qt.Key.Key_Return)
+    assert runner.result is not None, runner.entry_error.text()
+    qtbot.mouseClick(runner.apply_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert len(asked) == 1 and finished == [QDialog.DialogCode.Rejected]

@@ -54,6 +54,7 @@ from battletracker.ui.session import Session
 from tests.acting import ready_side
 from tests.ui.dice_entry import command_dice_for
 from tests.ui.dice_entry import type_dice
+from tests.ui.windows import shown_window
 
 NAME = "<img src=x width=30000 height=30000>"
 PANZER, SHERMAN = "u6", "u11"
@@ -274,17 +275,6 @@ def _misread(windows: Iterable[QWidget]) -> list[str]:
                     and widget.sizeHint().height() > screen.height()):
                 found.append(f"{where} asks to be {widget.sizeHint().height()} pixels high")
     return found
-
-
-def shown_window(qtbot: QtBot, tmp_path: Path, game: Game) -> MainWindow:
-    """`game` in the main window, its features loaded and the window shown, recovering into `tmp_path`."""
-    session = Session(game)
-    win = MainWindow(session, Recovery(session, tmp_path))
-    win.feature_host.load()
-    qtbot.addWidget(win, before_close_func=lambda _w: session.undo_stack.setClean())
-    win.show()
-    qtbot.waitExposed(win)
-    return win
 
 
 def _demo_window(qtbot: QtBot, tmp_path: Path, path: Path) -> MainWindow:

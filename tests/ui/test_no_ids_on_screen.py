@@ -35,7 +35,7 @@ from tests.ui.test_names_are_text import _inside
 from tests.ui.test_names_are_text import _item_tips
 from tests.ui.test_names_are_text import _opened
 from tests.ui.test_names_are_text import _play_with
-from tests.ui.test_names_are_text import shown_window
+from tests.ui.windows import shown_window
 
 DEMOS = sorted((resources_dir() / "demo").glob("*.json"))
 PAIR = re.compile(r'\(\s*-?\d+(?:\.\d+)?"?\s*,\s*-?\d+(?:\.\d+)?"?\s*\)')
