@@ -6,18 +6,23 @@ README changes; tests/ui/test_help.py fails while the two differ.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADING = "## Using it"
+PICTURE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+"""A Markdown picture on a line of its own."""
 
 
 def readme_guide(readme: str) -> str:
-    """The "Using it" section of the README, from its heading to the next second-level heading."""
+    """The "Using it" section of the README, from its heading to the next second-level heading, without its
+    screenshots: they live in docs/, beside the README, not in the app."""
     lines = readme.splitlines()
     start = lines.index(HEADING)
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n".join(lines[start:end]).strip() + "\n"
+    kept = [line for line in lines[start:end] if not PICTURE.fullmatch(line.strip())]
+    return "\n".join(kept).strip() + "\n"
 
 
 def main() -> int:

@@ -299,7 +299,6 @@ KNOWN_FEATURE_MEASURES = {
                                                          "and overlays drawn at a secret unit, kept off the display",
 }
 """Feature modules that measure the table to draw or for a gesture, not for a rule, and why."""
-"""Feature modules that still read sight or cover themselves, and why."""
 
 
 class _RulesInUi:

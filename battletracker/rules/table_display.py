@@ -39,20 +39,27 @@ def _public_bombardment(b: Bombardment) -> Bombardment:
     return replace(b, pattern_die=None, direction=None, moves_left=0)
 
 
-def public_game(game: Game) -> Game:
+def public_game(game: Game, hidden: frozenset[str] | None = None) -> Game:
     """A copy of `game` holding nothing the rules keep from the opponent (see the module's words).
 
     A shallow copy: what it shares with `game` is what both may see, so it costs one pass over
-    the units and the bombardments, and it is never changed (the display only draws it).
+    the units and the bombardments, and it is never changed (the display only draws it). `hidden`
+    is `secret_units(game)` when the caller has it already. Log lines that name a secret unit stay
+    out too: "Sniper moved 5 inches" would say where it went.
     """
-    hidden = secret_units(game)
+    if hidden is None:
+        hidden = secret_units(game)
+    if not hidden and not any(b.pattern_die is not None and not b.revealed for b in game.bombardments.values()):
+        return game
     units = {i: u for i, u in game.units.items() if i not in hidden} if hidden else game.units
     buildings = game.buildings
     if hidden and any(set(b.occupants) & hidden for b in buildings.values()):
         buildings = {i: replace(b, occupants=[u for u in b.occupants if u not in hidden]) if set(b.occupants) & hidden
                      else b for i, b in buildings.items()}
     bombardments = {i: _public_bombardment(b) for i, b in game.bombardments.items()}
-    return replace(game, units=units, buildings=buildings, bombardments=bombardments)
+    names = [game.units[i].name for i in hidden]
+    log = [e for e in game.log if not any(name in e.text for name in names)] if names else game.log
+    return replace(game, units=units, buildings=buildings, bombardments=bombardments, log=log)
 
 
 __all__ = ["public_game", "secret_units"]

@@ -69,13 +69,18 @@ def targets_of(game: Game, firer: Unit) -> dict[str, int | None]:
     The band is None for a card without range bands. A card with neither an arc nor
     range bands has no targets to show: it says nothing of what it can reach.
     """
-    if firer.main_arc() is None and not firer.range_bands():
+    arc = firer.main_arc()
+    bands = tuple(sorted(firer.range_bands()))
+    if arc is None and not bands:
         return {}
+    # Read once for every unit: the map asks again at each step of a drag.
+    here = (firer.x, firer.y)
     found: dict[str, int | None] = {}
     for other in game.units.values():
         if other.side == firer.side:
             continue
-        seen = sighting(firer, other)
-        if seen.in_reach:
-            found[other.id] = seen.band
+        there = (other.x, other.y)
+        band = range_band(distance(here, there), bands) if bands else None
+        if (band is not None or not bands) and in_arc(here, firer.facing, arc, there):
+            found[other.id] = band
     return found

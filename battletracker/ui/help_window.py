@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFocusEvent
@@ -20,15 +18,13 @@ from PySide6.QtWidgets import QWidget
 from battletracker.rules.tables import resources_dir
 
 GUIDE = ("help", "guide.md")
-PICTURE = re.compile(r"^[ \t]*!\[[^\]]*\]\([^)]*\)[ \t]*\n?", re.MULTILINE)
-"""A Markdown picture on a line of its own: the README's screenshots live beside it in docs/, not in the app."""
 
 
 def guide_text() -> str:
-    """The guide as Markdown without the README's screenshots, or a line saying where it should have been."""
+    """The guide as Markdown, or a line saying where it should have been."""
     path = resources_dir().joinpath(*GUIDE)
     try:
-        return PICTURE.sub("", path.read_text(encoding="utf-8"))
+        return path.read_text(encoding="utf-8")
     except OSError:
         return f"The user guide is missing from this installation (it should be at {path})."
 

@@ -756,7 +756,7 @@ class PlannedActionDialog(ProcedureDialog):
             return
         choice = next(c for c in self.form.choices if c.key == key)
         assert isinstance(choice, UnitChoice)
-        name = game.units[unit_id].name if unit_id in game.units else unit_id
+        name = game.units[unit_id].name if unit_id in game.units else "That unit"
         self.refusal.show_refusal(choice.outside.format(name=name))
 
     # -- planning and applying ----------------------------------------------------------------------------

@@ -124,10 +124,13 @@ class WindowFeatures:
         """Say so, without blocking the window: the game can go on without the features that did not load."""
         from PySide6.QtWidgets import QMessageBox
 
+        from battletracker.ui.app_log import log_path
+
         box = QMessageBox(QMessageBox.Icon.Critical, "Rules features not loaded",
                           literal("Some of the rules' procedures, panels and unit actions could not be loaded, so "
                                   "they are missing from this window. The game itself can still be played, "
-                                  f"saved and undone.\n\n{type(exc).__name__}: {exc}"),
+                                  f"saved and undone.\n\n{exc}\n\nThe details are in the app's log, {log_path()}: "
+                                  "send it with a report."),
                           QMessageBox.StandardButton.Ok, self._window)
         box.setObjectName("features_failed")
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

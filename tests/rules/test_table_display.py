@@ -5,6 +5,7 @@ from __future__ import annotations
 from battletracker.model.bombardment import Bombardment
 from battletracker.model.bombardment import Building
 from battletracker.model.game import Game
+from battletracker.model.game import LogEntry
 from battletracker.model.game import Side
 from battletracker.model.game import Unit
 from battletracker.rules.table_display import public_game
@@ -49,3 +50,19 @@ def test_other_rulesets_have_no_snipers_to_hide() -> None:
     game.ruleset = "armour_battles"
     assert secret_units(game) == frozenset()
     assert set(public_game(game).units) == {"u1", "u2", "u3"}
+
+
+def test_log_lines_naming_an_unspotted_sniper_stay_off_the_display() -> None:
+    game = battle()
+    game.log = [LogEntry("t", 1, 1, "Sniper moved 5.0\" to the farmhouse"),
+                LogEntry("t", 1, 1, "1st Section fires at Spotted sniper")]
+    assert [e.text for e in public_game(game).log] == ["1st Section fires at Spotted sniper"]
+    assert len(game.log) == 2
+
+
+def test_a_game_with_no_secret_is_shown_as_it_is() -> None:
+    game = battle()
+    del game.units["u2"]
+    game.buildings["h1"].occupants.remove("u2")
+    game.bombardments["b1"].revealed = True
+    assert public_game(game) is game

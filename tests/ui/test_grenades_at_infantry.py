@@ -89,7 +89,7 @@ def test_the_plan_reads_the_team_the_target_and_its_cover_from_the_table() -> No
     assert p.title == "1. Gruppe throws grenades at 1st Squad"
     assert p.inputs["firepower_dice"] == 7 and p.inputs["cover"] == "light" and p.inputs["target_figures"] == "12"
     assert p.inputs["storm_of_steel"] is False and p.inputs["grenade_throw_to_hit"] == 7
-    assert 'Cover: light (Light cover: behind Hedge)' in p.facts
+    assert "Light cover: behind Hedge" in p.facts
 
 
 @pytest.mark.parametrize(("target", "words"), [

@@ -240,7 +240,7 @@ def _judge_sight(game: Game, firer: Unit, target: Unit, procedure: str, choices:
     return reading
 
 
-def _judge_cover(game: Game, firer: Unit, target: Unit, choices: Choices, facts: list[str],
+def judge_cover(game: Game, firer: Unit, target: Unit, choices: Choices, facts: list[str],
                  log: list[str], named: bool = False) -> str:
     """The cover: the player's `cover` if given (logged with `cover_reason` when it differs), else the reading.
 
@@ -267,6 +267,16 @@ def _judge_team_cover(game: Game, firer: Unit, team: Unit, choices: Choices, fac
     if changed is not None:
         log.append(f"{team.name}: {changed}")
     return cover
+
+
+def at_a_sniper(target: Unit) -> bool:
+    """Whether the target is a sniper, which only a spotted one may be: an unspotted one is refused."""
+    if target.kind != "sniper":
+        return False
+    if not target.has(snipers.SPOTTED):
+        raise ShotRefusal("target", f"{target.name} is a sniper that has not been spotted: it cannot be "
+                                    "targeted (mark it Spotted on its card first).")
+    return True
 
 
 def default_quality(target: Unit) -> str:
@@ -384,11 +394,8 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
     facts: list[str] = [f"Range {_inches(dist)}" + (f" — {band.capitalize()}" if band and fw.procedure not in
                                                       ("coc.sniper", "coc.gun_he") else "")]
     inputs: dict[str, InputValue] = {}
-    sniper_target = target.kind == "sniper" and fw.procedure != "coc.sniper"
+    sniper_target = fw.procedure != "coc.sniper" and at_a_sniper(target)
     if sniper_target:
-        if not target.has(snipers.SPOTTED):
-            raise ShotRefusal("target", f"{target.name} is a sniper that has not been spotted: it cannot be "
-                                        "targeted (mark it Spotted on its card first).")
         inputs["sniper_target"] = True
         facts.append(f"{target.name} is a spotted sniper: it ignores Shock, and one kill removes it "
                      "(its side takes a Force Morale Test)")
@@ -410,7 +417,7 @@ def plan_fire(game: Game, choices: Choices) -> ShotPlan:
     extra = choices.get("targets")
     teams = (target_teams(game, firer, target, extra if isinstance(extra, str) else None)
              if fw.procedure in SHARED_HITS else [target])
-    cover = _judge_cover(game, firer, target, choices, facts, log, named=len(teams) > 1)
+    cover = judge_cover(game, firer, target, choices, facts, log, named=len(teams) > 1)
     inputs.update(cover=cover, target_id=target.id, target_figures=str(target.figures))
     if len(teams) > 1:
         if sniper_target:

@@ -35,7 +35,6 @@ from dataclasses import replace
 
 from battletracker.core.dice import D6
 from battletracker.core.dice import Dice
-from battletracker.core.geometry import distance
 from battletracker.core.odds import Distribution
 from battletracker.model.game import Game
 from battletracker.model.game import Unit
@@ -51,7 +50,6 @@ from battletracker.rules.base import Resolution
 from battletracker.rules.base import Roller
 from battletracker.rules.base import counts
 from battletracker.rules.base import outcome_words
-from battletracker.rules.chain_of_command import snipers
 from battletracker.rules.chain_of_command.anti_tank_plans import THROW_REACH
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotPlan
 from battletracker.rules.chain_of_command.anti_tank_plans import ShotRefusal
@@ -63,15 +61,15 @@ from battletracker.rules.chain_of_command.fire import RULESET
 from battletracker.rules.chain_of_command.fire import SETTINGS
 from battletracker.rules.chain_of_command.fire import Targets
 from battletracker.rules.chain_of_command.fire import Volley
-from battletracker.rules.chain_of_command.fire import cover_levels
 from battletracker.rules.chain_of_command.fire import describe_volley
 from battletracker.rules.chain_of_command.fire import kills_shock_key
 from battletracker.rules.chain_of_command.fire import kills_shock_odds
 from battletracker.rules.chain_of_command.fire import read_fire
 from battletracker.rules.chain_of_command.fire import roll_volley
 from battletracker.rules.chain_of_command.fire import target_effects
-from battletracker.rules.chain_of_command.fire_plans import default_cover
+from battletracker.rules.chain_of_command.fire_plans import at_a_sniper
 from battletracker.rules.chain_of_command.fire_plans import default_quality
+from battletracker.rules.chain_of_command.fire_plans import judge_cover
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
 from battletracker.rules.chain_of_command.grenades_into_vehicles import Throw
 from battletracker.rules.chain_of_command.grenades_into_vehicles import read_throw
@@ -82,6 +80,7 @@ from battletracker.rules.choices import chosen_whole
 from battletracker.rules.choices import chosen_word
 from battletracker.rules.places import enemies_within
 from battletracker.rules.tables import setting
+from battletracker.rules.targets import centre_to_centre
 
 GRENADES_AT_INFANTRY = "coc.grenades_at_infantry"
 STORM_SETTING = "grenade_storm_of_steel"
@@ -196,19 +195,13 @@ def plan_grenades_at_infantry(game: Game, choices: Choices) -> ShotPlan:
                                       default_quality(target), "The target's quality", refusal=ShotRefusal),
         "target_id": target.id, "target_figures": str(target.figures), "target_names": target.name,
     }
-    reading = default_cover(game, team, target)
-    inputs["cover"] = chosen_word(choices, "cover", cover_levels(), reading.level, "The cover",
-                                  refusal=ShotRefusal)
-    facts = [f'{target.name} is {distance((team.x, team.y), (target.x, target.y)):.1f}" away',
-             f"Cover: {str(inputs['cover']).replace('_', ' ')}"
-             + (" (your choice)" if choices.get("cover") else f" ({reading.reason})" if reading.reason else ""),
-             f"{inputs['firepower_dice']} Firepower Dice at Close range if the throw lands"]
-    if target.kind == "sniper":
-        if not target.has(snipers.SPOTTED):
-            raise ShotRefusal("target", f"{target.name} is a sniper that has not been spotted: it cannot be "
-                                        "targeted (mark it Spotted on its card first).")
+    if at_a_sniper(target):
         inputs["sniper_target"] = True
-    return ShotPlan(GRENADES_AT_INFANTRY, inputs, tuple(facts))
+    facts = [f'{target.name} is {centre_to_centre(team, target):.1f}" away']
+    log: list[str] = []
+    inputs["cover"] = judge_cover(game, team, target, choices, facts, log)
+    facts.append(f"{inputs['firepower_dice']} Firepower Dice at Close range if the throw lands")
+    return ShotPlan(GRENADES_AT_INFANTRY, inputs, tuple(facts), tuple(log))
 
 
 register_plan(GRENADES_AT_INFANTRY, shot_plan(plan_grenades_at_infantry, "{firer} throws grenades at {target}"))

@@ -56,7 +56,7 @@ class PublicSession(QObject):
     def _on_changed(self, changes: Changes) -> None:
         game = self.session.game
         secrets = secret_units(game)
-        self._game = public_game(game)
+        self._game = public_game(game, secrets)
         if secrets != self._secrets:
             changes = changes | Changes(units=secrets ^ self._secrets, roster=True, buildings=True)
             self._secrets = secrets
@@ -65,7 +65,7 @@ class PublicSession(QObject):
 
     def _on_game_replaced(self) -> None:
         self._secrets = secret_units(self.session.game)
-        self._game = public_game(self.session.game)
+        self._game = public_game(self.session.game, self._secrets)
         self.game_replaced.emit()
         self._follow_selection()
 

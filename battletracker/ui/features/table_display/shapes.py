@@ -42,6 +42,7 @@ from battletracker.rules.chain_of_command.bombardment import future_centres
 from battletracker.ui.map.items import DEFAULT_DIAMETER
 from battletracker.ui.map.items import ROUND_DIAMETER
 from battletracker.ui.map.items import VEHICLE_LENGTH
+from battletracker.ui.map.scene import drawn_as_vehicle
 
 LINE = 0.18
 """Inches: an outline on the cloth, about as thick as a pencil line seen from a chair."""
@@ -57,12 +58,12 @@ SIGHT_CLEAR = QColor("#39ff14")
 SIGHT_BLOCKED = QColor("#ff1744")
 COPIED = QColor("#ffea00")
 SECRET_REACH = 1.5
+"""Inches from a secret unit's centre within which a copied overlay is taken as drawn at it."""
 RING_POINTS = 120
 _UNIT_RING = QPolygonF([QPointF(math.cos(2 * math.pi * i / RING_POINTS), math.sin(2 * math.pi * i / RING_POINTS))
                         for i in range(RING_POINTS)])
 """A ring as points 3 degrees apart, not Qt's curves, which flatten to visible chords where a ring is cut at the
 table's edge; even a 72" ring strays from the circle by under 0.03"."""
-"""Inches from a secret unit's centre within which a copied overlay is taken as drawn at it."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def selection_shapes(game: Game, unit: Unit) -> list[Shape]:
         ring.addPolygon(QTransform.fromTranslate(*origin).scale(band, band).map(_UNIT_RING))
         ring.closeSubpath()
         shapes.append(Shape(_clip_ring(ring, game), RINGS, LINE))
-    size = VEHICLE_LENGTH if unit.is_vehicle else ROUND_DIAMETER.get(unit.kind, DEFAULT_DIAMETER)
+    size = VEHICLE_LENGTH if drawn_as_vehicle(game, unit) else ROUND_DIAMETER.get(unit.kind, DEFAULT_DIAMETER)
     shapes.append(Shape(_circle(origin, size / 2.0 + 0.6), SELECTED, LINE * 1.5))
     return shapes
 
