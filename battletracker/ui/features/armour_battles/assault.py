@@ -10,7 +10,6 @@ into the battle log as one undo step (with any effects the procedure gives).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
@@ -21,7 +20,7 @@ from battletracker.rules import Resolution
 from battletracker.rules.armour_battles import actions as ab_actions
 from battletracker.rules.armour_battles.plans import profile_of
 from battletracker.rules.armour_battles.units import is_suppressed
-from battletracker.rules.base import InputValue
+from battletracker.rules.choices import Choices
 from battletracker.ui.procedure_parts import ActionForm
 from battletracker.ui.procedure_parts import PlannedActionDialog
 from battletracker.ui.procedure_parts import UnitChoice
@@ -32,7 +31,6 @@ from battletracker.ui.session import Session
 if TYPE_CHECKING:
     from battletracker.ui.map.view import MapView
 
-Choices = Mapping[str, InputValue]
 
 
 def _others(game: Game, choices: Choices) -> list[Unit]:

@@ -10,13 +10,11 @@ the map cannot know (the Team's dice, where the throw landed).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
 
 from battletracker.model.game import Game
-from battletracker.rules.base import InputValue
 from battletracker.rules.chain_of_command import shot_actions
 from battletracker.rules.chain_of_command.activation import FIRE
 from battletracker.rules.chain_of_command.anti_tank_plans import THROWS
@@ -27,6 +25,7 @@ from battletracker.rules.chain_of_command.anti_tank_plans import throw_to_hit
 from battletracker.rules.chain_of_command.anti_tank_plans import vehicles_in_throw
 from battletracker.rules.chain_of_command.fire import MAX_DICE
 from battletracker.rules.chain_of_command.fire_plans import small_arms_dice
+from battletracker.rules.choices import Choices
 from battletracker.rules.targets import centre_to_centre
 from battletracker.ui.procedure_parts import ActionForm
 from battletracker.ui.procedure_parts import Number
@@ -47,7 +46,6 @@ THROW_TITLES = {
     "missed": "The throw missed",
 }
 MODE_TITLES = {"open_topped": "Into the open-topped vehicle or Transport", "apc_outside": "At the APC from outside"}
-Choices = Mapping[str, InputValue]
 
 
 def outcome_label(outcome: str) -> str:
