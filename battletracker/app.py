@@ -131,6 +131,14 @@ def installation_failure(window: MainWindow) -> str | None:
     return None
 
 
+def discovered_modules() -> list[str]:
+    """The modules of the ruleset packages and the features loaded, in name order: those the app finds by walking
+    its packages at run time. An installation lacking one loads without an error, so packaging/check-bundle.sh
+    compares this list with the checkout's files."""
+    walked = ("battletracker.rules.", "battletracker.ui.features.")
+    return sorted(name for name in sys.modules if name.startswith(walked))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.command == "replay":
@@ -269,6 +277,7 @@ def _start(args: argparse.Namespace, collecting: bool) -> int:
                 app.exit(1)
             else:
                 print("loaded the rules features and the odds plot", flush=True)
+                print(f"discovered: {' '.join(discovered_modules())}", flush=True)
                 app.quit()
 
         def report() -> None:

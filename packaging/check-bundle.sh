@@ -9,7 +9,13 @@
 set -euo pipefail
 app="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 resources="$(cd "$2" && pwd)"
-games=("$(cd "$(dirname "$0")/.." && pwd)"/tests/fixtures/played_*.battle)
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+games=("$repo"/tests/fixtures/played_*.battle)
+# The modules the app finds by walking its packages (each ruleset package's modules, each feature), read from the
+# checkout's files: an installation lacking one starts without an error, so each must be among those it loaded.
+discoverable="$(cd "$repo" && for f in battletracker/rules/*/*.py battletracker/ui/features/*.py \
+  battletracker/ui/features/*/__init__.py; do f="${f%.py}"; f="${f%/__init__}"; echo "${f//\//.}"; done \
+  | grep -vx "battletracker.ui.features" | sort -u)"
 home="$(mktemp -d "${TMPDIR:-/tmp}/battletracker-check.XXXXXX")"
 trap 'rm -rf "$home"' EXIT
 cd "$home"
@@ -29,7 +35,10 @@ run() {  # run ARGS...: the app's stdout in $out; it must exit 0 and print nothi
 expect_paint() {  # expect_paint ARGS...: the window paints, the features and the odds plot load
   run "$@" --quit-after-paint
   grep -qx "loaded the rules features and the odds plot" <<< "$out" || { echo "FAIL: $*: $out" >&2; exit 1; }
-  echo "ok: ${1##*/} -> $(head -1 <<< "$out")"
+  local missing
+  missing="$(comm -23 <(echo "$discoverable") <(sed -n 's/^discovered: //p' <<< "$out" | tr ' ' '\n' | sort -u))"
+  [ -z "$missing" ] || { echo "FAIL: $*: these modules did not load: $(echo $missing)" >&2; exit 1; }
+  echo "ok: ${1##*/} -> $(head -1 <<< "$out"), $(wc -l <<< "$discoverable") discovered modules loaded"
 }
 
 expect_kind() {  # expect_kind FILE WHAT PATTERN: FILE begins (in its first 512 bytes) with PATTERN
